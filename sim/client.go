@@ -1,0 +1,167 @@
+package sim
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
+
+	"github.com/opcert/opcert/sim/timeline"
+)
+
+// ErrCutOff is returned by every call of an actor cut off from the API server.
+var ErrCutOff = errors.New("connection refused: cut off from the API server")
+
+// Client is the controller-runtime client an actor is given. Writes go to
+// the API server and land on the timeline under the actor's name; reads are
+// answered from the run's write-through store when it knows the object.
+type Client struct {
+	client.Client
+	s     *Scheduler
+	actor string
+	role  string
+}
+
+// Client returns a client that acts as actor (in role) over api, a direct
+// (uncached, unthrottled) client of the run's API server.
+func (s *Scheduler) Client(api client.Client, actor, role string) *Client {
+	return &Client{Client: api, s: s, actor: actor, role: role}
+}
+
+func (c *Client) cutOff() error {
+	c.s.mu.Lock()
+	defer c.s.mu.Unlock()
+	if st, ok := c.s.actors[c.actor]; ok && st.partitioned {
+		return fmt.Errorf("%s: %w", c.actor, ErrCutOff)
+	}
+	return nil
+}
+
+func (c *Client) key(obj client.Object) (storeKey, error) {
+	gvk, err := apiutil.GVKForObject(obj, c.Scheme())
+	if err != nil {
+		return storeKey{}, err
+	}
+	return storeKey{gvk, client.ObjectKeyFromObject(obj)}, nil
+}
+
+// Get answers from the store when it can, else asks the API server.
+func (c *Client) Get(ctx context.Context, key types.NamespacedName, obj client.Object, opts ...client.GetOption) error {
+	if err := c.cutOff(); err != nil {
+		return err
+	}
+	gvk, err := apiutil.GVKForObject(obj, c.Scheme())
+	if err != nil {
+		return err
+	}
+	k := storeKey{gvk, key}
+	if known, exists := c.s.store.get(k, obj); known {
+		if !exists {
+			return apierrors.NewNotFound(c.resource(k), key.Name)
+		}
+		return nil
+	}
+	err = c.Client.Get(ctx, key, obj, opts...)
+	switch {
+	case err == nil:
+		c.s.store.put(k, obj)
+	case apierrors.IsNotFound(err):
+		c.s.store.put(k, nil)
+	}
+	return err
+}
+
+func (c *Client) resource(k storeKey) schema.GroupResource {
+	return schema.GroupResource{Group: k.gvk.Group, Resource: strings.ToLower(k.gvk.Kind) + "s"}
+}
+
+// List always asks the API server: the store cannot know what it never saw.
+func (c *Client) List(ctx context.Context, list client.ObjectList, opts ...client.ListOption) error {
+	if err := c.cutOff(); err != nil {
+		return err
+	}
+	return c.Client.List(ctx, list, opts...)
+}
+
+// Create creates obj and records it.
+func (c *Client) Create(ctx context.Context, obj client.Object, opts ...client.CreateOption) error {
+	return c.write(ctx, timeline.VerbCreate, obj, func() error { return c.Client.Create(ctx, obj, opts...) })
+}
+
+// Update updates obj and records the change.
+func (c *Client) Update(ctx context.Context, obj client.Object, opts ...client.UpdateOption) error {
+	return c.write(ctx, timeline.VerbUpdate, obj, func() error { return c.Client.Update(ctx, obj, opts...) })
+}
+
+// Patch patches obj and records the change.
+func (c *Client) Patch(ctx context.Context, obj client.Object, patch client.Patch, opts ...client.PatchOption) error {
+	return c.write(ctx, timeline.VerbUpdate, obj, func() error { return c.Client.Patch(ctx, obj, patch, opts...) })
+}
+
+// Delete deletes obj and records it.
+func (c *Client) Delete(ctx context.Context, obj client.Object, opts ...client.DeleteOption) error {
+	return c.write(ctx, timeline.VerbDelete, obj, func() error { return c.Client.Delete(ctx, obj, opts...) })
+}
+
+// Apply is refused: server-side apply is not recorded by the simulator yet.
+func (c *Client) Apply(context.Context, runtime.ApplyConfiguration, ...client.ApplyOption) error {
+	return errors.New("opcert simulator: server-side apply is not supported; use Update or Patch")
+}
+
+// DeleteAllOf is refused: it would remove objects without recording them.
+func (c *Client) DeleteAllOf(context.Context, client.Object, ...client.DeleteAllOfOption) error {
+	return errors.New("opcert simulator: DeleteAllOf is not supported; delete objects one by one")
+}
+
+// Status returns a writer for the status subresource that records too.
+func (c *Client) Status() client.SubResourceWriter { return subResource{c, "status"} }
+
+// SubResource records writes to the status subresource and refuses others.
+func (c *Client) SubResource(name string) client.SubResourceClient { return subResource{c, name} }
+
+// write performs one write, stores the server's answer and records the
+// condition-level change, failed writes included.
+func (c *Client) write(ctx context.Context, verb string, obj client.Object, do func() error) error {
+	if err := c.cutOff(); err != nil {
+		return err
+	}
+	k, err := c.key(obj)
+	if err != nil {
+		return err
+	}
+	before := c.s.store.peek(k)
+	if before == nil && verb != timeline.VerbCreate {
+		fresh := obj.DeepCopyObject().(client.Object)
+		if err := c.Client.Get(ctx, k.key, fresh); err == nil {
+			before = fresh
+		}
+	}
+	err = do()
+	e := timeline.Event{
+		Time: c.s.clock.Now(), Actor: c.actor, Role: c.role, Verb: verb,
+		Object: timeline.ObjectRef{Kind: k.gvk.Kind, Namespace: k.key.Namespace, Name: strings.TrimPrefix(k.key.Name, c.s.Prefix)},
+	}
+	if err != nil {
+		e.Failed, e.Detail = true, err.Error()
+		if apierrors.IsConflict(err) || apierrors.IsNotFound(err) {
+			c.s.store.forget(k)
+		}
+		record(ctx, c.s.timeline, e)
+		return err
+	}
+	var after client.Object
+	if verb != timeline.VerbDelete {
+		after = obj
+	}
+	e.Conditions = timeline.Diff(Conditions(before), Conditions(after))
+	c.s.store.put(k, after)
+	recordWrite(ctx, c.s.timeline, e, written{k.gvk, k.key}, c.s.notify)
+	return nil
+}

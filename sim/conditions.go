@@ -1,0 +1,43 @@
+package sim
+
+import (
+	"time"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	"github.com/opcert/opcert/sim/timeline"
+)
+
+// Conditions reads status.conditions from any object that has them
+// (ClusterOperator, OperatorCondition, a custom resource), so the recorder
+// needs no per-type code.
+func Conditions(obj runtime.Object) []timeline.Condition {
+	if obj == nil {
+		return nil
+	}
+	var m map[string]any
+	if u, ok := obj.(*unstructured.Unstructured); ok {
+		m = u.Object
+	} else {
+		var err error
+		if m, err = runtime.DefaultUnstructuredConverter.ToUnstructured(obj); err != nil {
+			return nil
+		}
+	}
+	raw, _, _ := unstructured.NestedSlice(m, "status", "conditions")
+	out := make([]timeline.Condition, 0, len(raw))
+	for _, r := range raw {
+		c, ok := r.(map[string]any)
+		if !ok {
+			continue
+		}
+		str := func(f string) string { s, _ := c[f].(string); return s }
+		ltt, _ := time.Parse(time.RFC3339, str("lastTransitionTime"))
+		out = append(out, timeline.Condition{
+			Type: str("type"), Status: str("status"), Reason: str("reason"),
+			Message: str("message"), LastTransitionTime: ltt.UTC(),
+		})
+	}
+	return out
+}

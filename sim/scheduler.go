@@ -1,0 +1,368 @@
+package sim
+
+import (
+	"container/heap"
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	testingclock "k8s.io/utils/clock/testing"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/opcert/opcert/sim/timeline"
+)
+
+// Watch says which writes wake an actor: every object of a kind, or one name.
+type Watch struct {
+	GVK  schema.GroupVersionKind
+	Name string
+}
+
+// Actor is a controller or simulated process the scheduler drives. Its
+// reconciler is any controller-runtime Reconciler; it must take time from the
+// scheduler's clock and talk to the API server through a Client from
+// Scheduler.Client, so that its writes are recorded and wake the watchers.
+type Actor struct {
+	Name       string
+	Role       string
+	Reconciler reconcile.Reconciler
+	Watches    []Watch
+	// Initial requests are reconciled when the actor starts or reconnects,
+	// as an informer's first list would.
+	Initial []reconcile.Request
+}
+
+type actorState struct {
+	Actor
+	partitioned bool
+	failures    map[reconcile.Request]int
+}
+
+// ProcessKind is the object kind of process events (start, kill, hang).
+const ProcessKind = "Process"
+
+// maxBatchesPerInstant bounds the work at one virtual instant: actors that
+// keep waking each other without time passing are a livelock, not a run.
+const maxBatchesPerInstant = 10000
+
+// Scheduler drives actors in virtual time. It is safe for the actors it runs
+// to call its methods; Run itself must not be called concurrently.
+type Scheduler struct {
+	clock    *testingclock.FakeClock
+	timeline *timeline.Timeline
+	store    *store
+	// Prefix is prepended to object names in the API server to keep runs
+	// that share one apart; it is stripped on the timeline.
+	Prefix string
+	// Workers bounds how many objects are worked on at once in a batch.
+	Workers int
+
+	mu      sync.Mutex
+	actors  map[string]*actorState
+	queue   itemHeap
+	pending map[pendingKey]*item
+	seq     int64
+}
+
+// NewScheduler returns a scheduler on clock that records into tl.
+func NewScheduler(clock *testingclock.FakeClock, tl *timeline.Timeline) *Scheduler {
+	return &Scheduler{
+		clock:    clock,
+		timeline: tl,
+		store:    newStore(),
+		Workers:  2,
+		actors:   map[string]*actorState{},
+		pending:  map[pendingKey]*item{},
+	}
+}
+
+// Now is the current virtual time.
+func (s *Scheduler) Now() time.Time { return s.clock.Now() }
+
+// Start registers an actor and queues its initial requests now. Starting a
+// running actor is an error.
+func (s *Scheduler) Start(ctx context.Context, a Actor) error {
+	s.mu.Lock()
+	if _, ok := s.actors[a.Name]; ok {
+		s.mu.Unlock()
+		return fmt.Errorf("actor %q is already running", a.Name)
+	}
+	s.actors[a.Name] = &actorState{Actor: a, failures: map[reconcile.Request]int{}}
+	for _, r := range a.Initial {
+		s.enqueueLocked(a.Name, r, s.clock.Now())
+	}
+	s.mu.Unlock()
+	s.process(ctx, a.Name, a.Role, timeline.VerbStart, "")
+	return nil
+}
+
+// Kill stops an actor at once: its queued work is dropped and it sees no
+// further writes, as when a process dies.
+func (s *Scheduler) Kill(ctx context.Context, name string) error {
+	s.mu.Lock()
+	st, ok := s.actors[name]
+	if !ok {
+		s.mu.Unlock()
+		return fmt.Errorf("actor %q is not running", name)
+	}
+	delete(s.actors, name)
+	for k, it := range s.pending {
+		if k.actor == name {
+			it.cancelled = true
+			delete(s.pending, k)
+		}
+	}
+	s.mu.Unlock()
+	s.process(ctx, name, st.Role, timeline.VerbKill, "")
+	return nil
+}
+
+// Partition cuts an actor off from the API server (cut) or reconnects it.
+// A cut-off actor keeps its timers but every call it makes fails and it is
+// told of no writes; on reconnect its initial requests are queued again.
+func (s *Scheduler) Partition(ctx context.Context, name string, cut bool) error {
+	s.mu.Lock()
+	st, ok := s.actors[name]
+	if !ok {
+		s.mu.Unlock()
+		return fmt.Errorf("actor %q is not running", name)
+	}
+	st.partitioned = cut
+	if !cut {
+		for _, r := range st.Initial {
+			s.enqueueLocked(name, r, s.clock.Now())
+		}
+	}
+	s.mu.Unlock()
+	detail := "cut off from the API server"
+	if !cut {
+		detail = "reconnected to the API server"
+	}
+	s.process(ctx, name, st.Role, timeline.VerbHang, detail)
+	return nil
+}
+
+// Running tells whether an actor is registered (alive, maybe cut off).
+func (s *Scheduler) Running(name string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, ok := s.actors[name]
+	return ok
+}
+
+func (s *Scheduler) process(ctx context.Context, name, role, verb, detail string) {
+	record(ctx, s.timeline, timeline.Event{
+		Time: s.clock.Now(), Actor: name, Role: role, Verb: verb,
+		Object: timeline.ObjectRef{Kind: ProcessKind, Name: name}, Detail: detail,
+	})
+}
+
+// At queues fn to run alone at virtual time t (scenario steps).
+func (s *Scheduler) At(t time.Time, fn func(context.Context) error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.seq++
+	heap.Push(&s.queue, &item{at: t, seq: s.seq, actor: timeline.RoleScenario, fn: fn})
+}
+
+// Enqueue asks for a reconcile of req by actor at t (or now, if t is past).
+func (s *Scheduler) Enqueue(actor string, req reconcile.Request, t time.Time) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.enqueueLocked(actor, req, t)
+}
+
+// enqueueLocked keeps one pending item per actor and request, at the
+// earliest time asked for, as controller-runtime's work queue does.
+func (s *Scheduler) enqueueLocked(actor string, req reconcile.Request, t time.Time) {
+	if now := s.clock.Now(); t.Before(now) {
+		t = now
+	}
+	k := pendingKey{actor, req}
+	if old, ok := s.pending[k]; ok {
+		if !old.at.After(t) {
+			return
+		}
+		old.cancelled = true
+	}
+	s.seq++
+	it := &item{at: t, seq: s.seq, actor: actor, req: req}
+	s.pending[k] = it
+	heap.Push(&s.queue, it)
+}
+
+// Run works through the queue until nothing is due before until, jumping the
+// clock from deadline to deadline, and leaves the clock at until.
+func (s *Scheduler) Run(ctx context.Context, until time.Time) error {
+	var instant time.Time
+	batches := 0
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		batch := s.nextBatch(until)
+		if batch == nil {
+			if s.clock.Now().Before(until) {
+				s.clock.SetTime(until)
+			}
+			return nil
+		}
+		if now := s.clock.Now(); now.Equal(instant) {
+			batches++
+			if batches > maxBatchesPerInstant {
+				return fmt.Errorf("no quiescence at %s: actors keep waking each other", now.Format(time.RFC3339))
+			}
+		} else {
+			instant, batches = now, 0
+		}
+		if err := s.runBatch(ctx, batch); err != nil {
+			return err
+		}
+	}
+}
+
+// nextBatch moves the clock to the earliest due item and takes the work due
+// then: one scenario step alone, or every reconcile up to the next step.
+func (s *Scheduler) nextBatch(until time.Time) []*item {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	first := s.queue.peek()
+	if first == nil || first.at.After(until) {
+		return nil
+	}
+	if first.at.After(s.clock.Now()) {
+		s.clock.SetTime(first.at)
+	}
+	now := s.clock.Now()
+	var batch []*item
+	for it := s.queue.peek(); it != nil && !it.at.After(now); it = s.queue.peek() {
+		if it.fn != nil && len(batch) > 0 {
+			break
+		}
+		heap.Pop(&s.queue)
+		batch = append(batch, it)
+		if it.fn != nil {
+			break
+		}
+		delete(s.pending, pendingKey{it.actor, it.req})
+	}
+	return batch
+}
+
+// runBatch runs a batch, objects in parallel, and appends its events in
+// object order so the timeline does not depend on goroutine scheduling.
+func (s *Scheduler) runBatch(ctx context.Context, batch []*item) error {
+	groups := map[types.NamespacedName][]*item{}
+	var keys []types.NamespacedName
+	for _, it := range batch {
+		if _, ok := groups[it.req.NamespacedName]; !ok {
+			keys = append(keys, it.req.NamespacedName)
+		}
+		groups[it.req.NamespacedName] = append(groups[it.req.NamespacedName], it)
+	}
+	sort.Slice(keys, func(i, j int) bool { return keys[i].String() < keys[j].String() })
+	sinks := make([]*sink, len(keys))
+	errs := make([]error, len(keys))
+	sem := make(chan struct{}, max(1, s.Workers))
+	var wg sync.WaitGroup
+	for i, k := range keys {
+		sinks[i] = &sink{}
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer func() { <-sem; wg.Done() }()
+			gctx := withSink(ctx, sinks[i])
+			for _, it := range groups[k] {
+				if err := s.runItem(gctx, it); err != nil {
+					errs[i] = err
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for _, sk := range sinks {
+		s.timeline.Append(sk.events...)
+		s.notify(sk.writes)
+	}
+	return errors.Join(errs...)
+}
+
+// runItem runs one item. A scenario step's error ends the run; a reconcile
+// error is the actor's business and is retried with backoff, as
+// controller-runtime does.
+func (s *Scheduler) runItem(ctx context.Context, it *item) error {
+	if it.fn != nil {
+		return it.fn(ctx)
+	}
+	s.mu.Lock()
+	st, ok := s.actors[it.actor]
+	s.mu.Unlock()
+	if !ok {
+		return nil
+	}
+	res, err := st.Reconciler.Reconcile(ctx, it.req)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.actors[it.actor] != st {
+		return nil
+	}
+	now := s.clock.Now()
+	switch {
+	case err != nil && !errors.Is(err, reconcile.TerminalError(nil)):
+		st.failures[it.req]++
+		s.enqueueLocked(it.actor, it.req, now.Add(backoff(st.failures[it.req])))
+	case err != nil:
+		delete(st.failures, it.req)
+	case res.RequeueAfter > 0:
+		delete(st.failures, it.req)
+		s.enqueueLocked(it.actor, it.req, now.Add(res.RequeueAfter))
+	default:
+		delete(st.failures, it.req)
+	}
+	return nil
+}
+
+// backoff is controller-runtime's default per-item backoff: 5ms doubling,
+// capped at 1000s.
+func backoff(failures int) time.Duration {
+	d := 5 * time.Millisecond
+	for i := 1; i < failures && d < 1000*time.Second; i++ {
+		d *= 2
+	}
+	return min(d, 1000*time.Second)
+}
+
+// notify wakes every connected actor that watches a written object.
+func (s *Scheduler) notify(writes []written) {
+	if len(writes) == 0 {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	names := make([]string, 0, len(s.actors))
+	for n := range s.actors {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	now := s.clock.Now()
+	for _, w := range writes {
+		for _, n := range names {
+			st := s.actors[n]
+			if st.partitioned {
+				continue
+			}
+			for _, wt := range st.Watches {
+				if wt.GVK == w.gvk && (wt.Name == "" || wt.Name == w.key.Name) {
+					s.enqueueLocked(n, reconcile.Request{NamespacedName: w.key}, now)
+					break
+				}
+			}
+		}
+	}
+}

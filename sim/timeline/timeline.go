@@ -1,0 +1,76 @@
+package timeline
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sync"
+)
+
+// Timeline is the ordered record of one run of one scenario.
+type Timeline struct {
+	mu     sync.Mutex
+	events []Event
+}
+
+// Append adds events in order, numbering them.
+func (t *Timeline) Append(events ...Event) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	for _, e := range events {
+		e.Seq = len(t.events) + 1
+		t.events = append(t.events, e)
+	}
+}
+
+// Events returns a copy of the events recorded so far.
+func (t *Timeline) Events() []Event {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return append([]Event(nil), t.events...)
+}
+
+// WriteJSONL writes one event per line.
+func (t *Timeline) WriteJSONL(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	for _, e := range t.Events() {
+		if err := enc.Encode(e); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ReadJSONL parses a timeline written by WriteJSONL (or captured from a
+// cluster in the same format). Errors name the line.
+func ReadJSONL(r io.Reader) (*Timeline, error) {
+	t := &Timeline{}
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
+	line := 0
+	for sc.Scan() {
+		line++
+		if len(sc.Bytes()) == 0 {
+			continue
+		}
+		var e Event
+		dec := json.NewDecoder(bytes.NewReader(sc.Bytes()))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&e); err != nil {
+			return nil, fmt.Errorf("timeline line %d: %w", line, err)
+		}
+		if e.Actor == "" || e.Verb == "" {
+			return nil, fmt.Errorf("timeline line %d: event needs an actor and a verb", line)
+		}
+		if n := len(t.events); n > 0 && e.Time.Before(t.events[n-1].Time) {
+			return nil, fmt.Errorf("timeline line %d: time %s goes back before %s", line, e.Time, t.events[n-1].Time)
+		}
+		t.Append(e)
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("timeline line %d: %w", line+1, err)
+	}
+	return t, nil
+}

@@ -68,7 +68,7 @@ func (c *Client) Get(ctx context.Context, key types.NamespacedName, obj client.O
 		}
 		return nil
 	}
-	err = c.Client.Get(ctx, key, obj, opts...)
+	err = c.s.meter.time(func() error { return c.Client.Get(ctx, key, obj, opts...) })
 	switch {
 	case err == nil:
 		c.s.store.put(k, obj)
@@ -87,7 +87,7 @@ func (c *Client) List(ctx context.Context, list client.ObjectList, opts ...clien
 	if err := c.cutOff(); err != nil {
 		return err
 	}
-	return c.Client.List(ctx, list, opts...)
+	return c.s.meter.time(func() error { return c.Client.List(ctx, list, opts...) })
 }
 
 // Create creates obj and records it.
@@ -139,11 +139,11 @@ func (c *Client) write(ctx context.Context, verb string, obj client.Object, do f
 	before := c.s.store.peek(k)
 	if before == nil && verb != timeline.VerbCreate {
 		fresh := obj.DeepCopyObject().(client.Object)
-		if err := c.Client.Get(ctx, k.key, fresh); err == nil {
+		if err := c.s.meter.time(func() error { return c.Client.Get(ctx, k.key, fresh) }); err == nil {
 			before = fresh
 		}
 	}
-	err = do()
+	err = c.s.meter.time(do)
 	e := timeline.Event{
 		Time: c.s.clock.Now(), Actor: c.actor, Role: c.role, Verb: verb,
 		Object: timeline.ObjectRef{Kind: k.gvk.Kind, Namespace: k.key.Namespace, Name: strings.TrimPrefix(k.key.Name, c.s.Prefix)},

@@ -11,6 +11,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/utils/clock"
 	testingclock "k8s.io/utils/clock/testing"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
@@ -56,6 +57,7 @@ type Scheduler struct {
 	clock    *testingclock.FakeClock
 	timeline *timeline.Timeline
 	store    *store
+	meter    meter
 	// Prefix is prepended to object names in the API server to keep runs
 	// that share one apart; it is stripped on the timeline.
 	Prefix string
@@ -81,6 +83,9 @@ func NewScheduler(clock *testingclock.FakeClock, tl *timeline.Timeline) *Schedul
 	}
 }
 
+// Clock is the run's virtual clock, for actors to take time from.
+func (s *Scheduler) Clock() clock.PassiveClock { return s.clock }
+
 // Now is the current virtual time.
 func (s *Scheduler) Now() time.Time { return s.clock.Now() }
 
@@ -97,7 +102,7 @@ func (s *Scheduler) Start(ctx context.Context, a Actor) error {
 		s.enqueueLocked(a.Name, r, s.clock.Now())
 	}
 	s.mu.Unlock()
-	s.process(ctx, a.Name, a.Role, timeline.VerbStart, "")
+	s.process(ctx, a.Name, a.Role, timeline.VerbStart)
 	return nil
 }
 
@@ -118,7 +123,7 @@ func (s *Scheduler) Kill(ctx context.Context, name string) error {
 		}
 	}
 	s.mu.Unlock()
-	s.process(ctx, name, st.Role, timeline.VerbKill, "")
+	s.process(ctx, name, st.Role, timeline.VerbKill)
 	return nil
 }
 
@@ -139,11 +144,11 @@ func (s *Scheduler) Partition(ctx context.Context, name string, cut bool) error 
 		}
 	}
 	s.mu.Unlock()
-	detail := "cut off from the API server"
+	verb := timeline.VerbHang
 	if !cut {
-		detail = "reconnected to the API server"
+		verb = timeline.VerbReconnect
 	}
-	s.process(ctx, name, st.Role, timeline.VerbHang, detail)
+	s.process(ctx, name, st.Role, verb)
 	return nil
 }
 
@@ -155,10 +160,10 @@ func (s *Scheduler) Running(name string) bool {
 	return ok
 }
 
-func (s *Scheduler) process(ctx context.Context, name, role, verb, detail string) {
+func (s *Scheduler) process(ctx context.Context, name, role, verb string) {
 	record(ctx, s.timeline, timeline.Event{
 		Time: s.clock.Now(), Actor: name, Role: role, Verb: verb,
-		Object: timeline.ObjectRef{Kind: ProcessKind, Name: name}, Detail: detail,
+		Object: timeline.ObjectRef{Kind: ProcessKind, Name: name},
 	})
 }
 
@@ -365,4 +370,11 @@ func (s *Scheduler) notify(writes []written) {
 			}
 		}
 	}
+}
+
+// Record files a non-API event (an expectation, say) at the current virtual
+// time, in order with the work being run.
+func (s *Scheduler) Record(ctx context.Context, e timeline.Event) {
+	e.Time = s.clock.Now()
+	record(ctx, s.timeline, e)
 }

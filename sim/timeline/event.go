@@ -11,10 +11,11 @@ const (
 	VerbUpdate       = "update"
 	VerbUpdateStatus = "update-status"
 	VerbDelete       = "delete"
-	VerbStart        = "start"  // a simulated process started
-	VerbKill         = "kill"   // a simulated process died
-	VerbHang         = "hang"   // a simulated process lost the API server
-	VerbExpect       = "expect" // a scenario expectation was checked
+	VerbStart        = "start"     // a simulated process started
+	VerbKill         = "kill"      // a simulated process died
+	VerbHang         = "hang"      // a simulated process lost the API server
+	VerbReconnect    = "reconnect" // a hung process got the API server back
+	VerbExpect       = "expect"    // a scenario expectation was checked
 )
 
 // Roles of actors. A mechanism names its roles; "scenario" is the harness.

@@ -1,0 +1,83 @@
+package conformance
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/opcert/opcert/reports"
+	"github.com/opcert/opcert/scenarios"
+	"github.com/opcert/opcert/sim"
+	"github.com/opcert/opcert/sim/timeline"
+)
+
+// Play runs one scenario with one choice of subjects against the API server
+// behind api, judges the timeline, and returns the run's report entry with
+// the timeline. prefix keeps its objects apart from other runs' on the same
+// server. Only a broken world is an error; a failed run is in the report.
+func Play(ctx context.Context, api client.Client, m *Mechanism, sc *scenarios.Scenario, subjects map[string]string, prefix string) (reports.Run, *timeline.Timeline) {
+	tl := &timeline.Timeline{}
+	sched := sim.NewScheduler(sim.NewClock(), tl)
+	sched.Prefix = prefix
+	run := reports.Run{Scenario: sc.Name, Description: sc.Description, Subjects: subjects, Virtual: sc.Duration.Duration}
+	start := time.Now()
+
+	// Steps are queued before anything starts, so at any instant they run
+	// before the controllers' work (the scenario format promises it).
+	var procs Processes
+	scn := &scene{sched: sched, client: sched.Client(api, timeline.RoleScenario, timeline.RoleScenario), procs: &procs}
+	for _, step := range sc.Steps {
+		sched.At(sim.Epoch.Add(step.Time), scn.step(step))
+	}
+	if sc.Chaos != nil {
+		names := make([]string, 0, len(sc.Fleet()))
+		for _, o := range sc.Fleet() {
+			names = append(names, o.Name)
+		}
+		for _, f := range sc.Chaos.Plan(names, sc.Duration.Duration) {
+			sched.At(sim.Epoch.Add(f.At), scn.fault(f))
+			if f.Until < sc.Duration.Duration {
+				sched.At(sim.Epoch.Add(f.Until), scn.recover(f))
+			}
+		}
+	}
+	end := sim.Epoch.Add(sc.Duration.Duration)
+	var err error
+	if procs, err = m.Build(ctx, &Stage{Sched: sched, API: api}, sc, subjects); err == nil {
+		err = sched.Run(ctx, end)
+	}
+	if err != nil {
+		run.Error = err.Error()
+	}
+	run.Wall = time.Since(start)
+	run.APICalls, run.MedianCall = sched.APICalls()
+	events := tl.Events()
+	run.Cases = append(Judge(m.Rules, events, end), expectations(events))
+	return run, tl
+}
+
+// expectations turns the scenario's expect events into one case.
+func expectations(events []timeline.Event) reports.Case {
+	c := reports.Case{Rule: "EXPECT", Section: "scenario", Statement: "the scenario's expectations hold", Role: timeline.RoleScenario}
+	n := 0
+	for _, e := range events {
+		if e.Verb != timeline.VerbExpect {
+			continue
+		}
+		n++
+		if e.Failed {
+			c.Evidence = append(c.Evidence, e)
+		}
+	}
+	switch {
+	case len(c.Evidence) > 0:
+		c.Status, c.Message = reports.Fail, fmt.Sprintf("%d of %d expectations failed; first: %s", len(c.Evidence), n, c.Evidence[0].Detail)
+	case n == 0:
+		c.Status, c.Message = reports.Skip, "the scenario has no expectations"
+	default:
+		c.Status, c.Message = reports.Pass, fmt.Sprintf("%d expectations held", n)
+	}
+	return c
+}

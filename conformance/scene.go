@@ -1,0 +1,138 @@
+package conformance
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	configv1 "github.com/openshift/api/config/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/opcert/opcert/scenarios"
+	"github.com/opcert/opcert/sim"
+	"github.com/opcert/opcert/sim/timeline"
+)
+
+// scene carries out scenario steps as the "scenario" actor.
+type scene struct {
+	sched  *sim.Scheduler
+	client client.Client
+	procs  *Processes // set once the mechanism has built the world
+}
+
+func (s *scene) step(st scenarios.Step) func(context.Context) error {
+	return func(ctx context.Context) error {
+		p := *s.procs
+		var err error
+		switch {
+		case st.KillOperator != "":
+			err = p.Kill(ctx, st.KillOperator)
+		case st.RestartOperator != "":
+			err = p.Restart(ctx, st.RestartOperator)
+		case st.HangOperator != "":
+			err = p.Hang(ctx, st.HangOperator)
+		case st.ReconnectOperator != "":
+			err = p.Reconnect(ctx, st.ReconnectOperator)
+		case st.SetCondition != nil:
+			err = p.SetCondition(ctx, st.SetCondition.Operator, st.SetCondition.Condition)
+		case st.Create != nil:
+			err = s.create(ctx, st.Create)
+		case st.Expect != nil:
+			s.expect(ctx, st.Expect)
+		}
+		if err != nil {
+			return fmt.Errorf("step at line %d (+%s): %w", st.Line, st.Time, err)
+		}
+		return nil
+	}
+}
+
+func (s *scene) fault(f scenarios.Fault) func(context.Context) error {
+	return func(ctx context.Context) error {
+		if f.Hang {
+			return (*s.procs).Hang(ctx, f.Operator)
+		}
+		return (*s.procs).Kill(ctx, f.Operator)
+	}
+}
+
+func (s *scene) recover(f scenarios.Fault) func(context.Context) error {
+	return func(ctx context.Context) error {
+		if f.Hang {
+			return (*s.procs).Reconnect(ctx, f.Operator)
+		}
+		return (*s.procs).Restart(ctx, f.Operator)
+	}
+}
+
+// create creates an object (and its status, which a create drops).
+func (s *scene) create(ctx context.Context, obj map[string]any) error {
+	data, err := json.Marshal(obj)
+	if err != nil {
+		return err
+	}
+	u := &unstructured.Unstructured{}
+	if err := u.UnmarshalJSON(data); err != nil {
+		return err
+	}
+	u.SetName(s.sched.Prefix + u.GetName())
+	status, hasStatus := u.Object["status"]
+	if err := s.client.Create(ctx, u); err != nil {
+		return err
+	}
+	if !hasStatus {
+		return nil
+	}
+	u.Object["status"] = status
+	return s.client.Status().Update(ctx, u)
+}
+
+// expect checks one condition and records the outcome on the timeline.
+func (s *scene) expect(ctx context.Context, x *scenarios.Expect) {
+	e := timeline.Event{Actor: timeline.RoleScenario, Role: timeline.RoleScenario, Verb: timeline.VerbExpect,
+		Object: timeline.ObjectRef{Kind: "ClusterOperator", Name: x.Object}}
+	co := &configv1.ClusterOperator{}
+	var problems []string
+	if err := s.client.Get(ctx, types.NamespacedName{Name: s.sched.Prefix + x.Object}, co); err != nil {
+		problems = append(problems, err.Error())
+	} else {
+		var c *configv1.ClusterOperatorStatusCondition
+		for i := range co.Status.Conditions {
+			if string(co.Status.Conditions[i].Type) == x.Condition {
+				c = &co.Status.Conditions[i]
+			}
+		}
+		if c == nil {
+			problems = append(problems, "condition "+x.Condition+" is absent")
+		} else {
+			e.Conditions = []timeline.ConditionChange{{Type: x.Condition, After: &timeline.Condition{
+				Type: x.Condition, Status: string(c.Status), Reason: c.Reason, Message: c.Message, LastTransitionTime: c.LastTransitionTime.UTC()}}}
+			problems = mismatches(x, c)
+		}
+	}
+	e.Detail = fmt.Sprintf("%s %s: as expected", x.Object, x.Condition)
+	if len(problems) > 0 {
+		e.Failed, e.Detail = true, fmt.Sprintf("%s %s: %s", x.Object, x.Condition, strings.Join(problems, "; "))
+	}
+	s.sched.Record(ctx, e)
+}
+
+func mismatches(x *scenarios.Expect, c *configv1.ClusterOperatorStatusCondition) []string {
+	var out []string
+	if x.Status != "" && string(c.Status) != x.Status {
+		out = append(out, fmt.Sprintf("status is %s, want %s", c.Status, x.Status))
+	}
+	if x.Reason != "" && c.Reason != x.Reason {
+		out = append(out, fmt.Sprintf("reason is %q, want %q", c.Reason, x.Reason))
+	}
+	if x.Message != "" && c.Message != x.Message {
+		out = append(out, fmt.Sprintf("message is %q, want %q", c.Message, x.Message))
+	}
+	if x.MessagePrefix != "" && !strings.HasPrefix(c.Message, x.MessagePrefix) {
+		out = append(out, fmt.Sprintf("message is %q, want it to start with %q", c.Message, x.MessagePrefix))
+	}
+	return out
+}

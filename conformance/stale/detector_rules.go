@@ -1,0 +1,210 @@
+package stale
+
+import (
+	"fmt"
+	"time"
+
+	configv1 "github.com/openshift/api/config/v1"
+
+	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/reference/stale"
+	"github.com/opcert/opcert/sim/timeline"
+)
+
+// STALE-001: every challenge comes at least ChallengeAfter after the last movement.
+func (c Config) notEarly(events []timeline.Event, _ time.Time) conformance.Verdict {
+	hs, _ := read(events)
+	var f finding
+	for _, h := range hs {
+		var last *fact
+		for _, x := range h.facts {
+			switch x.kind {
+			case move:
+				last = &x
+			case challenge:
+				f.judged++
+				if last != nil && x.at().Before(last.at().Add(c.ChallengeAfter-c.Tolerance)) {
+					f.fail(fmt.Sprintf("ClusterOperator/%s challenged at %s, %s after its conditions moved at %s (threshold %s)",
+						h.name, off(x.at()), x.at().Sub(last.at()), off(last.at()), c.ChallengeAfter), *last, x)
+				}
+			}
+		}
+	}
+	return f.verdict("no challenge in this run")
+}
+
+// STALE-002: once still for ChallengeAfter, a ClusterOperator is challenged then.
+func (c Config) due(events []timeline.Event, end time.Time) conformance.Verdict {
+	hs, _ := read(events)
+	var f finding
+	for _, h := range hs {
+		var last *fact // the movement the detector owes a challenge for
+		check := func(t time.Time, next *fact) {
+			if last == nil {
+				return
+			}
+			due := last.at().Add(c.ChallengeAfter)
+			if t.After(due.Add(c.Tolerance)) {
+				f.judged++
+				what := "nothing from the detector by the end of the run at " + off(t)
+				ev := []fact{*last}
+				if next != nil {
+					what = fmt.Sprintf("the detector's next write came at %s", off(t))
+					ev = append(ev, *next)
+				}
+				f.fail(fmt.Sprintf("ClusterOperator/%s was still from %s and due a challenge at %s; %s",
+					h.name, off(last.at()), off(due), what), ev...)
+				last = nil
+			}
+		}
+		for _, x := range h.facts {
+			if x.kind == move {
+				check(x.at(), nil)
+				last = &x
+				continue
+			}
+			check(x.at(), &x)
+			if last != nil {
+				f.judged++
+			}
+			last = nil
+		}
+		check(end, nil)
+	}
+	return f.verdict("no ClusterOperator was still long enough")
+}
+
+// STALE-003: a challenge prefixes every watched message, in one write, and
+// touches nothing else.
+func (c Config) challengeText(events []timeline.Event, _ time.Time) conformance.Verdict {
+	hs, _ := read(events)
+	var f finding
+	for _, h := range hs {
+		for _, x := range h.facts {
+			if x.kind != challenge {
+				continue
+			}
+			f.judged++
+			for t, b := range x.before {
+				a := x.after[t]
+				want := stale.ChallengePrefix + b.Message
+				switch {
+				case a.Message != want:
+					f.fail(fmt.Sprintf("ClusterOperator/%s %s challenged at %s with message %q, want %q",
+						h.name, t, off(x.at()), a.Message, want), x)
+				case a.Status != b.Status || a.Reason != b.Reason || !a.LastTransitionTime.Equal(b.LastTransitionTime):
+					f.fail(fmt.Sprintf("ClusterOperator/%s %s: the challenge at %s changed more than the message", h.name, t, off(x.at())), x)
+				}
+			}
+		}
+	}
+	return f.verdict("no challenge in this run")
+}
+
+// STALE-004: an unanswered challenge is followed UnknownAfter later by one
+// write setting every watched condition Unknown with the seed's text.
+func (c Config) marked(events []timeline.Event, end time.Time) conformance.Verdict {
+	hs, _ := read(events)
+	var f finding
+	for _, h := range hs {
+		for i, x := range h.facts {
+			if x.kind != challenge {
+				continue
+			}
+			due := x.at().Add(c.UnknownAfter)
+			next := nextOf(h.facts[i+1:], move, mark)
+			if next != nil && next.kind == move && !next.at().After(due.Add(c.Tolerance)) {
+				continue // answered: nothing owed
+			}
+			if next == nil || next.kind == move {
+				if end.After(due.Add(c.Tolerance)) {
+					f.judged++
+					f.fail(fmt.Sprintf("ClusterOperator/%s challenged at %s and not answered, but not set Unknown at %s", h.name, off(x.at()), off(due)), x)
+				}
+				continue
+			}
+			f.judged++
+			if d := next.at().Sub(due); d > c.Tolerance || d < -c.Tolerance {
+				f.fail(fmt.Sprintf("ClusterOperator/%s challenged at %s was set Unknown at %s, want %s", h.name, off(x.at()), off(next.at()), off(due)), x, *next)
+				continue
+			}
+			for t, b := range x.before {
+				a := next.after[t]
+				want := stale.StaleMessage(c.ChallengeAfter+c.UnknownAfter, configv1.ConditionStatus(b.Status), b.Message)
+				if a.Status != "Unknown" || a.Message != want {
+					f.fail(fmt.Sprintf("ClusterOperator/%s %s set to %s %q at %s, want Unknown %q", h.name, t, a.Status, a.Message, off(next.at()), want), x, *next)
+				}
+			}
+		}
+	}
+	return f.verdict("no challenge went unanswered in this run")
+}
+
+// STALE-005: a condition set Unknown follows an unanswered challenge by the
+// full threshold with no movement between.
+func (c Config) markJustified(events []timeline.Event, _ time.Time) conformance.Verdict {
+	hs, _ := read(events)
+	var f finding
+	for _, h := range hs {
+		var ch, moved *fact
+		for _, x := range h.facts {
+			switch x.kind {
+			case challenge:
+				ch, moved = &x, nil
+			case move:
+				moved = &x
+			case mark:
+				f.judged++
+				switch {
+				case ch == nil:
+					f.fail(fmt.Sprintf("ClusterOperator/%s set Unknown at %s without a challenge", h.name, off(x.at())), x)
+				case moved != nil:
+					f.fail(fmt.Sprintf("ClusterOperator/%s set Unknown at %s although its conditions moved at %s after the challenge at %s",
+						h.name, off(x.at()), off(moved.at()), off(ch.at())), *ch, *moved, x)
+				case x.at().Before(ch.at().Add(c.UnknownAfter - c.Tolerance)):
+					f.fail(fmt.Sprintf("ClusterOperator/%s set Unknown at %s, only %s after the challenge", h.name, off(x.at()), x.at().Sub(ch.at())), *ch, x)
+				}
+				ch = nil
+			}
+		}
+	}
+	return f.verdict("nothing was set Unknown in this run")
+}
+
+// STALE-006: at most two detector writes per ClusterOperator between movements.
+func (c Config) writesPerCycle(events []timeline.Event, _ time.Time) conformance.Verdict {
+	hs, _ := read(events)
+	var f finding
+	for _, h := range hs {
+		var cycle []fact
+		flush := func() {
+			if len(cycle) > 0 {
+				f.judged++
+			}
+			if len(cycle) > 2 {
+				f.fail(fmt.Sprintf("ClusterOperator/%s: %d detector writes between %s and %s", h.name, len(cycle), off(cycle[0].at()), off(cycle[len(cycle)-1].at())), cycle...)
+			}
+			cycle = nil
+		}
+		for _, x := range h.facts {
+			if x.kind == move {
+				flush()
+				continue
+			}
+			cycle = append(cycle, x)
+		}
+		flush()
+	}
+	return f.verdict("the detector wrote nothing in this run")
+}
+
+func nextOf(facts []fact, kinds ...kind) *fact {
+	for i := range facts {
+		for _, k := range kinds {
+			if facts[i].kind == k {
+				return &facts[i]
+			}
+		}
+	}
+	return nil
+}

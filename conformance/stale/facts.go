@@ -1,0 +1,181 @@
+package stale
+
+import (
+	"sort"
+	"time"
+
+	"github.com/opcert/opcert/reference/stale"
+	"github.com/opcert/opcert/sim"
+	"github.com/opcert/opcert/sim/timeline"
+)
+
+// Roles of seed 000.
+const (
+	RoleDetector = "detector"
+	RoleOperator = "operator"
+)
+
+// OperatorActor is the actor name of the operator that owns a ClusterOperator;
+// rules use it to find when that operator was down.
+func OperatorActor(clusterOperator string) string { return "operator/" + clusterOperator }
+
+const clusterOperatorKind = "ClusterOperator"
+
+type kind int
+
+const (
+	move      kind = iota // a write by anyone but the detector changed a watched condition
+	challenge             // a detector write that changed watched messages and set nothing Unknown
+	mark                  // a detector write that set a watched condition Unknown
+	other                 // any other detector write
+)
+
+// fact is one classified write to a ClusterOperator.
+type fact struct {
+	kind          kind
+	ev            timeline.Event
+	before, after map[string]timeline.Condition // watched conditions only
+}
+
+func (f fact) at() time.Time { return f.ev.Time }
+
+// history is what the timeline says about one ClusterOperator.
+type history struct {
+	name  string
+	facts []fact
+}
+
+// processes holds when each simulated process was down (killed or cut off).
+type processes map[string][]span
+
+type span struct{ from, to time.Time } // to is zero while still down
+
+// downDuring tells whether actor was down at any instant of [from, to].
+func (p processes) downDuring(actor string, from, to time.Time) bool {
+	for _, s := range p[actor] {
+		if !s.from.After(to) && (s.to.IsZero() || s.to.After(from)) {
+			return true
+		}
+	}
+	return false
+}
+
+func isWatched(t string) bool {
+	for _, w := range stale.Watched {
+		if string(w) == t {
+			return true
+		}
+	}
+	return false
+}
+
+// read classifies the timeline's writes to ClusterOperators, object by
+// object in name order, and collects process outages.
+func read(events []timeline.Event) ([]*history, processes) {
+	state := timeline.State{}
+	byName := map[string]*history{}
+	procs := processes{}
+	for _, e := range events {
+		if e.Object.Kind == sim.ProcessKind {
+			procs.note(e)
+			continue
+		}
+		if e.Object.Kind != clusterOperatorKind || !e.IsWrite() {
+			continue
+		}
+		before := watched(state[e.Object])
+		state.Apply(e)
+		after := watched(state[e.Object])
+		h := byName[e.Object.Name]
+		if h == nil {
+			h = &history{name: e.Object.Name}
+			byName[e.Object.Name] = h
+		}
+		f := fact{ev: e, before: before, after: after, kind: classify(e, before, after)}
+		if f.kind == move && sameConditions(before, after) {
+			continue // a write that moved nothing watched
+		}
+		h.facts = append(h.facts, f)
+	}
+	out := make([]*history, 0, len(byName))
+	for _, h := range byName {
+		out = append(out, h)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
+	return out, procs
+}
+
+func (p processes) note(e timeline.Event) {
+	spans := p[e.Actor]
+	open := len(spans) > 0 && spans[len(spans)-1].to.IsZero()
+	switch e.Verb {
+	case timeline.VerbKill, timeline.VerbHang:
+		if !open {
+			p[e.Actor] = append(spans, span{from: e.Time})
+		}
+	case timeline.VerbStart, timeline.VerbReconnect:
+		if open {
+			spans[len(spans)-1].to = e.Time
+		}
+	}
+}
+
+func watched(conds map[string]timeline.Condition) map[string]timeline.Condition {
+	out := map[string]timeline.Condition{}
+	for t, c := range conds {
+		if isWatched(t) {
+			out[t] = c
+		}
+	}
+	return out
+}
+
+func classify(e timeline.Event, before, after map[string]timeline.Condition) kind {
+	if e.Role != RoleDetector {
+		return move
+	}
+	messages := false
+	for t, a := range after {
+		b, ok := before[t]
+		if a.Status == "Unknown" && (!ok || b.Status != "Unknown") {
+			return mark
+		}
+		messages = messages || !ok || a.Message != b.Message
+	}
+	if messages {
+		return challenge
+	}
+	return other
+}
+
+func sameConditions(a, b map[string]timeline.Condition) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for t, c := range a {
+		if d, ok := b[t]; !ok || !c.Same(d) {
+			return false
+		}
+	}
+	return true
+}
+
+// answers tells whether move m answers challenge c: every message the
+// challenge changed is no longer the challenged text.
+func answers(c, m fact) bool {
+	if m.kind != move {
+		return false
+	}
+	for t, a := range c.after {
+		if b := c.before[t]; b.Message == a.Message {
+			continue
+		}
+		if now, ok := m.after[t]; ok && now.Message == a.Message {
+			return false
+		}
+	}
+	return true
+}
+
+// off writes a virtual instant as an offset from the start of the run.
+func off(t time.Time) string { return "+" + t.Sub(sim.Epoch).String() }

@@ -1,0 +1,165 @@
+// Package stale plugs seed 000 (stale ClusterOperator detection) into the
+// harness: its roles (detector, operator), the reference and broken
+// subjects for each, the STALE rules, and the world a scenario builds.
+package stale
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	configv1 "github.com/openshift/api/config/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/reference/operator"
+	"github.com/opcert/opcert/reference/stale"
+	"github.com/opcert/opcert/scenarios"
+	"github.com/opcert/opcert/sim"
+)
+
+// ClusterOperatorGVK is the kind the mechanism works on.
+var ClusterOperatorGVK = configv1.GroupVersion.WithKind("ClusterOperator")
+
+// Mechanism returns seed 000's plug-in, judged against cfg.
+func Mechanism(cfg Config) *conformance.Mechanism {
+	return &conformance.Mechanism{
+		Name: "stale", Seed: "000",
+		Roles: []conformance.Role{
+			{Name: RoleDetector, Subjects: detectors},
+			{Name: RoleOperator, Subjects: operators},
+		},
+		Rules: Rules(cfg),
+		Build: func(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, subjects map[string]string) (conformance.Processes, error) {
+			return build(ctx, st, cfg, sc, subjects)
+		},
+	}
+}
+
+// world is a scenario's running operators and detector.
+type world struct {
+	st      *conformance.Stage
+	subject string
+	ops     map[string]*op
+}
+
+// op is one simulated operator process and what its operand reports.
+type op struct {
+	spec scenarios.Operator
+	want []operator.Condition
+	live *operator.Operator // nil while dead
+}
+
+func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios.Scenario, subjects map[string]string) (conformance.Processes, error) {
+	params, decide := detectorCore(subjects[RoleDetector], stale.Params{ChallengeAfter: cfg.ChallengeAfter, UnknownAfter: cfg.UnknownAfter})
+	det := &stale.Detector{
+		Client: st.Sched.Client(st.API, RoleDetector, RoleDetector),
+		Clock:  st.Sched.Clock(), Params: params, Decide: decide,
+	}
+	err := st.Sched.Start(ctx, sim.Actor{Name: RoleDetector, Role: RoleDetector, Reconciler: det,
+		Watches: []sim.Watch{{GVK: ClusterOperatorGVK}}})
+	if err != nil {
+		return nil, err
+	}
+	w := &world{st: st, subject: subjects[RoleOperator], ops: map[string]*op{}}
+	for _, spec := range sc.Fleet() {
+		o := &op{spec: spec}
+		for _, c := range spec.Conditions {
+			o.want = append(o.want, toCondition(c))
+		}
+		w.ops[spec.Name] = o
+		if !spec.Stopped {
+			if err := w.start(ctx, spec.Name); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return w, nil
+}
+
+func toCondition(c scenarios.Condition) operator.Condition {
+	return operator.Condition{Type: configv1.ClusterStatusConditionType(c.Type), Status: configv1.ConditionStatus(c.Status), Reason: c.Reason, Message: c.Message}
+}
+
+func (w *world) get(name string) (*op, error) {
+	o, ok := w.ops[name]
+	if !ok {
+		return nil, fmt.Errorf("no operator %q in this scenario", name)
+	}
+	return o, nil
+}
+
+func (w *world) request(name string) reconcile.Request {
+	return reconcile.Request{NamespacedName: types.NamespacedName{Name: w.st.Sched.Prefix + name}}
+}
+
+// start launches a fresh operator process (its memory starts empty).
+func (w *world) start(ctx context.Context, name string) error {
+	o, err := w.get(name)
+	if err != nil {
+		return err
+	}
+	delay := time.Second
+	if o.spec.AnswerDelay != nil {
+		delay = o.spec.AnswerDelay.Duration
+	}
+	delay, compare := operatorSubject(w.subject, delay)
+	actor := OperatorActor(name)
+	c := w.st.Sched.Client(w.st.API, actor, RoleOperator)
+	o.live = operator.New(c, w.st.Sched.Clock(), w.st.Sched.Prefix+name, delay, append([]operator.Condition(nil), o.want...))
+	o.live.Compare = compare
+	return w.st.Sched.Start(ctx, sim.Actor{Name: actor, Role: RoleOperator, Reconciler: o.live,
+		Watches: []sim.Watch{{GVK: ClusterOperatorGVK, Name: w.st.Sched.Prefix + name}},
+		Initial: []reconcile.Request{w.request(name)}})
+}
+
+func (w *world) Kill(ctx context.Context, name string) error {
+	o, err := w.get(name)
+	if err != nil {
+		return err
+	}
+	o.live = nil
+	return w.st.Sched.Kill(ctx, OperatorActor(name))
+}
+
+func (w *world) Restart(ctx context.Context, name string) error {
+	if w.st.Sched.Running(OperatorActor(name)) {
+		if err := w.Kill(ctx, name); err != nil {
+			return err
+		}
+	}
+	return w.start(ctx, name)
+}
+
+func (w *world) Hang(ctx context.Context, name string) error {
+	return w.st.Sched.Partition(ctx, OperatorActor(name), true)
+}
+
+func (w *world) Reconnect(ctx context.Context, name string) error {
+	return w.st.Sched.Partition(ctx, OperatorActor(name), false)
+}
+
+// SetCondition changes what the operand reports; a running operator is
+// woken to write it.
+func (w *world) SetCondition(ctx context.Context, name string, c scenarios.Condition) error {
+	o, err := w.get(name)
+	if err != nil {
+		return err
+	}
+	cond := toCondition(c)
+	replaced := false
+	for i := range o.want {
+		if o.want[i].Type == cond.Type {
+			o.want[i], replaced = cond, true
+		}
+	}
+	if !replaced {
+		o.want = append(o.want, cond)
+	}
+	if o.live != nil {
+		o.live.Set(cond)
+		w.st.Sched.Enqueue(OperatorActor(name), w.request(name), w.st.Sched.Now())
+	}
+	return nil
+}

@@ -1,0 +1,99 @@
+package stale
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/reports"
+	"github.com/opcert/opcert/sim/timeline"
+)
+
+// answer is one challenge to a running operator and how it was answered.
+type answer struct {
+	h         *history
+	challenge fact
+	reply     *fact // nil: not answered (before the next detector write or the end)
+}
+
+// challengesToLiveOperators pairs every challenge whose operator was up for
+// the whole of [challenge, challenge+window] with the first move answering
+// it. Challenges whose window runs past end are left out: not yet judgeable.
+func challengesToLiveOperators(events []timeline.Event, end time.Time, window time.Duration) []answer {
+	hs, procs := read(events)
+	var out []answer
+	for _, h := range hs {
+		for i, x := range h.facts {
+			if x.kind != challenge || x.at().Add(window).After(end) ||
+				procs.downDuring(OperatorActor(h.name), x.at(), x.at().Add(window)) {
+				continue
+			}
+			a := answer{h: h, challenge: x}
+			for j := i + 1; j < len(h.facts); j++ {
+				if y := h.facts[j]; answers(x, y) {
+					a.reply = &h.facts[j]
+					break
+				}
+			}
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// STALE-007: the time from a challenge to the operator's reset is within
+// the budget; reported per operator as count, p50, p99 and max.
+func (c Config) answerTime(events []timeline.Event, end time.Time) conformance.Verdict {
+	var f finding
+	latencies := map[string][]time.Duration{}
+	var names []string
+	for _, a := range challengesToLiveOperators(events, end, c.AnswerBudget) {
+		f.judged++
+		if _, ok := latencies[a.h.name]; !ok {
+			names = append(names, a.h.name)
+		}
+		if a.reply == nil {
+			latencies[a.h.name] = append(latencies[a.h.name], end.Sub(a.challenge.at()))
+			f.fail(fmt.Sprintf("ClusterOperator/%s challenged at %s was never reset", a.h.name, off(a.challenge.at())), a.challenge)
+			continue
+		}
+		d := a.reply.at().Sub(a.challenge.at())
+		latencies[a.h.name] = append(latencies[a.h.name], d)
+		if d > c.AnswerBudget+c.Tolerance {
+			f.fail(fmt.Sprintf("ClusterOperator/%s challenged at %s was reset after %s, over the %s budget",
+				a.h.name, off(a.challenge.at()), d, c.AnswerBudget), a.challenge, *a.reply)
+		}
+	}
+	v := f.verdict("no challenge reached a running operator")
+	slices.Sort(names)
+	for _, n := range names {
+		v.Measures = append(v.Measures, measure(n, latencies[n], c.AnswerBudget))
+	}
+	return v
+}
+
+// STALE-008: a running operator answers every challenge before it would be
+// marked Unknown.
+func (c Config) answered(events []timeline.Event, end time.Time) conformance.Verdict {
+	var f finding
+	for _, a := range challengesToLiveOperators(events, end, c.UnknownAfter) {
+		f.judged++
+		if a.reply == nil || !a.reply.at().Before(a.challenge.at().Add(c.UnknownAfter)) {
+			f.fail(fmt.Sprintf("ClusterOperator/%s challenged at %s was not reset within %s although its operator was running",
+				a.h.name, off(a.challenge.at()), c.UnknownAfter), a.challenge)
+		}
+	}
+	return f.verdict("no challenge reached a running operator")
+}
+
+// measure summarises latencies with nearest-rank percentiles.
+func measure(name string, ds []time.Duration, budget time.Duration) reports.Measure {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	rank := func(p float64) time.Duration {
+		i := int(p*float64(len(s))+0.999999) - 1
+		return s[max(0, min(i, len(s)-1))]
+	}
+	return reports.Measure{Name: "ClusterOperator/" + name, Count: len(s), P50: rank(0.50), P99: rank(0.99), Max: s[len(s)-1], Budget: budget}
+}

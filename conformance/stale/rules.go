@@ -1,0 +1,92 @@
+package stale
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/reference/stale"
+	"github.com/opcert/opcert/reports"
+	"github.com/opcert/opcert/sim/timeline"
+)
+
+// Config holds the thresholds the rules judge against.
+type Config struct {
+	ChallengeAfter time.Duration // 000 §Proposal: 10m
+	UnknownAfter   time.Duration // 000 §Proposal: 10m more
+	AnswerBudget   time.Duration // 000 §Test Plan: 30s
+	// Tolerance is the slack allowed on deadlines: zero in virtual time,
+	// where the reference is exact; real-time tiers set it.
+	Tolerance time.Duration
+}
+
+// DefaultConfig is the seed's: 10m, 10m, 30s, exact.
+func DefaultConfig() Config {
+	p := stale.DefaultParams()
+	return Config{ChallengeAfter: p.ChallengeAfter, UnknownAfter: p.UnknownAfter, AnswerBudget: 30 * time.Second}
+}
+
+// Rules returns the STALE rules judged against cfg.
+func Rules(cfg Config) []conformance.Rule {
+	return []conformance.Rule{
+		{ID: "STALE-001", Section: "000 §Proposal ¶2", Role: RoleDetector,
+			Statement: "no ClusterOperator is challenged before its conditions have been still for the threshold (10m)",
+			Check:     cfg.notEarly},
+		{ID: "STALE-002", Section: "000 §Proposal ¶2", Role: RoleDetector,
+			Statement: "a ClusterOperator whose conditions have been still for the threshold is challenged then",
+			Check:     cfg.due},
+		{ID: "STALE-003", Section: "000 §Proposal ¶2", Role: RoleDetector,
+			Statement: "a challenge prefixes every watched message with the seed's text, in one write, and changes nothing else",
+			Check:     cfg.challengeText},
+		{ID: "STALE-004", Section: "000 §Proposal ¶4", Role: RoleDetector,
+			Statement: "a challenge left unanswered for 10 more minutes is followed then by one write setting the watched conditions Unknown with the seed's text",
+			Check:     cfg.marked},
+		{ID: "STALE-005", Section: "000 §Proposal ¶5", Role: RoleDetector,
+			Statement: "no condition is set Unknown unless a challenge went unanswered, with no movement, for the full threshold",
+			Check:     cfg.markJustified},
+		{ID: "STALE-006", Section: "000 §Risks and Mitigations", Role: RoleDetector,
+			Statement: "the detector writes a ClusterOperator at most twice per cycle (between two movements of its conditions)",
+			Check:     cfg.writesPerCycle},
+		{ID: "STALE-007", Section: "000 §Test Plan", Role: RoleOperator,
+			Statement: "a running operator resets a challenged message within the budget (30s): the minimum stale-message update time",
+			Check:     cfg.answerTime},
+		{ID: "STALE-008", Section: "000 §Proposal ¶3", Role: RoleOperator,
+			Statement: "a running operator answers every challenge by resetting the messages before it would be marked Unknown",
+			Check:     cfg.answered},
+	}
+}
+
+// finding accumulates violations; a verdict passes when there are none.
+type finding struct {
+	judged   int
+	problems []string
+	evidence []timeline.Event
+}
+
+func (f *finding) fail(msg string, evidence ...fact) {
+	f.problems = append(f.problems, msg)
+	for _, e := range evidence {
+		f.evidence = append(f.evidence, e.ev)
+	}
+}
+
+// maxEvidence keeps a failing report readable; the timeline has the rest.
+const maxEvidence = 12
+
+func (f *finding) verdict(nothing string) conformance.Verdict {
+	switch {
+	case len(f.problems) > 0:
+		msg := f.problems[0]
+		if n := len(f.problems); n > 1 {
+			msg = fmt.Sprintf("%s (and %d more)", msg, n-1)
+		}
+		ev := f.evidence
+		if len(ev) > maxEvidence {
+			ev = ev[:maxEvidence]
+		}
+		return conformance.Verdict{Status: reports.Fail, Message: msg, Evidence: ev}
+	case f.judged == 0:
+		return conformance.Verdict{Status: reports.Skip, Message: nothing}
+	}
+	return conformance.Verdict{Status: reports.Pass, Message: fmt.Sprintf("%d judged", f.judged)}
+}

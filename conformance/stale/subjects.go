@@ -1,0 +1,114 @@
+package stale
+
+import (
+	"strings"
+	"time"
+
+	configv1 "github.com/openshift/api/config/v1"
+
+	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/reference/operator"
+	"github.com/opcert/opcert/reference/stale"
+)
+
+// Detector subjects: the reference and variants broken on purpose, each
+// with a fault a real detector could have, so every detector rule is shown
+// to fail on something.
+var detectors = []conformance.Subject{
+	{Name: "reference", Description: "reference/stale, exactly as the seed reads"},
+	{Name: "eager", Description: "challenges after 5 minutes instead of 10 (fails STALE-001)"},
+	{Name: "lazy", Description: "challenges after 15 minutes instead of 10 (fails STALE-002)"},
+	{Name: "paraphrase", Description: "uses an earlier upstream challenge text (fails STALE-003)"},
+	{Name: "lenient", Description: "never sets anything Unknown (fails STALE-004)"},
+	{Name: "stubborn", Description: "does not notice answers once it has challenged (fails STALE-005)"},
+	{Name: "chatty", Description: "challenges again every minute until answered (fails STALE-006)"},
+}
+
+// Operator subjects.
+var operators = []conformance.Subject{
+	{Name: "reference", Description: "reference/operator: puts its conditions back after the scenario's answer delay"},
+	{Name: "slow", Description: "answers challenges after 45s (fails STALE-007)"},
+	{Name: "deaf", Description: "compares statuses only, so never notices a challenge (fails STALE-007, STALE-008)"},
+}
+
+// upstreamPrefix is the challenge text of an earlier upstream attempt (see
+// UPSTREAM.md), which the seed's text replaced.
+const upstreamPrefix = "Checking for stale status, the active operator will reset this message: "
+
+// detectorCore returns the params and decision core of a detector subject.
+func detectorCore(name string, p stale.Params) (stale.Params, decideFunc) {
+	switch name {
+	case "eager":
+		p.ChallengeAfter = 5 * time.Minute
+	case "lazy":
+		p.ChallengeAfter = 15 * time.Minute
+	case "paraphrase":
+		return p, paraphrase
+	case "lenient":
+		return p, lenient
+	case "stubborn":
+		return p, stubborn
+	case "chatty":
+		return p, chatty
+	}
+	return p, stale.Step
+}
+
+type decideFunc = func(stale.Params, *stale.Memory, []configv1.ClusterOperatorStatusCondition, time.Time) stale.Decision
+
+func paraphrase(p stale.Params, m *stale.Memory, conds []configv1.ClusterOperatorStatusCondition, now time.Time) stale.Decision {
+	d := stale.Step(p, m, conds, now)
+	for _, list := range [][]configv1.ClusterOperatorStatusCondition{d.Write, d.Memory.Seen} {
+		for i := range list {
+			list[i].Message = strings.Replace(list[i].Message, stale.ChallengePrefix, upstreamPrefix, 1)
+		}
+	}
+	return d
+}
+
+func lenient(p stale.Params, m *stale.Memory, conds []configv1.ClusterOperatorStatusCondition, now time.Time) stale.Decision {
+	d := stale.Step(p, m, conds, now)
+	if d.Memory.Phase == stale.MarkedStale && d.Write != nil {
+		d.Write = nil
+		d.Memory.Seen = m.Seen
+	}
+	return d
+}
+
+func stubborn(p stale.Params, m *stale.Memory, conds []configv1.ClusterOperatorStatusCondition, now time.Time) stale.Decision {
+	if m != nil && m.Phase == stale.Challenged {
+		return stale.Step(p, m, m.Seen, now) // looks at what it wrote, not at the answer
+	}
+	return stale.Step(p, m, conds, now)
+}
+
+func chatty(p stale.Params, m *stale.Memory, conds []configv1.ClusterOperatorStatusCondition, now time.Time) stale.Decision {
+	d := stale.Step(p, m, conds, now)
+	if m == nil || m.Phase != stale.Challenged || d.Memory.Phase != stale.Challenged || d.Write != nil {
+		return d
+	}
+	if now.Sub(m.ChallengedAt)%time.Minute == 0 && now.After(m.ChallengedAt) {
+		d.Write = append([]configv1.ClusterOperatorStatusCondition(nil), conds...)
+		for i := range d.Write {
+			d.Write[i].Message = stale.ChallengePrefix + d.Write[i].Message
+		}
+		d.Memory.Seen = d.Write
+	}
+	if next := now.Add(time.Minute - now.Sub(m.ChallengedAt)%time.Minute); next.Before(d.Next) {
+		d.Next = next
+	}
+	return d
+}
+
+// operatorSubject returns the answer delay and comparison of an operator subject.
+func operatorSubject(name string, delay time.Duration) (time.Duration, func(configv1.ClusterOperatorStatusCondition, operator.Condition) bool) {
+	switch name {
+	case "slow":
+		return 45 * time.Second, nil
+	case "deaf":
+		return delay, func(live configv1.ClusterOperatorStatusCondition, want operator.Condition) bool {
+			return live.Status == want.Status
+		}
+	}
+	return delay, nil
+}

@@ -1,0 +1,82 @@
+package reports
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+)
+
+// fmtDur prints a duration as time.Duration does, rounded to what a reader
+// can use: milliseconds from a second up (wall times measured on a real clock
+// otherwise print nine digits of noise), microseconds below that. Virtual
+// times are whole steps of the fake clock and are not changed by rounding.
+func fmtDur(d time.Duration) string {
+	switch a := d.Abs(); {
+	case a >= time.Second:
+		d = d.Round(time.Millisecond)
+	case a >= time.Millisecond:
+		d = d.Round(time.Microsecond)
+	}
+	return d.String()
+}
+
+// speedup is how much faster than real time a run went: virtual time over
+// wall time, the figure that justifies simulating at all.
+func speedup(virtual, wall time.Duration) string {
+	if wall <= 0 {
+		return "-"
+	}
+	x := float64(virtual) / float64(wall)
+	if x < 10 {
+		return fmt.Sprintf("%.1fx", x)
+	}
+	return fmt.Sprintf("%.0fx", x)
+}
+
+// subjects lists a run's role=subject pairs sorted by role, so that names
+// built from them are stable across runs and diffable in CI history.
+func (run Run) subjects() string {
+	roles := make([]string, 0, len(run.Subjects))
+	for role := range run.Subjects {
+		roles = append(roles, role)
+	}
+	sort.Strings(roles)
+	for i, role := range roles {
+		roles[i] = role + "=" + run.Subjects[role]
+	}
+	return strings.Join(roles, ",")
+}
+
+// name is "<scenario> [role=subject,...]": the same scenario runs once per
+// set of subjects, so the scenario alone does not identify a run.
+func (run Run) name() string {
+	if len(run.Subjects) == 0 {
+		return run.Scenario
+	}
+	return run.Scenario + " [" + run.subjects() + "]"
+}
+
+// counts tallies the run's cases by verdict.
+func (run Run) counts() (pass, fail, skip int) {
+	for _, c := range run.Cases {
+		switch c.Status {
+		case Pass:
+			pass++
+		case Fail:
+			fail++
+		case Skip:
+			skip++
+		}
+	}
+	return pass, fail, skip
+}
+
+// verdict is FAIL when a case failed or the run could not complete: a run
+// that errored proved nothing, so it must not read as a pass.
+func (run Run) verdict() string {
+	if _, fail, _ := run.counts(); fail > 0 || run.Error != "" {
+		return "FAIL"
+	}
+	return "PASS"
+}

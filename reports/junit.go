@@ -1,0 +1,127 @@
+package reports
+
+import (
+	"encoding/xml"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// The JUnit XML written here is the de-facto dialect Jenkins, GitLab and
+// GitHub test reporters read: <testsuites> with totals, one <testsuite> per
+// run, one <testcase> per judged rule. A failed case carries a <failure>
+// whose body holds everything needed to understand it without opening the
+// other reports: message, spec section, measures and the evidence events.
+// A run that could not complete gets an extra testcase "run" with an
+// <error>, so CI shows it as broken rather than silently missing cases.
+
+type junitCounts struct {
+	Tests    int `xml:"tests,attr"`
+	Failures int `xml:"failures,attr"`
+	Errors   int `xml:"errors,attr"`
+	Skipped  int `xml:"skipped,attr"`
+}
+
+func (c *junitCounts) add(o junitCounts) {
+	c.Tests += o.Tests
+	c.Failures += o.Failures
+	c.Errors += o.Errors
+	c.Skipped += o.Skipped
+}
+
+type junitSuites struct {
+	XMLName xml.Name `xml:"testsuites"`
+	Name    string   `xml:"name,attr"`
+	junitCounts
+	Time   string       `xml:"time,attr"`
+	Suites []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name string `xml:"name,attr"`
+	junitCounts
+	Time  string      `xml:"time,attr"`
+	Cases []junitCase `xml:"testcase"`
+}
+
+type junitCase struct {
+	Name      string        `xml:"name,attr"`
+	Classname string        `xml:"classname,attr"`
+	Failure   *junitProblem `xml:"failure"`
+	Error     *junitProblem `xml:"error"`
+	Skipped   *junitProblem `xml:"skipped"`
+}
+
+type junitProblem struct {
+	Message string `xml:"message,attr"`
+	Body    string `xml:",chardata"`
+}
+
+// WriteJUnit writes r as JUnit XML.
+func WriteJUnit(w io.Writer, r *Report) error {
+	doc := junitSuites{Name: r.Tool, Time: seconds(r.Wall)}
+	for _, run := range r.Runs {
+		s := junitSuite{Name: run.name(), Time: seconds(run.Wall)}
+		class := "opcert." + run.Scenario
+		for _, c := range run.Cases {
+			tc := junitCase{Name: c.Rule + " " + c.Statement, Classname: class}
+			switch c.Status {
+			case Fail:
+				tc.Failure = &junitProblem{Message: c.Message, Body: failureBody(c)}
+				s.Failures++
+			case Skip:
+				tc.Skipped = &junitProblem{Message: c.Message}
+				s.Skipped++
+			}
+			s.Cases = append(s.Cases, tc)
+		}
+		if run.Error != "" {
+			s.Cases = append(s.Cases, junitCase{Name: "run", Classname: class,
+				Error: &junitProblem{Message: run.Error, Body: run.Error}})
+			s.Errors++
+		}
+		s.Tests = len(s.Cases)
+		doc.add(s.junitCounts)
+		doc.Suites = append(doc.Suites, s)
+	}
+	if _, err := io.WriteString(w, xml.Header); err != nil {
+		return err
+	}
+	enc := xml.NewEncoder(w)
+	enc.Indent("", "  ")
+	if err := enc.Encode(doc); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, "\n")
+	return err
+}
+
+// seconds is the JUnit time attribute: decimal seconds.
+func seconds(d time.Duration) string {
+	return fmt.Sprintf("%.3f", d.Seconds())
+}
+
+func failureBody(c Case) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s\nsection: %s\n", c.Message, c.Section)
+	for _, m := range c.Measures {
+		fmt.Fprintf(&b, "measure %s: count=%d p50=%s p99=%s max=%s budget=%s\n",
+			m.Name, m.Count, fmtDur(m.P50), fmtDur(m.P99), fmtDur(m.Max), budget(m))
+	}
+	if len(c.Evidence) > 0 {
+		b.WriteString("evidence:\n")
+		for _, e := range c.Evidence {
+			b.WriteString("  " + FormatEvent(e) + "\n")
+		}
+	}
+	return b.String()
+}
+
+// budget prints a measure's budget, "-" when the rule set none.
+func budget(m Measure) string {
+	if m.Budget == 0 {
+		return "-"
+	}
+	return fmtDur(m.Budget)
+}

@@ -1,0 +1,122 @@
+package reports
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+)
+
+// WriteMarkdown writes r for people: a heading with the overall verdict, the
+// environment, a summary table of runs, and per run a table of its rules.
+// Failing cases then get a section with their message, measures and
+// evidence; passing cases with measures get one too, because a latency that
+// passes its budget by a hair matters as much as one that misses it.
+func WriteMarkdown(w io.Writer, r *Report) error {
+	var b bytes.Buffer
+	verdict := "PASS"
+	if r.Failed() {
+		verdict = "FAIL"
+	}
+	fmt.Fprintf(&b, "# %s report: %s\n\n", r.Tool, verdict)
+	fmt.Fprintf(&b, "Started %s, took %s.\n\n", r.StartedAt.Format(time.RFC3339), fmtDur(r.Wall))
+
+	env := r.Environment
+	b.WriteString("## Environment\n\n")
+	fmt.Fprintf(&b, "- Kubernetes: %s\n- etcd: %s\n- API server start-up: %s\n", env.KubeVersion, env.EtcdVersion, fmtDur(env.Startup))
+	if env.Assets != "" {
+		fmt.Fprintf(&b, "- Assets: `%s`\n", env.Assets)
+	}
+
+	b.WriteString("\n## Summary\n\n")
+	row(&b, "Scenario", "Subjects", "Virtual", "Wall", "Speed-up", "API calls", "Verdict", "Pass", "Fail", "Skip")
+	row(&b, "---", "---", "---:", "---:", "---:", "---:", "---", "---:", "---:", "---:")
+	for _, run := range r.Runs {
+		pass, fail, skip := run.counts()
+		row(&b, run.Scenario, run.subjects(), fmtDur(run.Virtual), fmtDur(run.Wall.Round(time.Millisecond)),
+			speedup(run.Virtual, run.Wall), fmt.Sprint(run.APICalls), run.verdict(),
+			fmt.Sprint(pass), fmt.Sprint(fail), fmt.Sprint(skip))
+	}
+	for _, run := range r.Runs {
+		writeRun(&b, run)
+	}
+	_, err := b.WriteTo(w)
+	return err
+}
+
+func writeRun(b *bytes.Buffer, run Run) {
+	fmt.Fprintf(b, "\n## %s\n\n", oneLine(run.name()))
+	if run.Description != "" {
+		fmt.Fprintf(b, "%s\n\n", run.Description)
+	}
+	if run.Error != "" {
+		fmt.Fprintf(b, "**The run could not complete:** %s\n\n", oneLine(run.Error))
+	}
+	if run.Timeline != "" {
+		fmt.Fprintf(b, "Timeline: [%s](%s)\n\n", run.Timeline, run.Timeline)
+	}
+	row(b, "Rule", "Section", "Statement", "Verdict")
+	row(b, "---", "---", "---", "---")
+	for _, c := range run.Cases {
+		row(b, c.Rule, c.Section, c.Statement, strings.ToUpper(string(c.Status)))
+	}
+	for _, c := range run.Cases {
+		if c.Status == Fail || len(c.Measures) > 0 {
+			writeCase(b, c)
+		}
+	}
+}
+
+func writeCase(b *bytes.Buffer, c Case) {
+	fmt.Fprintf(b, "\n### %s %s: %s\n", c.Rule, strings.ToUpper(string(c.Status)), oneLine(c.Statement))
+	fmt.Fprintf(b, "\nSection %s, role %s.\n", c.Section, c.Role)
+	if c.Message != "" {
+		fmt.Fprintf(b, "\n%s\n", c.Message)
+	}
+	if len(c.Measures) > 0 {
+		b.WriteString("\n")
+		row(b, "Measure", "Count", "p50", "p99", "Max", "Budget")
+		row(b, "---", "---:", "---:", "---:", "---:", "---:")
+		for _, m := range c.Measures {
+			row(b, m.Name, fmt.Sprint(m.Count), fmtDur(m.P50), fmtDur(m.P99), fmtDur(m.Max), budget(m))
+		}
+	}
+	if len(c.Evidence) > 0 {
+		lines := make([]string, len(c.Evidence))
+		for i, e := range c.Evidence {
+			lines[i] = FormatEvent(e)
+		}
+		text := strings.Join(lines, "\n")
+		f := fence(text)
+		fmt.Fprintf(b, "\nEvidence:\n\n%s\n%s\n%s\n", f, text, f)
+	}
+}
+
+// row writes one Markdown table row. Cells are flattened to one line and
+// their pipes escaped, since operator messages can contain either.
+func row(b *bytes.Buffer, cells ...string) {
+	for i, c := range cells {
+		cells[i] = strings.ReplaceAll(oneLine(c), "|", `\|`)
+	}
+	fmt.Fprintf(b, "| %s |\n", strings.Join(cells, " | "))
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// fence returns a code fence longer than any run of backticks in text, so
+// evidence quoting an operator's message cannot close the block early.
+func fence(text string) string {
+	longest, n := 0, 0
+	for _, r := range text {
+		if r == '`' {
+			n++
+			longest = max(longest, n)
+		} else {
+			n = 0
+		}
+	}
+	return strings.Repeat("`", max(3, longest+1))
+}

@@ -1,0 +1,45 @@
+package reports
+
+import (
+	"fmt"
+	"io"
+	"text/tabwriter"
+	"time"
+)
+
+// WriteSummary writes a compact plain-text table for the terminal: one line
+// per run, then one line per failed case or broken run naming what failed
+// and why, then the totals. It is what a person reads first after
+// `opcert run`, so it points at the failures and leaves the evidence to the
+// other reports. Terminal write errors are not actionable and are ignored.
+func WriteSummary(w io.Writer, r *Report) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "SCENARIO\tSUBJECTS\tVERDICT\tPASS\tFAIL\tSKIP\tVIRTUAL\tWALL\tSPEED-UP\tAPI CALLS")
+	var pass, fail, skip, broken int
+	for _, run := range r.Runs {
+		p, f, s := run.counts()
+		pass, fail, skip = pass+p, fail+f, skip+s
+		if run.Error != "" {
+			broken++
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%s\t%s\t%s\t%d\n", run.Scenario, run.subjects(), run.verdict(),
+			p, f, s, fmtDur(run.Virtual), fmtDur(run.Wall.Round(time.Millisecond)), speedup(run.Virtual, run.Wall), run.APICalls)
+	}
+	tw.Flush()
+	for _, run := range r.Runs {
+		if run.Error != "" {
+			fmt.Fprintf(w, "ERROR run %s: %s\n", run.name(), oneLine(run.Error))
+		}
+		for _, c := range run.Cases {
+			if c.Status == Fail {
+				fmt.Fprintf(w, "FAIL %s %s: %s\n", c.Rule, run.name(), oneLine(c.Message))
+			}
+		}
+	}
+	verdict := "PASS"
+	if r.Failed() {
+		verdict = "FAIL"
+	}
+	fmt.Fprintf(w, "%s: %d runs (%d could not complete), %d passed, %d failed, %d skipped in %s\n",
+		verdict, len(r.Runs), broken, pass, fail, skip, fmtDur(r.Wall.Round(time.Millisecond)))
+}

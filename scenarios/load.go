@@ -1,0 +1,311 @@
+package scenarios
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Load reads and parses the scenario file at path.
+func Load(path string) (*Scenario, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(path, data)
+}
+
+// Parse decodes and validates one scenario. source names the input in error
+// messages, which all start with "<source>:<line>: " and name the field path.
+//
+// Decoding walks the YAML node tree against the Go types itself rather than
+// using yaml.Decoder.KnownFields: the library's strict errors carry a line and
+// a Go type name but not the field path, and Node.Decode cannot be strict.
+func Parse(source string, data []byte) (*Scenario, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); errors.Is(err, io.EOF) || (err == nil && len(doc.Content) == 0) {
+		return nil, fmt.Errorf("%s:1: the file is empty; a scenario needs at least name, mechanism and duration", source)
+	} else if err != nil {
+		return nil, syntaxError(source, err)
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err == nil {
+		return nil, fmt.Errorf("%s:%d: a second YAML document starts here; a scenario file holds one, so split the file at this '---'", source, extra.Line)
+	} else if !errors.Is(err, io.EOF) {
+		return nil, syntaxError(source, err)
+	}
+
+	d := decoder{source: source, lines: map[string]int{}, budget: maxNodes, open: map[*yaml.Node]bool{}}
+	root := doc.Content[0]
+	d.lines[""] = root.Line
+	s := &Scenario{}
+	if err := d.decode(root, "", reflect.ValueOf(s).Elem()); err != nil {
+		return nil, err
+	}
+	s.Source = source
+	for i := range s.Steps {
+		s.Steps[i].Line = d.lines[fmt.Sprintf("steps[%d]", i)]
+	}
+	if err := validate(s, d.lines); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+var yamlLine = regexp.MustCompile(`(?s)^yaml: line (\d+): (.*)$`)
+
+// syntaxError puts the library's parse error in our format. The library leaves
+// the line out when the problem is on the first line.
+func syntaxError(source string, err error) error {
+	line, msg := 1, strings.TrimPrefix(err.Error(), "yaml: ")
+	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+		line, _ = strconv.Atoi(m[1])
+		msg = m[2]
+	}
+	return fmt.Errorf("%s:%d: not valid YAML: %s; check indentation and quoting here and on the line before", source, line, msg)
+}
+
+func posError(source string, line int, path, msg string) error {
+	if path != "" {
+		msg = path + ": " + msg
+	}
+	return fmt.Errorf("%s:%d: %s", source, line, msg)
+}
+
+// maxNodes bounds decoding work: aliases can expand a small file into a huge
+// tree ("billion laughs").
+const maxNodes = 1 << 20
+
+type decoder struct {
+	source string
+	lines  map[string]int // field path -> line, so validation can point at fields
+	budget int
+	// open holds the create nodes being converted: an alias to one of them
+	// would make the object contain itself. (The typed fields cannot nest
+	// themselves, so only create needs this.)
+	open map[*yaml.Node]bool
+}
+
+func (d *decoder) errorf(n *yaml.Node, path, format string, args ...any) error {
+	return posError(d.source, n.Line, path, fmt.Sprintf(format, args...))
+}
+
+// follow resolves aliases and charges n against the node budget.
+func (d *decoder) follow(n *yaml.Node, path string) (*yaml.Node, error) {
+	if d.budget--; d.budget < 0 {
+		return nil, d.errorf(n, path, "the file expands to more than %d YAML nodes; use fewer aliases", maxNodes)
+	}
+	for n.Kind == yaml.AliasNode {
+		n = n.Alias
+	}
+	return n, nil
+}
+
+var durationType = reflect.TypeFor[Duration]()
+
+// decode fills v from n, following the yaml tags of v's type.
+func (d *decoder) decode(n *yaml.Node, path string, v reflect.Value) error {
+	n, err := d.follow(n, path)
+	if err != nil {
+		return err
+	}
+	if n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" {
+		return nil // an empty value leaves the field unset
+	}
+	switch t := v.Type(); {
+	case t == durationType:
+		if err := n.Decode(v.Addr().Interface()); err != nil {
+			return d.errorf(n, path, "%v", err)
+		}
+		return nil
+	case t.Kind() == reflect.Struct:
+		return d.mapping(n, path, v)
+	case t.Kind() == reflect.Pointer:
+		p := reflect.New(t.Elem())
+		if err := d.decode(n, path, p.Elem()); err != nil {
+			return err
+		}
+		v.Set(p)
+		return nil
+	case t.Kind() == reflect.Slice:
+		if n.Kind != yaml.SequenceNode {
+			return d.errorf(n, path, "want a list (items starting with '- '), got %s", describe(n))
+		}
+		s := reflect.MakeSlice(t, len(n.Content), len(n.Content))
+		for i, item := range n.Content {
+			p := fmt.Sprintf("%s[%d]", path, i)
+			d.lines[p] = item.Line
+			if err := d.decode(item, p, s.Index(i)); err != nil {
+				return err
+			}
+		}
+		v.Set(s)
+		return nil
+	case t.Kind() == reflect.Map: // create: a free-form Kubernetes object
+		if n.Kind != yaml.MappingNode {
+			return d.errorf(n, path, "want a Kubernetes object (apiVersion, kind, metadata, ...), got %s", describe(n))
+		}
+		obj, err := d.object(n, path)
+		if err != nil {
+			return err
+		}
+		v.Set(reflect.ValueOf(obj))
+		return nil
+	}
+	want := map[reflect.Kind]string{
+		reflect.String: "text", reflect.Int: "a whole number", reflect.Uint64: "a whole number, 0 or more",
+		reflect.Float64: "a number", reflect.Bool: "true or false",
+	}[v.Kind()]
+	if n.Kind != yaml.ScalarNode || n.Decode(v.Addr().Interface()) != nil {
+		return d.errorf(n, path, "want %s, got %s", want, describe(n))
+	}
+	return nil
+}
+
+// mapping fills the struct v from the mapping n, refusing unknown and repeated fields.
+func (d *decoder) mapping(n *yaml.Node, path string, v reflect.Value) error {
+	fields, names := fieldsOf(v.Type())
+	if n.Kind != yaml.MappingNode {
+		return d.errorf(n, path, "want fields (%s), got %s", strings.Join(names, ", "), describe(n))
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		key, value := n.Content[i], n.Content[i+1]
+		index, known := fields[key.Value]
+		if key.Kind != yaml.ScalarNode || !known {
+			return d.errorf(key, path, "unknown field %s; %s: %s", describe(key), takes[v.Type()], strings.Join(names, ", "))
+		}
+		p := join(path, key.Value)
+		if line, dup := d.lines[p]; dup {
+			return d.errorf(key, p, "given twice (first at line %d); keep one", line)
+		}
+		d.lines[p] = key.Line
+		if err := d.decode(value, p, v.FieldByIndex(index)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// object converts a create object to plain maps, lists and scalars.
+func (d *decoder) object(ref *yaml.Node, path string) (any, error) {
+	n, err := d.follow(ref, path)
+	if err != nil {
+		return nil, err
+	}
+	if d.open[n] {
+		return nil, d.errorf(ref, path, "this alias refers to a node that contains it; an object cannot contain itself")
+	}
+	d.open[n] = true
+	defer delete(d.open, n)
+	switch n.Kind {
+	case yaml.MappingNode:
+		obj := make(map[string]any, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			key := n.Content[i]
+			if key.Kind != yaml.ScalarNode {
+				return nil, d.errorf(key, path, "want a field name, got %s", describe(key))
+			}
+			p := join(path, key.Value)
+			if _, dup := obj[key.Value]; dup {
+				return nil, d.errorf(key, p, "given twice; keep one")
+			}
+			d.lines[p] = key.Line
+			if obj[key.Value], err = d.object(n.Content[i+1], p); err != nil {
+				return nil, err
+			}
+		}
+		return obj, nil
+	case yaml.SequenceNode:
+		list := make([]any, len(n.Content))
+		for i, item := range n.Content {
+			if list[i], err = d.object(item, fmt.Sprintf("%s[%d]", path, i)); err != nil {
+				return nil, err
+			}
+		}
+		return list, nil
+	}
+	var x any
+	if err := n.Decode(&x); err != nil {
+		return nil, d.errorf(n, path, "cannot read %s: %v", describe(n), err)
+	}
+	return x, nil
+}
+
+// fieldsOf maps the yaml names of t's fields (inline ones included) to their
+// indexes, and lists the names in declaration order for messages.
+func fieldsOf(t reflect.Type) (map[string][]int, []string) {
+	fields, names := map[string][]int{}, []string(nil)
+	for i := range t.NumField() {
+		f := t.Field(i)
+		name, opts, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		switch {
+		case name == "-":
+		case strings.Contains(opts, "inline"):
+			inner, innerNames := fieldsOf(f.Type)
+			for _, n := range innerNames {
+				fields[n] = append([]int{i}, inner[n]...)
+			}
+			names = append(names, innerNames...)
+		default:
+			fields[name] = []int{i}
+			names = append(names, name)
+		}
+	}
+	return fields, names
+}
+
+// takes introduces the list of fields in unknown-field messages.
+var takes = map[reflect.Type]string{
+	reflect.TypeFor[Scenario]():     "a scenario takes",
+	reflect.TypeFor[Operator]():     "an operator takes",
+	reflect.TypeFor[Condition]():    "a condition takes",
+	reflect.TypeFor[Step]():         "a step takes one of",
+	reflect.TypeFor[SetCondition](): "setCondition takes",
+	reflect.TypeFor[Expect]():       "expect takes",
+	reflect.TypeFor[Chaos]():        "chaos takes",
+	reflect.TypeFor[Range]():        "a range takes",
+}
+
+func join(path, field string) string {
+	if path == "" {
+		return field
+	}
+	return path + "." + field
+}
+
+func describe(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	}
+	return strconv.Quote(n.Value)
+}
+
+// UnmarshalYAML reads a duration written as Go writes it. A bare number is
+// refused: 600 could mean seconds or nanoseconds, so a unit is required.
+func (d *Duration) UnmarshalYAML(n *yaml.Node) error {
+	if n.Kind != yaml.ScalarNode {
+		return fmt.Errorf("want a duration like \"10m\", got %s", describe(n))
+	}
+	if tag := n.ShortTag(); tag == "!!int" || tag == "!!float" {
+		return fmt.Errorf("%s has no unit; add one, like \"%ss\" or \"%sm\"", n.Value, n.Value, n.Value)
+	}
+	v, err := time.ParseDuration(n.Value)
+	if err != nil {
+		return fmt.Errorf("%q is not a duration; write it like \"10m\", \"1h30m\" or \"45s\"", n.Value)
+	}
+	d.Duration = v
+	return nil
+}

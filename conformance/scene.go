@@ -129,10 +129,19 @@ func mismatches(x *scenarios.Expect, c *configv1.ClusterOperatorStatusCondition)
 		out = append(out, fmt.Sprintf("reason is %q, want %q", c.Reason, x.Reason))
 	}
 	if x.Message != "" && c.Message != x.Message {
-		out = append(out, fmt.Sprintf("message is %q, want %q", c.Message, x.Message))
+		out = append(out, fmt.Sprintf("message is %q, want %q", clip(c.Message), clip(x.Message)))
 	}
 	if x.MessagePrefix != "" && !strings.HasPrefix(c.Message, x.MessagePrefix) {
-		out = append(out, fmt.Sprintf("message is %q, want it to start with %q", c.Message, x.MessagePrefix))
+		out = append(out, fmt.Sprintf("message is %q, want it to start with %q", clip(c.Message), clip(x.MessagePrefix)))
 	}
 	return out
+}
+
+// clip keeps messages in failure details readable; the timeline has them whole.
+func clip(s string) string {
+	const limit = 240
+	if len(s) <= limit {
+		return s
+	}
+	return s[:limit] + "..."
 }

@@ -31,7 +31,8 @@ func Builtin() ([]*Scenario, error) {
 	return all, nil
 }
 
-// BuiltinNamed returns the built-in scenario with the given name.
+// BuiltinNamed returns the built-in scenario with the given name, or from
+// the given file ("02-operator-death" or "02-operator-death.yaml").
 func BuiltinNamed(name string) (*Scenario, error) {
 	all, err := Builtin()
 	if err != nil {
@@ -39,7 +40,8 @@ func BuiltinNamed(name string) (*Scenario, error) {
 	}
 	var names []string
 	for _, s := range all {
-		if s.Name == name {
+		file := strings.TrimPrefix(s.Source, "builtin:")
+		if s.Name == name || file == name || file == name+".yaml" {
 			return s, nil
 		}
 		names = append(names, s.Name)

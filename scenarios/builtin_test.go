@@ -53,6 +53,14 @@ func TestBuiltinTimes(t *testing.T) {
 	}
 }
 
+func TestBuiltinNamedByFile(t *testing.T) {
+	for _, name := range []string{"stale-operator-death", "02-operator-death", "02-operator-death.yaml"} {
+		if s, err := BuiltinNamed(name); err != nil || s.Name != "stale-operator-death" {
+			t.Errorf("BuiltinNamed(%q) = %v, %v", name, s, err)
+		}
+	}
+}
+
 func TestBuiltinNamedUnknown(t *testing.T) {
 	_, err := BuiltinNamed("nope")
 	if err == nil || !strings.Contains(err.Error(), "available: stale-healthy-answer, stale-operator-death") {

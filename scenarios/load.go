@@ -162,14 +162,16 @@ func (d *decoder) decode(n *yaml.Node, path string, v reflect.Value) error {
 		v.Set(reflect.ValueOf(obj))
 		return nil
 	}
-	want := map[reflect.Kind]string{
-		reflect.String: "text", reflect.Int: "a whole number", reflect.Uint64: "a whole number, 0 or more",
-		reflect.Float64: "a number", reflect.Bool: "true or false",
-	}[v.Kind()]
 	if n.Kind != yaml.ScalarNode || n.Decode(v.Addr().Interface()) != nil {
-		return d.errorf(n, path, "want %s, got %s", want, describe(n))
+		return d.errorf(n, path, "want %s, got %s", scalarKinds[v.Kind()], describe(n))
 	}
 	return nil
+}
+
+// scalarKinds names, for messages, the kinds of scalar fields the types use.
+var scalarKinds = map[reflect.Kind]string{
+	reflect.String: "text", reflect.Int: "a whole number", reflect.Uint64: "a whole number, 0 or more",
+	reflect.Float64: "a number", reflect.Bool: "true or false",
 }
 
 // mapping fills the struct v from the mapping n, refusing unknown and repeated fields.

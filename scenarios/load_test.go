@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 )
@@ -61,6 +62,8 @@ func TestParseErrors(t *testing.T) {
 
 		// Operators.
 		{"operator name missing", strings.Replace(base, "- name: etcd", "- count: 0", 1), []string{"f.yaml:5: operators[0].name: required"}},
+		{"operator name too long", strings.Replace(base, "name: etcd", "name: "+strings.Repeat("e", 64), 1), []string{"f.yaml:5: operators[0].name:", "at most 63"}},
+		{"fleet name too long", strings.Replace(base, "- name: etcd", "- name: "+strings.Repeat("e", 61)+"\n    count: 2", 1), []string{"f.yaml:5: operators[0].name:", "at most 60"}},
 		{"operator name bad", strings.Replace(base, "name: etcd", "name: etcd.io", 1), []string{`f.yaml:5: operators[0].name: "etcd.io" is not a DNS-1123 label`}},
 		{"count negative", strings.Replace(base, "- name: etcd", "- name: etcd\n    count: -1", 1), []string{"f.yaml:6: operators[0].count: -1 is out of range"}},
 		{"count too big", strings.Replace(base, "- name: etcd", "- name: etcd\n    count: 501", 1), []string{"f.yaml:6: operators[0].count: 501 is out of range", "up to 500"}},
@@ -181,5 +184,17 @@ func TestFleetDefaultsAnswerDelay(t *testing.T) {
 	f := s.Fleet()
 	if len(f) != 1 || f[0].Name != "etcd" || f[0].AnswerDelay.String() != "1s" {
 		t.Errorf("Fleet() = %+v, want etcd with answerDelay 1s", f)
+	}
+}
+
+func TestReadmeExampleParses(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, rest, _ := strings.Cut(string(readme), "```yaml\n")
+	example, _, _ := strings.Cut(rest, "```")
+	if _, err := Parse("README.md", []byte(example)); err != nil {
+		t.Fatal(err)
 	}
 }

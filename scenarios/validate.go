@@ -125,7 +125,11 @@ func (c *checker) checkOperators() {
 		if o.Count < 0 || o.Count > maxFleet {
 			c.errorf(p+".count", "%d is out of range; use 0 for one operator or up to %d for a fleet", o.Count, maxFleet)
 		} else {
-			c.label(p+".name", o.Name, maxOperatorName-len(fmt.Sprintf("-%02d", o.Count)))
+			limit := maxOperatorName
+			if o.Count > 0 {
+				limit -= len(fmt.Sprintf("-%02d", o.Count)) // room for the member suffix
+			}
+			c.label(p+".name", o.Name, limit)
 			for _, name := range o.members() {
 				if j, dup := declaredBy[name]; dup {
 					c.errorf(p+".name", "operator %q is also declared by operators[%d] (line %d); names must be unique once fleets expand to <name>-01, <name>-02, ...", name, j, c.line(fmt.Sprintf("operators[%d]", j)))

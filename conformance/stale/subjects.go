@@ -87,16 +87,18 @@ func chatty(p stale.Params, m *stale.Memory, conds []configv1.ClusterOperatorSta
 	if m == nil || m.Phase != stale.Challenged || d.Memory.Phase != stale.Challenged || d.Write != nil {
 		return d
 	}
-	if now.Sub(m.ChallengedAt)%time.Minute == 0 && now.After(m.ChallengedAt) {
-		d.Write = append([]configv1.ClusterOperatorStatusCondition(nil), conds...)
-		for i := range d.Write {
-			d.Write[i].Message = stale.ChallengePrefix + d.Write[i].Message
-		}
-		d.Memory.Seen = d.Write
+	again := m.ChallengedAt.Add(time.Minute)
+	if now.Before(again) {
+		d.Next = again
+		return d
 	}
-	if next := now.Add(time.Minute - now.Sub(m.ChallengedAt)%time.Minute); next.Before(d.Next) {
-		d.Next = next
+	// Challenge again, prefix and all, and start the clock over: it never
+	// gets to mark the operator Unknown.
+	d.Write = append([]configv1.ClusterOperatorStatusCondition(nil), conds...)
+	for i := range d.Write {
+		d.Write[i].Message = stale.ChallengePrefix + d.Write[i].Message
 	}
+	d.Memory.Seen, d.Memory.ChallengedAt, d.Next = d.Write, now, now.Add(time.Minute)
 	return d
 }
 

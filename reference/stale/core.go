@@ -39,16 +39,18 @@ type Params struct {
 }
 
 // DefaultParams are 000 §Proposal's 10 minutes and 10 more minutes.
-func DefaultParams() Params { return Params{ChallengeAfter: 10 * time.Minute, UnknownAfter: 10 * time.Minute} }
+func DefaultParams() Params {
+	return Params{ChallengeAfter: 10 * time.Minute, UnknownAfter: 10 * time.Minute}
+}
 
 // Phase is where one ClusterOperator is in the challenge cycle.
 type Phase int
 
 // Phases.
 const (
-	Watching   Phase = iota // waiting for ChallengeAfter without movement
-	Challenged              // challenge written, waiting for the answer
-	MarkedStale             // Unknown written, waiting for the operator to come back
+	Watching    Phase = iota // waiting for ChallengeAfter without movement
+	Challenged               // challenge written, waiting for the answer
+	MarkedStale              // Unknown written, waiting for the operator to come back
 )
 
 // Memory is what the detector remembers of one ClusterOperator.

@@ -77,7 +77,7 @@ func NewScheduler(clock *testingclock.FakeClock, tl *timeline.Timeline) *Schedul
 		clock:    clock,
 		timeline: tl,
 		store:    newStore(),
-		Workers:  2,
+		Workers:  4,
 		actors:   map[string]*actorState{},
 		pending:  map[pendingKey]*item{},
 	}

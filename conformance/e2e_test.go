@@ -1,0 +1,115 @@
+package conformance_test
+
+import (
+	"bytes"
+	"context"
+	"testing"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/conformance/stale"
+	"github.com/opcert/opcert/reports"
+	"github.com/opcert/opcert/scenarios"
+	"github.com/opcert/opcert/sim/timeline"
+)
+
+func TestConformance(t *testing.T) {
+	if testing.Short() {
+		t.Skip("needs the API server")
+	}
+	RegisterFailHandler(Fail)
+	RunSpecs(t, "opcert conformance on envtest")
+}
+
+func play(name string, choices map[string]string) (reports.Run, *timeline.Timeline) {
+	GinkgoHelper()
+	sc, err := scenarios.BuiltinNamed(name)
+	Expect(err).NotTo(HaveOccurred())
+	m := stale.Mechanism(stale.DefaultConfig())
+	subjects, err := m.Subjects(choices)
+	Expect(err).NotTo(HaveOccurred())
+	run, tl := conformance.Play(context.Background(), api.Client, m, sc, subjects, prefix())
+	Expect(run.Error).To(BeEmpty())
+	return run, tl
+}
+
+func verdict(run reports.Run, rule string) reports.Case {
+	GinkgoHelper()
+	for _, c := range run.Cases {
+		if c.Rule == rule {
+			return c
+		}
+	}
+	Fail("no case " + rule)
+	return reports.Case{}
+}
+
+var _ = Describe("the reference", func() {
+	all, err := scenarios.Builtin()
+	if err != nil {
+		panic(err)
+	}
+	for _, sc := range all {
+		It("passes every rule and expectation in "+sc.Name, func() {
+			run, _ := play(sc.Name, nil)
+			for _, c := range run.Cases {
+				Expect(c.Status).NotTo(Equal(reports.Fail), "%s: %s", c.Rule, c.Message)
+			}
+			if len(sc.Steps) > 0 {
+				Expect(verdict(run, "EXPECT").Status).To(Equal(reports.Pass))
+			}
+		})
+	}
+
+	It("gives the same timeline twice, byte for byte (000 is deterministic)", func() {
+		_, a := play("stale-restart-after-unknown", nil)
+		_, b := play("stale-restart-after-unknown", nil)
+		var ja, jb bytes.Buffer
+		Expect(a.WriteJSONL(&ja)).To(Succeed())
+		Expect(b.WriteJSONL(&jb)).To(Succeed())
+		Expect(ja.String()).To(Equal(jb.String()))
+		Expect(ja.Len()).To(BeNumerically(">", 1000))
+	})
+
+	It("measures the stale answer time per operator (000 §Test Plan)", func() {
+		run, _ := play("stale-healthy-answer", nil)
+		c := verdict(run, "STALE-007")
+		Expect(c.Status).To(Equal(reports.Pass))
+		Expect(c.Measures).To(HaveLen(1))
+		m := c.Measures[0]
+		Expect(m.Name).To(Equal("ClusterOperator/etcd"))
+		Expect(m.Count).To(BeNumerically(">=", 5))
+		Expect(m.P50.Seconds()).To(Equal(2.0))
+		Expect(m.Max.Seconds()).To(Equal(2.0))
+	})
+})
+
+// Every rule is shown to fail on a subject broken for that reason.
+var _ = DescribeTable("a broken subject fails its rule",
+	func(role, subject, scenario, rule string) {
+		run, _ := play(scenario, map[string]string{role: subject})
+		c := verdict(run, rule)
+		Expect(c.Status).To(Equal(reports.Fail), "%s=%s should fail %s on %s", role, subject, rule, scenario)
+		Expect(c.Message).To(ContainSubstring("ClusterOperator/etcd"))
+		Expect(c.Evidence).NotTo(BeEmpty())
+	},
+	Entry(nil, "detector", "eager", "stale-healthy-answer", "STALE-001"),
+	Entry(nil, "detector", "lazy", "stale-healthy-answer", "STALE-002"),
+	Entry(nil, "detector", "paraphrase", "stale-healthy-answer", "STALE-003"),
+	Entry(nil, "detector", "lenient", "stale-operator-death", "STALE-004"),
+	Entry(nil, "detector", "stubborn", "stale-healthy-answer", "STALE-005"),
+	Entry(nil, "detector", "chatty", "stale-operator-death", "STALE-006"),
+	Entry(nil, "operator", "slow", "stale-healthy-answer", "STALE-007"),
+	Entry(nil, "operator", "deaf", "stale-healthy-answer", "STALE-008"),
+)
+
+var _ = It("reports the slow operator against the 30s budget with its figures", func() {
+	run, _ := play("stale-healthy-answer", map[string]string{"operator": "slow"})
+	c := verdict(run, "STALE-007")
+	Expect(c.Status).To(Equal(reports.Fail))
+	Expect(c.Message).To(ContainSubstring("reset after 45s, over the 30s budget"))
+	Expect(c.Measures[0].Max.Seconds()).To(Equal(45.0))
+	Expect(c.Measures[0].Budget.Seconds()).To(Equal(30.0))
+})

@@ -162,6 +162,6 @@ func (c *Client) write(ctx context.Context, verb string, obj client.Object, do f
 	}
 	e.Conditions = timeline.Diff(Conditions(before), Conditions(after))
 	c.s.store.put(k, after)
-	recordWrite(ctx, c.s.timeline, e, written{k.gvk, k.key}, c.s.notify)
+	recordWrite(ctx, c.s.timeline, e, k, c.s.notify)
 	return nil
 }

@@ -344,7 +344,7 @@ func backoff(failures int) time.Duration {
 }
 
 // notify wakes every connected actor that watches a written object.
-func (s *Scheduler) notify(writes []written) {
+func (s *Scheduler) notify(writes []storeKey) {
 	if len(writes) == 0 {
 		return
 	}

@@ -3,8 +3,6 @@ package sim
 import (
 	"context"
 
-	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/types"
 
 	"github.com/opcert/opcert/sim/timeline"
 )
@@ -13,12 +11,7 @@ import (
 // watchers must be woken once the batch is over.
 type sink struct {
 	events []timeline.Event
-	writes []written
-}
-
-type written struct {
-	gvk schema.GroupVersionKind
-	key types.NamespacedName
+	writes []storeKey
 }
 
 type sinkKey struct{}
@@ -38,12 +31,12 @@ func record(ctx context.Context, tl *timeline.Timeline, e timeline.Event) {
 }
 
 // recordWrite files a write event and remembers to wake the watchers.
-func recordWrite(ctx context.Context, tl *timeline.Timeline, e timeline.Event, w written, wake func([]written)) {
+func recordWrite(ctx context.Context, tl *timeline.Timeline, e timeline.Event, w storeKey, wake func([]storeKey)) {
 	if s, ok := ctx.Value(sinkKey{}).(*sink); ok {
 		s.events = append(s.events, e)
 		s.writes = append(s.writes, w)
 		return
 	}
 	tl.Append(e)
-	wake([]written{w})
+	wake([]storeKey{w})
 }

@@ -33,43 +33,42 @@ func (c Config) notEarly(events []timeline.Event, _ time.Time) conformance.Verdi
 	return f.verdict("no challenge in this run")
 }
 
-// STALE-002: once still for ChallengeAfter, a ClusterOperator is challenged then.
+// STALE-002: once still for ChallengeAfter, a ClusterOperator is challenged
+// then. Only a challenge or a mark settles what is owed; other detector
+// writes do not.
 func (c Config) due(events []timeline.Event, end time.Time) conformance.Verdict {
 	hs, _ := read(events)
 	var f finding
 	for _, h := range hs {
 		var last *fact // the movement the detector owes a challenge for
-		check := func(t time.Time, next *fact) {
+		// overdue fails the owed challenge if t is past its deadline.
+		overdue := func(t time.Time, what string, ev ...fact) {
 			if last == nil {
 				return
 			}
 			due := last.at().Add(c.ChallengeAfter)
-			if t.After(due.Add(c.Tolerance)) {
-				f.judged++
-				what := "nothing from the detector by the end of the run at " + off(t)
-				ev := []fact{*last}
-				if next != nil {
-					what = fmt.Sprintf("the detector's next write came at %s", off(t))
-					ev = append(ev, *next)
+			if !t.After(due.Add(c.Tolerance)) {
+				return
+			}
+			f.judged++
+			f.fail(fmt.Sprintf("ClusterOperator/%s was still from %s and due a challenge at %s; %s",
+				h.name, off(last.at()), off(due), what), append([]fact{*last}, ev...)...)
+			last = nil
+		}
+		for _, x := range h.facts {
+			switch x.kind {
+			case move:
+				overdue(x.at(), "its conditions moved again at "+off(x.at())+" without one", x)
+				last = &x
+			case challenge, mark:
+				overdue(x.at(), "the detector's next challenge came at "+off(x.at()), x)
+				if last != nil {
+					f.judged++
 				}
-				f.fail(fmt.Sprintf("ClusterOperator/%s was still from %s and due a challenge at %s; %s",
-					h.name, off(last.at()), off(due), what), ev...)
 				last = nil
 			}
 		}
-		for _, x := range h.facts {
-			if x.kind == move {
-				check(x.at(), nil)
-				last = &x
-				continue
-			}
-			check(x.at(), &x)
-			if last != nil {
-				f.judged++
-			}
-			last = nil
-		}
-		check(end, nil)
+		overdue(end, "nothing came by the end of the run at "+off(end))
 	}
 	return f.verdict("no ClusterOperator was still long enough")
 }
@@ -85,20 +84,27 @@ func (c Config) challengeText(events []timeline.Event, _ time.Time) conformance.
 				continue
 			}
 			f.judged++
-			for t, b := range x.before {
-				a := x.after[t]
-				want := stale.ChallengePrefix + b.Message
-				switch {
-				case a.Message != want:
-					f.fail(fmt.Sprintf("ClusterOperator/%s %s challenged at %s with message %q, want %q",
-						h.name, t, off(x.at()), a.Message, want), x)
-				case a.Status != b.Status || a.Reason != b.Reason || !a.LastTransitionTime.Equal(b.LastTransitionTime):
-					f.fail(fmt.Sprintf("ClusterOperator/%s %s: the challenge at %s changed more than the message", h.name, t, off(x.at())), x)
-				}
+			if msg := challengeProblem(x); msg != "" {
+				f.fail(fmt.Sprintf("ClusterOperator/%s %s", h.name, msg), x)
 			}
 		}
 	}
 	return f.verdict("no challenge in this run")
+}
+
+// challengeProblem describes the first thing wrong with a challenge, "" if none.
+func challengeProblem(x fact) string {
+	for _, t := range conditionTypes(x.before) {
+		b, a := x.before[t], x.after[t]
+		want := stale.ChallengePrefix + b.Message
+		switch {
+		case a.Message != want:
+			return fmt.Sprintf("%s challenged at %s with message %q, want %q", t, off(x.at()), a.Message, want)
+		case a.Status != b.Status || a.Reason != b.Reason || !a.LastTransitionTime.Equal(b.LastTransitionTime):
+			return fmt.Sprintf("%s: the challenge at %s changed more than the message", t, off(x.at()))
+		}
+	}
+	return ""
 }
 
 // STALE-004: an unanswered challenge is followed UnknownAfter later by one
@@ -128,11 +134,12 @@ func (c Config) marked(events []timeline.Event, end time.Time) conformance.Verdi
 				f.fail(fmt.Sprintf("ClusterOperator/%s challenged at %s was set Unknown at %s, want %s", h.name, off(x.at()), off(next.at()), off(due)), x, *next)
 				continue
 			}
-			for t, b := range x.before {
-				a := next.after[t]
+			for _, t := range conditionTypes(x.before) {
+				b, a := x.before[t], next.after[t]
 				want := stale.StaleMessage(c.ChallengeAfter+c.UnknownAfter, configv1.ConditionStatus(b.Status), b.Message)
 				if a.Status != "Unknown" || a.Message != want {
 					f.fail(fmt.Sprintf("ClusterOperator/%s %s set to %s %q at %s, want Unknown %q", h.name, t, a.Status, a.Message, off(next.at()), want), x, *next)
+					break
 				}
 			}
 		}

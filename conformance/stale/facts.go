@@ -74,6 +74,7 @@ func isWatched(t string) bool {
 func read(events []timeline.Event) ([]*history, processes) {
 	state := timeline.State{}
 	byName := map[string]*history{}
+	challenged := map[string]bool{} // a challenge since the last movement
 	procs := processes{}
 	for _, e := range events {
 		if e.Object.Kind == sim.ProcessKind {
@@ -91,10 +92,11 @@ func read(events []timeline.Event) ([]*history, processes) {
 			h = &history{name: e.Object.Name}
 			byName[e.Object.Name] = h
 		}
-		f := fact{ev: e, before: before, after: after, kind: classify(e, before, after)}
+		f := fact{ev: e, before: before, after: after, kind: classify(e, before, after, challenged[e.Object.Name])}
 		if f.kind == move && sameConditions(before, after) {
 			continue // a write that moved nothing watched
 		}
+		challenged[e.Object.Name] = f.kind == challenge || (f.kind != move && challenged[e.Object.Name])
 		h.facts = append(h.facts, f)
 	}
 	out := make([]*history, 0, len(byName))
@@ -130,19 +132,26 @@ func watched(conds map[string]timeline.Condition) map[string]timeline.Condition 
 	return out
 }
 
-func classify(e timeline.Event, before, after map[string]timeline.Condition) kind {
+// classify names a write. A detector write that sets a watched condition
+// Unknown is a mark; so is one that rewrites the messages of conditions
+// already all Unknown after a challenge (there is no status left to change).
+func classify(e timeline.Event, before, after map[string]timeline.Condition, challenged bool) kind {
 	if e.Role != RoleDetector {
 		return move
 	}
-	messages := false
+	messages, allUnknown := false, len(after) > 0
 	for t, a := range after {
 		b, ok := before[t]
 		if a.Status == "Unknown" && (!ok || b.Status != "Unknown") {
 			return mark
 		}
 		messages = messages || !ok || a.Message != b.Message
+		allUnknown = allUnknown && a.Status == "Unknown"
 	}
-	if messages {
+	switch {
+	case messages && allUnknown && challenged:
+		return mark
+	case messages:
 		return challenge
 	}
 	return other
@@ -179,3 +188,14 @@ func answers(c, m fact) bool {
 
 // off writes a virtual instant as an offset from the start of the run.
 func off(t time.Time) string { return "+" + t.Sub(sim.Epoch).String() }
+
+// conditionTypes returns the condition types of a fact's side in a stable order, so
+// that verdicts do not depend on map iteration.
+func conditionTypes(conds map[string]timeline.Condition) []string {
+	out := make([]string, 0, len(conds))
+	for t := range conds {
+		out = append(out, t)
+	}
+	sort.Strings(out)
+	return out
+}

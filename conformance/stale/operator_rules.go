@@ -14,7 +14,8 @@ import (
 type answer struct {
 	h         *history
 	challenge fact
-	reply     *fact // nil: not answered (before the next detector write or the end)
+	reply     *fact     // nil: not answered (before the next detector write or the end)
+	until     time.Time // unanswered: when the wait ended (the next detector write, or the end)
 }
 
 // challengesToLiveOperators pairs every challenge whose operator was up for
@@ -30,9 +31,14 @@ func challengesToLiveOperators(events []timeline.Event, end time.Time, window ti
 				continue
 			}
 			a := answer{h: h, challenge: x}
-			for j := i + 1; j < len(h.facts); j++ {
-				if y := h.facts[j]; answers(x, y) {
-					a.reply = &h.facts[j]
+			a.until = end
+			for _, y := range h.facts[i+1:] {
+				if y.kind != move {
+					a.until = y.at() // the detector wrote again: unanswered
+					break
+				}
+				if answers(x, y) {
+					a.reply = &y
 					break
 				}
 			}
@@ -54,7 +60,7 @@ func (c Config) answerTime(events []timeline.Event, end time.Time) conformance.V
 			names = append(names, a.h.name)
 		}
 		if a.reply == nil {
-			latencies[a.h.name] = append(latencies[a.h.name], end.Sub(a.challenge.at()))
+			latencies[a.h.name] = append(latencies[a.h.name], a.until.Sub(a.challenge.at()))
 			f.fail(fmt.Sprintf("ClusterOperator/%s challenged at %s was never reset", a.h.name, off(a.challenge.at())), a.challenge)
 			continue
 		}

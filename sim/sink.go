@@ -3,7 +3,6 @@ package sim
 import (
 	"context"
 
-
 	"github.com/opcert/opcert/sim/timeline"
 )
 

@@ -65,14 +65,14 @@ func Start(ctx context.Context, opts Options) (*World, error) {
 	if opts.Progress == nil {
 		opts.Progress = io.Discard
 	}
-	assets, err := FindAssets(ctx, opts.Progress)
-	if err != nil {
-		return nil, err
-	}
 	if opts.Port != 0 {
 		if err := portFree(opts.Port); err != nil {
 			return nil, err
 		}
+	}
+	assets, err := FindAssets(ctx, opts.Progress)
+	if err != nil {
+		return nil, err
 	}
 	crds, err := fixtures.CRDs()
 	if err != nil {

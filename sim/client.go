@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
@@ -78,8 +79,13 @@ func (c *Client) Get(ctx context.Context, key types.NamespacedName, obj client.O
 	return err
 }
 
+// resource names the resource of a kind for NotFound errors, as the server would.
 func (c *Client) resource(k storeKey) schema.GroupResource {
-	return schema.GroupResource{Group: k.gvk.Group, Resource: strings.ToLower(k.gvk.Kind) + "s"}
+	if m, err := c.RESTMapper().RESTMapping(k.gvk.GroupKind(), k.gvk.Version); err == nil {
+		return m.Resource.GroupResource()
+	}
+	plural, _ := meta.UnsafeGuessKindToResource(k.gvk)
+	return plural.GroupResource()
 }
 
 // List always asks the API server: the store cannot know what it never saw.
@@ -150,18 +156,28 @@ func (c *Client) write(ctx context.Context, verb string, obj client.Object, do f
 	}
 	if err != nil {
 		e.Failed, e.Detail = true, err.Error()
-		if apierrors.IsConflict(err) || apierrors.IsNotFound(err) {
+		if apierrors.IsConflict(err) || apierrors.IsNotFound(err) || apierrors.IsAlreadyExists(err) {
 			c.s.store.forget(k)
 		}
 		record(ctx, c.s.timeline, e)
 		return err
+	}
+	if verb == timeline.VerbCreate {
+		// The server may have chosen the name (generateName).
+		k.key = client.ObjectKeyFromObject(obj)
+		e.Object.Name = strings.TrimPrefix(k.key.Name, c.s.Prefix)
 	}
 	var after client.Object
 	if verb != timeline.VerbDelete {
 		after = obj
 	}
 	e.Conditions = timeline.Diff(Conditions(before), Conditions(after))
-	c.s.store.put(k, after)
+	if verb == timeline.VerbDelete {
+		// Finalizers may keep the object; only the server knows.
+		c.s.store.forget(k)
+	} else {
+		c.s.store.put(k, after)
+	}
 	recordWrite(ctx, c.s.timeline, e, k, c.s.notify)
 	return nil
 }

@@ -137,6 +137,10 @@ func (s *Scheduler) Partition(ctx context.Context, name string, cut bool) error 
 		s.mu.Unlock()
 		return fmt.Errorf("actor %q is not running", name)
 	}
+	if st.partitioned == cut {
+		s.mu.Unlock()
+		return nil
+	}
 	st.partitioned = cut
 	if !cut {
 		for _, r := range st.Initial {
@@ -220,7 +224,7 @@ func (s *Scheduler) Run(ctx context.Context, until time.Time) error {
 		if now := s.clock.Now(); now.Equal(instant) {
 			batches++
 			if batches > maxBatchesPerInstant {
-				return fmt.Errorf("no quiescence at %s: actors keep waking each other", now.Format(time.RFC3339))
+				return fmt.Errorf("no quiescence at %s: actors keep waking each other", now.Format(time.RFC3339Nano))
 			}
 		} else {
 			instant, batches = now, 0
@@ -319,11 +323,11 @@ func (s *Scheduler) runItem(ctx context.Context, it *item) error {
 	}
 	now := s.clock.Now()
 	switch {
-	case err != nil && !errors.Is(err, reconcile.TerminalError(nil)):
+	case errors.Is(err, reconcile.TerminalError(nil)):
+		// Not retried, and, as in controller-runtime, not forgiven either.
+	case err != nil || res.Requeue: //nolint:staticcheck // Requeue is deprecated but still honoured by controller-runtime
 		st.failures[it.req]++
 		s.enqueueLocked(it.actor, it.req, now.Add(backoff(st.failures[it.req])))
-	case err != nil:
-		delete(st.failures, it.req)
 	case res.RequeueAfter > 0:
 		delete(st.failures, it.req)
 		s.enqueueLocked(it.actor, it.req, now.Add(res.RequeueAfter))

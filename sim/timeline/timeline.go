@@ -61,6 +61,9 @@ func ReadJSONL(r io.Reader) (*Timeline, error) {
 		if err := dec.Decode(&e); err != nil {
 			return nil, fmt.Errorf("timeline line %d: %w", line, err)
 		}
+		if _, err := dec.Token(); err != io.EOF {
+			return nil, fmt.Errorf("timeline line %d: more than one event on the line", line)
+		}
 		if e.Actor == "" || e.Verb == "" {
 			return nil, fmt.Errorf("timeline line %d: event needs an actor and a verb", line)
 		}

@@ -498,7 +498,7 @@ func checkConditions(t *testing.T, what string, got, want []timeline.Condition) 
 	}
 }
 
-// ---- known bugs, kept as regression tests for whoever fixes them ----
+// ---- regression tests for bugs found while these tests were written ----
 
 // The recording client computes the store key and the recorded name before
 // the create, so a Create with GenerateName records an empty name, stores

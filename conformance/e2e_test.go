@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"testing"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -104,6 +105,22 @@ var _ = DescribeTable("a broken subject fails its rule",
 	Entry(nil, "operator", "slow", "stale-healthy-answer", "STALE-007"),
 	Entry(nil, "operator", "deaf", "stale-healthy-answer", "STALE-008"),
 )
+
+var _ = It("catches an operator that slowed down when the budget is tightened", func() {
+	sc, err := scenarios.BuiltinNamed("stale-operator-slows-down")
+	Expect(err).NotTo(HaveOccurred())
+	cfg := stale.DefaultConfig()
+	cfg.AnswerBudget = 15 * time.Second
+	m := stale.Mechanism(cfg)
+	subjects, err := m.Subjects(nil)
+	Expect(err).NotTo(HaveOccurred())
+	run, _ := conformance.Play(context.Background(), api.Client, m, sc, subjects, prefix())
+	c := verdict(run, "STALE-007")
+	Expect(c.Status).To(Equal(reports.Fail))
+	Expect(c.Message).To(ContainSubstring("challenged at +20m2s was reset after 20s, over the 15s budget"))
+	Expect(c.Measures[0].Max).To(Equal(20 * time.Second))
+	Expect(c.Measures[0].Count).To(Equal(3)) // answered in 2s, 20s, 20s
+})
 
 var _ = It("reports the slow operator against the 30s budget with its figures", func() {
 	run, _ := play("stale-healthy-answer", map[string]string{"operator": "slow"})

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -50,6 +51,7 @@ type Processes interface {
 	Hang(ctx context.Context, name string) error
 	Reconnect(ctx context.Context, name string) error
 	SetCondition(ctx context.Context, operator string, c scenarios.Condition) error
+	SetAnswerDelay(ctx context.Context, operator string, d time.Duration) error
 }
 
 // Subjects resolves role=subject choices against a mechanism's roles,

@@ -38,6 +38,8 @@ func (s *scene) step(st scenarios.Step) func(context.Context) error {
 			err = p.Reconnect(ctx, st.ReconnectOperator)
 		case st.SetCondition != nil:
 			err = p.SetCondition(ctx, st.SetCondition.Operator, st.SetCondition.Condition)
+		case st.SlowOperator != nil:
+			err = p.SetAnswerDelay(ctx, st.SlowOperator.Operator, st.SlowOperator.AnswerDelay.Duration)
 		case st.Create != nil:
 			err = s.create(ctx, st.Create)
 		case st.Expect != nil:

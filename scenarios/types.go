@@ -59,6 +59,7 @@ type Step struct {
 	HangOperator      string         `yaml:"hangOperator,omitempty"`
 	ReconnectOperator string         `yaml:"reconnectOperator,omitempty"`
 	SetCondition      *SetCondition  `yaml:"setCondition,omitempty"`
+	SlowOperator      *SlowOperator  `yaml:"slowOperator,omitempty"`
 	Expect            *Expect        `yaml:"expect,omitempty"`
 
 	// Time is the resolved offset from the start (set by the loader).
@@ -71,6 +72,13 @@ type Step struct {
 type SetCondition struct {
 	Operator  string `yaml:"operator"`
 	Condition `yaml:",inline"`
+}
+
+// SlowOperator changes how long an operator takes to answer from now on,
+// across restarts (it got slow: a long resync, a starved process).
+type SlowOperator struct {
+	Operator    string   `yaml:"operator"`
+	AnswerDelay Duration `yaml:"answerDelay"`
 }
 
 // Expect checks one condition of one ClusterOperator. Unset fields are not

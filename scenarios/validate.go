@@ -245,6 +245,7 @@ func (c *checker) step(p string, st Step) {
 		{"hangOperator", st.HangOperator != ""},
 		{"reconnectOperator", st.ReconnectOperator != ""},
 		{"setCondition", st.SetCondition != nil},
+		{"slowOperator", st.SlowOperator != nil},
 		{"expect", st.Expect != nil},
 	} {
 		if a.set {
@@ -253,7 +254,7 @@ func (c *checker) step(p string, st Step) {
 	}
 	switch {
 	case len(actions) == 0 && st.Advance == nil:
-		c.errorf(p, "no action; a step takes one of: create, killOperator, restartOperator, hangOperator, reconnectOperator, setCondition, expect (or only advance, to move the cursor)")
+		c.errorf(p, "no action; a step takes one of: create, killOperator, restartOperator, hangOperator, reconnectOperator, setCondition, slowOperator, expect (or only advance, to move the cursor)")
 	case len(actions) > 1:
 		c.errorf(p, "has %s; give each action its own step", strings.Join(actions, " and "))
 	}
@@ -272,6 +273,16 @@ func (c *checker) step(p string, st Step) {
 			c.operatorRef(p+".setCondition.operator", sc.Operator)
 		}
 		c.condition(p+".setCondition", sc.Condition)
+	}
+	if so := st.SlowOperator; so != nil {
+		if so.Operator == "" {
+			c.errorf(p+".slowOperator.operator", "required: the operator that gets slow")
+		} else {
+			c.operatorRef(p+".slowOperator.operator", so.Operator)
+		}
+		if d := so.AnswerDelay.Duration; d < 0 {
+			c.errorf(p+".slowOperator.answerDelay", "%v is negative; use 0 or more", d)
+		}
 	}
 	if e := st.Expect; e != nil {
 		c.expect(p+".expect", *e)

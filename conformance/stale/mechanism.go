@@ -46,9 +46,10 @@ type world struct {
 
 // op is one simulated operator process and what its operand reports.
 type op struct {
-	spec scenarios.Operator
-	want []operator.Condition
-	live *operator.Operator // nil while dead
+	spec  scenarios.Operator
+	want  []operator.Condition
+	delay time.Duration      // how long it takes to answer
+	live  *operator.Operator // nil while dead
 }
 
 func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios.Scenario, subjects map[string]string) (conformance.Processes, error) {
@@ -64,7 +65,10 @@ func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios
 	}
 	w := &world{st: st, subject: subjects[RoleOperator], ops: map[string]*op{}}
 	for _, spec := range sc.Fleet() {
-		o := &op{spec: spec}
+		o := &op{spec: spec, delay: time.Second}
+		if spec.AnswerDelay != nil {
+			o.delay = spec.AnswerDelay.Duration
+		}
 		for _, c := range spec.Conditions {
 			o.want = append(o.want, toCondition(c))
 		}
@@ -100,11 +104,7 @@ func (w *world) start(ctx context.Context, name string) error {
 	if err != nil {
 		return err
 	}
-	delay := time.Second
-	if o.spec.AnswerDelay != nil {
-		delay = o.spec.AnswerDelay.Duration
-	}
-	delay, compare := operatorSubject(w.subject, delay)
+	delay, compare := operatorSubject(w.subject, o.delay)
 	actor := OperatorActor(name)
 	c := w.st.Sched.Client(w.st.API, actor, RoleOperator)
 	o.live = operator.New(c, w.st.Sched.Clock(), w.st.Sched.Prefix+name, delay, append([]operator.Condition(nil), o.want...))
@@ -160,6 +160,21 @@ func (w *world) SetCondition(ctx context.Context, name string, c scenarios.Condi
 	if o.live != nil {
 		o.live.Set(cond)
 		w.st.Sched.Enqueue(OperatorActor(name), w.request(name), w.st.Sched.Now())
+	}
+	return nil
+}
+
+// SetAnswerDelay makes an operator slower (or faster) from now on, across
+// restarts. A subject with its own delay (slow) keeps it.
+func (w *world) SetAnswerDelay(_ context.Context, name string, d time.Duration) error {
+	o, err := w.get(name)
+	if err != nil {
+		return err
+	}
+	o.delay = d
+	if o.live != nil {
+		delay, _ := operatorSubject(w.subject, d)
+		o.live.SetAnswerDelay(delay)
 	}
 	return nil
 }

@@ -63,6 +63,13 @@ func (o *Operator) Set(c Condition) {
 	o.dirty = true
 }
 
+// SetAnswerDelay changes how long the operator takes to answer from now on.
+func (o *Operator) SetAnswerDelay(d time.Duration) {
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	o.AnswerDelay = d
+}
+
 // Reconcile makes the ClusterOperator say what the operator wants.
 func (o *Operator) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 	co := &configv1.ClusterOperator{}

@@ -83,7 +83,7 @@ func Start(ctx context.Context, opts Options) (*World, error) {
 	if opts.Port != 0 {
 		w.env.ControlPlane.GetAPIServer().Port = strconv.Itoa(opts.Port)
 	}
-	start := time.Now()
+	elapsed := stopwatch()
 	cfg, err := w.env.Start()
 	if err != nil {
 		return nil, fmt.Errorf("starting the API server from %s: %w", assets, err)
@@ -98,7 +98,7 @@ func Start(ctx context.Context, opts Options) (*World, error) {
 		_ = w.env.Stop()
 		return nil, fmt.Errorf("API server started but does not serve ClusterOperators: %w", err)
 	}
-	w.Startup = time.Since(start)
+	w.Startup = elapsed()
 	w.KubeVersion = version(filepath.Join(assets, "kube-apiserver"), "--version")
 	w.EtcdVersion = version(filepath.Join(assets, "etcd"), "--version")
 	return w, nil

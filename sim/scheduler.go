@@ -243,7 +243,8 @@ func (s *Scheduler) runItem(ctx context.Context, it *item) error {
 	switch {
 	case errors.Is(err, reconcile.TerminalError(nil)):
 		// Not retried, and, as in controller-runtime, not forgiven either.
-	case err != nil || res.Requeue: //nolint:staticcheck // Requeue is deprecated but still honoured by controller-runtime
+	//lint:ignore SA1019 Requeue is deprecated, but controller-runtime still honours it and so must the simulator.
+	case err != nil || res.Requeue:
 		st.failures[it.req]++
 		s.enqueueLocked(it.actor, it.req, now.Add(backoff(st.failures[it.req])))
 	case res.RequeueAfter > 0:

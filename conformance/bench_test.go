@@ -39,7 +39,7 @@ func benchScenario(b *testing.B, sc *scenarios.Scenario) {
 	var wall, floor time.Duration
 	var calls, runs, cycleMax, moving int
 	for b.Loop() {
-		run, tl := conformance.Play(context.Background(), api.Client, m, sc, subjects, prefix())
+		run, tl := conformance.Play(context.Background(), api.Client, m, sc, subjects, conformance.Options{Prefix: prefix()})
 		if run.Error != "" {
 			b.Fatal(run.Error)
 		}

@@ -31,7 +31,7 @@ func play(name string, choices map[string]string) (reports.Run, *timeline.Timeli
 	m := stale.Mechanism(stale.DefaultConfig())
 	subjects, err := m.Subjects(choices)
 	Expect(err).NotTo(HaveOccurred())
-	run, tl := conformance.Play(context.Background(), api.Client, m, sc, subjects, prefix())
+	run, tl := conformance.Play(context.Background(), api.Client, m, sc, subjects, conformance.Options{Prefix: prefix()})
 	Expect(run.Error).To(BeEmpty())
 	return run, tl
 }
@@ -114,7 +114,7 @@ var _ = It("catches an operator that slowed down when the budget is tightened", 
 	m := stale.Mechanism(cfg)
 	subjects, err := m.Subjects(nil)
 	Expect(err).NotTo(HaveOccurred())
-	run, _ := conformance.Play(context.Background(), api.Client, m, sc, subjects, prefix())
+	run, _ := conformance.Play(context.Background(), api.Client, m, sc, subjects, conformance.Options{Prefix: prefix()})
 	c := verdict(run, "STALE-007")
 	Expect(c.Status).To(Equal(reports.Fail))
 	Expect(c.Message).To(ContainSubstring("challenged at +20m2s was reset after 20s, over the 15s budget"))

@@ -13,14 +13,25 @@ import (
 	"github.com/opcert/opcert/sim/timeline"
 )
 
+// Options tune one Play.
+type Options struct {
+	// Prefix keeps the run's objects apart from other runs' on the same server.
+	Prefix string
+	// Progress, if set, is told the virtual time reached each time the
+	// clock jumps.
+	Progress func(virtual time.Duration)
+}
+
 // Play runs one scenario with one choice of subjects against the API server
 // behind api, judges the timeline, and returns the run's report entry with
-// the timeline. prefix keeps its objects apart from other runs' on the same
-// server. Only a broken world is an error; a failed run is in the report.
-func Play(ctx context.Context, api client.Client, m *Mechanism, sc *scenarios.Scenario, subjects map[string]string, prefix string) (reports.Run, *timeline.Timeline) {
+// the timeline. A run that cannot complete says why in the report's Error.
+func Play(ctx context.Context, api client.Client, m *Mechanism, sc *scenarios.Scenario, subjects map[string]string, opts Options) (reports.Run, *timeline.Timeline) {
 	tl := &timeline.Timeline{}
 	sched := sim.NewScheduler(sim.NewClock(), tl)
-	sched.Prefix = prefix
+	sched.Prefix = opts.Prefix
+	if opts.Progress != nil {
+		sched.OnAdvance = func(t time.Time) { opts.Progress(t.Sub(sim.Epoch)) }
+	}
 	run := reports.Run{Scenario: sc.Name, Description: sc.Description, Subjects: subjects, Virtual: sc.Duration.Duration}
 	start := time.Now()
 

@@ -22,7 +22,7 @@ func TestBuiltin(t *testing.T) {
 		}
 	}
 	want := []string{"builtin:01-healthy-answer.yaml", "builtin:02-operator-death.yaml", "builtin:03-restart-after-unknown.yaml",
-		"builtin:04-hang.yaml", "builtin:05-condition-moves.yaml", "builtin:06-fleet-24h.yaml"}
+		"builtin:04-hang.yaml", "builtin:05-condition-moves.yaml", "builtin:06-fleet-24h.yaml", "builtin:07-operator-slows-down.yaml"}
 	if !slices.Equal(sources, want) {
 		t.Errorf("sources = %v, want %v", sources, want)
 	}
@@ -38,6 +38,7 @@ func TestBuiltinTimes(t *testing.T) {
 		"stale-restart-after-unknown": "1m0s 10m1s 20m1s 20m1s 25m0s 25m3s 25m3s",
 		"stale-hang":                  "1m0s 20m1s 30m0s 30m3s",
 		"stale-condition-moves":       "8m0s 8m1s 10m1s 18m1s",
+		"stale-operator-slows-down":   "10m3s 15m0s 20m21s 20m23s",
 	} {
 		s, err := BuiltinNamed(name)
 		if err != nil {

@@ -63,6 +63,9 @@ type Scheduler struct {
 	Prefix string
 	// Workers bounds how many objects are worked on at once in a batch.
 	Workers int
+	// OnAdvance, if set, is called with the new time whenever the clock
+	// jumps (for progress displays; it must not call the scheduler).
+	OnAdvance func(time.Time)
 
 	mu      sync.Mutex
 	actors  map[string]*actorState
@@ -164,6 +167,9 @@ func (s *Scheduler) nextBatch(until time.Time) []*item {
 	}
 	if first.at.After(s.clock.Now()) {
 		s.clock.SetTime(first.at)
+		if s.OnAdvance != nil {
+			s.OnAdvance(first.at)
+		}
 	}
 	now := s.clock.Now()
 	var batch []*item

@@ -113,7 +113,10 @@ func (o *runOptions) run(cmd *cobra.Command, files []string) error {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("interrupted; nothing written to %s", o.out)
 		}
-		run, tl := conformance.Play(ctx, w.Client, p.m, p.sc, p.subjects, fmt.Sprintf("r%02d-", i+1))
+		run, tl := conformance.Play(ctx, w.Client, p.m, p.sc, p.subjects, conformance.Options{
+			Prefix:   fmt.Sprintf("r%02d-", i+1),
+			Progress: ticker(stderr, i+1, len(plans), p.sc),
+		})
 		run.Timeline = filepath.Join("timelines", fmt.Sprintf("%02d-%s.jsonl", i+1, p.sc.Name))
 		if err := writeTimeline(filepath.Join(staging, run.Timeline), tl.WriteJSONL); err != nil {
 			return err
@@ -196,6 +199,20 @@ func progress(w io.Writer, i, n int, run reports.Run) {
 		run.Virtual, run.Wall.Round(time.Millisecond), speed, run.APICalls)
 	if run.Error != "" {
 		fmt.Fprintf(w, "        error: %s\n", run.Error)
+	}
+}
+
+// ticker returns a progress hook that reports, at most every few seconds of
+// wall time, how far a long run has got in virtual time.
+func ticker(w io.Writer, i, n int, sc *scenarios.Scenario) func(time.Duration) {
+	const every = 5 * time.Second
+	last := time.Now()
+	return func(virtual time.Duration) {
+		if time.Since(last) < every {
+			return
+		}
+		last = time.Now()
+		fmt.Fprintf(w, "[%d/%d] %-26s ... %s of %s virtual\n", i, n, sc.Name, virtual.Truncate(time.Second), sc.Duration.Duration)
 	}
 }
 

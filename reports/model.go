@@ -76,13 +76,8 @@ type Measure struct {
 // Failed tells whether any run failed a case or could not complete.
 func (r *Report) Failed() bool {
 	for _, run := range r.Runs {
-		if run.Error != "" {
+		if run.verdict() == "FAIL" {
 			return true
-		}
-		for _, c := range run.Cases {
-			if c.Status == Fail {
-				return true
-			}
 		}
 	}
 	return false

@@ -43,3 +43,10 @@ func WriteSummary(w io.Writer, r *Report) {
 	fmt.Fprintf(w, "%s: %d runs (%d could not complete), %d passed, %d failed, %d skipped in %s\n",
 		verdict, len(r.Runs), broken, pass, fail, skip, fmtDur(r.Wall.Round(time.Millisecond)))
 }
+
+// Headline is one line on a finished run, for progress output: its name,
+// verdict, virtual and wall time, speed-up and API calls.
+func (run Run) Headline() string {
+	return fmt.Sprintf("%s %s: %s virtual in %s (%s), %d API calls", run.name(), run.verdict(),
+		fmtDur(run.Virtual), fmtDur(run.Wall.Round(time.Millisecond)), speedup(run.Virtual, run.Wall), run.APICalls)
+}

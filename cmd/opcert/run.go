@@ -184,19 +184,7 @@ func parseSubjects(flags []string) (map[string]string, error) {
 }
 
 func progress(w io.Writer, i, n int, run reports.Run) {
-	verdict := "PASS"
-	failed := 0
-	for _, c := range run.Cases {
-		if c.Status == reports.Fail {
-			failed++
-		}
-	}
-	if failed > 0 || run.Error != "" {
-		verdict = "FAIL"
-	}
-	speed := float64(run.Virtual) / float64(max(run.Wall, time.Microsecond))
-	fmt.Fprintf(w, "[%d/%d] %-26s %s %s: %s virtual in %s (%.0fx), %d API calls\n", i, n, run.Scenario, subjectList(run.Subjects), verdict,
-		run.Virtual, run.Wall.Round(time.Millisecond), speed, run.APICalls)
+	fmt.Fprintf(w, "[%d/%d] %s\n", i, n, run.Headline())
 	if run.Error != "" {
 		fmt.Fprintf(w, "        error: %s\n", run.Error)
 	}
@@ -212,17 +200,8 @@ func ticker(w io.Writer, i, n int, sc *scenarios.Scenario) func(time.Duration) {
 			return
 		}
 		last = time.Now()
-		fmt.Fprintf(w, "[%d/%d] %-26s ... %s of %s virtual\n", i, n, sc.Name, virtual.Truncate(time.Second), sc.Duration.Duration)
+		fmt.Fprintf(w, "[%d/%d] %s ... %s of %s virtual\n", i, n, sc.Name, virtual.Truncate(time.Second), sc.Duration.Duration)
 	}
-}
-
-func subjectList(s map[string]string) string {
-	var parts []string
-	for r, v := range s {
-		parts = append(parts, r+"="+v)
-	}
-	sort.Strings(parts)
-	return "[" + strings.Join(parts, " ") + "]"
 }
 
 func firstLine(s string) string {

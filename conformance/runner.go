@@ -43,8 +43,9 @@ func Play(ctx context.Context, api client.Client, m *Mechanism, sc *scenarios.Sc
 		sched.At(sim.Epoch.Add(step.Time), scn.step(step))
 	}
 	if sc.Chaos != nil {
-		names := make([]string, 0, len(sc.Fleet()))
-		for _, o := range sc.Fleet() {
+		fleet := sc.Fleet()
+		names := make([]string, 0, len(fleet))
+		for _, o := range fleet {
 			names = append(names, o.Name)
 		}
 		for _, f := range sc.Chaos.Plan(names, sc.Duration.Duration) {

@@ -100,20 +100,11 @@ func (s *scene) expect(ctx context.Context, x *scenarios.Expect) {
 	var problems []string
 	if err := s.client.Get(ctx, types.NamespacedName{Name: s.sched.Prefix + x.Object}, co); err != nil {
 		problems = append(problems, err.Error())
+	} else if c := find(sim.Conditions(co), x.Condition); c == nil {
+		problems = append(problems, "condition "+x.Condition+" is absent")
 	} else {
-		var c *configv1.ClusterOperatorStatusCondition
-		for i := range co.Status.Conditions {
-			if string(co.Status.Conditions[i].Type) == x.Condition {
-				c = &co.Status.Conditions[i]
-			}
-		}
-		if c == nil {
-			problems = append(problems, "condition "+x.Condition+" is absent")
-		} else {
-			e.Conditions = []timeline.ConditionChange{{Type: x.Condition, After: &timeline.Condition{
-				Type: x.Condition, Status: string(c.Status), Reason: c.Reason, Message: c.Message, LastTransitionTime: c.LastTransitionTime.UTC()}}}
-			problems = mismatches(x, c)
-		}
+		e.Conditions = []timeline.ConditionChange{{Type: x.Condition, After: c}}
+		problems = mismatches(x, c)
 	}
 	e.Detail = fmt.Sprintf("%s %s: as expected", x.Object, x.Condition)
 	if len(problems) > 0 {
@@ -122,9 +113,18 @@ func (s *scene) expect(ctx context.Context, x *scenarios.Expect) {
 	s.sched.Record(ctx, e)
 }
 
-func mismatches(x *scenarios.Expect, c *configv1.ClusterOperatorStatusCondition) []string {
+func find(conds []timeline.Condition, typ string) *timeline.Condition {
+	for i := range conds {
+		if conds[i].Type == typ {
+			return &conds[i]
+		}
+	}
+	return nil
+}
+
+func mismatches(x *scenarios.Expect, c *timeline.Condition) []string {
 	var out []string
-	if x.Status != "" && string(c.Status) != x.Status {
+	if x.Status != "" && c.Status != x.Status {
 		out = append(out, fmt.Sprintf("status is %s, want %s", c.Status, x.Status))
 	}
 	if x.Reason != "" && c.Reason != x.Reason {

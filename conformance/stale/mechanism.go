@@ -148,15 +148,7 @@ func (w *world) SetCondition(ctx context.Context, name string, c scenarios.Condi
 		return err
 	}
 	cond := toCondition(c)
-	replaced := false
-	for i := range o.want {
-		if o.want[i].Type == cond.Type {
-			o.want[i], replaced = cond, true
-		}
-	}
-	if !replaced {
-		o.want = append(o.want, cond)
-	}
+	o.want = operator.Upsert(o.want, cond)
 	if o.live != nil {
 		o.live.Set(cond)
 		w.st.Sched.Enqueue(OperatorActor(name), w.request(name), w.st.Sched.Now())

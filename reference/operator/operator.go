@@ -52,15 +52,19 @@ func New(c client.Client, clk clock.PassiveClock, name string, delay time.Durati
 func (o *Operator) Set(c Condition) {
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	for i := range o.want {
-		if o.want[i].Type == c.Type {
-			o.want[i] = c
-			o.dirty = true
-			return
+	o.want = Upsert(o.want, c)
+	o.dirty = true
+}
+
+// Upsert puts c in conds, replacing the condition of its type if there is one.
+func Upsert(conds []Condition, c Condition) []Condition {
+	for i := range conds {
+		if conds[i].Type == c.Type {
+			conds[i] = c
+			return conds
 		}
 	}
-	o.want = append(o.want, c)
-	o.dirty = true
+	return append(conds, c)
 }
 
 // SetAnswerDelay changes how long the operator takes to answer from now on.

@@ -37,7 +37,7 @@ CGO_ENABLED=0 go build -v -trimpath -ldflags "-s -w $stamp" -o "$tmp/" \
 	awk '{n++; if (n % 100 == 0) printf "envtest: %d packages compiled (last: %s)\n", n, $0 > "/dev/stderr"}'
 [ "${PIPESTATUS[0]}" -eq 0 ] || { echo "envtest: build failed" >&2; exit 1; }
 "$tmp/kube-apiserver" --version >&2
-"$tmp/etcd" --version | head -1 >&2
+"$tmp/etcd" --version | awk "NR == 1" >&2 # awk reads to the end: head would SIGPIPE etcd and fail the pipeline
 mkdir -p "$(dirname "$dir")"
 rm -rf "$dir"
 mv "$tmp" "$dir"

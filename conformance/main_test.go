@@ -21,6 +21,7 @@ var runs atomic.Int64
 func prefix() string { return fmt.Sprintf("t%03d-", runs.Add(1)) }
 
 func TestMain(m *testing.M) {
+	world.MaybeLaunch()
 	flag.Parse()
 	if testing.Short() {
 		os.Exit(m.Run())

@@ -21,6 +21,9 @@ type Mechanism struct {
 	Roles []Role
 	Rules []Rule
 	Build func(ctx context.Context, w *Stage, sc *scenarios.Scenario, subjects map[string]string) (Processes, error)
+	// Estimate is the API calls a scenario costs on the reference, for
+	// --dry-run and the warning before a long run.
+	Estimate func(sc *scenarios.Scenario) int
 }
 
 // Role is a part a subject plays; its first subject is the reference.

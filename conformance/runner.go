@@ -24,7 +24,8 @@ type Options struct {
 
 // Play runs one scenario with one choice of subjects against the API server
 // behind api, judges the timeline, and returns the run's report entry with
-// the timeline. A run that cannot complete says why in the report's Error.
+// the timeline. A run that cannot complete says why in the report's Error
+// and Stopped, and is judged only as far as that reason allows (stop.go).
 func Play(ctx context.Context, api client.Client, m *Mechanism, sc *scenarios.Scenario, subjects map[string]string, opts Options) (reports.Run, *timeline.Timeline) {
 	tl := &timeline.Timeline{}
 	sched := sim.NewScheduler(sim.NewClock(), tl)
@@ -38,7 +39,8 @@ func Play(ctx context.Context, api client.Client, m *Mechanism, sc *scenarios.Sc
 	// Steps are queued before anything starts, so at any instant they run
 	// before the controllers' work (the scenario format promises it).
 	var procs Processes
-	scn := &scene{sched: sched, client: sched.Client(api, timeline.RoleScenario, timeline.RoleScenario), procs: &procs}
+	scn := &scene{sched: sched, client: sched.Client(api, timeline.RoleScenario, timeline.RoleScenario), procs: &procs,
+		source: sc.Source, namespaces: createdNamespaces(sc)}
 	for _, step := range sc.Steps {
 		sched.At(sim.Epoch.Add(step.Time), scn.step(step))
 	}
@@ -60,13 +62,26 @@ func Play(ctx context.Context, api client.Client, m *Mechanism, sc *scenarios.Sc
 	if procs, err = m.Build(ctx, &Stage{Sched: sched, API: api}, sc, subjects); err == nil {
 		err = sched.Run(ctx, end)
 	}
-	if err != nil {
-		run.Error = err.Error()
-	}
 	run.Wall = time.Since(start)
 	run.APICalls, run.MedianCall = sched.APICalls()
+	run.Reached = sched.Now().Sub(sim.Epoch)
 	events := tl.Events()
-	run.Cases = append(Judge(m.Rules, events, end), expectations(events))
+	if err == nil {
+		run.Cases = append(Judge(m.Rules, events, end), expectations(events))
+		return run, tl
+	}
+	run.Error, run.Stopped = err.Error(), stopReason(ctx, err)
+	if run.Stopped != reports.StopSubject {
+		why := fmt.Sprintf("the run stopped (%s) at +%s", run.Stopped, run.Reached)
+		run.Cases = append(notJudged(m.Rules, why), reports.Case{Rule: "EXPECT", Section: "scenario",
+			Statement: "the scenario's expectations hold", Role: timeline.RoleScenario, Status: reports.Skip, Message: "not judged: " + why})
+		return run, tl
+	}
+	// The subjects broke the run: judge what completed, every instant
+	// before the one it stopped at, as a run of that length.
+	cut := sched.Now()
+	events = before(events, cut)
+	run.Cases = append(Judge(m.Rules, events, cut.Add(-time.Nanosecond)), expectations(events))
 	return run, tl
 }
 

@@ -21,6 +21,10 @@ type scene struct {
 	sched  *sim.Scheduler
 	client client.Client
 	procs  *Processes // set once the mechanism has built the world
+	source string     // the scenario file, for errors
+	// namespaces the scenario creates: objects placed in them follow the
+	// run's prefix, as the namespaces themselves do.
+	namespaces map[string]bool
 }
 
 func (s *scene) step(st scenarios.Step) func(context.Context) error {
@@ -41,7 +45,9 @@ func (s *scene) step(st scenarios.Step) func(context.Context) error {
 		case st.SlowOperator != nil:
 			err = p.SetAnswerDelay(ctx, st.SlowOperator.Operator, st.SlowOperator.AnswerDelay.Duration)
 		case st.Create != nil:
-			err = s.create(ctx, st.Create)
+			if err = s.create(ctx, st.Create); refused(err) && ctx.Err() == nil {
+				return &StepError{Source: s.source, Line: st.Line, At: st.Time, Err: err}
+			}
 		case st.Expect != nil:
 			s.expect(ctx, st.Expect)
 		}
@@ -81,6 +87,9 @@ func (s *scene) create(ctx context.Context, obj map[string]any) error {
 		return err
 	}
 	u.SetName(s.sched.Prefix + u.GetName())
+	if s.namespaces[u.GetNamespace()] {
+		u.SetNamespace(s.sched.Prefix + u.GetNamespace())
+	}
 	status, hasStatus := u.Object["status"]
 	if err := s.client.Create(ctx, u); err != nil {
 		return err
@@ -111,6 +120,22 @@ func (s *scene) expect(ctx context.Context, x *scenarios.Expect) {
 		e.Failed, e.Detail = true, fmt.Sprintf("%s %s: %s", x.Object, x.Condition, strings.Join(problems, "; "))
 	}
 	s.sched.Record(ctx, e)
+}
+
+// createdNamespaces lists the namespaces a scenario's steps create.
+func createdNamespaces(sc *scenarios.Scenario) map[string]bool {
+	out := map[string]bool{}
+	for _, st := range sc.Steps {
+		if st.Create == nil || st.Create["kind"] != "Namespace" {
+			continue
+		}
+		if md, ok := st.Create["metadata"].(map[string]any); ok {
+			if name, ok := md["name"].(string); ok {
+				out[name] = true
+			}
+		}
+	}
+	return out
 }
 
 func find(conds []timeline.Condition, typ string) *timeline.Condition {

@@ -34,16 +34,19 @@ func speedup(virtual, wall time.Duration) string {
 	return fmt.Sprintf("%.0fx", x)
 }
 
-// subjects lists a run's role=subject pairs sorted by role, so that names
-// built from them are stable across runs and diffable in CI history.
-func (run Run) subjects() string {
-	roles := make([]string, 0, len(run.Subjects))
-	for role := range run.Subjects {
+// subjects lists a run's role=subject pairs sorted by role.
+func (run Run) subjects() string { return SubjectList(run.Subjects) }
+
+// SubjectList writes role=subject pairs sorted by role, so that names built
+// from them are stable across runs and diffable in CI history.
+func SubjectList(subjects map[string]string) string {
+	roles := make([]string, 0, len(subjects))
+	for role := range subjects {
 		roles = append(roles, role)
 	}
 	sort.Strings(roles)
 	for i, role := range roles {
-		roles[i] = role + "=" + run.Subjects[role]
+		roles[i] = role + "=" + subjects[role]
 	}
 	return strings.Join(roles, ",")
 }
@@ -72,9 +75,16 @@ func (run Run) counts() (pass, fail, skip int) {
 	return pass, fail, skip
 }
 
-// verdict is FAIL when a case failed or the run could not complete: a run
-// that errored proved nothing, so it must not read as a pass.
+// verdict is ERROR or INTERRUPTED for a run its environment or a signal
+// stopped (it proved nothing either way), FAIL when a case failed or the
+// subjects broke the run, PASS otherwise.
 func (run Run) verdict() string {
+	switch run.Stopped {
+	case StopEnvironment, StopScenario:
+		return "ERROR"
+	case StopInterrupted:
+		return "INTERRUPTED"
+	}
 	if _, fail, _ := run.counts(); fail > 0 || run.Error != "" {
 		return "FAIL"
 	}

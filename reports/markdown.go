@@ -51,7 +51,7 @@ func writeRun(b *bytes.Buffer, run Run) {
 		fmt.Fprintf(b, "%s\n\n", run.Description)
 	}
 	if run.Error != "" {
-		fmt.Fprintf(b, "**The run could not complete:** %s\n\n", oneLine(run.Error))
+		fmt.Fprintf(b, "**The run could not complete** (%s): %s\n\n", run.reached(), oneLine(run.Error))
 	}
 	if run.Timeline != "" {
 		fmt.Fprintf(b, "Timeline: [%s](%s)\n\n", run.Timeline, run.Timeline)

@@ -47,8 +47,29 @@ type Run struct {
 	MedianCall  time.Duration     `json:"medianCallNanos"`
 	Timeline    string            `json:"timeline,omitempty"` // path relative to the report directory
 	Error       string            `json:"error,omitempty"`    // the run could not complete
-	Cases       []Case            `json:"cases"`
+	// Stopped says why a run ended before its scenario's duration (empty
+	// for a complete run); Reached is the virtual time it completed.
+	Stopped Stop          `json:"stopped,omitempty"`
+	Reached time.Duration `json:"reachedNanos"`
+	Cases   []Case        `json:"cases"`
 }
+
+// Stop is why a run ended early. Only StopSubject runs are judged (up to
+// the instant they reached): the others say nothing about the subjects.
+type Stop string
+
+// Reasons a run stops early.
+const (
+	// StopSubject: an actor broke the run (it livelocked, or could not be
+	// built); judged up to the last instant the run completed.
+	StopSubject Stop = "subject"
+	// StopInterrupted: a signal (Ctrl-C, SIGTERM...) ended opcert.
+	StopInterrupted Stop = "interrupted"
+	// StopEnvironment: the API server or etcd stopped serving.
+	StopEnvironment Stop = "environment"
+	// StopScenario: the API server refused a step of the scenario.
+	StopScenario Stop = "scenario"
+)
 
 // Case is one rule (or one scenario expectation) judged on one run.
 type Case struct {
@@ -73,10 +94,15 @@ type Measure struct {
 	Budget time.Duration `json:"budgetNanos,omitempty"`
 }
 
-// Failed tells whether any run failed a case or could not complete.
-func (r *Report) Failed() bool {
+// Failed tells whether any run failed a case or was broken by its subjects.
+func (r *Report) Failed() bool { return r.any("FAIL") }
+
+// Errored tells whether any run was stopped by its environment.
+func (r *Report) Errored() bool { return r.any("ERROR") }
+
+func (r *Report) any(verdict string) bool {
 	for _, run := range r.Runs {
-		if run.verdict() == "FAIL" {
+		if run.verdict() == verdict {
 			return true
 		}
 	}

@@ -37,7 +37,10 @@ func WriteSummary(w io.Writer, r *Report) {
 		}
 	}
 	verdict := "PASS"
-	if r.Failed() {
+	switch {
+	case r.Errored():
+		verdict = "ERROR"
+	case r.Failed():
 		verdict = "FAIL"
 	}
 	fmt.Fprintf(w, "%s: %d runs (%d could not complete), %d passed, %d failed, %d skipped in %s\n",
@@ -48,5 +51,14 @@ func WriteSummary(w io.Writer, r *Report) {
 // verdict, virtual and wall time, speed-up and API calls.
 func (run Run) Headline() string {
 	return fmt.Sprintf("%s %s: %s virtual in %s (%s), %d API calls", run.name(), run.verdict(),
-		fmtDur(run.Virtual), fmtDur(run.Wall.Round(time.Millisecond)), speedup(run.Virtual, run.Wall), run.APICalls)
+		run.reached(), fmtDur(run.Wall.Round(time.Millisecond)), speedup(run.Virtual, run.Wall), run.APICalls)
+}
+
+// reached is the virtual time a run covered: its duration, or for a run
+// that stopped early how far it was judged.
+func (run Run) reached() string {
+	if run.Stopped == "" {
+		return fmtDur(run.Virtual)
+	}
+	return fmt.Sprintf("stopped (%s) at %s of %s", run.Stopped, fmtDur(run.Reached), fmtDur(run.Virtual))
 }

@@ -152,7 +152,7 @@ func (c *Client) write(ctx context.Context, verb string, obj client.Object, do f
 	err = c.s.meter.time(do)
 	e := timeline.Event{
 		Time: c.s.clock.Now(), Actor: c.actor, Role: c.role, Verb: verb,
-		Object: timeline.ObjectRef{Kind: k.gvk.Kind, Namespace: k.key.Namespace, Name: strings.TrimPrefix(k.key.Name, c.s.Prefix)},
+		Object: timeline.ObjectRef{Kind: k.gvk.Kind, Namespace: strings.TrimPrefix(k.key.Namespace, c.s.Prefix), Name: strings.TrimPrefix(k.key.Name, c.s.Prefix)},
 	}
 	if err != nil {
 		e.Failed, e.Detail = true, err.Error()

@@ -2,14 +2,28 @@
 // against reference and user subjects, on a real API server in virtual time,
 // and writes JUnit, JSON and Markdown reports.
 //
-// Exit codes: 0 every rule passed, 1 a rule or expectation failed,
-// 2 usage or environment error (nothing is written to the report directory).
+// Exit codes, each with one meaning:
+//
+//	0    every rule and expectation passed
+//	1    a rule or expectation failed (the subjects' fault)
+//	2    the input's fault: flags, scenario files (including a step the API
+//	     server refuses), the --out directory; nothing is written
+//	3    the environment's fault: no binaries, a port in use, the API server
+//	     or etcd dying mid-run (the report marks that run ERROR), a disk error
+//	128+n  stopped by signal n (130 for Ctrl-C); the report directory is
+//	     left as it was
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/sim/world"
 )
 
 // Exit codes.
@@ -17,20 +31,89 @@ const (
 	exitPass  = 0
 	exitFail  = 1
 	exitUsage = 2
+	exitEnv   = 3
 )
 
 // errRulesFailed tells main that the run completed and a rule failed.
 var errRulesFailed = errors.New("some rules failed")
 
+// envError marks an error as the environment's fault (exit 3).
+type envError struct{ error }
+
+func (e envError) Unwrap() error { return e.error }
+
+// signalled is the cause a signal cancels the command's context with.
+type signalled struct{ sig syscall.Signal }
+
+func (s signalled) Error() string {
+	return fmt.Sprintf("%s (%s)", conformance.ErrInterrupted, signalName(s.sig))
+}
+func (s signalled) Unwrap() error { return conformance.ErrInterrupted }
+
+func signalName(sig syscall.Signal) string {
+	switch sig {
+	case syscall.SIGINT:
+		return "SIGINT, Ctrl-C"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case syscall.SIGHUP:
+		return "SIGHUP"
+	case syscall.SIGPIPE:
+		return "SIGPIPE, output closed"
+	}
+	return sig.String()
+}
+
 func main() {
-	err := newRoot().Execute()
+	world.MaybeLaunch()
+	ctx, cancel := context.WithCancelCause(context.Background())
+	go onSignals(cancel)
+	err := newRoot().ExecuteContext(ctx)
+	os.Exit(exitCode(ctx, err))
+}
+
+// onSignals turns the first SIGINT, SIGTERM, SIGHUP or SIGPIPE into a
+// cancelled context, so that every exit path stops the API server and
+// removes what opcert wrote; a second signal kills the API server at once
+// and exits. (SIGPIPE is caught so that a closed stdout ends opcert cleanly
+// instead of killing it before its children are stopped.)
+func onSignals(cancel context.CancelCauseFunc) {
+	sigs := make(chan os.Signal, 2)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE)
+	first := (<-sigs).(syscall.Signal)
+	cancel(signalled{first})
+	if first != syscall.SIGPIPE {
+		fmt.Fprintf(os.Stderr, "\nopcert: %s: stopping the API server and leaving the report directory as it was (again to stop at once)\n", signalName(first))
+	}
+	for sig := range sigs {
+		if sig != syscall.SIGPIPE {
+			world.Abort()
+			os.Exit(128 + int(first))
+		}
+	}
+}
+
+func exitCode(ctx context.Context, err error) int {
+	var sig signalled
+	if errors.As(context.Cause(ctx), &sig) {
+		if err != nil && !errors.Is(err, conformance.ErrInterrupted) && !errors.Is(err, errRulesFailed) {
+			fmt.Fprintln(os.Stderr, "opcert:", err)
+		}
+		if sig.sig != syscall.SIGPIPE {
+			fmt.Fprintln(os.Stderr, "opcert: interrupted:", signalName(sig.sig))
+		}
+		return 128 + int(sig.sig)
+	}
 	switch {
 	case err == nil:
-		os.Exit(exitPass)
+		return exitPass
 	case errors.Is(err, errRulesFailed):
-		os.Exit(exitFail)
-	default:
-		fmt.Fprintln(os.Stderr, "opcert:", err)
-		os.Exit(exitUsage)
+		return exitFail
 	}
+	fmt.Fprintln(os.Stderr, "opcert:", err)
+	var env envError
+	if errors.As(err, &env) {
+		return exitEnv
+	}
+	return exitUsage
 }

@@ -1,10 +1,11 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -24,6 +25,7 @@ type runOptions struct {
 	subjects  []string
 	scenarios []string
 	apiPort   int
+	dryRun    bool
 	cfg       stale.Config
 }
 
@@ -58,6 +60,7 @@ environment error.`,
 	f.StringArrayVarP(&o.subjects, "subject", "s", nil, "fill a role with a subject, as role=subject (repeatable)")
 	f.StringArrayVar(&o.scenarios, "scenario", nil, "run only this built-in scenario (repeatable)")
 	f.IntVar(&o.apiPort, "api-port", 0, "port for the API server (0: any free port)")
+	f.BoolVar(&o.dryRun, "dry-run", false, "print the plan (scenarios, subjects, estimated API calls and wall time) and stop")
 	f.DurationVar(&o.cfg.ChallengeAfter, "challenge-after", o.cfg.ChallengeAfter, "stale: time without movement before a challenge")
 	f.DurationVar(&o.cfg.UnknownAfter, "unknown-after", o.cfg.UnknownAfter, "stale: time without an answer before Unknown")
 	f.DurationVar(&o.cfg.AnswerBudget, "answer-budget", o.cfg.AnswerBudget, "stale: the minimum stale-message update time invariant's budget")
@@ -66,29 +69,25 @@ environment error.`,
 
 func (o *runOptions) run(cmd *cobra.Command, files []string) error {
 	stderr := cmd.ErrOrStderr()
-	if o.cfg.ChallengeAfter <= 0 || o.cfg.UnknownAfter <= 0 || o.cfg.AnswerBudget <= 0 {
-		return fmt.Errorf("--challenge-after, --unknown-after and --answer-budget must be positive")
+	if err := o.cfg.Validate(); err != nil {
+		return err
 	}
-	scs, err := o.load(files)
+	if o.apiPort < 0 || o.apiPort > 65535 {
+		return fmt.Errorf("--api-port %d is out of range: give 1 to 65535, or 0 for any free port", o.apiPort)
+	}
+	if err := checkOut(o.out); err != nil {
+		return err
+	}
+	plans, err := o.plan(files)
 	if err != nil {
 		return err
 	}
-	choices, err := parseSubjects(o.subjects)
-	if err != nil {
-		return err
+	calls, wall := estimate(plans)
+	if o.dryRun {
+		return printPlan(cmd.OutOrStdout(), plans, o.out)
 	}
-	mechs := mechanisms(o.cfg)
-	plans := make([]plan, 0, len(scs))
-	for _, sc := range scs {
-		m, ok := mechs[sc.Mechanism]
-		if !ok {
-			return fmt.Errorf("%s: no mechanism %q", sc.Source, sc.Mechanism)
-		}
-		subjects, err := m.Subjects(choices)
-		if err != nil {
-			return err
-		}
-		plans = append(plans, plan{sc: sc, m: m, subjects: subjects})
+	if wall > longRun {
+		fmt.Fprintf(stderr, "opcert: a long run: about %d API calls, about %s of wall time (see --dry-run)\n", calls, wall.Round(time.Minute))
 	}
 	staging, err := stagingDir(o.out)
 	if err != nil {
@@ -96,37 +95,58 @@ func (o *runOptions) run(cmd *cobra.Command, files []string) error {
 	}
 	defer os.RemoveAll(staging) // gone once renamed; cleans up after a failure
 
-	ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt)
-	defer stop()
+	ctx, stop := context.WithCancelCause(cmd.Context())
+	defer stop(nil)
 	fmt.Fprintln(stderr, "opcert: starting kube-apiserver and etcd")
 	w, err := world.Start(ctx, world.Options{Port: o.apiPort, Progress: stderr})
 	if err != nil {
-		return err
+		if ctx.Err() != nil {
+			return context.Cause(ctx)
+		}
+		return envError{err}
 	}
 	defer w.Stop()
+	go func() {
+		select {
+		case <-w.Died():
+			stop(fmt.Errorf("%w: %v", conformance.ErrEnvironment, w.Cause()))
+		case <-ctx.Done():
+		}
+	}()
 	fmt.Fprintf(stderr, "opcert: API server up in %s (%s, %s)\n", w.Startup.Round(time.Millisecond), w.KubeVersion, w.EtcdVersion)
 
 	rep := &reports.Report{Tool: "opcert", StartedAt: time.Now().UTC(),
 		Environment: reports.Environment{KubeVersion: w.KubeVersion, EtcdVersion: w.EtcdVersion, Assets: w.Assets, Startup: w.Startup}}
 	start := time.Now()
+	var stopped error
 	for i, p := range plans {
-		if err := ctx.Err(); err != nil {
-			return fmt.Errorf("interrupted; nothing written to %s", o.out)
-		}
 		run, tl := conformance.Play(ctx, w.Client, p.m, p.sc, p.subjects, conformance.Options{
 			Prefix:   fmt.Sprintf("r%02d-", i+1),
 			Progress: ticker(stderr, i+1, len(plans), p.sc),
 		})
+		progress(stderr, i+1, len(plans), run)
+		switch run.Stopped {
+		case reports.StopInterrupted:
+			return fmt.Errorf("%w; %s was left as it was", context.Cause(ctx), o.out)
+		case reports.StopScenario:
+			return errors.New(run.Error)
+		}
 		run.Timeline = filepath.Join("timelines", fmt.Sprintf("%02d-%s.jsonl", i+1, p.sc.Name))
 		if err := writeTimeline(filepath.Join(staging, run.Timeline), tl.WriteJSONL); err != nil {
-			return err
+			return envError{err}
 		}
 		rep.Runs = append(rep.Runs, run)
-		progress(stderr, i+1, len(plans), run)
+		if run.Stopped == reports.StopEnvironment {
+			stopped = envError{fmt.Errorf("%s: the report marks %s ERROR and holds the %d runs done before it", run.Error, p.sc.Name, i)}
+			break
+		}
 	}
 	rep.Wall = time.Since(start)
+	if ctx.Err() != nil && stopped == nil {
+		return fmt.Errorf("%w; %s was left as it was", context.Cause(ctx), o.out)
+	}
 	if err := reports.WriteAll(staging, rep); err != nil {
-		return err
+		return envError{err}
 	}
 	if err := replaceDir(staging, o.out); err != nil {
 		return err
@@ -134,16 +154,44 @@ func (o *runOptions) run(cmd *cobra.Command, files []string) error {
 	fmt.Fprintln(cmd.OutOrStdout())
 	reports.WriteSummary(cmd.OutOrStdout(), rep)
 	fmt.Fprintf(cmd.OutOrStdout(), "\nreports in %s (junit.xml, report.json, report.md, timelines/)\n", o.out)
-	if rep.Failed() {
+	switch {
+	case stopped != nil:
+		return stopped
+	case rep.Failed():
 		return errRulesFailed
 	}
 	return nil
 }
 
-type plan struct {
-	sc       *scenarios.Scenario
-	m        *conformance.Mechanism
-	subjects map[string]string
+// plan loads the scenarios and resolves each one's mechanism and subjects.
+func (o *runOptions) plan(files []string) ([]plan, error) {
+	scs, err := o.load(files)
+	if err != nil {
+		return nil, err
+	}
+	choices, err := parseSubjects(o.subjects)
+	if err != nil {
+		return nil, err
+	}
+	mechs := mechanisms(o.cfg)
+	plans := make([]plan, 0, len(scs))
+	seen := map[string]string{}
+	for _, sc := range scs {
+		if first, dup := seen[sc.Name]; dup {
+			return nil, fmt.Errorf("%s: scenario %q is also %s; a run names each scenario once (reports and timelines are named after it)", sc.Source, sc.Name, first)
+		}
+		seen[sc.Name] = sc.Source
+		m, ok := mechs[sc.Mechanism]
+		if !ok {
+			return nil, fmt.Errorf("%s: no mechanism %q", sc.Source, sc.Mechanism)
+		}
+		subjects, err := m.Subjects(choices)
+		if err != nil {
+			return nil, err
+		}
+		plans = append(plans, plan{sc: sc, m: m, subjects: subjects})
+	}
+	return plans, nil
 }
 
 func (o *runOptions) load(files []string) ([]*scenarios.Scenario, error) {

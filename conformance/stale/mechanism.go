@@ -30,7 +30,8 @@ func Mechanism(cfg Config) *conformance.Mechanism {
 			{Name: RoleDetector, Subjects: detectors},
 			{Name: RoleOperator, Subjects: operators},
 		},
-		Rules: Rules(cfg),
+		Rules:    Rules(cfg),
+		Estimate: cfg.Estimate,
 		Build: func(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, subjects map[string]string) (conformance.Processes, error) {
 			return build(ctx, st, cfg, sc, subjects)
 		},

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
+	"syscall"
 	"time"
 
 	configv1 "github.com/openshift/api/config/v1"
@@ -33,7 +35,15 @@ type Options struct {
 
 // World is a running API server.
 type World struct {
-	env *envtest.Environment
+	env  *envtest.Environment
+	dir  string // run directory (procs.go)
+	logs [2]*tail
+	// quit stops the watch; died is closed, and cause set, when the API
+	// server or etcd stops serving during the World's life.
+	quit     chan struct{}
+	stopOnce sync.Once
+	died     chan struct{}
+	cause    error
 	// Config talks to the API server with client-side rate limiting off:
 	// the server is the floor, the harness must not add a ceiling.
 	Config *rest.Config
@@ -60,10 +70,14 @@ func Scheme() *runtime.Scheme {
 }
 
 // Start finds (or builds) the binaries and starts the API server with the
-// fixtures' CRDs installed.
+// fixtures' CRDs installed. Its children die with this process on every exit
+// path (see launch.go); ctx being cancelled stops a start-up at once.
 func Start(ctx context.Context, opts Options) (*World, error) {
 	if opts.Progress == nil {
 		opts.Progress = io.Discard
+	}
+	if opts.Port < 0 || opts.Port > 65535 {
+		return nil, fmt.Errorf("API server port %d is out of range: give 1 to 65535, or 0 for any free port", opts.Port)
 	}
 	if opts.Port != 0 {
 		if err := portFree(opts.Port); err != nil {
@@ -78,34 +92,52 @@ func Start(ctx context.Context, opts Options) (*World, error) {
 	if err != nil {
 		return nil, err
 	}
-	w := &World{Assets: assets, Scheme: Scheme()}
-	w.env = &envtest.Environment{BinaryAssetsDirectory: assets, CRDs: crds, Scheme: w.Scheme, ErrorIfCRDPathMissing: true}
-	if opts.Port != 0 {
-		w.env.ControlPlane.GetAPIServer().Port = strconv.Itoa(opts.Port)
+	sweep()
+	w := &World{Assets: assets, Scheme: Scheme(), quit: make(chan struct{}), died: make(chan struct{})}
+	if w.dir, err = newRunDir(); err != nil {
+		return nil, err
 	}
+	live.Store(w.dir, true)
 	elapsed := stopwatch()
-	cfg, err := w.env.Start()
+	cfg, err := w.start(ctx, crds, opts.Port)
 	if err != nil {
-		return nil, fmt.Errorf("starting the API server from %s: %w", assets, err)
+		_ = killAndRemove(w.dir)
+		live.Delete(w.dir)
+		return nil, err
 	}
 	cfg.QPS, cfg.Burst = -1, 0
 	w.Config = cfg
-	if w.Client, err = client.New(cfg, client.Options{Scheme: w.Scheme}); err != nil {
-		_ = w.env.Stop()
-		return nil, err
+	if w.Client, err = client.New(cfg, client.Options{Scheme: w.Scheme}); err == nil {
+		err = w.warm(ctx)
 	}
-	if err := w.warm(ctx); err != nil {
-		_ = w.env.Stop()
+	if err != nil {
+		_ = w.Stop()
 		return nil, fmt.Errorf("API server started but does not serve ClusterOperators: %w", err)
 	}
 	w.Startup = elapsed()
-	w.KubeVersion = version(filepath.Join(assets, "kube-apiserver"), "--version")
-	w.EtcdVersion = version(filepath.Join(assets, "etcd"), "--version")
+	w.KubeVersion = version(ctx, filepath.Join(assets, "kube-apiserver"), "--version")
+	w.EtcdVersion = version(ctx, filepath.Join(assets, "etcd"), "--version")
+	go w.watch()
 	return w, nil
 }
 
-// Stop stops the API server and etcd.
-func (w *World) Stop() error { return w.env.Stop() }
+// Dir is the World's run directory (launcher links, pids, etcd data,
+// certificates), removed by Stop.
+func (w *World) Dir() string { return w.dir }
+
+// version returns the first line a binary prints for its version flag.
+func version(ctx context.Context, bin string, flag string) string {
+	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, flag)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	out, err := cmd.Output()
+	if err != nil {
+		return "unknown"
+	}
+	line, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
+	return line
+}
 
 func portFree(port int) error {
 	l, err := net.Listen("tcp", net.JoinHostPort("127.0.0.1", strconv.Itoa(port)))
@@ -113,16 +145,6 @@ func portFree(port int) error {
 		return fmt.Errorf("API server port %d is in use: choose another with --api-port, or 0 for any free port", port)
 	}
 	return l.Close()
-}
-
-// version returns the first line a binary prints for its version flag.
-func version(bin string, flag string) string {
-	out, err := exec.Command(bin, flag).Output()
-	if err != nil {
-		return "unknown"
-	}
-	line, _, _ := strings.Cut(strings.TrimSpace(string(out)), "\n")
-	return line
 }
 
 // warm makes the first writes of each kind here, in the start-up figure,

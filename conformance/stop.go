@@ -1,0 +1,79 @@
+package conformance
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+
+	"github.com/opcert/opcert/reports"
+	"github.com/opcert/opcert/sim/timeline"
+)
+
+// Causes a caller gives the context it passes to Play (context.WithCancelCause)
+// so that a run it stops is not judged as if its subjects had failed.
+var (
+	// ErrInterrupted: a signal asked opcert to stop.
+	ErrInterrupted = errors.New("interrupted")
+	// ErrEnvironment: the API server or etcd stopped serving.
+	ErrEnvironment = errors.New("the API server stopped serving")
+)
+
+// StepError is a scenario step the API server refused (an unknown kind, a
+// missing namespace...): the scenario's fault, not the subjects'.
+type StepError struct {
+	Source string // the scenario file
+	Line   int
+	At     time.Duration
+	Err    error
+}
+
+func (e *StepError) Error() string {
+	return fmt.Sprintf("%s:%d: step at +%s: the API server refused it: %v", e.Source, e.Line, e.At, e.Err)
+}
+
+func (e *StepError) Unwrap() error { return e.Err }
+
+// refused tells whether err is the API server's answer to a request (as
+// opposed to the request never reaching it).
+func refused(err error) bool {
+	var status apierrors.APIStatus
+	return errors.As(err, &status)
+}
+
+// stopReason classifies why Run returned err before the scenario's end.
+func stopReason(ctx context.Context, err error) reports.Stop {
+	var step *StepError
+	switch cause := context.Cause(ctx); {
+	case cause != nil && errors.Is(cause, ErrEnvironment):
+		return reports.StopEnvironment
+	case cause != nil:
+		return reports.StopInterrupted
+	case errors.As(err, &step):
+		return reports.StopScenario
+	}
+	return reports.StopSubject
+}
+
+// notJudged is every rule marked as such, with why.
+func notJudged(rules []Rule, why string) []reports.Case {
+	out := make([]reports.Case, 0, len(rules))
+	for _, r := range rules {
+		out = append(out, reports.Case{Rule: r.ID, Section: r.Section, Statement: r.Statement, Role: r.Role,
+			Status: reports.Skip, Message: "not judged: " + why})
+	}
+	return out
+}
+
+// before keeps the events that happened before cut: at the instant a run
+// stopped, work may have been cut off half done.
+func before(events []timeline.Event, cut time.Time) []timeline.Event {
+	for i, e := range events {
+		if !e.Time.Before(cut) {
+			return events[:i]
+		}
+	}
+	return events
+}

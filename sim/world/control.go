@@ -1,0 +1,219 @@
+package world
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"sync"
+	"time"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/envtest"
+)
+
+// Bounds on the control plane's life: every wait here ends.
+const (
+	startTimeout = 60 * time.Second
+	stopTimeout  = 10 * time.Second
+	// A dead process is seen within checkEvery; an API server that stops
+	// answering within unhealthyFor (plus one check's timeout).
+	checkEvery   = time.Second
+	unhealthyFor = 10 * time.Second
+)
+
+// ErrInterrupted means the start-up was cancelled.
+var ErrInterrupted = errors.New("interrupted while starting the API server")
+
+// launchMu keeps the launcher's variables, which children inherit from this
+// process's environment, steady while one World's children start.
+var launchMu sync.Mutex
+
+// start runs envtest with its binaries behind the launcher and their
+// directories inside the run directory.
+func (w *World) start(ctx context.Context, crds []*apiextensionsv1.CustomResourceDefinition, port int) (*rest.Config, error) {
+	exe, err := os.Executable()
+	if err != nil {
+		return nil, err
+	}
+	bin := filepath.Join(w.dir, "bin")
+	for _, d := range []string{bin, filepath.Join(w.dir, "certs"), filepath.Join(w.dir, "etcd")} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			return nil, err
+		}
+	}
+	for name := range launched {
+		if err := os.Symlink(exe, filepath.Join(bin, name)); err != nil {
+			return nil, err
+		}
+	}
+	w.logs = [2]*tail{{}, {}}
+	w.env = &envtest.Environment{CRDs: crds, Scheme: w.Scheme, ErrorIfCRDPathMissing: true,
+		ControlPlaneStartTimeout: startTimeout, ControlPlaneStopTimeout: stopTimeout}
+	api := w.env.ControlPlane.GetAPIServer()
+	api.Path, api.CertDir, api.SecurePort = filepath.Join(bin, "kube-apiserver"), filepath.Join(w.dir, "certs"), port
+	api.Out, api.Err = w.logs[0], w.logs[0]
+	w.env.ControlPlane.Etcd = &envtest.Etcd{Path: filepath.Join(bin, "etcd"), DataDir: filepath.Join(w.dir, "etcd"),
+		Out: w.logs[1], Err: w.logs[1]}
+
+	type started struct {
+		cfg *rest.Config
+		err error
+	}
+	done := make(chan started, 1)
+	launchMu.Lock()
+	os.Setenv(envAssets, w.Assets)
+	os.Setenv(envParent, strconv.Itoa(os.Getpid()))
+	os.Setenv(envRunDir, w.dir)
+	go func() {
+		defer launchMu.Unlock()
+		cfg, err := w.env.Start()
+		done <- started{cfg, err}
+	}()
+	select {
+	case s := <-done:
+		if s.err != nil {
+			return nil, fmt.Errorf("starting the API server from %s: %w%s", w.Assets, s.err, w.output())
+		}
+		return s.cfg, nil
+	case <-ctx.Done():
+		// Kill what has started; envtest's Start then returns on its own.
+		_ = killAndRemove(w.dir)
+		select {
+		case <-done:
+		case <-time.After(stopTimeout):
+		}
+		return nil, ErrInterrupted
+	}
+}
+
+// output is what the binaries printed last, for a failed start-up's message.
+func (w *World) output() string {
+	s := ""
+	for i, name := range []string{"kube-apiserver", "etcd"} {
+		if t := w.logs[i].String(); t != "" {
+			s += fmt.Sprintf("\n%s said (last lines):\n%s", name, t)
+		}
+	}
+	return s
+}
+
+// Stop stops the API server and etcd, within stopTimeout, kills whatever is
+// left and removes the run directory. It is safe to call more than once.
+func (w *World) Stop() error {
+	var err error
+	w.stopOnce.Do(func() {
+		defer live.Delete(w.dir)
+		close(w.quit)
+		done := make(chan error, 1)
+		go func() { done <- w.env.Stop() }()
+		select {
+		case err = <-done:
+		case <-time.After(stopTimeout + time.Second):
+			err = fmt.Errorf("the API server did not stop within %s; killed", stopTimeout)
+		}
+		if rmErr := killAndRemove(w.dir); err == nil {
+			err = rmErr
+		}
+	})
+	return err
+}
+
+// Died is closed when the API server or etcd stops serving while the World
+// runs; Cause then says what happened.
+func (w *World) Died() <-chan struct{} { return w.died }
+
+// Cause is why the World died (nil while it lives).
+func (w *World) Cause() error {
+	select {
+	case <-w.died:
+		return w.cause
+	default:
+		return nil
+	}
+}
+
+// watch checks that both processes live and that the API server answers,
+// until Stop. Wall time passes here by design: it watches real processes.
+func (w *World) watch() {
+	dc, err := discovery.NewDiscoveryClientForConfig(w.Config)
+	if err != nil {
+		return
+	}
+	rc := dc.RESTClient()
+	tick := time.NewTicker(checkEvery)
+	defer tick.Stop()
+	healthy := time.Now()
+	for {
+		select {
+		case <-w.quit:
+			return
+		case <-tick.C:
+		}
+		for name, p := range processes(w.dir) {
+			if !p.running() {
+				w.die(fmt.Errorf("%s (pid %d) exited%s", name, p.pid, w.output()))
+				return
+			}
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 2*checkEvery)
+		err := rc.Get().AbsPath("/livez").Do(ctx).Error()
+		cancel()
+		if err == nil {
+			healthy = time.Now()
+		} else if time.Since(healthy) > unhealthyFor {
+			w.die(fmt.Errorf("the API server has not answered /livez for %s: %v", unhealthyFor, err))
+			return
+		}
+	}
+}
+
+func (w *World) die(err error) {
+	select {
+	case <-w.quit:
+		return // stopping: processes exit on purpose
+	default:
+	}
+	w.cause = err
+	close(w.died)
+}
+
+// tail keeps the last bytes a process wrote, for error messages.
+type tail struct {
+	mu  sync.Mutex
+	buf []byte
+}
+
+const tailBytes = 2048
+
+func (t *tail) Write(p []byte) (int, error) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.buf = append(t.buf, p...)
+	if len(t.buf) > tailBytes {
+		t.buf = t.buf[len(t.buf)-tailBytes:]
+	}
+	return len(p), nil
+}
+
+func (t *tail) String() string {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return string(t.buf)
+}
+
+// live are the run directories of the Worlds this process has running.
+var live sync.Map
+
+// Abort kills the processes of every World this process runs and removes
+// their run directories, for a second Ctrl-C that cannot wait for Stop.
+func Abort() {
+	live.Range(func(dir, _ any) bool {
+		_ = killAndRemove(dir.(string))
+		return true
+	})
+}

@@ -1,0 +1,86 @@
+package world
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// The launcher: envtest starts its binaries itself and offers no hook to set
+// the parent-death signal or to bound `--help`, so it is pointed at symlinks
+// to opcert's own executable named kube-apiserver and etcd. Started under
+// those names with these variables set, opcert becomes the launcher: it asks
+// the kernel to kill it when opcert dies (even by SIGKILL), records its pid,
+// and replaces itself with the real binary, which keeps the pid and the
+// parent-death signal. A `--help` or `--version` probe runs the real binary
+// under a timeout instead, so a binary that hangs cannot hang opcert.
+const (
+	envAssets = "OPCERT_LAUNCH_ASSETS" // the directory of the real binaries
+	envParent = "OPCERT_LAUNCH_PARENT" // opcert's pid
+	envRunDir = "OPCERT_LAUNCH_RUNDIR" // where to record the pid
+)
+
+// probeTimeout bounds `--help` and `--version`: both answer in well under a second.
+const probeTimeout = 15 * time.Second
+
+var launched = map[string]bool{"kube-apiserver": true, "etcd": true}
+
+// MaybeLaunch turns this process into the launcher of kube-apiserver or etcd
+// when it was started as one; otherwise it returns at once. Call it first in
+// main and in the TestMain of every package whose tests start a World.
+func MaybeLaunch() {
+	assets, name := os.Getenv(envAssets), filepath.Base(os.Args[0])
+	if assets == "" || !launched[name] {
+		return
+	}
+	os.Exit(launch(filepath.Join(assets, name), os.Args[1:]))
+}
+
+func launch(bin string, args []string) int {
+	// The parent-death signal belongs to the thread that sets it and survives
+	// exec only on that thread: keep this goroutine on it until exec.
+	runtime.LockOSThread()
+	if err := unix.Prctl(unix.PR_SET_PDEATHSIG, uintptr(unix.SIGKILL), 0, 0, 0); err != nil {
+		fmt.Fprintln(os.Stderr, "opcert launcher:", err)
+		return 1
+	}
+	if strconv.Itoa(os.Getppid()) != os.Getenv(envParent) {
+		return 1 // opcert died before the signal was armed
+	}
+	if len(args) == 1 && (args[0] == "--help" || args[0] == "--version") {
+		return probe(bin, args[0])
+	}
+	if err := recordPid(os.Getenv(envRunDir), filepath.Base(bin)); err != nil {
+		fmt.Fprintln(os.Stderr, "opcert launcher:", err)
+		return 1
+	}
+	err := syscall.Exec(bin, append([]string{bin}, args...), os.Environ())
+	fmt.Fprintf(os.Stderr, "opcert launcher: starting %s: %v\n", bin, err)
+	return 1
+}
+
+func probe(bin, flag string) int {
+	ctx, cancel := context.WithTimeout(context.Background(), probeTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, flag)
+	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	err := cmd.Run()
+	if ctx.Err() != nil {
+		fmt.Fprintf(os.Stderr, "%s %s did not answer in %s\n", bin, flag, probeTimeout)
+		return 1
+	}
+	if err != nil {
+		fmt.Fprintf(os.Stderr, "%s %s: %v\n", bin, flag, err)
+		return 1
+	}
+	return 0
+}

@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -15,9 +16,16 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
-// Load reads and parses the scenario file at path.
+// Load reads and parses the scenario file at path. It reads at most one byte
+// more than a scenario may hold, so that a device or a pipe that never ends
+// is refused rather than read forever.
 func Load(path string) (*Scenario, error) {
-	data, err := os.ReadFile(path)
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxFileBytes+1))
 	if err != nil {
 		return nil, err
 	}
@@ -31,6 +39,9 @@ func Load(path string) (*Scenario, error) {
 // using yaml.Decoder.KnownFields: the library's strict errors carry a line and
 // a Go type name but not the field path, and Node.Decode cannot be strict.
 func Parse(source string, data []byte) (*Scenario, error) {
+	if len(data) > maxFileBytes {
+		return nil, fmt.Errorf("%s:1: the file is larger than %s, the most a scenario may hold; declare many operators with count and random faults with chaos rather than listing them", source, mib(maxFileBytes))
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); errors.Is(err, io.EOF) || (err == nil && len(doc.Content) == 0) {
@@ -94,6 +105,10 @@ type decoder struct {
 	// would make the object contain itself. (The typed fields cannot nest
 	// themselves, so only create needs this.)
 	open map[*yaml.Node]bool
+	// createPath is the create object being converted; objectBytes counts
+	// its size as JSON and createBytes that of all of them so far.
+	createPath               string
+	objectBytes, createBytes int
 }
 
 func (d *decoder) errorf(n *yaml.Node, path, format string, args ...any) error {
@@ -155,7 +170,8 @@ func (d *decoder) decode(n *yaml.Node, path string, v reflect.Value) error {
 		if n.Kind != yaml.MappingNode {
 			return d.errorf(n, path, "want a Kubernetes object (apiVersion, kind, metadata, ...), got %s", describe(n))
 		}
-		obj, err := d.object(n, path)
+		d.createPath, d.objectBytes = path, 0
+		obj, err := d.object(n, path, 1)
 		if err != nil {
 			return err
 		}
@@ -198,14 +214,20 @@ func (d *decoder) mapping(n *yaml.Node, path string, v reflect.Value) error {
 	return nil
 }
 
-// object converts a create object to plain maps, lists and scalars.
-func (d *decoder) object(ref *yaml.Node, path string) (any, error) {
+// object converts a create object to plain maps, lists and scalars at the
+// given nesting depth. It counts the object's size as JSON, as it will be
+// sent, while it converts: aliases can expand a small file into an object of
+// any size, which must be refused before it is built.
+func (d *decoder) object(ref *yaml.Node, path string, depth int) (any, error) {
 	n, err := d.follow(ref, path)
 	if err != nil {
 		return nil, err
 	}
 	if d.open[n] {
 		return nil, d.errorf(ref, path, "this alias refers to a node that contains it; an object cannot contain itself")
+	}
+	if depth > maxDepth && (n.Kind == yaml.MappingNode || n.Kind == yaml.SequenceNode) {
+		return nil, d.errorf(n, path, "nested deeper than %d mappings and lists; flatten the object", maxDepth)
 	}
 	d.open[n] = true
 	defer delete(d.open, n)
@@ -222,25 +244,71 @@ func (d *decoder) object(ref *yaml.Node, path string) (any, error) {
 				return nil, d.errorf(key, p, "given twice; keep one")
 			}
 			d.lines[p] = key.Line
-			if obj[key.Value], err = d.object(n.Content[i+1], p); err != nil {
+			size, err := d.encoded(key, p, key.Value)
+			if err != nil {
+				return nil, err
+			}
+			if err := d.charge(size + 2); err != nil { // "key", ':' and the ',' or '{' before it
+				return nil, err
+			}
+			if obj[key.Value], err = d.object(n.Content[i+1], p, depth+1); err != nil {
 				return nil, err
 			}
 		}
-		return obj, nil
+		return obj, d.closing(len(obj))
 	case yaml.SequenceNode:
 		list := make([]any, len(n.Content))
 		for i, item := range n.Content {
-			if list[i], err = d.object(item, fmt.Sprintf("%s[%d]", path, i)); err != nil {
+			if err := d.charge(1); err != nil { // the ',' or '[' before it
+				return nil, err
+			}
+			if list[i], err = d.object(item, fmt.Sprintf("%s[%d]", path, i), depth+1); err != nil {
 				return nil, err
 			}
 		}
-		return list, nil
+		return list, d.closing(len(list))
 	}
 	var x any
 	if err := n.Decode(&x); err != nil {
 		return nil, d.errorf(n, path, "cannot read %s: %v", describe(n), err)
 	}
-	return x, nil
+	size, err := d.encoded(n, path, x)
+	if err != nil {
+		return nil, err
+	}
+	return x, d.charge(size)
+}
+
+// encoded is the size of a scalar as JSON, the API server's format.
+func (d *decoder) encoded(n *yaml.Node, path string, x any) (int, error) {
+	data, err := json.Marshal(x)
+	if err != nil {
+		return 0, d.errorf(n, path, "%s cannot be sent to the API server, which takes JSON (%v); quote it to send it as text", describe(n), err)
+	}
+	return len(data), nil
+}
+
+// closing charges the end of a mapping or list of n items; one with no
+// items has had no opening charged either.
+func (d *decoder) closing(n int) error {
+	if n == 0 {
+		return d.charge(2)
+	}
+	return d.charge(1)
+}
+
+// charge adds size bytes of JSON to the create object being converted and
+// refuses it once it, or all of them together, is over its limit.
+func (d *decoder) charge(size int) error {
+	d.objectBytes += size
+	d.createBytes += size
+	switch {
+	case d.objectBytes > maxObjectBytes:
+		return posError(d.source, d.lines[d.createPath], d.createPath, fmt.Sprintf("the object is larger than %s as JSON, more than the API server and etcd should be sent at once; make it smaller", mib(maxObjectBytes)))
+	case d.createBytes > maxCreateBytes:
+		return posError(d.source, d.lines[d.createPath], d.createPath, fmt.Sprintf("the create objects add up to more than %s as JSON; create fewer or smaller objects", mib(maxCreateBytes)))
+	}
+	return nil
 }
 
 // fieldsOf maps the yaml names of t's fields (inline ones included) to their

@@ -47,8 +47,11 @@ func TestParseErrors(t *testing.T) {
 		{"create duplicate key", withSteps("  - create: {apiVersion: v1, kind: A, kind: B, metadata: {name: a}}\n"), []string{"f.yaml:9: steps[0].create.kind: given twice"}},
 		{"create complex key", withSteps("  - create: {[a]: b}\n"), []string{"f.yaml:9: steps[0].create: want a field name, got a list"}},
 		{"alias cycle", withSteps("  - create: &x {apiVersion: v1, kind: A, metadata: {name: a}, spec: *x}\n"), []string{"f.yaml:9: steps[0].create.spec: this alias refers to a node that contains it"}},
-		{"alias bomb", withSteps("  - create:\n      a: &a [x, x, x, x, x, x, x, x, x, x]\n      b: &b [*a, *a, *a, *a, *a, *a, *a, *a, *a, *a]\n      c: &c [*b, *b, *b, *b, *b, *b, *b, *b, *b, *b]\n      d: &d [*c, *c, *c, *c, *c, *c, *c, *c, *c, *c]\n      e: &e [*d, *d, *d, *d, *d, *d, *d, *d, *d, *d]\n      f: &f [*e, *e, *e, *e, *e, *e, *e, *e, *e, *e]\n"),
-			[]string{"steps[0].create.f", "expands to more than 1048576 YAML nodes"}},
+		{"alias bomb", aliasBomb(), []string{"f.yaml:9: steps[0].create: the object is larger than 1 MiB as JSON"}},
+		// Each object is under the size limits, but together they are too many nodes.
+		{"alias bomb across steps", withSteps("  - create:\n      apiVersion: v1\n      kind: A\n      metadata: {name: a}\n      spec:\n" + aliasLevels(5) +
+			strings.Repeat("  - create: {apiVersion: v1, kind: A, metadata: {name: b}, spec: *l5}\n", 10)),
+			[]string{"steps[9].create.spec", "expands to more than 1048576 YAML nodes"}},
 
 		// Scenario.
 		{"name missing", strings.Replace(base, "name: t\n", "", 1), []string{"f.yaml:1: name: required"}},
@@ -62,8 +65,8 @@ func TestParseErrors(t *testing.T) {
 
 		// Operators.
 		{"operator name missing", strings.Replace(base, "- name: etcd", "- count: 0", 1), []string{"f.yaml:5: operators[0].name: required"}},
-		{"operator name too long", strings.Replace(base, "name: etcd", "name: "+strings.Repeat("e", 64), 1), []string{"f.yaml:5: operators[0].name:", "at most 63"}},
-		{"fleet name too long", strings.Replace(base, "- name: etcd", "- name: "+strings.Repeat("e", 61)+"\n    count: 2", 1), []string{"f.yaml:5: operators[0].name:", "at most 60"}},
+		{"operator name too long", strings.Replace(base, "name: etcd", "name: "+strings.Repeat("e", 64), 1), []string{"f.yaml:5: operators[0].name:", "at most 55"}},
+		{"fleet name too long", strings.Replace(base, "- name: etcd", "- name: "+strings.Repeat("e", 61)+"\n    count: 2", 1), []string{"f.yaml:5: operators[0].name:", "at most 52"}},
 		{"operator name bad", strings.Replace(base, "name: etcd", "name: etcd.io", 1), []string{`f.yaml:5: operators[0].name: "etcd.io" is not a DNS-1123 label`}},
 		{"count negative", strings.Replace(base, "- name: etcd", "- name: etcd\n    count: -1", 1), []string{"f.yaml:6: operators[0].count: -1 is out of range"}},
 		{"count too big", strings.Replace(base, "- name: etcd", "- name: etcd\n    count: 501", 1), []string{"f.yaml:6: operators[0].count: 501 is out of range", "up to 500"}},
@@ -133,6 +136,22 @@ func TestParseErrors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// aliasLevels writes mappings l1..ln, indented for a create's spec, where
+// l1 is a list of ten scalars and each next level ten aliases of the last.
+func aliasLevels(n int) string {
+	var b strings.Builder
+	b.WriteString("        l1: &l1 [x, x, x, x, x, x, x, x, x, x]\n")
+	for i := 2; i <= n; i++ {
+		fmt.Fprintf(&b, "        l%d: &l%d [%s]\n", i, i, strings.TrimSuffix(strings.Repeat(fmt.Sprintf("*l%d, ", i-1), 10), ", "))
+	}
+	return b.String()
+}
+
+// aliasBomb is a create object of a few lines that expands to ten million scalars.
+func aliasBomb() string {
+	return withSteps("  - create:\n      apiVersion: v1\n      kind: A\n      metadata: {name: a}\n      spec:\n" + aliasLevels(6))
 }
 
 func TestParseReportsEveryProblem(t *testing.T) {

@@ -1,7 +1,6 @@
 package scenarios
 
 import (
-	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -9,14 +8,7 @@ import (
 	"time"
 )
 
-const (
-	maxScenarioName = 40
-	maxOperatorName = 63
-	maxFleet        = 500
-	maxMessage      = 32768
-	maxDuration     = 30 * 24 * time.Hour
-	defaultAnswer   = time.Second
-)
+const defaultAnswer = time.Second
 
 var (
 	mechanisms = []string{"stale"}
@@ -67,7 +59,10 @@ type checker struct {
 	lines     map[string]int
 	operators map[string]bool // fleet members
 	objects   map[string]bool // what expect may check: operators and created ClusterOperators
-	errs      []error
+	// members counts the operators once fleets expand. Over maxOperators,
+	// they are not expanded and references to them are not checked.
+	members int
+	errs    []error
 }
 
 func (c *checker) errorf(path, format string, args ...any) {
@@ -100,12 +95,14 @@ func validate(s *Scenario, lines map[string]int) error {
 		c.errorf("duration", "%v is out of range; use more than 0 and at most 30 days (720h)", d)
 	}
 	c.checkOperators()
-	c.times()
-	for i, st := range s.Steps {
-		c.step(fmt.Sprintf("steps[%d]", i), st)
+	if c.steps() {
+		c.times()
+		for i, st := range s.Steps {
+			c.step(fmt.Sprintf("steps[%d]", i), st)
+		}
 	}
 	c.chaos()
-	return errors.Join(c.errs...)
+	return c.result()
 }
 
 func (c *checker) label(path, v string, limit int) {
@@ -119,11 +116,14 @@ func (c *checker) label(path, v string, limit int) {
 
 // checkOperators checks the operators and collects the names steps may refer to.
 func (c *checker) checkOperators() {
+	if !c.fleetSize() {
+		return
+	}
 	declaredBy := map[string]int{}
 	for i, o := range c.s.Operators {
 		p := fmt.Sprintf("operators[%d]", i)
-		if o.Count < 0 || o.Count > maxFleet {
-			c.errorf(p+".count", "%d is out of range; use 0 for one operator or up to %d for a fleet", o.Count, maxFleet)
+		if o.Count < 0 || o.Count > maxOperators {
+			c.errorf(p+".count", "%d is out of range; use 0 for one operator or up to %d for a fleet", o.Count, maxOperators)
 		} else {
 			limit := maxOperatorName
 			if o.Count > 0 {
@@ -141,8 +141,12 @@ func (c *checker) checkOperators() {
 		if o.AnswerDelay != nil && o.AnswerDelay.Duration < 0 {
 			c.errorf(p+".answerDelay", "%v is negative; use 0 or more", o.AnswerDelay.Duration)
 		}
-		if len(o.Conditions) == 0 {
+		switch n := len(o.Conditions); {
+		case n == 0:
 			c.errorf(p+".conditions", "required: an operator reports at least one condition")
+		case n > len(conditionTypes):
+			c.errorf(p+".conditions", "%d conditions; an operator reports at most %d, one of each type (%s)", n, len(conditionTypes), strings.Join(conditionTypes, ", "))
+			continue
 		}
 		seen := map[string]int{}
 		for j, cond := range o.Conditions {
@@ -170,11 +174,13 @@ func (c *checker) condition(p string, cond Condition) {
 	switch {
 	case cond.Reason == "":
 		c.errorf(p+".reason", `required: a CamelCase word like "AsExpected"`)
+	case len(cond.Reason) > maxReason:
+		c.errorf(p+".reason", "is %d bytes long; a condition's reason is at most %d, so use a short CamelCase word", len(cond.Reason), maxReason)
 	case !reason.MatchString(cond.Reason):
 		c.errorf(p+".reason", "%q is not a valid reason; start with a letter and use letters, digits, '_', ',' and ':' only", cond.Reason)
 	}
 	if len(cond.Message) > maxMessage {
-		c.errorf(p+".message", "is %d bytes long; the API allows at most %d", len(cond.Message), maxMessage)
+		c.errorf(p+".message", "is %d bytes long; a condition's message is at most %d, so shorten it", len(cond.Message), maxMessage)
 	}
 }
 
@@ -293,8 +299,11 @@ func (c *checker) step(p string, st Step) {
 				c.errorf(p+".create."+f, "required: a Kubernetes object has %s (text)", f)
 			}
 		}
-		if _, ok := createdName(st.Create); !ok {
+		switch name, ok := createdName(st.Create); {
+		case !ok:
 			c.errorf(p+".create.metadata.name", "required: give the object a name (text)")
+		case len(name) > maxCreateName:
+			c.errorf(p+".create.metadata.name", "is %d bytes long; use at most %d, which leaves room for the run's prefix within Kubernetes' %d", len(name), maxCreateName, maxCreateName+runPrefixRoom)
 		}
 	}
 }
@@ -306,7 +315,7 @@ func createdName(obj map[string]any) (string, bool) {
 }
 
 func (c *checker) operatorRef(p, name string) {
-	if !c.operators[name] {
+	if c.members <= maxOperators && !c.operators[name] {
 		c.errorf(p, "no operator %q; declared: %s", name, c.declared())
 	}
 }
@@ -333,7 +342,7 @@ func (c *checker) expect(p string, e Expect) {
 	switch {
 	case e.Object == "":
 		c.errorf(p+".object", "required: the ClusterOperator to check")
-	case !c.objects[e.Object]:
+	case c.members <= maxOperators && !c.objects[e.Object]:
 		c.errorf(p+".object", "no ClusterOperator %q; declared operators: %s (or create one with a create step)", e.Object, c.declared())
 	}
 	c.conditionType(p+".condition", e.Condition)
@@ -348,8 +357,13 @@ func (c *checker) chaos() {
 	if ch == nil {
 		return
 	}
-	if ch.MeanUptime.Duration <= 0 {
+	switch mu := ch.MeanUptime.Duration; {
+	case mu <= 0:
 		c.errorf("chaos.meanUptime", `must be more than 0, like "8h"`)
+	case mu < minMeanUptime:
+		c.errorf("chaos.meanUptime", "%v is too short; use at least %v", mu, minMeanUptime)
+	default:
+		c.faults(mu)
 	}
 	if ch.Downtime.Min.Duration <= 0 {
 		c.errorf("chaos.downtime.min", `must be more than 0, like "5m"`)

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"sync"
@@ -43,15 +44,27 @@ func (t *Timeline) WriteJSONL(w io.Writer) error {
 	return nil
 }
 
+// maxLine is the longest line ReadJSONL reads, without its line ending. An
+// event carries at most a few conditions before and after a write, each
+// message at most 32 KiB as Kubernetes holds them; 16 MiB leaves room for
+// any object a timeline records and stops a stream with no newline from
+// being buffered without end.
+const maxLine = 16 << 20
+
 // ReadJSONL parses a timeline written by WriteJSONL (or captured from a
 // cluster in the same format). Errors name the line.
 func ReadJSONL(r io.Reader) (*Timeline, error) {
 	t := &Timeline{}
 	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 16*1024*1024)
+	// Room for the line and a "\r\n": the scanner fails only past that, and
+	// the length check below is exact.
+	sc.Buffer(make([]byte, 64*1024), maxLine+2)
 	line := 0
 	for sc.Scan() {
 		line++
+		if len(sc.Bytes()) > maxLine {
+			return nil, tooLong(line)
+		}
 		if len(sc.Bytes()) == 0 {
 			continue
 		}
@@ -72,8 +85,14 @@ func ReadJSONL(r io.Reader) (*Timeline, error) {
 		}
 		t.Append(e)
 	}
-	if err := sc.Err(); err != nil {
+	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+		return nil, tooLong(line + 1)
+	} else if err != nil {
 		return nil, fmt.Errorf("timeline line %d: %w", line+1, err)
 	}
 	return t, nil
+}
+
+func tooLong(line int) error {
+	return fmt.Errorf("timeline line %d: longer than %d MiB, the most a line may hold; is this a timeline (one JSON event per line)?", line, maxLine>>20)
 }

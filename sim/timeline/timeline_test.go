@@ -340,7 +340,7 @@ func TestReadJSONLErrorsNameTheLine(t *testing.T) {
 		{"whitespace line", ok + "\n   \n",
 			"timeline line 2: EOF"},
 		{"line too long", ok + "\n" + `{"actor":"a","verb":"expect","detail":"` + strings.Repeat("x", 16*1024*1024) + `"}`,
-			"timeline line 2: bufio.Scanner: token too long"},
+			"timeline line 2: longer than 16 MiB, the most a line may hold; is this a timeline (one JSON event per line)?"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			tl, err := ReadJSONL(strings.NewReader(tc.in))

@@ -58,8 +58,6 @@ func signalName(sig syscall.Signal) string {
 		return "SIGTERM"
 	case syscall.SIGHUP:
 		return "SIGHUP"
-	case syscall.SIGPIPE:
-		return "SIGPIPE, output closed"
 	}
 	return sig.String()
 }
@@ -72,25 +70,30 @@ func main() {
 	os.Exit(exitCode(ctx, err))
 }
 
-// onSignals turns the first SIGINT, SIGTERM, SIGHUP or SIGPIPE into a
-// cancelled context, so that every exit path stops the API server and
-// removes what opcert wrote; a second signal kills the API server at once
-// and exits. (SIGPIPE is caught so that a closed stdout ends opcert cleanly
-// instead of killing it before its children are stopped.)
+// onSignals turns the first SIGINT, SIGTERM or SIGHUP into a cancelled
+// context, so that every exit path stops the API server and removes what
+// opcert wrote; a second one kills the API server at once and exits.
+//
+// SIGPIPE is received and dropped: a closed stdout (opcert run | head -1)
+// then fails writes with EPIPE, which the summary ignores, instead of
+// killing opcert before it stops its children. (Go delivers SIGPIPE for
+// every descriptor once it is notified, sockets to a dying API server
+// included, so it cannot mean "stop".)
 func onSignals(cancel context.CancelCauseFunc) {
+	pipes := make(chan os.Signal, 1)
+	signal.Notify(pipes, syscall.SIGPIPE)
+	go func() {
+		for range pipes {
+		}
+	}()
 	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGPIPE)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	first := (<-sigs).(syscall.Signal)
 	cancel(signalled{first})
-	if first != syscall.SIGPIPE {
-		fmt.Fprintf(os.Stderr, "\nopcert: %s: stopping the API server and leaving the report directory as it was (again to stop at once)\n", signalName(first))
-	}
-	for sig := range sigs {
-		if sig != syscall.SIGPIPE {
-			world.Abort()
-			os.Exit(128 + int(first))
-		}
-	}
+	fmt.Fprintf(os.Stderr, "\nopcert: %s: stopping the API server and leaving the report directory as it was (again to stop at once)\n", signalName(first))
+	<-sigs
+	world.Abort()
+	os.Exit(128 + int(first))
 }
 
 func exitCode(ctx context.Context, err error) int {
@@ -99,9 +102,7 @@ func exitCode(ctx context.Context, err error) int {
 		if err != nil && !errors.Is(err, conformance.ErrInterrupted) && !errors.Is(err, errRulesFailed) {
 			fmt.Fprintln(os.Stderr, "opcert:", err)
 		}
-		if sig.sig != syscall.SIGPIPE {
-			fmt.Fprintln(os.Stderr, "opcert: interrupted:", signalName(sig.sig))
-		}
+		fmt.Fprintln(os.Stderr, "opcert: interrupted:", signalName(sig.sig))
 		return 128 + int(sig.sig)
 	}
 	switch {

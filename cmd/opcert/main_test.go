@@ -53,6 +53,16 @@ func write(t *testing.T, dir, name, text string) string {
 	return p
 }
 
+// earlierReport makes out look like a report of an earlier run.
+func earlierReport(t *testing.T, out string) {
+	t.Helper()
+	if err := os.MkdirAll(out, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, out, marker, markerText)
+	write(t, out, "keep", "an earlier report")
+}
+
 // A report directory from an earlier run must survive a failed one, and no
 // staging directory may be left beside it.
 func checkUntouched(t *testing.T, out string) {
@@ -89,21 +99,25 @@ func TestBadInputExitsTwoAndWritesNothing(t *testing.T) {
 		env  []string
 		args []string
 		want []string // in stderr
+		code int      // 2 unless set
 	}{
-		{"malformed YAML", nil, []string{write(t, dir, "bad.yaml", "name: x\nsteps: [\n")}, []string{"bad.yaml:"}},
+		{"malformed YAML", nil, []string{write(t, dir, "bad.yaml", "name: x\nsteps: [\n")}, []string{"bad.yaml:"}, 0},
 		{"unknown action", nil, []string{write(t, dir, "act.yaml", minimal+"steps:\n  - at: 1m\n    explodeOperator: etcd\n")},
-			[]string{"act.yaml:10:", `unknown field "explodeOperator"`, "killOperator"}},
+			[]string{"act.yaml:10:", `unknown field "explodeOperator"`, "killOperator"}, 0},
 		{"negative duration", nil, []string{write(t, dir, "neg.yaml", minimal+"steps:\n  - at: -1m\n    killOperator: etcd\n")},
-			[]string{"neg.yaml:9:", "steps[0].at"}},
-		{"missing file", nil, []string{filepath.Join(dir, "nope.yaml")}, []string{"nope.yaml"}},
-		{"unknown subject", nil, []string{"--subject", "operator=sluggish"}, []string{`no subject "sluggish"`, "slow"}},
-		{"unknown role", nil, []string{"--subject", "janitor=reference"}, []string{`no role "janitor"`, "detector"}},
-		{"subject without role", nil, []string{"--subject", "slow"}, []string{"want role=subject"}},
-		{"unknown built-in", nil, []string{"--scenario", "nope"}, []string{"nope", "stale-healthy-answer"}},
-		{"bad threshold", nil, []string{"--answer-budget", "-1s"}, []string{"must be positive"}},
+			[]string{"neg.yaml:9:", "steps[0].at"}, 0},
+		{"missing file", nil, []string{filepath.Join(dir, "nope.yaml")}, []string{"nope.yaml"}, 0},
+		{"unknown subject", nil, []string{"--subject", "operator=sluggish"}, []string{`no subject "sluggish"`, "slow"}, 0},
+		{"unknown role", nil, []string{"--subject", "janitor=reference"}, []string{`no role "janitor"`, "detector"}, 0},
+		{"subject without role", nil, []string{"--subject", "slow"}, []string{"want role=subject"}, 0},
+		{"unknown built-in", nil, []string{"--scenario", "nope"}, []string{"nope", "stale-healthy-answer"}, 0},
+		{"bad threshold", nil, []string{"--answer-budget", "-1s"}, []string{"--answer-budget -1s is out of range"}, 0},
+		{"budget past unknown", nil, []string{"--answer-budget", "11m"}, []string{"not below --unknown-after"}, 0},
+		{"port out of range", nil, []string{"--api-port", "70000"}, []string{"out of range"}, 0},
+		{"same scenario twice", nil, []string{"--scenario", "stale-hang", "--scenario", "stale-hang"}, []string{`"stale-hang" is also`}, 0},
 		{"missing envtest binary", []string{"KUBEBUILDER_ASSETS=" + empty}, []string{"--scenario", "stale-hang"},
-			[]string{"kube-apiserver is missing", "KUBEBUILDER_ASSETS"}},
-		{"port in use", nil, []string{"--api-port", port, "--scenario", "stale-hang"}, []string{"port " + port + " is in use", "--api-port"}},
+			[]string{"kube-apiserver is missing", "KUBEBUILDER_ASSETS"}, 3},
+		{"port in use", nil, []string{"--api-port", port, "--scenario", "stale-hang"}, []string{"port " + port + " is in use", "--api-port"}, 3},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -111,10 +125,14 @@ func TestBadInputExitsTwoAndWritesNothing(t *testing.T) {
 			if err := os.MkdirAll(out, 0o755); err != nil {
 				t.Fatal(err)
 			}
-			write(t, out, "keep", "an earlier report")
+			earlierReport(t, out)
 			r := opcert(t, tc.env, append([]string{"run", "--out", out}, tc.args...)...)
-			if r.code != 2 {
-				t.Fatalf("exit %d, want 2\nstderr: %s", r.code, r.stderr)
+			want := tc.code
+			if want == 0 {
+				want = 2
+			}
+			if r.code != want {
+				t.Fatalf("exit %d, want %d\nstderr: %s", r.code, want, r.stderr)
 			}
 			for _, w := range tc.want {
 				if !strings.Contains(r.stderr, w) {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -81,11 +82,12 @@ func (w *World) start(ctx context.Context, crds []*apiextensionsv1.CustomResourc
 		}
 		return s.cfg, nil
 	case <-ctx.Done():
-		// Kill what has started; envtest's Start then returns on its own.
+		// Kill what has started; envtest's Start then returns on its own,
+		// soon enough not to be waited for long.
 		_ = killAndRemove(w.dir)
 		select {
 		case <-done:
-		case <-time.After(stopTimeout):
+		case <-time.After(2 * time.Second):
 		}
 		return nil, ErrInterrupted
 	}
@@ -155,7 +157,7 @@ func (w *World) watch() {
 		case <-tick.C:
 		}
 		for name, p := range processes(w.dir) {
-			if !p.running() {
+			if !strings.HasSuffix(name, probeSuffix) && !p.running() {
 				w.die(fmt.Errorf("%s (pid %d) exited%s", name, p.pid, w.output()))
 				return
 			}

@@ -28,6 +28,9 @@ const (
 	envRunDir = "OPCERT_LAUNCH_RUNDIR" // where to record the pid
 )
 
+// probeSuffix marks the pid record of a probe, which is meant to end.
+const probeSuffix = "-probe"
+
 // probeTimeout bounds `--help` and `--version`: both answer in well under a second.
 const probeTimeout = 15 * time.Second
 
@@ -55,12 +58,16 @@ func launch(bin string, args []string) int {
 	if strconv.Itoa(os.Getppid()) != os.Getenv(envParent) {
 		return 1 // opcert died before the signal was armed
 	}
-	if len(args) == 1 && (args[0] == "--help" || args[0] == "--version") {
-		return probe(bin, args[0])
+	role, probing := filepath.Base(bin), len(args) == 1 && (args[0] == "--help" || args[0] == "--version")
+	if probing {
+		role += probeSuffix
 	}
-	if err := recordPid(os.Getenv(envRunDir), filepath.Base(bin)); err != nil {
+	if err := recordPid(os.Getenv(envRunDir), role); err != nil {
 		fmt.Fprintln(os.Stderr, "opcert launcher:", err)
 		return 1
+	}
+	if probing {
+		return probe(bin, args[0])
 	}
 	err := syscall.Exec(bin, append([]string{bin}, args...), os.Environ())
 	fmt.Fprintf(os.Stderr, "opcert launcher: starting %s: %v\n", bin, err)

@@ -46,9 +46,17 @@ lint:
 bench: envtest
 	$(GO) test -run '^$$' -bench . -benchtime 1x ./conformance/
 
+# Every fuzz target of the module, FUZZTIME each (go test fuzzes one target
+# at a time). They are found in the test files, so a new one is not left out.
 fuzz:
-	$(GO) test -run '^$$' -fuzz FuzzParse -fuzztime $(FUZZTIME) ./scenarios/
-	$(GO) test -run '^$$' -fuzz FuzzReadJSONL -fuzztime $(FUZZTIME) ./sim/timeline/
+	@set -eo pipefail; \
+	$(GO) list -f '{{range .TestGoFiles}}{{$$.ImportPath}} {{$$.Dir}}/{{.}}{{"\n"}}{{end}}{{range .XTestGoFiles}}{{$$.ImportPath}} {{$$.Dir}}/{{.}}{{"\n"}}{{end}}' ./... | \
+	while read -r pkg file; do \
+		for target in $$(sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p' "$$file"); do \
+			echo "== $$target ($$pkg)"; \
+			$(GO) test -run '^$$' -fuzz "^$$target\$$" -fuzztime $(FUZZTIME) "$$pkg" </dev/null; \
+		done; \
+	done
 
 clean:
 	rm -rf bin opcert-report opcert-report-slow

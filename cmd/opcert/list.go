@@ -1,39 +1,111 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
+	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
+	"sigs.k8s.io/yaml"
 
 	"github.com/opcert/opcert/conformance/stale"
 	"github.com/opcert/opcert/scenarios"
 )
 
+// outputFormats are the values of -o on the listing commands and version:
+// text for people (the default), json and yaml for scripts. The field names
+// of json and yaml are lowerCamelCase and stable: scripts depend on them.
+var outputFormats = []string{"text", "json", "yaml"}
+
+// outputFlag adds -o/--output to cmd, with shell completion of its values,
+// and returns where the value lands.
+func outputFlag(cmd *cobra.Command) *string {
+	format := cmd.Flags().StringP("output", "o", "text", "output format: "+strings.Join(outputFormats, ", "))
+	// Registering fails only for a flag that does not exist or has a
+	// completion already; neither can happen on the line after defining it.
+	_ = cmd.RegisterFlagCompletionFunc("output", cobra.FixedCompletions(outputFormats, cobra.ShellCompDirectiveNoFileComp))
+	return format
+}
+
+// printAs writes v as json or yaml, or calls text for the text format.
+func printAs(w io.Writer, format string, v any, text func(io.Writer) error) error {
+	switch format {
+	case "text":
+		return text(w)
+	case "json":
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		return enc.Encode(v)
+	case "yaml":
+		data, err := yaml.Marshal(v)
+		if err != nil {
+			return err
+		}
+		_, err = w.Write(data)
+		return err
+	}
+	return fmt.Errorf("--output %q is not a format; use one of: %s", format, strings.Join(outputFormats, ", "))
+}
+
+// table writes rows under a header, in aligned columns.
+func table(w io.Writer, header string, rows [][]string) error {
+	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, header)
+	for _, r := range rows {
+		fmt.Fprintln(tw, strings.Join(r, "\t"))
+	}
+	return tw.Flush()
+}
+
+type scenarioEntry struct {
+	Name        string `json:"name"`
+	Mechanism   string `json:"mechanism"`
+	Duration    string `json:"duration"` // as Go writes it, like the file: "24h0m0s"
+	Description string `json:"description"`
+	Source      string `json:"source"` // builtin:<file>
+}
+
 func newScenarios() *cobra.Command {
 	cmd := &cobra.Command{Use: "scenarios", Short: "Work with scenarios"}
-	cmd.AddCommand(&cobra.Command{
+	list := &cobra.Command{
 		Use:   "list",
 		Short: "List the built-in scenarios",
 		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			all, err := scenarios.Builtin()
-			if err != nil {
-				return err
+	}
+	format := outputFlag(list)
+	list.RunE = func(cmd *cobra.Command, _ []string) error {
+		all, err := scenarios.Builtin()
+		if err != nil {
+			return err
+		}
+		entries := make([]scenarioEntry, 0, len(all))
+		for _, s := range all {
+			entries = append(entries, scenarioEntry{s.Name, s.Mechanism, s.Duration.String(), s.Description, s.Source})
+		}
+		return printAs(cmd.OutOrStdout(), *format, entries, func(w io.Writer) error {
+			var rows [][]string
+			for _, e := range entries {
+				rows = append(rows, []string{e.Name, e.Mechanism, e.Duration, firstLine(e.Description)})
 			}
-			w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
-			fmt.Fprintln(w, "NAME\tMECHANISM\tDURATION\tDESCRIPTION")
-			for _, s := range all {
-				fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", s.Name, s.Mechanism, s.Duration.Duration, firstLine(s.Description))
-			}
-			return w.Flush()
-		},
-	})
+			return table(w, "NAME\tMECHANISM\tDURATION\tDESCRIPTION", rows)
+		})
+	}
+	cmd.AddCommand(list)
 	return cmd
 }
 
+type subjectEntry struct {
+	Mechanism   string `json:"mechanism"`
+	Role        string `json:"role"`
+	Subject     string `json:"subject"`
+	Reference   bool   `json:"reference"` // the role's reference implementation; the others are broken on purpose
+	Description string `json:"description"`
+}
+
 func newSubjects() *cobra.Command {
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "subjects",
 		Short: "List the roles of each mechanism and the subjects that can fill them",
 		Long: `List the roles of each mechanism and the subjects that can fill them.
@@ -42,35 +114,57 @@ The first subject of a role is the reference; the others are broken on
 purpose, each to show that a rule catches a real fault. Choose them with
 opcert run --subject role=subject.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
-			fmt.Fprintln(w, "MECHANISM\tROLE\tSUBJECT\tDESCRIPTION")
-			for _, m := range sortedMechanisms(stale.DefaultConfig()) {
-				for _, r := range m.Roles {
-					for _, s := range r.Subjects {
-						fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", m.Name, r.Name, s.Name, s.Description)
-					}
+	}
+	format := outputFlag(cmd)
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		var entries []subjectEntry
+		for _, m := range sortedMechanisms(stale.DefaultConfig()) {
+			for _, r := range m.Roles {
+				for i, s := range r.Subjects {
+					entries = append(entries, subjectEntry{m.Name, r.Name, s.Name, i == 0, s.Description})
 				}
 			}
-			return w.Flush()
-		},
+		}
+		return printAs(cmd.OutOrStdout(), *format, entries, func(w io.Writer) error {
+			var rows [][]string
+			for _, e := range entries {
+				rows = append(rows, []string{e.Mechanism, e.Role, e.Subject, e.Description})
+			}
+			return table(w, "MECHANISM\tROLE\tSUBJECT\tDESCRIPTION", rows)
+		})
 	}
+	return cmd
+}
+
+type ruleEntry struct {
+	ID        string `json:"id"`
+	Mechanism string `json:"mechanism"`
+	Section   string `json:"section"` // of the seed, like "000 §Proposal ¶2"
+	Role      string `json:"role"`    // whose subject the rule judges
+	Statement string `json:"statement"`
 }
 
 func newRules() *cobra.Command {
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "rules",
 		Short: "List the conformance rules with the seed section each enforces",
 		Args:  cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error {
-			w := tabwriter.NewWriter(cmd.OutOrStdout(), 0, 4, 2, ' ', 0)
-			fmt.Fprintln(w, "RULE\tSECTION\tROLE\tSTATEMENT")
-			for _, m := range sortedMechanisms(stale.DefaultConfig()) {
-				for _, r := range m.Rules {
-					fmt.Fprintf(w, "%s\t%s\t%s\t%s\n", r.ID, r.Section, r.Role, r.Statement)
-				}
-			}
-			return w.Flush()
-		},
 	}
+	format := outputFlag(cmd)
+	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
+		var entries []ruleEntry
+		for _, m := range sortedMechanisms(stale.DefaultConfig()) {
+			for _, r := range m.Rules {
+				entries = append(entries, ruleEntry{r.ID, m.Name, r.Section, r.Role, r.Statement})
+			}
+		}
+		return printAs(cmd.OutOrStdout(), *format, entries, func(w io.Writer) error {
+			var rows [][]string
+			for _, e := range entries {
+				rows = append(rows, []string{e.ID, e.Section, e.Role, e.Statement})
+			}
+			return table(w, "RULE\tSECTION\tROLE\tSTATEMENT", rows)
+		})
+	}
+	return cmd
 }

@@ -130,3 +130,30 @@ var _ = It("reports the slow operator against the 30s budget with its figures", 
 	Expect(c.Measures[0].Max.Seconds()).To(Equal(45.0))
 	Expect(c.Measures[0].Budget.Seconds()).To(Equal(30.0))
 })
+
+var _ = Describe("a run stopped before its end", func() {
+	It("is not judged against the full duration", func() {
+		sc, err := scenarios.BuiltinNamed("stale-operator-death")
+		Expect(err).NotTo(HaveOccurred())
+		m := stale.Mechanism(stale.DefaultConfig())
+		subjects, err := m.Subjects(nil)
+		Expect(err).NotTo(HaveOccurred())
+		// Ctrl-C at +15m: the challenge at +10m is out, the mark due at
+		// +20m never comes. Judged against 30m it would fail STALE-004.
+		ctx, cancel := context.WithCancelCause(context.Background())
+		defer cancel(nil)
+		run, _ := conformance.Play(ctx, api.Client, m, sc, subjects, conformance.Options{Prefix: prefix(),
+			Progress: func(virtual time.Duration) {
+				if virtual >= 15*time.Minute {
+					cancel(conformance.ErrInterrupted)
+				}
+			}})
+		Expect(run.Stopped).To(Equal(reports.StopInterrupted))
+		Expect(run.Reached).To(BeNumerically(">=", 15*time.Minute))
+		Expect(run.Reached).To(BeNumerically("<", sc.Duration.Duration))
+		for _, c := range run.Cases {
+			Expect(c.Status).To(Equal(reports.Skip), "%s: %s", c.Rule, c.Message)
+			Expect(c.Message).To(HavePrefix("not judged: the run stopped (interrupted)"))
+		}
+	})
+})

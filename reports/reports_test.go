@@ -73,6 +73,8 @@ func testReport() *Report {
 			Wall:     20 * time.Millisecond,
 			APICalls: 7,
 			Error:    "api server went away",
+			Stopped:  StopSubject,
+			Reached:  30 * time.Second,
 			Cases:    []Case{{Rule: "EXPECT", Section: "crash", Statement: "Ready becomes True.", Role: "operator", Status: Pass}},
 		}},
 	}
@@ -236,7 +238,7 @@ func TestWriteMarkdown(t *testing.T) {
 		"## restart [operator=ref-lazy,peer=ref-good]\n\nThe operator dies and comes back.\n",
 		"| STALE-001 | 000 §Proposal | Stale conditions are answered. | FAIL |\n",
 		"| STALE-002 | 000 §Restarts | Restarts reset nothing. | SKIP |\n",
-		"**The run could not complete:** api server went away\n",
+		"**The run could not complete** (stopped (subject) at 30s of 1m0s): api server went away\n",
 		"### STALE-001 FAIL: Stale conditions are answered.\n",
 		"| stale-answer Widget/default/w1 | 4 | 30s | 1m30s | 2m0s | 1m0s |\n",
 		"```\n+5m0s scenario kill (operator-0)\n" +
@@ -337,4 +339,34 @@ func dirNames(t *testing.T, dir string) []string {
 		names = append(names, e.Name())
 	}
 	return names
+}
+
+// A run stopped by its environment or a signal proved nothing: it is never
+// PASS or FAIL, whatever its cases say.
+func TestVerdictOfStoppedRuns(t *testing.T) {
+	failed := []Case{{Rule: "R", Status: Fail}}
+	for _, tc := range []struct {
+		run  Run
+		want string
+	}{
+		{Run{Cases: []Case{{Status: Pass}}}, "PASS"},
+		{Run{Cases: failed}, "FAIL"},
+		{Run{Error: "livelock", Stopped: StopSubject}, "FAIL"},
+		{Run{Error: "gone", Stopped: StopEnvironment, Cases: failed}, "ERROR"},
+		{Run{Error: "refused", Stopped: StopScenario}, "ERROR"},
+		{Run{Error: "ctrl-c", Stopped: StopInterrupted, Cases: failed}, "INTERRUPTED"},
+	} {
+		if got := tc.run.verdict(); got != tc.want {
+			t.Errorf("%+v: verdict %s, want %s", tc.run, got, tc.want)
+		}
+	}
+	r := &Report{Runs: []Run{{Cases: failed}, {Stopped: StopEnvironment, Error: "gone"}}}
+	if !r.Failed() || !r.Errored() {
+		t.Errorf("Failed %v, Errored %v: want both", r.Failed(), r.Errored())
+	}
+	var b strings.Builder
+	WriteSummary(&b, r)
+	if !strings.Contains(b.String(), "ERROR: 2 runs") {
+		t.Errorf("an errored report must not sum up as PASS or FAIL:\n%s", b.String())
+	}
 }

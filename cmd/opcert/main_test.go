@@ -178,16 +178,31 @@ func TestRunWritesReportsAndExitCodes(t *testing.T) {
 	dir := t.TempDir()
 	sc := write(t, dir, "tiny.yaml", minimal)
 	out := filepath.Join(dir, "report")
-	r := opcert(t, nil, "run", "--out", out, sc)
+	if err := os.Mkdir(out, 0o755); err != nil { // an empty directory may be used
+		t.Fatal(err)
+	}
+	free, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	port := strconv.Itoa(free.Addr().(*net.TCPAddr).Port)
+	free.Close()
+	r := opcert(t, nil, "run", "--out", out, "--api-port", port, sc)
 	if r.code != 0 {
 		t.Fatalf("reference run: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "API server up at https://127.0.0.1:"+port+"/ ") {
+		t.Errorf("--api-port %s was not honoured:\n%s", port, r.stderr)
+	}
+	if !ours(out) {
+		t.Errorf("the report directory lacks its marker %s", marker)
 	}
 	for _, f := range []string{"junit.xml", "report.json", "report.md", "timelines/01-tiny.jsonl"} {
 		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
 			t.Errorf("missing %s: %v", f, err)
 		}
 	}
-	if !strings.Contains(r.stderr, "API server up in") || !strings.Contains(r.stderr, "[1/1] tiny") {
+	if !strings.Contains(r.stderr, "API server up at") || !strings.Contains(r.stderr, "[1/1] tiny") {
 		t.Errorf("no progress on stderr:\n%s", r.stderr)
 	}
 	if !strings.Contains(r.stdout, "PASS") {

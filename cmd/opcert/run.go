@@ -113,7 +113,7 @@ func (o *runOptions) run(cmd *cobra.Command, files []string) error {
 		case <-ctx.Done():
 		}
 	}()
-	fmt.Fprintf(stderr, "opcert: API server up in %s (%s, %s)\n", w.Startup.Round(time.Millisecond), w.KubeVersion, w.EtcdVersion)
+	fmt.Fprintf(stderr, "opcert: API server up at %s in %s (%s, %s)\n", w.Config.Host, w.Startup.Round(time.Millisecond), w.KubeVersion, w.EtcdVersion)
 
 	rep := &reports.Report{Tool: "opcert", StartedAt: time.Now().UTC(),
 		Environment: reports.Environment{KubeVersion: w.KubeVersion, EtcdVersion: w.EtcdVersion, Assets: w.Assets, Startup: w.Startup}}

@@ -56,7 +56,10 @@ func (w *World) start(ctx context.Context, crds []*apiextensionsv1.CustomResourc
 	w.env = &envtest.Environment{CRDs: crds, Scheme: w.Scheme, ErrorIfCRDPathMissing: true,
 		ControlPlaneStartTimeout: startTimeout, ControlPlaneStopTimeout: stopTimeout}
 	api := w.env.ControlPlane.GetAPIServer()
-	api.Path, api.CertDir, api.SecurePort = filepath.Join(bin, "kube-apiserver"), filepath.Join(w.dir, "certs"), port
+	api.Path, api.CertDir = filepath.Join(bin, "kube-apiserver"), filepath.Join(w.dir, "certs")
+	if port != 0 {
+		api.SecureServing.Address, api.SecureServing.Port = "127.0.0.1", strconv.Itoa(port)
+	}
 	api.Out, api.Err = w.logs[0], w.logs[0]
 	w.env.ControlPlane.Etcd = &envtest.Etcd{Path: filepath.Join(bin, "etcd"), DataDir: filepath.Join(w.dir, "etcd"),
 		Out: w.logs[1], Err: w.logs[1]}

@@ -85,7 +85,7 @@ operators:
       - {type: Available, status: "True", reason: AsExpected, message: "All is well"}
 `
 
-func TestBadInputExitsTwoAndWritesNothing(t *testing.T) {
+func TestBadInputAndEnvironmentWriteNothing(t *testing.T) {
 	dir := t.TempDir()
 	busy, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

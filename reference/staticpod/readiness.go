@@ -1,0 +1,202 @@
+package staticpod
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Probe is the result of one HTTP check of the operand.
+type Probe int
+
+// Probe results. The zero value is an operand that does not answer, so a
+// zero Observation is an operand that never started.
+const (
+	NoAnswer Probe = iota // connection refused or timed out
+	Failed                // answered with a status other than 200
+	OK
+)
+
+// Mirror is the operand's mirror pod as the local API server returns it.
+type Mirror struct {
+	Name        string
+	UID         string // a new manifest gives a new mirror pod, with a new UID
+	Revision    int    // its revision annotation
+	Ready       bool   // status.ready
+	Annotations map[string]string
+}
+
+// Observation is what the caller saw of the operand at one look. The
+// fields are independent: the caller fills each from its own probe.
+type Observation struct {
+	// StartAttempts counts the start-up attempts of this revision's
+	// operand in its termination.log.
+	StartAttempts int
+	Healthz       Probe // /healthz
+	Etcd          Probe // /healthz/etcd: the etcd post-start hook of 003 §Readiness step 4
+	Readyz        Probe // /readyz
+	// Unfinished are the post-start hooks /readyz?verbose lists as not
+	// finished, for the message.
+	Unfinished []string
+	// Mirror is nil when the local API server returned no mirror pod.
+	Mirror *Mirror
+	// MirrorLookupFailed: the local API server did not answer the lookup.
+	MirrorLookupFailed bool
+}
+
+// Step is one step of a readiness procedure. It returns an empty reason
+// when the operand of revision passes it, else why not, for a person.
+type Step func(revision int, o Observation) (Reason, string)
+
+// Verdict runs the steps in order and returns the first failure; an empty
+// reason means ready.
+func Verdict(steps []Step, revision int, o Observation) (Reason, string) {
+	for _, s := range steps {
+		if r, msg := s(revision, o); r != "" {
+			return r, msg
+		}
+	}
+	return "", ""
+}
+
+// SeedSteps is 003 §Readiness in the seed's order.
+func SeedSteps() []Step {
+	return append([]Step{startedUp, notCrashLooping}, seedUpSteps()...)
+}
+
+// seedUpSteps are the steps that say the operand is up (003 §Readiness
+// steps 3 to 6).
+func seedUpSteps() []Step {
+	return []Step{healthy, readyz, mirrorFound, mirrorAtRevision(NotReady), mirrorReady(NotReady)}
+}
+
+// startedUp is 003 §Readiness step 1.
+func startedUp(_ int, o Observation) (Reason, string) {
+	if o.StartAttempts == 0 {
+		return NeverStartedUp, "no start-up attempt in the termination log"
+	}
+	return "", ""
+}
+
+// notCrashLooping is 003 §Readiness step 2. More than one attempt is red
+// only while the operand is not up: an operand that restarted once and
+// then became ready has started up.
+func notCrashLooping(revision int, o Observation) (Reason, string) {
+	if r, _ := Verdict(seedUpSteps(), revision, o); o.StartAttempts > 1 && r != "" {
+		return CrashLooping, fmt.Sprintf("%d start-up attempts in the termination log", o.StartAttempts)
+	}
+	return "", ""
+}
+
+// healthy is 003 §Readiness step 3; not answering is red too (003
+// §Proposal: "not answering on the expected port").
+func healthy(_ int, o Observation) (Reason, string) {
+	if o.Healthz != OK {
+		return Unhealthy, "/healthz " + o.Healthz.says()
+	}
+	return "", ""
+}
+
+// readyz is 003 §Readiness step 4: EtcdUnhealthy when etcd is the cause,
+// and in both cases the message lists the unfinished post-start hooks.
+func readyz(_ int, o Observation) (Reason, string) {
+	if o.Readyz == OK {
+		return "", ""
+	}
+	r, etcd := NotReady, ""
+	if o.Etcd != OK {
+		r, etcd = EtcdUnhealthy, "; the etcd post-start hook has not finished"
+	}
+	return r, "/readyz " + o.Readyz.says() + etcd + "; unfinished post-start hooks: " + hooks(o.Unfinished)
+}
+
+// mirrorFound is the seed's second step 4 (get the mirror pod), which
+// names no reason: it gives NotReady, as the two steps after it do.
+func mirrorFound(_ int, o Observation) (Reason, string) {
+	switch {
+	case o.MirrorLookupFailed:
+		return NotReady, "the mirror pod could not be read from the local API server"
+	case o.Mirror == nil:
+		return NotReady, "the mirror pod was not found"
+	}
+	return "", ""
+}
+
+// mirrorAtRevision is 003 §Readiness step 5.
+func mirrorAtRevision(reason Reason) Step {
+	return func(revision int, o Observation) (Reason, string) {
+		if o.Mirror != nil && o.Mirror.Revision != revision {
+			return reason, fmt.Sprintf("the mirror pod has revision %d, want %d", o.Mirror.Revision, revision)
+		}
+		return "", ""
+	}
+}
+
+// mirrorReady is 003 §Readiness step 6.
+func mirrorReady(reason Reason) Step {
+	return func(revision int, o Observation) (Reason, string) {
+		if o.Mirror != nil && !o.Mirror.Ready {
+			return reason, fmt.Sprintf("the mirror pod of revision %d is not ready", revision)
+		}
+		return "", ""
+	}
+}
+
+// LibraryGoSteps is library-go's order (UPSTREAM.md): no old-revision
+// pod, /healthz/etcd, /healthz, /readyz, the mirror pod at the revision,
+// the pod Ready. It has no termination.log steps.
+func LibraryGoSteps() []Step {
+	return []Step{
+		podAtRevision(false),
+		endpoint("/healthz/etcd", func(o Observation) Probe { return o.Etcd }, EtcdUnhealthy),
+		endpoint("/healthz", func(o Observation) Probe { return o.Healthz }, Unhealthy),
+		endpoint("/readyz", func(o Observation) Probe { return o.Readyz }, NotReady),
+		podAtRevision(true),
+		mirrorReady(PodNodReady),
+	}
+}
+
+// podAtRevision is library-go's revision check of the mirror pod. Run
+// first, not strict, it only rules out the old revision's pod: a failed
+// lookup passes, since the new operand may not be serving yet and the
+// later steps will say so.
+func podAtRevision(strict bool) Step {
+	return func(revision int, o Observation) (Reason, string) {
+		switch {
+		case o.MirrorLookupFailed && !strict:
+			return "", ""
+		case o.MirrorLookupFailed:
+			return PodListError, "the mirror pod could not be read from the local API server"
+		case o.Mirror == nil:
+			return PodNotRunning, "waiting for the mirror pod to show up"
+		}
+		return mirrorAtRevision(UnexpectedRevision)(revision, o)
+	}
+}
+
+// endpoint is one of library-go's HTTP checks: a refused connection is a
+// NetworkError, an answer other than 200 is the check's reason.
+func endpoint(path string, probe func(Observation) Probe, reason Reason) Step {
+	return func(_ int, o Observation) (Reason, string) {
+		switch probe(o) {
+		case NoAnswer:
+			return NetworkError, path + " " + NoAnswer.says()
+		case Failed:
+			return reason, path + " " + Failed.says() + "; unfinished post-start hooks: " + hooks(o.Unfinished)
+		}
+		return "", ""
+	}
+}
+
+func (p Probe) says() string {
+	if p == NoAnswer {
+		return "did not answer"
+	}
+	return "is not ok"
+}
+
+func hooks(names []string) string {
+	if len(names) == 0 {
+		return "none reported"
+	}
+	return strings.Join(names, ", ")
+}

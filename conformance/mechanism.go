@@ -20,7 +20,7 @@ type Mechanism struct {
 	Seed  string // the seed file's number, e.g. "000"
 	Roles []Role
 	Rules []Rule
-	Build func(ctx context.Context, w *Stage, sc *scenarios.Scenario, subjects map[string]string) (Processes, error)
+	Build func(ctx context.Context, w *Stage, sc *scenarios.Scenario, cast Cast) (Processes, error)
 	// Estimate is the API calls a scenario costs on the reference, for
 	// --dry-run and the warning before a long run.
 	Estimate func(sc *scenarios.Scenario) int
@@ -33,10 +33,25 @@ type Role struct {
 }
 
 // Subject fills a role: the reference, or a deliberately broken variant
-// that proves the rules can fail.
+// that proves the rules can fail. Impl is what the mechanism builds the
+// role's actor from (its type is the mechanism's own), so that choosing a
+// subject is a lookup, not a switch on its name.
 type Subject struct {
 	Name        string
 	Description string
+	Impl        any
+}
+
+// Cast is the subject chosen for each role of a run.
+type Cast map[string]Subject
+
+// Names is the cast as role -> subject name, as reports show it.
+func (c Cast) Names() map[string]string {
+	out := make(map[string]string, len(c))
+	for role, s := range c {
+		out[role] = s.Name
+	}
+	return out
 }
 
 // Stage is what a mechanism builds a scenario's world on.
@@ -47,42 +62,39 @@ type Stage struct {
 	API client.Client
 }
 
-// Processes carries out the scenario steps that act on operator processes.
-type Processes interface {
-	Kill(ctx context.Context, name string) error
-	Restart(ctx context.Context, name string) error
-	Hang(ctx context.Context, name string) error
-	Reconnect(ctx context.Context, name string) error
-	SetCondition(ctx context.Context, operator string, c scenarios.Condition) error
-	SetAnswerDelay(ctx context.Context, operator string, d time.Duration) error
-}
-
 // Subjects resolves role=subject choices against a mechanism's roles,
-// filling unnamed roles with the reference. Unknown roles or subjects are
-// errors that list what exists.
-func (m *Mechanism) Subjects(choices map[string]string) (map[string]string, error) {
-	out := map[string]string{}
+// filling unnamed roles with the reference. A choice's role may be scoped
+// to a mechanism ("stale.operator"); choices scoped to another mechanism
+// are not this one's. Unknown roles or subjects are errors that list what
+// exists.
+func (m *Mechanism) Subjects(choices map[string]string) (Cast, error) {
+	out := Cast{}
 	for _, r := range m.Roles {
-		out[r.Name] = r.Subjects[0].Name
+		out[r.Name] = r.Subjects[0]
 	}
-	for role, subject := range choices {
+	for key, subject := range choices {
+		role := key
+		if mech, r, scoped := strings.Cut(key, "."); scoped {
+			if mech != m.Name {
+				continue
+			}
+			role = r
+		}
 		r := m.role(role)
 		if r == nil {
 			return nil, fmt.Errorf("mechanism %s has no role %q; roles: %s", m.Name, role, strings.Join(m.roleNames(), ", "))
 		}
-		found := false
-		var names []string
-		for _, s := range r.Subjects {
-			names = append(names, s.Name)
-			found = found || s.Name == subject
+		s, ok := r.subject(subject)
+		if !ok {
+			return nil, fmt.Errorf("role %s.%s has no subject %q; subjects: %s", m.Name, role, subject, strings.Join(r.names(), ", "))
 		}
-		if !found {
-			return nil, fmt.Errorf("role %s has no subject %q; subjects: %s", role, subject, strings.Join(names, ", "))
-		}
-		out[role] = subject
+		out[role] = s
 	}
 	return out, nil
 }
+
+// HasRole tells whether the mechanism has a role of that name.
+func (m *Mechanism) HasRole(name string) bool { return m.role(name) != nil }
 
 func (m *Mechanism) role(name string) *Role {
 	for i := range m.Roles {
@@ -100,4 +112,31 @@ func (m *Mechanism) roleNames() []string {
 	}
 	sort.Strings(names)
 	return names
+}
+
+func (r *Role) subject(name string) (Subject, bool) {
+	for _, s := range r.Subjects {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return Subject{}, false
+}
+
+func (r *Role) names() []string {
+	var names []string
+	for _, s := range r.Subjects {
+		names = append(names, s.Name)
+	}
+	return names
+}
+
+// Processes carries out the scenario steps that act on operator processes.
+type Processes interface {
+	Kill(ctx context.Context, name string) error
+	Restart(ctx context.Context, name string) error
+	Hang(ctx context.Context, name string) error
+	Reconnect(ctx context.Context, name string) error
+	SetCondition(ctx context.Context, operator string, c scenarios.Condition) error
+	SetAnswerDelay(ctx context.Context, operator string, d time.Duration) error
 }

@@ -26,14 +26,14 @@ type Options struct {
 // behind api, judges the timeline, and returns the run's report entry with
 // the timeline. A run that cannot complete says why in the report's Error
 // and Stopped, and is judged only as far as that reason allows (stop.go).
-func Play(ctx context.Context, api client.Client, m *Mechanism, sc *scenarios.Scenario, subjects map[string]string, opts Options) (reports.Run, *timeline.Timeline) {
+func Play(ctx context.Context, api client.Client, m *Mechanism, sc *scenarios.Scenario, cast Cast, opts Options) (reports.Run, *timeline.Timeline) {
 	tl := &timeline.Timeline{}
 	sched := sim.NewScheduler(sim.NewClock(), tl)
 	sched.Prefix = opts.Prefix
 	if opts.Progress != nil {
 		sched.OnAdvance = func(t time.Time) { opts.Progress(t.Sub(sim.Epoch)) }
 	}
-	run := reports.Run{Scenario: sc.Name, Description: sc.Description, Subjects: subjects, Virtual: sc.Duration.Duration}
+	run := reports.Run{Scenario: sc.Name, Description: sc.Description, Subjects: cast.Names(), Virtual: sc.Duration.Duration}
 	start := time.Now()
 
 	// Steps are queued before anything starts, so at any instant they run
@@ -59,7 +59,7 @@ func Play(ctx context.Context, api client.Client, m *Mechanism, sc *scenarios.Sc
 	}
 	end := sim.Epoch.Add(sc.Duration.Duration)
 	var err error
-	if procs, err = m.Build(ctx, &Stage{Sched: sched, API: api}, sc, subjects); err == nil {
+	if procs, err = m.Build(ctx, &Stage{Sched: sched, API: api}, sc, cast); err == nil {
 		err = sched.Run(ctx, end)
 	}
 	run.Wall = time.Since(start)

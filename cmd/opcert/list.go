@@ -10,7 +10,7 @@ import (
 	"github.com/spf13/cobra"
 	"sigs.k8s.io/yaml"
 
-	"github.com/opcert/opcert/conformance/stale"
+	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/scenarios"
 )
 
@@ -118,7 +118,11 @@ opcert run --subject role=subject.`,
 	format := outputFlag(cmd)
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		var entries []subjectEntry
-		for _, m := range sortedMechanisms(stale.DefaultConfig()) {
+		mechs, err := conformance.Defaults()
+		if err != nil {
+			return err
+		}
+		for _, m := range mechs {
 			for _, r := range m.Roles {
 				for i, s := range r.Subjects {
 					entries = append(entries, subjectEntry{m.Name, r.Name, s.Name, i == 0, s.Description})
@@ -153,7 +157,11 @@ func newRules() *cobra.Command {
 	format := outputFlag(cmd)
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		var entries []ruleEntry
-		for _, m := range sortedMechanisms(stale.DefaultConfig()) {
+		mechs, err := conformance.Defaults()
+		if err != nil {
+			return err
+		}
+		for _, m := range mechs {
 			for _, r := range m.Rules {
 				entries = append(entries, ruleEntry{r.ID, m.Name, r.Section, r.Role, r.Statement})
 			}

@@ -12,9 +12,9 @@ import (
 )
 
 type plan struct {
-	sc       *scenarios.Scenario
-	m        *conformance.Mechanism
-	subjects map[string]string
+	sc   *scenarios.Scenario
+	m    *conformance.Mechanism
+	cast conformance.Cast
 }
 
 // perCall is the wall time one API call costs here: the median measured by
@@ -44,7 +44,7 @@ func printPlan(w io.Writer, plans []plan, out string) error {
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "#\tSCENARIO\tMECHANISM\tSUBJECTS\tVIRTUAL\tAPI CALLS (EST.)\tWALL (EST.)")
 	for i, p := range plans {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%d\t%s\n", i+1, p.sc.Name, p.m.Name, reports.SubjectList(p.subjects),
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%d\t%s\n", i+1, p.sc.Name, p.m.Name, reports.SubjectList(p.cast.Names()),
 			p.sc.Duration.Duration, p.calls(), (time.Duration(p.calls()) * perCall).Round(time.Millisecond))
 	}
 	if err := tw.Flush(); err != nil {

@@ -7,8 +7,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/opcert/opcert/conformance"
-	"github.com/opcert/opcert/conformance/stale"
 	"github.com/opcert/opcert/sim/world"
 )
 
@@ -27,12 +25,6 @@ judges the recorded timeline with rules that cite the design they enforce.`,
 	}
 	root.AddCommand(newRun(), newScenarios(), newSubjects(), newRules(), newVersion())
 	return root
-}
-
-// mechanisms are the plug-ins opcert knows, by scenario mechanism name.
-func mechanisms(cfg stale.Config) map[string]*conformance.Mechanism {
-	m := stale.Mechanism(cfg)
-	return map[string]*conformance.Mechanism{m.Name: m}
 }
 
 // versionInfo is what opcert version prints: which opcert this is and the

@@ -14,7 +14,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/opcert/opcert/conformance"
-	"github.com/opcert/opcert/conformance/stale"
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/scenarios"
 	"github.com/opcert/opcert/sim/world"
@@ -26,11 +25,12 @@ type runOptions struct {
 	scenarios []string
 	apiPort   int
 	dryRun    bool
-	cfg       stale.Config
+	// mechanisms build each registered mechanism from its flags' values.
+	mechanisms []func() (*conformance.Mechanism, error)
 }
 
 func newRun() *cobra.Command {
-	o := runOptions{cfg: stale.DefaultConfig()}
+	o := runOptions{}
 	cmd := &cobra.Command{
 		Use:   "run [FILE...]",
 		Short: "Run scenarios and write the reports",
@@ -61,16 +61,21 @@ environment error.`,
 	f.StringArrayVar(&o.scenarios, "scenario", nil, "run only this built-in scenario (repeatable)")
 	f.IntVar(&o.apiPort, "api-port", 0, "port for the API server (0: any free port)")
 	f.BoolVar(&o.dryRun, "dry-run", false, "print the plan (scenarios, subjects, estimated API calls and wall time) and stop")
-	f.DurationVar(&o.cfg.ChallengeAfter, "challenge-after", o.cfg.ChallengeAfter, "stale: time without movement before a challenge")
-	f.DurationVar(&o.cfg.UnknownAfter, "unknown-after", o.cfg.UnknownAfter, "stale: time without an answer before Unknown")
-	f.DurationVar(&o.cfg.AnswerBudget, "answer-budget", o.cfg.AnswerBudget, "stale: the minimum stale-message update time invariant's budget")
+	for _, p := range conformance.Plugins() {
+		o.mechanisms = append(o.mechanisms, p.Flags(f))
+	}
 	return cmd
 }
 
 func (o *runOptions) run(cmd *cobra.Command, files []string) error {
 	stderr := cmd.ErrOrStderr()
-	if err := o.cfg.Validate(); err != nil {
-		return err
+	mechs := map[string]*conformance.Mechanism{}
+	for _, build := range o.mechanisms {
+		m, err := build()
+		if err != nil {
+			return err
+		}
+		mechs[m.Name] = m
 	}
 	if o.apiPort < 0 || o.apiPort > 65535 {
 		return fmt.Errorf("--api-port %d is out of range: give 1 to 65535, or 0 for any free port", o.apiPort)
@@ -78,7 +83,7 @@ func (o *runOptions) run(cmd *cobra.Command, files []string) error {
 	if err := checkOut(o.out); err != nil {
 		return err
 	}
-	plans, err := o.plan(files)
+	plans, err := o.plan(files, mechs)
 	if err != nil {
 		return err
 	}
@@ -120,7 +125,7 @@ func (o *runOptions) run(cmd *cobra.Command, files []string) error {
 	start := time.Now()
 	var stopped error
 	for i, p := range plans {
-		run, tl := conformance.Play(ctx, w.Client, p.m, p.sc, p.subjects, conformance.Options{
+		run, tl := conformance.Play(ctx, w.Client, p.m, p.sc, p.cast, conformance.Options{
 			Prefix:   fmt.Sprintf("r%02d-", i+1),
 			Progress: ticker(stderr, i+1, len(plans), p.sc),
 		})
@@ -164,16 +169,15 @@ func (o *runOptions) run(cmd *cobra.Command, files []string) error {
 }
 
 // plan loads the scenarios and resolves each one's mechanism and subjects.
-func (o *runOptions) plan(files []string) ([]plan, error) {
+func (o *runOptions) plan(files []string, mechs map[string]*conformance.Mechanism) ([]plan, error) {
 	scs, err := o.load(files)
 	if err != nil {
 		return nil, err
 	}
-	choices, err := parseSubjects(o.subjects)
+	choices, err := parseSubjects(o.subjects, mechs)
 	if err != nil {
 		return nil, err
 	}
-	mechs := mechanisms(o.cfg)
 	plans := make([]plan, 0, len(scs))
 	seen := map[string]string{}
 	for _, sc := range scs {
@@ -185,11 +189,11 @@ func (o *runOptions) plan(files []string) ([]plan, error) {
 		if !ok {
 			return nil, fmt.Errorf("%s: no mechanism %q", sc.Source, sc.Mechanism)
 		}
-		subjects, err := m.Subjects(choices)
+		subjects, err := m.Subjects(choices[m.Name])
 		if err != nil {
 			return nil, err
 		}
-		plans = append(plans, plan{sc: sc, m: m, subjects: subjects})
+		plans = append(plans, plan{sc: sc, m: m, cast: subjects})
 	}
 	return plans, nil
 }
@@ -219,16 +223,46 @@ func (o *runOptions) load(files []string) ([]*scenarios.Scenario, error) {
 	return scenarios.Builtin()
 }
 
-func parseSubjects(flags []string) (map[string]string, error) {
-	out := map[string]string{}
+// parseSubjects reads --subject flags, [mechanism.]role=subject, into the
+// choices of each mechanism. An unscoped role applies to every mechanism
+// that has it; a role no mechanism has is an error.
+func parseSubjects(flags []string, mechs map[string]*conformance.Mechanism) (map[string]map[string]string, error) {
+	out := map[string]map[string]string{}
 	for _, f := range flags {
-		role, subject, ok := strings.Cut(f, "=")
-		if !ok || role == "" || subject == "" {
-			return nil, fmt.Errorf("--subject %q: want role=subject, e.g. operator=slow (see 'opcert subjects')", f)
+		key, subject, ok := strings.Cut(f, "=")
+		if !ok || key == "" || subject == "" {
+			return nil, fmt.Errorf("--subject %q: want [mechanism.]role=subject, e.g. operator=slow or stale.operator=slow (see 'opcert subjects')", f)
 		}
-		out[role] = subject
+		mech, role, scoped := strings.Cut(key, ".")
+		if !scoped {
+			mech, role = "", key
+		}
+		matched := false
+		for name, m := range mechs {
+			if (mech == "" || mech == name) && (m.HasRole(role) || mech == name) {
+				if out[name] == nil {
+					out[name] = map[string]string{}
+				}
+				out[name][role] = subject // an unknown role of a named mechanism is its error to give
+				matched = true
+			}
+		}
+		if !matched {
+			return nil, fmt.Errorf("--subject %q: no role %q in any mechanism; roles: %s (see 'opcert subjects')", f, key, allRoles(mechs))
+		}
 	}
 	return out, nil
+}
+
+func allRoles(mechs map[string]*conformance.Mechanism) string {
+	var out []string
+	for name, m := range mechs {
+		for _, r := range m.Roles {
+			out = append(out, name+"."+r.Name)
+		}
+	}
+	sort.Strings(out)
+	return strings.Join(out, ", ")
 }
 
 func progress(w io.Writer, i, n int, run reports.Run) {
@@ -255,18 +289,4 @@ func ticker(w io.Writer, i, n int, sc *scenarios.Scenario) func(time.Duration) {
 func firstLine(s string) string {
 	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
 	return line
-}
-
-func sortedMechanisms(cfg stale.Config) []*conformance.Mechanism {
-	m := mechanisms(cfg)
-	names := make([]string, 0, len(m))
-	for n := range m {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	out := make([]*conformance.Mechanism, 0, len(names))
-	for _, n := range names {
-		out = append(out, m[n])
-	}
-	return out
 }

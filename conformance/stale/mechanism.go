@@ -32,17 +32,17 @@ func Mechanism(cfg Config) *conformance.Mechanism {
 		},
 		Rules:    Rules(cfg),
 		Estimate: cfg.Estimate,
-		Build: func(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, subjects map[string]string) (conformance.Processes, error) {
-			return build(ctx, st, cfg, sc, subjects)
+		Build: func(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Processes, error) {
+			return build(ctx, st, cfg, sc, cast)
 		},
 	}
 }
 
 // world is a scenario's running operators and detector.
 type world struct {
-	st      *conformance.Stage
-	subject string
-	ops     map[string]*op
+	st       *conformance.Stage
+	operator operatorImpl
+	ops      map[string]*op
 }
 
 // op is one simulated operator process and what its operand reports.
@@ -53,8 +53,8 @@ type op struct {
 	live  *operator.Operator // nil while dead
 }
 
-func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios.Scenario, subjects map[string]string) (conformance.Processes, error) {
-	params, decide := detectorCore(subjects[RoleDetector], stale.Params{ChallengeAfter: cfg.ChallengeAfter, UnknownAfter: cfg.UnknownAfter})
+func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Processes, error) {
+	params, decide := cast[RoleDetector].Impl.(detectorImpl)(stale.Params{ChallengeAfter: cfg.ChallengeAfter, UnknownAfter: cfg.UnknownAfter})
 	det := &stale.Detector{
 		Client: st.Sched.Client(st.API, RoleDetector, RoleDetector),
 		Clock:  st.Sched.Clock(), Params: params, Decide: decide,
@@ -64,7 +64,7 @@ func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios
 	if err != nil {
 		return nil, err
 	}
-	w := &world{st: st, subject: subjects[RoleOperator], ops: map[string]*op{}}
+	w := &world{st: st, operator: cast[RoleOperator].Impl.(operatorImpl), ops: map[string]*op{}}
 	for _, spec := range sc.Fleet() {
 		o := &op{spec: spec, delay: time.Second}
 		if spec.AnswerDelay != nil {
@@ -105,7 +105,7 @@ func (w *world) start(ctx context.Context, name string) error {
 	if err != nil {
 		return err
 	}
-	delay, compare := operatorSubject(w.subject, o.delay)
+	delay, compare := w.operator(o.delay)
 	actor := OperatorActor(name)
 	c := w.st.Sched.Client(w.st.API, actor, RoleOperator)
 	o.live = operator.New(c, w.st.Sched.Clock(), w.st.Sched.Prefix+name, delay, append([]operator.Condition(nil), o.want...))
@@ -166,7 +166,7 @@ func (w *world) SetAnswerDelay(_ context.Context, name string, d time.Duration) 
 	}
 	o.delay = d
 	if o.live != nil {
-		delay, _ := operatorSubject(w.subject, d)
+		delay, _ := w.operator(d)
 		o.live.SetAnswerDelay(delay)
 	}
 	return nil

@@ -11,48 +11,58 @@ import (
 	"github.com/opcert/opcert/reference/stale"
 )
 
+// detectorImpl makes a detector subject's params and decision core from
+// the run's params.
+type detectorImpl func(stale.Params) (stale.Params, decideFunc)
+
+// operatorImpl makes an operator subject's answer delay (from the
+// scenario's) and its comparison of live and wanted conditions (nil: the
+// reference's).
+type operatorImpl func(delay time.Duration) (time.Duration, compareFunc)
+
+type compareFunc = func(configv1.ClusterOperatorStatusCondition, operator.Condition) bool
+
 // Detector subjects: the reference and variants broken on purpose, each
 // with a fault a real detector could have, so every detector rule is shown
 // to fail on something.
 var detectors = []conformance.Subject{
-	{Name: "reference", Description: "reference/stale, exactly as the seed reads"},
-	{Name: "eager", Description: "challenges after 5 minutes instead of 10 (fails STALE-001)"},
-	{Name: "lazy", Description: "challenges after 15 minutes instead of 10 (fails STALE-002)"},
-	{Name: "paraphrase", Description: "uses an earlier upstream challenge text (fails STALE-003)"},
-	{Name: "lenient", Description: "never sets anything Unknown (fails STALE-004)"},
-	{Name: "stubborn", Description: "does not notice answers once it has challenged (fails STALE-005)"},
-	{Name: "chatty", Description: "challenges again every minute until answered (fails STALE-006)"},
+	{Name: "reference", Description: "reference/stale, exactly as the seed reads", Impl: core(stale.Step)},
+	{Name: "eager", Description: "challenges after 5 minutes instead of 10 (fails STALE-001)", Impl: challengeAfter(5 * time.Minute)},
+	{Name: "lazy", Description: "challenges after 15 minutes instead of 10 (fails STALE-002)", Impl: challengeAfter(15 * time.Minute)},
+	{Name: "paraphrase", Description: "uses an earlier upstream challenge text (fails STALE-003)", Impl: core(paraphrase)},
+	{Name: "lenient", Description: "never sets anything Unknown (fails STALE-004)", Impl: core(lenient)},
+	{Name: "stubborn", Description: "does not notice answers once it has challenged (fails STALE-005)", Impl: core(stubborn)},
+	{Name: "chatty", Description: "challenges again every minute until answered (fails STALE-006)", Impl: core(chatty)},
 }
 
 // Operator subjects.
 var operators = []conformance.Subject{
-	{Name: "reference", Description: "reference/operator: puts its conditions back after the scenario's answer delay"},
-	{Name: "slow", Description: "answers challenges after 45s (fails STALE-007)"},
-	{Name: "deaf", Description: "compares statuses only, so never notices a challenge (fails STALE-007, STALE-008)"},
+	{Name: "reference", Description: "reference/operator: puts its conditions back after the scenario's answer delay",
+		Impl: operatorImpl(func(d time.Duration) (time.Duration, compareFunc) { return d, nil })},
+	{Name: "slow", Description: "answers challenges after 45s (fails STALE-007)",
+		Impl: operatorImpl(func(time.Duration) (time.Duration, compareFunc) { return 45 * time.Second, nil })},
+	{Name: "deaf", Description: "compares statuses only, so never notices a challenge (fails STALE-007, STALE-008)",
+		Impl: operatorImpl(func(d time.Duration) (time.Duration, compareFunc) { return d, statusOnly })},
+}
+
+func core(decide decideFunc) detectorImpl {
+	return func(p stale.Params) (stale.Params, decideFunc) { return p, decide }
+}
+
+func challengeAfter(d time.Duration) detectorImpl {
+	return func(p stale.Params) (stale.Params, decideFunc) {
+		p.ChallengeAfter = d
+		return p, stale.Step
+	}
+}
+
+func statusOnly(live configv1.ClusterOperatorStatusCondition, want operator.Condition) bool {
+	return live.Status == want.Status
 }
 
 // upstreamPrefix is the challenge text of an earlier upstream attempt (see
 // UPSTREAM.md), which the seed's text replaced.
 const upstreamPrefix = "Checking for stale status, the active operator will reset this message: "
-
-// detectorCore returns the params and decision core of a detector subject.
-func detectorCore(name string, p stale.Params) (stale.Params, decideFunc) {
-	switch name {
-	case "eager":
-		p.ChallengeAfter = 5 * time.Minute
-	case "lazy":
-		p.ChallengeAfter = 15 * time.Minute
-	case "paraphrase":
-		return p, paraphrase
-	case "lenient":
-		return p, lenient
-	case "stubborn":
-		return p, stubborn
-	case "chatty":
-		return p, chatty
-	}
-	return p, stale.Step
-}
 
 type decideFunc = func(stale.Params, *stale.Memory, []configv1.ClusterOperatorStatusCondition, time.Time) stale.Decision
 
@@ -100,17 +110,4 @@ func chatty(p stale.Params, m *stale.Memory, conds []configv1.ClusterOperatorSta
 	}
 	d.Memory.Seen, d.Memory.ChallengedAt, d.Next = d.Write, now, now.Add(time.Minute)
 	return d
-}
-
-// operatorSubject returns the answer delay and comparison of an operator subject.
-func operatorSubject(name string, delay time.Duration) (time.Duration, func(configv1.ClusterOperatorStatusCondition, operator.Condition) bool) {
-	switch name {
-	case "slow":
-		return 45 * time.Second, nil
-	case "deaf":
-		return delay, func(live configv1.ClusterOperatorStatusCondition, want operator.Condition) bool {
-			return live.Status == want.Status
-		}
-	}
-	return delay, nil
 }

@@ -1,0 +1,8 @@
+package main
+
+// The mechanisms opcert knows: each registers itself (its roles, subjects,
+// rules, flags and scenario kinds) from its package's init. Adding a
+// mechanism to the CLI is one line here.
+import (
+	_ "github.com/opcert/opcert/conformance/stale"
+)

@@ -1,0 +1,26 @@
+package stale
+
+import (
+	"github.com/spf13/pflag"
+
+	"github.com/opcert/opcert/conformance"
+)
+
+func init() {
+	conformance.Register(conformance.Plugin{Name: "stale", Seed: "000", Flags: flags})
+}
+
+// flags are seed 000's thresholds (000 §Proposal, §Test Plan), with the
+// seed's values as defaults.
+func flags(fs *pflag.FlagSet) func() (*conformance.Mechanism, error) {
+	cfg := DefaultConfig()
+	fs.DurationVar(&cfg.ChallengeAfter, "challenge-after", cfg.ChallengeAfter, "stale: time without movement before a challenge")
+	fs.DurationVar(&cfg.UnknownAfter, "unknown-after", cfg.UnknownAfter, "stale: time without an answer before Unknown")
+	fs.DurationVar(&cfg.AnswerBudget, "answer-budget", cfg.AnswerBudget, "stale: the minimum stale-message update time invariant's budget")
+	return func() (*conformance.Mechanism, error) {
+		if err := cfg.Validate(); err != nil {
+			return nil, err
+		}
+		return Mechanism(cfg), nil
+	}
+}

@@ -1,0 +1,50 @@
+package node
+
+import (
+	"fmt"
+	"time"
+)
+
+// Operand is one revision of an operand on a node, from the instant its
+// manifest appeared. Its state is its model's; what it adds is the lines its
+// starts write to termination.log.
+type Operand struct {
+	name     string
+	revision int
+	model    Model
+	since    time.Time
+	logged   int // starts already written to termination.log
+}
+
+// NewOperand is revision of the operand name (kube-apiserver, say), behaving
+// as m, whose manifest appeared at since.
+func NewOperand(name string, revision int, m Model, since time.Time) (*Operand, error) {
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	return &Operand{name: name, revision: revision, model: m.withDefaults(), since: since}, nil
+}
+
+// State is the revision's state at now. It only reads what NewOperand set,
+// so an HTTP server may call it while the operand is synced.
+func (o *Operand) State(now time.Time) State { return o.model.At(o.since, now) }
+
+// Sync brings the node up to the clock's time: each start not yet logged
+// appends one line to the operand's termination.log through h (as its
+// actor), "<start time> <operand> revision <N> start <k>". It returns the
+// next instant the revision changes, when it wants to be synced again (zero
+// if never). Synced at each such instant, every line is written at the
+// instant of its start.
+func (o *Operand) Sync(h *Handle) (time.Time, error) {
+	now := h.n.clock.Now()
+	// A clock set back (a scenario's clock jump) finds nothing new to log.
+	starts := o.model.runs(o.since, now).starts
+	for o.logged < len(starts) {
+		line := fmt.Sprintf("%s %s revision %d start %d\n", starts[o.logged].UTC().Format(time.RFC3339Nano), o.name, o.revision, o.logged+1)
+		if err := h.AppendFile(TerminationLogPath(o.name), []byte(line)); err != nil {
+			return time.Time{}, err
+		}
+		o.logged++
+	}
+	return o.State(now).Next, nil
+}

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"time"
 
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/opcert/opcert/scenarios"
@@ -20,7 +20,12 @@ type Mechanism struct {
 	Seed  string // the seed file's number, e.g. "000"
 	Roles []Role
 	Rules []Rule
-	Build func(ctx context.Context, w *Stage, sc *scenarios.Scenario, cast Cast) (Processes, error)
+	// Build starts the scenario's world with the cast's subjects and
+	// returns what carries out its actions. Steps are queued before Build
+	// runs; work Build queues at an instant runs after them.
+	Build func(ctx context.Context, w *Stage, sc *scenarios.Scenario, cast Cast) (Actions, error)
+	// Expects is the kind an expect step reads when it names none.
+	Expects schema.GroupVersionKind
 	// Estimate is the API calls a scenario costs on the reference, for
 	// --dry-run and the warning before a long run.
 	Estimate func(sc *scenarios.Scenario) int
@@ -131,12 +136,8 @@ func (r *Role) names() []string {
 	return names
 }
 
-// Processes carries out the scenario steps that act on operator processes.
-type Processes interface {
-	Kill(ctx context.Context, name string) error
-	Restart(ctx context.Context, name string) error
-	Hang(ctx context.Context, name string) error
-	Reconnect(ctx context.Context, name string) error
-	SetCondition(ctx context.Context, operator string, c scenarios.Condition) error
-	SetAnswerDelay(ctx context.Context, operator string, d time.Duration) error
+// Actions carries out a mechanism's scenario actions (scenarios.Kind
+// registers their names and value types): arg is the step's Arg.
+type Actions interface {
+	Do(ctx context.Context, action string, arg any) error
 }

@@ -38,28 +38,15 @@ func Play(ctx context.Context, api client.Client, m *Mechanism, sc *scenarios.Sc
 
 	// Steps are queued before anything starts, so at any instant they run
 	// before the controllers' work (the scenario format promises it).
-	var procs Processes
-	scn := &scene{sched: sched, client: sched.Client(api, timeline.RoleScenario, timeline.RoleScenario), procs: &procs,
-		source: sc.Source, namespaces: createdNamespaces(sc)}
+	var actions Actions
+	scn := &scene{sched: sched, client: sched.Client(api, timeline.RoleScenario, timeline.RoleScenario), actions: &actions,
+		source: sc.Source, namespaces: createdNamespaces(sc), expects: m.Expects}
 	for _, step := range sc.Steps {
 		sched.At(sim.Epoch.Add(step.Time), scn.step(step))
 	}
-	if sc.Chaos != nil {
-		fleet := sc.Fleet()
-		names := make([]string, 0, len(fleet))
-		for _, o := range fleet {
-			names = append(names, o.Name)
-		}
-		for _, f := range sc.Chaos.Plan(names, sc.Duration.Duration) {
-			sched.At(sim.Epoch.Add(f.At), scn.fault(f))
-			if f.Until < sc.Duration.Duration {
-				sched.At(sim.Epoch.Add(f.Until), scn.recover(f))
-			}
-		}
-	}
 	end := sim.Epoch.Add(sc.Duration.Duration)
 	var err error
-	if procs, err = m.Build(ctx, &Stage{Sched: sched, API: api}, sc, cast); err == nil {
+	if actions, err = m.Build(ctx, &Stage{Sched: sched, API: api}, sc, cast); err == nil {
 		err = sched.Run(ctx, end)
 	}
 	run.Wall = time.Since(start)

@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"strings"
 
-	configv1 "github.com/openshift/api/config/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -18,10 +18,13 @@ import (
 
 // scene carries out scenario steps as the "scenario" actor.
 type scene struct {
-	sched  *sim.Scheduler
-	client client.Client
-	procs  *Processes // set once the mechanism has built the world
-	source string     // the scenario file, for errors
+	sched   *sim.Scheduler
+	client  client.Client
+	expects schema.GroupVersionKind // what expect reads when it names no kind
+	// actions carries out the mechanism's actions, set once it has built
+	// the world.
+	actions *Actions
+	source  string // the scenario file, for errors
 	// namespaces the scenario creates: objects placed in them follow the
 	// run's prefix, as the namespaces themselves do.
 	namespaces map[string]bool
@@ -29,50 +32,21 @@ type scene struct {
 
 func (s *scene) step(st scenarios.Step) func(context.Context) error {
 	return func(ctx context.Context) error {
-		p := *s.procs
 		var err error
 		switch {
-		case st.KillOperator != "":
-			err = p.Kill(ctx, st.KillOperator)
-		case st.RestartOperator != "":
-			err = p.Restart(ctx, st.RestartOperator)
-		case st.HangOperator != "":
-			err = p.Hang(ctx, st.HangOperator)
-		case st.ReconnectOperator != "":
-			err = p.Reconnect(ctx, st.ReconnectOperator)
-		case st.SetCondition != nil:
-			err = p.SetCondition(ctx, st.SetCondition.Operator, st.SetCondition.Condition)
-		case st.SlowOperator != nil:
-			err = p.SetAnswerDelay(ctx, st.SlowOperator.Operator, st.SlowOperator.AnswerDelay.Duration)
 		case st.Create != nil:
 			if err = s.create(ctx, st.Create); refused(err) && ctx.Err() == nil {
 				return &StepError{Source: s.source, Line: st.Line, At: st.Time, Err: err}
 			}
 		case st.Expect != nil:
 			s.expect(ctx, st.Expect)
+		case st.Action != "":
+			err = (*s.actions).Do(ctx, st.Action, st.Arg)
 		}
 		if err != nil {
 			return fmt.Errorf("step at line %d (+%s): %w", st.Line, st.Time, err)
 		}
 		return nil
-	}
-}
-
-func (s *scene) fault(f scenarios.Fault) func(context.Context) error {
-	return func(ctx context.Context) error {
-		if f.Hang {
-			return (*s.procs).Hang(ctx, f.Operator)
-		}
-		return (*s.procs).Kill(ctx, f.Operator)
-	}
-}
-
-func (s *scene) recover(f scenarios.Fault) func(context.Context) error {
-	return func(ctx context.Context) error {
-		if f.Hang {
-			return (*s.procs).Reconnect(ctx, f.Operator)
-		}
-		return (*s.procs).Restart(ctx, f.Operator)
 	}
 }
 
@@ -87,9 +61,7 @@ func (s *scene) create(ctx context.Context, obj map[string]any) error {
 		return err
 	}
 	u.SetName(s.sched.Prefix + u.GetName())
-	if s.namespaces[u.GetNamespace()] {
-		u.SetNamespace(s.sched.Prefix + u.GetNamespace())
-	}
+	u.SetNamespace(s.namespace(u.GetNamespace()))
 	status, hasStatus := u.Object["status"]
 	if err := s.client.Create(ctx, u); err != nil {
 		return err
@@ -101,15 +73,27 @@ func (s *scene) create(ctx context.Context, obj map[string]any) error {
 	return s.client.Status().Update(ctx, u)
 }
 
-// expect checks one condition and records the outcome on the timeline.
+// expect checks one condition and records the outcome on the timeline. The
+// object is read as its Go type when the scheme has one (so the run's
+// store answers, as it does the actors), else as unstructured.
 func (s *scene) expect(ctx context.Context, x *scenarios.Expect) {
+	gvk := s.expects
+	if x.Kind != "" {
+		gvk = schema.FromAPIVersionAndKind(x.APIVersion, x.Kind)
+	}
 	e := timeline.Event{Actor: timeline.RoleScenario, Role: timeline.RoleScenario, Verb: timeline.VerbExpect,
-		Object: timeline.ObjectRef{Kind: "ClusterOperator", Name: x.Object}}
-	co := &configv1.ClusterOperator{}
+		Object: timeline.ObjectRef{Kind: gvk.Kind, Namespace: x.Namespace, Name: x.Object}}
+	obj, err := s.client.Scheme().New(gvk)
+	if err != nil {
+		u := &unstructured.Unstructured{}
+		u.SetGroupVersionKind(gvk)
+		obj = u
+	}
 	var problems []string
-	if err := s.client.Get(ctx, types.NamespacedName{Name: s.sched.Prefix + x.Object}, co); err != nil {
+	key := types.NamespacedName{Namespace: s.namespace(x.Namespace), Name: s.sched.Prefix + x.Object}
+	if err := s.client.Get(ctx, key, obj.(client.Object)); err != nil {
 		problems = append(problems, err.Error())
-	} else if c := find(sim.Conditions(co), x.Condition); c == nil {
+	} else if c := find(sim.Conditions(obj), x.Condition); c == nil {
 		problems = append(problems, "condition "+x.Condition+" is absent")
 	} else {
 		e.Conditions = []timeline.ConditionChange{{Type: x.Condition, After: c}}
@@ -120,6 +104,15 @@ func (s *scene) expect(ctx context.Context, x *scenarios.Expect) {
 		e.Failed, e.Detail = true, fmt.Sprintf("%s %s: %s", x.Object, x.Condition, strings.Join(problems, "; "))
 	}
 	s.sched.Record(ctx, e)
+}
+
+// namespace is where a scenario's namespace is on the server: with the
+// run's prefix if the scenario creates it.
+func (s *scene) namespace(ns string) string {
+	if s.namespaces[ns] {
+		return s.sched.Prefix + ns
+	}
+	return ns
 }
 
 // createdNamespaces lists the namespaces a scenario's steps create.

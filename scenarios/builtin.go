@@ -1,32 +1,38 @@
 package scenarios
 
 import (
-	"embed"
 	"fmt"
+	"io/fs"
 	"strings"
 )
 
-//go:embed builtin/*.yaml
-var builtinFiles embed.FS
-
-// Builtin parses the built-in scenario library, sorted by file name. Each
-// call returns fresh scenarios, so callers may change them.
+// Builtin parses the built-in scenarios of every registered kind, by
+// mechanism name and then file name. Each call returns fresh scenarios, so
+// callers may change them.
 func Builtin() ([]*Scenario, error) {
-	entries, err := builtinFiles.ReadDir("builtin")
-	if err != nil {
-		return nil, err
-	}
 	var all []*Scenario
-	for _, e := range entries { // ReadDir sorts by file name
-		data, err := builtinFiles.ReadFile("builtin/" + e.Name())
+	for _, k := range Kinds() {
+		if k.Builtins == nil {
+			continue
+		}
+		entries, err := fs.ReadDir(k.Builtins, ".")
 		if err != nil {
 			return nil, err
 		}
-		s, err := Parse("builtin:"+e.Name(), data)
-		if err != nil {
-			return nil, err
+		for _, e := range entries { // ReadDir sorts by file name
+			if e.IsDir() || !strings.HasSuffix(e.Name(), ".yaml") {
+				continue
+			}
+			data, err := fs.ReadFile(k.Builtins, e.Name())
+			if err != nil {
+				return nil, err
+			}
+			s, err := Parse("builtin:"+e.Name(), data)
+			if err != nil {
+				return nil, err
+			}
+			all = append(all, s)
 		}
-		all = append(all, s)
 	}
 	return all, nil
 }

@@ -10,10 +10,10 @@ import (
 	"time"
 )
 
-// Fault is one planned chaos fault: at At the operator is killed (or hung, if
+// Fault is one planned chaos fault: at At the process is killed (or hung, if
 // Hang), and at Until it is restarted (or reconnected).
 type Fault struct {
-	Operator string
+	Process string
 	At       time.Duration
 	Hang     bool
 	Until    time.Duration
@@ -39,12 +39,12 @@ func (c Chaos) Plan(operators []string, duration time.Duration) []Fault {
 			}
 			at := t + time.Duration(math.Ceil(up)) // strictly after the last restart
 			down := c.Downtime.Min.Duration + time.Duration(r.Int64N(spread+1))
-			faults = append(faults, Fault{Operator: name, At: at, Hang: r.Float64() < c.Hang, Until: at + down})
+			faults = append(faults, Fault{Process: name, At: at, Hang: r.Float64() < c.Hang, Until: at + down})
 			t = at + down
 		}
 	}
 	slices.SortFunc(faults, func(a, b Fault) int {
-		return cmp.Or(cmp.Compare(a.At, b.At), strings.Compare(a.Operator, b.Operator))
+		return cmp.Or(cmp.Compare(a.At, b.At), strings.Compare(a.Process, b.Process))
 	})
 	return faults
 }

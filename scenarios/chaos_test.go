@@ -37,7 +37,7 @@ func TestPlanIsDeterministic(t *testing.T) {
 func TestPlanStreamsAreIndependent(t *testing.T) {
 	var alone []Fault
 	for _, f := range chaos(42).Plan(names(35), 24*time.Hour) {
-		if f.Operator == "op-07" {
+		if f.Process == "op-07" {
 			alone = append(alone, f)
 		}
 	}
@@ -55,7 +55,7 @@ func TestPlanShape(t *testing.T) {
 	var uptime time.Duration
 	hangs := 0
 	for i, f := range plan {
-		if i > 0 && (f.At < plan[i-1].At || f.At == plan[i-1].At && f.Operator < plan[i-1].Operator) {
+		if i > 0 && (f.At < plan[i-1].At || f.At == plan[i-1].At && f.Process < plan[i-1].Process) {
 			t.Fatalf("fault %d (%v) is out of order", i, f)
 		}
 		if f.At >= duration {
@@ -64,12 +64,12 @@ func TestPlanShape(t *testing.T) {
 		if down := f.Until - f.At; down < 5*time.Minute || down > 40*time.Minute {
 			t.Fatalf("fault %v: downtime %v outside [5m, 40m]", f, down)
 		}
-		prev, seen := last[f.Operator]
+		prev, seen := last[f.Process]
 		if seen && f.At <= prev.Until {
 			t.Fatalf("faults %v and %v overlap", prev, f)
 		}
 		uptime += f.At - prev.Until // zero Until for the first fault
-		last[f.Operator] = f
+		last[f.Process] = f
 		if f.Hang {
 			hangs++
 		}

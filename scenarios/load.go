@@ -56,22 +56,126 @@ func Parse(source string, data []byte) (*Scenario, error) {
 		return nil, syntaxError(source, err)
 	}
 
-	d := decoder{source: source, lines: map[string]int{}, budget: maxNodes, open: map[*yaml.Node]bool{}}
+	d := decoder{source: source, lines: map[string]int{}, budget: maxNodes, open: map[*yaml.Node]bool{}, actions: map[string][]string{}}
 	root := doc.Content[0]
 	d.lines[""] = root.Line
-	s := &Scenario{}
-	if err := d.decode(root, "", reflect.ValueOf(s).Elem()); err != nil {
+	kind, err := d.kindOf(root)
+	if err != nil {
+		return nil, err
+	}
+	d.kind = kind
+	s := &Scenario{Mechanism: kind.Mechanism}
+	if err := d.root(root, s); err != nil {
 		return nil, err
 	}
 	s.Source = source
 	for i := range s.Steps {
 		s.Steps[i].Line = d.lines[fmt.Sprintf("steps[%d]", i)]
 	}
-	if err := validate(s, d.lines); err != nil {
+	if err := validate(s, kind, d.lines, d.actions); err != nil {
 		return nil, err
 	}
 	return s, nil
 }
+
+// kindOf finds the mechanism the file names, which says how to read the rest.
+func (d *decoder) kindOf(root *yaml.Node) (*Kind, error) {
+	if root.Kind != yaml.MappingNode {
+		_, names := fieldsOf(scenarioType)
+		return nil, d.errorf(root, "", "want fields (%s), got %s", strings.Join(names, ", "), describe(root))
+	}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if key, value := root.Content[i], root.Content[i+1]; key.Value == "mechanism" {
+			k, ok := kindOf(value.Value)
+			if !ok || value.Kind != yaml.ScalarNode {
+				return nil, d.errorf(value, "mechanism", "%s is not known; known mechanisms: %s", describe(value), mechanismNames())
+			}
+			return k, nil
+		}
+	}
+	return nil, d.errorf(root, "mechanism", "required; known mechanisms: %s", mechanismNames())
+}
+
+// root fills the scenario's shared fields and its kind's World from the
+// top-level mapping: one namespace of fields, as the file reads.
+func (d *decoder) root(n *yaml.Node, s *Scenario) error {
+	shared, names := fieldsOf(scenarioType)
+	var world reflect.Value
+	var worldFields map[string][]int
+	if t := d.kind.World; t != nil {
+		world = reflect.New(t)
+		s.World = world.Interface()
+		var more []string
+		worldFields, more = fieldsOf(t)
+		names = append(names, more...)
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		key, value := n.Content[i], n.Content[i+1]
+		var target reflect.Value
+		if index, ok := shared[key.Value]; ok {
+			target = reflect.ValueOf(s).Elem().FieldByIndex(index)
+		} else if index, ok := worldFields[key.Value]; ok && key.Kind == yaml.ScalarNode {
+			target = world.Elem().FieldByIndex(index)
+		} else {
+			return d.errorf(key, "", "unknown field %s; a %s scenario takes: %s", describe(key), d.kind.Mechanism, strings.Join(names, ", "))
+		}
+		if err := d.field(key, "", value, target); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// field decodes one mapping entry, refusing a field given twice.
+func (d *decoder) field(key *yaml.Node, path string, value *yaml.Node, v reflect.Value) error {
+	p := join(path, key.Value)
+	if line, dup := d.lines[p]; dup {
+		return d.errorf(key, p, "given twice (first at line %d); keep one", line)
+	}
+	d.lines[p] = key.Line
+	return d.decode(value, p, v)
+}
+
+// step fills a step: the shared fields, and the kind's actions into Action
+// and Arg. Every action given is remembered, so that validation can say a
+// step has two.
+func (d *decoder) step(n *yaml.Node, path string, st *Step) error {
+	shared, names := fieldsOf(stepType)
+	if n.Kind != yaml.MappingNode {
+		return d.errorf(n, path, "want fields (%s), got %s", strings.Join(append(names, d.kind.actionNames()...), ", "), describe(n))
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		key, value := n.Content[i], n.Content[i+1]
+		if index, ok := shared[key.Value]; ok {
+			if err := d.field(key, path, value, reflect.ValueOf(st).Elem().FieldByIndex(index)); err != nil {
+				return err
+			}
+			continue
+		}
+		a, ok := d.kind.action(key.Value)
+		if !ok || key.Kind != yaml.ScalarNode {
+			return d.errorf(key, path, "unknown field %s; a step takes one of: %s", describe(key), strings.Join(append(names, d.kind.actionNames()...), ", "))
+		}
+		arg := reflect.New(a.Type)
+		if err := d.field(key, path, value, arg.Elem()); err != nil {
+			return err
+		}
+		if a.Type.Kind() == reflect.String && arg.Elem().String() == "" {
+			continue // an empty name is no action; validation says so
+		}
+		d.actions[path] = append(d.actions[path], a.Name)
+		st.Action, st.Arg = a.Name, arg.Interface()
+		if a.Type.Kind() != reflect.Struct {
+			st.Arg = arg.Elem().Interface()
+		}
+	}
+	return nil
+}
+
+var (
+	scenarioType = reflect.TypeFor[Scenario]()
+	stepType     = reflect.TypeFor[Step]()
+)
 
 var yamlLine = regexp.MustCompile(`(?s)^yaml: line (\d+): (.*)$`)
 
@@ -99,7 +203,10 @@ const maxNodes = 1 << 20
 
 type decoder struct {
 	source string
+	kind   *Kind
 	lines  map[string]int // field path -> line, so validation can point at fields
+	// actions lists, per step path, the kind's actions the step gives.
+	actions map[string][]string
 	budget int
 	// open holds the create nodes being converted: an alias to one of them
 	// would make the object contain itself. (The typed fields cannot nest
@@ -143,6 +250,8 @@ func (d *decoder) decode(n *yaml.Node, path string, v reflect.Value) error {
 			return d.errorf(n, path, "%v", err)
 		}
 		return nil
+	case t == stepType:
+		return d.step(n, path, v.Addr().Interface().(*Step))
 	case t.Kind() == reflect.Struct:
 		return d.mapping(n, path, v)
 	case t.Kind() == reflect.Pointer:
@@ -200,14 +309,9 @@ func (d *decoder) mapping(n *yaml.Node, path string, v reflect.Value) error {
 		key, value := n.Content[i], n.Content[i+1]
 		index, known := fields[key.Value]
 		if key.Kind != yaml.ScalarNode || !known {
-			return d.errorf(key, path, "unknown field %s; %s: %s", describe(key), takes[v.Type()], strings.Join(names, ", "))
+			return d.errorf(key, path, "unknown field %s; %s: %s", describe(key), d.takes(v.Type(), path), strings.Join(names, ", "))
 		}
-		p := join(path, key.Value)
-		if line, dup := d.lines[p]; dup {
-			return d.errorf(key, p, "given twice (first at line %d); keep one", line)
-		}
-		d.lines[p] = key.Line
-		if err := d.decode(value, p, v.FieldByIndex(index)); err != nil {
+		if err := d.field(key, path, value, v.FieldByIndex(index)); err != nil {
 			return err
 		}
 	}
@@ -303,10 +407,10 @@ func (d *decoder) charge(size int) error {
 	d.objectBytes += size
 	d.createBytes += size
 	switch {
-	case d.objectBytes > maxObjectBytes:
-		return posError(d.source, d.lines[d.createPath], d.createPath, fmt.Sprintf("the object is larger than %s as JSON, more than the API server and etcd should be sent at once; make it smaller", mib(maxObjectBytes)))
-	case d.createBytes > maxCreateBytes:
-		return posError(d.source, d.lines[d.createPath], d.createPath, fmt.Sprintf("the create objects add up to more than %s as JSON; create fewer or smaller objects", mib(maxCreateBytes)))
+	case d.objectBytes > MaxObjectBytes:
+		return posError(d.source, d.lines[d.createPath], d.createPath, fmt.Sprintf("the object is larger than %s as JSON, more than the API server and etcd should be sent at once; make it smaller", mib(MaxObjectBytes)))
+	case d.createBytes > MaxCreateBytes:
+		return posError(d.source, d.lines[d.createPath], d.createPath, fmt.Sprintf("the create objects add up to more than %s as JSON; create fewer or smaller objects", mib(MaxCreateBytes)))
 	}
 	return nil
 }
@@ -334,16 +438,21 @@ func fieldsOf(t reflect.Type) (map[string][]int, []string) {
 	return fields, names
 }
 
-// takes introduces the list of fields in unknown-field messages.
-var takes = map[reflect.Type]string{
-	reflect.TypeFor[Scenario]():     "a scenario takes",
-	reflect.TypeFor[Operator]():     "an operator takes",
-	reflect.TypeFor[Condition]():    "a condition takes",
-	reflect.TypeFor[Step]():         "a step takes one of",
-	reflect.TypeFor[SetCondition](): "setCondition takes",
-	reflect.TypeFor[Expect]():       "expect takes",
-	reflect.TypeFor[Chaos]():        "chaos takes",
-	reflect.TypeFor[Range]():        "a range takes",
+// takes introduces the list of fields in unknown-field messages: the shared
+// types have their phrase, a mechanism's types are named by the field that
+// holds them ("setCondition takes", "operators[0] takes").
+func (d *decoder) takes(t reflect.Type, path string) string {
+	switch t {
+	case reflect.TypeFor[Condition]():
+		return "a condition takes"
+	case reflect.TypeFor[Expect]():
+		return "expect takes"
+	case reflect.TypeFor[Chaos]():
+		return "chaos takes"
+	case reflect.TypeFor[Range]():
+		return "a range takes"
+	}
+	return path[strings.LastIndexByte(path, '.')+1:] + " takes"
 }
 
 func join(path, field string) string {

@@ -36,11 +36,12 @@ func (c Config) Validate() error {
 // three more writes per chaos fault (a restart's write, a challenge and a
 // mark), and one per step.
 func (c Config) Estimate(sc *scenarios.Scenario) int {
-	fleet := sc.Fleet()
+	w := scenarioWorld(sc)
+	fleet := w.Fleet()
 	cycles := int(sc.Duration.Duration / c.ChallengeAfter)
 	calls := len(fleet)*(2+2*cycles) + len(sc.Steps)
-	if sc.Chaos != nil && sc.Chaos.MeanUptime.Duration > 0 {
-		faults := float64(len(fleet)) * float64(sc.Duration.Duration) / float64(sc.Chaos.MeanUptime.Duration)
+	if w.Chaos != nil && w.Chaos.MeanUptime.Duration > 0 {
+		faults := float64(len(fleet)) * float64(sc.Duration.Duration) / float64(w.Chaos.MeanUptime.Duration)
 		calls += 3 * int(faults)
 	}
 	return calls

@@ -32,7 +32,8 @@ func Mechanism(cfg Config) *conformance.Mechanism {
 		},
 		Rules:    Rules(cfg),
 		Estimate: cfg.Estimate,
-		Build: func(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Processes, error) {
+		Expects:  ClusterOperatorGVK,
+		Build: func(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
 			return build(ctx, st, cfg, sc, cast)
 		},
 	}
@@ -47,13 +48,16 @@ type world struct {
 
 // op is one simulated operator process and what its operand reports.
 type op struct {
-	spec  scenarios.Operator
+	spec  Operator
 	want  []operator.Condition
 	delay time.Duration      // how long it takes to answer
 	live  *operator.Operator // nil while dead
 }
 
-func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Processes, error) {
+func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
+	w := &world{st: st, operator: cast[RoleOperator].Impl.(operatorImpl), ops: map[string]*op{}}
+	fleet := scenarioWorld(sc).Fleet()
+	w.chaos(sc, fleet)
 	params, decide := cast[RoleDetector].Impl.(detectorImpl)(stale.Params{ChallengeAfter: cfg.ChallengeAfter, UnknownAfter: cfg.UnknownAfter})
 	det := &stale.Detector{
 		Client: st.Sched.Client(st.API, RoleDetector, RoleDetector),
@@ -64,8 +68,7 @@ func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios
 	if err != nil {
 		return nil, err
 	}
-	w := &world{st: st, operator: cast[RoleOperator].Impl.(operatorImpl), ops: map[string]*op{}}
-	for _, spec := range sc.Fleet() {
+	for _, spec := range fleet {
 		o := &op{spec: spec, delay: time.Second}
 		if spec.AnswerDelay != nil {
 			o.delay = spec.AnswerDelay.Duration
@@ -139,6 +142,57 @@ func (w *world) Hang(ctx context.Context, name string) error {
 
 func (w *world) Reconnect(ctx context.Context, name string) error {
 	return w.st.Sched.Partition(ctx, OperatorActor(name), false)
+}
+
+// Do carries out a step's action (scenario.go lists them).
+func (w *world) Do(ctx context.Context, action string, arg any) error {
+	switch action {
+	case actKill:
+		return w.Kill(ctx, arg.(string))
+	case actRestart:
+		return w.Restart(ctx, arg.(string))
+	case actHang:
+		return w.Hang(ctx, arg.(string))
+	case actReconnect:
+		return w.Reconnect(ctx, arg.(string))
+	case actSet:
+		a := arg.(*SetCondition)
+		return w.SetCondition(ctx, a.Operator, a.Condition)
+	case actSlow:
+		a := arg.(*SlowOperator)
+		return w.SetAnswerDelay(ctx, a.Operator, a.AnswerDelay.Duration)
+	}
+	return fmt.Errorf("stale scenarios have no action %q", action)
+}
+
+// chaos queues the scenario's random faults. It runs first in build, so
+// that at an instant faults run after the steps and before the actors, as
+// they always have.
+func (w *world) chaos(sc *scenarios.Scenario, fleet []Operator) {
+	ch := scenarioWorld(sc).Chaos
+	if ch == nil {
+		return
+	}
+	names := make([]string, 0, len(fleet))
+	for _, o := range fleet {
+		names = append(names, o.Name)
+	}
+	for _, f := range ch.Plan(names, sc.Duration.Duration) {
+		w.st.Sched.At(sim.Epoch.Add(f.At), func(ctx context.Context) error {
+			if f.Hang {
+				return w.Hang(ctx, f.Process)
+			}
+			return w.Kill(ctx, f.Process)
+		})
+		if f.Until < sc.Duration.Duration {
+			w.st.Sched.At(sim.Epoch.Add(f.Until), func(ctx context.Context) error {
+				if f.Hang {
+					return w.Reconnect(ctx, f.Process)
+				}
+				return w.Restart(ctx, f.Process)
+			})
+		}
+	}
 }
 
 // SetCondition changes what the operand reports; a running operator is

@@ -1,4 +1,4 @@
-package scenarios
+package stale
 
 import (
 	"fmt"
@@ -6,10 +6,12 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/opcert/opcert/scenarios"
 )
 
 func TestBuiltin(t *testing.T) {
-	all, err := Builtin()
+	all, err := scenarios.Builtin()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -40,7 +42,7 @@ func TestBuiltinTimes(t *testing.T) {
 		"stale-condition-moves":       "8m0s 8m1s 10m1s 18m1s",
 		"stale-operator-slows-down":   "10m3s 15m0s 20m21s 20m23s",
 	} {
-		s, err := BuiltinNamed(name)
+		s, err := scenarios.BuiltinNamed(name)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -56,25 +58,25 @@ func TestBuiltinTimes(t *testing.T) {
 
 func TestBuiltinNamedByFile(t *testing.T) {
 	for _, name := range []string{"stale-operator-death", "02-operator-death", "02-operator-death.yaml"} {
-		if s, err := BuiltinNamed(name); err != nil || s.Name != "stale-operator-death" {
-			t.Errorf("BuiltinNamed(%q) = %v, %v", name, s, err)
+		if s, err := scenarios.BuiltinNamed(name); err != nil || s.Name != "stale-operator-death" {
+			t.Errorf("scenarios.BuiltinNamed(%q) = %v, %v", name, s, err)
 		}
 	}
 }
 
 func TestBuiltinNamedUnknown(t *testing.T) {
-	_, err := BuiltinNamed("nope")
+	_, err := scenarios.BuiltinNamed("nope")
 	if err == nil || !strings.Contains(err.Error(), "available: stale-healthy-answer, stale-operator-death") {
 		t.Errorf("want an error listing the names, got %v", err)
 	}
 }
 
 func TestFleetExpandsBuiltin(t *testing.T) {
-	s, err := BuiltinNamed("stale-fleet-24h")
+	s, err := scenarios.BuiltinNamed("stale-fleet-24h")
 	if err != nil {
 		t.Fatal(err)
 	}
-	fleet := s.Fleet()
+	fleet := scenarioWorld(s).Fleet()
 	var names []string
 	for i, o := range fleet {
 		names = append(names, o.Name)
@@ -86,7 +88,7 @@ func TestFleetExpandsBuiltin(t *testing.T) {
 		t.Fatalf("fleet = %v, want op-01..op-35", names)
 	}
 	fleet[0].Conditions[0].Status = "False"
-	if fleet[1].Conditions[0].Status != "True" || s.Operators[0].Conditions[0].Status != "True" {
+	if fleet[1].Conditions[0].Status != "True" || scenarioWorld(s).Operators[0].Conditions[0].Status != "True" {
 		t.Error("fleet members share their conditions")
 	}
 }

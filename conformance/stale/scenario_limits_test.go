@@ -1,4 +1,4 @@
-package scenarios
+package stale
 
 import (
 	"encoding/json"
@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/opcert/opcert/scenarios"
 )
 
 // bound is one limit: under is the largest input it lets through and over
@@ -21,10 +23,10 @@ type bound struct {
 func TestLimits(t *testing.T) {
 	for _, b := range append(fieldBounds(), append(countBounds(), append(objectBounds(t), timeBounds()...)...)...) {
 		t.Run(b.name, func(t *testing.T) {
-			if _, err := Parse("f.yaml", []byte(b.under)); err != nil {
+			if _, err := scenarios.Parse("f.yaml", []byte(b.under)); err != nil {
 				t.Fatalf("just under the limit: %v", err)
 			}
-			_, err := Parse("f.yaml", []byte(b.over))
+			_, err := scenarios.Parse("f.yaml", []byte(b.over))
 			if err == nil {
 				t.Fatal("just over the limit: no error")
 			}
@@ -50,7 +52,7 @@ func padded(n int) string {
 }
 
 // operator writes one operator entry with an Available condition.
-func operator(name string, count int, more string) string {
+func operatorEntry(name string, count int, more string) string {
 	return fmt.Sprintf("  - name: %s\n    count: %d\n    conditions:\n      - {type: Available, status: \"True\", reason: A}\n%s", name, count, more)
 }
 
@@ -64,7 +66,7 @@ func fieldBounds() []bound {
 		return strings.Replace(base, "reason: AsExpected", "reason: AsExpected, "+field+": "+strings.Repeat("R", n), 1)
 	}
 	withReason := func(n int) string { return strings.Replace(base, "AsExpected", strings.Repeat("R", n), 1) }
-	fleet := func(n, count int) string { return withOperators(operator(strings.Repeat("o", n), count, "")) }
+	fleet := func(n, count int) string { return withOperators(operatorEntry(strings.Repeat("o", n), count, "")) }
 	create := func(n int) string {
 		return withSteps("  - create: {apiVersion: v1, kind: ConfigMap, metadata: {name: " + strings.Repeat("c", n) + "}}\n")
 	}
@@ -85,19 +87,19 @@ func countBounds() []bound {
 	conditions := func(n int) string {
 		var more strings.Builder
 		for i := range n - 1 {
-			fmt.Fprintf(&more, "      - {type: %s, status: \"True\", reason: A}\n", conditionTypes[(i+1)%len(conditionTypes)])
+			fmt.Fprintf(&more, "      - {type: %s, status: \"True\", reason: A}\n", clusterOperatorConditions[(i+1)%len(clusterOperatorConditions)])
 		}
-		return withOperators(operator("etcd", 0, more.String()))
+		return withOperators(operatorEntry("etcd", 0, more.String()))
 	}
 	steps := func(n int) string { return withSteps(strings.Repeat("  - advance: 0s\n", n)) }
 	expects := func(n int) string {
 		return withSteps(strings.Repeat("  - expect: {object: etcd, condition: Available, status: \"True\"}\n", n))
 	}
 	return []bound{
-		{"operators", withOperators(operator("a", 250, "") + operator("b", 250, "")),
-			withOperators(operator("a", 250, "") + operator("b", 250, "") + operator("c", 0, "")),
+		{"operators", withOperators(operatorEntry("a", 250, "") + operatorEntry("b", 250, "")),
+			withOperators(operatorEntry("a", 250, "") + operatorEntry("b", 250, "") + operatorEntry("c", 0, "")),
 			[]string{"f.yaml:4: operators: 501 operators once fleets expand; a run has at most 500"}},
-		{"fleet count", withOperators(operator("a", 500, "")), withOperators(operator("a", 501, "")),
+		{"fleet count", withOperators(operatorEntry("a", 500, "")), withOperators(operatorEntry("a", 501, "")),
 			[]string{"f.yaml:6: operators[0].count: 501 is out of range", "up to 500"}},
 		{"conditions", conditions(5), conditions(6), []string{"f.yaml:7: operators[0].conditions: 6 conditions; an operator reports at most 5"}},
 		{"steps", steps(10000), steps(10001), []string{"f.yaml:8: steps: 10001 steps; a scenario has at most 10000"}},
@@ -139,7 +141,7 @@ func objectBounds(t *testing.T) []bound {
 // edge pads scenario(pad) until its create objects are exactly limit bytes
 // as JSON, and returns that and the scenario one byte larger.
 func edge(t *testing.T, scenario func(pad int) string, limit int) (under, over string) {
-	s, err := Parse("f.yaml", []byte(scenario(0)))
+	s, err := scenarios.Parse("f.yaml", []byte(scenario(0)))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -165,29 +167,29 @@ func timeBounds() []bound {
 	}
 	// 50 operators for 720h at one fault per 21m36s each is 100,000 faults.
 	faults := func(meanUptime string) string {
-		return "name: t\nmechanism: stale\nduration: 720h\noperators:\n" + operator("op", 50, "") +
+		return "name: t\nmechanism: stale\nduration: 720h\noperators:\n" + operatorEntry("op", 50, "") +
 			"chaos: {meanUptime: " + meanUptime + ", downtime: {min: 1s, max: 1s}}\n"
 	}
 	return []bound{
 		{"duration", duration("720h"), duration("720h0m0.000000001s"), []string{"f.yaml:3: duration: 720h0m0.000000001s is out of range", "at most 30 days"}},
 		{"meanUptime", chaos("1s", "1s"), chaos("999999999ns", "1s"), []string{"f.yaml:8: chaos.meanUptime: 999.999999ms is too short; use at least 1s"}},
 		{"faults", faults("21m36s"), faults("21m35.999999999s"),
-			[]string{"f.yaml:9: chaos.meanUptime: 21m35.999999999s with 50 operators for 720h0m0s means about 100000 faults; a run plays at most 100000, so use a meanUptime of at least 21m36s"}},
+			[]string{"f.yaml:9: chaos.meanUptime: 21m35.999999999s with 50 processes for 720h0m0s means about 100000 faults; a run plays at most 100000, so use a meanUptime of at least 21m36s"}},
 		{"downtime", chaos("1h", "720h"), chaos("1h", "720h0m0.000000001s"), []string{"f.yaml:8: chaos.downtime.max: 720h0m0.000000001s is longer than any run"}},
 	}
 }
 
 func TestFaultsMessageSaysTheNumbers(t *testing.T) {
 	in := strings.Replace(base, "- name: etcd", "- name: etcd\n    count: 35", 1) + "chaos: {meanUptime: 1s, downtime: {min: 1s, max: 1s}}\n"
-	_, err := Parse("f.yaml", []byte(in))
-	want := "chaos.meanUptime: 1s with 35 operators for 1h0m0s means about 126000 faults; a run plays at most 100000, so use a meanUptime of at least 2s"
+	_, err := scenarios.Parse("f.yaml", []byte(in))
+	want := "chaos.meanUptime: 1s with 35 processes for 1h0m0s means about 126000 faults; a run plays at most 100000, so use a meanUptime of at least 2s"
 	if err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("error %v\nwant %q", err, want)
 	}
 }
 
 func TestParseReportsAtMostFiftyProblems(t *testing.T) {
-	_, err := Parse("f.yaml", []byte(withSteps(strings.Repeat("  - killOperator: nope\n", 60))))
+	_, err := scenarios.Parse("f.yaml", []byte(withSteps(strings.Repeat("  - killOperator: nope\n", 60))))
 	if err == nil {
 		t.Fatal("no error")
 	}
@@ -211,15 +213,15 @@ func TestLoadStopsAtTheLimit(t *testing.T) {
 		if err := os.WriteFile(path, []byte(tc.text), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := Load(path); (err == nil) != tc.ok {
-			t.Errorf("Load(%s) = %v, want ok %v", tc.name, err, tc.ok)
+		if _, err := scenarios.Load(path); (err == nil) != tc.ok {
+			t.Errorf("scenarios.Load(%s) = %v, want ok %v", tc.name, err, tc.ok)
 		}
 	}
 	if _, err := os.Stat("/dev/zero"); err != nil {
 		t.Skip("no /dev/zero")
 	}
-	_, err := Load("/dev/zero")
+	_, err := scenarios.Load("/dev/zero")
 	if want := "/dev/zero:1: the file is larger than 1 MiB"; err == nil || !strings.HasPrefix(err.Error(), want) {
-		t.Errorf("Load(/dev/zero) = %v, want %q", err, want)
+		t.Errorf("scenarios.Load(/dev/zero) = %v, want %q", err, want)
 	}
 }

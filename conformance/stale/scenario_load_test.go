@@ -1,10 +1,13 @@
-package scenarios
+package stale
 
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/opcert/opcert/scenarios"
 )
 
 // base is a valid scenario; its steps start on line 9.
@@ -30,9 +33,9 @@ func TestParseErrors(t *testing.T) {
 		{"syntax", "name: t\n  mechanism: stale\n", []string{"f.yaml:2: not valid YAML"}},
 		{"two documents", base + "---\nname: u\n", []string{"f.yaml:8: a second YAML document", "split the file"}},
 		{"not a mapping", "- a\n", []string{"f.yaml:1: want fields (name, description, mechanism"}},
-		{"unknown top field", base + "operator: x\n", []string{`f.yaml:8: unknown field "operator"; a scenario takes: name, description`}},
+		{"unknown top field", base + "operator: x\n", []string{`f.yaml:8: unknown field "operator"; a stale scenario takes: name, description`}},
 		{"unknown action", withSteps("  - at: 1m\n    killOperator: etcd\n  - explodeOperator: etcd\n"),
-			[]string{`f.yaml:11: steps[1]: unknown field "explodeOperator"; a step takes one of: at, advance, create, killOperator, restartOperator, hangOperator, reconnectOperator, setCondition, slowOperator, expect`}},
+			[]string{`f.yaml:11: steps[1]: unknown field "explodeOperator"; a step takes one of: at, advance, create, expect, killOperator, restartOperator, hangOperator, reconnectOperator, setCondition, slowOperator`}},
 		{"unknown condition field", strings.Replace(base, "status:", "staus:", 1), []string{`f.yaml:7: operators[0].conditions[0]: unknown field "staus"; a condition takes: type, status, reason, message`}},
 		{"unknown setCondition field", withSteps("  - setCondition: {operator: etcd, type: Available, status: \"True\", reason: A, colour: red}\n"),
 			[]string{`f.yaml:9: steps[0].setCondition: unknown field "colour"; setCondition takes: operator, type, status`}},
@@ -122,7 +125,7 @@ func TestParseErrors(t *testing.T) {
 		{"hang NaN", base + "chaos: {meanUptime: 1h, downtime: {min: 1m, max: 2m}, hang: .nan}\n", []string{"f.yaml:8: chaos.hang: NaN is not a fraction"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			s, err := Parse("f.yaml", []byte(tc.in))
+			s, err := scenarios.Parse("f.yaml", []byte(tc.in))
 			if err == nil {
 				t.Fatalf("Parse succeeded (%+v); want an error containing %q", s, tc.want)
 			}
@@ -156,14 +159,14 @@ func aliasBomb() string {
 
 func TestParseReportsEveryProblem(t *testing.T) {
 	in := strings.Replace(strings.Replace(base, "name: t", "name: T", 1), "AsExpected", "", 1)
-	_, err := Parse("f.yaml", []byte(in))
+	_, err := scenarios.Parse("f.yaml", []byte(in))
 	if err == nil || !strings.Contains(err.Error(), "f.yaml:1: name:") || !strings.Contains(err.Error(), "\nf.yaml:7: operators[0].conditions[0].reason: required") {
 		t.Fatalf("want both problems, one per line; got %v", err)
 	}
 }
 
 func TestParseResolvesTimes(t *testing.T) {
-	s, err := Parse("f.yaml", []byte(withSteps(`  - advance: 1m        # 1m
+	s, err := scenarios.Parse("f.yaml", []byte(withSteps(`  - advance: 1m        # 1m
   - killOperator: etcd  # still 1m
   - at: 5m
     advance: 30s        # 5m30s
@@ -187,7 +190,7 @@ func TestParseResolvesTimes(t *testing.T) {
 }
 
 func TestParseCreatedClusterOperatorIsExpectable(t *testing.T) {
-	_, err := Parse("f.yaml", []byte(withSteps(`  - create: {apiVersion: config.openshift.io/v1, kind: ClusterOperator, metadata: {name: orphan}}
+	_, err := scenarios.Parse("f.yaml", []byte(withSteps(`  - create: {apiVersion: config.openshift.io/v1, kind: ClusterOperator, metadata: {name: orphan}}
   - expect: {object: orphan, condition: Available, status: Unknown}
 `)))
 	if err != nil {
@@ -196,24 +199,24 @@ func TestParseCreatedClusterOperatorIsExpectable(t *testing.T) {
 }
 
 func TestFleetDefaultsAnswerDelay(t *testing.T) {
-	s, err := Parse("f.yaml", []byte(base))
+	s, err := scenarios.Parse("f.yaml", []byte(base))
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := s.Fleet()
+	f := scenarioWorld(s).Fleet()
 	if len(f) != 1 || f[0].Name != "etcd" || f[0].AnswerDelay.String() != "1s" {
 		t.Errorf("Fleet() = %+v, want etcd with answerDelay 1s", f)
 	}
 }
 
 func TestReadmeExampleParses(t *testing.T) {
-	readme, err := os.ReadFile("README.md")
+	readme, err := os.ReadFile(filepath.Join("..", "..", "scenarios", "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, rest, _ := strings.Cut(string(readme), "```yaml\n")
 	example, _, _ := strings.Cut(rest, "```")
-	if _, err := Parse("README.md", []byte(example)); err != nil {
+	if _, err := scenarios.Parse("README.md", []byte(example)); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -1,0 +1,114 @@
+package scenarios
+
+import (
+	"fmt"
+	"io/fs"
+	"reflect"
+	"sort"
+	"strings"
+	"sync"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// Kind is a mechanism's part of the scenario format, registered once from
+// the mechanism's package (RegisterKind); the loader knows no mechanism by
+// name.
+type Kind struct {
+	// Mechanism is the name scenarios give in their mechanism field.
+	Mechanism string
+	// World is the struct type of the mechanism's top-level fields (for
+	// stale: operators and chaos); nil for none. Scenario.World holds a
+	// pointer to a new value of it.
+	World reflect.Type
+	// Actions are the step actions, in the order messages list them.
+	Actions []Action
+	// Expects is the kind an expect step reads when it names none.
+	Expects schema.GroupVersionKind
+	// Conditions are the condition types its worlds report and expect may
+	// check (Check.Condition and expect steps enforce the list).
+	Conditions []string
+	// Validate checks what the generic checks cannot: names the actions
+	// refer to, the World's own fields. It reports through c.
+	Validate func(c *Check, s *Scenario)
+	// Builtins holds the mechanism's built-in scenario files (.yaml) at its
+	// root, or nil.
+	Builtins fs.FS
+}
+
+var (
+	kindsMu sync.Mutex
+	kinds   = map[string]*Kind{}
+)
+
+// RegisterKind adds a mechanism's part of the format; a name given twice, or
+// an action that shadows a shared step field, is a programming error.
+func RegisterKind(k Kind) {
+	kindsMu.Lock()
+	defer kindsMu.Unlock()
+	if _, dup := kinds[k.Mechanism]; dup {
+		panic(fmt.Sprintf("scenarios: kind %q registered twice", k.Mechanism))
+	}
+	shared, _ := fieldsOf(stepType)
+	for _, a := range k.Actions {
+		if _, clash := shared[a.Name]; clash {
+			panic(fmt.Sprintf("scenarios: kind %q: action %q is a shared step field", k.Mechanism, a.Name))
+		}
+	}
+	kinds[k.Mechanism] = &k
+}
+
+func kindOf(mechanism string) (*Kind, bool) {
+	kindsMu.Lock()
+	defer kindsMu.Unlock()
+	k, ok := kinds[mechanism]
+	return k, ok
+}
+
+// Kinds lists the registered kinds by mechanism name.
+func Kinds() []*Kind {
+	kindsMu.Lock()
+	defer kindsMu.Unlock()
+	out := make([]*Kind, 0, len(kinds))
+	for _, k := range kinds {
+		out = append(out, k)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Mechanism < out[j].Mechanism })
+	return out
+}
+
+func mechanismNames() string {
+	var names []string
+	for _, k := range Kinds() {
+		names = append(names, k.Mechanism)
+	}
+	if len(names) == 0 {
+		return "none registered"
+	}
+	return strings.Join(names, ", ")
+}
+
+// Action is one step action of a mechanism: the step's field name and the
+// type of its value (a string, or a struct type: Step.Arg then holds a
+// pointer to a new value of it).
+type Action struct {
+	Name string
+	Type reflect.Type
+}
+
+func (k *Kind) action(name string) (Action, bool) {
+	for _, a := range k.Actions {
+		if a.Name == name {
+			return a, true
+		}
+	}
+	return Action{}, false
+}
+
+func (k *Kind) actionNames() []string {
+	names := make([]string, 0, len(k.Actions))
+	for _, a := range k.Actions {
+		names = append(names, a.Name)
+	}
+	return names
+}

@@ -8,12 +8,11 @@ import (
 
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/reference/stale"
-	"github.com/opcert/opcert/sim/timeline"
 )
 
 // STALE-001: every challenge comes at least ChallengeAfter after the last movement.
-func (c Config) notEarly(events []timeline.Event, _ time.Time) conformance.Verdict {
-	hs, _ := read(events)
+func (c Config) notEarly(j *conformance.Judging) conformance.Verdict {
+	hs := factsOf(j).histories
 	var f finding
 	for _, h := range hs {
 		var last *fact
@@ -36,8 +35,8 @@ func (c Config) notEarly(events []timeline.Event, _ time.Time) conformance.Verdi
 // STALE-002: once still for ChallengeAfter, a ClusterOperator is challenged
 // then. Only a challenge or a mark settles what is owed; other detector
 // writes do not.
-func (c Config) due(events []timeline.Event, end time.Time) conformance.Verdict {
-	hs, _ := read(events)
+func (c Config) due(j *conformance.Judging) conformance.Verdict {
+	hs, end := factsOf(j).histories, j.End
 	var f finding
 	for _, h := range hs {
 		var last *fact // the movement the detector owes a challenge for
@@ -75,8 +74,8 @@ func (c Config) due(events []timeline.Event, end time.Time) conformance.Verdict 
 
 // STALE-003: a challenge prefixes every watched message, in one write, and
 // touches nothing else.
-func (c Config) challengeText(events []timeline.Event, _ time.Time) conformance.Verdict {
-	hs, _ := read(events)
+func (c Config) challengeText(j *conformance.Judging) conformance.Verdict {
+	hs := factsOf(j).histories
 	var f finding
 	for _, h := range hs {
 		for _, x := range h.facts {
@@ -109,8 +108,8 @@ func challengeProblem(x fact) string {
 
 // STALE-004: an unanswered challenge is followed UnknownAfter later by one
 // write setting every watched condition Unknown with the seed's text.
-func (c Config) marked(events []timeline.Event, end time.Time) conformance.Verdict {
-	hs, _ := read(events)
+func (c Config) marked(j *conformance.Judging) conformance.Verdict {
+	hs, end := factsOf(j).histories, j.End
 	var f finding
 	for _, h := range hs {
 		for i, x := range h.facts {
@@ -149,8 +148,8 @@ func (c Config) marked(events []timeline.Event, end time.Time) conformance.Verdi
 
 // STALE-005: a condition set Unknown follows an unanswered challenge by the
 // full threshold with no movement between.
-func (c Config) markJustified(events []timeline.Event, _ time.Time) conformance.Verdict {
-	hs, _ := read(events)
+func (c Config) markJustified(j *conformance.Judging) conformance.Verdict {
+	hs := factsOf(j).histories
 	var f finding
 	for _, h := range hs {
 		var ch, moved *fact
@@ -179,8 +178,8 @@ func (c Config) markJustified(events []timeline.Event, _ time.Time) conformance.
 }
 
 // STALE-006: at most two detector writes per ClusterOperator between movements.
-func (c Config) writesPerCycle(events []timeline.Event, _ time.Time) conformance.Verdict {
-	hs, _ := read(events)
+func (c Config) writesPerCycle(j *conformance.Judging) conformance.Verdict {
+	hs := factsOf(j).histories
 	var f finding
 	for _, h := range hs {
 		var cycle []fact

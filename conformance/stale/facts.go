@@ -4,6 +4,7 @@ import (
 	"sort"
 	"time"
 
+	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/reference/stale"
 	"github.com/opcert/opcert/sim"
 	"github.com/opcert/opcert/sim/timeline"
@@ -67,6 +68,22 @@ func isWatched(t string) bool {
 		}
 	}
 	return false
+}
+
+// facts is what the STALE rules read of a timeline, derived once per
+// timeline for all of them (conformance.Facts).
+type facts struct {
+	histories []*history
+	procs     processes
+}
+
+type factsKey struct{}
+
+func factsOf(j *conformance.Judging) facts {
+	return conformance.Facts(j, factsKey{}, func(events []timeline.Event) facts {
+		hs, procs := read(events)
+		return facts{histories: hs, procs: procs}
+	})
 }
 
 // read classifies the timeline's writes to ClusterOperators, object by

@@ -274,7 +274,7 @@ func runTable(t *testing.T, id string, cases []ruleCase) {
 			if tc.tolerance != "" {
 				cfg.Tolerance = d(tc.tolerance)
 			}
-			v := ruleByID(t, cfg, id).Check(tc.tl.events, at(tc.end))
+			v := ruleByID(t, cfg, id).Check(conformance.NewJudging(tc.tl.events, at(tc.end)))
 			checkVerdict(t, tc, v)
 		})
 	}

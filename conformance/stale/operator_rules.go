@@ -7,7 +7,6 @@ import (
 
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/reports"
-	"github.com/opcert/opcert/sim/timeline"
 )
 
 // answer is one challenge to a running operator and how it was answered.
@@ -21,8 +20,9 @@ type answer struct {
 // challengesToLiveOperators pairs every challenge whose operator was up for
 // the whole of [challenge, challenge+window] with the first move answering
 // it. Challenges whose window runs past end are left out: not yet judgeable.
-func challengesToLiveOperators(events []timeline.Event, end time.Time, window time.Duration) []answer {
-	hs, procs := read(events)
+func challengesToLiveOperators(j *conformance.Judging, window time.Duration) []answer {
+	f := factsOf(j)
+	hs, procs, end := f.histories, f.procs, j.End
 	var out []answer
 	for _, h := range hs {
 		for i, x := range h.facts {
@@ -50,11 +50,11 @@ func challengesToLiveOperators(events []timeline.Event, end time.Time, window ti
 
 // STALE-007: the time from a challenge to the operator's reset is within
 // the budget; reported per operator as count, p50, p99 and max.
-func (c Config) answerTime(events []timeline.Event, end time.Time) conformance.Verdict {
+func (c Config) answerTime(j *conformance.Judging) conformance.Verdict {
 	var f finding
 	latencies := map[string][]time.Duration{}
 	var names []string
-	for _, a := range challengesToLiveOperators(events, end, c.AnswerBudget) {
+	for _, a := range challengesToLiveOperators(j, c.AnswerBudget) {
 		f.judged++
 		if _, ok := latencies[a.h.name]; !ok {
 			names = append(names, a.h.name)
@@ -81,9 +81,9 @@ func (c Config) answerTime(events []timeline.Event, end time.Time) conformance.V
 
 // STALE-008: a running operator answers every challenge before it would be
 // marked Unknown.
-func (c Config) answered(events []timeline.Event, end time.Time) conformance.Verdict {
+func (c Config) answered(j *conformance.Judging) conformance.Verdict {
 	var f finding
-	for _, a := range challengesToLiveOperators(events, end, c.UnknownAfter) {
+	for _, a := range challengesToLiveOperators(j, c.UnknownAfter) {
 		f.judged++
 		if a.reply == nil || !a.reply.at().Before(a.challenge.at().Add(c.UnknownAfter)) {
 			f.fail(fmt.Sprintf("ClusterOperator/%s challenged at %s was not reset within %s although its operator was running",

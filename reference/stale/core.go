@@ -182,13 +182,17 @@ func rewrite(conds []configv1.ClusterOperatorStatusCondition, f func(*configv1.C
 	return out
 }
 
+// same tells whether two condition lists say the same, type by type: the
+// order of status.conditions means nothing, so a reordering is no movement
+// (the STALE rules read the timeline's changes type by type too).
 func same(a, b []configv1.ClusterOperatorStatusCondition) bool {
 	if len(a) != len(b) {
 		return false
 	}
-	for i := range a {
-		x, y := a[i], b[i]
-		if x.Type != y.Type || x.Status != y.Status || x.Reason != y.Reason || x.Message != y.Message ||
+	bs := byType(b)
+	for _, x := range a {
+		y, ok := bs[x.Type]
+		if !ok || x.Status != y.Status || x.Reason != y.Reason || x.Message != y.Message ||
 			!x.LastTransitionTime.Equal(&y.LastTransitionTime) {
 			return false
 		}

@@ -192,3 +192,25 @@ func TestSeed000(t *testing.T) {
 		})
 	})
 }
+
+// The order of status.conditions means nothing: an operator that writes
+// the same conditions in another order has not moved, for the detector as
+// for the STALE rules (which read changes type by type), so the challenge
+// still comes 10m after the last real movement. Movement is dated by the
+// look that sees it (the write, in the simulator), not by the conditions'
+// lastTransitionTime, which a message change leaves alone.
+func TestReorderIsNoMovement(t *testing.T) {
+	h := healthy(0)
+	reordered := []configv1.ClusterOperatorStatusCondition{h[3], h[2], h[1], h[0]}
+	moved := healthy(0)
+	moved[0].Message = "All is still well" // a message change keeps its transition time
+	walk(t, DefaultParams(), []look{
+		{at: 0, conds: h, wantNext: 10 * time.Minute},
+		{at: 4 * time.Minute, conds: reordered, wantNext: 10 * time.Minute},
+		{at: 10 * time.Minute, conds: reordered, wantWrite: true, wantNext: 20 * time.Minute},
+	})
+	walk(t, DefaultParams(), []look{
+		{at: 0, conds: h, wantNext: 10 * time.Minute},
+		{at: 4 * time.Minute, conds: moved, wantNext: 14 * time.Minute},
+	})
+}

@@ -89,7 +89,7 @@ func (s *Scheduler) Running(name string) bool {
 }
 
 func (s *Scheduler) process(ctx context.Context, name, role, verb string) {
-	record(ctx, s.timeline, timeline.Event{
+	s.record(ctx, timeline.Event{
 		Time: s.clock.Now(), Actor: name, Role: role, Verb: verb,
 		Object: timeline.ObjectRef{Kind: ProcessKind, Name: name},
 	})

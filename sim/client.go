@@ -133,7 +133,7 @@ func (c *Client) Status() client.SubResourceWriter { return subResource{c, "stat
 func (c *Client) SubResource(name string) client.SubResourceClient { return subResource{c, name} }
 
 // write performs one write, stores the server's answer and records the
-// condition-level change, failed writes included.
+// change to its conditions and registered fields, failed writes included.
 func (c *Client) write(ctx context.Context, verb string, obj client.Object, do func() error) error {
 	if err := c.cutOff(); err != nil {
 		return err
@@ -152,14 +152,15 @@ func (c *Client) write(ctx context.Context, verb string, obj client.Object, do f
 	err = c.s.meter.time(do)
 	e := timeline.Event{
 		Time: c.s.clock.Now(), Actor: c.actor, Role: c.role, Verb: verb,
-		Object: timeline.ObjectRef{Kind: k.gvk.Kind, Namespace: strings.TrimPrefix(k.key.Namespace, c.s.Prefix), Name: strings.TrimPrefix(k.key.Name, c.s.Prefix)},
+		Object: timeline.ObjectRef{Kind: k.gvk.Kind, Group: k.gvk.Group,
+			Namespace: strings.TrimPrefix(k.key.Namespace, c.s.Prefix), Name: strings.TrimPrefix(k.key.Name, c.s.Prefix)},
 	}
 	if err != nil {
 		e.Failed, e.Detail = true, err.Error()
 		if apierrors.IsConflict(err) || apierrors.IsNotFound(err) || apierrors.IsAlreadyExists(err) {
 			c.s.store.forget(k)
 		}
-		record(ctx, c.s.timeline, e)
+		c.s.record(ctx, e)
 		return err
 	}
 	if verb == timeline.VerbCreate {
@@ -167,17 +168,21 @@ func (c *Client) write(ctx context.Context, verb string, obj client.Object, do f
 		k.key = client.ObjectKeyFromObject(obj)
 		e.Object.Name = strings.TrimPrefix(k.key.Name, c.s.Prefix)
 	}
-	var after client.Object
-	if verb != timeline.VerbDelete {
-		after = obj
+	after, seen := obj, obj
+	if verb == timeline.VerbDelete {
+		after = nil
+		if before != nil {
+			seen = before
+		}
 	}
 	e.Conditions = timeline.Diff(Conditions(before), Conditions(after))
+	e.Fields = fieldChanges(c.s.fieldPaths(k.gvk), before, after)
 	if verb == timeline.VerbDelete {
 		// Finalizers may keep the object; only the server knows.
 		c.s.store.forget(k)
 	} else {
 		c.s.store.put(k, after)
 	}
-	recordWrite(ctx, c.s.timeline, e, k, c.s.notify)
+	c.s.record(ctx, e, written{k, seen.DeepCopyObject().(client.Object)})
 	return nil
 }

@@ -13,17 +13,9 @@ import (
 // (ClusterOperator, OperatorCondition, a custom resource), so the recorder
 // needs no per-type code.
 func Conditions(obj runtime.Object) []timeline.Condition {
-	if obj == nil {
+	m := content(obj)
+	if m == nil {
 		return nil
-	}
-	var m map[string]any
-	if u, ok := obj.(*unstructured.Unstructured); ok {
-		m = u.Object
-	} else {
-		var err error
-		if m, err = runtime.DefaultUnstructuredConverter.ToUnstructured(obj); err != nil {
-			return nil
-		}
 	}
 	raw, _, _ := unstructured.NestedSlice(m, "status", "conditions")
 	out := make([]timeline.Condition, 0, len(raw))
@@ -40,4 +32,21 @@ func Conditions(obj runtime.Object) []timeline.Condition {
 		})
 	}
 	return out
+}
+
+// content is obj as JSON-shaped maps, typed or unstructured alike: nil for
+// nil, and for an object that will not convert (which then has no fields).
+// An unstructured object's own map is returned, not a copy.
+func content(obj runtime.Object) map[string]any {
+	if obj == nil {
+		return nil
+	}
+	if u, ok := obj.(*unstructured.Unstructured); ok {
+		return u.Object
+	}
+	m, err := runtime.DefaultUnstructuredConverter.ToUnstructured(obj)
+	if err != nil {
+		return nil
+	}
+	return m
 }

@@ -1,18 +1,24 @@
 package sim
 
 import (
+	"cmp"
 	"container/heap"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/clock"
 	testingclock "k8s.io/utils/clock/testing"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/opcert/opcert/sim/timeline"
@@ -22,6 +28,14 @@ import (
 type Watch struct {
 	GVK  schema.GroupVersionKind
 	Name string
+	// Map, if set, turns a watched write into the requests to reconcile, as
+	// controller-runtime's handler.EnqueueRequestsFromMapFunc does, for an
+	// actor that reconciles one object from others (a status aggregated
+	// from its parts). It is given a copy of the object as the write left
+	// it (as it was, for a delete) and the run's context, and must decide
+	// from them and from reads alone. Nil asks for the written object's own
+	// request.
+	Map handler.MapFunc
 }
 
 // Actor is a controller or simulated process the scheduler drives. Its
@@ -36,6 +50,10 @@ type Actor struct {
 	// Initial requests are reconciled when the actor starts or reconnects,
 	// as an informer's first list would.
 	Initial []reconcile.Request
+	// ReadsOthers says that a reconcile reads objects other than its
+	// request's own (a Watch with Map says so too): a batch holding any of
+	// the actor's work then runs one object at a time (see runBatch).
+	ReadsOthers bool
 }
 
 type actorState struct {
@@ -44,8 +62,13 @@ type actorState struct {
 	failures    map[reconcile.Request]int
 }
 
+// readsOthers tells whether the actor's reconciles read across objects.
+func (a *Actor) readsOthers() bool {
+	return a.ReadsOthers || slices.ContainsFunc(a.Watches, func(w Watch) bool { return w.Map != nil })
+}
+
 // ProcessKind is the object kind of process events (start, kill, hang).
-const ProcessKind = "Process"
+const ProcessKind = timeline.KindProcess
 
 // maxBatchesPerInstant bounds the work at one virtual instant: actors that
 // keep waking each other without time passing are a livelock, not a run.
@@ -72,6 +95,12 @@ type Scheduler struct {
 	queue   itemHeap
 	pending map[pendingKey]*item
 	seq     int64
+	fields  map[schema.GroupVersionKind][]fieldPath
+
+	// inBatch is set while a batch runs, and strays counts the events
+	// recorded meanwhile without a batch context (see record).
+	inBatch atomic.Bool
+	strays  atomic.Int64
 }
 
 // NewScheduler returns a scheduler on clock that records into tl.
@@ -83,6 +112,7 @@ func NewScheduler(clock *testingclock.FakeClock, tl *timeline.Timeline) *Schedul
 		Workers:  4,
 		actors:   map[string]*actorState{},
 		pending:  map[pendingKey]*item{},
+		fields:   map[schema.GroupVersionKind][]fieldPath{},
 	}
 }
 
@@ -189,6 +219,12 @@ func (s *Scheduler) nextBatch(until time.Time) []*item {
 
 // runBatch runs a batch, objects in parallel, and appends its events in
 // object order so the timeline does not depend on goroutine scheduling.
+//
+// An actor that reads across objects would see, in parallel, whichever
+// writes of the other objects happened to come first; a batch holding its
+// work therefore runs its objects one at a time, in the same object order.
+// Its events land exactly where parallel work would have put them, so
+// batches without such an actor, and their timelines, are as before.
 func (s *Scheduler) runBatch(ctx context.Context, batch []*item) error {
 	groups := map[types.NamespacedName][]*item{}
 	var keys []types.NamespacedName
@@ -199,10 +235,15 @@ func (s *Scheduler) runBatch(ctx context.Context, batch []*item) error {
 		groups[it.req.NamespacedName] = append(groups[it.req.NamespacedName], it)
 	}
 	sort.Slice(keys, func(i, j int) bool { return keys[i].String() < keys[j].String() })
+	workers := max(1, s.Workers)
+	if s.readsOthers(batch) {
+		workers = 1
+	}
 	sinks := make([]*sink, len(keys))
 	errs := make([]error, len(keys))
-	sem := make(chan struct{}, max(1, s.Workers))
+	sem := make(chan struct{}, workers)
 	var wg sync.WaitGroup
+	s.inBatch.Store(true)
 	for i, k := range keys {
 		sinks[i] = &sink{}
 		wg.Add(1)
@@ -219,11 +260,30 @@ func (s *Scheduler) runBatch(ctx context.Context, batch []*item) error {
 		}()
 	}
 	wg.Wait()
+	s.inBatch.Store(false)
+	if n := s.strays.Swap(0); n > 0 {
+		errs = append(errs, fmt.Errorf("%d event(s) recorded at %s without the context the scheduler passed to the work being run, "+
+			"so their place on the timeline would depend on goroutine scheduling: pass that context to Record and to client calls",
+			n, s.clock.Now().Format(time.RFC3339Nano)))
+	}
 	for _, sk := range sinks {
 		s.timeline.Append(sk.events...)
-		s.notify(sk.writes)
+		s.notify(ctx, sk.writes)
 	}
 	return errors.Join(errs...)
+}
+
+// readsOthers tells whether any reconcile in batch is by an actor that
+// reads across objects.
+func (s *Scheduler) readsOthers(batch []*item) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, it := range batch {
+		if st, ok := s.actors[it.actor]; ok && it.fn == nil && st.readsOthers() {
+			return true
+		}
+	}
+	return false
 }
 
 // runItem runs one item. A scenario step's error ends the run; a reconcile
@@ -272,38 +332,72 @@ func backoff(failures int) time.Duration {
 	return min(d, 1000*time.Second)
 }
 
-// notify wakes every connected actor that watches a written object.
-func (s *Scheduler) notify(writes []storeKey) {
+// notify wakes every connected actor that watches a written object, writes
+// in the order they were made, actors in name order, each actor's requests
+// for one write sorted and once each, so that the queue, and the order in
+// which work due at one instant runs, is the same in every run. Several
+// writes asking one actor for one request leave one pending item, as
+// controller-runtime's work queue does. Map functions are called without
+// the scheduler's lock, so that they may read through a Client.
+func (s *Scheduler) notify(ctx context.Context, writes []written) {
 	if len(writes) == 0 {
 		return
 	}
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	names := make([]string, 0, len(s.actors))
-	for n := range s.actors {
-		names = append(names, n)
+	var watchers []*actorState
+	for _, st := range s.actors {
+		if !st.partitioned {
+			watchers = append(watchers, st)
+		}
 	}
-	sort.Strings(names)
-	now := s.clock.Now()
+	s.mu.Unlock()
+	slices.SortFunc(watchers, func(a, b *actorState) int { return strings.Compare(a.Name, b.Name) })
 	for _, w := range writes {
-		for _, n := range names {
-			st := s.actors[n]
-			if st.partitioned {
+		for _, st := range watchers {
+			reqs := st.requests(ctx, w)
+			if len(reqs) == 0 {
 				continue
 			}
-			for _, wt := range st.Watches {
-				if wt.GVK == w.gvk && (wt.Name == "" || wt.Name == w.key.Name) {
-					s.enqueueLocked(n, reconcile.Request{NamespacedName: w.key}, now)
-					break
+			s.mu.Lock()
+			// A Map may have killed or cut off the actor (or one before it).
+			if s.actors[st.Name] == st && !st.partitioned {
+				for _, r := range reqs {
+					s.enqueueLocked(st.Name, r, s.clock.Now())
 				}
 			}
+			s.mu.Unlock()
 		}
 	}
 }
 
-// Record files a non-API event (an expectation, say) at the current virtual
-// time, in order with the work being run.
+// requests lists what one write asks the actor to reconcile, sorted, each
+// once.
+func (a *Actor) requests(ctx context.Context, w written) []reconcile.Request {
+	var out []reconcile.Request
+	for _, wt := range a.Watches {
+		if wt.GVK != w.gvk || (wt.Name != "" && wt.Name != w.key.Name) {
+			continue
+		}
+		if wt.Map == nil {
+			out = append(out, reconcile.Request{NamespacedName: w.key})
+			continue
+		}
+		out = append(out, wt.Map(ctx, w.obj.DeepCopyObject().(client.Object))...)
+	}
+	slices.SortFunc(out, func(x, y reconcile.Request) int {
+		return cmp.Or(strings.Compare(x.Namespace, y.Namespace), strings.Compare(x.Name, y.Name))
+	})
+	return slices.Compact(out)
+}
+
+// Record files a non-API event (an expectation, a change to a node's files,
+// a probe's answer) at the current virtual time. Inside Run, ctx must be the
+// context the scheduler passed to the reconcile or step the event belongs
+// to: the event then takes its place among that work's events, in object
+// order, whatever the goroutines did. An event recorded while a batch runs
+// without that context fails the run, rather than land where the
+// goroutines happened to put it.
 func (s *Scheduler) Record(ctx context.Context, e timeline.Event) {
 	e.Time = s.clock.Now()
-	record(ctx, s.timeline, e)
+	s.record(ctx, e)
 }

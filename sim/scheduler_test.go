@@ -12,6 +12,7 @@ import (
 	"time"
 
 	configv1 "github.com/openshift/api/config/v1"
+	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/serializer"
@@ -35,6 +36,9 @@ func newAPI(t testing.TB, objs ...client.Object) client.Client {
 	t.Helper()
 	scheme := runtime.NewScheme()
 	if err := configv1.Install(scheme); err != nil {
+		t.Fatal(err)
+	}
+	if err := corev1.AddToScheme(scheme); err != nil {
 		t.Fatal(err)
 	}
 	return fake.NewClientBuilder().
@@ -797,9 +801,34 @@ func (m *mirror) Reconcile(ctx context.Context, rq reconcile.Request) (reconcile
 	return reconcile.Result{}, m.c.Status().Update(ctx, &co)
 }
 
+// aggregator reads every operator whenever one is written (a Map watch to
+// one request) and records every message it read.
+type aggregator struct {
+	s *Scheduler
+	c *Client
+	n int
+}
+
+func (a *aggregator) Reconcile(ctx context.Context, rq reconcile.Request) (reconcile.Result, error) {
+	var seen []string
+	for i := range a.n {
+		var co configv1.ClusterOperator
+		if err := a.c.Get(ctx, types.NamespacedName{Name: fmt.Sprintf("run-op-%02d", i)}, &co); err != nil {
+			return reconcile.Result{}, err
+		}
+		for _, c := range co.Status.Conditions {
+			seen = append(seen, c.Message)
+		}
+	}
+	a.s.Record(ctx, timeline.Event{Actor: "aggregator", Role: "aggregator", Verb: timeline.VerbExpect,
+		Object: timeline.ObjectRef{Kind: "Fleet", Name: rq.Name}, Detail: strings.Join(seen, ",")})
+	return reconcile.Result{}, nil
+}
+
 // busyScenario runs 30 operators and a mirror for a minute, with kills,
-// restarts and a partition, and returns the timeline.
-func busyScenario(t *testing.T, workers int) []timeline.Event {
+// restarts and a partition, and returns the timeline; with aggregate, an
+// aggregator reads them all whenever one moves.
+func busyScenario(t *testing.T, workers int, aggregate bool) []timeline.Event {
 	t.Helper()
 	const n = 30
 	var objs []client.Object
@@ -835,6 +864,16 @@ func busyScenario(t *testing.T, workers int) []timeline.Event {
 	if err := startMirror(ctx); err != nil {
 		t.Fatal(err)
 	}
+	if aggregate {
+		// The summary's request sorts among the operators' own, so that in
+		// parallel it would read some of them before and some after this
+		// instant's writes.
+		toFleet := func(context.Context, client.Object) []reconcile.Request {
+			return []reconcile.Request{req("run-op-15-summary")}
+		}
+		mustStart(t, s, Actor{Name: "aggregator", Role: "aggregator", Reconciler: &aggregator{s: s, c: s.Client(api, "aggregator", "aggregator"), n: n},
+			Watches: []Watch{{GVK: coGVK, Map: toFleet}}})
+	}
 	s.At(at(10*time.Second), func(ctx context.Context) error { return s.Partition(ctx, "operator-05", true) })
 	s.At(at(20*time.Second), func(ctx context.Context) error { return s.Kill(ctx, "operator-03") })
 	s.At(at(30*time.Second), func(ctx context.Context) error { return s.Partition(ctx, "operator-05", false) })
@@ -853,7 +892,9 @@ type comparableEvent struct {
 	Role       string
 	Verb       string
 	Object     timeline.ObjectRef
+	Target     string
 	Conditions []timeline.ConditionChange
+	Fields     []timeline.FieldChange
 	Failed     bool
 	Detail     string
 }
@@ -861,13 +902,13 @@ type comparableEvent struct {
 func project(events []timeline.Event) []comparableEvent {
 	out := make([]comparableEvent, len(events))
 	for i, e := range events {
-		out[i] = comparableEvent{e.Seq, e.Time, e.Actor, e.Role, e.Verb, e.Object, e.Conditions, e.Failed, e.Detail}
+		out[i] = comparableEvent{e.Seq, e.Time, e.Actor, e.Role, e.Verb, e.Object, e.Target, e.Conditions, e.Fields, e.Failed, e.Detail}
 	}
 	return out
 }
 
 func TestSameScenarioGivesTheSameTimeline(t *testing.T) {
-	first := busyScenario(t, 4)
+	first := busyScenario(t, 4, false)
 
 	// The scenario must actually be busy for the comparison to mean much.
 	counts := map[string]int{}
@@ -888,17 +929,22 @@ func TestSameScenarioGivesTheSameTimeline(t *testing.T) {
 		name    string
 		workers int
 	}{{"again with 4 workers", 4}, {"with 1 worker", 1}, {"with 16 workers", 16}} {
-		again := busyScenario(t, run.workers)
-		a, b := project(first), project(again)
-		if len(a) != len(b) {
-			t.Errorf("%s: %d events, first run had %d", run.name, len(b), len(a))
-		}
-		for i := range min(len(a), len(b)) {
-			if !reflect.DeepEqual(a[i], b[i]) {
-				t.Errorf("%s: event %d differs:\n  first: %s %+v\n  again: %s %+v", run.name, i+1,
-					brief(first[i]), a[i].Conditions, brief(again[i]), b[i].Conditions)
-				break
-			}
+		compareTimelines(t, run.name, first, busyScenario(t, run.workers, false))
+	}
+}
+
+// compareTimelines reports the first event where again differs from first.
+func compareTimelines(t *testing.T, name string, first, again []timeline.Event) {
+	t.Helper()
+	a, b := project(first), project(again)
+	if len(a) != len(b) {
+		t.Errorf("%s: %d events, first run had %d", name, len(b), len(a))
+	}
+	for i := range min(len(a), len(b)) {
+		if !reflect.DeepEqual(a[i], b[i]) {
+			t.Errorf("%s: event %d differs:\n  first: %s %+v %s\n  again: %s %+v %s", name, i+1,
+				brief(first[i]), a[i].Conditions, a[i].Detail, brief(again[i]), b[i].Conditions, b[i].Detail)
+			return
 		}
 	}
 }

@@ -3,6 +3,8 @@ package sim
 import (
 	"context"
 
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -10,7 +12,15 @@ import (
 // watchers must be woken once the batch is over.
 type sink struct {
 	events []timeline.Event
-	writes []storeKey
+	writes []written
+}
+
+// written is one successful write, kept for the watchers: a copy of the
+// object as the write left it (as it was, for a delete), since a watch's Map
+// runs after the batch, when the writer may have changed its own copy.
+type written struct {
+	storeKey
+	obj client.Object
 }
 
 type sinkKey struct{}
@@ -19,23 +29,19 @@ func withSink(ctx context.Context, s *sink) context.Context {
 	return context.WithValue(ctx, sinkKey{}, s)
 }
 
-// record files an event with the batch being run, or straight on the
-// timeline when called outside Run.
-func record(ctx context.Context, tl *timeline.Timeline, e timeline.Event) {
-	if s, ok := ctx.Value(sinkKey{}).(*sink); ok {
-		s.events = append(s.events, e)
+// record files an event, and the writes it stands for, with the batch group
+// whose context ctx is; outside Run, straight on the timeline, waking the
+// watchers at once. Called during a batch without a group's context, it
+// cannot know the event's place, and counts a stray that fails the batch.
+func (s *Scheduler) record(ctx context.Context, e timeline.Event, writes ...written) {
+	if sk, ok := ctx.Value(sinkKey{}).(*sink); ok {
+		sk.events = append(sk.events, e)
+		sk.writes = append(sk.writes, writes...)
 		return
 	}
-	tl.Append(e)
-}
-
-// recordWrite files a write event and remembers to wake the watchers.
-func recordWrite(ctx context.Context, tl *timeline.Timeline, e timeline.Event, w storeKey, wake func([]storeKey)) {
-	if s, ok := ctx.Value(sinkKey{}).(*sink); ok {
-		s.events = append(s.events, e)
-		s.writes = append(s.writes, w)
-		return
+	if s.inBatch.Load() {
+		s.strays.Add(1)
 	}
-	tl.Append(e)
-	wake([]storeKey{w})
+	s.timeline.Append(e)
+	s.notify(ctx, writes)
 }

@@ -1,6 +1,7 @@
 package timeline
 
 import (
+	"encoding/json"
 	"time"
 )
 
@@ -16,6 +17,35 @@ const (
 	VerbHang         = "hang"      // a simulated process lost the API server
 	VerbReconnect    = "reconnect" // a hung process got the API server back
 	VerbExpect       = "expect"    // a scenario expectation was checked
+	VerbWrite        = "write"     // a node file was written (Detail says how)
+	VerbRename       = "rename"    // a node file was renamed to Target
+	VerbSymlink      = "symlink"   // a node symlink was made to point to Target
+	VerbRemove       = "remove"    // a node file or tree was removed
+	VerbLock         = "lock"      // a node lock file was taken
+	VerbUnlock       = "unlock"    // a node lock file was released
+	VerbProbe        = "probe"     // an HTTP probe got an answer, or none
+)
+
+// Kinds of objects that are not API objects. Their events carry no group,
+// and their verbs are none of the API verbs, so IsWrite is false for them and
+// the State never holds them; an API kind of the same name (OLM's Probe
+// custom resource) is told apart by its group.
+//
+//   - Process: a simulated process (Name the actor); verbs start, kill, hang,
+//     reconnect.
+//   - File: a file on a simulated node (Namespace the node, Name the absolute
+//     node path); verbs write, rename and symlink (Target the new path or the
+//     link's target), remove, lock and unlock.
+//   - Probe: an HTTP probe (Namespace the node, empty off a node; Name what
+//     was probed as the mechanism names it, such as "kube-apiserver/readyz",
+//     never a host and port, which change from run to run); verb probe,
+//     Detail the answer's status ("200 OK") or why there was none
+//     ("connection refused"), Failed when it did not succeed as the kubelet
+//     counts success (an answer from 200 to 399).
+const (
+	KindProcess = "Process"
+	KindFile    = "File"
+	KindProbe   = "Probe"
 )
 
 // Roles of actors. A mechanism names its roles; "scenario" is the harness.
@@ -24,13 +54,18 @@ const (
 )
 
 // ObjectRef names an object. Names are scenario-local: the run prefix that
-// keeps concurrent scenarios apart on one API server is stripped.
+// keeps concurrent scenarios apart on one API server is stripped. Group is
+// the API group (empty for the core group and for non-API kinds), so that
+// kinds of the same name in different groups stay apart.
 type ObjectRef struct {
 	Kind      string `json:"kind"`
+	Group     string `json:"group,omitempty"`
 	Namespace string `json:"namespace,omitempty"`
 	Name      string `json:"name"`
 }
 
+// String is "Kind/name" or "Kind/namespace/name": the group is left out, as
+// a reader of a report knows which kind is meant.
 func (o ObjectRef) String() string {
 	if o.Namespace == "" {
 		return o.Kind + "/" + o.Name
@@ -55,17 +90,31 @@ type ConditionChange struct {
 	After  *Condition `json:"after,omitempty"`
 }
 
+// FieldChange is one registered field of an object before and after a
+// write, each side the field's value as JSON text (object keys sorted); an
+// absent side means the field was absent, and JSON null that it was null.
+type FieldChange struct {
+	Path   string          `json:"path"`
+	Before json.RawMessage `json:"before,omitempty"`
+	After  json.RawMessage `json:"after,omitempty"`
+}
+
 // Event is one entry of a timeline.
 type Event struct {
-	Seq        int               `json:"seq"`
-	Time       time.Time         `json:"time"`
-	Actor      string            `json:"actor"`
-	Role       string            `json:"role"`
-	Verb       string            `json:"verb"`
-	Object     ObjectRef         `json:"object"`
+	Seq    int       `json:"seq"`
+	Time   time.Time `json:"time"`
+	Actor  string    `json:"actor"`
+	Role   string    `json:"role"`
+	Verb   string    `json:"verb"`
+	Object ObjectRef `json:"object"`
+	// Target is where a rename or a symlink points (a node path).
+	Target     string            `json:"target,omitempty"`
 	Conditions []ConditionChange `json:"conditions,omitempty"`
-	Detail     string            `json:"detail,omitempty"`
-	Failed     bool              `json:"failed,omitempty"`
+	// Fields are the changes to the fields registered for the object's kind,
+	// sorted by path.
+	Fields []FieldChange `json:"fields,omitempty"`
+	Detail string        `json:"detail,omitempty"`
+	Failed bool          `json:"failed,omitempty"`
 }
 
 // IsWrite tells whether the event is a successful API write.

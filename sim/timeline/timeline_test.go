@@ -2,6 +2,7 @@ package timeline
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"reflect"
 	"slices"
@@ -189,17 +190,34 @@ func sampleTimeline() *Timeline {
 	tl.Append(
 		Event{Seq: 99, Time: t0, Actor: "operator-a", Role: "operator", Verb: VerbStart, Object: ObjectRef{Kind: "Process", Name: "operator-a"}},
 		Event{Time: t0.Add(2 * time.Second), Actor: "operator-a", Role: "operator", Verb: VerbUpdateStatus,
-			Object:     ObjectRef{Kind: "ClusterOperator", Name: "alpha"},
-			Conditions: []ConditionChange{{Type: "Available", After: &avail}, {Type: "Degraded", Before: &degraded}}},
+			Object:     ObjectRef{Kind: "ClusterOperator", Group: "config.openshift.io", Name: "alpha"},
+			Conditions: []ConditionChange{{Type: "Available", After: &avail}, {Type: "Degraded", Before: &degraded}},
+			Fields: []FieldChange{
+				{Path: "metadata.annotations[example.com/reason]", After: json.RawMessage(`"<new> & \u2028"`)},
+				{Path: "status.versions", Before: json.RawMessage(`[{"name":"operator","version":"1.0"}]`), After: json.RawMessage(`null`)},
+			}},
 		Event{Time: t0.Add(2*time.Second + 7*time.Nanosecond), Actor: "operator-a", Role: "operator", Verb: VerbUpdate,
 			Object: ObjectRef{Kind: "Widget", Namespace: "team-a", Name: "w"}, Failed: true, Detail: "conflict: ünïcödé"},
 		Event{Time: t0.Add(time.Hour).In(time.FixedZone("UTC+2", 2*60*60)), Actor: "scenario", Role: "scenario", Verb: VerbExpect, Detail: "Available within 1m"},
+		Event{Time: t0.Add(2 * time.Hour), Actor: "installer", Role: "installer", Verb: VerbRename,
+			Object: ObjectRef{Kind: KindFile, Namespace: "master-0", Name: "/etc/kubernetes/manifests/.kas.tmp"},
+			Target: "/etc/kubernetes/manifests/kube-apiserver-pod.yaml"},
 	)
 	return tl
 }
 
-// sameEvents compares events field by field, times as instants and an
-// empty condition list as none.
+// sameJSON tells whether two field values hold the same JSON value (none
+// for both absent), whatever their spacing and escapes.
+func sameJSON(x, y json.RawMessage) bool {
+	if len(x) == 0 || len(y) == 0 {
+		return len(x) == len(y)
+	}
+	var vx, vy any
+	return json.Unmarshal(x, &vx) == nil && json.Unmarshal(y, &vy) == nil && reflect.DeepEqual(vx, vy)
+}
+
+// sameEvents compares events field by field, times as instants, an empty
+// condition or field list as none, and field values as JSON values.
 func sameEvents(a, b []Event) error {
 	if len(a) != len(b) {
 		return fmt.Errorf("%d events, want %d", len(b), len(a))
@@ -213,8 +231,14 @@ func sameEvents(a, b []Event) error {
 	for i := range a {
 		x, y := a[i], b[i]
 		if x.Seq != y.Seq || !x.Time.Equal(y.Time) || x.Actor != y.Actor || x.Role != y.Role || x.Verb != y.Verb ||
-			x.Object != y.Object || x.Detail != y.Detail || x.Failed != y.Failed || len(x.Conditions) != len(y.Conditions) {
+			x.Object != y.Object || x.Target != y.Target || x.Detail != y.Detail || x.Failed != y.Failed ||
+			len(x.Conditions) != len(y.Conditions) || len(x.Fields) != len(y.Fields) {
 			return fmt.Errorf("event %d:\n  got  %+v\n  want %+v", i+1, y, x)
+		}
+		for j, fx := range x.Fields {
+			if fy := y.Fields[j]; fx.Path != fy.Path || !sameJSON(fx.Before, fy.Before) || !sameJSON(fx.After, fy.After) {
+				return fmt.Errorf("event %d field %d: got %s %s -> %s, want %s %s -> %s", i+1, j+1, fy.Path, fy.Before, fy.After, fx.Path, fx.Before, fx.After)
+			}
 		}
 		for j := range x.Conditions {
 			cx, cy := x.Conditions[j], y.Conditions[j]
@@ -233,16 +257,16 @@ func TestAppendNumbersEventsAndEventsReturnsACopy(t *testing.T) {
 	for _, e := range evs {
 		seqs = append(seqs, e.Seq)
 	}
-	if want := []int{1, 2, 3, 4}; !slices.Equal(seqs, want) {
+	if want := []int{1, 2, 3, 4, 5}; !slices.Equal(seqs, want) {
 		t.Errorf("seqs %v, want %v", seqs, want)
 	}
 	evs[0].Actor = "scribbled"
 	if tl.Events()[0].Actor != "operator-a" {
 		t.Error("Events returned the timeline's own slice")
 	}
-	if !evs[1].IsWrite() || evs[2].IsWrite() || evs[0].IsWrite() || evs[3].IsWrite() {
-		t.Errorf("IsWrite: start %v, update-status %v, failed update %v, expect %v",
-			evs[0].IsWrite(), evs[1].IsWrite(), evs[2].IsWrite(), evs[3].IsWrite())
+	if !evs[1].IsWrite() || evs[2].IsWrite() || evs[0].IsWrite() || evs[3].IsWrite() || evs[4].IsWrite() {
+		t.Errorf("IsWrite: start %v, update-status %v, failed update %v, expect %v, file rename %v",
+			evs[0].IsWrite(), evs[1].IsWrite(), evs[2].IsWrite(), evs[3].IsWrite(), evs[4].IsWrite())
 	}
 }
 
@@ -253,13 +277,21 @@ func TestWriteJSONLThenReadJSONLRoundTrips(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSuffix(buf.String(), "\n"), "\n")
-	if len(lines) != 4 {
+	if len(lines) != 5 {
 		t.Fatalf("%d lines, want one per event:\n%s", len(lines), buf.String())
 	}
 	wantLines := map[int]string{
 		0: `{"seq":1,"time":"2026-01-01T00:00:00Z","actor":"operator-a","role":"operator","verb":"start","object":{"kind":"Process","name":"operator-a"}}`,
 		2: `{"seq":3,"time":"2026-01-01T00:00:02.000000007Z","actor":"operator-a","role":"operator","verb":"update","object":{"kind":"Widget","namespace":"team-a","name":"w"},"detail":"conflict: ünïcödé","failed":true}`,
 		3: `{"seq":4,"time":"2026-01-01T03:00:00+02:00","actor":"scenario","role":"scenario","verb":"expect","object":{"kind":"","name":""},"detail":"Available within 1m"}`,
+		// The group sits between kind and namespace, fields after the
+		// conditions, each side as compact JSON, HTML escaped as encoding/json does.
+		1: `{"seq":2,"time":"2026-01-01T00:00:02Z","actor":"operator-a","role":"operator","verb":"update-status","object":{"kind":"ClusterOperator","group":"config.openshift.io","name":"alpha"},` +
+			`"conditions":[{"type":"Available","after":{"type":"Available","status":"True","reason":"AsExpected","message":"all good","lastTransitionTime":"2026-01-01T00:00:02Z"}},` +
+			`{"type":"Degraded","before":{"type":"Degraded","status":"True","reason":"Broken","message":"disk \"full\"\nline two","lastTransitionTime":"2026-01-01T00:00:01.5Z"}}],` +
+			`"fields":[{"path":"metadata.annotations[example.com/reason]","after":"\u003cnew\u003e \u0026 \u2028"},` +
+			`{"path":"status.versions","before":[{"name":"operator","version":"1.0"}],"after":null}]}`,
+		4: `{"seq":5,"time":"2026-01-01T02:00:00Z","actor":"installer","role":"installer","verb":"rename","object":{"kind":"File","namespace":"master-0","name":"/etc/kubernetes/manifests/.kas.tmp"},"target":"/etc/kubernetes/manifests/kube-apiserver-pod.yaml"}`,
 	}
 	for i, want := range wantLines {
 		if lines[i] != want {

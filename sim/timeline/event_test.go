@@ -1,0 +1,61 @@
+package timeline
+
+import (
+	"testing"
+)
+
+// Kinds of the same name in two groups are two objects (a ClusterOperator of
+// config.openshift.io and one of another group, OLM's Probe resource and a
+// probe result); the text of a reference leaves the group out.
+func TestObjectRefGroupSeparatesKindsButNotTheirText(t *testing.T) {
+	openshift := ObjectRef{Kind: "ClusterOperator", Group: "config.openshift.io", Name: "etcd"}
+	other := ObjectRef{Kind: "ClusterOperator", Group: "example.com", Name: "etcd"}
+	avail := cond("Available", "True", "", "", t0)
+	st := State{}
+	st.Apply(Event{Actor: "op", Verb: VerbCreate, Object: openshift, Conditions: []ConditionChange{{Type: "Available", After: &avail}}})
+	st.Apply(Event{Actor: "op", Verb: VerbCreate, Object: other})
+	if len(st) != 2 || len(st[openshift]) != 1 || len(st[other]) != 0 {
+		t.Errorf("state %v: want the two groups' objects apart", st)
+	}
+	for _, tc := range []struct {
+		ref  ObjectRef
+		want string
+	}{
+		{openshift, "ClusterOperator/etcd"},
+		{ObjectRef{Kind: "Deployment", Group: "apps", Namespace: "ns", Name: "d"}, "Deployment/ns/d"},
+		{ObjectRef{Kind: "ConfigMap", Namespace: "ns", Name: "c"}, "ConfigMap/ns/c"},
+		{ObjectRef{Kind: KindFile, Namespace: "master-0", Name: "/var/lock/kas-installer.lock"}, "File/master-0//var/lock/kas-installer.lock"},
+	} {
+		if got := tc.ref.String(); got != tc.want {
+			t.Errorf("%+v.String() = %q, want %q", tc.ref, got, tc.want)
+		}
+	}
+}
+
+// Events on non-API kinds are facts, not writes: the State never holds their
+// objects, failed or not.
+func TestNonAPIEventsAreNotWrites(t *testing.T) {
+	node := "master-0"
+	file := ObjectRef{Kind: KindFile, Namespace: node, Name: "/etc/kubernetes/manifests/kube-apiserver-pod.yaml"}
+	for _, e := range []Event{
+		{Actor: "p", Verb: VerbStart, Object: ObjectRef{Kind: KindProcess, Name: "p"}},
+		{Actor: "installer", Verb: VerbWrite, Object: file, Detail: "1024 bytes"},
+		{Actor: "installer", Verb: VerbRename, Object: file, Target: "/etc/kubernetes/manifests/x.yaml"},
+		{Actor: "installer", Verb: VerbSymlink, Object: ObjectRef{Kind: KindFile, Namespace: node, Name: "/etc/kubernetes/static-pods/last-known-good"},
+			Target: "/etc/kubernetes/static-pods/kube-apiserver-pod-3"},
+		{Actor: "pruner", Verb: VerbRemove, Object: file, Detail: "directory"},
+		{Actor: "installer", Verb: VerbLock, Object: ObjectRef{Kind: KindFile, Namespace: node, Name: "/var/lock/kube-apiserver-installer.lock"}},
+		{Actor: "installer", Verb: VerbUnlock, Object: ObjectRef{Kind: KindFile, Namespace: node, Name: "/var/lock/kube-apiserver-installer.lock"}},
+		{Actor: "monitor", Verb: VerbProbe, Object: ObjectRef{Kind: KindProbe, Namespace: node, Name: "kube-apiserver/readyz"}, Detail: "200 OK"},
+		{Actor: "monitor", Verb: VerbProbe, Object: ObjectRef{Kind: KindProbe, Namespace: node, Name: "kube-apiserver/readyz"}, Detail: "connection refused", Failed: true},
+	} {
+		if e.IsWrite() {
+			t.Errorf("%s %s is a write", e.Verb, e.Object)
+		}
+		st := State{}
+		st.Apply(e)
+		if len(st) != 0 {
+			t.Errorf("%s %s entered the state: %v", e.Verb, e.Object, st)
+		}
+	}
+}

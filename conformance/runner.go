@@ -40,7 +40,7 @@ func Play(ctx context.Context, api client.Client, m *Mechanism, sc *scenarios.Sc
 	// before the controllers' work (the scenario format promises it).
 	var actions Actions
 	scn := &scene{sched: sched, client: sched.Client(api, timeline.RoleScenario, timeline.RoleScenario), actions: &actions,
-		source: sc.Source, namespaces: createdNamespaces(sc), expects: m.Expects}
+		source: sc.Source, expects: m.Expects}
 	for _, step := range sc.Steps {
 		sched.At(sim.Epoch.Add(step.Time), scn.step(step))
 	}

@@ -60,8 +60,6 @@ func (s *scene) create(ctx context.Context, obj map[string]any) error {
 	if err := u.UnmarshalJSON(data); err != nil {
 		return err
 	}
-	u.SetName(s.sched.Prefix + u.GetName())
-	u.SetNamespace(s.namespace(u.GetNamespace()))
 	status, hasStatus := u.Object["status"]
 	if err := s.client.Create(ctx, u); err != nil {
 		return err
@@ -82,7 +80,7 @@ func (s *scene) expect(ctx context.Context, x *scenarios.Expect) {
 		gvk = schema.FromAPIVersionAndKind(x.APIVersion, x.Kind)
 	}
 	e := timeline.Event{Actor: timeline.RoleScenario, Role: timeline.RoleScenario, Verb: timeline.VerbExpect,
-		Object: timeline.ObjectRef{Kind: gvk.Kind, Namespace: x.Namespace, Name: x.Object}}
+		Object: timeline.ObjectRef{Kind: gvk.Kind, Group: gvk.Group, Namespace: x.Namespace, Name: x.Object}}
 	obj, err := s.client.Scheme().New(gvk)
 	if err != nil {
 		u := &unstructured.Unstructured{}
@@ -90,7 +88,7 @@ func (s *scene) expect(ctx context.Context, x *scenarios.Expect) {
 		obj = u
 	}
 	var problems []string
-	key := types.NamespacedName{Namespace: s.namespace(x.Namespace), Name: s.sched.Prefix + x.Object}
+	key := types.NamespacedName{Namespace: x.Namespace, Name: x.Object}
 	if err := s.client.Get(ctx, key, obj.(client.Object)); err != nil {
 		problems = append(problems, err.Error())
 	} else if c := find(sim.Conditions(obj), x.Condition); c == nil {
@@ -104,31 +102,6 @@ func (s *scene) expect(ctx context.Context, x *scenarios.Expect) {
 		e.Failed, e.Detail = true, fmt.Sprintf("%s %s: %s", x.Object, x.Condition, strings.Join(problems, "; "))
 	}
 	s.sched.Record(ctx, e)
-}
-
-// namespace is where a scenario's namespace is on the server: with the
-// run's prefix if the scenario creates it.
-func (s *scene) namespace(ns string) string {
-	if s.namespaces[ns] {
-		return s.sched.Prefix + ns
-	}
-	return ns
-}
-
-// createdNamespaces lists the namespaces a scenario's steps create.
-func createdNamespaces(sc *scenarios.Scenario) map[string]bool {
-	out := map[string]bool{}
-	for _, st := range sc.Steps {
-		if st.Create == nil || st.Create["kind"] != "Namespace" {
-			continue
-		}
-		if md, ok := st.Create["metadata"].(map[string]any); ok {
-			if name, ok := md["name"].(string); ok {
-				out[name] = true
-			}
-		}
-	}
-	return out
 }
 
 func find(conds []timeline.Condition, typ string) *timeline.Condition {

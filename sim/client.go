@@ -69,9 +69,10 @@ func (c *Client) Get(ctx context.Context, key types.NamespacedName, obj client.O
 		}
 		return nil
 	}
-	err = c.s.meter.time(func() error { return c.Client.Get(ctx, key, obj, opts...) })
+	err = c.s.meter.time(func() error { return c.Client.Get(ctx, c.s.serverKey(gvk.GroupKind(), key), obj, opts...) })
 	switch {
 	case err == nil:
+		c.s.toLocal(gvk.GroupKind(), obj)
 		c.s.store.put(k, obj)
 	case apierrors.IsNotFound(err):
 		c.s.store.put(k, nil)
@@ -89,11 +90,24 @@ func (c *Client) resource(k storeKey) schema.GroupResource {
 }
 
 // List always asks the API server: the store cannot know what it never saw.
+// It lists only this run's objects, under their scenario names.
 func (c *Client) List(ctx context.Context, list client.ObjectList, opts ...client.ListOption) error {
 	if err := c.cutOff(); err != nil {
 		return err
 	}
-	return c.s.meter.time(func() error { return c.Client.List(ctx, list, opts...) })
+	gvk, err := apiutil.GVKForObject(list, c.Scheme())
+	if err != nil {
+		return err
+	}
+	gk := schema.GroupKind{Group: gvk.Group, Kind: strings.TrimSuffix(gvk.Kind, "List")}
+	lo := (&client.ListOptions{}).ApplyOptions(opts)
+	if lo.Namespace != "" {
+		lo.Namespace = c.s.serverKey(gk, types.NamespacedName{Namespace: lo.Namespace}).Namespace
+	}
+	if err := c.s.meter.time(func() error { return c.Client.List(ctx, list, lo) }); err != nil {
+		return err
+	}
+	return c.s.localList(gk, list)
 }
 
 // Create creates obj and records it.
@@ -142,18 +156,23 @@ func (c *Client) write(ctx context.Context, verb string, obj client.Object, do f
 	if err != nil {
 		return err
 	}
+	gk := k.gvk.GroupKind()
 	before := c.s.store.peek(k)
 	if before == nil && verb != timeline.VerbCreate {
 		fresh := obj.DeepCopyObject().(client.Object)
-		if err := c.s.meter.time(func() error { return c.Client.Get(ctx, k.key, fresh) }); err == nil {
+		if err := c.s.meter.time(func() error { return c.Client.Get(ctx, c.s.serverKey(gk, k.key), fresh) }); err == nil {
+			c.s.toLocal(gk, fresh)
 			before = fresh
 		}
 	}
-	err = c.s.meter.time(do)
+	err = c.s.meter.time(func() error {
+		c.s.toServer(gk, obj)
+		defer c.s.toLocal(gk, obj)
+		return do()
+	})
 	e := timeline.Event{
 		Time: c.s.clock.Now(), Actor: c.actor, Role: c.role, Verb: verb,
-		Object: timeline.ObjectRef{Kind: k.gvk.Kind, Group: k.gvk.Group,
-			Namespace: strings.TrimPrefix(k.key.Namespace, c.s.Prefix), Name: strings.TrimPrefix(k.key.Name, c.s.Prefix)},
+		Object: timeline.ObjectRef{Kind: k.gvk.Kind, Group: k.gvk.Group, Namespace: k.key.Namespace, Name: k.key.Name},
 	}
 	if err != nil {
 		e.Failed, e.Detail = true, err.Error()
@@ -166,7 +185,10 @@ func (c *Client) write(ctx context.Context, verb string, obj client.Object, do f
 	if verb == timeline.VerbCreate {
 		// The server may have chosen the name (generateName).
 		k.key = client.ObjectKeyFromObject(obj)
-		e.Object.Name = strings.TrimPrefix(k.key.Name, c.s.Prefix)
+		e.Object.Name = k.key.Name
+		if gk == namespaceKind && c.s.prefixed(gk, k.key.Name) {
+			c.s.ownNamespace(k.key.Name)
+		}
 	}
 	after, seen := obj, obj
 	if verb == timeline.VerbDelete {

@@ -9,9 +9,11 @@ import (
 	"time"
 
 	configv1 "github.com/openshift/api/config/v1"
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -69,10 +71,10 @@ func TestClientRecordsEachWriteWithVerbActorRoleAndConditionDiff(t *testing.T) {
 	api := newAPI(t)
 	c := s.Client(api, "operator-a", "operator")
 	ctx := context.Background()
-	key := types.NamespacedName{Name: "run7-alpha"}
+	key := types.NamespacedName{Name: "run7-alpha"} // on the server; the client and the timeline say alpha
 
 	clk.Step(time.Second)
-	co := clusterOperator("run7-alpha")
+	co := clusterOperator("alpha")
 	co.Labels = map[string]string{"team": "a"}
 	if err := c.Create(ctx, co); err != nil {
 		t.Fatal(err)
@@ -125,7 +127,7 @@ func TestClientRecordsEachWriteWithVerbActorRoleAndConditionDiff(t *testing.T) {
 	checkChanges(t, lastEvent(t, tl))
 
 	clk.Step(time.Second)
-	if err := c.Delete(ctx, &configv1.ClusterOperator{ObjectMeta: metav1.ObjectMeta{Name: "run7-alpha"}}); err != nil {
+	if err := c.Delete(ctx, &configv1.ClusterOperator{ObjectMeta: metav1.ObjectMeta{Name: "alpha"}}); err != nil {
 		t.Fatal(err)
 	}
 	checkChanges(t, lastEvent(t, tl),
@@ -152,22 +154,65 @@ func TestClientRecordsEachWriteWithVerbActorRoleAndConditionDiff(t *testing.T) {
 	}
 }
 
-func TestClientNamesObjectsWithoutThePrefixOnlyWhenItIsOne(t *testing.T) {
+// The harness applies the run prefix: actors and the timeline use the
+// scenario's names, the server holds them prefixed, except names the seed
+// fixes; objects in a namespace the run created follow its prefixed name;
+// a list shows only the run's objects.
+func TestClientAppliesTheRunPrefix(t *testing.T) {
 	s, _, tl := newScheduler()
 	s.Prefix = "run-"
-	c := s.Client(newAPI(t), "op", "operator")
+	s.FixNames(schema.GroupKind{Kind: "Namespace"}, "openshift-config")
+	api := newAPI(t, clusterOperator("other-run"), clusterOperator("run-seeded"))
+	c := s.Client(api, "op", "operator")
 	ctx := context.Background()
-	for _, name := range []string{"run-a", "other-b", "run-run-c"} {
-		if err := c.Create(ctx, clusterOperator(name)); err != nil {
+	for _, obj := range []client.Object{
+		clusterOperator("a"), clusterOperator("run-c"),
+		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "team"}},
+		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: "openshift-config"}},
+		&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "cm", Namespace: "team"}},
+		&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "cm", Namespace: "openshift-config"}},
+	} {
+		if err := c.Create(ctx, obj); err != nil {
 			t.Fatal(err)
+		}
+		if strings.HasPrefix(obj.GetName(), "run-run") || strings.HasPrefix(obj.GetNamespace(), "run-") {
+			t.Errorf("the caller's object was left with the server's name %s/%s", obj.GetNamespace(), obj.GetName())
 		}
 	}
 	var got []string
 	for _, e := range tl.Events() {
-		got = append(got, e.Object.Name)
+		got = append(got, e.Object.String())
 	}
-	if want := []string{"a", "other-b", "run-c"}; !slices.Equal(got, want) {
-		t.Errorf("recorded names %q, want %q", got, want)
+	want := []string{"ClusterOperator/a", "ClusterOperator/run-c", "Namespace/team", "Namespace/openshift-config",
+		"ConfigMap/team/cm", "ConfigMap/openshift-config/cm"}
+	if !slices.Equal(got, want) {
+		t.Errorf("recorded %q, want %q", got, want)
+	}
+	for _, key := range []types.NamespacedName{{Name: "run-a"}, {Name: "run-run-c"}} {
+		if err := api.Get(ctx, key, &configv1.ClusterOperator{}); err != nil {
+			t.Errorf("server has no %s: %v", key, err)
+		}
+	}
+	for _, key := range []types.NamespacedName{{Name: "run-cm", Namespace: "run-team"}, {Name: "run-cm", Namespace: "openshift-config"}} {
+		if err := api.Get(ctx, key, &corev1.ConfigMap{}); err != nil {
+			t.Errorf("server has no ConfigMap %s: %v", key, err)
+		}
+	}
+	var seeded configv1.ClusterOperator
+	if err := c.Get(ctx, types.NamespacedName{Name: "seeded"}, &seeded); err != nil || seeded.Name != "seeded" {
+		t.Errorf("Get(seeded) = %q, %v; want the server's run-seeded under its scenario name", seeded.Name, err)
+	}
+	var list configv1.ClusterOperatorList
+	if err := c.List(ctx, &list); err != nil {
+		t.Fatal(err)
+	}
+	var listed []string
+	for _, co := range list.Items {
+		listed = append(listed, co.Name)
+	}
+	slices.Sort(listed)
+	if want := []string{"a", "run-c", "seeded"}; !slices.Equal(listed, want) {
+		t.Errorf("List = %q, want this run's %q (not other-run)", listed, want)
 	}
 }
 

@@ -82,8 +82,12 @@ type Scheduler struct {
 	store    *store
 	meter    meter
 	// Prefix is prepended to object names in the API server to keep runs
-	// that share one apart; it is stripped on the timeline.
+	// that share one apart (prefix.go); nothing else sees it.
 	Prefix string
+	// fixed are names the seed fixes, never prefixed; namespaces are the
+	// ones the run created (both under mu).
+	fixed      map[schema.GroupKind]map[string]bool
+	namespaces map[string]bool
 	// Workers bounds how many objects are worked on at once in a batch.
 	Workers int
 	// OnAdvance, if set, is called with the new time whenever the clock

@@ -308,28 +308,28 @@ func TestWriteWakesMatchingWatchersAtTheSameInstant(t *testing.T) {
 		watch Watch
 	}{
 		{"kind-wide", Watch{GVK: coGVK}},
-		{"alpha-only", Watch{GVK: coGVK, Name: "p-alpha"}},
-		{"beta-only", Watch{GVK: coGVK, Name: "p-beta"}},
+		{"alpha-only", Watch{GVK: coGVK, Name: "alpha"}},
+		{"beta-only", Watch{GVK: coGVK, Name: "beta"}},
 		{"other-kind", Watch{GVK: configv1.GroupVersion.WithKind("ClusterVersion")}},
-		{"unprefixed", Watch{GVK: coGVK, Name: "alpha"}}, // watches name the server's objects
+		{"server-name", Watch{GVK: coGVK, Name: "p-alpha"}}, // watches name the scenario's objects, never the server's
 	} {
 		watchers[a.name] = newRecorder(s, nil)
 		mustStart(t, s, Actor{Name: a.name, Role: "watcher", Reconciler: watchers[a.name], Watches: []Watch{a.watch}})
 	}
 
 	s.At(at(30*time.Second), func(ctx context.Context) error {
-		return writeStatus(ctx, s, scenario, "p-alpha", "Available", configv1.ConditionTrue, "up")
+		return writeStatus(ctx, s, scenario, "alpha", "Available", configv1.ConditionTrue, "up")
 	})
 	s.At(at(time.Minute), func(ctx context.Context) error {
-		return writeStatus(ctx, s, scenario, "p-beta", "Available", configv1.ConditionFalse, "down")
+		return writeStatus(ctx, s, scenario, "beta", "Available", configv1.ConditionFalse, "down")
 	})
 	mustRun(t, s, at(2*time.Minute))
 
-	checkCalls(t, "kind-wide", watchers["kind-wide"].Calls(), call{30 * time.Second, "p-alpha"}, call{time.Minute, "p-beta"})
-	checkCalls(t, "alpha-only", watchers["alpha-only"].Calls(), call{30 * time.Second, "p-alpha"})
-	checkCalls(t, "beta-only", watchers["beta-only"].Calls(), call{time.Minute, "p-beta"})
+	checkCalls(t, "kind-wide", watchers["kind-wide"].Calls(), call{30 * time.Second, "alpha"}, call{time.Minute, "beta"})
+	checkCalls(t, "alpha-only", watchers["alpha-only"].Calls(), call{30 * time.Second, "alpha"})
+	checkCalls(t, "beta-only", watchers["beta-only"].Calls(), call{time.Minute, "beta"})
 	checkCalls(t, "other-kind", watchers["other-kind"].Calls())
-	checkCalls(t, "unprefixed", watchers["unprefixed"].Calls())
+	checkCalls(t, "server-name", watchers["server-name"].Calls())
 
 	evs := tl.Events()
 	checkEvents(t, tl,
@@ -337,7 +337,7 @@ func TestWriteWakesMatchingWatchersAtTheSameInstant(t *testing.T) {
 		"+0s alpha-only start Process/alpha-only",
 		"+0s beta-only start Process/beta-only",
 		"+0s other-kind start Process/other-kind",
-		"+0s unprefixed start Process/unprefixed",
+		"+0s server-name start Process/server-name",
 		"+30s scenario update-status ClusterOperator/alpha",
 		"+1m0s scenario update-status ClusterOperator/beta",
 	)
@@ -813,7 +813,7 @@ func (a *aggregator) Reconcile(ctx context.Context, rq reconcile.Request) (recon
 	var seen []string
 	for i := range a.n {
 		var co configv1.ClusterOperator
-		if err := a.c.Get(ctx, types.NamespacedName{Name: fmt.Sprintf("run-op-%02d", i)}, &co); err != nil {
+		if err := a.c.Get(ctx, types.NamespacedName{Name: fmt.Sprintf("op-%02d", i)}, &co); err != nil {
 			return reconcile.Result{}, err
 		}
 		for _, c := range co.Status.Conditions {
@@ -842,7 +842,7 @@ func busyScenario(t *testing.T, workers int, aggregate bool) []timeline.Event {
 	ctx := context.Background()
 	startOp := func(ctx context.Context, i int) error {
 		name := fmt.Sprintf("operator-%02d", i)
-		obj := fmt.Sprintf("run-op-%02d", i)
+		obj := fmt.Sprintf("op-%02d", i)
 		return s.Start(ctx, Actor{Name: name, Role: "operator",
 			Reconciler: &ticker{s: s, c: s.Client(api, name, "operator"), period: time.Duration(i%5+1) * 700 * time.Millisecond},
 			Watches:    []Watch{{GVK: coGVK, Name: obj}},
@@ -851,7 +851,7 @@ func busyScenario(t *testing.T, workers int, aggregate bool) []timeline.Event {
 	startMirror := func(ctx context.Context) error {
 		var initial []reconcile.Request
 		for i := range n {
-			initial = append(initial, req(fmt.Sprintf("run-op-%02d", i)))
+			initial = append(initial, req(fmt.Sprintf("op-%02d", i)))
 		}
 		return s.Start(ctx, Actor{Name: "mirror", Role: "mirror", Reconciler: &mirror{s: s, c: s.Client(api, "mirror", "mirror")},
 			Watches: []Watch{{GVK: coGVK}}, Initial: initial})
@@ -869,7 +869,7 @@ func busyScenario(t *testing.T, workers int, aggregate bool) []timeline.Event {
 		// parallel it would read some of them before and some after this
 		// instant's writes.
 		toFleet := func(context.Context, client.Object) []reconcile.Request {
-			return []reconcile.Request{req("run-op-15-summary")}
+			return []reconcile.Request{req("op-15-summary")}
 		}
 		mustStart(t, s, Actor{Name: "aggregator", Role: "aggregator", Reconciler: &aggregator{s: s, c: s.Client(api, "aggregator", "aggregator"), n: n},
 			Watches: []Watch{{GVK: coGVK, Map: toFleet}}})

@@ -99,7 +99,7 @@ func (w *world) get(name string) (*op, error) {
 }
 
 func (w *world) request(name string) reconcile.Request {
-	return reconcile.Request{NamespacedName: types.NamespacedName{Name: w.st.Sched.Prefix + name}}
+	return reconcile.Request{NamespacedName: types.NamespacedName{Name: name}}
 }
 
 // start launches a fresh operator process (its memory starts empty).
@@ -111,10 +111,10 @@ func (w *world) start(ctx context.Context, name string) error {
 	delay, compare := w.operator(o.delay)
 	actor := OperatorActor(name)
 	c := w.st.Sched.Client(w.st.API, actor, RoleOperator)
-	o.live = operator.New(c, w.st.Sched.Clock(), w.st.Sched.Prefix+name, delay, append([]operator.Condition(nil), o.want...))
+	o.live = operator.New(c, w.st.Sched.Clock(), name, delay, append([]operator.Condition(nil), o.want...))
 	o.live.Compare = compare
 	return w.st.Sched.Start(ctx, sim.Actor{Name: actor, Role: RoleOperator, Reconciler: o.live,
-		Watches: []sim.Watch{{GVK: ClusterOperatorGVK, Name: w.st.Sched.Prefix + name}},
+		Watches: []sim.Watch{{GVK: ClusterOperatorGVK, Name: name}},
 		Initial: []reconcile.Request{w.request(name)}})
 }
 

@@ -14,9 +14,9 @@ import (
 // Hang), and at Until it is restarted (or reconnected).
 type Fault struct {
 	Process string
-	At       time.Duration
-	Hang     bool
-	Until    time.Duration
+	At      time.Duration
+	Hang    bool
+	Until   time.Duration
 }
 
 // Plan draws the faults of a run of the given duration, sorted by At then

@@ -207,7 +207,7 @@ type decoder struct {
 	lines  map[string]int // field path -> line, so validation can point at fields
 	// actions lists, per step path, the kind's actions the step gives.
 	actions map[string][]string
-	budget int
+	budget  int
 	// open holds the create nodes being converted: an alias to one of them
 	// would make the object contain itself. (The typed fields cannot nest
 	// themselves, so only create needs this.)

@@ -1,0 +1,114 @@
+package rules
+
+import (
+	"fmt"
+	"slices"
+	"time"
+)
+
+// Profiles: what a timeline is judged against.
+const (
+	// ProfileSeed is seed 003 as DESIGN.md reads it.
+	ProfileSeed = "seed"
+	// ProfileLibraryGo is what openshift/library-go shipped (UPSTREAM.md).
+	ProfileLibraryGo = "library-go"
+)
+
+// Roles of seed 003 the rules judge.
+const (
+	RoleStartupMonitor = "startup-monitor"
+	RoleInstaller      = "installer"
+	RoleOperator       = "operator"
+	RolePruner         = "pruner"
+)
+
+// Config holds what the STATICPOD rules judge against. The thresholds are
+// fields; what differs in kind between the seed and library-go (the
+// readiness checks and their reasons, the condition type, when the
+// condition clears, whether the pruner knows last-known-good) follows
+// Profile.
+type Config struct {
+	Profile    string        // ProfileSeed or ProfileLibraryGo
+	Timeout    time.Duration // 003 §Readiness: 5m from the manifest's write to the fallback
+	FirstRetry time.Duration // 003 §Retries, DESIGN 003: the first retry 10m after the fallback
+	MaxBackoff time.Duration // 003 §Retries: doubling up to 6h
+	// NoRetry are the fallback reasons after which the failed revision is
+	// never installed again (003 §Retries: CrashLooping, NeverStartedUp).
+	NoRetry []string
+	// Tolerance is the slack allowed on deadlines: zero in virtual time,
+	// where the reference is exact; real-time tiers set it.
+	Tolerance time.Duration
+}
+
+// DefaultConfig is the seed's: 5m, 10m doubling to 6h, no retry after
+// CrashLooping or NeverStartedUp, exact.
+func DefaultConfig() Config {
+	return Config{
+		Profile:    ProfileSeed,
+		Timeout:    5 * time.Minute,
+		FirstRetry: 10 * time.Minute,
+		MaxBackoff: 6 * time.Hour,
+		NoRetry:    []string{reasonCrashLooping, reasonNeverStartedUp},
+	}
+}
+
+// LibraryGo is what library-go shipped (UPSTREAM.md "Static pod
+// fallback"): the pod template's 300s timeout, back-off 10m * 2^count with
+// the count already 1 (a first retry after 20m) capped at 2h, every reason
+// retried, its own checks and reasons, StaticPodFallbackRevisionDegraded,
+// and a pruner that does not know last-known-good (STATICPOD-009 is not
+// judged).
+func LibraryGo() Config {
+	return Config{
+		Profile:    ProfileLibraryGo,
+		Timeout:    5 * time.Minute,
+		FirstRetry: 20 * time.Minute,
+		MaxBackoff: 2 * time.Hour,
+	}
+}
+
+// Validate refuses a configuration the rules cannot judge with.
+func (c Config) Validate() error {
+	if c.Profile != ProfileSeed && c.Profile != ProfileLibraryGo {
+		return fmt.Errorf("profile %q: give %q or %q", c.Profile, ProfileSeed, ProfileLibraryGo)
+	}
+	if c.Timeout <= 0 || c.FirstRetry <= 0 || c.MaxBackoff < c.FirstRetry || c.Tolerance < 0 {
+		return fmt.Errorf("timeout %s, first retry %s, max back-off %s, tolerance %s: give positive durations, the back-off cap no shorter than the first retry",
+			c.Timeout, c.FirstRetry, c.MaxBackoff, c.Tolerance)
+	}
+	known := c.reasons()
+	for _, r := range c.NoRetry {
+		if !slices.Contains(known, r) {
+			return fmt.Errorf("no-retry reason %q is none of the %s profile's reasons %v", r, c.Profile, known)
+		}
+	}
+	return nil
+}
+
+func (c Config) libraryGo() bool { return c.Profile == ProfileLibraryGo }
+
+// reasons is the profile's vocabulary of fallback reasons.
+func (c Config) reasons() []string {
+	if c.libraryGo() {
+		return libraryGoReasons
+	}
+	return seedReasons
+}
+
+// condition is the ClusterOperator condition type that reports a fallback.
+func (c Config) condition() string {
+	if c.libraryGo() {
+		return libraryGoCondition
+	}
+	return seedCondition
+}
+
+// backoff is the least delay before the k-th retry of a failed revision
+// (k from 1): FirstRetry doubling, capped at MaxBackoff (003 §Retries).
+func (c Config) backoff(k int) time.Duration {
+	d := c.FirstRetry
+	for i := 1; i < k && d < c.MaxBackoff; i++ {
+		d *= 2
+	}
+	return min(d, c.MaxBackoff)
+}

@@ -1,0 +1,125 @@
+// Package rules holds the STATICPOD rules: seed 003 (fallback on failing
+// revisions of static pods) as pure functions over a recorded timeline.
+// Each rule cites the seed's section; its texts, reasons, annotation keys
+// and thresholds are written here (seed.go, config.go), never imported
+// from reference/ (DESIGN "The judge does not borrow from the judged"; a
+// test fails if this package or its tests depend on reference/).
+//
+// # Rules
+//
+//	rule           section                                             role             statement
+//	STATICPOD-001  003 §Readiness                                      startup-monitor  a revision whose operand is not ready is fallen back from Timeout (5m) after its manifest was written: not earlier, not later, and not once ready
+//	STATICPOD-002  003 §Readiness                                      startup-monitor  a fallback's reason is the first failing readiness check in the seed's order on the operand's observed state (start attempts, /healthz, /readyz, mirror pod); a /readyz reason's message names the unfinished post-start hooks
+//	STATICPOD-003  003 §Proposal step 1                                startup-monitor  the fallback manifest, and then the mirror pod, carry fallback-for-revision (the failed revision), fallback-reason (a known reason) and a fallback-message
+//	STATICPOD-004  003 §Proposal step 2                                startup-monitor  last-known-good is linked only to a revision whose operand was ready (mirror pod Ready=True at that revision) since its manifest was written
+//	STATICPOD-005  003 §Proposal step 1, §Design Details               startup-monitor  a fallback goes to last-known-good if linked, else to the previous revision, else nowhere (bootstrap); going back two or more revisions is a warning
+//	STATICPOD-006  003 §Retries                                        operator         a revision fallen back from with reason CrashLooping or NeverStartedUp is never installed again
+//	STATICPOD-007  003 §Retries                                        operator         a failed revision still the target is installed again FirstRetry (10m) after its fallback, doubling per retry up to MaxBackoff (6h), never earlier
+//	STATICPOD-008  003 §Retries, §User Stories 2 and 3                 operator         the operator reports Degraded=True with the fallback message from when the mirror pod shows a fallback until a later revision is ready, then Degraded=False
+//	STATICPOD-009  003 §Pruner                                         pruner           nothing removes the last-known-good link or the revision it points to
+//	STATICPOD-010  003 §Coordination of Installer and Startup-Monitor  installer        while one actor holds the installer lock, no other takes it or writes, renames or removes anything in /etc/kubernetes/manifests
+//
+// A rule with nothing to judge says "skip" and why; a deadline after the
+// run's end, or one owed by a process that was down (killed, hung, or not
+// yet started), is not judged, never failed. Config.Tolerance is the slack
+// on deadlines (zero in virtual time).
+//
+// # Profiles
+//
+// DefaultConfig is the seed as DESIGN 003 reads it. LibraryGo is what
+// openshift/library-go shipped (UPSTREAM.md): first retry after 20m, cap
+// 2h, every reason retried (STATICPOD-006 not judged); library-go's checks
+// in its order (no old-revision mirror pod: PodNotRunning or
+// UnexpectedRevision; /healthz/etcd EtcdUnhealthy; /healthz Unhealthy;
+// /readyz NotReady; a refused connection NetworkError; the pod Running and
+// Ready: PodNodReady); the condition StaticPodFallbackRevisionDegraded,
+// True while the mirror pod carries the fallback annotations; a pruner
+// that does not know last-known-good (STATICPOD-009 not judged).
+//
+// # Timeline contract
+//
+// The world that records a static-pod run writes, per node (default
+// "master-0"; everything below is per node):
+//
+//   - Actors "installer/<node>", "startup-monitor/<node>", "kubelet/<node>",
+//     "operand/<node>", "pruner/<node>", and one "operator"; roles
+//     "installer", "startup-monitor", "kubelet", "operand", "pruner",
+//     "operator"; "scenario" for scenario steps. The operand is
+//     "kube-apiserver".
+//   - File events: Object{Kind: "File", Namespace: <node>, Name: <node
+//     path>}, verb write, rename, symlink, remove, lock or unlock, Target
+//     for rename and symlink. Paths: the operand manifest
+//     /etc/kubernetes/manifests/kube-apiserver-pod.yaml, the monitor's
+//     /etc/kubernetes/manifests/kube-apiserver-startup-monitor-pod.yaml,
+//     revision directories /etc/kubernetes/static-pods/kube-apiserver-pod-<N>
+//     (files under them), the link /etc/kubernetes/static-pods/last-known-good
+//     (Target the revision directory), the lock
+//     /var/lock/kube-apiserver-installer.lock, and
+//     /var/log/kube-apiserver/termination.log, where each start attempt of
+//     the operand is one write by the kubelet with Detail beginning "append".
+//   - A pod manifest write has Detail "revision=<N>"; a fallback manifest
+//     appends " fallback-for-revision=<M> fallback-reason=<Reason>
+//     fallback-message=<message>" (the message last, spaces allowed).
+//   - Operand ground truth, written by "operand/<node>" whenever an answer
+//     changes: Object{Kind: "Probe", Namespace: <node>, Name:
+//     "kube-apiserver/healthz" | "kube-apiserver/healthz/etcd" |
+//     "kube-apiserver/readyz"}, verb probe, Detail the status ("200 OK",
+//     "500 Internal Server Error", "connection refused"), Failed unless 200
+//     to 399; a failing /readyz continues with its failing checks, one a
+//     line, as kube-apiserver prints them ("[-]etcd failed: reason
+//     withheld"). The operand's revision then is the last operand manifest
+//     written before.
+//   - The mirror pod, written by the kubelet: Object{Kind: "Pod", Namespace:
+//     "openshift-kube-apiserver", Name: "kube-apiserver-<node>"}, verbs
+//     create, update, update-status, delete; condition Ready; Fields
+//     "metadata.annotations" (JSON: "revision" and, after a fallback, the
+//     three startup-monitor.static-pods.openshift.io/fallback-* annotations)
+//     and "status.phase".
+//   - The operator's ClusterOperator "kube-apiserver" (group
+//     config.openshift.io), written by "operator": conditions Degraded,
+//     Available, Progressing (library-go: StaticPodFallbackRevisionDegraded
+//     instead of Degraded).
+//   - Processes: Object{Kind: "Process", Name: <actor>}, verbs start, kill,
+//     hang, reconnect.
+//   - The run's end is Judging.End.
+//
+// # Readings
+//
+// Where the seed is open, the rules read it so:
+//
+//   - The timeout runs from the operand manifest's write. Only revisions
+//     whose startup-monitor manifest (same revision) was on the node are
+//     judged by STATICPOD-001: the fallback is opt-in. While another actor
+//     holds the installer lock at the deadline, the fallback is due at its
+//     unlock (003 §Coordination: the monitor waits).
+//   - Ready means the mirror pod Ready=True at the revision. A write of the
+//     operand manifest by the startup-monitor is a fallback, with or without
+//     annotations.
+//   - Reasons (STATICPOD-002) are judged on the truth just before the
+//     fallback write: start attempts since the revision's manifest was
+//     written, the latest answer of each endpoint (none recorded: no
+//     answer), the mirror pod. More than one start is CrashLooping only
+//     while a later check is red. etcd fails when /healthz/etcd answers an
+//     error or /readyz lists "etcd" or "etcd-*" as failed; since /healthz
+//     then fails too, Unhealthy (the seed's order) and EtcdUnhealthy (its
+//     Test Plan) are both accepted. STATICPOD-003 accepts any reason of the
+//     profile's vocabulary: which one is right is STATICPOD-002's question,
+//     so one fault fails one rule.
+//   - "The previous revision" (STATICPOD-005) is the newest revision below
+//     the failed one still on the node; a link whose directory is gone
+//     counts as no link.
+//   - Retries (STATICPOD-006, 007) follow the reason the operator reads on
+//     the annotation. Retry k of a revision is due min(FirstRetry*2^(k-1),
+//     MaxBackoff) after its k-th fallback: never earlier than that after
+//     the fallback's write, and no later than that after the mirror pod
+//     showed the fallback, unless another revision was installed first (it
+//     is then no longer the target).
+//   - The operator (STATICPOD-008) must report the condition at the instant
+//     the mirror pod shows the fallback (plus Tolerance), with the fallback
+//     message in its message. The termination message of user story 3 is
+//     not on the timeline (termination.log appends record no text), so it
+//     is not judged.
+//   - STATICPOD-010 judges every lock span: no other actor may take the lock
+//     or change the manifests directory while it is held; writes while
+//     nobody holds it are not judged.
+package rules

@@ -1,0 +1,403 @@
+package rules
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/sim/timeline"
+)
+
+// facts is what the STATICPOD rules read of a timeline, derived once per
+// timeline and profile for all of them (conformance.Facts).
+type facts struct {
+	nodes     []*node // by name
+	procs     processes
+	condition []coWrite // writes that changed the operator's fallback condition
+}
+
+// node is one simulated node's story: every change of its operand
+// manifest, mirror pod and files, in timeline order.
+type node struct {
+	name     string
+	installs []*install
+	pods     []podWrite
+	files    []fileEvent
+	locks    []lockSpan
+}
+
+// install is one write of the operand manifest: a revision put in place by
+// the installer (a trial of it), or a fallback manifest.
+type install struct {
+	ev   timeline.Event
+	pos  int // index in the timeline, to order events at one instant
+	note manifestNote
+	// monitored: a startup-monitor manifest of the same revision was on the
+	// node while this manifest was the latest (the fallback is opt-in).
+	monitored bool
+	// before is the operand as it stood just before this write: the ground
+	// truth about the manifest this one replaced.
+	before truth
+	// lkg is the revision last-known-good pointed to just before this
+	// write, 0 if none or if its directory was gone (a dangling link).
+	lkg int
+	// present are the revisions on the node just before this write,
+	// ascending: those whose directory, manifest or mirror pod was seen and
+	// whose directory was not removed since.
+	present []int
+}
+
+func (in *install) at() time.Time { return in.ev.Time }
+
+// truth is the operand's ground truth at one instant (timeline contract):
+// start attempts since its manifest was written, its endpoints' latest
+// answers, the mirror pod.
+type truth struct {
+	starts                int
+	healthz, etcd, readyz probe
+	pod                   pod
+}
+
+// pod is the mirror pod as the kubelet last wrote it.
+type pod struct {
+	exists   bool
+	revision int // its revision annotation
+	ready    bool
+	phase    string
+	ann      map[string]string
+}
+
+func (p pod) readyAt(rev int) bool { return p.exists && p.ready && p.revision == rev }
+
+// fallenBack tells whether the pod carries the fallback annotations.
+func (p pod) fallenBack() bool { _, ok := p.ann[annotationFallbackFor]; return p.exists && ok }
+
+type podWrite struct {
+	ev  timeline.Event
+	pos int
+	pod pod // after the write
+}
+
+type fileEvent struct {
+	ev           timeline.Event
+	pos          int
+	path, target string // cleaned
+}
+
+// lockSpan is the installer lock held by one actor, from its lock to its
+// unlock (unlockPos -1 while still held at the end).
+type lockSpan struct {
+	holder             string
+	lock, unlock       timeline.Event
+	lockPos, unlockPos int
+}
+
+type coWrite struct {
+	ev   timeline.Event
+	cond *timeline.Condition // nil: absent
+}
+
+type factsKey struct{ condition string }
+
+func (c Config) factsOf(j *conformance.Judging) facts {
+	return conformance.Facts(j, factsKey{c.condition()}, func(events []timeline.Event) facts {
+		return read(events, c.condition())
+	})
+}
+
+// reader follows one node through the timeline.
+type reader struct {
+	n       *node
+	starts  int
+	probes  map[string]probe
+	pod     pod
+	monitor int    // revision of the monitor manifest on the node, 0 if none
+	link    string // last-known-good's target, "" if none
+	present map[int]bool
+	held    int // index in n.locks of the span holding the lock, -1 if free
+}
+
+func read(events []timeline.Event, condition string) facts {
+	f := facts{procs: processes{}}
+	readers := map[string]*reader{}
+	on := func(name string) *reader {
+		r := readers[name]
+		if r == nil {
+			r = &reader{n: &node{name: name}, probes: map[string]probe{}, present: map[int]bool{}, held: -1}
+			readers[name] = r
+		}
+		return r
+	}
+	for pos, e := range events {
+		o := e.Object
+		switch {
+		case o.Kind == timeline.KindProcess:
+			f.procs.note(e)
+		case o.Kind == timeline.KindFile && !e.Failed:
+			on(o.Namespace).file(e, pos)
+		case o.Kind == timeline.KindProbe && e.Verb == timeline.VerbProbe:
+			on(o.Namespace).probes[o.Name] = parseProbe(e)
+		case o.Kind == "Pod" && o.Group == "" && o.Namespace == mirrorNamespace && e.IsWrite():
+			if name, ok := strings.CutPrefix(o.Name, mirrorPrefix); ok && name != "" {
+				on(name).podWrite(e, pos)
+			}
+		case o.Kind == "ClusterOperator" && o.Group == configGroup && o.Name == clusterOperator && e.IsWrite():
+			f.conditionWrite(e, condition)
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(readers)) {
+		f.nodes = append(f.nodes, readers[name].n)
+	}
+	return f
+}
+
+// conditionWrite notes a write of the operator's ClusterOperator that
+// changed the fallback condition.
+func (f *facts) conditionWrite(e timeline.Event, condition string) {
+	if e.Verb == timeline.VerbDelete {
+		f.condition = append(f.condition, coWrite{ev: e})
+		return
+	}
+	for _, c := range e.Conditions {
+		if c.Type == condition {
+			f.condition = append(f.condition, coWrite{ev: e, cond: c.After})
+		}
+	}
+}
+
+func (r *reader) file(e timeline.Event, pos int) {
+	fe := fileEvent{ev: e, pos: pos, path: cleanPath(e.Object.Name), target: cleanPath(e.Target)}
+	r.n.files = append(r.n.files, fe)
+	p := fe.path
+	switch e.Verb {
+	case timeline.VerbWrite:
+		if rev, ok := revisionOf(p); ok {
+			r.present[rev] = true
+		}
+		switch p {
+		case operandManifest:
+			r.install(e, pos)
+		case monitorManifest:
+			r.monitor = parseManifest(e.Detail).revision
+			if in := r.last(); in != nil && !in.note.fallback && in.note.revision == r.monitor {
+				in.monitored = true
+			}
+		case terminationLog:
+			if strings.HasPrefix(e.Detail, "append") {
+				r.starts++
+			}
+		}
+	case timeline.VerbSymlink:
+		if p == lastKnownGood {
+			r.link = fe.target
+		}
+	case timeline.VerbRemove:
+		for rev := range r.present {
+			if within(revisionDir(rev), p) {
+				delete(r.present, rev)
+			}
+		}
+		if within(lastKnownGood, p) {
+			r.link = ""
+		}
+		if within(monitorManifest, p) {
+			r.monitor = 0
+		}
+	case timeline.VerbLock, timeline.VerbUnlock:
+		if p == lockFile {
+			r.lock(fe)
+		}
+	}
+}
+
+func (r *reader) last() *install {
+	if len(r.n.installs) == 0 {
+		return nil
+	}
+	return r.n.installs[len(r.n.installs)-1]
+}
+
+func (r *reader) install(e timeline.Event, pos int) {
+	note := parseManifest(e.Detail)
+	// The monitor writes the operand manifest only to fall back, so its
+	// write is a fallback even when it lacks the annotations.
+	note.fallback = note.fallback || e.Role == RoleStartupMonitor
+	in := &install{
+		ev: e, pos: pos, note: note,
+		monitored: !note.fallback && note.revision > 0 && r.monitor == note.revision,
+		before:    r.truth(),
+		present:   slices.Sorted(maps.Keys(r.present)),
+	}
+	if rev, ok := revisionOf(r.link); ok && r.link == revisionDir(rev) && r.present[rev] {
+		in.lkg = rev
+	}
+	r.n.installs = append(r.n.installs, in)
+	r.starts = 0 // a new manifest: its operand's start attempts count afresh
+	if note.revision > 0 {
+		r.present[note.revision] = true
+	}
+}
+
+func (r *reader) truth() truth {
+	return truth{starts: r.starts, healthz: r.probes[probeHealthz], etcd: r.probes[probeEtcd], readyz: r.probes[probeReadyz], pod: r.pod}
+}
+
+func (r *reader) podWrite(e timeline.Event, pos int) {
+	if e.Verb == timeline.VerbCreate || e.Verb == timeline.VerbDelete {
+		r.pod = pod{} // a new mirror pod, or none
+	}
+	if e.Verb != timeline.VerbDelete {
+		r.pod.exists = true
+		for _, c := range e.Conditions {
+			if c.Type == "Ready" {
+				r.pod.ready = c.After != nil && c.After.Status == "True"
+			}
+		}
+		for _, fc := range e.Fields {
+			switch fc.Path {
+			case "metadata.annotations":
+				r.pod.ann = annotations(fc.After)
+				r.pod.revision = revisionNumber(r.pod.ann[revisionAnnotation])
+			case "status.phase":
+				r.pod.phase = jsonString(fc.After)
+			}
+		}
+		if r.pod.revision > 0 {
+			r.present[r.pod.revision] = true
+		}
+	}
+	r.n.pods = append(r.n.pods, podWrite{ev: e, pos: pos, pod: r.pod})
+}
+
+// lock follows the installer lock. It is advisory: a lock taken while
+// another actor holds it changes nothing here (STATICPOD-010 reports it).
+func (r *reader) lock(fe fileEvent) {
+	e := fe.ev
+	switch {
+	case e.Verb == timeline.VerbLock && r.held < 0:
+		r.n.locks = append(r.n.locks, lockSpan{holder: e.Actor, lock: e, lockPos: fe.pos, unlockPos: -1})
+		r.held = len(r.n.locks) - 1
+	case e.Verb == timeline.VerbUnlock && r.held >= 0 && r.n.locks[r.held].holder == e.Actor:
+		s := &r.n.locks[r.held]
+		s.unlock, s.unlockPos = e, fe.pos
+		r.held = -1
+	}
+}
+
+// processes holds when each simulated process was down: killed or cut off,
+// or not yet started.
+type processes map[string][]span
+
+type span struct{ from, to time.Time } // to is zero while still down
+
+func (p processes) note(e timeline.Event) {
+	actor := e.Object.Name
+	spans, seen := p[actor]
+	open := len(spans) > 0 && spans[len(spans)-1].to.IsZero()
+	switch e.Verb {
+	case timeline.VerbKill, timeline.VerbHang:
+		if !open {
+			spans = append(spans, span{from: e.Time})
+		}
+	case timeline.VerbStart, timeline.VerbReconnect:
+		switch {
+		case open:
+			spans[len(spans)-1].to = e.Time
+		case !seen:
+			spans = append(spans, span{to: e.Time}) // not running before its first start
+		}
+	}
+	p[actor] = spans
+}
+
+// downDuring tells whether actor was down at any instant of [from, to].
+func (p processes) downDuring(actor string, from, to time.Time) bool {
+	for _, s := range p[actor] {
+		if !s.from.After(to) && (s.to.IsZero() || s.to.After(from)) {
+			return true
+		}
+	}
+	return false
+}
+
+// Queries the rules share.
+
+func monitorActor(node string) string { return "startup-monitor/" + node }
+
+const operatorActor = "operator"
+
+// next is the install after the i-th, nil if none.
+func (n *node) next(i int) *install {
+	if i+1 < len(n.installs) {
+		return n.installs[i+1]
+	}
+	return nil
+}
+
+// window is where the i-th install is the latest: its end position (the next
+// install's, or past the timeline) and end time (the next install's, or
+// the run's end).
+func (n *node) window(i int, j *conformance.Judging) (int, time.Time) {
+	if nx := n.next(i); nx != nil {
+		return nx.pos, nx.at()
+	}
+	return len(j.Events), j.End
+}
+
+// stopping says what ended the i-th install's window: the next manifest,
+// or the end of the run.
+func (n *node) stopping(i int, j *conformance.Judging) string {
+	if nx := n.next(i); nx != nil {
+		return fmt.Sprintf("the next manifest, revision %d, at %s", nx.note.revision, off(nx.at()))
+	}
+	return "the end of the run at " + off(j.End)
+}
+
+// failedRevision is the revision the i-th install (a fallback) replaced:
+// the one before it; on a timeline that starts with a fallback, the
+// revision it names; 0 if unknown.
+func (n *node) failedRevision(i int) int {
+	if i > 0 {
+		return n.installs[i-1].note.revision
+	}
+	return revisionNumber(n.installs[i].note.forRevision)
+}
+
+// firstPod is the first mirror pod write strictly between positions from
+// and to for which ok holds.
+func (n *node) firstPod(from, to int, ok func(pod) bool) *podWrite {
+	for k := range n.pods {
+		if w := &n.pods[k]; w.pos > from && w.pos < to && ok(w.pod) {
+			return w
+		}
+	}
+	return nil
+}
+
+// readyAt is the first mirror pod write between from and to showing the
+// operand of rev ready.
+func (n *node) readyAt(rev, from, to int) *podWrite {
+	return n.firstPod(from, to, func(p pod) bool { return p.readyAt(rev) })
+}
+
+// seen is the first mirror pod write after the i-th install (a fallback)
+// and before the next that carries the fallback annotations: when the
+// operator, which reads the mirror pod, can know of the fallback.
+func (n *node) seen(i int, j *conformance.Judging) *podWrite {
+	end, _ := n.window(i, j)
+	return n.firstPod(n.installs[i].pos, end, pod.fallenBack)
+}
+
+// heldAt is the installer lock's span covering t if an actor other than
+// except holds it then.
+func (n *node) heldAt(t time.Time, except string) (lockSpan, bool) {
+	for _, s := range n.locks {
+		if s.holder != except && !s.lock.Time.After(t) && (s.unlockPos < 0 || s.unlock.Time.After(t)) {
+			return s, true
+		}
+	}
+	return lockSpan{}, false
+}

@@ -1,0 +1,262 @@
+package rules
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/sim/timeline"
+)
+
+// STATICPOD-001: a monitored revision that is not ready is fallen back from
+// Timeout after its manifest was written: not earlier (the operand gets the
+// whole timeout), not later, and not at all once ready.
+func (c Config) fallbackInTime(j *conformance.Judging) conformance.Verdict {
+	f := c.factsOf(j)
+	var v finding
+	for _, n := range f.nodes {
+		monitor := monitorActor(n.name)
+		for i, in := range n.installs {
+			if in.note.fallback || !in.monitored {
+				continue
+			}
+			what := fmt.Sprintf("%s revision %d on %s (manifest written at %s)", operand, in.note.revision, n.name, off(in.at()))
+			deadline := in.at().Add(c.Timeout)
+			// 003 §Coordination: the monitor waits while the installer holds the lock.
+			due, released := deadline, true
+			if s, held := n.heldAt(deadline, monitor); held {
+				due, released = s.unlock.Time, s.unlockPos >= 0
+			}
+			_, stop := n.window(i, j)
+			ready := n.readyDuring(i, j)
+			if next := n.next(i); next != nil && next.note.fallback {
+				switch {
+				case ready != nil:
+					v.judged++
+					v.fail(fmt.Sprintf("%s was fallen back from at %s although its operand was ready at %s", what, off(next.at()), off(ready.ev.Time)), in.ev, ready.ev, next.ev)
+				case next.at().Before(deadline.Add(-c.Tolerance)):
+					v.judged++
+					v.fail(fmt.Sprintf("%s was fallen back from at %s, %s after its manifest was written: before the %s timeout", what, off(next.at()), next.at().Sub(in.at()), c.Timeout), in.ev, next.ev)
+				case !released || !next.at().After(due.Add(c.Tolerance)):
+					v.judged++ // in time (under a lock never released: STATICPOD-010's case)
+				case f.procs.downDuring(monitor, in.at(), next.at()):
+					v.skip(fmt.Sprintf("%s: %s was down before its late fallback at %s", what, monitor, off(next.at())))
+				default:
+					v.judged++
+					v.fail(fmt.Sprintf("%s was fallen back from at %s, due at %s", what, off(next.at()), off(due)), in.ev, next.ev)
+				}
+				continue
+			}
+			switch {
+			case ready != nil && !ready.ev.Time.After(deadline.Add(c.Tolerance)):
+				v.judged++
+			case !released || !stop.After(due.Add(c.Tolerance)):
+				v.skip(fmt.Sprintf("%s: its fallback was not due before %s", what, n.stopping(i, j)))
+			case !in.canFallBack():
+				v.skip(fmt.Sprintf("%s: nothing to fall back to (bootstrap, STATICPOD-005)", what))
+			case f.procs.downDuring(monitor, in.at(), due.Add(c.Tolerance)):
+				v.skip(fmt.Sprintf("%s: %s was down before the fallback was due at %s", what, monitor, off(due)))
+			default:
+				v.judged++
+				v.fail(fmt.Sprintf("%s was neither ready nor fallen back from by %s, and not by %s either", what, off(due), n.stopping(i, j)), in.ev)
+			}
+		}
+	}
+	return v.verdict("no monitored revision ran for its timeout")
+}
+
+// readyDuring is the first sign that the i-th install's operand was ready
+// while its manifest was the latest: the mirror pod already ready at its
+// revision when it was written (a revision installed again while running,
+// which the kubelet may not restart), or a later mirror pod write.
+func (n *node) readyDuring(i int, j *conformance.Judging) *podWrite {
+	in := n.installs[i]
+	if in.before.pod.readyAt(in.note.revision) {
+		return &podWrite{ev: in.ev, pos: in.pos, pod: in.before.pod}
+	}
+	end, _ := n.window(i, j)
+	return n.readyAt(in.note.revision, in.pos, end)
+}
+
+// canFallBack tells whether the node had something to fall back to when
+// the install was written: a last-known-good other than itself, or an
+// earlier revision (003 §Proposal step 1).
+func (in *install) canFallBack() bool {
+	return in.lkg != 0 && in.lkg != in.note.revision || len(in.present) > 0 && in.present[0] < in.note.revision
+}
+
+// STATICPOD-002: the fallback reason is the first failing readiness check
+// on the operand's ground truth, in the profile's order.
+func (c Config) rightReason(j *conformance.Judging) conformance.Verdict {
+	var v finding
+	for _, n := range c.factsOf(j).nodes {
+		for i, in := range n.installs {
+			if !in.note.fallback {
+				continue
+			}
+			if i == 0 {
+				v.skip(fmt.Sprintf("the fallback on %s at %s replaced no manifest on the timeline", n.name, off(in.at())))
+				continue
+			}
+			v.judged++
+			failed := n.installs[i-1]
+			want := c.expect(in.before, failed.note.revision)
+			what := fmt.Sprintf("%s fell back from revision %d at %s with reason %q", n.name, failed.note.revision, off(in.at()), in.note.reason)
+			evidence := append(append(slices.Clip(want.evidence), failed.ev), in.ev)
+			switch {
+			case len(want.reasons) == 0:
+				v.fail(fmt.Sprintf("%s, but %s", what, want.why), evidence...)
+			case !slices.Contains(want.reasons, in.note.reason):
+				v.fail(fmt.Sprintf("%s, want %s: %s", what, strings.Join(want.reasons, " or "), want.why), evidence...)
+			case want.hooks:
+				if miss := missingHooks(in.before.readyz, in.note.message); len(miss) > 0 {
+					v.fail(fmt.Sprintf("%s: its message %q does not name the unfinished post-start hooks %s", what, in.note.message, strings.Join(miss, ", ")), evidence...)
+				}
+			}
+		}
+	}
+	return v.verdict("no fallback in this run")
+}
+
+// STATICPOD-003: the fallback manifest carries the three annotations, and
+// the mirror pod of the revision fallen back to carries them as written.
+func (c Config) annotated(j *conformance.Judging) conformance.Verdict {
+	var v finding
+	for _, n := range c.factsOf(j).nodes {
+		for i, in := range n.installs {
+			if !in.note.fallback {
+				continue
+			}
+			v.judged++
+			what := fmt.Sprintf("the fallback manifest written on %s at %s", n.name, off(in.at()))
+			note, failed := in.note, n.failedRevision(i)
+			if miss := missingAnnotations(note); len(miss) > 0 {
+				v.fail(fmt.Sprintf("%s lacks %s", what, strings.Join(miss, ", ")), in.ev)
+				continue
+			}
+			switch {
+			case revisionNumber(note.forRevision) != failed:
+				v.fail(fmt.Sprintf("%s has %s=%q, want %d, the revision it replaced", what, annotationFallbackFor, note.forRevision, failed), in.ev)
+				continue
+			case !slices.Contains(c.reasons(), note.reason):
+				v.fail(fmt.Sprintf("%s has %s=%q, none of the %s profile's reasons %v", what, annotationFallbackReason, note.reason, c.Profile, c.reasons()), in.ev)
+				continue
+			}
+			// The kubelet copies them when it runs the manifest: the first
+			// mirror pod write carrying them is judged, or, if none does,
+			// the last one at the revision fallen back to.
+			mirror := n.seen(i, j)
+			if mirror == nil {
+				end, _ := n.window(i, j)
+				for k := range n.pods {
+					if w := &n.pods[k]; w.pos > in.pos && w.pos < end && w.pod.exists && w.pod.revision == note.revision {
+						mirror = w
+					}
+				}
+			}
+			if mirror == nil {
+				v.skip(fmt.Sprintf("no mirror pod of revision %d was written on %s after the fallback at %s", note.revision, n.name, off(in.at())))
+				continue
+			}
+			for _, a := range []struct{ key, want string }{
+				{annotationFallbackFor, note.forRevision}, {annotationFallbackReason, note.reason}, {annotationFallbackMessage, note.message},
+			} {
+				if got := mirror.pod.ann[a.key]; got != a.want {
+					v.fail(fmt.Sprintf("Pod/%s/%s%s written at %s after %s has %s=%q, want %q", mirrorNamespace, mirrorPrefix, n.name, off(mirror.ev.Time), what, a.key, got, a.want), in.ev, mirror.ev)
+					break
+				}
+			}
+		}
+	}
+	return v.verdict("no fallback in this run")
+}
+
+func missingAnnotations(m manifestNote) []string {
+	var out []string
+	for _, a := range []struct{ key, value string }{
+		{annotationFallbackFor, m.forRevision}, {annotationFallbackReason, m.reason}, {annotationFallbackMessage, m.message},
+	} {
+		if a.value == "" {
+			out = append(out, a.key)
+		}
+	}
+	return out
+}
+
+// STATICPOD-004: last-known-good is linked only to a revision whose operand
+// was ready since its latest manifest before the link.
+func (c Config) linkedWhenReady(j *conformance.Judging) conformance.Verdict {
+	var v finding
+	for _, n := range c.factsOf(j).nodes {
+		for _, fe := range n.files {
+			if fe.ev.Verb != timeline.VerbSymlink || fe.path != lastKnownGood {
+				continue
+			}
+			v.judged++
+			rev, ok := revisionOf(fe.target)
+			if !ok || fe.target != revisionDir(rev) {
+				v.fail(fmt.Sprintf("%s linked last-known-good on %s at %s to %q, not a revision directory", fe.ev.Actor, n.name, off(fe.ev.Time), fe.target), fe.ev)
+				continue
+			}
+			from, since := -1, "the start of the run"
+			for _, in := range n.installs {
+				if in.pos < fe.pos && in.note.revision == rev {
+					from, since = in.pos, "its manifest was written at "+off(in.at())
+				}
+			}
+			if n.readyAt(rev, from, fe.pos) == nil {
+				v.fail(fmt.Sprintf("%s linked last-known-good on %s at %s to revision %d, whose operand had not been ready (mirror pod Ready=True at revision %d) since %s",
+					fe.ev.Actor, n.name, off(fe.ev.Time), rev, rev, since), fe.ev)
+			}
+		}
+	}
+	return v.verdict("last-known-good was never linked in this run")
+}
+
+// STATICPOD-005: a fallback goes to last-known-good, else the previous
+// revision, else nowhere; two or more revisions back is a warning.
+func (c Config) rightTarget(j *conformance.Judging) conformance.Verdict {
+	var v finding
+	for _, n := range c.factsOf(j).nodes {
+		for i, in := range n.installs {
+			if !in.note.fallback {
+				continue
+			}
+			failed := n.failedRevision(i)
+			if failed == 0 {
+				v.skip(fmt.Sprintf("the fallback on %s at %s names no revision it replaced", n.name, off(in.at())))
+				continue
+			}
+			v.judged++
+			got := in.note.revision
+			what := fmt.Sprintf("%s fell back from revision %d to %d at %s", n.name, failed, got, off(in.at()))
+			want, why := in.fallbackTarget(failed)
+			switch {
+			case want == 0:
+				v.fail(fmt.Sprintf("%s, but there was nothing to fall back to: no last-known-good link and no revision below %d (bootstrap: do nothing)", what, failed), in.ev)
+			case got != want:
+				v.fail(fmt.Sprintf("%s, want revision %d, %s", what, want, why), in.ev)
+			case failed-got >= 2:
+				v.notes = append(v.notes, fmt.Sprintf("%s, %d revisions back: only one back is provably safe (003 §Design Details)", what, failed-got))
+			}
+		}
+	}
+	return v.verdict("no fallback in this run")
+}
+
+// fallbackTarget is where a fallback replacing revision failed must go
+// (003 §Proposal step 1), and why; 0 for nowhere. A dangling link counts
+// as none: there is nothing to copy from it.
+func (in *install) fallbackTarget(failed int) (int, string) {
+	if in.lkg != 0 && in.lkg != failed {
+		return in.lkg, "the last-known-good one"
+	}
+	prev := 0
+	for _, r := range in.present {
+		if r < failed {
+			prev = r
+		}
+	}
+	return prev, "the previous one (no last-known-good link)"
+}

@@ -1,0 +1,231 @@
+package rules
+
+import (
+	"testing"
+
+	"github.com/opcert/opcert/reports"
+	"github.com/opcert/opcert/sim/timeline"
+)
+
+// failing is revision 1 running and linked, and revision 2 installed at
+// +1m with a post-start hook that never finishes: its fallback is due at
+// +6m.
+func failing() *builder {
+	return newTimeline().condition("0s", "False", "").running("0s", 1).
+		install("1m", 2).started("1m").hookStuck("1m").mirror("1m", 2, false)
+}
+
+// tolerance is the seed's configuration with some slack.
+func tolerance(s string) *Config { c := DefaultConfig(); c.Tolerance = d(s); return &c }
+
+// 003 §Readiness: the timeout is 5 min, and the monitor falls back then.
+func TestSTATICPOD001FallbackInTime(t *testing.T) {
+	runTable(t, "STATICPOD-001", []ruleCase{
+		{name: "reference: ready at +1m30s", tl: rollout(), end: "30m", want: reports.Pass, message: []string{"1 judged"}},
+		{name: "reference: fallback at +6m, retry ready", tl: stuckHook(), end: "30m", want: reports.Pass, message: []string{"2 judged"}},
+		{name: "reference: crash loop", tl: crashLoop(), end: "30m", want: reports.Pass},
+		{name: "replaced by a new revision before its timeout",
+			tl:  failing().install("3m", 3).started("3m").ready("3m30s", 3).done("3m30s", 3),
+			end: "30m", want: reports.Pass, message: []string{"1 judged", "1 not judged"}},
+		{name: "the running revision installed again", tl: rollout().install("10m", 2), end: "30m", want: reports.Pass, message: []string{"2 judged"}},
+		{name: "500ms late within a tolerance of 1s",
+			tl: failing().fallback("6m0.5s", 2, 1, reasonNotReady, notReadyMsg), end: "30m", cfg: tolerance("1s"), want: reports.Pass},
+		{name: "the installer held the lock at the deadline: due at its unlock",
+			tl:  failing().lock("5m50s", RoleInstaller).unlock("6m10s", RoleInstaller).fallback("6m10s", 2, 1, reasonNotReady, notReadyMsg),
+			end: "30m", want: reports.Pass},
+		{name: "fallen back from before the timeout",
+			tl: failing().fallback("4m", 2, 1, reasonNotReady, notReadyMsg), end: "30m",
+			want: reports.Fail, message: []string{"revision 2 on master-0", "+4m0s", "3m0s after", "before the 5m0s timeout"}, evidence: []string{"1m", "4m"}},
+		{name: "fallen back from late",
+			tl: failing().fallback("7m", 2, 1, reasonNotReady, notReadyMsg), end: "30m",
+			want: reports.Fail, message: []string{"+7m0s", "due at +6m0s"}, evidence: []string{"1m", "7m"}},
+		{name: "late after the installer's unlock",
+			tl:  failing().lock("5m50s", RoleInstaller).unlock("6m10s", RoleInstaller).fallback("6m20s", 2, 1, reasonNotReady, notReadyMsg),
+			end: "30m", want: reports.Fail, message: []string{"+6m20s", "due at +6m10s"}, evidence: []string{"1m", "6m20s"}},
+		{name: "never fallen back from",
+			tl: failing(), end: "30m",
+			want: reports.Fail, message: []string{"neither ready nor fallen back from by +6m0s, and not by the end of the run at +30m0s"}, evidence: []string{"1m"}},
+		{name: "ready after the timeout without a fallback",
+			tl: failing().ready("7m", 2), end: "30m",
+			want: reports.Fail, message: []string{"by +6m0s"}, evidence: []string{"1m"}},
+		{name: "fallen back from once ready",
+			tl: failing().ready("2m", 2).fallback("6m", 2, 1, reasonNotReady, notReadyMsg), end: "30m",
+			want: reports.Fail, message: []string{"+6m0s", "ready at +2m0s"}, evidence: []string{"1m", "2m", "6m"}},
+		{name: "the failure names the node",
+			tl:  rollout().on("master-1").running("0s", 1).install("1m", 2).started("1m").hookStuck("1m").mirror("1m", 2, false),
+			end: "30m", want: reports.Fail, message: []string{"revision 2 on master-1"}, evidence: []string{"1m"}},
+		{name: "the run ends before the timeout",
+			tl: failing(), end: "5m", want: reports.Skip, message: []string{"not judged", "not due before the end of the run at +5m0s"}},
+		{name: "the monitor was down",
+			tl: failing().process("2m", RoleStartupMonitor, timeline.VerbKill).process("8m", RoleStartupMonitor, timeline.VerbStart).
+				fallback("13m", 2, 1, reasonNotReady, notReadyMsg),
+			end: "30m", want: reports.Skip, message: []string{"startup-monitor/master-0 was down"}},
+		{name: "bootstrap: nothing to fall back to",
+			tl:  newTimeline().install("0s", 1).started("0s").hookStuck("0s").mirror("0s", 1, false),
+			end: "30m", want: reports.Skip, message: []string{"nothing to fall back to"}},
+		{name: "no startup-monitor", tl: newTimeline().running("0s", 1), end: "30m", want: reports.Skip},
+		{name: "empty timeline", tl: newTimeline(), end: "30m", want: reports.Skip},
+	})
+}
+
+// etcdStuck: revision 2 never reaches etcd, which shows on /healthz too.
+func etcdStuck() *builder {
+	return newTimeline().running("0s", 1).install("1m", 2).started("1m").
+		answers("1m", failed, failed, etcdRed).mirror("1m", 2, false)
+}
+
+// 003 §Readiness: the reasons, in the seed's order; UPSTREAM.md for
+// library-go's.
+func TestSTATICPOD002RightReason(t *testing.T) {
+	refusedOnce := newTimeline().running("0s", 1).install("1m", 2).started("1m").silent("1m").mirror("1m", 2, false)
+	runTable(t, "STATICPOD-002", []ruleCase{
+		{name: "reference: NotReady naming the hook", tl: stuckHook(), end: "30m", want: reports.Pass, message: []string{"1 judged"}},
+		{name: "reference: CrashLooping", tl: crashLoop(), end: "30m", want: reports.Pass},
+		{name: "NeverStartedUp",
+			tl:  newTimeline().running("0s", 1).install("1m", 2).silent("1m").fallback("6m", 2, 1, reasonNeverStartedUp, neverMsg),
+			end: "30m", want: reports.Pass},
+		{name: "one start, nothing listening: Unhealthy",
+			tl: refusedOnce.fallback("6m", 2, 1, reasonUnhealthy, "/healthz: connection refused"), end: "30m", want: reports.Pass},
+		{name: "etcd down: Unhealthy by the seed's order",
+			tl: etcdStuck().fallback("6m", 2, 1, reasonUnhealthy, "/healthz answered 500"), end: "30m", want: reports.Pass},
+		{name: "etcd down: EtcdUnhealthy by the seed's Test Plan",
+			tl: etcdStuck().fallback("6m", 2, 1, reasonEtcdUnhealthy, "etcd failed"), end: "30m", want: reports.Pass},
+		{name: "/readyz lists etcd, /healthz green: EtcdUnhealthy",
+			tl: newTimeline().running("0s", 1).install("1m", 2).started("1m").answers("1m", ok, ok, etcdRed).mirror("1m", 2, false).
+				fallback("6m", 2, 1, reasonEtcdUnhealthy, "etcd failed"), end: "30m", want: reports.Pass},
+		{name: "mirror pod left at the old revision: NotReady",
+			tl: newTimeline().running("0s", 1).install("1m", 2).started("1m").up("1m").
+				fallback("6m", 2, 1, reasonNotReady, "the mirror pod is at revision 1"), end: "30m", want: reports.Pass},
+		{name: "library-go: nothing listening is a NetworkError",
+			tl:  newTimeline().running("0s", 1).install("1m", 2).started("1m").silent("1m").mirror("1m", 2, false).fallback("6m", 2, 1, reasonNetworkError, "connection refused"),
+			cfg: libraryGo(), end: "30m", want: reports.Pass},
+		{name: "no mirror pod: NotReady",
+			tl: newTimeline().running("0s", 1).install("1m", 2).started("1m").up("1m").mirrorGone("1m").
+				fallback("6m", 2, 1, reasonNotReady, "no mirror pod"), end: "30m", want: reports.Pass},
+		{name: "the mirror pod not ready: NotReady",
+			tl: newTimeline().running("0s", 1).install("1m", 2).started("1m").up("1m").mirror("1m", 2, false).
+				fallback("6m", 2, 1, reasonNotReady, "not ready"), end: "30m", want: reports.Pass},
+		{name: "library-go: a stuck hook is NotReady",
+			tl: failing().fallback("6m", 2, 1, reasonNotReady, hookRed), cfg: libraryGo(), end: "30m", want: reports.Pass},
+		{name: "library-go: etcd first",
+			tl: etcdStuck().fallback("6m", 2, 1, reasonEtcdUnhealthy, etcdRed), cfg: libraryGo(), end: "30m", want: reports.Pass},
+		{name: "library-go: the mirror pod at the old revision",
+			tl: newTimeline().running("0s", 1).install("1m", 2).started("1m").up("1m").
+				fallback("6m", 2, 1, reasonUnexpectedRevision, "found 1"), cfg: libraryGo(), end: "30m", want: reports.Pass},
+		{name: "library-go: no mirror pod",
+			tl: newTimeline().running("0s", 1).install("1m", 2).started("1m").up("1m").mirrorGone("1m").
+				fallback("6m", 2, 1, reasonPodNotRunning, "no pod"), cfg: libraryGo(), end: "30m", want: reports.Pass},
+		{name: "library-go: the mirror pod not ready",
+			tl: newTimeline().running("0s", 1).install("1m", 2).started("1m").up("1m").mirror("1m", 2, false).
+				fallback("6m", 2, 1, reasonPodNodReady, "not ready"), cfg: libraryGo(), end: "30m", want: reports.Pass},
+		{name: "library-go: etcd down called Unhealthy",
+			tl: etcdStuck().fallback("6m", 2, 1, reasonUnhealthy, "unhealthy"), cfg: libraryGo(), end: "30m",
+			want: reports.Fail, message: []string{"want EtcdUnhealthy: /healthz/etcd answered \"500 Internal Server Error\""}, evidence: []string{"1m", "6m"}},
+		{name: "a fallback first on the timeline",
+			tl: newTimeline().fellBack("5m", 1, fallbackNote(2, reasonNotReady, notReadyMsg)), end: "30m",
+			want: reports.Skip, message: []string{"replaced no manifest on the timeline"}},
+		{name: "crash loop called Unhealthy",
+			tl:  newTimeline().running("0s", 1).install("1m", 2).silent("1m").started("1m").started("1m11s").mirror("1m", 2, false).fallback("6m", 2, 1, reasonUnhealthy, "down"),
+			end: "30m", want: reports.Fail, message: []string{"master-0 fell back from revision 2 at +6m0s", `"Unhealthy"`, "want CrashLooping", "2 start-up attempts"},
+			evidence: []string{"1m", "6m"}},
+		{name: "NotReady without the hook in its message",
+			tl: failing().fallback("6m", 2, 1, reasonNotReady, "not ready"), end: "30m",
+			want: reports.Fail, message: []string{"does not name the unfinished post-start hooks start-apiextensions-controllers"}, evidence: []string{"1m", "6m"}},
+		{name: "etcd down called NotReady",
+			tl: etcdStuck().fallback("6m", 2, 1, reasonNotReady, "not ready"), end: "30m",
+			want: reports.Fail, message: []string{"want Unhealthy or EtcdUnhealthy", "with etcd failing"}, evidence: []string{"1m", "6m"}},
+		{name: "fallen back from a ready operand",
+			tl: failing().ready("2m", 2).fallback("6m", 2, 1, reasonNotReady, notReadyMsg), end: "30m",
+			want: reports.Fail, message: []string{"but its operand was ready"}, evidence: []string{"1m", "6m"}},
+		{name: "library-go has no CrashLooping",
+			tl: crashLoop(), cfg: libraryGo(), end: "30m",
+			want: reports.Fail, message: []string{"want NetworkError", "/healthz/etcd"}, evidence: []string{"1m", "6m"}},
+		{name: "no fallback", tl: rollout(), end: "30m", want: reports.Skip},
+	})
+}
+
+// 003 §Proposal step 1: the three annotations, copied to the mirror pod.
+func TestSTATICPOD003Annotated(t *testing.T) {
+	runTable(t, "STATICPOD-003", []ruleCase{
+		{name: "reference", tl: stuckHook(), end: "30m", want: reports.Pass, message: []string{"1 judged"}},
+		{name: "reference: crash loop", tl: crashLoop(), end: "30m", want: reports.Pass},
+		{name: "the mirror pod not written yet: the manifest is judged",
+			tl: failing().fellBack("6m", 1, fallbackNote(2, reasonNotReady, notReadyMsg)), end: "6m",
+			want: reports.Pass, message: []string{"1 judged", "no mirror pod of revision 1"}},
+		{name: "the kubelet adds the annotations on its second write",
+			tl: failing().fellBack("6m", 1, fallbackNote(2, reasonNotReady, notReadyMsg)).ready("6m", 1).
+				mirror("6m5s", 1, true, "2", reasonNotReady, notReadyMsg), end: "30m", want: reports.Pass},
+		{name: "no message",
+			tl: failing().fellBack("6m", 1, " fallback-for-revision=2 fallback-reason=NotReady"), end: "30m",
+			want: reports.Fail, message: []string{"the fallback manifest written on master-0 at +6m0s lacks " + annotationFallbackMessage}, evidence: []string{"6m"}},
+		{name: "no annotations at all",
+			tl: failing().fellBack("6m", 1, ""), end: "30m",
+			want: reports.Fail, message: []string{"lacks " + annotationFallbackFor + ", " + annotationFallbackReason + ", " + annotationFallbackMessage}, evidence: []string{"6m"}},
+		{name: "the wrong failed revision",
+			tl: failing().fallback("6m", 1, 1, reasonNotReady, notReadyMsg), end: "30m",
+			want: reports.Fail, message: []string{`fallback-for-revision="1", want 2`}, evidence: []string{"6m"}},
+		{name: "an unknown reason",
+			tl: failing().fallback("6m", 2, 1, "Broken", notReadyMsg), end: "30m",
+			want: reports.Fail, message: []string{`fallback-reason="Broken"`, "seed profile's reasons"}, evidence: []string{"6m"}},
+		{name: "library-go knows no CrashLooping",
+			tl: crashLoop(), cfg: libraryGo(), end: "30m",
+			want: reports.Fail, message: []string{`fallback-reason="CrashLooping"`, "library-go profile's reasons"}, evidence: []string{"6m"}},
+		{name: "the mirror pod without the message",
+			tl: failing().fellBack("6m", 1, fallbackNote(2, reasonNotReady, notReadyMsg)).up("6m").
+				mirror("6m10s", 1, true, "2", reasonNotReady, "something else"), end: "30m",
+			want: reports.Fail, message: []string{"Pod/openshift-kube-apiserver/kube-apiserver-master-0 written at +6m10s", annotationFallbackMessage}, evidence: []string{"6m", "6m10s"}},
+		{name: "the mirror pod without annotations",
+			tl:  failing().fellBack("6m", 1, fallbackNote(2, reasonNotReady, notReadyMsg)).ready("6m", 1),
+			end: "30m", want: reports.Fail, message: []string{annotationFallbackFor + `=""`}, evidence: []string{"6m"}},
+		{name: "no fallback", tl: rollout(), end: "30m", want: reports.Skip},
+	})
+}
+
+// 003 §Proposal step 2: linked once ready.
+func TestSTATICPOD004LinkedWhenReady(t *testing.T) {
+	runTable(t, "STATICPOD-004", []ruleCase{
+		{name: "reference", tl: rollout(), end: "30m", want: reports.Pass, message: []string{"2 judged"}},
+		{name: "reference: after a retry", tl: stuckHook(), end: "30m", want: reports.Pass},
+		{name: "linked before readiness",
+			tl: failing().link("1m10s", 2).ready("1m30s", 2), end: "30m",
+			want: reports.Fail, message: []string{"startup-monitor/master-0 linked last-known-good on master-0 at +1m10s to revision 2", "since its manifest was written at +1m0s"},
+			evidence: []string{"1m10s"}},
+		{name: "linked on a retry before readiness",
+			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).install("16m", 2).started("16m").link("16m10s", 2), end: "30m",
+			want: reports.Fail, message: []string{"+16m10s", "since its manifest was written at +16m0s"}, evidence: []string{"16m10s"}},
+		{name: "linked to a file",
+			tl: failing().file("1m10s", RoleStartupMonitor, timeline.VerbSymlink, lastKnownGood, revisionDir(2)+"/kube-apiserver-pod.yaml"), end: "30m",
+			want: reports.Fail, message: []string{"not a revision directory"}, evidence: []string{"1m10s"}},
+		{name: "never linked", tl: newTimeline().install("0s", 1), end: "30m", want: reports.Skip},
+	})
+}
+
+// 003 §Proposal step 1 and §Design Details: where a fallback goes.
+func TestSTATICPOD005RightTarget(t *testing.T) {
+	// third: revision 2 ready and linked, 3 fails at +10m.
+	third := rollout().install("10m", 3).started("10m").hookStuck("10m").mirror("10m", 3, false)
+	runTable(t, "STATICPOD-005", []ruleCase{
+		{name: "reference: to last-known-good", tl: stuckHook(), end: "30m", want: reports.Pass, message: []string{"1 judged"}},
+		{name: "no link: to the previous revision",
+			tl: newTimeline().file("0s", RoleInstaller, timeline.VerbWrite, revisionDir(1)+"/kube-apiserver-pod.yaml", "1 byte").
+				install("1m", 2).started("1m").hookStuck("1m").fallback("6m", 2, 1, reasonNotReady, notReadyMsg),
+			end: "30m", want: reports.Pass},
+		{name: "a dangling link: to the previous revision",
+			tl: third.prune("12m", 2).fallback("15m", 3, 1, reasonNotReady, notReadyMsg), end: "30m", want: reports.Pass},
+		{name: "two revisions back is a warning",
+			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).
+				install("20m", 3).started("20m").hookStuck("20m").mirror("20m", 3, false).fallback("25m", 3, 1, reasonNotReady, notReadyMsg),
+			end: "1h", want: reports.Pass,
+			message: []string{"2 judged", "warning: master-0 fell back from revision 3 to 1 at +25m0s, 2 revisions back", "003 §Design Details"}},
+		{name: "to the previous revision past last-known-good",
+			tl:  rollout().install("10m", 3).started("10m").hookStuck("10m").fallback("15m", 3, 1, reasonNotReady, notReadyMsg),
+			end: "30m", want: reports.Fail, message: []string{"master-0 fell back from revision 3 to 1 at +15m0s, want revision 2, the last-known-good one"},
+			evidence: []string{"15m"}},
+		{name: "bootstrap: nowhere to go",
+			tl:  newTimeline().install("0s", 2).hookStuck("0s").fallback("5m", 2, 1, reasonNeverStartedUp, neverMsg),
+			end: "30m", want: reports.Fail, message: []string{"nothing to fall back to", "bootstrap"}, evidence: []string{"5m"}},
+		{name: "the failed revision unknown",
+			tl: newTimeline().fellBack("5m", 1, ""), end: "30m", want: reports.Skip, message: []string{"names no revision it replaced"}},
+		{name: "no fallback", tl: rollout(), end: "30m", want: reports.Skip},
+	})
+}

@@ -1,0 +1,160 @@
+package rules
+
+import (
+	"testing"
+	"time"
+
+	"github.com/opcert/opcert/reports"
+	"github.com/opcert/opcert/sim/timeline"
+)
+
+// 003 §Retries: no retry after CrashLooping or NeverStartedUp.
+func TestSTATICPOD006NoRetry(t *testing.T) {
+	runTable(t, "STATICPOD-006", []ruleCase{
+		{name: "reference: crash loop, not retried", tl: crashLoop(), end: "2h", want: reports.Pass, message: []string{"1 judged"}},
+		{name: "a new revision after a crash loop",
+			tl: crashLoop().install("20m", 3).started("20m").ready("20m30s", 3).done("20m30s", 3), end: "2h", want: reports.Pass},
+		{name: "a crash loop retried",
+			tl: crashLoop().install("16m", 2), end: "2h",
+			want: reports.Fail, message: []string{"master-0: revision 2, fallen back from at +6m0s with reason CrashLooping, was installed again at +16m0s"},
+			evidence: []string{"6m", "16m"}},
+		{name: "NeverStartedUp retried",
+			tl:  newTimeline().running("0s", 1).install("1m", 2).silent("1m").fallback("6m", 2, 1, reasonNeverStartedUp, neverMsg).install("16m", 2),
+			end: "2h", want: reports.Fail, message: []string{"NeverStartedUp", "+16m0s"}, evidence: []string{"6m", "16m"}},
+		{name: "NotReady is retried", tl: stuckHook(), end: "2h", want: reports.Skip},
+		{name: "library-go retries every reason",
+			tl: crashLoop().install("16m", 2), cfg: libraryGo(), end: "2h", want: reports.Skip, message: []string{"not judged", "UPSTREAM.md"}},
+	})
+}
+
+// twice is stuckHook's revision 2 failing its first retry too: fallen back
+// from at +6m and +21m, so its second retry is due 20m after, at +41m.
+func twice() *builder {
+	return failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).condition("6m", "True", notReadyMsg).
+		install("16m", 2).started("16m").hookStuck("16m").mirror("16m", 2, false).
+		fallback("21m", 2, 1, reasonNotReady, notReadyMsg)
+}
+
+// retried is failing's revision 2 fallen back from at +6m and installed
+// again at off.
+func retried(off string) *builder {
+	return failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).install(off, 2)
+}
+
+// 003 §Retries: back-off from 10m, doubling, up to 6h.
+func TestSTATICPOD007Backoff(t *testing.T) {
+	runTable(t, "STATICPOD-007", []ruleCase{
+		{name: "reference: retried 10m after", tl: stuckHook(), end: "2h", want: reports.Pass, message: []string{"1 judged"}},
+		{name: "second retry 20m after", tl: twice().install("41m", 2), end: "2h", want: reports.Pass, message: []string{"2 judged"}},
+		{name: "500ms late within a tolerance of 1s", tl: retried("16m0.5s"), cfg: tolerance("1s"), end: "2h", want: reports.Pass},
+		{name: "library-go: first retry 20m after", tl: retried("26m"), cfg: libraryGo(), end: "2h", want: reports.Pass},
+		{name: "library-go: a crash loop is retried too", tl: crashLoop().install("26m", 2), cfg: libraryGo(), end: "2h", want: reports.Pass},
+		{name: "retried early",
+			tl: retried("12m"), end: "2h",
+			want: reports.Fail, message: []string{"master-0: revision 2, fallen back from at +6m0s with reason NotReady, retry 1 (back-off 10m0s), was retried at +12m0s, after 6m0s"},
+			evidence: []string{"6m", "12m"}},
+		{name: "retried late",
+			tl: retried("17m"), end: "2h",
+			want: reports.Fail, message: []string{"shown on the mirror pod at +6m0s, was retried at +17m0s, due at +16m0s"}, evidence: []string{"6m", "17m"}},
+		{name: "never retried",
+			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg), end: "2h",
+			want: reports.Fail, message: []string{"was not retried by +16m0s, nor before the end of the run at +2h0m0s"}, evidence: []string{"6m"}},
+		{name: "second retry without doubling",
+			tl: twice().install("31m", 2), end: "2h",
+			want: reports.Fail, message: []string{"retry 2 (back-off 20m0s), was retried at +31m0s, after 10m0s"}, evidence: []string{"21m", "31m"}},
+		{name: "library-go: retried after 10m",
+			tl: retried("16m"), cfg: libraryGo(), end: "2h",
+			want: reports.Fail, message: []string{"back-off 20m0s", "after 10m0s"}, evidence: []string{"6m", "16m"}},
+		{name: "a new revision came too late to excuse the retry",
+			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).install("20m", 3), end: "2h",
+			want: reports.Fail, message: []string{"nor before revision 3's manifest at +20m0s"}, evidence: []string{"6m"}},
+		{name: "a new revision before the retry was due",
+			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).install("10m", 3), end: "2h",
+			want: reports.Skip, message: []string{"not due before revision 3's manifest at +10m0s"}},
+		{name: "the run ends before the retry is due",
+			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg), end: "16m", want: reports.Skip},
+		{name: "the operator was down",
+			tl: failing().process("0s", RoleOperator, timeline.VerbStart).process("5m", RoleOperator, timeline.VerbKill).
+				fallback("6m", 2, 1, reasonNotReady, notReadyMsg),
+			end: "2h", want: reports.Skip, message: []string{"the operator was down"}},
+		{name: "no retry after a crash loop", tl: crashLoop(), end: "2h", want: reports.Skip},
+	})
+}
+
+// The back-off of 003 §Retries and of library-go (UPSTREAM.md).
+func TestBackoff(t *testing.T) {
+	seed, lib := DefaultConfig(), LibraryGo()
+	for k, want := range []string{"10m", "20m", "40m", "1h20m", "2h40m", "5h20m", "6h", "6h"} {
+		if got := seed.backoff(k + 1); got != d(want) {
+			t.Errorf("seed retry %d: %s, want %s", k+1, got, want)
+		}
+	}
+	for k, want := range []string{"20m", "40m", "1h20m", "2h", "2h"} {
+		if got := lib.backoff(k + 1); got != d(want) {
+			t.Errorf("library-go retry %d: %s, want %s", k+1, got, want)
+		}
+	}
+	if got := seed.backoff(1000); got != 6*time.Hour {
+		t.Errorf("retry 1000: %s, want the cap", got)
+	}
+}
+
+// 003 §Retries, §User Stories 2 and 3: Degraded with the fallback message
+// while the fallback lasts; library-go's condition while the mirror pod
+// carries the annotations.
+func TestSTATICPOD008Degraded(t *testing.T) {
+	runTable(t, "STATICPOD-008", []ruleCase{
+		{name: "reference: set at +6m, cleared when the retry is ready", tl: stuckHook(), end: "1h", want: reports.Pass, message: []string{"1 judged"}},
+		{name: "reference: a crash loop stays degraded", tl: crashLoop(), end: "1h", want: reports.Pass},
+		{name: "within a tolerance of 1s",
+			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).condition("6m0.5s", "True", notReadyMsg), cfg: tolerance("1s"), end: "1h", want: reports.Pass},
+		{name: "library-go: cleared when the retry's mirror pod drops the annotations",
+			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).condition("6m", "True", notReadyMsg).
+				install("26m", 2).mirror("26m", 2, false).condition("26m", "False", "").retyped(libraryGoCondition),
+			cfg: libraryGo(), end: "1h", want: reports.Pass},
+		{name: "never set",
+			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg), end: "1h",
+			want: reports.Fail, message: []string{"ClusterOperator/kube-apiserver was not Degraded=True at +6m0s", "master-0 fell back from revision 2 at +6m0s"},
+			evidence: []string{"0s", "6m"}},
+		{name: "set late",
+			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).condition("7m", "True", notReadyMsg), end: "1h",
+			want: reports.Fail, message: []string{"not Degraded=True at +6m0s"}, evidence: []string{"0s", "6m"}},
+		{name: "without the fallback message",
+			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).condition("6m", "True", "revision 2 failed"), end: "1h",
+			want: reports.Fail, message: []string{`message "revision 2 failed" at +6m0s does not carry the fallback message`}, evidence: []string{"6m"}},
+		{name: "cleared while retrying",
+			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).condition("6m", "True", notReadyMsg).
+				install("16m", 2).mirror("16m", 2, false).condition("16m", "False", ""), end: "1h",
+			want: reports.Fail, message: []string{"Degraded set to False at +16m0s, but the fallback (master-0 fell back from revision 2 at +6m0s) was not over"},
+			evidence: []string{"6m", "16m"}},
+		{name: "not cleared once the retry is ready",
+			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).condition("6m", "True", notReadyMsg).
+				install("16m", 2).ready("16m30s", 2), end: "1h",
+			want: reports.Fail, message: []string{"Degraded was True at +16m30s, but the fallback", "was over at +16m30s"},
+			evidence: []string{"6m", "16m30s"}},
+		{name: "library-go: the seed's Degraded is not its condition",
+			tl: stuckHook(), cfg: libraryGo(), end: "1h",
+			want: reports.Fail, message: []string{"not StaticPodFallbackRevisionDegraded=True at +6m0s", "(and 1 more)"}, evidence: []string{"6m", "16m"}},
+		{name: "two nodes: cleared only when both are over",
+			tl: failing().on("master-1").running("0s", 1).install("1m", 2).started("1m").hookStuck("1m").mirror("1m", 2, false).
+				on("master-0").fallback("6m", 2, 1, reasonNotReady, notReadyMsg).
+				on("master-1").fallback("6m", 2, 1, reasonNotReady, notReadyMsg).condition("6m", "True", notReadyMsg).
+				on("master-0").install("16m", 2).ready("16m30s", 2).
+				on("master-1").install("16m", 2).ready("17m", 2).condition("17m", "False", ""),
+			end: "1h", want: reports.Pass, message: []string{"2 judged"}},
+		{name: "the run ends before the condition clears",
+			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).condition("6m", "True", notReadyMsg).
+				install("16m", 2).ready("16m30s", 2), cfg: tolerance("1m"), end: "17m",
+			want: reports.Pass, message: []string{"1 judged", "the run ended before the condition was due to clear"}},
+		{name: "the operator was down when the fallback was over",
+			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).condition("6m", "True", notReadyMsg).
+				process("10m", RoleOperator, timeline.VerbKill).install("16m", 2).ready("16m30s", 2), end: "1h",
+			want: reports.Pass, message: []string{"the operator was down when the fallback was over"}},
+		{name: "the run ends with the fallback",
+			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg), end: "5m59s", want: reports.Skip},
+		{name: "the operator was down",
+			tl: failing().process("5m", RoleOperator, timeline.VerbKill).fallback("6m", 2, 1, reasonNotReady, notReadyMsg), end: "1h",
+			want: reports.Skip, message: []string{"the operator was down"}},
+		{name: "no fallback", tl: rollout(), end: "1h", want: reports.Skip},
+	})
+}

@@ -1,0 +1,52 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/opcert/opcert/conformance"
+)
+
+// Rules returns the STATICPOD rules judged against cfg.
+func Rules(cfg Config) []conformance.Rule {
+	order, over := "the seed's order", "a later revision is ready"
+	if cfg.libraryGo() {
+		order, over = "library-go's order (UPSTREAM.md)", "the mirror pod drops the fallback annotations"
+	}
+	noRetry := strings.Join(cfg.NoRetry, " or ")
+	if noRetry == "" {
+		noRetry = "(none in this profile)"
+	}
+	return []conformance.Rule{
+		{ID: "STATICPOD-001", Section: "003 §Readiness", Role: RoleStartupMonitor,
+			Statement: fmt.Sprintf("a revision whose operand is not ready is fallen back from %s after its manifest was written: not earlier, not later, and not once ready", cfg.Timeout),
+			Check:     cfg.fallbackInTime},
+		{ID: "STATICPOD-002", Section: "003 §Readiness", Role: RoleStartupMonitor,
+			Statement: "a fallback's reason is the first failing readiness check in " + order + " on the operand's observed state (start attempts, /healthz, /readyz, mirror pod); a /readyz reason's message names the unfinished post-start hooks",
+			Check:     cfg.rightReason},
+		{ID: "STATICPOD-003", Section: "003 §Proposal step 1", Role: RoleStartupMonitor,
+			Statement: "the fallback manifest, and then the mirror pod, carry fallback-for-revision (the failed revision), fallback-reason (a known reason) and a fallback-message",
+			Check:     cfg.annotated},
+		{ID: "STATICPOD-004", Section: "003 §Proposal step 2", Role: RoleStartupMonitor,
+			Statement: "last-known-good is linked only to a revision whose operand was ready (mirror pod Ready=True at that revision) since its manifest was written",
+			Check:     cfg.linkedWhenReady},
+		{ID: "STATICPOD-005", Section: "003 §Proposal step 1, §Design Details", Role: RoleStartupMonitor,
+			Statement: "a fallback goes to last-known-good if linked, else to the previous revision, else nowhere (bootstrap); going back two or more revisions is a warning",
+			Check:     cfg.rightTarget},
+		{ID: "STATICPOD-006", Section: "003 §Retries", Role: RoleOperator,
+			Statement: "a revision fallen back from with reason " + noRetry + " is never installed again",
+			Check:     cfg.noRetry},
+		{ID: "STATICPOD-007", Section: "003 §Retries", Role: RoleOperator,
+			Statement: fmt.Sprintf("a failed revision still the target is installed again %s after its fallback, doubling per retry up to %s, never earlier", cfg.FirstRetry, cfg.MaxBackoff),
+			Check:     cfg.backoffKept},
+		{ID: "STATICPOD-008", Section: "003 §Retries, §User Stories 2 and 3", Role: RoleOperator,
+			Statement: fmt.Sprintf("the operator reports %s=True with the fallback message from when the mirror pod shows a fallback until %s, then %s=False", cfg.condition(), over, cfg.condition()),
+			Check:     cfg.degraded},
+		{ID: "STATICPOD-009", Section: "003 §Pruner", Role: RolePruner,
+			Statement: "nothing removes the last-known-good link or the revision it points to",
+			Check:     cfg.lastKnownGoodKept},
+		{ID: "STATICPOD-010", Section: "003 §Coordination of Installer and Startup-Monitor", Role: RoleInstaller,
+			Statement: "while one actor holds the installer lock, no other takes it or writes, renames or removes anything in " + manifestsDir,
+			Check:     cfg.lockHonoured},
+	}
+}

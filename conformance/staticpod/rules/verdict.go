@@ -1,0 +1,61 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/reports"
+	"github.com/opcert/opcert/sim/timeline"
+)
+
+// finding accumulates what a rule found; a verdict passes when there are
+// no problems and something was judged.
+type finding struct {
+	judged    int
+	problems  []string
+	evidence  []timeline.Event
+	notJudged []string // cases left out, and why: never a failure
+	notes     []string // warnings on a passing verdict
+}
+
+func (f *finding) fail(msg string, evidence ...timeline.Event) {
+	f.problems = append(f.problems, msg)
+	f.evidence = append(f.evidence, evidence...)
+}
+
+func (f *finding) skip(why string) { f.notJudged = append(f.notJudged, why) }
+
+// maxEvidence keeps a failing report readable; the timeline has the rest.
+const maxEvidence = 12
+
+func (f *finding) verdict(nothing string) conformance.Verdict {
+	switch {
+	case len(f.problems) > 0:
+		ev := f.evidence
+		if len(ev) > maxEvidence {
+			ev = ev[:maxEvidence]
+		}
+		return conformance.Verdict{Status: reports.Fail, Message: summary(f.problems), Evidence: ev}
+	case f.judged == 0 && len(f.notJudged) > 0:
+		return conformance.Verdict{Status: reports.Skip, Message: nothing + "; not judged: " + summary(f.notJudged)}
+	case f.judged == 0:
+		return conformance.Verdict{Status: reports.Skip, Message: nothing}
+	}
+	msg := fmt.Sprintf("%d judged", f.judged)
+	if len(f.notJudged) > 0 {
+		msg += fmt.Sprintf(", %d not judged (%s)", len(f.notJudged), f.notJudged[0])
+	}
+	if len(f.notes) > 0 {
+		msg += "; warning: " + strings.Join(f.notes, "; ")
+	}
+	return conformance.Verdict{Status: reports.Pass, Message: msg}
+}
+
+// summary is the first item, and how many more there are.
+func summary(items []string) string {
+	if n := len(items); n > 1 {
+		return fmt.Sprintf("%s (and %d more)", items[0], n-1)
+	}
+	return items[0]
+}

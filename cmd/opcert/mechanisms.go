@@ -5,4 +5,5 @@ package main
 // mechanism to the CLI is one line here.
 import (
 	_ "github.com/opcert/opcert/conformance/stale"
+	_ "github.com/opcert/opcert/conformance/staticpod"
 )

@@ -1,6 +1,7 @@
 package node
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -34,9 +35,11 @@ type Event struct {
 	Detail string // what a write did ("12 bytes", "append 40 bytes"), "directory" for a removed tree
 }
 
-// Sink receives a node's events in the order the changes were made. It is
-// called with the node held, so it must not call the node.
-type Sink func(Event)
+// Sink receives a node's events in the order the changes were made, with
+// the context of the handle that made each (Handle.WithContext), so that a
+// simulator can file the event with the work that caused it. It is called
+// with the node held, so it must not call the node.
+type Sink func(context.Context, Event)
 
 // Node is a simulated node's file system, rooted in a temporary directory.
 // It is safe for concurrent use; changes are made one at a time.
@@ -88,12 +91,23 @@ func (n *Node) Close() error {
 }
 
 // As returns a handle whose changes are attributed to actor.
-func (n *Node) As(actor string) *Handle { return &Handle{n: n, actor: actor} }
+func (n *Node) As(actor string) *Handle {
+	return &Handle{n: n, actor: actor, ctx: context.Background()}
+}
 
 // Handle is one actor's access to a node.
 type Handle struct {
 	n     *Node
 	actor string
+	ctx   context.Context
+}
+
+// WithContext returns a copy of the handle whose events reach the sink with
+// ctx (the context of the reconcile making the changes).
+func (h *Handle) WithContext(ctx context.Context) *Handle {
+	c := *h
+	c.ctx = ctx
+	return &c
 }
 
 // change runs fn on the node path p, with the node held, and reports the
@@ -115,7 +129,7 @@ func (h *Handle) change(op, p string, fn func(name, np string) (Event, error)) e
 	}
 	ev.Time, ev.Actor, ev.Op, ev.Path = n.clock.Now(), h.actor, op, np
 	if n.sink != nil {
-		n.sink(ev)
+		n.sink(h.ctx, ev)
 	}
 	return nil
 }
@@ -143,20 +157,40 @@ func tempName(name string) string {
 // directories as needed.
 func (h *Handle) WriteFile(p string, data []byte) error {
 	return h.change(OpWrite, p, func(name, _ string) (Event, error) {
-		r := h.n.root
-		if err := r.MkdirAll(path.Dir(name), 0o755); err != nil {
-			return Event{}, err
-		}
-		tmp := tempName(name)
-		if err := r.WriteFile(tmp, data, 0o644); err != nil {
-			return Event{}, err
-		}
-		if err := r.Rename(tmp, name); err != nil {
-			r.Remove(tmp)
+		if err := h.writeAtomic(name, data); err != nil {
 			return Event{}, err
 		}
 		return Event{Detail: fmt.Sprintf("%d bytes", len(data))}, nil
 	})
+}
+
+// WriteFileNoted is WriteFile whose event's Detail is detail, what the
+// writer says the file is ("revision=3"), instead of its size.
+func (h *Handle) WriteFileNoted(p string, data []byte, detail string) error {
+	return h.change(OpWrite, p, func(name, _ string) (Event, error) {
+		if err := h.writeAtomic(name, data); err != nil {
+			return Event{}, err
+		}
+		return Event{Detail: detail}, nil
+	})
+}
+
+// writeAtomic writes data to a hidden temporary file and renames it onto
+// name, creating name's directories as needed.
+func (h *Handle) writeAtomic(name string, data []byte) error {
+	r := h.n.root
+	if err := r.MkdirAll(path.Dir(name), 0o755); err != nil {
+		return err
+	}
+	tmp := tempName(name)
+	if err := r.WriteFile(tmp, data, 0o644); err != nil {
+		return err
+	}
+	if err := r.Rename(tmp, name); err != nil {
+		r.Remove(tmp)
+		return err
+	}
+	return nil
 }
 
 // AppendFile appends data to the file at p, creating it and its directories

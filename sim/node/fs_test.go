@@ -2,6 +2,7 @@ package node
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -28,7 +29,7 @@ type recorder struct {
 	events []Event
 }
 
-func (r *recorder) sink(e Event) {
+func (r *recorder) sink(_ context.Context, e Event) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.events = append(r.events, e)
@@ -392,5 +393,31 @@ func TestCloseRemovesTheNode(t *testing.T) {
 	}
 	if err := n.As("installer").WriteFile(ManifestPath(kas), []byte("x")); err == nil {
 		t.Error("a closed node accepted a write")
+	}
+}
+
+// A writer may say what a file is instead of its size, and each event
+// reaches the sink with the context of the handle that made it.
+func TestNotedWritesAndContexts(t *testing.T) {
+	clk := testingclock.NewFakeClock(epoch)
+	type key struct{}
+	var got []string
+	n, err := New(clk, func(ctx context.Context, e Event) {
+		v, _ := ctx.Value(key{}).(string)
+		got = append(got, fmt.Sprintf("%s %s %s (%s) ctx=%q", e.Actor, e.Op, e.Path, e.Detail, v))
+	})
+	must(t, err)
+	t.Cleanup(func() { n.Close() })
+	h := n.As("installer")
+	must(t, h.WithContext(context.WithValue(context.Background(), key{}, "reconcile 1")).WriteFileNoted(ManifestPath(kas), []byte("pod"), "revision=3"))
+	must(t, h.WriteFile(MonitorManifestPath(kas), []byte("monitor")))
+	equalLines(t, "events", got, []string{
+		`installer write /etc/kubernetes/manifests/kube-apiserver-pod.yaml (revision=3) ctx="reconcile 1"`,
+		`installer write /etc/kubernetes/manifests/kube-apiserver-startup-monitor-pod.yaml (7 bytes) ctx=""`,
+	})
+	data, err := h.ReadFile(ManifestPath(kas))
+	must(t, err)
+	if string(data) != "pod" {
+		t.Errorf("noted write left %q", data)
 	}
 }

@@ -1,0 +1,97 @@
+package staticpod
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/opcert/opcert/conformance/staticpod/rules"
+	"github.com/opcert/opcert/scenarios"
+	"github.com/opcert/opcert/sim/node"
+)
+
+// Config is the run's settings for seed 003.
+type Config struct {
+	// Timeout is the readiness timeout the operator gives the
+	// startup-monitor (003 §Readiness: 5m, "to be specified in the
+	// operator"); the monitor subjects take it, the rules judge it.
+	Timeout time.Duration
+	// Profile is the rules' profile: rules.ProfileSeed or
+	// rules.ProfileLibraryGo.
+	Profile string
+}
+
+// DefaultConfig is the seed's: 5m, judged as DESIGN.md reads the seed.
+func DefaultConfig() Config {
+	return Config{Timeout: 5 * time.Minute, Profile: rules.ProfileSeed}
+}
+
+// Bounds on --staticpod-timeout: below a second no monitor could probe;
+// above a day no scenario sees a fallback.
+const (
+	minTimeout = time.Second
+	maxTimeout = 24 * time.Hour
+)
+
+// Validate refuses settings that make no sense, naming the flag.
+func (c Config) Validate() error {
+	if c.Timeout < minTimeout || c.Timeout > maxTimeout {
+		return fmt.Errorf("--staticpod-timeout %s is out of range: give %s to %s (the seed's is 5m)", c.Timeout, minTimeout, maxTimeout)
+	}
+	if c.Profile != rules.ProfileSeed && c.Profile != rules.ProfileLibraryGo {
+		return fmt.Errorf("--staticpod-profile %q is not known: give %s (seed 003 as DESIGN.md reads it) or %s (what library-go shipped)", c.Profile, rules.ProfileSeed, rules.ProfileLibraryGo)
+	}
+	return nil
+}
+
+// Rules is the configuration the STATICPOD rules judge with.
+func (c Config) Rules() rules.Config {
+	rc := rules.DefaultConfig()
+	if c.Profile == rules.ProfileLibraryGo {
+		rc = rules.LibraryGo()
+	}
+	rc.Timeout = c.Timeout
+	return rc
+}
+
+// Estimate is how many API calls a scenario costs on the reference: the
+// namespace and the ClusterOperator, then about 5 per trial of a revision
+// on a node (an install or a fallback: the mirror pod deleted, created and
+// its status written, the operator's status), a trial per rollout, its
+// fallback if its operand never gets ready, and the retries the back-off
+// allows before the next rollout or the end. The built-ins cost within a
+// quarter of it, but for staticpod-etcd-unhealthy: an etcd outage is not
+// counted.
+func (c Config) Estimate(sc *scenarios.Scenario) int {
+	w := scenarioWorld(sc)
+	var rollouts []*scenarios.Step
+	for i := range sc.Steps {
+		if _, ok := sc.Steps[i].Arg.(*Rollout); ok {
+			rollouts = append(rollouts, &sc.Steps[i])
+		}
+	}
+	trials := 0
+	if w.Installed > 0 {
+		trials++
+	}
+	for i, st := range rollouts {
+		trials++
+		switch w.Model(st.Arg.(*Rollout).Revision).Kind {
+		case node.Healthy, node.EtcdDownThenBack:
+			continue
+		case node.InvalidManifest, node.BadConfig, node.PortWaitTimeout:
+			trials++ // its fallback; no retry after NeverStartedUp or CrashLooping
+			continue
+		}
+		until := sc.Duration.Duration
+		if i+1 < len(rollouts) {
+			until = rollouts[i+1].Time
+		}
+		// Fallbacks and retries: 10m, 20m, 40m, ... 6h after each fallback.
+		at, d := st.Time+c.Timeout, 10*time.Minute
+		for trials++; at+d < until; d = min(2*d, 6*time.Hour) {
+			at += d + c.Timeout
+			trials += 2
+		}
+	}
+	return 3 + 5*trials*len(w.NodeNames())
+}

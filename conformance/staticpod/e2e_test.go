@@ -1,0 +1,223 @@
+package staticpod_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/conformance/staticpod"
+	"github.com/opcert/opcert/conformance/staticpod/rules"
+	"github.com/opcert/opcert/reports"
+	"github.com/opcert/opcert/scenarios"
+	"github.com/opcert/opcert/sim/timeline"
+)
+
+func TestConformance(t *testing.T) {
+	if testing.Short() {
+		t.Skip("needs the API server")
+	}
+	RegisterFailHandler(Fail)
+	RunSpecs(t, "seed 003 (staticpod) on envtest")
+}
+
+// builtins are this mechanism's built-in scenarios.
+func builtins() []*scenarios.Scenario {
+	all, err := scenarios.Builtin()
+	if err != nil {
+		panic(err)
+	}
+	var out []*scenarios.Scenario
+	for _, sc := range all {
+		if sc.Mechanism == staticpod.Name {
+			out = append(out, sc)
+		}
+	}
+	return out
+}
+
+func playWith(cfg staticpod.Config, name string, choices map[string]string) (reports.Run, *timeline.Timeline) {
+	GinkgoHelper()
+	sc, err := scenarios.BuiltinNamed(name)
+	Expect(err).NotTo(HaveOccurred())
+	m := staticpod.Mechanism(cfg)
+	cast, err := m.Subjects(choices)
+	Expect(err).NotTo(HaveOccurred())
+	run, tl := conformance.Play(context.Background(), api.Client, m, sc, cast, conformance.Options{Prefix: prefix()})
+	Expect(run.Error).To(BeEmpty())
+	return run, tl
+}
+
+func play(name string, choices map[string]string) (reports.Run, *timeline.Timeline) {
+	GinkgoHelper()
+	return playWith(staticpod.DefaultConfig(), name, choices)
+}
+
+// golden compares a built-in scenario's timeline on the reference with the
+// one kept under testdata/golden: a change that moves it must say why in
+// its commit. OPCERT_UPDATE_GOLDEN=1 rewrites the files. Timelines over
+// goldenInline are kept as their SHA-256 and line count; the test then
+// writes the new one beside it to diff.
+func golden(name string, tl *timeline.Timeline) {
+	GinkgoHelper()
+	var got bytes.Buffer
+	Expect(tl.WriteJSONL(&got)).To(Succeed())
+	path := filepath.Join("testdata", "golden", name+".jsonl")
+	data := got.Bytes()
+	if got.Len() > goldenInline {
+		path += ".sha256"
+		data = fmt.Appendf(nil, "%x %d lines\n", sha256.Sum256(got.Bytes()), bytes.Count(got.Bytes(), []byte("\n")))
+	}
+	if os.Getenv("OPCERT_UPDATE_GOLDEN") == "1" {
+		Expect(os.MkdirAll(filepath.Dir(path), 0o755)).To(Succeed())
+		Expect(os.WriteFile(path, data, 0o644)).To(Succeed())
+	}
+	want, err := os.ReadFile(path)
+	Expect(err).NotTo(HaveOccurred(), "no golden timeline: run with OPCERT_UPDATE_GOLDEN=1 and review the file")
+	if bytes.Equal(data, want) {
+		return
+	}
+	if strings.HasSuffix(path, ".sha256") {
+		moved := filepath.Join(os.TempDir(), name+".jsonl")
+		_ = os.WriteFile(moved, got.Bytes(), 0o644)
+		Fail(fmt.Sprintf("the timeline of %s moved from %s: %s, was %s; the new one is in %s", name, path, strings.TrimSpace(string(data)), strings.TrimSpace(string(want)), moved))
+	}
+	Fail(fmt.Sprintf("the timeline of %s moved from %s (first difference at line %d)", name, path, firstDiff(string(data), string(want))))
+}
+
+const goldenInline = 1 << 20
+
+func firstDiff(a, b string) int {
+	la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := range la {
+		if i >= len(lb) || la[i] != lb[i] {
+			return i + 1
+		}
+	}
+	return len(la) + 1
+}
+
+func verdict(run reports.Run, rule string) reports.Case {
+	GinkgoHelper()
+	for _, c := range run.Cases {
+		if c.Rule == rule {
+			return c
+		}
+	}
+	Fail("no case " + rule)
+	return reports.Case{}
+}
+
+var _ = Describe("the reference", func() {
+	for _, sc := range builtins() {
+		It("passes every STATICPOD rule and expectation in "+sc.Name+", on its golden timeline", func() {
+			run, tl := play(sc.Name, nil)
+			golden(sc.Name, tl)
+			for _, c := range run.Cases {
+				Expect(c.Status).NotTo(Equal(reports.Fail), "%s: %s", c.Rule, c.Message)
+			}
+			Expect(verdict(run, "EXPECT").Status).To(Equal(reports.Pass))
+		})
+	}
+
+	It("gives the same timeline twice, byte for byte (003 is deterministic)", func() {
+		_, a := play("staticpod-lock-race", nil)
+		_, b := play("staticpod-lock-race", nil)
+		var ja, jb bytes.Buffer
+		Expect(a.WriteJSONL(&ja)).To(Succeed())
+		Expect(b.WriteJSONL(&jb)).To(Succeed())
+		Expect(ja.String()).To(Equal(jb.String()))
+		Expect(ja.Len()).To(BeNumerically(">", 10000))
+	})
+
+	It("judges every rule somewhere in the built-ins", func() {
+		judged := map[string]bool{}
+		for _, sc := range builtins() {
+			run, _ := play(sc.Name, nil)
+			for _, c := range run.Cases {
+				if c.Status == reports.Pass {
+					judged[c.Rule] = true
+				}
+			}
+		}
+		for _, r := range rules.Rules(rules.DefaultConfig()) {
+			Expect(judged).To(HaveKey(r.ID), "no built-in scenario judges %s", r.ID)
+		}
+	})
+
+	It("warns of a fallback two revisions back (003 §Design Details)", func() {
+		run, _ := play("staticpod-fallback-two-back", nil)
+		c := verdict(run, "STATICPOD-005")
+		Expect(c.Status).To(Equal(reports.Pass))
+		Expect(c.Message).To(ContainSubstring("warning: master-0 fell back from revision 3 to 1 at +15m0s, 2 revisions back"))
+	})
+})
+
+var _ = It("library-go's subjects pass every STATICPOD rule of the library-go profile", func() {
+	cfg := staticpod.DefaultConfig()
+	cfg.Profile = rules.ProfileLibraryGo
+	lg := map[string]string{}
+	for _, role := range []string{staticpod.RoleStartupMonitor, staticpod.RoleInstaller, staticpod.RoleOperator, staticpod.RolePruner} {
+		lg[role] = "library-go"
+	}
+	for _, name := range []string{"staticpod-bad-manifest", "staticpod-etcd-unhealthy", "staticpod-hook-never-finishes", "staticpod-ten-failing-revisions"} {
+		run, _ := playWith(cfg, name, lg)
+		for _, c := range run.Cases {
+			if c.Rule != "EXPECT" { // the built-ins expect the seed's Degraded
+				Expect(c.Status).NotTo(Equal(reports.Fail), "%s %s: %s", name, c.Rule, c.Message)
+			}
+		}
+	}
+})
+
+// Every rule is shown to fail on a subject broken for that reason.
+var _ = DescribeTable("a broken subject fails its rule",
+	func(role, subject, scenario, rule string) {
+		run, _ := play(scenario, map[string]string{role: subject})
+		c := verdict(run, rule)
+		Expect(c.Status).To(Equal(reports.Fail), "%s=%s should fail %s on %s: %s", role, subject, rule, scenario, c.Message)
+		Expect(c.Message).To(ContainSubstring("master-0"))
+		Expect(c.Evidence).NotTo(BeEmpty())
+	},
+	Entry(nil, "startup-monitor", "impatient", "staticpod-hook-never-finishes", "STATICPOD-001"),
+	Entry(nil, "startup-monitor", "patient", "staticpod-fallback-two-back", "STATICPOD-001"),
+	Entry(nil, "startup-monitor", "wrong-reason", "staticpod-bad-manifest", "STATICPOD-002"),
+	Entry(nil, "startup-monitor", "library-go", "staticpod-bad-manifest", "STATICPOD-002"),
+	Entry(nil, "startup-monitor", "no-annotations", "staticpod-hook-never-finishes", "STATICPOD-003"),
+	Entry(nil, "startup-monitor", "eager-link", "staticpod-healthy-rollout", "STATICPOD-004"),
+	Entry(nil, "startup-monitor", "wrong-target", "staticpod-bad-manifest", "STATICPOD-005"),
+	Entry(nil, "operator", "retries-crashloop", "staticpod-bad-config-observer", "STATICPOD-006"),
+	Entry(nil, "operator", "hasty-retry", "staticpod-hook-never-finishes", "STATICPOD-007"),
+	Entry(nil, "operator", "library-go", "staticpod-hook-never-finishes", "STATICPOD-007"),
+	Entry(nil, "operator", "never-degraded", "staticpod-hook-never-finishes", "STATICPOD-008"),
+	Entry(nil, "pruner", "prunes-last-known-good", "staticpod-ten-failing-revisions", "STATICPOD-009"),
+	Entry(nil, "pruner", "library-go", "staticpod-ten-failing-revisions", "STATICPOD-009"),
+	Entry(nil, "installer", "ignores-lock", "staticpod-lock-race", "STATICPOD-010"),
+)
+
+// Every broken subject of the mechanism is in the table above.
+var _ = It("lists every broken subject in the table", func() {
+	m := staticpod.Mechanism(staticpod.DefaultConfig())
+	tested := map[string]bool{
+		"startup-monitor/impatient": true, "startup-monitor/patient": true, "startup-monitor/wrong-reason": true,
+		"startup-monitor/library-go": true, "startup-monitor/no-annotations": true, "startup-monitor/eager-link": true,
+		"startup-monitor/wrong-target": true, "operator/retries-crashloop": true, "operator/hasty-retry": true,
+		"operator/library-go": true, "operator/never-degraded": true, "pruner/prunes-last-known-good": true,
+		"pruner/library-go": true, "installer/ignores-lock": true,
+		"installer/library-go": true, // honours the lock as the seed does: nothing to fail
+	}
+	for _, r := range m.Roles {
+		Expect(r.Subjects[0].Name).To(Equal("reference"))
+		for _, s := range r.Subjects[1:] {
+			Expect(tested).To(HaveKey(r.Name+"/"+s.Name), "subject %s of %s has no failing rule in the table", s.Name, r.Name)
+		}
+	}
+})

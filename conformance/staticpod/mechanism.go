@@ -1,0 +1,338 @@
+// Package staticpod plugs seed 003 (fallback on failing revisions of
+// static pods) into the harness: its roles (startup-monitor, installer,
+// operator, pruner), the reference and broken subjects for each, the
+// STATICPOD rules (conformance/staticpod/rules), its scenario kind and
+// built-ins, and the world a scenario builds: per node a simulated file
+// system (sim/node) with a kubelet that runs the manifests and keeps the
+// mirror pod, the operand's endpoints, and the seed's processes, plus the
+// operator that writes the ClusterOperator. README.md in this directory
+// tells the decisions.
+package staticpod
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	configv1 "github.com/openshift/api/config/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/conformance/staticpod/rules"
+	sp "github.com/opcert/opcert/reference/staticpod"
+	"github.com/opcert/opcert/scenarios"
+	"github.com/opcert/opcert/sim"
+	"github.com/opcert/opcert/sim/node"
+	"github.com/opcert/opcert/sim/timeline"
+)
+
+// The mechanism's name, as scenarios give it, and its seed.
+const (
+	Name = "staticpod"
+	Seed = "003"
+)
+
+// The kinds the mechanism works on.
+var (
+	ClusterOperatorGVK = configv1.GroupVersion.WithKind("ClusterOperator")
+	PodGVK             = corev1.SchemeGroupVersion.WithKind("Pod")
+	podGK              = schema.GroupKind{Kind: "Pod"}
+)
+
+// Mechanism returns seed 003's plug-in with cfg's timeout and profile.
+func Mechanism(cfg Config) *conformance.Mechanism {
+	return &conformance.Mechanism{
+		Name: Name, Seed: Seed,
+		Roles: []conformance.Role{
+			{Name: RoleStartupMonitor, Subjects: monitors},
+			{Name: RoleInstaller, Subjects: installers},
+			{Name: RoleOperator, Subjects: operators},
+			{Name: RolePruner, Subjects: pruners},
+		},
+		Rules:    rules.Rules(cfg.Rules()),
+		Estimate: cfg.Estimate,
+		Expects:  ClusterOperatorGVK,
+		Build: func(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
+			return build(ctx, st, cfg, sc, cast)
+		},
+	}
+}
+
+// Actor names (the timeline contract).
+func nodeActor(role, node string) string { return role + "/" + node }
+
+const operatorActor = "operator"
+
+// roleOf is the role of an actor named "<role>/<node>", or the actor's
+// own name ("operator", "scenario").
+func roleOf(actor string) string {
+	for i := range len(actor) {
+		if actor[i] == '/' {
+			return actor[:i]
+		}
+	}
+	return actor
+}
+
+// request is what a node actor reconciles: one per role and node, so that
+// the actors' work at one instant runs in a fixed order (by key: the
+// installer, the kubelet, the operand, the pruner, the startup-monitor).
+func request(role, node string) reconcile.Request {
+	return reconcile.Request{NamespacedName: types.NamespacedName{Namespace: node, Name: role}}
+}
+
+// operatorRequest is the operator's work, named for its ClusterOperator in
+// the operator's namespace.
+var operatorRequest = reconcile.Request{NamespacedName: types.NamespacedName{Namespace: operatorNamespace, Name: operandName}}
+
+const operatorNamespace = "openshift-kube-apiserver-operator"
+
+// cluster is a scenario's running world.
+type cluster struct {
+	st        *conformance.Stage
+	cfg       Config
+	spec      *World
+	monitor   monitorCore
+	installer sp.InstallerParams
+	operator  operatorCore
+	pruner    sp.PrunerParams
+	hosts     []*host
+	// installerWrite and monitorWrite are how long each timed write takes.
+	installerWrite, monitorWrite time.Duration
+
+	etcdDown atomic.Bool // read by the endpoint servers' goroutines
+	closed   atomic.Bool
+	// unhook stops close from running when the run's context ends.
+	unhook func() bool
+
+	mu     sync.Mutex
+	target int // the revision the operator rolls out
+	// asked is, per node, the revision the operator last asked to be
+	// installed: its durable status, which a restart keeps (library-go
+	// keeps it in the operator resource's nodeStatuses).
+	asked map[string]int
+}
+
+func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
+	spec := scenarioWorld(sc)
+	c := &cluster{
+		st: st, cfg: cfg, spec: spec,
+		monitor:   cast[RoleStartupMonitor].Impl.(monitorImpl)(cfg),
+		installer: cast[RoleInstaller].Impl.(installerImpl)(cfg),
+		operator:  cast[RoleOperator].Impl.(operatorImpl)(cfg),
+		pruner:    cast[RolePruner].Impl.(prunerImpl)(cfg),
+		target:    spec.Installed,
+		asked:     map[string]int{},
+		unhook:    func() bool { return false },
+	}
+	c.installerWrite, c.monitorWrite = spec.writeTimes()
+	sched := st.Sched
+	var names []string
+	for _, n := range spec.NodeNames() {
+		names = append(names, mirrorName(n))
+	}
+	sched.FixNames(podGK, names...) // the kubelet names mirror pods
+	if err := sched.RecordFields(PodGVK, "metadata.annotations", "status.phase"); err != nil {
+		return nil, err
+	}
+	setup := sched.Client(st.API, timeline.RoleScenario, timeline.RoleScenario)
+	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: mirrorNamespace}}
+	if err := setup.Create(ctx, ns); err != nil && !apierrors.IsAlreadyExists(err) {
+		return nil, fmt.Errorf("creating namespace %s: %w", mirrorNamespace, err)
+	}
+	// The nodes' directories and endpoint servers go at the run's end, or
+	// when it is stopped.
+	end := sim.Epoch.Add(sc.Duration.Duration)
+	sched.At(end, func(context.Context) error { return c.close() })
+	ok := false
+	defer func() {
+		if !ok {
+			_ = c.close()
+		}
+	}()
+	for _, name := range spec.NodeNames() {
+		h, err := newHost(c, name)
+		if err != nil {
+			return nil, err
+		}
+		c.hosts = append(c.hosts, h)
+		c.asked[name] = spec.Installed
+	}
+	c.unhook = context.AfterFunc(ctx, func() { _ = c.close() })
+	for _, h := range c.hosts {
+		if err := h.layout(ctx); err != nil {
+			return nil, fmt.Errorf("node %s: laying out its files: %w", h.name, err)
+		}
+	}
+	if err := c.startOperator(ctx); err != nil {
+		return nil, err
+	}
+	for _, h := range c.hosts {
+		if err := h.start(ctx); err != nil {
+			return nil, err
+		}
+	}
+	if l := spec.Linked(); l > 0 {
+		// After the processes' first look at time 0, in which the kubelet
+		// shows the installed operand ready: the link is then earned.
+		sched.At(sim.Epoch, func(ctx context.Context) error {
+			for _, h := range c.hosts {
+				if err := h.as(ctx, timeline.RoleScenario).Symlink(node.RevisionDir(operandName, l), node.LastKnownGood); err != nil {
+					return fmt.Errorf("node %s: linking last-known-good: %w", h.name, err)
+				}
+			}
+			return nil
+		})
+	}
+	ok = true
+	return c, nil
+}
+
+// close removes the nodes' directories and stops their endpoints, once.
+// Work still queued at the run's last instant then finds the world closed
+// and does nothing.
+func (c *cluster) close() error {
+	if c.closed.Swap(true) {
+		return nil
+	}
+	c.unhook()
+	var errs []error
+	for _, h := range c.hosts {
+		errs = append(errs, h.close())
+	}
+	return errors.Join(errs...)
+}
+
+func (c *cluster) host(name string) (*host, error) {
+	for _, h := range c.hosts {
+		if h.name == name {
+			return h, nil
+		}
+	}
+	return nil, fmt.Errorf("no node %q in this scenario", name)
+}
+
+func (c *cluster) getTarget() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.target
+}
+
+// ask has the installer of h install revision, for a rollout or a retry.
+func (c *cluster) ask(h *host, revision int) {
+	c.mu.Lock()
+	c.asked[h.name] = revision
+	c.mu.Unlock()
+	h.order(revision)
+}
+
+func (c *cluster) askedOf(h *host) int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.asked[h.name]
+}
+
+func (c *cluster) startOperator(ctx context.Context) error {
+	op := newOperator(c)
+	return c.st.Sched.Start(ctx, sim.Actor{Name: operatorActor, Role: RoleOperator, Reconciler: op,
+		Watches: []sim.Watch{{GVK: PodGVK, Map: func(_ context.Context, obj client.Object) []reconcile.Request {
+			if obj.GetNamespace() != mirrorNamespace {
+				return nil
+			}
+			return []reconcile.Request{operatorRequest}
+		}}},
+		Initial: []reconcile.Request{operatorRequest}, ReadsOthers: true})
+}
+
+// Do carries out a step's action (scenario.go lists them). An action on a
+// process already in the state asked for does nothing.
+func (c *cluster) Do(ctx context.Context, action string, arg any) error {
+	sched := c.st.Sched
+	switch action {
+	case actRollout:
+		c.mu.Lock()
+		c.target = arg.(*Rollout).Revision
+		c.mu.Unlock()
+		sched.Enqueue(operatorActor, operatorRequest, sched.Now())
+		return nil
+	case actEtcd:
+		c.etcdDown.Store(arg.(*Etcd).Down)
+		for _, h := range c.hosts {
+			for _, role := range []string{RoleKubelet, RoleOperand} {
+				sched.Enqueue(nodeActor(role, h.name), request(role, h.name), sched.Now())
+			}
+		}
+		return nil
+	case actKillOperator:
+		if !sched.Running(operatorActor) {
+			return nil
+		}
+		return sched.Kill(ctx, operatorActor)
+	case actRestartOperator:
+		if sched.Running(operatorActor) {
+			if err := c.Do(ctx, actKillOperator, arg); err != nil {
+				return err
+			}
+		}
+		return c.startOperator(ctx)
+	case actHangOperator, actReconnect:
+		if !sched.Running(operatorActor) {
+			return nil
+		}
+		return sched.Partition(ctx, operatorActor, action == actHangOperator)
+	}
+	name, _ := arg.(string)
+	h, err := c.host(name)
+	if err != nil {
+		return err
+	}
+	switch action {
+	case actKillMonitor:
+		return h.killMonitor(ctx)
+	case actRestartMonitor:
+		return h.restartMonitor(ctx)
+	case actKillInstaller:
+		return h.kill(ctx, RoleInstaller)
+	case actRestartInstaller:
+		if err := h.kill(ctx, RoleInstaller); err != nil {
+			return err
+		}
+		return h.startInstaller(ctx)
+	case actKillPruner:
+		return h.kill(ctx, RolePruner)
+	case actRestartPruner:
+		if err := h.kill(ctx, RolePruner); err != nil {
+			return err
+		}
+		return h.startPruner(ctx)
+	}
+	return fmt.Errorf("staticpod scenarios have no action %q", action)
+}
+
+// after is a reconcile result that comes back at t (none if t is zero or
+// not after now).
+func after(now, t time.Time) reconcile.Result {
+	if t.IsZero() || !t.After(now) {
+		return reconcile.Result{}
+	}
+	return reconcile.Result{RequeueAfter: t.Sub(now)}
+}
+
+// earliest is the earliest of the non-zero instants, zero if none.
+func earliest(ts ...time.Time) time.Time {
+	ts = slices.DeleteFunc(ts, time.Time.IsZero)
+	if len(ts) == 0 {
+		return time.Time{}
+	}
+	return slices.MinFunc(ts, time.Time.Compare)
+}

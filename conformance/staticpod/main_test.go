@@ -23,7 +23,7 @@ func prefix() string { return fmt.Sprintf("s%03d-", runs.Add(1)) }
 func TestMain(m *testing.M) {
 	world.MaybeLaunch()
 	flag.Parse()
-	if testing.Short() {
+	if testing.Short() || fuzzing() {
 		os.Exit(m.Run())
 	}
 	w, err := world.Start(context.Background(), world.Options{Progress: os.Stderr})
@@ -35,4 +35,12 @@ func TestMain(m *testing.M) {
 	code := m.Run()
 	_ = w.Stop()
 	os.Exit(code)
+}
+
+// fuzzing tells whether this process fuzzes (as coordinator or worker):
+// the fuzz targets need no API server.
+func fuzzing() bool {
+	f := flag.Lookup("test.fuzz")
+	w := flag.Lookup("test.fuzzworker")
+	return f != nil && f.Value.String() != "" || w != nil && w.Value.String() == "true"
 }

@@ -65,6 +65,11 @@ type Stage struct {
 	// API is a direct client of the run's API server; actors wrap it with
 	// Sched.Client so their writes are recorded.
 	API client.Client
+	// Dir is where the run may keep files (a simulated node's tree): inside
+	// the API server's run directory, so they go with it on every exit and
+	// are swept after a SIGKILL. Empty means the system's temporary
+	// directory, and the mechanism removes what it made.
+	Dir string
 }
 
 // Subjects resolves role=subject choices against a mechanism's roles,

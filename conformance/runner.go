@@ -17,6 +17,8 @@ import (
 type Options struct {
 	// Prefix keeps the run's objects apart from other runs' on the same server.
 	Prefix string
+	// Dir is where the run may keep files (Stage.Dir).
+	Dir string
 	// Progress, if set, is told the virtual time reached each time the
 	// clock jumps.
 	Progress func(virtual time.Duration)
@@ -46,7 +48,7 @@ func Play(ctx context.Context, api client.Client, m *Mechanism, sc *scenarios.Sc
 	}
 	end := sim.Epoch.Add(sc.Duration.Duration)
 	var err error
-	if actions, err = m.Build(ctx, &Stage{Sched: sched, API: api}, sc, cast); err == nil {
+	if actions, err = m.Build(ctx, &Stage{Sched: sched, API: api, Dir: opts.Dir}, sc, cast); err == nil {
 		err = sched.Run(ctx, end)
 	}
 	run.Wall = time.Since(start)

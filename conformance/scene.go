@@ -25,9 +25,6 @@ type scene struct {
 	// the world.
 	actions *Actions
 	source  string // the scenario file, for errors
-	// namespaces the scenario creates: objects placed in them follow the
-	// run's prefix, as the namespaces themselves do.
-	namespaces map[string]bool
 }
 
 func (s *scene) step(st scenarios.Step) func(context.Context) error {

@@ -86,14 +86,25 @@ func TestListSubjectsMarksReferences(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &subjects); err != nil {
 		t.Fatal(err)
 	}
-	var refs []string
+	refs := map[string][]string{} // mechanism.role -> its references
 	for _, s := range subjects {
+		role := s.Mechanism + "." + s.Role
+		if _, ok := refs[role]; !ok {
+			refs[role] = nil
+		}
 		if s.Reference {
-			refs = append(refs, s.Role+"="+s.Subject)
+			refs[role] = append(refs[role], s.Subject)
 		}
 	}
-	if want := []string{"detector=reference", "operator=reference"}; !slices.Equal(refs, want) {
-		t.Errorf("references %q, want %q", refs, want)
+	for _, role := range []string{"stale.detector", "stale.operator"} {
+		if _, ok := refs[role]; !ok {
+			t.Errorf("role %s not listed", role)
+		}
+	}
+	for role, names := range refs {
+		if !slices.Equal(names, []string{"reference"}) {
+			t.Errorf("role %s: references %q, want exactly [reference]", role, names)
+		}
 	}
 }
 

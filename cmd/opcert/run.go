@@ -127,6 +127,7 @@ func (o *runOptions) run(cmd *cobra.Command, files []string) error {
 	for i, p := range plans {
 		run, tl := conformance.Play(ctx, w.Client, p.m, p.sc, p.cast, conformance.Options{
 			Prefix:   fmt.Sprintf("r%02d-", i+1),
+			Dir:      w.Dir(),
 			Progress: ticker(stderr, i+1, len(plans), p.sc),
 		})
 		progress(stderr, i+1, len(plans), run)

@@ -56,7 +56,7 @@ type operandRun struct {
 
 func newHost(c *cluster, name string) (*host, error) {
 	h := &host{c: c, name: name}
-	fsys, err := node.New(c.st.Sched.Clock(), h.sink)
+	fsys, err := node.New(c.st.Dir, c.st.Sched.Clock(), h.sink)
 	if err != nil {
 		return nil, fmt.Errorf("node %s: %w", name, err)
 	}

@@ -52,12 +52,13 @@ type Node struct {
 	mu sync.Mutex
 }
 
-// New lays out an empty node in a new temporary directory: the seed's
-// directories exist, as on an installed node, without events (they are the
-// node's image, nobody's act). Events go to sink (none if nil), stamped with
-// clk's time.
-func New(clk clock.PassiveClock, sink Sink) (*Node, error) {
-	dir, err := os.MkdirTemp("", "opcert-node-")
+// New lays out an empty node in a new directory under parent (the system's
+// temporary directory if empty; a run gives its own, which goes with the
+// run's API server even if opcert is killed): the seed's directories exist,
+// as on an installed node, without events (they are the node's image,
+// nobody's act). Events go to sink (none if nil), stamped with clk's time.
+func New(parent string, clk clock.PassiveClock, sink Sink) (*Node, error) {
+	dir, err := os.MkdirTemp(parent, "opcert-node-")
 	if err != nil {
 		return nil, err
 	}

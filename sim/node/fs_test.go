@@ -57,7 +57,7 @@ func newNode(t *testing.T) (*Node, *testingclock.FakeClock, *recorder) {
 	t.Helper()
 	clk := testingclock.NewFakeClock(epoch)
 	rec := &recorder{}
-	n, err := New(clk, rec.sink)
+	n, err := New("", clk, rec.sink)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -384,7 +384,7 @@ func writesUnderOthersLock(events []Event) []string {
 }
 
 func TestCloseRemovesTheNode(t *testing.T) {
-	n, err := New(testingclock.NewFakeClock(epoch), nil)
+	n, err := New("", testingclock.NewFakeClock(epoch), nil)
 	must(t, err)
 	must(t, n.As("installer").WriteFile(ManifestPath(kas), []byte("x")))
 	must(t, n.Close())
@@ -402,7 +402,7 @@ func TestNotedWritesAndContexts(t *testing.T) {
 	clk := testingclock.NewFakeClock(epoch)
 	type key struct{}
 	var got []string
-	n, err := New(clk, func(ctx context.Context, e Event) {
+	n, err := New("", clk, func(ctx context.Context, e Event) {
 		v, _ := ctx.Value(key{}).(string)
 		got = append(got, fmt.Sprintf("%s %s %s (%s) ctx=%q", e.Actor, e.Op, e.Path, e.Detail, v))
 	})

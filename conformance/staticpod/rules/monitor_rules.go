@@ -40,8 +40,11 @@ func (c Config) fallbackInTime(j *conformance.Judging) conformance.Verdict {
 					v.fail(fmt.Sprintf("%s was fallen back from at %s, %s after its manifest was written: before the %s timeout", what, off(next.at()), next.at().Sub(in.at()), c.Timeout), in.ev, next.ev)
 				case !released || !next.at().After(due.Add(c.Tolerance)):
 					v.judged++ // in time (under a lock never released: STATICPOD-010's case)
-				case f.procs.downDuring(monitor, in.at(), next.at()):
-					v.skip(fmt.Sprintf("%s: %s was down before its late fallback at %s", what, monitor, off(next.at())))
+				case f.procs.downDuring(monitor, in.at(), due):
+					// Only an outage by the deadline excuses lateness: a monitor
+					// that lived to its deadline owed the fallback then (one
+					// stopped with its own late fallback is not excused).
+					v.skip(fmt.Sprintf("%s: %s was down before its fallback was due at %s", what, monitor, off(due)))
 				default:
 					v.judged++
 					v.fail(fmt.Sprintf("%s was fallen back from at %s, due at %s", what, off(next.at()), off(due)), in.ev, next.ev)

@@ -56,6 +56,9 @@ func TestSTATICPOD001FallbackInTime(t *testing.T) {
 			end: "30m", want: reports.Fail, message: []string{"revision 2 on master-1"}, evidence: []string{"1m"}},
 		{name: "the run ends before the timeout",
 			tl: failing(), end: "5m", want: reports.Skip, message: []string{"not judged", "not due before the end of the run at +5m0s"}},
+		{name: "late, the monitor stopped with its fallback",
+			tl: failing().fallback("7m", 2, 1, reasonNotReady, notReadyMsg).process("7m", RoleStartupMonitor, timeline.VerbKill), end: "30m",
+			want: reports.Fail, message: []string{"+7m0s", "due at +6m0s"}, evidence: []string{"1m", "7m"}},
 		{name: "the monitor was down",
 			tl: failing().process("2m", RoleStartupMonitor, timeline.VerbKill).process("8m", RoleStartupMonitor, timeline.VerbStart).
 				fallback("13m", 2, 1, reasonNotReady, notReadyMsg),

@@ -106,6 +106,16 @@ func (m *Mechanism) Subjects(choices map[string]string) (Cast, error) {
 // HasRole tells whether the mechanism has a role of that name.
 func (m *Mechanism) HasRole(name string) bool { return m.role(name) != nil }
 
+// HasSubject tells whether the mechanism's role has a subject of that name.
+func (m *Mechanism) HasSubject(role, subject string) bool {
+	r := m.role(role)
+	if r == nil {
+		return false
+	}
+	_, ok := r.subject(subject)
+	return ok
+}
+
 func (m *Mechanism) role(name string) *Role {
 	for i := range m.Roles {
 		if m.Roles[i].Name == name {

@@ -225,34 +225,65 @@ func (o *runOptions) load(files []string) ([]*scenarios.Scenario, error) {
 }
 
 // parseSubjects reads --subject flags, [mechanism.]role=subject, into the
-// choices of each mechanism. An unscoped role applies to every mechanism
-// that has it; a role no mechanism has is an error.
+// choices of each mechanism. An unscoped choice fills the role in every
+// mechanism whose role has that subject (operator=slow is stale's slow
+// operator, and leaves staticpod's operator alone); a choice that fits no
+// mechanism is an error. A scoped one is the named mechanism's to check.
 func parseSubjects(flags []string, mechs map[string]*conformance.Mechanism) (map[string]map[string]string, error) {
 	out := map[string]map[string]string{}
+	choose := func(mech, role, subject string) {
+		if out[mech] == nil {
+			out[mech] = map[string]string{}
+		}
+		out[mech][role] = subject
+	}
 	for _, f := range flags {
 		key, subject, ok := strings.Cut(f, "=")
 		if !ok || key == "" || subject == "" {
 			return nil, fmt.Errorf("--subject %q: want [mechanism.]role=subject, e.g. operator=slow or stale.operator=slow (see 'opcert subjects')", f)
 		}
-		mech, role, scoped := strings.Cut(key, ".")
-		if !scoped {
-			mech, role = "", key
+		if mech, role, scoped := strings.Cut(key, "."); scoped {
+			if _, known := mechs[mech]; !known {
+				return nil, fmt.Errorf("--subject %q: no mechanism %q; roles: %s (see 'opcert subjects')", f, mech, allRoles(mechs))
+			}
+			choose(mech, role, subject)
+			continue
 		}
-		matched := false
+		matched, roleKnown := false, false
 		for name, m := range mechs {
-			if (mech == "" || mech == name) && (m.HasRole(role) || mech == name) {
-				if out[name] == nil {
-					out[name] = map[string]string{}
-				}
-				out[name][role] = subject // an unknown role of a named mechanism is its error to give
+			roleKnown = roleKnown || m.HasRole(key)
+			if m.HasSubject(key, subject) {
+				choose(name, key, subject)
 				matched = true
 			}
 		}
-		if !matched {
+		switch {
+		case !roleKnown:
 			return nil, fmt.Errorf("--subject %q: no role %q in any mechanism; roles: %s (see 'opcert subjects')", f, key, allRoles(mechs))
+		case !matched:
+			return nil, fmt.Errorf("--subject %q: no subject %q for role %s; subjects: %s (see 'opcert subjects')", f, subject, key, subjectsOf(mechs, key))
 		}
 	}
 	return out, nil
+}
+
+// subjectsOf lists the subjects of a role in every mechanism that has it.
+func subjectsOf(mechs map[string]*conformance.Mechanism, role string) string {
+	var out []string
+	for name, m := range mechs {
+		for _, r := range m.Roles {
+			if r.Name != role {
+				continue
+			}
+			var names []string
+			for _, s := range r.Subjects {
+				names = append(names, s.Name)
+			}
+			out = append(out, name+"."+role+": "+strings.Join(names, ", "))
+		}
+	}
+	sort.Strings(out)
+	return strings.Join(out, "; ")
 }
 
 func allRoles(mechs map[string]*conformance.Mechanism) string {

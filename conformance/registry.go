@@ -18,6 +18,11 @@ type Plugin struct {
 	Name  string
 	Seed  string
 	Flags func(fs *pflag.FlagSet) func() (*Mechanism, error)
+	// Profiles are the designs the rules can judge against (e.g. the seed
+	// as DESIGN.md reads it, and what an upstream project shipped), the
+	// default first, chosen with the flag ProfileFlag. None: the seed only.
+	Profiles    []string
+	ProfileFlag string
 }
 
 var (
@@ -48,16 +53,64 @@ func Plugins() []Plugin {
 }
 
 // Defaults builds every registered mechanism with its flags' defaults, for
-// listings (rules, subjects).
+// listings (subjects).
 func Defaults() ([]*Mechanism, error) {
 	var out []*Mechanism
 	for _, p := range Plugins() {
-		build := p.Flags(pflag.NewFlagSet(p.Name, pflag.ContinueOnError))
-		m, err := build()
+		m, err := p.build("")
 		if err != nil {
-			return nil, fmt.Errorf("mechanism %s: %w", p.Name, err)
+			return nil, err
 		}
 		out = append(out, m)
 	}
 	return out, nil
+}
+
+// ProfiledRules lists every mechanism's rules once per profile, with the
+// profile's name ("seed" where a mechanism has one design only), for
+// listings that show how the profiles differ.
+func ProfiledRules() ([]ProfiledRule, error) {
+	var out []ProfiledRule
+	for _, p := range Plugins() {
+		profiles := p.Profiles
+		if len(profiles) == 0 {
+			profiles = []string{""}
+		}
+		for _, prof := range profiles {
+			m, err := p.build(prof)
+			if err != nil {
+				return nil, err
+			}
+			name := prof
+			if name == "" {
+				name = "seed"
+			}
+			for _, r := range m.Rules {
+				out = append(out, ProfiledRule{Mechanism: m.Name, Profile: name, Rule: r})
+			}
+		}
+	}
+	return out, nil
+}
+
+// ProfiledRule is a rule as one profile of its mechanism states it.
+type ProfiledRule struct {
+	Mechanism, Profile string
+	Rule
+}
+
+// build makes the mechanism with its flags' defaults, and profile if given.
+func (p Plugin) build(profile string) (*Mechanism, error) {
+	fs := pflag.NewFlagSet(p.Name, pflag.ContinueOnError)
+	build := p.Flags(fs)
+	if profile != "" {
+		if err := fs.Set(p.ProfileFlag, profile); err != nil {
+			return nil, fmt.Errorf("mechanism %s: profile %s: %w", p.Name, profile, err)
+		}
+	}
+	m, err := build()
+	if err != nil {
+		return nil, fmt.Errorf("mechanism %s: %w", p.Name, err)
+	}
+	return m, nil
 }

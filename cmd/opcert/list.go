@@ -143,6 +143,7 @@ opcert run --subject role=subject.`,
 type ruleEntry struct {
 	ID        string `json:"id"`
 	Mechanism string `json:"mechanism"`
+	Profile   string `json:"profile"` // the design judged against: seed, or an upstream's (library-go)
 	Section   string `json:"section"` // of the seed, like "000 §Proposal ¶2"
 	Role      string `json:"role"`    // whose subject the rule judges
 	Statement string `json:"statement"`
@@ -152,26 +153,30 @@ func newRules() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "rules",
 		Short: "List the conformance rules with the seed section each enforces",
-		Args:  cobra.NoArgs,
+		Long: `List the conformance rules with the seed section each enforces.
+
+A mechanism whose rules can judge against more than one design (the seed, and
+what an upstream project shipped) lists its rules once per profile: the
+statements say where the profiles differ. A run chooses the profile with the
+mechanism's flag (e.g. --staticpod-profile library-go).`,
+		Args: cobra.NoArgs,
 	}
 	format := outputFlag(cmd)
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		var entries []ruleEntry
-		mechs, err := conformance.Defaults()
+		rules, err := conformance.ProfiledRules()
 		if err != nil {
 			return err
 		}
-		for _, m := range mechs {
-			for _, r := range m.Rules {
-				entries = append(entries, ruleEntry{r.ID, m.Name, r.Section, r.Role, r.Statement})
-			}
+		for _, r := range rules {
+			entries = append(entries, ruleEntry{r.ID, r.Mechanism, r.Profile, r.Section, r.Role, r.Statement})
 		}
 		return printAs(cmd.OutOrStdout(), *format, entries, func(w io.Writer) error {
 			var rows [][]string
 			for _, e := range entries {
-				rows = append(rows, []string{e.ID, e.Section, e.Role, e.Statement})
+				rows = append(rows, []string{e.ID, e.Profile, e.Section, e.Role, e.Statement})
 			}
-			return table(w, "RULE\tSECTION\tROLE\tSTATEMENT", rows)
+			return table(w, "RULE\tPROFILE\tSECTION\tROLE\tSTATEMENT", rows)
 		})
 	}
 	return cmd

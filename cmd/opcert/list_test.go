@@ -221,3 +221,27 @@ func TestOutputShellCompletion(t *testing.T) {
 		}
 	}
 }
+
+// A mechanism with more than one rule profile lists its rules once per
+// profile, and the statements show how they differ.
+func TestListRulesShowsEveryProfile(t *testing.T) {
+	out, err := listCmd(t, "rules", "-o", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rules []ruleEntry
+	if err := json.Unmarshal([]byte(out), &rules); err != nil {
+		t.Fatal(err)
+	}
+	statements := map[string]string{}
+	for _, r := range rules {
+		statements[r.Mechanism+"/"+r.Profile+"/"+r.ID] = r.Statement
+	}
+	seed, upstream := statements["staticpod/seed/STATICPOD-007"], statements["staticpod/library-go/STATICPOD-007"]
+	if !strings.Contains(seed, "10m0s") || !strings.Contains(seed, "6h0m0s") || !strings.Contains(upstream, "20m0s") || !strings.Contains(upstream, "2h0m0s") {
+		t.Errorf("STATICPOD-007 by profile: seed %q, library-go %q", seed, upstream)
+	}
+	if _, ok := statements["stale/seed/STALE-007"]; !ok {
+		t.Error("a mechanism with one design lists its rules under profile seed")
+	}
+}

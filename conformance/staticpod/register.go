@@ -4,10 +4,12 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/conformance/staticpod/rules"
 )
 
 func init() {
-	conformance.Register(conformance.Plugin{Name: Name, Seed: Seed, Flags: flags})
+	conformance.Register(conformance.Plugin{Name: Name, Seed: Seed, Flags: flags,
+		Profiles: []string{rules.ProfileSeed, rules.ProfileLibraryGo}, ProfileFlag: "staticpod-profile"})
 }
 
 // flags are seed 003's settings: the readiness timeout the operator gives

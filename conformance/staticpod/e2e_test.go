@@ -201,6 +201,7 @@ var _ = DescribeTable("a broken subject fails its rule",
 	Entry(nil, "pruner", "prunes-last-known-good", "staticpod-ten-failing-revisions", "STATICPOD-009"),
 	Entry(nil, "pruner", "library-go", "staticpod-ten-failing-revisions", "STATICPOD-009"),
 	Entry(nil, "installer", "ignores-lock", "staticpod-lock-race", "STATICPOD-010"),
+	Entry(nil, "operator", "no-termination-message", "staticpod-bad-config-observer", "STATICPOD-011"),
 )
 
 // Every broken subject of the mechanism is in the table above.
@@ -210,7 +211,7 @@ var _ = It("lists every broken subject in the table", func() {
 		"startup-monitor/impatient": true, "startup-monitor/patient": true, "startup-monitor/wrong-reason": true,
 		"startup-monitor/library-go": true, "startup-monitor/no-annotations": true, "startup-monitor/eager-link": true,
 		"startup-monitor/wrong-target": true, "operator/retries-crashloop": true, "operator/hasty-retry": true,
-		"operator/library-go": true, "operator/never-degraded": true, "pruner/prunes-last-known-good": true,
+		"operator/library-go": true, "operator/never-degraded": true, "operator/no-termination-message": true, "pruner/prunes-last-known-good": true,
 		"pruner/library-go": true, "installer/ignores-lock": true,
 		"installer/library-go": true, // honours the lock as the seed does: nothing to fail
 	}

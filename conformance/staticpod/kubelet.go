@@ -76,7 +76,13 @@ func (k *kubelet) Reconcile(ctx context.Context, _ reconcile.Request) (reconcile
 			return reconcile.Result{}, err
 		}
 	}
-	if err := k.mirror(ctx, run, k.h.state(now), now); err != nil {
+	var terminated string
+	if run != nil {
+		if terminated, err = k.terminated(fsys, run, k.h.state(now)); err != nil {
+			return reconcile.Result{}, err
+		}
+	}
+	if err := k.mirror(ctx, run, k.h.state(now), terminated, now); err != nil {
 		return reconcile.Result{}, err
 	}
 	if err := k.monitor(ctx, fsys); err != nil {
@@ -104,11 +110,28 @@ func (k *kubelet) newRun(data []byte, since time.Time) (*operandRun, error) {
 	return &operandRun{manifest: data, revision: revision, op: op}, nil
 }
 
+// terminated is the termination message of the operand's last exit, as a
+// kubelet reads it from the container's termination message file (here
+// termination.log, the revision's last line): "" while it has not exited
+// yet or printed none.
+func (k *kubelet) terminated(fsys *node.Handle, run *operandRun, st node.State) (string, error) {
+	if st.Starts == 0 || st.Starts == 1 && st.Running {
+		return "", nil
+	}
+	log, err := readOptional(fsys, node.TerminationLogPath(operandName))
+	if err != nil {
+		return "", err
+	}
+	return terminationMessage(log, run.revision), nil
+}
+
 // mirror keeps the mirror pod in step with the operand: a new operand
 // gets a new mirror pod (the old one deleted at once, as the kubelet's
 // mirror client does), and its phase and Ready condition follow the
-// operand's state.
-func (k *kubelet) mirror(ctx context.Context, run *operandRun, st node.State, now time.Time) error {
+// operand's state; once the operand has exited with a termination
+// message, its container status carries it as lastState.terminated (003
+// §User Stories 3: where the operator finds it).
+func (k *kubelet) mirror(ctx context.Context, run *operandRun, st node.State, terminated string, now time.Time) error {
 	want := run != nil && st.Pod.Exists
 	if k.pod != nil && (!want || k.podFor != run) {
 		err := k.client.Delete(ctx, k.pod, client.GracePeriodSeconds(0), client.Preconditions{UID: &k.pod.UID})
@@ -135,11 +158,18 @@ func (k *kubelet) mirror(ctx context.Context, run *operandRun, st node.State, no
 		ready = corev1.ConditionTrue
 	}
 	cur := readyCondition(k.pod)
-	if k.pod.Status.Phase == st.Pod.Phase && cur != nil && cur.Status == ready {
+	if k.pod.Status.Phase == st.Pod.Phase && cur != nil && cur.Status == ready && lastTerminated(k.pod) == terminated {
 		return nil
 	}
 	pod := k.pod.DeepCopy()
 	pod.Status.Phase = st.Pod.Phase
+	pod.Status.ContainerStatuses = nil
+	if terminated != "" && len(pod.Spec.Containers) > 0 {
+		c := pod.Spec.Containers[0]
+		pod.Status.ContainerStatuses = []corev1.ContainerStatus{{Name: c.Name, Image: c.Image, Ready: st.Pod.Ready,
+			LastTerminationState: corev1.ContainerState{Terminated: &corev1.ContainerStateTerminated{
+				ExitCode: 1, Reason: "Error", Message: terminated}}}}
+	}
 	c := corev1.PodCondition{Type: corev1.PodReady, Status: ready, LastTransitionTime: metav1.NewTime(now)}
 	if ready == corev1.ConditionFalse {
 		c.Reason = "ContainersNotReady"
@@ -154,6 +184,17 @@ func (k *kubelet) mirror(ctx context.Context, run *operandRun, st node.State, no
 	}
 	k.pod = pod
 	return nil
+}
+
+// lastTerminated is the termination message of a pod's first container's
+// last exit, "" if none.
+func lastTerminated(pod *corev1.Pod) string {
+	for _, c := range pod.Status.ContainerStatuses {
+		if t := c.LastTerminationState.Terminated; t != nil {
+			return t.Message
+		}
+	}
+	return ""
 }
 
 func readyCondition(pod *corev1.Pod) *corev1.PodCondition {

@@ -174,6 +174,20 @@ func startAttempts(log []byte, revision int) int {
 	return n
 }
 
+// terminationMessage is the termination message revision's latest start
+// wrote to a termination.log: its last line's text after the first ": "
+// ("<time> <operand> revision <N> start <k>: <message>"), "" if none.
+func terminationMessage(log []byte, revision int) string {
+	lines := strings.Split(strings.TrimSuffix(string(log), "\n"), "\n")
+	for _, l := range slices.Backward(lines) {
+		if logRevision(l) == revision {
+			_, msg, _ := strings.Cut(l, ": ")
+			return msg
+		}
+	}
+	return ""
+}
+
 // logRevision reads "<time> <operand> revision <N> start <k>".
 func logRevision(line string) int {
 	f := strings.Fields(line)

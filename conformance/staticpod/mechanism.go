@@ -142,7 +142,7 @@ func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios
 		names = append(names, mirrorName(n))
 	}
 	sched.FixNames(podGK, names...) // the kubelet names mirror pods
-	if err := sched.RecordFields(PodGVK, "metadata.annotations", "status.phase"); err != nil {
+	if err := sched.RecordFields(PodGVK, "metadata.annotations", "status.containerStatuses", "status.phase"); err != nil {
 		return nil, err
 	}
 	setup := sched.Client(st.API, timeline.RoleScenario, timeline.RoleScenario)

@@ -3,6 +3,7 @@ package staticpod
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -27,10 +28,21 @@ type operatorProc struct {
 	c      *cluster
 	client *sim.Client
 	mem    map[string]*sp.Fallback
+	// term is, per node, the last termination message a mirror pod showed
+	// (its operand container's lastState.terminated) and its revision: the
+	// mirror pod of a fallback is a new pod, so the failed revision's
+	// message is what the operator saw before it.
+	term map[string]terminated
+}
+
+type terminated struct {
+	revision int
+	message  string
 }
 
 func newOperator(c *cluster) *operatorProc {
-	return &operatorProc{c: c, client: c.st.Sched.Client(c.st.API, operatorActor, RoleOperator), mem: map[string]*sp.Fallback{}}
+	return &operatorProc{c: c, client: c.st.Sched.Client(c.st.API, operatorActor, RoleOperator),
+		mem: map[string]*sp.Fallback{}, term: map[string]terminated{}}
 }
 
 func (o *operatorProc) Reconcile(ctx context.Context, _ reconcile.Request) (reconcile.Result, error) {
@@ -55,11 +67,15 @@ func (o *operatorProc) Reconcile(ctx context.Context, _ reconcile.Request) (reco
 	var fallback sp.Condition
 	ready := 0
 	for _, h := range c.hosts {
-		mirror, err := o.mirror(ctx, h.name)
+		mirror, msg, err := o.mirror(ctx, h.name)
 		if err != nil {
 			return reconcile.Result{}, err
 		}
-		d := c.operator.decide(c.operator.params, o.mem[h.name], sp.Node{Target: target, Mirror: mirror}, now)
+		if msg != "" {
+			o.term[h.name] = terminated{revision: mirror.Revision, message: msg}
+		}
+		n := sp.Node{Target: target, Mirror: mirror, Termination: o.termination(h.name, mirror)}
+		d := c.operator.decide(c.operator.params, o.mem[h.name], n, now)
 		o.mem[h.name] = d.Memory
 		next = earliest(next, d.Next)
 		switch {
@@ -122,19 +138,40 @@ func (o *operatorProc) Reconcile(ctx context.Context, _ reconcile.Request) (reco
 	return after(now, next), nil
 }
 
-// mirror reads a node's mirror pod as the core takes it.
-func (o *operatorProc) mirror(ctx context.Context, nodeName string) (*sp.Mirror, error) {
+// mirror reads a node's mirror pod as the core takes it, and the
+// termination message of its operand container's last exit ("" if none).
+func (o *operatorProc) mirror(ctx context.Context, nodeName string) (*sp.Mirror, string, error) {
 	pod := &corev1.Pod{}
 	err := o.client.Get(ctx, types.NamespacedName{Namespace: mirrorNamespace, Name: mirrorName(nodeName)}, pod)
 	if apierrors.IsNotFound(err) {
-		return nil, nil
+		return nil, "", nil
 	}
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	ready := readyCondition(pod)
 	return &sp.Mirror{Name: pod.Name, UID: string(pod.UID), Revision: annotatedRevision(pod.Annotations),
-		Ready: ready != nil && ready.Status == corev1.ConditionTrue, Annotations: pod.Annotations}, nil
+		Ready: ready != nil && ready.Status == corev1.ConditionTrue, Annotations: pod.Annotations}, lastTerminated(pod), nil
+}
+
+// termination is the failed revision's termination message for the core
+// (003 §User Stories 3): the last one a mirror pod of that revision showed,
+// the failed revision being the one the mirror pod's fallback annotation
+// names, else the one the core remembers; "" if none is known.
+func (o *operatorProc) termination(nodeName string, mirror *sp.Mirror) string {
+	failed := 0
+	if mirror != nil {
+		if r, err := strconv.Atoi(mirror.Annotations[sp.AnnotationFallbackForRevision]); err == nil {
+			failed = r
+		}
+	}
+	if m := o.mem[nodeName]; failed == 0 && m != nil {
+		failed = m.ForRevision
+	}
+	if t := o.term[nodeName]; failed > 0 && t.revision == failed {
+		return t.message
+	}
+	return ""
 }
 
 func (o *operatorProc) condition(c sp.Condition) configv1.ClusterOperatorStatusCondition {

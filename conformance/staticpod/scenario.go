@@ -64,6 +64,10 @@ type Revision struct {
 	EtcdDownFor *scenarios.Duration `yaml:"etcdDownFor,omitempty"`
 	// Hook is the post-start hook a notReady operand never finishes.
 	Hook string `yaml:"hook,omitempty"`
+	// Message is the termination message each start of a badConfig or
+	// portWaitTimeout operand prints before it exits (default: the
+	// model's, sim/node.DefaultTermination), one line.
+	Message string `yaml:"message,omitempty"`
 }
 
 // WriteTime is how long each write of the installer and of the
@@ -195,7 +199,8 @@ func (r Revision) model() node.Model {
 		return x.Duration
 	}
 	return node.Model{Kind: node.Kind(r.Operand), StartDelay: d(r.StartDelay), ReadyAfter: d(r.ReadyAfter),
-		CrashAfter: d(r.CrashAfter), PortWait: d(r.PortWait), EtcdDownFor: d(r.EtcdDownFor), Hook: r.Hook}
+		CrashAfter: d(r.CrashAfter), PortWait: d(r.PortWait), EtcdDownFor: d(r.EtcdDownFor), Hook: r.Hook,
+		Termination: r.Message}
 }
 
 // declared tells whether a revision is declared.
@@ -298,6 +303,12 @@ func (c *checker) checkRevisions() {
 		}
 		if len(r.Hook) > maxHook || strings.ContainsAny(r.Hook, " \t\n") {
 			c.Errorf(p+".hook", "%q is not a post-start hook name; use at most %d characters without spaces, like start-apiextensions-controllers", r.Hook, maxHook)
+		}
+		if r.Message != "" && r.Operand != string(node.BadConfig) && r.Operand != string(node.PortWaitTimeout) {
+			c.Errorf(p+".message", "only a badConfig or portWaitTimeout operand exits by itself and prints a termination message; remove message or use one of those operands")
+		}
+		if len(r.Message) > node.MaxTermination || strings.ContainsAny(r.Message, "\r\n") {
+			c.Errorf(p+".message", "is not one line of at most %d bytes; give one line, like \"Error: unknown flag: --foo\"", node.MaxTermination)
 		}
 	}
 }

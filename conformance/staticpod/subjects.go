@@ -92,6 +92,8 @@ var operators = []conformance.Subject{
 			p.Backoff.First = 5 * time.Minute
 			return operatorCore{p, sp.Operate}
 		})},
+	{Name: "no-termination-message", Description: "reports Degraded with the fallback message but drops the failed revision's termination message (fails the termination message rule)",
+		Impl: operatorImpl(func(Config) operatorCore { return operatorCore{sp.Seed().Operator, noTerminationMessage} })},
 	{Name: "never-degraded", Description: "retries as the seed says but never reports Degraded (fails the Degraded rule)",
 		Impl: operatorImpl(func(Config) operatorCore { return operatorCore{sp.Seed().Operator, neverDegraded} })},
 }
@@ -175,4 +177,9 @@ func neverDegraded(p sp.OperatorParams, mem *sp.Fallback, n sp.Node, now time.Ti
 	d := sp.Operate(p, mem, n, now)
 	d.Condition.Status, d.Condition.Reason, d.Condition.Message = metav1.ConditionFalse, "AsExpected", ""
 	return d
+}
+
+func noTerminationMessage(p sp.OperatorParams, mem *sp.Fallback, n sp.Node, now time.Time) sp.OperatorDecision {
+	n.Termination = ""
+	return sp.Operate(p, mem, n, now)
 }

@@ -44,7 +44,12 @@
 // the mirror pod's phase, readiness and restart count, and the next instant
 // any of that changes, so that the scheduler jumps straight to it. An
 // Operand binds a model to its revision and appends one line to the
-// operand's termination.log per start, through the node, when synced.
+// operand's termination.log per start, through the node, when synced. A
+// kind whose process exits by itself (crash loop, port wait timeout) has a
+// termination message, one line as kube-apiserver prints it
+// (Model.Termination, a default per kind): each start's line carries it
+// after ": ", and so does its event's Detail ("append <N> bytes: <line>"),
+// for seed 003 §User Stories 3.
 //
 // # Endpoints
 //

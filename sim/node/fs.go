@@ -9,6 +9,7 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -32,7 +33,7 @@ type Event struct {
 	Op     string
 	Path   string // node path changed (for a rename, the old one)
 	Target string // the new path of a rename, the node path a symlink points to
-	Detail string // what a write did ("12 bytes", "append 40 bytes"), "directory" for a removed tree
+	Detail string // what a write did ("12 bytes", "append 40 bytes", "append 12 bytes: <line>"), "directory" for a removed tree
 }
 
 // Sink receives a node's events in the order the changes were made, with
@@ -197,6 +198,21 @@ func (h *Handle) writeAtomic(name string, data []byte) error {
 // AppendFile appends data to the file at p, creating it and its directories
 // as needed, as a log is written.
 func (h *Handle) AppendFile(p string, data []byte) error {
+	return h.appendFile(p, data, fmt.Sprintf("append %d bytes", len(data)))
+}
+
+// AppendLine appends one line (a newline is added) to the file at p, as
+// AppendFile does; its event's Detail carries the line: "append <N> bytes:
+// <line>". A line holding a newline is refused.
+func (h *Handle) AppendLine(p, line string) error {
+	if strings.ContainsAny(line, "\r\n") {
+		return fmt.Errorf("append to %s: %q is not one line", p, line)
+	}
+	data := []byte(line + "\n")
+	return h.appendFile(p, data, fmt.Sprintf("append %d bytes: %s", len(data), line))
+}
+
+func (h *Handle) appendFile(p string, data []byte, detail string) error {
 	return h.change(OpWrite, p, func(name, _ string) (Event, error) {
 		r := h.n.root
 		if err := r.MkdirAll(path.Dir(name), 0o755); err != nil {
@@ -210,7 +226,7 @@ func (h *Handle) AppendFile(p string, data []byte) error {
 		if err = errors.Join(err, f.Close()); err != nil {
 			return Event{}, err
 		}
-		return Event{Detail: fmt.Sprintf("append %d bytes", len(data))}, nil
+		return Event{Detail: detail}, nil
 	})
 }
 

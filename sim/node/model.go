@@ -3,6 +3,7 @@ package node
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -68,6 +69,25 @@ type Model struct {
 	// Hook is the post-start hook NotReady never finishes (default
 	// start-apiextensions-controllers).
 	Hook string
+	// Termination is the termination message each start of a kind whose
+	// process exits by itself (BadConfig, PortWaitTimeout) prints before
+	// it exits, one line, as kube-apiserver would (default per kind:
+	// DefaultTermination). The other kinds have none: InvalidManifest
+	// never starts, and the rest run until their revision is replaced.
+	Termination string
+}
+
+// MaxTermination is the longest termination message a model takes (the
+// kubelet keeps at most 4096 bytes of one).
+const MaxTermination = 4096
+
+// DefaultTermination is the termination message of each kind whose
+// process exits by itself, as kube-apiserver prints it.
+var DefaultTermination = map[Kind]string{
+	// A removed flag: cobra refuses it before anything starts.
+	BadConfig: "Error: unknown flag: --foo",
+	// The pod's setup container gives up waiting for the port.
+	PortWaitTimeout: "timed out waiting for port :6443 to be released",
 }
 
 const (
@@ -98,6 +118,14 @@ func (m Model) Validate() error {
 			return fmt.Errorf("operand model %s: negative duration %s", m.Kind, d)
 		}
 	}
+	if m.Termination != "" {
+		if _, exits := m.lifetime(); !exits {
+			return fmt.Errorf("operand model %s: its process never exits by itself, so it has no termination message", m.Kind)
+		}
+		if len(m.Termination) > MaxTermination || strings.ContainsAny(m.Termination, "\r\n") {
+			return fmt.Errorf("operand model %s: termination message %.40q... is not one line of at most %d bytes", m.Kind, m.Termination, MaxTermination)
+		}
+	}
 	return nil
 }
 
@@ -113,6 +141,9 @@ func (m Model) withDefaults() Model {
 	set(&m.EtcdDownFor, defaultEtcdDownFor)
 	if m.Hook == "" {
 		m.Hook = defaultHook
+	}
+	if m.Termination == "" {
+		m.Termination = DefaultTermination[m.Kind]
 	}
 	return m
 }

@@ -199,7 +199,9 @@ func withoutNext(s State) string {
 }
 
 func TestValidate(t *testing.T) {
-	for _, m := range []Model{{Kind: "crashy"}, {}, {Kind: BadConfig, CrashAfter: -time.Second}} {
+	for _, m := range []Model{{Kind: "crashy"}, {}, {Kind: BadConfig, CrashAfter: -time.Second},
+		{Kind: NotReady, Termination: "never exits"}, {Kind: InvalidManifest, Termination: "never starts"},
+		{Kind: BadConfig, Termination: "two\nlines"}, {Kind: PortWaitTimeout, Termination: strings.Repeat("x", MaxTermination+1)}} {
 		if err := m.Validate(); err == nil {
 			t.Errorf("%+v: valid, want an error", m)
 		}
@@ -207,6 +209,20 @@ func TestValidate(t *testing.T) {
 	for _, k := range Kinds {
 		if err := (Model{Kind: k}).Validate(); err != nil {
 			t.Errorf("%s: %v", k, err)
+		}
+	}
+	if err := (Model{Kind: BadConfig, Termination: "Error: unknown flag: --bar"}).Validate(); err != nil {
+		t.Errorf("a crash loop's own termination message: %v", err)
+	}
+}
+
+// Every kind whose process exits by itself has a default termination
+// message; no other kind has one.
+func TestDefaultTermination(t *testing.T) {
+	for _, k := range Kinds {
+		_, exits := Model{Kind: k}.lifetime()
+		if got := (Model{Kind: k}).withDefaults().Termination; (got != "") != exits {
+			t.Errorf("%s: default termination message %q (exits by itself: %t)", k, got, exits)
 		}
 	}
 }

@@ -25,13 +25,22 @@ func NewOperand(name string, revision int, m Model, since time.Time) (*Operand, 
 	return &Operand{name: name, revision: revision, model: m.withDefaults(), since: since}, nil
 }
 
+// Termination is the termination message each of its starts prints before
+// it exits, "" if none.
+func (o *Operand) Termination() string { return o.model.Termination }
+
+// Revision is the revision it runs.
+func (o *Operand) Revision() int { return o.revision }
+
 // State is the revision's state at now. It only reads what NewOperand set,
 // so an HTTP server may call it while the operand is synced.
 func (o *Operand) State(now time.Time) State { return o.model.At(o.since, now) }
 
 // Sync brings the node up to the clock's time: each start not yet logged
 // appends one line to the operand's termination.log through h (as its
-// actor), "<start time> <operand> revision <N> start <k>". It returns the
+// actor), "<start time> <operand> revision <N> start <k>", followed by ": "
+// and the model's termination message when it has one (the event's Detail
+// is "append <bytes> bytes: <line>"). It returns the
 // next instant the revision changes, when it wants to be synced again (zero
 // if never). Synced at each such instant, every line is written at the
 // instant of its start.
@@ -40,8 +49,11 @@ func (o *Operand) Sync(h *Handle) (time.Time, error) {
 	// A clock set back (a scenario's clock jump) finds nothing new to log.
 	starts := o.model.runs(o.since, now).starts
 	for o.logged < len(starts) {
-		line := fmt.Sprintf("%s %s revision %d start %d\n", starts[o.logged].UTC().Format(time.RFC3339Nano), o.name, o.revision, o.logged+1)
-		if err := h.AppendFile(TerminationLogPath(o.name), []byte(line)); err != nil {
+		line := fmt.Sprintf("%s %s revision %d start %d", starts[o.logged].UTC().Format(time.RFC3339Nano), o.name, o.revision, o.logged+1)
+		if o.model.Termination != "" {
+			line += ": " + o.model.Termination
+		}
+		if err := h.AppendLine(TerminationLogPath(o.name), line); err != nil {
 			return time.Time{}, err
 		}
 		o.logged++

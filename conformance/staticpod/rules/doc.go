@@ -18,6 +18,7 @@
 //	STATICPOD-008  003 §Retries, §User Stories 2 and 3                 operator         the operator reports Degraded=True with the fallback message from when the mirror pod shows a fallback until a later revision is ready, then Degraded=False
 //	STATICPOD-009  003 §Pruner                                         pruner           nothing removes the last-known-good link or the revision it points to
 //	STATICPOD-010  003 §Coordination of Installer and Startup-Monitor  installer        while one actor holds the installer lock, no other takes it or writes, renames or removes anything in /etc/kubernetes/manifests
+//	STATICPOD-011  003 §User Stories 3                                 operator         while Degraded=True for a fallback from a revision whose operand wrote a termination message (its last termination.log line before the fallback), the condition's message carries that termination message
 //
 // A rule with nothing to judge says "skip" and why; a deadline after the
 // run's end, or one owed by a process that was down (killed, hung, or not
@@ -57,6 +58,10 @@
 //     /var/lock/kube-apiserver-installer.lock, and
 //     /var/log/kube-apiserver/termination.log, where each start attempt of
 //     the operand is one write by the kubelet with Detail beginning "append".
+//     A start that prints a termination message has the Detail "append <N>
+//     bytes: <line>", the line "<time> kube-apiserver revision <N> start
+//     <k>: <message>": its termination message is the line's text after
+//     its first ": ".
 //   - A pod manifest write has Detail "revision=<N>"; a fallback manifest
 //     appends " fallback-for-revision=<M> fallback-reason=<Reason>
 //     fallback-message=<message>" (the message last, spaces allowed).
@@ -73,8 +78,10 @@
 //     "openshift-kube-apiserver", Name: "kube-apiserver-<node>"}, verbs
 //     create, update, update-status, delete; condition Ready; Fields
 //     "metadata.annotations" (JSON: "revision" and, after a fallback, the
-//     three startup-monitor.static-pods.openshift.io/fallback-* annotations)
-//     and "status.phase".
+//     three startup-monitor.static-pods.openshift.io/fallback-* annotations),
+//     "status.phase" and "status.containerStatuses" (JSON, the operand
+//     container's lastState.terminated.message once it has exited with
+//     one).
 //   - The operator's ClusterOperator "kube-apiserver" (group
 //     config.openshift.io), written by "operator": conditions Degraded,
 //     Available, Progressing (library-go: StaticPodFallbackRevisionDegraded
@@ -117,8 +124,18 @@
 //   - The operator (STATICPOD-008) must report the condition at the instant
 //     the mirror pod shows the fallback (plus Tolerance), with the fallback
 //     message in its message. The termination message of user story 3 is
-//     not on the timeline (termination.log appends record no text), so it
-//     is not judged.
+//     STATICPOD-011's question.
+//   - The termination message (STATICPOD-011) of a failed revision is that
+//     of its last termination.log line between its manifest's write and
+//     the fallback; a revision that never started, or whose process never
+//     exited by itself, printed none. It is judged on every write of the
+//     condition, True, while the fallback is outstanding, from when the
+//     mirror pod shows it until a later fallback on the node is shown (the
+//     condition then tells of that one), provided a mirror pod of the failed revision
+//     showed the message (else the operator could not know it) and the
+//     operator was not down from the first such line to then (its memory
+//     dies with it). The library-go profile does not judge it: its
+//     condition never carried one.
 //   - STATICPOD-010 judges every lock span: no other actor may take the lock
 //     or change the manifests directory while it is held; writes while
 //     nobody holds it are not judged.

@@ -59,6 +59,17 @@ type truth struct {
 	starts                int
 	healthz, etcd, readyz probe
 	pod                   pod
+	term                  termination
+}
+
+// termination is what the operand of one manifest wrote of its
+// termination message (003 §User Stories 3) and what the mirror pod showed
+// of it, since that manifest was written.
+type termination struct {
+	message string          // of the last termination.log line, "" if none
+	first   *timeline.Event // the first line carrying a message
+	last    *timeline.Event // the last line
+	shown   bool            // a mirror pod showed a lastState.terminated message
 }
 
 // pod is the mirror pod as the kubelet last wrote it.
@@ -68,6 +79,8 @@ type pod struct {
 	ready    bool
 	phase    string
 	ann      map[string]string
+	// terminated is the operand container's lastState.terminated message.
+	terminated string
 }
 
 func (p pod) readyAt(rev int) bool { return p.exists && p.ready && p.revision == rev }
@@ -118,6 +131,7 @@ type reader struct {
 	link    string // last-known-good's target, "" if none
 	present map[int]bool
 	held    int // index in n.locks of the span holding the lock, -1 if free
+	term    termination
 }
 
 func read(events []timeline.Event, condition string) facts {
@@ -188,6 +202,10 @@ func (r *reader) file(e timeline.Event, pos int) {
 		case terminationLog:
 			if strings.HasPrefix(e.Detail, "append") {
 				r.starts++
+				r.term.message, r.term.last = appendedMessage(e.Detail), &e
+				if r.term.message != "" && r.term.first == nil {
+					r.term.first = &e
+				}
 			}
 		}
 	case timeline.VerbSymlink:
@@ -236,13 +254,14 @@ func (r *reader) install(e timeline.Event, pos int) {
 	}
 	r.n.installs = append(r.n.installs, in)
 	r.starts = 0 // a new manifest: its operand's start attempts count afresh
+	r.term = termination{}
 	if note.revision > 0 {
 		r.present[note.revision] = true
 	}
 }
 
 func (r *reader) truth() truth {
-	return truth{starts: r.starts, healthz: r.probes[probeHealthz], etcd: r.probes[probeEtcd], readyz: r.probes[probeReadyz], pod: r.pod}
+	return truth{starts: r.starts, healthz: r.probes[probeHealthz], etcd: r.probes[probeEtcd], readyz: r.probes[probeReadyz], pod: r.pod, term: r.term}
 }
 
 func (r *reader) podWrite(e timeline.Event, pos int) {
@@ -263,7 +282,12 @@ func (r *reader) podWrite(e timeline.Event, pos int) {
 				r.pod.revision = revisionNumber(r.pod.ann[revisionAnnotation])
 			case "status.phase":
 				r.pod.phase = jsonString(fc.After)
+			case "status.containerStatuses":
+				r.pod.terminated = lastTerminated(fc.After)
 			}
+		}
+		if r.pod.terminated != "" {
+			r.term.shown = true
 		}
 		if r.pod.revision > 0 {
 			r.present[r.pod.revision] = true

@@ -120,6 +120,24 @@ func (b *builder) started(off string) *builder {
 	return b.file(off, "kubelet", timeline.VerbWrite, terminationLog, "append 64 bytes")
 }
 
+// startedWith is a start attempt whose line carries a termination
+// message (sim/node's format).
+func (b *builder) startedWith(off string, rev, k int, msg string) *builder {
+	line := fmt.Sprintf("%s kube-apiserver revision %d start %d: %s", at(off).UTC().Format(time.RFC3339), rev, k, msg)
+	return b.file(off, "kubelet", timeline.VerbWrite, terminationLog, fmt.Sprintf("append %d bytes: %s", len(line)+1, line))
+}
+
+// terminated is the kubelet showing the operand container's last exit,
+// with msg, on the node's mirror pod.
+func (b *builder) terminated(off, msg string) *builder {
+	raw, _ := json.Marshal([]any{map[string]any{"name": "kube-apiserver",
+		"lastState": map[string]any{"terminated": map[string]any{"exitCode": 1, "reason": "Error", "message": msg}}}})
+	obj := timeline.ObjectRef{Kind: "Pod", Namespace: mirrorNamespace, Name: mirrorPrefix + b.node}
+	return b.add(off, "kubelet", timeline.VerbUpdateStatus, obj, func(e *timeline.Event) {
+		e.Fields = []timeline.FieldChange{{Path: "status.containerStatuses", After: raw}}
+	})
+}
+
 func (b *builder) probe(off, endpoint, detail string) *builder {
 	code, _ := strconv.Atoi(strings.SplitN(detail, " ", 2)[0])
 	return b.add(off, "operand", timeline.VerbProbe, timeline.ObjectRef{Kind: timeline.KindProbe, Namespace: b.node, Name: endpoint}, func(e *timeline.Event) {
@@ -293,6 +311,18 @@ func crashLoop() *builder {
 	return newTimeline().condition("0s", "False", "").running("0s", 1).
 		install("1m", 2).silent("1m").started("1m").started("1m11s").started("1m32s").mirror("1m", 2, false).
 		fallback("6m", 2, 1, reasonCrashLooping, crashMsg).condition("6m", "True", "revision 2 fell back: "+crashMsg)
+}
+
+const flagMsg = "Error: unknown flag: --foo"
+
+// crashLoopTerminated: crashLoop, each start printing flagMsg, which the
+// mirror pod shows from +1m1s; the operator's condition carries it.
+func crashLoopTerminated() *builder {
+	return newTimeline().condition("0s", "False", "").running("0s", 1).
+		install("1m", 2).silent("1m").startedWith("1m", 2, 1, flagMsg).mirror("1m", 2, false).terminated("1m1s", flagMsg).
+		startedWith("1m11s", 2, 2, flagMsg).startedWith("1m32s", 2, 3, flagMsg).
+		fallback("6m", 2, 1, reasonCrashLooping, crashMsg).
+		condition("6m", "True", "revision 2 fell back: "+crashMsg+"\nTermination message of revision 2: "+flagMsg)
 }
 
 // ruleCase is one row of a rule's table.

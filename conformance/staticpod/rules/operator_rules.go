@@ -120,6 +120,9 @@ type episode struct {
 	message       string
 	seen, clear   *podWrite
 	fallbackEvent timeline.Event
+	// term is what the failed revision's operand wrote of its termination
+	// message, and whether its mirror pod showed it.
+	term termination
 }
 
 func (e episode) outstanding(t time.Time) bool {
@@ -141,7 +144,7 @@ func (c Config) episodes(f facts, j *conformance.Judging) []episode {
 			if seen == nil {
 				continue
 			}
-			e := episode{node: n.name, failed: n.failedRevision(i), message: seen.pod.ann[annotationFallbackMessage], seen: seen, fallbackEvent: in.ev}
+			e := episode{node: n.name, failed: n.failedRevision(i), message: seen.pod.ann[annotationFallbackMessage], seen: seen, fallbackEvent: in.ev, term: in.before.term}
 			over := func(p pod) bool { return p.ready && p.revision >= e.failed && !p.fallenBack() }
 			if c.libraryGo() {
 				over = func(p pod) bool { return !p.fallenBack() }
@@ -273,6 +276,83 @@ func (e episode) evidence(p *podWrite, w *coWrite) []timeline.Event {
 	out := []timeline.Event{e.fallbackEvent, p.ev}
 	if w != nil {
 		out = append(out, w.ev)
+	}
+	return out
+}
+
+// STATICPOD-011: while the operator reports the fallback condition True
+// for a fallback from a revision whose operand wrote a termination
+// message (the message of that revision's last termination.log line before
+// the fallback), the condition's message carries it (003 §User Stories
+// 3). A revision that never started, or whose process never exited by
+// itself, wrote none and is not judged; nor is one whose mirror pod never
+// showed it, as the operator could not know it.
+func (c Config) terminationShown(j *conformance.Judging) conformance.Verdict {
+	if c.libraryGo() {
+		return conformance.Verdict{Status: reports.Skip, Message: "not judged: library-go's " + libraryGoCondition + " message carries no termination message (UPSTREAM.md)"}
+	}
+	f := c.factsOf(j)
+	var v finding
+	eps := c.episodes(f, j)
+	for k, e := range eps {
+		what := fmt.Sprintf("%s fell back from revision %d at %s", e.node, e.failed, off(e.fallbackEvent.Time))
+		set := e.seen.ev.Time.Add(c.Tolerance)
+		// A later fallback on the node takes its place in the condition.
+		until := j.End.Add(time.Nanosecond)
+		for _, later := range eps[k+1:] {
+			if later.node == e.node {
+				until = later.seen.ev.Time
+				break
+			}
+		}
+		switch {
+		case e.term.message == "":
+			v.skip(what + ": its operand wrote no termination message (it never started, or never exited by itself)")
+			continue
+		case !e.term.shown:
+			v.skip(what + ": the mirror pod never showed its termination message, so the operator could not know it")
+			continue
+		case set.After(j.End):
+			v.skip(what + ": the run ended before the condition was due")
+			continue
+		case !until.After(set):
+			v.skip(what + ": a later fallback on the node was shown before the condition was due")
+			continue
+		case f.procs.downDuring(operatorActor, e.term.first.Time, set):
+			v.skip(what + ": the operator was down between the termination message and the fallback, so it could not know it")
+			continue
+		}
+		judged := false
+		for _, w := range c.trueWhile(f, e, set, until) {
+			judged = true
+			if !strings.Contains(w.cond.Message, e.term.message) {
+				v.fail(fmt.Sprintf("ClusterOperator/%s %s message %q at %s does not carry the termination message %q of revision %d (%s)",
+					clusterOperator, c.condition(), w.cond.Message, off(w.ev.Time), e.term.message, e.failed, what),
+					*e.term.last, e.fallbackEvent, w.ev)
+				break
+			}
+		}
+		if judged {
+			v.judged++
+		} else {
+			v.skip(what + ": the condition was never True while the fallback was outstanding (STATICPOD-008's question)")
+		}
+	}
+	return v.verdict("no fallback reached the mirror pod in this run")
+}
+
+// trueWhile are the writes of the condition, True, in force while e is
+// outstanding from set on and before until: the one standing at set and
+// those after it.
+func (c Config) trueWhile(f facts, e episode, set, until time.Time) []*coWrite {
+	var out []*coWrite
+	if w := f.conditionAt(set); w.is("True") {
+		out = append(out, w)
+	}
+	for k := range f.condition {
+		if w := &f.condition[k]; w.ev.Time.After(set) && w.ev.Time.Before(until) && e.outstanding(w.ev.Time) && w.is("True") {
+			out = append(out, w)
+		}
 	}
 	return out
 }

@@ -158,3 +158,50 @@ func TestSTATICPOD008Degraded(t *testing.T) {
 		{name: "no fallback", tl: rollout(), end: "1h", want: reports.Skip},
 	})
 }
+
+// 003 §User Stories 3: the failed revision's termination message is in the
+// condition's message while it is True; not judged where there is none to
+// carry or the operator could not know it.
+func TestSTATICPOD011TerminationMessage(t *testing.T) {
+	dropped := "revision 2 fell back: " + crashMsg
+	runTable(t, "STATICPOD-011", []ruleCase{
+		{name: "reference: a crash loop's message is carried", tl: crashLoopTerminated(), end: "1h", want: reports.Pass, message: []string{"1 judged"}},
+		{name: "carried from the start, then dropped",
+			tl: crashLoopTerminated().condition("7m", "True", dropped), end: "1h",
+			want: reports.Fail, message: []string{`message "revision 2 fell back: 3 start-up attempts in termination.log" at +7m0s does not carry the termination message "Error: unknown flag: --foo" of revision 2`},
+			evidence: []string{"1m32s", "6m", "7m"}},
+		{name: "never carried",
+			tl: crashLoopTerminated().condition("6m", "True", dropped), end: "1h",
+			want: reports.Fail, message: []string{"at +6m0s does not carry the termination message"}, evidence: []string{"1m32s", "6m"}},
+		{name: "the last line's message counts",
+			tl: newTimeline().condition("0s", "False", "").running("0s", 1).
+				install("1m", 2).silent("1m").startedWith("1m", 2, 1, "old").mirror("1m", 2, false).terminated("1m1s", "old").
+				startedWith("1m11s", 2, 2, flagMsg).
+				fallback("6m", 2, 1, reasonCrashLooping, crashMsg).condition("6m", "True", dropped+" old"), end: "1h",
+			want: reports.Fail, message: []string{`does not carry the termination message "Error: unknown flag: --foo"`}, evidence: []string{"1m11s", "6m"}},
+		{name: "a later fallback on the node takes its place",
+			tl: crashLoopTerminated().install("16m", 3).silent("16m").started("16m").mirror("16m", 3, false).
+				fallback("21m", 3, 1, reasonNeverStartedUp, neverMsg).condition("21m", "True", "revision 3 fell back: "+neverMsg), end: "1h",
+			want: reports.Pass, message: []string{"1 judged", "revision 3", "wrote no termination message"}},
+		{name: "a False condition is STATICPOD-008's question",
+			tl: crashLoopTerminated().condition("6m", "False", ""), end: "1h",
+			want: reports.Skip, message: []string{"never True while the fallback was outstanding"}},
+		{name: "no message: the revision never started",
+			tl: failing().fallback("6m", 2, 1, reasonNeverStartedUp, neverMsg).condition("6m", "True", neverMsg), end: "1h",
+			want: reports.Skip, message: []string{"wrote no termination message"}},
+		{name: "no message: a crash loop that prints none", tl: crashLoop(), end: "1h",
+			want: reports.Skip, message: []string{"wrote no termination message"}},
+		{name: "the mirror pod never showed it",
+			tl: newTimeline().condition("0s", "False", "").running("0s", 1).
+				install("1m", 2).silent("1m").startedWith("1m", 2, 1, flagMsg).mirror("1m", 2, false).
+				fallback("6m", 2, 1, reasonCrashLooping, crashMsg).condition("6m", "True", dropped), end: "1h",
+			want: reports.Skip, message: []string{"the mirror pod never showed its termination message"}},
+		{name: "the operator was down meanwhile",
+			tl: crashLoopTerminated().process("2m", RoleOperator, timeline.VerbKill).process("3m", RoleOperator, timeline.VerbStart).
+				condition("7m", "True", dropped), end: "1h",
+			want: reports.Skip, message: []string{"the operator was down between the termination message and the fallback"}},
+		{name: "library-go: not judged", tl: crashLoopTerminated(), cfg: libraryGo(), end: "1h",
+			want: reports.Skip, message: []string{"library-go's StaticPodFallbackRevisionDegraded message carries no termination message"}},
+		{name: "no fallback", tl: rollout(), end: "1h", want: reports.Skip},
+	})
+}

@@ -142,6 +142,45 @@ func annotations(raw json.RawMessage) map[string]string {
 	return m
 }
 
+// appendedMessage reads a termination.log write's Detail (timeline
+// contract): "append <N> bytes: <line>", the line's termination message
+// being its text after its first ": " ("<time> kube-apiserver revision <N>
+// start <k>: Error: unknown flag: --foo"); "" if there is none.
+func appendedMessage(detail string) string {
+	rest, ok := strings.CutPrefix(detail, "append ")
+	if !ok {
+		return ""
+	}
+	_, line, ok := strings.Cut(rest, " bytes: ")
+	if !ok {
+		return ""
+	}
+	_, msg, _ := strings.Cut(line, ": ")
+	return strings.TrimSpace(msg)
+}
+
+// lastTerminated reads the mirror pod's status.containerStatuses field
+// (JSON text): the message of the first container's lastState.terminated
+// that has one, "" if none.
+func lastTerminated(raw json.RawMessage) string {
+	var statuses []struct {
+		LastState struct {
+			Terminated *struct {
+				Message string `json:"message"`
+			} `json:"terminated"`
+		} `json:"lastState"`
+	}
+	if len(raw) == 0 || json.Unmarshal(raw, &statuses) != nil {
+		return ""
+	}
+	for _, s := range statuses {
+		if t := s.LastState.Terminated; t != nil && t.Message != "" {
+			return t.Message
+		}
+	}
+	return ""
+}
+
 // jsonString reads a field holding a JSON string, "" otherwise.
 func jsonString(raw json.RawMessage) string {
 	var s string

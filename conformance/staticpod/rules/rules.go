@@ -48,5 +48,8 @@ func Rules(cfg Config) []conformance.Rule {
 		{ID: "STATICPOD-010", Section: "003 §Coordination of Installer and Startup-Monitor", Role: RoleInstaller,
 			Statement: "while one actor holds the installer lock, no other takes it or writes, renames or removes anything in " + manifestsDir,
 			Check:     cfg.lockHonoured},
+		{ID: "STATICPOD-011", Section: "003 §User Stories 3", Role: RoleOperator,
+			Statement: fmt.Sprintf("while %s=True for a fallback from a revision whose operand wrote a termination message (its last termination.log line before the fallback), the condition's message carries that termination message", cfg.condition()),
+			Check:     cfg.terminationShown},
 	}
 }

@@ -26,6 +26,7 @@ func TestEveryRuleCanFailAndPass(t *testing.T) {
 		"STATICPOD-007": {stuckHook(), retried("12m")},
 		"STATICPOD-008": {stuckHook(), failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg)},
 		"STATICPOD-009": {rollout().prune("10m", 1), rollout().prune("10m", 2)},
+		"STATICPOD-011": {crashLoopTerminated(), crashLoopTerminated().condition("6m1s", "True", "revision 2 fell back: "+crashMsg)},
 		"STATICPOD-010": {stuckHook(), failing().lock("6m", RoleStartupMonitor).manifest("6m1s", RoleInstaller, 3, "").unlock("6m2s", RoleStartupMonitor)},
 	}
 	rules := Rules(DefaultConfig())

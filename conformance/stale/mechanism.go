@@ -1,6 +1,7 @@
 // Package stale plugs seed 000 (stale ClusterOperator detection) into the
 // harness: its roles (detector, operator), the reference and broken
-// subjects for each, the STALE rules, and the world a scenario builds.
+// subjects for each, the world a scenario builds; the STALE rules are in
+// conformance/stale/rules, which does not import the reference.
 package stale
 
 import (
@@ -13,6 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/conformance/stale/rules"
 	"github.com/opcert/opcert/reference/operator"
 	"github.com/opcert/opcert/reference/stale"
 	"github.com/opcert/opcert/scenarios"
@@ -30,8 +32,8 @@ func Mechanism(cfg Config) *conformance.Mechanism {
 			{Name: RoleDetector, Subjects: detectors},
 			{Name: RoleOperator, Subjects: operators},
 		},
-		Rules:    Rules(cfg),
-		Estimate: cfg.Estimate,
+		Rules:    rules.Rules(cfg),
+		Estimate: func(sc *scenarios.Scenario) int { return estimate(cfg, sc) },
 		Expects:  ClusterOperatorGVK,
 		Build: func(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
 			return build(ctx, st, cfg, sc, cast)

@@ -1,4 +1,4 @@
-package stale
+package rules
 
 // Helpers for the STALE rule tests: a tiny builder of synthetic timelines
 // and one table runner shared by every rule's table.
@@ -14,10 +14,7 @@ import (
 	"testing"
 	"time"
 
-	configv1 "github.com/openshift/api/config/v1"
-
 	"github.com/opcert/opcert/conformance"
-	"github.com/opcert/opcert/reference/stale"
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/sim"
 	"github.com/opcert/opcert/sim/timeline"
@@ -59,21 +56,12 @@ func healthyFailing(ltt time.Time) []timeline.Condition {
 // edit changes a copy of a ClusterOperator's conditions.
 type edit func([]timeline.Condition) []timeline.Condition
 
-func watchedType(t string) bool {
-	for _, w := range stale.Watched {
-		if string(w) == t {
-			return true
-		}
-	}
-	return false
-}
-
 // each applies f to the conditions of the given types (every watched one
 // when none is given).
 func each(f func(*timeline.Condition), types ...string) edit {
 	return func(cs []timeline.Condition) []timeline.Condition {
 		for i := range cs {
-			if len(types) == 0 && watchedType(cs[i].Type) || slices.Contains(types, cs[i].Type) {
+			if len(types) == 0 && isWatched(cs[i].Type) || slices.Contains(types, cs[i].Type) {
 				f(&cs[i])
 			}
 		}
@@ -83,12 +71,12 @@ func each(f func(*timeline.Condition), types ...string) edit {
 
 // prefix writes the seed's challenge text before the messages.
 func prefix(types ...string) edit {
-	return each(func(c *timeline.Condition) { c.Message = stale.ChallengePrefix + c.Message }, types...)
+	return each(func(c *timeline.Condition) { c.Message = challengePrefix + c.Message }, types...)
 }
 
 // unprefix removes it again: the operator's answer.
 func unprefix(types ...string) edit {
-	return each(func(c *timeline.Condition) { c.Message = strings.TrimPrefix(c.Message, stale.ChallengePrefix) }, types...)
+	return each(func(c *timeline.Condition) { c.Message = strings.TrimPrefix(c.Message, challengePrefix) }, types...)
 }
 
 // prefixWith writes some other text before the messages.
@@ -115,8 +103,8 @@ func reason(r string, types ...string) edit {
 // quoting the status and message from before the challenge.
 func staleMark(after time.Duration, t time.Time, types ...string) edit {
 	return each(func(c *timeline.Condition) {
-		original := strings.TrimPrefix(c.Message, stale.ChallengePrefix)
-		c.Message = stale.StaleMessage(after, configv1.ConditionStatus(c.Status), original)
+		original := strings.TrimPrefix(c.Message, challengePrefix)
+		c.Message = staleMessage(after, c.Status, original)
 		if c.Status != "Unknown" {
 			c.Status, c.LastTransitionTime = "Unknown", t
 		}

@@ -1,13 +1,10 @@
-package stale
+package rules
 
 import (
 	"fmt"
 	"time"
 
-	configv1 "github.com/openshift/api/config/v1"
-
 	"github.com/opcert/opcert/conformance"
-	"github.com/opcert/opcert/reference/stale"
 )
 
 // STALE-001: every challenge comes at least ChallengeAfter after the last movement.
@@ -95,7 +92,7 @@ func (c Config) challengeText(j *conformance.Judging) conformance.Verdict {
 func challengeProblem(x fact) string {
 	for _, t := range conditionTypes(x.before) {
 		b, a := x.before[t], x.after[t]
-		want := stale.ChallengePrefix + b.Message
+		want := challengePrefix + b.Message
 		switch {
 		case a.Message != want:
 			return fmt.Sprintf("%s challenged at %s with message %q, want %q", t, off(x.at()), a.Message, want)
@@ -135,7 +132,7 @@ func (c Config) marked(j *conformance.Judging) conformance.Verdict {
 			}
 			for _, t := range conditionTypes(x.before) {
 				b, a := x.before[t], next.after[t]
-				want := stale.StaleMessage(c.ChallengeAfter+c.UnknownAfter, configv1.ConditionStatus(b.Status), b.Message)
+				want := staleMessage(c.ChallengeAfter+c.UnknownAfter, b.Status, b.Message)
 				if a.Status != "Unknown" || a.Message != want {
 					f.fail(fmt.Sprintf("ClusterOperator/%s %s set to %s %q at %s, want Unknown %q", h.name, t, a.Status, a.Message, off(next.at()), want), x, *next)
 					break

@@ -1,4 +1,4 @@
-package stale
+package rules
 
 // Regression tests for rule bugs found while the rule tests were written;
 // each names the bug it guards against.
@@ -8,12 +8,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	configv1 "github.com/openshift/api/config/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"time"
 
 	"github.com/opcert/opcert/conformance"
-	"github.com/opcert/opcert/reference/stale"
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/sim/timeline"
 )
@@ -25,44 +22,22 @@ func regression(t *testing.T, present bool, format string, args ...any) {
 	}
 }
 
-func toTimeline(cs []configv1.ClusterOperatorStatusCondition) []timeline.Condition {
-	var out []timeline.Condition
-	for _, c := range cs {
-		out = append(out, timeline.Condition{Type: string(c.Type), Status: string(c.Status), Reason: c.Reason,
-			Message: c.Message, LastTransitionTime: c.LastTransitionTime.Time})
-	}
-	return out
-}
-
 // An operator whose watched conditions are all Unknown (e.g. one that
 // reports Unknown while starting) and then dies: the reference challenges
 // it at +10m and, 10m later, rewrites the messages with the seed's second
-// text. No status changes (they are Unknown already), so facts.classify
-// reads that mark as a challenge; STALE-003 then fails it for lacking the
-// prefix and STALE-004 finds the challenge never marked.
+// text (the builder writes what the reference writes; this package does
+// not run the reference). No status changes (they are Unknown already), so
+// facts.classify reads that mark as a challenge; STALE-003 then fails it
+// for lacking the prefix and STALE-004 finds the challenge never marked.
 func TestRegressionAllUnknownMarkIsReadAsChallenge(t *testing.T) {
-	var conds []configv1.ClusterOperatorStatusCondition
-	for _, typ := range []configv1.ClusterStatusConditionType{"Available", "Degraded", "Progressing", "Upgradeable"} {
-		conds = append(conds, configv1.ClusterOperatorStatusCondition{Type: typ, Status: configv1.ConditionUnknown,
-			Reason: "Starting", Message: "Operator is starting", LastTransitionTime: metav1.NewTime(at("0s"))})
-	}
-	p := stale.DefaultParams()
-	first := stale.Step(p, nil, conds, at("0s"))
-	challenge := stale.Step(p, &first.Memory, conds, at("10m"))
-	mark := stale.Step(p, &challenge.Memory, challenge.Write, at("20m"))
-	if challenge.Write == nil || mark.Write == nil {
-		t.Fatalf("the reference wrote challenge=%v mark=%v, want both", challenge.Write != nil, mark.Write != nil)
-	}
-	tl := newTimeline().start("0s").operatorWrites("0s", toTimeline(conds)).kill("5m").
-		write("10m", RoleDetector, RoleDetector, toTimeline(challenge.Write)).
-		write("20m", RoleDetector, RoleDetector, toTimeline(mark.Write))
+	tl := newTimeline().start("0s").operatorWrites("0s", allUnknown(at("0s"))).kill("5m").challenge("10m").mark("20m")
 
 	cfg := DefaultConfig()
 	for _, id := range []string{"STALE-003", "STALE-004"} {
 		t.Run(id, func(t *testing.T) {
 			v := ruleByID(t, cfg, id).Check(conformance.NewJudging(tl.events, at("25m")))
 			regression(t, v.Status == reports.Fail,
-				"conformance/stale/facts.go classify: the reference's Unknown write at +20m on a ClusterOperator whose watched conditions were all Unknown is classified as a challenge; %s fails the reference: %s",
+				"conformance/stale/rules/facts.go classify: the reference's Unknown write at +20m on a ClusterOperator whose watched conditions were all Unknown is classified as a challenge; %s fails the reference: %s",
 				id, v.Message)
 			if v.Status != reports.Pass {
 				t.Errorf("%s: %s %s, want pass", id, v.Status, v.Message)
@@ -83,7 +58,7 @@ func TestRegressionSTALE002OtherWriteDischargesChallenge(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			v := DefaultConfig().due(conformance.NewJudging(tl.events, at("30m")))
 			regression(t, v.Status == reports.Pass,
-				"conformance/stale/detector_rules.go due: any detector write resets the owed challenge; still from +0s to +30m, never challenged, verdict %s %q",
+				"conformance/stale/rules/detector_rules.go due: any detector write resets the owed challenge; still from +0s to +30m, never challenged, verdict %s %q",
 				v.Status, v.Message)
 			if v.Status != reports.Fail || !strings.Contains(v.Message, "ClusterOperator/etcd was still from +0s and due a challenge at +10m0s") {
 				t.Errorf("%s %q, want a failure naming the challenge due at +10m0s", v.Status, v.Message)
@@ -102,7 +77,7 @@ func TestRegressionSTALE002LateMoveMessage(t *testing.T) {
 		t.Fatalf("status %s, want fail", v.Status)
 	}
 	regression(t, len(v.Evidence) == 1,
-		"conformance/stale/detector_rules.go due: a late move is reported as %q with evidence %v (the move at +15m0s is missing)",
+		"conformance/stale/rules/detector_rules.go due: a late move is reported as %q with evidence %v (the move at +15m0s is missing)",
 		v.Message, evidenceOffsets(v.Evidence))
 	checkVerdict(t, ruleCase{want: reports.Fail, message: []string{"due a challenge at +10m0s", "+15m0s"}, evidence: []string{"0s", "15m"}}, v)
 }
@@ -136,7 +111,7 @@ func TestRegressionMessagesAreNotDeterministic(t *testing.T) {
 			}
 			dup := len(slices.Compact(slices.Sorted(slices.Values(seqs)))) != len(seqs)
 			regression(t, len(seen) > 1 || dup,
-				"conformance/stale/detector_rules.go %s ranges over a map: %d distinct messages for one timeline, evidence seqs %v",
+				"conformance/stale/rules/detector_rules.go %s ranges over a map: %d distinct messages for one timeline, evidence seqs %v",
 				tc.id, len(seen), seqs)
 		})
 	}
@@ -153,8 +128,19 @@ func TestRegressionSTALE007ReplyAfterMark(t *testing.T) {
 		t.Fatalf("status %s, want fail", v.Status)
 	}
 	regression(t, len(v.Measures) == 1 && v.Measures[0].Max == d("15m"),
-		"conformance/stale/operator_rules.go challengesToLiveOperators: the reply is searched past the mark at +20m0s: %q, measured %s",
+		"conformance/stale/rules/operator_rules.go challengesToLiveOperators: the reply is searched past the mark at +20m0s: %q, measured %s",
 		v.Message, fmt.Sprint(v.Measures[0].Max))
 	checkVerdict(t, ruleCase{want: reports.Fail, message: []string{"never reset"}, evidence: []string{"10m"},
 		measures: []reports.Measure{latencies("etcd", 1, "10m", "10m", "10m")}}, v)
+}
+
+// allUnknown are the four watched conditions of an operator starting up.
+func allUnknown(ltt time.Time) []timeline.Condition {
+	var out []timeline.Condition
+	for _, typ := range []string{"Available", "Degraded", "Progressing", "Upgradeable"} {
+		c := cond(typ, "Unknown", "Operator is starting", ltt)
+		c.Reason = "Starting"
+		out = append(out, c)
+	}
+	return out
 }

@@ -1,4 +1,4 @@
-package stale
+package rules
 
 import (
 	"fmt"

@@ -1,11 +1,10 @@
-package stale
+package rules
 
 import (
 	"sort"
 	"time"
 
 	"github.com/opcert/opcert/conformance"
-	"github.com/opcert/opcert/reference/stale"
 	"github.com/opcert/opcert/sim"
 	"github.com/opcert/opcert/sim/timeline"
 )
@@ -55,15 +54,6 @@ type span struct{ from, to time.Time } // to is zero while still down
 func (p processes) downDuring(actor string, from, to time.Time) bool {
 	for _, s := range p[actor] {
 		if !s.from.After(to) && (s.to.IsZero() || s.to.After(from)) {
-			return true
-		}
-	}
-	return false
-}
-
-func isWatched(t string) bool {
-	for _, w := range stale.Watched {
-		if string(w) == t {
 			return true
 		}
 	}

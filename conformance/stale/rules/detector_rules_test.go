@@ -1,10 +1,9 @@
-package stale
+package rules
 
 import (
 	"strings"
 	"testing"
 
-	"github.com/opcert/opcert/reference/stale"
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/sim/timeline"
 )
@@ -108,7 +107,7 @@ func TestSTALE002Due(t *testing.T) {
 // write, with the seed's text, and changes nothing else.
 func TestSTALE003ChallengeText(t *testing.T) {
 	// The seed's text without its trailing space.
-	noSpace := strings.TrimSuffix(stale.ChallengePrefix, " ")
+	noSpace := strings.TrimSuffix(challengePrefix, " ")
 	runTable(t, "STALE-003", []ruleCase{
 		{name: "reference: all four prefixed",
 			tl: answering(), end: "25m", want: reports.Pass, message: []string{"2 judged"}},
@@ -124,7 +123,7 @@ func TestSTALE003ChallengeText(t *testing.T) {
 			end: "15m", want: reports.Pass},
 		{name: "wrong prefix",
 			tl:  newTimeline().created("0s").detector("10m", prefixWith("Operator checking for stale status: ")),
-			end: "15m", want: reports.Fail, message: []string{"+10m0s", stale.ChallengePrefix},
+			end: "15m", want: reports.Fail, message: []string{"+10m0s", challengePrefix},
 			evidence: []string{"10m"}},
 		{name: "prefix without its trailing space",
 			tl:  newTimeline().created("0s").detector("10m", prefixWith(noSpace)),
@@ -204,7 +203,7 @@ func TestSTALE004Marked(t *testing.T) {
 		{name: "the text quotes the challenged message",
 			tl: newTimeline().created("0s").kill("5m").challenge("10m").detector("20m",
 				each(func(c *timeline.Condition) {
-					c.Message = stale.StaleMessage(d("20m"), "True", c.Message)
+					c.Message = staleMessage(d("20m"), "True", c.Message)
 					c.Status = "Unknown"
 				})),
 			end: "25m", want: reports.Fail, message: []string{"+20m0s"}, evidence: []string{"10m", "20m"}},

@@ -1,0 +1,44 @@
+package rules
+
+import (
+	"fmt"
+	"time"
+)
+
+// Config holds the thresholds the rules judge against.
+type Config struct {
+	ChallengeAfter time.Duration // 000 §Proposal: 10m
+	UnknownAfter   time.Duration // 000 §Proposal: 10m more
+	AnswerBudget   time.Duration // 000 §Test Plan: 30s
+	// Tolerance is the slack allowed on deadlines: zero in virtual time,
+	// where the reference is exact; real-time tiers set it.
+	Tolerance time.Duration
+}
+
+// DefaultConfig is the seed's: 10m, 10m, 30s, exact.
+func DefaultConfig() Config {
+	return Config{ChallengeAfter: seedChallengeAfter, UnknownAfter: seedUnknownAfter, AnswerBudget: seedAnswerBudget}
+}
+
+// Bounds on the flags: below a second the fake clock's deadlines mean
+// nothing a real detector could keep; above a week no scenario sees a cycle.
+const (
+	minThreshold = time.Second
+	maxThreshold = 7 * 24 * time.Hour
+)
+
+// Validate refuses thresholds that make no sense, naming the flag.
+func (c Config) Validate() error {
+	for _, f := range []struct {
+		flag string
+		d    time.Duration
+	}{{"--challenge-after", c.ChallengeAfter}, {"--unknown-after", c.UnknownAfter}, {"--answer-budget", c.AnswerBudget}} {
+		if f.d < minThreshold || f.d > maxThreshold {
+			return fmt.Errorf("%s %s is out of range: give %s to %s (the seed's defaults are 10m, 10m and 30s)", f.flag, f.d, minThreshold, maxThreshold)
+		}
+	}
+	if c.AnswerBudget >= c.UnknownAfter {
+		return fmt.Errorf("--answer-budget %s is not below --unknown-after %s: an operator that slow is marked Unknown before the budget runs out, so the invariant could never fail", c.AnswerBudget, c.UnknownAfter)
+	}
+	return nil
+}

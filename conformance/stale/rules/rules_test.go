@@ -1,0 +1,50 @@
+package rules
+
+import (
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+)
+
+// DESIGN "The judge does not borrow from the judged": nothing this
+// package builds on, tests included, comes from reference/.
+func TestNoReferenceImport(t *testing.T) {
+	out, err := exec.Command("go", "list", "-deps", "-test", ".").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
+	const module = "github.com/opcert/opcert"
+	deps := strings.Fields(string(out))
+	if !slices.Contains(deps, module+"/conformance/stale/rules") {
+		t.Fatalf("go list does not list this package: %q", out)
+	}
+	for _, p := range deps {
+		if p == module+"/reference" || strings.HasPrefix(p, module+"/reference/") {
+			t.Errorf("imports %s, the reference it judges", p)
+		}
+	}
+}
+
+// The seed's texts and list, as 000 §Proposal prints them.
+func TestSeedTexts(t *testing.T) {
+	if got, want := challengePrefix+"All is well", "Operator checking for stale status, the active operator will reset this message: All is well"; got != want {
+		t.Errorf("challenge %q, want %q", got, want)
+	}
+	if got, want := staleMessage(20*time.Minute, "True", "All is well"),
+		`Operator has not updated this condition for more than 20 minutes, last known condition state was "True", original message: All is well`; got != want {
+		t.Errorf("Unknown text %q, want %q", got, want)
+	}
+	for _, typ := range []string{"Degraded", "Failing", "Available", "Progressing", "Upgradeable"} {
+		if !isWatched(typ) {
+			t.Errorf("%s is not watched", typ)
+		}
+	}
+	if isWatched("EvaluationConditionsDetected") {
+		t.Error("EvaluationConditionsDetected is watched")
+	}
+	if got, want := DefaultConfig(), (Config{ChallengeAfter: 10 * time.Minute, UnknownAfter: 10 * time.Minute, AnswerBudget: 30 * time.Second}); got != want {
+		t.Errorf("DefaultConfig() = %+v, want %+v", got, want)
+	}
+}

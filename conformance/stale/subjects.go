@@ -31,6 +31,7 @@ var detectors = []conformance.Subject{
 	{Name: "lazy", Description: "challenges after 15 minutes instead of 10 (fails STALE-002)", Impl: challengeAfter(15 * time.Minute)},
 	{Name: "paraphrase", Description: "uses an earlier upstream challenge text (fails STALE-003)", Impl: core(paraphrase)},
 	{Name: "lenient", Description: "never sets anything Unknown (fails STALE-004)", Impl: core(lenient)},
+	{Name: "relabel", Description: "marks with an earlier upstream reason, OperatorFailedStalenessCheck, instead of keeping the reason (fails STALE-004)", Impl: core(relabel)},
 	{Name: "stubborn", Description: "does not notice answers once it has challenged (fails STALE-005)", Impl: core(stubborn)},
 	{Name: "chatty", Description: "challenges again every minute until answered (fails STALE-006)", Impl: core(chatty)},
 }
@@ -81,6 +82,28 @@ func lenient(p stale.Params, m *stale.Memory, conds []configv1.ClusterOperatorSt
 	if d.Memory.Phase == stale.MarkedStale && d.Write != nil {
 		d.Write = nil
 		d.Memory.Seen = m.Seen
+	}
+	return d
+}
+
+// upstreamReason is the reason an earlier upstream attempt gave a stale
+// mark (UPSTREAM.md); the seed changes only status and message.
+const upstreamReason = "OperatorFailedStalenessCheck"
+
+func relabel(p stale.Params, m *stale.Memory, conds []configv1.ClusterOperatorStatusCondition, now time.Time) stale.Decision {
+	d := stale.Step(p, m, conds, now)
+	if d.Memory.Phase != stale.MarkedStale || d.Write == nil {
+		return d
+	}
+	for i := range d.Write {
+		if d.Write[i].Status == configv1.ConditionUnknown {
+			d.Write[i].Reason = upstreamReason
+		}
+	}
+	for i := range d.Memory.Seen {
+		if d.Memory.Seen[i].Status == configv1.ConditionUnknown {
+			d.Memory.Seen[i].Reason = upstreamReason
+		}
 	}
 	return d
 }

@@ -137,6 +137,18 @@ func (c Config) marked(j *conformance.Judging) conformance.Verdict {
 					f.fail(fmt.Sprintf("ClusterOperator/%s %s set to %s %q at %s, want Unknown %q", h.name, t, a.Status, a.Message, off(next.at()), want), x, *next)
 					break
 				}
+				// The seed changes status and message only: the reason is kept
+				// (README, "Seed 000 as implemented"), and a status that
+				// changes moves lastTransitionTime to the mark, to the second
+				// as the API server keeps it.
+				if a.Reason != b.Reason {
+					f.fail(fmt.Sprintf("ClusterOperator/%s %s reason changed from %q to %q at %s; the mark keeps the reason", h.name, t, b.Reason, a.Reason, off(next.at())), x, *next)
+					break
+				}
+				if lag := next.at().Sub(a.LastTransitionTime); b.Status != "Unknown" && (lag < -c.Tolerance || lag >= time.Second+c.Tolerance) {
+					f.fail(fmt.Sprintf("ClusterOperator/%s %s lastTransitionTime is %s after the mark at %s, want the mark's time (to the second): its status changed", h.name, t, off(a.LastTransitionTime), off(next.at())), x, *next)
+					break
+				}
 			}
 		}
 	}

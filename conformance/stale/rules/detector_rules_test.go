@@ -207,6 +207,13 @@ func TestSTALE004Marked(t *testing.T) {
 					c.Status = "Unknown"
 				})),
 			end: "25m", want: reports.Fail, message: []string{"+20m0s"}, evidence: []string{"10m", "20m"}},
+		{name: "the mark changes the reason",
+			tl: newTimeline().created("0s").kill("5m").challenge("10m").detector("20m", staleMark(d("20m"), at("20m")),
+				reason("OperatorStale", "Available")),
+			end: "25m", want: reports.Fail, message: []string{"Available reason changed", "the mark keeps the reason"}, evidence: []string{"10m", "20m"}},
+		{name: "the mark leaves lastTransitionTime behind",
+			tl:  newTimeline().created("0s").kill("5m").challenge("10m").detector("20m", staleMark(d("20m"), at("0s"))),
+			end: "25m", want: reports.Fail, message: []string{"lastTransitionTime is +0s after the mark at +20m0s, want the mark's time"}, evidence: []string{"10m", "20m"}},
 		{name: "only Available set Unknown",
 			tl:  newTimeline().created("0s").kill("5m").challenge("10m").detector("20m", staleMark(d("20m"), at("20m"), "Available")),
 			end: "25m", want: reports.Fail, message: []string{"+20m0s"}, evidence: []string{"10m", "20m"}},

@@ -27,7 +27,7 @@ func Rules(cfg Config) []conformance.Rule {
 			Statement: "a challenge prefixes every watched message with the seed's text, in one write, and changes nothing else",
 			Check:     cfg.challengeText},
 		{ID: "STALE-004", Section: "000 §Proposal ¶4", Role: RoleDetector,
-			Statement: "a challenge left unanswered for 10 more minutes is followed then by one write setting the watched conditions Unknown with the seed's text",
+			Statement: "a challenge left unanswered for 10 more minutes is followed then by one write setting the watched conditions Unknown with the seed's text, their reasons kept and their lastTransitionTime moved to the mark",
 			Check:     cfg.marked},
 		{ID: "STALE-005", Section: "000 §Proposal ¶5", Role: RoleDetector,
 			Statement: "no condition is set Unknown unless a challenge went unanswered, with no movement, for the full threshold",

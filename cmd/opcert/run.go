@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/reports"
@@ -26,7 +27,65 @@ type runOptions struct {
 	apiPort   int
 	dryRun    bool
 	// mechanisms build each registered mechanism from its flags' values.
-	mechanisms []func() (*conformance.Mechanism, error)
+	mechanisms mechanismFlags
+}
+
+// mechanismFlags build each registered mechanism from its flags' values.
+type mechanismFlags []func() (*conformance.Mechanism, error)
+
+// addMechanismFlags adds every registered mechanism's flags (profiles,
+// thresholds) to f: run and selftest take the same ones.
+func addMechanismFlags(f *pflag.FlagSet) mechanismFlags {
+	var out mechanismFlags
+	for _, p := range conformance.Plugins() {
+		out = append(out, p.Flags(f))
+	}
+	return out
+}
+
+// build makes every mechanism from its parsed flags, by name.
+func (b mechanismFlags) build() (map[string]*conformance.Mechanism, error) {
+	mechs := map[string]*conformance.Mechanism{}
+	for _, build := range b {
+		m, err := build()
+		if err != nil {
+			return nil, err
+		}
+		mechs[m.Name] = m
+	}
+	return mechs, nil
+}
+
+func checkPort(port int) error {
+	if port < 0 || port > 65535 {
+		return fmt.Errorf("--api-port %d is out of range: give 1 to 65535, or 0 for any free port", port)
+	}
+	return nil
+}
+
+// startWorld starts the one API server a command uses, and a context of
+// parent that is cancelled, with an ErrEnvironment cause, if it dies. The
+// caller stops both.
+func startWorld(parent context.Context, stderr io.Writer, port int) (*world.World, context.Context, context.CancelCauseFunc, error) {
+	ctx, stop := context.WithCancelCause(parent)
+	fmt.Fprintln(stderr, "opcert: starting kube-apiserver and etcd")
+	w, err := world.Start(ctx, world.Options{Port: port, Progress: stderr})
+	if err != nil {
+		defer stop(nil)
+		if ctx.Err() != nil {
+			return nil, nil, nil, context.Cause(ctx)
+		}
+		return nil, nil, nil, envError{err}
+	}
+	go func() {
+		select {
+		case <-w.Died():
+			stop(fmt.Errorf("%w: %v", conformance.ErrEnvironment, w.Cause()))
+		case <-ctx.Done():
+		}
+	}()
+	fmt.Fprintf(stderr, "opcert: API server up at %s in %s (%s, %s)\n", w.Config.Host, w.Startup.Round(time.Millisecond), w.KubeVersion, w.EtcdVersion)
+	return w, ctx, stop, nil
 }
 
 func newRun() *cobra.Command {
@@ -61,24 +120,18 @@ environment error.`,
 	f.StringArrayVar(&o.scenarios, "scenario", nil, "run only this built-in scenario (repeatable)")
 	f.IntVar(&o.apiPort, "api-port", 0, "port for the API server (0: any free port)")
 	f.BoolVar(&o.dryRun, "dry-run", false, "print the plan (scenarios, subjects, estimated API calls and wall time) and stop")
-	for _, p := range conformance.Plugins() {
-		o.mechanisms = append(o.mechanisms, p.Flags(f))
-	}
+	o.mechanisms = addMechanismFlags(f)
 	return cmd
 }
 
 func (o *runOptions) run(cmd *cobra.Command, files []string) error {
 	stderr := cmd.ErrOrStderr()
-	mechs := map[string]*conformance.Mechanism{}
-	for _, build := range o.mechanisms {
-		m, err := build()
-		if err != nil {
-			return err
-		}
-		mechs[m.Name] = m
+	mechs, err := o.mechanisms.build()
+	if err != nil {
+		return err
 	}
-	if o.apiPort < 0 || o.apiPort > 65535 {
-		return fmt.Errorf("--api-port %d is out of range: give 1 to 65535, or 0 for any free port", o.apiPort)
+	if err := checkPort(o.apiPort); err != nil {
+		return err
 	}
 	if err := checkOut(o.out); err != nil {
 		return err
@@ -100,25 +153,12 @@ func (o *runOptions) run(cmd *cobra.Command, files []string) error {
 	}
 	defer os.RemoveAll(staging) // gone once renamed; cleans up after a failure
 
-	ctx, stop := context.WithCancelCause(cmd.Context())
-	defer stop(nil)
-	fmt.Fprintln(stderr, "opcert: starting kube-apiserver and etcd")
-	w, err := world.Start(ctx, world.Options{Port: o.apiPort, Progress: stderr})
+	w, ctx, stop, err := startWorld(cmd.Context(), stderr, o.apiPort)
 	if err != nil {
-		if ctx.Err() != nil {
-			return context.Cause(ctx)
-		}
-		return envError{err}
+		return err
 	}
+	defer stop(nil)
 	defer w.Stop()
-	go func() {
-		select {
-		case <-w.Died():
-			stop(fmt.Errorf("%w: %v", conformance.ErrEnvironment, w.Cause()))
-		case <-ctx.Done():
-		}
-	}()
-	fmt.Fprintf(stderr, "opcert: API server up at %s in %s (%s, %s)\n", w.Config.Host, w.Startup.Round(time.Millisecond), w.KubeVersion, w.EtcdVersion)
 
 	rep := &reports.Report{Tool: "opcert", StartedAt: time.Now().UTC(),
 		Environment: reports.Environment{KubeVersion: w.KubeVersion, EtcdVersion: w.EtcdVersion, Assets: w.Assets, Startup: w.Startup}}

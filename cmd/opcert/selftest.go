@@ -1,0 +1,551 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/reports"
+	"github.com/opcert/opcert/scenarios"
+)
+
+// The self-test turns the broken subjects into mutation testing of the
+// rules: every subject that is not its role's reference is a mutant, played
+// (in its role, the references in the others) against its mechanism's
+// built-in scenarios. A rule no mutant fails proves nothing; a mutant no
+// rule catches is a fault the rules let through.
+
+type selftestOptions struct {
+	out        string
+	only       []string
+	maxCalls   int
+	apiPort    int
+	mechanisms mechanismFlags
+}
+
+func newSelftest() *cobra.Command {
+	o := selftestOptions{}
+	cmd := &cobra.Command{
+		Use:   "selftest",
+		Short: "Check that every rule is failed by some broken subject and every broken subject fails some rule",
+		Long: `Check the rules against the broken subjects (mutation testing).
+
+Every subject that is not its role's reference (see 'opcert subjects') is a
+mutant: it plays its role, with the reference in the other roles, in each of
+its mechanism's built-in scenarios; the all-reference cast plays each
+scenario once too. The result is a matrix of rules x mutants, written to
+--out as selftest.json and selftest.md.
+
+The self-test fails when a rule is failed by no mutant, when a mutant fails
+no rule (a survivor; failing only a scenario's own expectations does not
+count), or when the reference fails anything.
+
+Scenarios estimated above --max-calls API calls are skipped, and named.
+
+Exit codes: 0 every rule and mutant checked out, 1 an unfailed rule, a
+survivor or a reference failure, 2 usage error, 3 environment error.`,
+		Example: `  opcert selftest
+  opcert selftest --mechanism stale --out /tmp/selftest
+  opcert selftest --max-calls 20000   # include the 24h fleet`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			return o.run(cmd)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVarP(&o.out, "out", "o", "opcert-selftest", "report directory (replaced when the self-test completes)")
+	f.StringArrayVar(&o.only, "mechanism", nil, "test only this mechanism (repeatable; default all)")
+	f.IntVar(&o.maxCalls, "max-calls", 2000, "skip scenarios estimated above this many API calls")
+	f.IntVar(&o.apiPort, "api-port", 0, "port for the API server (0: any free port)")
+	o.mechanisms = addMechanismFlags(f)
+	return cmd
+}
+
+// mutant is a broken subject in its role.
+type mutant struct {
+	mech, role, subject string
+}
+
+// String names a mutant as --subject takes it: stale.operator=slow.
+func (m mutant) String() string { return m.mech + "." + m.role + "=" + m.subject }
+
+// selftestRun is one run of the self-test: a mutant's, or the reference's
+// (Mutant empty).
+type selftestRun struct {
+	Mechanism string
+	Mutant    string
+	Run       reports.Run
+}
+
+// matrix is what the self-test found.
+type matrix struct {
+	Rules    []matrixRule   `json:"rules"`
+	Mutants  []matrixMutant `json:"mutants"`
+	Caught   int            `json:"caught"`
+	KillRate float64        `json:"killRate"` // caught mutants / mutants
+	// Unfailed are the rules no mutant fails; Survivors the mutants that
+	// fail no rule; Reference what the all-reference cast failed.
+	Unfailed  []string `json:"unfailedRules"`
+	Survivors []string `json:"survivors"`
+	Reference []string `json:"referenceFailures"`
+}
+
+type matrixRule struct {
+	ID        string   `json:"id"`
+	Mechanism string   `json:"mechanism"`
+	FailedBy  []string `json:"failedBy"` // mutants
+}
+
+type matrixMutant struct {
+	Name      string   `json:"name"` // mechanism.role=subject
+	Mechanism string   `json:"mechanism"`
+	Fails     []string `json:"fails"`                 // rules
+	Expects   []string `json:"expectsOnly,omitempty"` // scenarios whose expectations it failed, counted for nothing
+}
+
+// ok tells whether the self-test passes.
+func (m *matrix) ok() bool {
+	return len(m.Unfailed) == 0 && len(m.Survivors) == 0 && len(m.Reference) == 0
+}
+
+// buildMatrix judges the runs: rules maps each mechanism to its rule IDs,
+// mutants each mechanism to its mutants' names, in the order to report.
+// A mutant's failed EXPECT cases catch nothing; the reference's failures of
+// any kind (a rule, an expectation, a run its subjects broke) are listed.
+func buildMatrix(rules, mutants map[string][]string, runs []selftestRun) *matrix {
+	fails := map[string]map[string]bool{} // mutant -> rule
+	expects := map[string]map[string]bool{}
+	out := &matrix{}
+	for _, r := range runs {
+		if r.Mutant == "" {
+			if r.Run.Error != "" {
+				out.Reference = append(out.Reference, fmt.Sprintf("%s: ERROR: %s", r.Run.Scenario, oneLine(r.Run.Error)))
+			}
+			for _, c := range r.Run.Cases {
+				if c.Status == reports.Fail {
+					out.Reference = append(out.Reference, fmt.Sprintf("%s: %s: %s", r.Run.Scenario, c.Rule, oneLine(c.Message)))
+				}
+			}
+			continue
+		}
+		for _, c := range r.Run.Cases {
+			if c.Status != reports.Fail {
+				continue
+			}
+			set := fails
+			name := c.Rule
+			if c.Rule == "EXPECT" {
+				set, name = expects, r.Run.Scenario
+			}
+			if set[r.Mutant] == nil {
+				set[r.Mutant] = map[string]bool{}
+			}
+			set[r.Mutant][name] = true
+		}
+	}
+	for _, mech := range sortedKeys(rules) {
+		for _, id := range rules[mech] {
+			row := matrixRule{ID: id, Mechanism: mech, FailedBy: []string{}}
+			for _, mu := range mutants[mech] {
+				if fails[mu][id] {
+					row.FailedBy = append(row.FailedBy, mu)
+				}
+			}
+			if len(row.FailedBy) == 0 {
+				out.Unfailed = append(out.Unfailed, id)
+			}
+			out.Rules = append(out.Rules, row)
+		}
+	}
+	total := 0
+	for _, mech := range sortedKeys(mutants) {
+		known := map[string]bool{}
+		for _, id := range rules[mech] {
+			known[id] = true
+		}
+		for _, mu := range mutants[mech] {
+			total++
+			col := matrixMutant{Name: mu, Mechanism: mech, Fails: []string{}}
+			for id := range fails[mu] {
+				col.Fails = append(col.Fails, id)
+			}
+			sort.Strings(col.Fails)
+			if len(col.Fails) == 0 {
+				out.Survivors = append(out.Survivors, mu)
+				for sc := range expects[mu] {
+					col.Expects = append(col.Expects, sc)
+				}
+				sort.Strings(col.Expects)
+			} else {
+				out.Caught++
+			}
+			out.Mutants = append(out.Mutants, col)
+		}
+	}
+	if total > 0 {
+		out.KillRate = float64(out.Caught) / float64(total)
+	}
+	return out
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func oneLine(s string) string {
+	return strings.Join(strings.Fields(s), " ")
+}
+
+// selftestPlan is a mechanism's share of the self-test.
+type selftestPlan struct {
+	m       *conformance.Mechanism
+	mutants []mutant
+	scs     []*scenarios.Scenario
+	skipped []skippedScenario
+}
+
+type skippedScenario struct {
+	Scenario  string `json:"scenario"`
+	Mechanism string `json:"mechanism"`
+	Calls     int    `json:"estimatedCalls"`
+}
+
+func (o *selftestOptions) plan(mechs map[string]*conformance.Mechanism) ([]selftestPlan, error) {
+	names := sortedKeys(mechs)
+	if len(o.only) > 0 {
+		names = nil
+		seen := map[string]bool{}
+		for _, n := range o.only {
+			if _, ok := mechs[n]; !ok {
+				return nil, fmt.Errorf("--mechanism %q: no such mechanism; mechanisms: %s", n, strings.Join(sortedKeys(mechs), ", "))
+			}
+			if !seen[n] {
+				seen[n] = true
+				names = append(names, n)
+			}
+		}
+		sort.Strings(names)
+	}
+	if o.maxCalls < 0 {
+		return nil, fmt.Errorf("--max-calls %d is negative", o.maxCalls)
+	}
+	all, err := scenarios.Builtin()
+	if err != nil {
+		return nil, err
+	}
+	var out []selftestPlan
+	for _, n := range names {
+		p := selftestPlan{m: mechs[n]}
+		for _, r := range p.m.Roles {
+			for _, s := range r.Subjects[1:] {
+				p.mutants = append(p.mutants, mutant{n, r.Name, s.Name})
+			}
+		}
+		for _, sc := range all {
+			if sc.Mechanism != n {
+				continue
+			}
+			if c := (plan{sc: sc, m: p.m}).calls(); c > o.maxCalls {
+				p.skipped = append(p.skipped, skippedScenario{sc.Name, n, c})
+				continue
+			}
+			p.scs = append(p.scs, sc)
+		}
+		out = append(out, p)
+	}
+	return out, nil
+}
+
+// selftestReport is selftest.json.
+type selftestReport struct {
+	Tool        string              `json:"tool"`
+	StartedAt   time.Time           `json:"startedAt"`
+	Wall        time.Duration       `json:"wallNanos"`
+	Environment reports.Environment `json:"environment"`
+	Mechanisms  []string            `json:"mechanisms"`
+	MaxCalls    int                 `json:"maxCalls"`
+	Scenarios   map[string][]string `json:"scenarios"` // per mechanism, those played
+	Skipped     []skippedScenario   `json:"skipped"`
+	Runs        int                 `json:"runs"`
+	APICalls    int                 `json:"apiCalls"`
+	Passed      bool                `json:"passed"`
+	Matrix      *matrix             `json:"matrix"`
+}
+
+func (o *selftestOptions) run(cmd *cobra.Command) error {
+	stderr, stdout := cmd.ErrOrStderr(), cmd.OutOrStdout()
+	mechs, err := o.mechanisms.build()
+	if err != nil {
+		return err
+	}
+	if err := checkPort(o.apiPort); err != nil {
+		return err
+	}
+	if err := checkOut(o.out); err != nil {
+		return err
+	}
+	plans, err := o.plan(mechs)
+	if err != nil {
+		return err
+	}
+	rep := &selftestReport{Tool: "opcert selftest", MaxCalls: o.maxCalls, Scenarios: map[string][]string{}}
+	rules, mutants := map[string][]string{}, map[string][]string{}
+	total := 0
+	for _, p := range plans {
+		rep.Mechanisms = append(rep.Mechanisms, p.m.Name)
+		for _, r := range p.m.Rules {
+			rules[p.m.Name] = append(rules[p.m.Name], r.ID)
+		}
+		for _, mu := range p.mutants {
+			mutants[p.m.Name] = append(mutants[p.m.Name], mu.String())
+		}
+		for _, sc := range p.scs {
+			rep.Scenarios[p.m.Name] = append(rep.Scenarios[p.m.Name], sc.Name)
+		}
+		rep.Skipped = append(rep.Skipped, p.skipped...)
+		total += len(p.scs) * (len(p.mutants) + 1)
+		for _, s := range p.skipped {
+			fmt.Fprintf(stderr, "opcert: skipping %s: about %d API calls, over --max-calls %d\n", s.Scenario, s.Calls, o.maxCalls)
+		}
+	}
+	staging, err := stagingDir(o.out)
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(staging)
+
+	w, ctx, stop, err := startWorld(cmd.Context(), stderr, o.apiPort)
+	if err != nil {
+		return err
+	}
+	defer stop(nil)
+	defer w.Stop()
+	rep.StartedAt = time.Now().UTC()
+	rep.Environment = reports.Environment{KubeVersion: w.KubeVersion, EtcdVersion: w.EtcdVersion, Assets: w.Assets, Startup: w.Startup}
+
+	start := time.Now()
+	var runs []selftestRun
+	i := 0
+	for _, p := range plans {
+		for _, sc := range p.scs {
+			casts := append([]mutant{{}}, p.mutants...) // the reference first
+			for _, mu := range casts {
+				choice := map[string]string{}
+				name := ""
+				if mu.subject != "" {
+					choice[mu.role], name = mu.subject, mu.String()
+				}
+				cast, err := p.m.Subjects(choice)
+				if err != nil {
+					return err
+				}
+				i++
+				run, _ := conformance.Play(ctx, w.Client, p.m, sc, cast, conformance.Options{
+					Prefix:   fmt.Sprintf("t%03d-", i),
+					Dir:      w.Dir(),
+					Progress: ticker(stderr, i, total, sc),
+				})
+				progress(stderr, i, total, run)
+				switch run.Stopped {
+				case reports.StopInterrupted:
+					return fmt.Errorf("%w; %s was left as it was", context.Cause(ctx), o.out)
+				case reports.StopScenario:
+					return errors.New(run.Error)
+				case reports.StopEnvironment:
+					return envError{fmt.Errorf("%s: the self-test stopped at %s; %s was left as it was", run.Error, sc.Name, o.out)}
+				}
+				rep.APICalls += run.APICalls
+				runs = append(runs, selftestRun{Mechanism: p.m.Name, Mutant: name, Run: run})
+			}
+		}
+	}
+	if ctx.Err() != nil {
+		return fmt.Errorf("%w; %s was left as it was", context.Cause(ctx), o.out)
+	}
+	rep.Wall = time.Since(start)
+	rep.Runs = len(runs)
+	rep.Matrix = buildMatrix(rules, mutants, runs)
+	rep.Passed = rep.Matrix.ok()
+	if err := writeSelftest(staging, rep); err != nil {
+		return envError{err}
+	}
+	if err := replaceDir(staging, o.out); err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout)
+	writeSelftestSummary(stdout, rep)
+	fmt.Fprintf(stdout, "\nmatrix in %s (selftest.json, selftest.md)\n", o.out)
+	if !rep.Passed {
+		return errRulesFailed
+	}
+	return nil
+}
+
+func writeSelftest(dir string, rep *selftestReport) error {
+	data, err := json.MarshalIndent(rep, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, "selftest.json"), append(data, '\n'), 0o644); err != nil {
+		return err
+	}
+	var md strings.Builder
+	writeSelftestMarkdown(&md, rep)
+	return os.WriteFile(filepath.Join(dir, "selftest.md"), []byte(md.String()), 0o644)
+}
+
+func percent(f float64) string {
+	return fmt.Sprintf("%.0f%%", 100*f)
+}
+
+func mutantCount(rep *selftestReport) int { return len(rep.Matrix.Mutants) }
+
+// writeSelftestSummary is the terminal summary: one line per mechanism, the
+// skipped scenarios, what failed, and the verdict with the kill rate.
+func writeSelftestSummary(w io.Writer, rep *selftestReport) {
+	m := rep.Matrix
+	for _, mech := range rep.Mechanisms {
+		nr, nm, caught := 0, 0, 0
+		for _, r := range m.Rules {
+			if r.Mechanism == mech {
+				nr++
+			}
+		}
+		for _, mu := range m.Mutants {
+			if mu.Mechanism == mech {
+				nm++
+				if len(mu.Fails) > 0 {
+					caught++
+				}
+			}
+		}
+		rate := "n/a"
+		if nm > 0 {
+			rate = percent(float64(caught) / float64(nm))
+		}
+		fmt.Fprintf(w, "%s: %d rules x %d mutants, %d scenarios, kill rate %s (%d/%d)\n", mech, nr, nm, len(rep.Scenarios[mech]), rate, caught, nm)
+	}
+	for _, s := range rep.Skipped {
+		fmt.Fprintf(w, "SKIPPED %s: about %d API calls, over --max-calls %d\n", s.Scenario, s.Calls, rep.MaxCalls)
+	}
+	for _, id := range m.Unfailed {
+		fmt.Fprintf(w, "UNFAILED rule %s: no mutant fails it\n", id)
+	}
+	for _, mu := range m.Mutants {
+		if len(mu.Fails) > 0 {
+			continue
+		}
+		why := "fails no rule"
+		if len(mu.Expects) > 0 {
+			why += " (only the expectations of " + strings.Join(mu.Expects, ", ") + ")"
+		}
+		fmt.Fprintf(w, "SURVIVOR %s: %s\n", mu.Name, why)
+	}
+	for _, f := range m.Reference {
+		fmt.Fprintf(w, "REFERENCE FAILS %s\n", f)
+	}
+	verdict := "PASS"
+	if !rep.Passed {
+		verdict = "FAIL"
+	}
+	fmt.Fprintf(w, "%s: %d rules x %d mutants, kill rate %s (%d/%d caught), %d survivors, %d unfailed rules, %d reference failures; %d runs, %d API calls in %s\n",
+		verdict, len(m.Rules), mutantCount(rep), percent(m.KillRate), m.Caught, mutantCount(rep), len(m.Survivors), len(m.Unfailed), len(m.Reference),
+		rep.Runs, rep.APICalls, rep.Wall.Round(time.Millisecond))
+}
+
+// writeSelftestMarkdown writes selftest.md: per mechanism a table of rules
+// (rows) by mutants (columns), then the findings.
+func writeSelftestMarkdown(w io.Writer, rep *selftestReport) {
+	m := rep.Matrix
+	verdict := "PASS"
+	if !rep.Passed {
+		verdict = "FAIL"
+	}
+	fmt.Fprintf(w, "# opcert selftest: %s\n\n", verdict)
+	fmt.Fprintf(w, "%d rules x %d mutants, kill rate %s (%d/%d caught); %d runs, %d API calls in %s (kube-apiserver %s).\n\n",
+		len(m.Rules), mutantCount(rep), percent(m.KillRate), m.Caught, mutantCount(rep), rep.Runs, rep.APICalls,
+		rep.Wall.Round(time.Millisecond), rep.Environment.KubeVersion)
+	fmt.Fprintln(w, "A mutant is a subject that is not its role's reference, played in its role with the reference in the others;")
+	fmt.Fprintln(w, "`x` marks a rule it fails in at least one scenario. Failing only a scenario's expectations counts for nothing.")
+	for _, mech := range rep.Mechanisms {
+		fmt.Fprintf(w, "\n## %s\n\n", mech)
+		fmt.Fprintf(w, "Scenarios: %s.\n\n", strings.Join(rep.Scenarios[mech], ", "))
+		var cols []matrixMutant
+		for _, mu := range m.Mutants {
+			if mu.Mechanism == mech {
+				cols = append(cols, mu)
+			}
+		}
+		fmt.Fprint(w, "| rule |")
+		for i := range cols {
+			fmt.Fprintf(w, " %d |", i+1)
+		}
+		fmt.Fprint(w, " failed by |\n| --- |")
+		for range cols {
+			fmt.Fprint(w, " :-: |")
+		}
+		fmt.Fprint(w, " --: |\n")
+		for _, r := range m.Rules {
+			if r.Mechanism != mech {
+				continue
+			}
+			fmt.Fprintf(w, "| %s |", r.ID)
+			in := map[string]bool{}
+			for _, mu := range r.FailedBy {
+				in[mu] = true
+			}
+			for _, c := range cols {
+				mark := ""
+				if in[c.Name] {
+					mark = "x"
+				}
+				fmt.Fprintf(w, " %s |", mark)
+			}
+			fmt.Fprintf(w, " %d |\n", len(r.FailedBy))
+		}
+		fmt.Fprintln(w, "\nMutants (columns):")
+		fmt.Fprintln(w)
+		for i, c := range cols {
+			fails := strings.Join(c.Fails, ", ")
+			if fails == "" {
+				fails = "**nothing: a survivor**"
+			}
+			fmt.Fprintf(w, "%d. `%s` fails %s\n", i+1, c.Name, fails)
+		}
+	}
+	fmt.Fprintln(w, "\n## Findings")
+	fmt.Fprintln(w)
+	list := func(title string, items []string) {
+		if len(items) == 0 {
+			fmt.Fprintf(w, "- %s: none\n", title)
+			return
+		}
+		fmt.Fprintf(w, "- %s:\n", title)
+		for _, it := range items {
+			fmt.Fprintf(w, "  - %s\n", it)
+		}
+	}
+	list("Rules no mutant fails", m.Unfailed)
+	list("Survivors (mutants that fail no rule)", m.Survivors)
+	list("Reference failures", m.Reference)
+	var skipped []string
+	for _, s := range rep.Skipped {
+		skipped = append(skipped, fmt.Sprintf("%s (about %d API calls, over --max-calls %d)", s.Scenario, s.Calls, rep.MaxCalls))
+	}
+	list("Scenarios skipped", skipped)
+}

@@ -9,7 +9,7 @@ GO ?= go
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME ?= 30s
 
-.PHONY: all build envtest demo test lint bench fuzz clean
+.PHONY: all build envtest demo test lint bench fuzz selftest clean
 
 all: build
 
@@ -42,6 +42,10 @@ lint:
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
 
+# Every broken subject of every mechanism against the rules (README "Self-test").
+selftest: build envtest
+	bin/opcert selftest --out opcert-selftest
+
 # Figures for the README: virtual-s/s, API calls, floor, detector writes.
 bench: envtest
 	$(GO) test -run '^$$' -bench . -benchtime 1x ./conformance/
@@ -59,4 +63,4 @@ fuzz:
 	done
 
 clean:
-	rm -rf bin opcert-report opcert-report-slow
+	rm -rf bin opcert-report opcert-report-slow opcert-selftest

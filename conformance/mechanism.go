@@ -45,6 +45,11 @@ type Subject struct {
 	Name        string
 	Description string
 	Impl        any
+	// Profile names the other design this subject implements faithfully
+	// (e.g. "library-go", what an upstream project shipped), empty for the
+	// reference and the broken variants. Such a subject is not a mutant:
+	// it departs from the seed on purpose, and may well fail no rule.
+	Profile string
 }
 
 // Cast is the subject chosen for each role of a run.

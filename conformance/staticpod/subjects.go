@@ -48,7 +48,7 @@ type prunerImpl func(Config) sp.PrunerParams
 var monitors = []conformance.Subject{
 	{Name: "reference", Description: "reference/staticpod's Monitor, seed profile, with the run's timeout",
 		Impl: monitorImpl(func(c Config) monitorCore { return monitorOf(sp.Seed(), c.Timeout, sp.Monitor) })},
-	{Name: "library-go", Description: "reference/staticpod's Monitor, library-go profile (its checks, order and reasons)",
+	{Name: "library-go", Profile: "library-go", Description: "reference/staticpod's Monitor, library-go profile (its checks, order and reasons)",
 		Impl: monitorImpl(func(c Config) monitorCore { return monitorOf(sp.LibraryGo(), c.Timeout, sp.Monitor) })},
 	{Name: "impatient", Description: "falls back after half the timeout (fails the timeout rule)",
 		Impl: monitorImpl(func(c Config) monitorCore { return monitorOf(sp.Seed(), c.Timeout/2, sp.Monitor) })},
@@ -68,7 +68,7 @@ var monitors = []conformance.Subject{
 var installers = []conformance.Subject{
 	{Name: "reference", Description: "reference/staticpod's Install: takes the installer lock, waits while it is held",
 		Impl: installerImpl(func(Config) sp.InstallerParams { return sp.Seed().Installer })},
-	{Name: "library-go", Description: "library-go's installer (takes the lock as the seed does)",
+	{Name: "library-go", Profile: "library-go", Description: "library-go's installer (takes the lock as the seed does)",
 		Impl: installerImpl(func(Config) sp.InstallerParams { return sp.LibraryGo().Installer })},
 	{Name: "ignores-lock", Description: "writes without taking or honouring the installer lock (fails the lock rule)",
 		Impl: installerImpl(func(Config) sp.InstallerParams { return sp.InstallerParams{} })},
@@ -78,7 +78,7 @@ var installers = []conformance.Subject{
 var operators = []conformance.Subject{
 	{Name: "reference", Description: "reference/staticpod's Operate, seed profile: retries after 10m doubling to 6h, never after CrashLooping or NeverStartedUp, Degraded until ready",
 		Impl: operatorImpl(func(Config) operatorCore { return operatorCore{sp.Seed().Operator, sp.Operate} })},
-	{Name: "library-go", Description: "library-go's operator: first retry after 20m, capped at 2h, every reason retried, StaticPodFallbackRevisionDegraded",
+	{Name: "library-go", Profile: "library-go", Description: "library-go's operator: first retry after 20m, capped at 2h, every reason retried, StaticPodFallbackRevisionDegraded",
 		Impl: operatorImpl(func(Config) operatorCore { return operatorCore{sp.LibraryGo().Operator, sp.Operate} })},
 	{Name: "retries-crashloop", Description: "retries after CrashLooping and NeverStartedUp too (fails the no-retry rule)",
 		Impl: operatorImpl(func(Config) operatorCore {
@@ -102,7 +102,7 @@ var operators = []conformance.Subject{
 var pruners = []conformance.Subject{
 	{Name: "reference", Description: "reference/staticpod's Prune: keeps the newest revisions and the last-known-good one",
 		Impl: prunerImpl(func(Config) sp.PrunerParams { return sp.Seed().Pruner })},
-	{Name: "library-go", Description: "library-go's pruner, which does not know the last-known-good link (fails the pruner rule in the seed profile)",
+	{Name: "library-go", Profile: "library-go", Description: "library-go's pruner, which does not know the last-known-good link (fails the pruner rule in the seed profile)",
 		Impl: prunerImpl(func(Config) sp.PrunerParams { return sp.LibraryGo().Pruner })},
 	{Name: "prunes-last-known-good", Description: "prunes the last-known-good revision with the others (fails the pruner rule)",
 		Impl: prunerImpl(func(Config) sp.PrunerParams { return sp.PrunerParams{HonourLastKnownGood: false} })},

@@ -24,7 +24,8 @@ func TestBuiltin(t *testing.T) {
 		}
 	}
 	want := []string{"builtin:01-healthy-answer.yaml", "builtin:02-operator-death.yaml", "builtin:03-restart-after-unknown.yaml",
-		"builtin:04-hang.yaml", "builtin:05-condition-moves.yaml", "builtin:06-fleet-24h.yaml", "builtin:07-operator-slows-down.yaml"}
+		"builtin:04-hang.yaml", "builtin:05-condition-moves.yaml", "builtin:06-fleet-24h.yaml", "builtin:07-operator-slows-down.yaml",
+		"builtin:08-failing-condition.yaml"}
 	if !slices.Equal(sources, want) {
 		t.Errorf("sources = %v, want %v", sources, want)
 	}
@@ -41,6 +42,7 @@ func TestBuiltinTimes(t *testing.T) {
 		"stale-hang":                  "1m0s 20m1s 30m0s 30m3s",
 		"stale-condition-moves":       "8m0s 8m1s 10m1s 18m1s",
 		"stale-operator-slows-down":   "10m3s 15m0s 20m21s 20m23s",
+		"stale-failing-condition":     "10m1s 10m3s 11m0s 30m3s 30m3s",
 	} {
 		s, err := scenarios.BuiltinNamed(name)
 		if err != nil {

@@ -124,6 +124,40 @@ var _ = Describe("the reference", func() {
 		Expect(ja.Len()).To(BeNumerically(">", 1000))
 	})
 
+	It("gives the same timeline with 2, 4 and 8 workers", func() {
+		// A fleet with chaos: many objects at each instant, so that workers
+		// run in parallel and any dependence on their timing would show.
+		sc, err := scenarios.Parse("workers.yaml", []byte(`name: workers
+mechanism: stale
+duration: 2h
+operators:
+  - name: op
+    count: 12
+    answerDelay: 2s
+    conditions:
+      - {type: Available, status: "True", reason: AsExpected, message: All is well}
+      - {type: Degraded, status: "False", reason: AsExpected, message: No problems}
+chaos: {seed: 7, meanUptime: 40m, downtime: {min: 5m, max: 25m}, hang: 0.3}
+`))
+		Expect(err).NotTo(HaveOccurred())
+		m := stale.Mechanism(stale.DefaultConfig())
+		cast, err := m.Subjects(nil)
+		Expect(err).NotTo(HaveOccurred())
+		var first string
+		for _, workers := range []int{2, 4, 8} {
+			run, tl := conformance.Play(context.Background(), api.Client, m, sc, cast, conformance.Options{Prefix: prefix(), Workers: workers})
+			Expect(run.Error).To(BeEmpty())
+			var b bytes.Buffer
+			Expect(tl.WriteJSONL(&b)).To(Succeed())
+			if first == "" {
+				first = b.String()
+				Expect(strings.Count(first, "\n")).To(BeNumerically(">", 200), "too quiet to mean much")
+				continue
+			}
+			Expect(b.String()).To(Equal(first), "%d workers", workers)
+		}
+	})
+
 	It("measures the stale answer time per operator (000 §Test Plan)", func() {
 		run, _ := play("stale-healthy-answer", nil)
 		c := verdict(run, "STALE-007")

@@ -19,6 +19,9 @@ type Options struct {
 	Prefix string
 	// Dir is where the run may keep files (Stage.Dir).
 	Dir string
+	// Workers bounds the objects worked on at once (0: the scheduler's
+	// default); a timeline does not depend on it.
+	Workers int
 	// Progress, if set, is told the virtual time reached each time the
 	// clock jumps.
 	Progress func(virtual time.Duration)
@@ -32,6 +35,9 @@ func Play(ctx context.Context, api client.Client, m *Mechanism, sc *scenarios.Sc
 	tl := &timeline.Timeline{}
 	sched := sim.NewScheduler(sim.NewClock(), tl)
 	sched.Prefix = opts.Prefix
+	if opts.Workers > 0 {
+		sched.Workers = opts.Workers
+	}
 	if opts.Progress != nil {
 		sched.OnAdvance = func(t time.Time) { opts.Progress(t.Sub(sim.Epoch)) }
 	}

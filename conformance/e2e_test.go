@@ -3,10 +3,6 @@ package conformance_test
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -15,6 +11,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/conformance/conformancetest"
 	"github.com/opcert/opcert/conformance/stale"
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/scenarios"
@@ -41,59 +38,11 @@ func play(name string, choices map[string]string) (reports.Run, *timeline.Timeli
 	return run, tl
 }
 
-// golden compares a built-in scenario's timeline on the reference with the
-// one kept under testdata/golden: a change that moves it must say why in
-// its commit. OPCERT_UPDATE_GOLDEN=1 rewrites the files. Timelines over
-// goldenInline are kept as their SHA-256 and line count (the 24-hour fleet's
-// is 17 MB); the test then writes the new one beside it to diff.
-func golden(name string, tl *timeline.Timeline) {
-	GinkgoHelper()
-	var got bytes.Buffer
-	Expect(tl.WriteJSONL(&got)).To(Succeed())
-	path := filepath.Join("testdata", "golden", name+".jsonl")
-	data := got.Bytes()
-	if got.Len() > goldenInline {
-		path += ".sha256"
-		data = []byte(fmt.Sprintf("%x %d lines\n", sha256.Sum256(got.Bytes()), bytes.Count(got.Bytes(), []byte("\n"))))
-	}
-	if os.Getenv("OPCERT_UPDATE_GOLDEN") == "1" {
-		Expect(os.MkdirAll(filepath.Dir(path), 0o755)).To(Succeed())
-		Expect(os.WriteFile(path, data, 0o644)).To(Succeed())
-	}
-	want, err := os.ReadFile(path)
-	Expect(err).NotTo(HaveOccurred(), "no golden timeline: run with OPCERT_UPDATE_GOLDEN=1 and review the file")
-	if bytes.Equal(data, want) {
-		return
-	}
-	if strings.HasSuffix(path, ".sha256") {
-		moved := filepath.Join(os.TempDir(), name+".jsonl")
-		_ = os.WriteFile(moved, got.Bytes(), 0o644)
-		Fail(fmt.Sprintf("the timeline of %s moved from %s: %s, was %s; the new one is in %s", name, path, strings.TrimSpace(string(data)), strings.TrimSpace(string(want)), moved))
-	}
-	Fail(fmt.Sprintf("the timeline of %s moved from %s (first difference at line %d)", name, path, firstDiff(string(data), string(want))))
-}
-
-const goldenInline = 1 << 20
-
-func firstDiff(a, b string) int {
-	la, lb := strings.Split(a, "\n"), strings.Split(b, "\n")
-	for i := range la {
-		if i >= len(lb) || la[i] != lb[i] {
-			return i + 1
-		}
-	}
-	return len(la) + 1
-}
-
 func verdict(run reports.Run, rule string) reports.Case {
 	GinkgoHelper()
-	for _, c := range run.Cases {
-		if c.Rule == rule {
-			return c
-		}
-	}
-	Fail("no case " + rule)
-	return reports.Case{}
+	c, ok := conformancetest.Case(run, rule)
+	Expect(ok).To(BeTrue(), "no case %s", rule)
+	return c
 }
 
 var _ = Describe("the reference", func() {
@@ -104,7 +53,7 @@ var _ = Describe("the reference", func() {
 	for _, sc := range all {
 		It("passes every rule and expectation in "+sc.Name+", on its golden timeline", func() {
 			run, tl := play(sc.Name, nil)
-			golden(sc.Name, tl)
+			Expect(conformancetest.Golden(sc.Name, tl)).To(Succeed())
 			for _, c := range run.Cases {
 				Expect(c.Status).NotTo(Equal(reports.Fail), "%s: %s", c.Rule, c.Message)
 			}

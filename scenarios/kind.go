@@ -3,10 +3,12 @@ package scenarios
 import (
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"reflect"
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
@@ -34,6 +36,24 @@ type Kind struct {
 	// Builtins holds the mechanism's built-in scenario files (.yaml) at its
 	// root, or nil.
 	Builtins fs.FS
+	// Draw, if set, makes a random scenario of the kind for `opcert fuzz`:
+	// a world and its fault steps (Time and the action set; no expect),
+	// everything drawn from r, over duration. What it draws must pass
+	// validation: fuzz writes it out with Encode and runs what Parse reads
+	// back, so that the file replays the run exactly. Its steps are what
+	// shrinking removes and moves, so it draws faults as steps, not chaos.
+	Draw func(r *rand.Rand, duration time.Duration) (world any, steps []Step)
+}
+
+// Drawable lists the mechanisms whose kinds can draw random scenarios.
+func Drawable() []string {
+	var names []string
+	for _, k := range Kinds() {
+		if k.Draw != nil {
+			names = append(names, k.Mechanism)
+		}
+	}
+	return names
 }
 
 var (

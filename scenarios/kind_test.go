@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 	"testing/fstest"
+	"time"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 )
@@ -151,5 +152,21 @@ func TestRegisterKindRefusesClashes(t *testing.T) {
 			}()
 			RegisterKind(k)
 		}()
+	}
+}
+
+func TestEncodeRoundTrip(t *testing.T) {
+	s, err := Parse("f.yaml", []byte(demo+"chaos: {seed: 3, meanUptime: 1h, downtime: {min: 1m, max: 2m}}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Steps = append(s.Steps, Step{Time: 5 * time.Minute, Create: map[string]any{"apiVersion": "v1", "kind": "ConfigMap", "metadata": map[string]any{"name": "x"}}})
+	if diff, err := RoundTrip(s); err != nil || diff != "" {
+		t.Fatalf("RoundTrip: %v %s", err, diff)
+	}
+	s.Steps[0].Arg = "b"
+	data, _ := Encode(s)
+	if back, _ := Parse("f.yaml", data); back.Steps[0].Arg != "b" {
+		t.Errorf("an edited step was not written: %s", data)
 	}
 }

@@ -148,6 +148,7 @@ func init() {
 		Expects:    ClusterOperatorGVK,
 		Conditions: conditionTypes,
 		Validate:   validate,
+		Draw:       draw,
 		Builtins:   builtins,
 	})
 }

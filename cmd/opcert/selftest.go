@@ -88,6 +88,12 @@ type selftestRun struct {
 	Run       reports.Run
 }
 
+// wantKills is how many mutants each rule should be failed by: a rule
+// shown to catch several ways of getting its requirement wrong (one second
+// either side of a deadline, a phase change, a wrong text) is trusted more
+// than one shown failing once. Fewer is reported, not failed.
+const wantKills = 3
+
 // matrix is what the self-test found.
 type matrix struct {
 	Rules    []matrixRule   `json:"rules"`
@@ -96,7 +102,10 @@ type matrix struct {
 	KillRate float64        `json:"killRate"` // caught mutants / mutants
 	// Unfailed are the rules no mutant fails; Survivors the mutants that
 	// fail no rule; Reference what the all-reference cast failed.
-	Unfailed  []string `json:"unfailedRules"`
+	Unfailed []string `json:"unfailedRules"`
+	// Thin are the rules fewer than wantKills mutants fail: they pass, but
+	// a rule shown failing one way only is weakly shown.
+	Thin      []string `json:"thinRules"`
 	Survivors []string `json:"survivors"`
 	Reference []string `json:"referenceFailures"`
 }
@@ -162,8 +171,11 @@ func buildMatrix(rules, mutants map[string][]string, runs []selftestRun) *matrix
 					row.FailedBy = append(row.FailedBy, mu)
 				}
 			}
-			if len(row.FailedBy) == 0 {
+			switch n := len(row.FailedBy); {
+			case n == 0:
 				out.Unfailed = append(out.Unfailed, id)
+			case n < wantKills:
+				out.Thin = append(out.Thin, fmt.Sprintf("%s (%d)", id, n))
 			}
 			out.Rules = append(out.Rules, row)
 		}
@@ -450,6 +462,9 @@ func writeSelftestSummary(w io.Writer, rep *selftestReport) {
 	for _, id := range m.Unfailed {
 		fmt.Fprintf(w, "UNFAILED rule %s: no mutant fails it\n", id)
 	}
+	for _, id := range m.Thin {
+		fmt.Fprintf(w, "THIN rule %s mutants fail it, fewer than %d\n", id, wantKills)
+	}
 	for _, mu := range m.Mutants {
 		if len(mu.Fails) > 0 {
 			continue
@@ -545,6 +560,7 @@ func writeSelftestMarkdown(w io.Writer, rep *selftestReport) {
 		}
 	}
 	list("Rules no mutant fails", m.Unfailed)
+	list(fmt.Sprintf("Rules fewer than %d mutants fail (reported, not failed)", wantKills), m.Thin)
 	list("Survivors (mutants that fail no rule)", m.Survivors)
 	list("Reference failures", m.Reference)
 	var skipped []string

@@ -87,6 +87,10 @@ func TestBuildMatrix(t *testing.T) {
 	if m.Mutants[1].Expects != nil {
 		t.Errorf("a caught mutant lists its expectations: %v", m.Mutants[1].Expects)
 	}
+	// Both rules fail by fewer than wantKills mutants: reported, not failed.
+	if want := []string{"R-1 (1)", "R-2 (2)"}; !reflect.DeepEqual(m.Thin, want) || !m.ok() {
+		t.Errorf("thin rules %v (ok %v), want %v and ok", m.Thin, m.ok(), want)
+	}
 }
 
 func TestSelftestBadInput(t *testing.T) {

@@ -46,6 +46,9 @@ type world struct {
 	st       *conformance.Stage
 	operator operatorImpl
 	ops      map[string]*op
+	// params and decide make each detector process the run starts.
+	params stale.Params
+	decide decideFunc
 }
 
 // op is one simulated operator process and what its operand reports.
@@ -60,14 +63,8 @@ func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios
 	w := &world{st: st, operator: cast[RoleOperator].Impl.(operatorImpl), ops: map[string]*op{}}
 	fleet := scenarioWorld(sc).Fleet()
 	w.chaos(sc, fleet)
-	params, decide := cast[RoleDetector].Impl.(detectorImpl)(stale.Params{ChallengeAfter: cfg.ChallengeAfter, UnknownAfter: cfg.UnknownAfter})
-	det := &stale.Detector{
-		Client: st.Sched.Client(st.API, RoleDetector, RoleDetector),
-		Clock:  st.Sched.Clock(), Params: params, Decide: decide,
-	}
-	err := st.Sched.Start(ctx, sim.Actor{Name: RoleDetector, Role: RoleDetector, Reconciler: det,
-		Watches: []sim.Watch{{GVK: ClusterOperatorGVK}}})
-	if err != nil {
+	w.params, w.decide = cast[RoleDetector].Impl.(detectorImpl)(stale.Params{ChallengeAfter: cfg.ChallengeAfter, UnknownAfter: cfg.UnknownAfter})
+	if err := w.startDetector(ctx); err != nil {
 		return nil, err
 	}
 	for _, spec := range fleet {
@@ -120,6 +117,34 @@ func (w *world) start(ctx context.Context, name string) error {
 		Initial: []reconcile.Request{w.request(name)}})
 }
 
+// startDetector starts a detector process with an empty memory. Like an
+// informer's first list, it looks at every ClusterOperator there is (none at
+// time zero; all of them when it is started again).
+func (w *world) startDetector(ctx context.Context) error {
+	c := w.st.Sched.Client(w.st.API, RoleDetector, RoleDetector)
+	var list configv1.ClusterOperatorList
+	if err := c.List(ctx, &list); err != nil {
+		return err
+	}
+	var initial []reconcile.Request
+	for _, co := range list.Items {
+		initial = append(initial, w.request(co.Name))
+	}
+	det := &stale.Detector{Client: c, Clock: w.st.Sched.Clock(), Params: w.params, Decide: w.decide}
+	return w.st.Sched.Start(ctx, sim.Actor{Name: RoleDetector, Role: RoleDetector, Reconciler: det,
+		Watches: []sim.Watch{{GVK: ClusterOperatorGVK}}, Initial: initial})
+}
+
+// RestartDetector starts a new detector process, killing the running one.
+func (w *world) RestartDetector(ctx context.Context) error {
+	if w.st.Sched.Running(RoleDetector) {
+		if err := w.st.Sched.Kill(ctx, RoleDetector); err != nil {
+			return err
+		}
+	}
+	return w.startDetector(ctx)
+}
+
 func (w *world) Kill(ctx context.Context, name string) error {
 	o, err := w.get(name)
 	if err != nil {
@@ -163,6 +188,10 @@ func (w *world) Do(ctx context.Context, action string, arg any) error {
 	case actSlow:
 		a := arg.(*SlowOperator)
 		return w.SetAnswerDelay(ctx, a.Operator, a.AnswerDelay.Duration)
+	case actKillDetector:
+		return w.st.Sched.Kill(ctx, RoleDetector)
+	case actRestartDetector:
+		return w.RestartDetector(ctx)
 	}
 	return fmt.Errorf("stale scenarios have no action %q", action)
 }

@@ -57,6 +57,10 @@ const (
 	actReconnect = "reconnectOperator"
 	actSet       = "setCondition"
 	actSlow      = "slowOperator"
+	// The detector's process: killDetector and restartDetector take no
+	// value but true (restartDetector starts a new process, with no memory).
+	actKillDetector    = "killDetector"
+	actRestartDetector = "restartDetector"
 )
 
 // clusterOperatorConditions are the ClusterOperator conditions (000 §Proposal; Failing
@@ -78,6 +82,7 @@ func init() {
 		Actions: []scenarios.Action{
 			{Name: actKill, Type: str}, {Name: actRestart, Type: str}, {Name: actHang, Type: str}, {Name: actReconnect, Type: str},
 			{Name: actSet, Type: reflect.TypeFor[SetCondition]()}, {Name: actSlow, Type: reflect.TypeFor[SlowOperator]()},
+			{Name: actKillDetector, Type: reflect.TypeFor[bool]()}, {Name: actRestartDetector, Type: reflect.TypeFor[bool]()},
 		},
 		Expects:    ClusterOperatorGVK,
 		Conditions: clusterOperatorConditions,
@@ -221,6 +226,10 @@ func (c *checker) checkOperators(sc *scenarios.Scenario) {
 
 func (c *checker) step(p string, st scenarios.Step) {
 	switch arg := st.Arg.(type) {
+	case bool:
+		if !arg {
+			c.Errorf(p+"."+st.Action, "false is no action; write %s: true, or leave the step out", st.Action)
+		}
 	case string:
 		c.operatorRef(p+"."+st.Action, arg)
 	case *SetCondition:

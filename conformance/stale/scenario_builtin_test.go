@@ -25,7 +25,7 @@ func TestBuiltin(t *testing.T) {
 	}
 	want := []string{"builtin:01-healthy-answer.yaml", "builtin:02-operator-death.yaml", "builtin:03-restart-after-unknown.yaml",
 		"builtin:04-hang.yaml", "builtin:05-condition-moves.yaml", "builtin:06-fleet-24h.yaml", "builtin:07-operator-slows-down.yaml",
-		"builtin:08-failing-condition.yaml"}
+		"builtin:08-failing-condition.yaml", "builtin:09-detector-returns.yaml"}
 	if !slices.Equal(sources, want) {
 		t.Errorf("sources = %v, want %v", sources, want)
 	}
@@ -92,5 +92,22 @@ func TestFleetExpandsBuiltin(t *testing.T) {
 	fleet[0].Conditions[0].Status = "False"
 	if fleet[1].Conditions[0].Status != "True" || scenarioWorld(s).Operators[0].Conditions[0].Status != "True" {
 		t.Error("fleet members share their conditions")
+	}
+}
+
+// Every built-in reads back from Encode as it was: what opcert fuzz writes
+// replays what it ran.
+func TestBuiltinRoundTrip(t *testing.T) {
+	all, err := scenarios.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range all {
+		if s.Mechanism != "stale" {
+			continue
+		}
+		if diff, err := scenarios.RoundTrip(s); err != nil || diff != "" {
+			t.Errorf("%s: %v %s", s.Source, err, diff)
+		}
 	}
 }

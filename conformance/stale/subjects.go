@@ -29,11 +29,23 @@ var detectors = []conformance.Subject{
 	{Name: "reference", Description: "reference/stale, exactly as the seed reads", Impl: core(stale.Step)},
 	{Name: "eager", Description: "challenges after 5 minutes instead of 10 (fails STALE-001)", Impl: challengeAfter(5 * time.Minute)},
 	{Name: "lazy", Description: "challenges after 15 minutes instead of 10 (fails STALE-002)", Impl: challengeAfter(15 * time.Minute)},
-	{Name: "paraphrase", Description: "uses an earlier upstream challenge text (fails STALE-003)", Impl: core(paraphrase)},
+	{Name: "paraphrase", Description: "uses an earlier upstream challenge text (fails STALE-003)", Impl: core(withPrefix(upstreamPrefix))},
 	{Name: "lenient", Description: "never sets anything Unknown (fails STALE-004)", Impl: core(lenient)},
 	{Name: "relabel", Description: "marks with an earlier upstream reason, OperatorFailedStalenessCheck, instead of keeping the reason (fails STALE-004)", Impl: core(relabel)},
 	{Name: "stubborn", Description: "does not notice answers once it has challenged (fails STALE-005)", Impl: core(stubborn)},
 	{Name: "chatty", Description: "challenges again every minute until answered (fails STALE-006)", Impl: core(chatty)},
+	{Name: "early-1s", Description: "challenges 1s before the threshold (fails STALE-001)", Impl: shifted(-time.Second, 0)},
+	{Name: "late-1s", Description: "challenges 1s after the threshold (fails STALE-002)", Impl: shifted(time.Second, 0)},
+	{Name: "mark-early-1s", Description: "sets Unknown 1s before the second threshold (fails STALE-004, STALE-005)", Impl: shifted(0, -time.Second)},
+	{Name: "mark-late-1s", Description: "sets Unknown 1s after the second threshold (fails STALE-004)", Impl: shifted(0, time.Second)},
+	{Name: "amnesiac", Description: "dates a ClusterOperator it sees for the first time from that look, not from its transition times: a new detector waits 10 more minutes (fails STALE-002)", Impl: core(amnesiac)},
+	{Name: "transitions-only", Description: "counts only a moved lastTransitionTime as movement, missing message-only changes (fails STALE-001)", Impl: core(transitionsOnly)},
+	{Name: "no-space", Description: "challenges with the seed's text less its trailing space (fails STALE-003)", Impl: core(withPrefix(strings.TrimSuffix(stale.ChallengePrefix, " ")))},
+	{Name: "retimes", Description: "moves lastTransitionTime when it challenges (fails STALE-003)", Impl: core(retimes)},
+	{Name: "old-list", Description: "does not watch Failing, Degraded's older name (fails STALE-003)", Impl: core(oldList)},
+	{Name: "silent-challenge", Description: "writes no challenge, waits its 10 minutes, then sets Unknown (fails STALE-002, STALE-005)", Impl: core(silentChallenge)},
+	{Name: "rewrites", Description: "writes its challenge again, unchanged, a minute later (fails STALE-006)", Impl: core(rewrites)},
+	{Name: "remarks", Description: "writes its Unknown mark again, unchanged, every 10 minutes (fails STALE-006)", Impl: core(remarks)},
 }
 
 // Operator subjects.
@@ -44,6 +56,12 @@ var operators = []conformance.Subject{
 		Impl: operatorImpl(func(time.Duration) (time.Duration, compareFunc) { return 45 * time.Second, nil })},
 	{Name: "deaf", Description: "compares statuses only, so never notices a challenge (fails STALE-007, STALE-008)",
 		Impl: operatorImpl(func(d time.Duration) (time.Duration, compareFunc) { return d, statusOnly })},
+	{Name: "slow-31s", Description: "answers challenges after 31s, 1s over the budget (fails STALE-007)",
+		Impl: operatorImpl(func(time.Duration) (time.Duration, compareFunc) { return 31 * time.Second, nil })},
+	{Name: "answers-late", Description: "answers challenges 10m1s after them, 1s after it is set Unknown (fails STALE-007, STALE-008)",
+		Impl: operatorImpl(func(time.Duration) (time.Duration, compareFunc) { return 10*time.Minute + time.Second, nil })},
+	{Name: "answers-once", Description: "answers its first challenge, then compares statuses only (fails STALE-007, STALE-008)",
+		Impl: operatorImpl(answersOnce)},
 }
 
 func core(decide decideFunc) detectorImpl {
@@ -66,16 +84,6 @@ func statusOnly(live configv1.ClusterOperatorStatusCondition, want operator.Cond
 const upstreamPrefix = "Checking for stale status, the active operator will reset this message: "
 
 type decideFunc = func(stale.Params, *stale.Memory, []configv1.ClusterOperatorStatusCondition, time.Time) stale.Decision
-
-func paraphrase(p stale.Params, m *stale.Memory, conds []configv1.ClusterOperatorStatusCondition, now time.Time) stale.Decision {
-	d := stale.Step(p, m, conds, now)
-	for _, list := range [][]configv1.ClusterOperatorStatusCondition{d.Write, d.Memory.Seen} {
-		for i := range list {
-			list[i].Message = strings.Replace(list[i].Message, stale.ChallengePrefix, upstreamPrefix, 1)
-		}
-	}
-	return d
-}
 
 func lenient(p stale.Params, m *stale.Memory, conds []configv1.ClusterOperatorStatusCondition, now time.Time) stale.Decision {
 	d := stale.Step(p, m, conds, now)

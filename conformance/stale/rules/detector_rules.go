@@ -7,22 +7,32 @@ import (
 	"github.com/opcert/opcert/conformance"
 )
 
-// STALE-001: every challenge comes at least ChallengeAfter after the last movement.
+// STALE-001: every challenge comes at least ChallengeAfter after the
+// stillness began, as the challenging detector could date it (life.go).
 func (c Config) notEarly(j *conformance.Judging) conformance.Verdict {
-	hs := factsOf(j).histories
+	fs := factsOf(j)
 	var f finding
-	for _, h := range hs {
+	for _, h := range fs.histories {
 		var last *fact
-		for _, x := range h.facts {
+		for k, x := range h.facts {
 			switch x.kind {
 			case move:
-				last = &x
+				last = &h.facts[k]
 			case challenge:
 				f.judged++
-				if last != nil && x.at().Before(last.at().Add(c.ChallengeAfter-c.Tolerance)) {
-					f.fail(fmt.Sprintf("ClusterOperator/%s challenged at %s, %s after its conditions moved at %s (threshold %s)",
-						h.name, off(x.at()), x.at().Sub(last.at()), off(last.at()), c.ChallengeAfter), *last, x)
+				if last == nil {
+					continue
 				}
+				since := fs.detector.stillSince(fs.detector.at(x.at()), *last, h.facts[:k])
+				if !x.at().Before(since.Add(c.ChallengeAfter - c.Tolerance)) {
+					continue
+				}
+				what := "its conditions moved at " + off(last.at())
+				if !since.Equal(last.at()) {
+					what = fmt.Sprintf("the latest lastTransitionTime, %s, of conditions it had not seen before %s", off(since), off(last.at()))
+				}
+				f.fail(fmt.Sprintf("ClusterOperator/%s challenged at %s, %s after %s (threshold %s)",
+					h.name, off(x.at()), x.at().Sub(since), what, c.ChallengeAfter), *last, x)
 			}
 		}
 	}
@@ -30,32 +40,36 @@ func (c Config) notEarly(j *conformance.Judging) conformance.Verdict {
 }
 
 // STALE-002: once still for ChallengeAfter, a ClusterOperator is challenged
-// then. Only a challenge or a mark settles what is owed; other detector
-// writes do not.
+// then, or when the detector is back (life.go). Only a challenge or a mark
+// settles what is owed; other detector writes do not.
 func (c Config) due(j *conformance.Judging) conformance.Verdict {
-	hs, end := factsOf(j).histories, j.End
+	fs, end := factsOf(j), j.End
 	var f finding
-	for _, h := range hs {
+	for _, h := range fs.histories {
 		var last *fact // the movement the detector owes a challenge for
+		var due time.Time
 		// overdue fails the owed challenge if t is past its deadline.
 		overdue := func(t time.Time, what string, ev ...fact) {
-			if last == nil {
+			if last == nil || !t.After(due.Add(c.Tolerance)) {
 				return
 			}
-			due := last.at().Add(c.ChallengeAfter)
-			if !t.After(due.Add(c.Tolerance)) {
-				return
+			when := off(due)
+			if !due.Equal(last.at().Add(c.ChallengeAfter)) {
+				when += " (when the detector was back)"
 			}
 			f.judged++
 			f.fail(fmt.Sprintf("ClusterOperator/%s was still from %s and due a challenge at %s; %s",
-				h.name, off(last.at()), off(due), what), append([]fact{*last}, ev...)...)
+				h.name, off(last.at()), when, what), append([]fact{*last}, ev...)...)
 			last = nil
 		}
-		for _, x := range h.facts {
+		for k, x := range h.facts {
 			switch x.kind {
 			case move:
 				overdue(x.at(), "its conditions moved again at "+off(x.at())+" without one", x)
-				last = &x
+				last = nil
+				if d, ok := c.challengeDue(fs.detector, x); ok {
+					last, due = &h.facts[k], d
+				}
 			case challenge, mark:
 				overdue(x.at(), "the detector's next challenge came at "+off(x.at()), x)
 				if last != nil {
@@ -67,6 +81,25 @@ func (c Config) due(j *conformance.Judging) conformance.Verdict {
 		overdue(end, "nothing came by the end of the run at "+off(end))
 	}
 	return f.verdict("no ClusterOperator was still long enough")
+}
+
+// challengeDue is when the stillness that began with move m is owed a
+// challenge: ChallengeAfter later if the detector is up throughout;
+// otherwise when it is back, ChallengeAfter after the conditions' latest
+// transition for a new process (at once if that is past), ChallengeAfter
+// after its return for a reconnected one. ok is false when the detector is
+// not up long enough again.
+func (c Config) challengeDue(l life, m fact) (time.Time, bool) {
+	ltt := latestTransition(m)
+	return l.owed(m.at(), c.ChallengeAfter, func(s upSpan) time.Time {
+		if s.fresh && ltt.Add(c.ChallengeAfter).After(s.from) {
+			return ltt.Add(c.ChallengeAfter)
+		}
+		if s.fresh {
+			return s.from
+		}
+		return s.from.Add(c.ChallengeAfter)
+	})
 }
 
 // STALE-003: a challenge prefixes every watched message, in one write, and
@@ -104,55 +137,68 @@ func challengeProblem(x fact) string {
 }
 
 // STALE-004: an unanswered challenge is followed UnknownAfter later by one
-// write setting every watched condition Unknown with the seed's text.
+// write setting every watched condition Unknown with the seed's text. A
+// detector down meanwhile marks UnknownAfter after it is back at the
+// latest (life.go).
 func (c Config) marked(j *conformance.Judging) conformance.Verdict {
-	hs, end := factsOf(j).histories, j.End
+	fs, end := factsOf(j), j.End
 	var f finding
-	for _, h := range hs {
+	for _, h := range fs.histories {
 		for i, x := range h.facts {
 			if x.kind != challenge {
 				continue
 			}
 			due := x.at().Add(c.UnknownAfter)
+			latest, back := fs.detector.owed(x.at(), c.UnknownAfter, func(s upSpan) time.Time { return s.from.Add(c.UnknownAfter) })
+			want := "at " + off(due)
+			if back && !latest.Equal(due) {
+				want = fmt.Sprintf("between %s and %s (the detector was down after the challenge)", off(due), off(latest))
+			}
 			next := nextOf(h.facts[i+1:], move, mark)
-			if next != nil && next.kind == move && !next.at().After(due.Add(c.Tolerance)) {
+			if next != nil && next.kind == move && (!back || !next.at().After(latest.Add(c.Tolerance))) {
 				continue // answered: nothing owed
 			}
 			if next == nil || next.kind == move {
-				if end.After(due.Add(c.Tolerance)) {
+				if back && end.After(latest.Add(c.Tolerance)) {
 					f.judged++
-					f.fail(fmt.Sprintf("ClusterOperator/%s challenged at %s and not answered, but not set Unknown at %s", h.name, off(x.at()), off(due)), x)
+					f.fail(fmt.Sprintf("ClusterOperator/%s challenged at %s and not answered, but not set Unknown %s", h.name, off(x.at()), want), x)
 				}
 				continue
 			}
 			f.judged++
-			if d := next.at().Sub(due); d > c.Tolerance || d < -c.Tolerance {
-				f.fail(fmt.Sprintf("ClusterOperator/%s challenged at %s was set Unknown at %s, want %s", h.name, off(x.at()), off(next.at()), off(due)), x, *next)
+			if next.at().Before(due.Add(-c.Tolerance)) || (back && next.at().After(latest.Add(c.Tolerance))) {
+				f.fail(fmt.Sprintf("ClusterOperator/%s challenged at %s was set Unknown at %s, want it %s", h.name, off(x.at()), off(next.at()), want), x, *next)
 				continue
 			}
-			for _, t := range conditionTypes(x.before) {
-				b, a := x.before[t], next.after[t]
-				want := staleMessage(c.ChallengeAfter+c.UnknownAfter, b.Status, b.Message)
-				if a.Status != "Unknown" || a.Message != want {
-					f.fail(fmt.Sprintf("ClusterOperator/%s %s set to %s %q at %s, want Unknown %q", h.name, t, a.Status, a.Message, off(next.at()), want), x, *next)
-					break
-				}
-				// The seed changes status and message only: the reason is kept
-				// (README, "Seed 000 as implemented"), and a status that
-				// changes moves lastTransitionTime to the mark, to the second
-				// as the API server keeps it.
-				if a.Reason != b.Reason {
-					f.fail(fmt.Sprintf("ClusterOperator/%s %s reason changed from %q to %q at %s; the mark keeps the reason", h.name, t, b.Reason, a.Reason, off(next.at())), x, *next)
-					break
-				}
-				if lag := next.at().Sub(a.LastTransitionTime); b.Status != "Unknown" && (lag < -c.Tolerance || lag >= time.Second+c.Tolerance) {
-					f.fail(fmt.Sprintf("ClusterOperator/%s %s lastTransitionTime is %s after the mark at %s, want the mark's time (to the second): its status changed", h.name, t, off(a.LastTransitionTime), off(next.at())), x, *next)
-					break
-				}
+			if msg := markProblem(c, x, *next); msg != "" {
+				f.fail(fmt.Sprintf("ClusterOperator/%s %s", h.name, msg), x, *next)
 			}
 		}
 	}
 	return f.verdict("no challenge went unanswered in this run")
+}
+
+// markProblem describes the first thing wrong with the mark that follows
+// challenge x, "" if none.
+func markProblem(c Config, x, mk fact) string {
+	for _, t := range conditionTypes(x.before) {
+		b, a := x.before[t], mk.after[t]
+		want := staleMessage(c.ChallengeAfter+c.UnknownAfter, b.Status, b.Message)
+		switch {
+		case a.Status != "Unknown" || a.Message != want:
+			return fmt.Sprintf("%s set to %s %q at %s, want Unknown %q", t, a.Status, a.Message, off(mk.at()), want)
+		// The seed changes status and message only: the reason is kept
+		// (README, "Seed 000 as implemented").
+		case a.Reason != b.Reason:
+			return fmt.Sprintf("%s reason changed from %q to %q at %s; the mark keeps the reason", t, b.Reason, a.Reason, off(mk.at()))
+		}
+		// A status that changes moves lastTransitionTime to the mark, to the
+		// second as the API server keeps it.
+		if lag := mk.at().Sub(a.LastTransitionTime); b.Status != "Unknown" && (lag < -c.Tolerance || lag >= time.Second+c.Tolerance) {
+			return fmt.Sprintf("%s lastTransitionTime is %s after the mark at %s, want the mark's time (to the second): its status changed", t, off(a.LastTransitionTime), off(mk.at()))
+		}
+	}
+	return ""
 }
 
 // STALE-005: a condition set Unknown follows an unanswered challenge by the

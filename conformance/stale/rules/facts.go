@@ -65,27 +65,33 @@ func (p processes) downDuring(actor string, from, to time.Time) bool {
 type facts struct {
 	histories []*history
 	procs     processes
+	detector  life
 }
 
 type factsKey struct{}
 
 func factsOf(j *conformance.Judging) facts {
 	return conformance.Facts(j, factsKey{}, func(events []timeline.Event) facts {
-		hs, procs := read(events)
-		return facts{histories: hs, procs: procs}
+		hs, procs, detector := read(events)
+		return facts{histories: hs, procs: procs, detector: detector.orAlways()}
 	})
 }
 
 // read classifies the timeline's writes to ClusterOperators, object by
-// object in name order, and collects process outages.
-func read(events []timeline.Event) ([]*history, processes) {
+// object in name order, and collects process outages and when the detector
+// was up.
+func read(events []timeline.Event) ([]*history, processes, life) {
 	state := timeline.State{}
 	byName := map[string]*history{}
 	challenged := map[string]bool{} // a challenge since the last movement
 	procs := processes{}
+	var detector life
 	for _, e := range events {
 		if e.Object.Kind == sim.ProcessKind {
 			procs.note(e)
+			if e.Role == RoleDetector {
+				detector = detector.noteDetector(e)
+			}
 			continue
 		}
 		if e.Object.Kind != clusterOperatorKind || !e.IsWrite() {
@@ -111,7 +117,7 @@ func read(events []timeline.Event) ([]*history, processes) {
 		out = append(out, h)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
-	return out, procs
+	return out, procs, detector
 }
 
 func (p processes) note(e timeline.Event) {

@@ -321,3 +321,21 @@ func uniqueSorted(offs []string) []string {
 func latencies(co string, count int, p50, p99, maxi string) reports.Measure {
 	return reports.Measure{Name: "ClusterOperator/" + co, Count: count, P50: d(p50), P99: d(p99), Max: d(maxi), Budget: 30 * time.Second}
 }
+
+// detectorProcess records a process event of the detector.
+func (b *builder) detectorProcess(off, verb string) *builder {
+	b.add(timeline.Event{Time: at(off), Actor: RoleDetector, Role: RoleDetector, Verb: verb,
+		Object: timeline.ObjectRef{Kind: sim.ProcessKind, Name: RoleDetector}})
+	return b
+}
+
+func (b *builder) detectorStarts(off string) *builder {
+	return b.detectorProcess(off, timeline.VerbStart)
+}
+func (b *builder) detectorDies(off string) *builder { return b.detectorProcess(off, timeline.VerbKill) }
+func (b *builder) detectorHangs(off string) *builder {
+	return b.detectorProcess(off, timeline.VerbHang)
+}
+func (b *builder) detectorBack(off string) *builder {
+	return b.detectorProcess(off, timeline.VerbReconnect)
+}

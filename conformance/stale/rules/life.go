@@ -1,0 +1,168 @@
+package rules
+
+import (
+	"time"
+
+	"github.com/opcert/opcert/sim/timeline"
+)
+
+// When the detector was up decides what it could know, and so what it owed
+// (README "Seed 000 as implemented", "A detector that was down"):
+//
+//   - A detector that sees a ClusterOperator for the first time (at its
+//     start, or when the object appears) has only the conditions'
+//     lastTransitionTime to go by (000 §Proposal ¶2: "Suppose the
+//     lastTransitionTime field is not updated for 10 minutes"): it may
+//     challenge 10m after the latest of them, at once if that is past.
+//   - A movement it saw while up (000 §Proposal ¶5: "if any of these
+//     conditions are updated, we assume the operator is still active")
+//     restarts the 10 minutes from the write.
+//   - While it is down it owes nothing; a detector that starts again owes
+//     the challenge at its return if the transition times are old by then,
+//     and a mark 10 minutes after its return for a challenge it finds
+//     unanswered (the message does not say when it was written).
+//   - A detector cut off and reconnected keeps its memory but missed the
+//     writes meanwhile; it owes a challenge no later than 10 minutes after
+//     it is back.
+//
+// A timeline with no process events of the detector (a recording of a live
+// cluster) has it up throughout, as one incarnation.
+
+// upSpan is one stretch of time the detector was up: from its start or
+// reconnection to its death or hang (to is zero while up at the end).
+type upSpan struct {
+	from, to time.Time
+	// fresh says the stretch began with a start: a new process, with no
+	// memory of what it saw before.
+	fresh bool
+}
+
+// life is the detector's up spans, in time order.
+type life []upSpan
+
+// noteDetector adds one process event of the detector.
+func (l life) noteDetector(e timeline.Event) life {
+	open := len(l) > 0 && l[len(l)-1].to.IsZero()
+	switch e.Verb {
+	case timeline.VerbStart, timeline.VerbReconnect:
+		if !open {
+			l = append(l, upSpan{from: e.Time, fresh: e.Verb == timeline.VerbStart})
+		}
+	case timeline.VerbKill, timeline.VerbHang:
+		if open {
+			l[len(l)-1].to = e.Time
+		}
+	}
+	return l
+}
+
+// orAlways is l, or one fresh span over all time when the timeline had no
+// process events of the detector.
+func (l life) orAlways() life {
+	if len(l) == 0 {
+		return life{{fresh: true}}
+	}
+	return l
+}
+
+func (s upSpan) upAt(t time.Time) bool {
+	return !t.Before(s.from) && (s.to.IsZero() || t.Before(s.to))
+}
+
+// through says s is up from its start until after t.
+func (s upSpan) through(t time.Time) bool { return s.to.IsZero() || t.Before(s.to) }
+
+// at is the span up at t, or -1.
+func (l life) at(t time.Time) int {
+	for i, s := range l {
+		if s.upAt(t) {
+			return i
+		}
+	}
+	return -1
+}
+
+// incarnation is the first span of the process that is up in span i: the
+// last fresh span at or before i.
+func (l life) incarnation(i int) int {
+	for i > 0 && !l[i].fresh {
+		i--
+	}
+	return i
+}
+
+// sawDuring tells whether the incarnation of span i was up at t.
+func (l life) sawDuring(i int, t time.Time) bool {
+	first := l.incarnation(i)
+	for j := first; j <= i; j++ {
+		if l[j].upAt(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// after is the index of the first span that starts at or after t, or -1.
+func (l life) after(t time.Time) int {
+	for i, s := range l {
+		if !s.from.Before(t) {
+			return i
+		}
+	}
+	return -1
+}
+
+// latestTransition is the latest lastTransitionTime of the watched
+// conditions, capped at the write (a transition time in the future says
+// nothing the write does not).
+func latestTransition(f fact) time.Time {
+	var latest time.Time
+	for _, c := range f.after {
+		if c.LastTransitionTime.After(latest) {
+			latest = c.LastTransitionTime
+		}
+	}
+	if latest.After(f.at()) {
+		return f.at()
+	}
+	return latest
+}
+
+// stillSince is the earliest instant the detector of span i may date the
+// stillness that began with move m: the write, if that incarnation saw it
+// and had seen the ClusterOperator before (seen: the object's earlier
+// facts); otherwise the conditions' latest transition time.
+func (l life) stillSince(i int, m fact, seen []fact) time.Time {
+	if i >= 0 && l.sawDuring(i, m.at()) {
+		for _, p := range seen {
+			if p.at().Before(m.at()) && l.sawDuring(i, p.at()) {
+				return m.at()
+			}
+		}
+	}
+	return latestTransition(m)
+}
+
+// owed is when a detector owes the next write after something at from that
+// it should act on after wait: from+wait if the detector is up from from
+// through then; otherwise, after each return, onReturn(the span it returns
+// in) gives the instant, until a span is up through it. ok is false when
+// the detector is not up long enough again.
+func (l life) owed(from time.Time, wait time.Duration, onReturn func(upSpan) time.Time) (time.Time, bool) {
+	due := from.Add(wait)
+	i := l.at(from)
+	if i >= 0 && l[i].through(due) {
+		return due, true
+	}
+	next := from
+	if i >= 0 {
+		next = l[i].to
+	}
+	for j := l.after(next); j >= 0 && j < len(l); j++ {
+		due = onReturn(l[j])
+		if l[j].through(due) {
+			return due, true
+		}
+	}
+	return time.Time{}, false
+}

@@ -145,9 +145,12 @@ func (w *world) RestartDetector(ctx context.Context) error {
 	return w.startDetector(ctx)
 }
 
+// Kill, Hang and Reconnect of an operator that is not running do nothing,
+// as killing a dead process does: a step (or a chaos fault, or a step left
+// alone by shrinking) may come after the operator died.
 func (w *world) Kill(ctx context.Context, name string) error {
 	o, err := w.get(name)
-	if err != nil {
+	if err != nil || !w.st.Sched.Running(OperatorActor(name)) {
 		return err
 	}
 	o.live = nil
@@ -164,10 +167,16 @@ func (w *world) Restart(ctx context.Context, name string) error {
 }
 
 func (w *world) Hang(ctx context.Context, name string) error {
+	if !w.st.Sched.Running(OperatorActor(name)) {
+		return nil
+	}
 	return w.st.Sched.Partition(ctx, OperatorActor(name), true)
 }
 
 func (w *world) Reconnect(ctx context.Context, name string) error {
+	if !w.st.Sched.Running(OperatorActor(name)) {
+		return nil
+	}
 	return w.st.Sched.Partition(ctx, OperatorActor(name), false)
 }
 
@@ -189,6 +198,9 @@ func (w *world) Do(ctx context.Context, action string, arg any) error {
 		a := arg.(*SlowOperator)
 		return w.SetAnswerDelay(ctx, a.Operator, a.AnswerDelay.Duration)
 	case actKillDetector:
+		if !w.st.Sched.Running(RoleDetector) {
+			return nil
+		}
 		return w.st.Sched.Kill(ctx, RoleDetector)
 	case actRestartDetector:
 		return w.RestartDetector(ctx)

@@ -88,6 +88,7 @@ func init() {
 		Conditions: clusterOperatorConditions,
 		Validate:   validate,
 		Builtins:   builtins,
+		Draw:       draw,
 	})
 }
 

@@ -1,0 +1,223 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/reports"
+	"github.com/opcert/opcert/scenarios"
+)
+
+type fuzzOptions struct {
+	out        string
+	mechanism  string
+	seed       uint64
+	runs       int
+	duration   time.Duration
+	shrinkRuns int
+	subjects   []string
+	apiPort    int
+	mechanisms mechanismFlags
+}
+
+func newFuzz() *cobra.Command {
+	o := fuzzOptions{}
+	cmd := &cobra.Command{
+		Use:   "fuzz --mechanism NAME",
+		Short: "Run randomly drawn fault schedules, and shrink a failure to a small scenario",
+		Long: `Run randomly drawn fault schedules, and shrink a failure to a small scenario.
+
+Each run draws a scenario from its seed (--seed, then --seed+1, ...): a world
+of the mechanism (operators, nodes, revisions) and faults over --duration
+(deaths, hangs, restarts, and whatever else the mechanism's scenarios offer),
+and judges it with every rule; each role is filled by the reference unless
+--subject says otherwise. A seed always draws the same scenario.
+
+At the first run that fails a rule (or that its subjects break), opcert fuzz
+writes the drawn scenario as a file that replays it, then shrinks it:
+removes steps, moves them earlier and ends the run sooner while the same
+rule still fails, in at most --shrink-runs runs, and writes the smallest
+scenario found beside it. Replay either with 'opcert run FILE'.
+
+--out gets the report of every run (junit.xml, report.json, report.md),
+the two scenario files and the failing runs' timelines.
+
+Exit codes: 0 every run passed, 1 a run failed (files written), 2 usage
+error, 3 environment error.`,
+		Example: `  opcert fuzz --mechanism stale --seed 1 --runs 20 --duration 24h
+  opcert fuzz --mechanism staticpod --seed 100 --runs 5 --duration 6h
+  opcert fuzz --mechanism stale --subject detector=lenient --runs 3 --duration 2h`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd) },
+	}
+	f := cmd.Flags()
+	f.StringVarP(&o.out, "out", "o", "opcert-fuzz", "report directory (replaced when the fuzzing ends)")
+	f.StringVarP(&o.mechanism, "mechanism", "m", "", "the mechanism whose scenarios to draw (required): "+strings.Join(scenarios.Drawable(), ", "))
+	f.Uint64Var(&o.seed, "seed", 1, "the first seed; run i draws seed+i")
+	f.IntVar(&o.runs, "runs", 10, "how many scenarios to draw and run")
+	f.DurationVar(&o.duration, "duration", 24*time.Hour, "virtual time each drawn scenario covers")
+	f.IntVar(&o.shrinkRuns, "shrink-runs", 200, "at most this many runs to shrink a failure (0: do not shrink)")
+	f.StringArrayVarP(&o.subjects, "subject", "s", nil, "fill a role with a subject, as role=subject (repeatable)")
+	f.IntVar(&o.apiPort, "api-port", 0, "port for the API server (0: any free port)")
+	o.mechanisms = addMechanismFlags(f)
+	return cmd
+}
+
+// maxFuzzDuration bounds --duration as scenarios bound theirs.
+const maxFuzzDuration = 30 * 24 * time.Hour
+
+func (o *fuzzOptions) check(mechs map[string]*conformance.Mechanism) (*conformance.Mechanism, error) {
+	drawable := strings.Join(scenarios.Drawable(), ", ")
+	switch {
+	case o.mechanism == "":
+		return nil, fmt.Errorf("--mechanism is required: one of %s", drawable)
+	case o.runs < 1 || o.runs > 100000:
+		return nil, fmt.Errorf("--runs %d is out of range: give 1 to 100000", o.runs)
+	case o.duration < time.Second || o.duration > maxFuzzDuration:
+		return nil, fmt.Errorf("--duration %s is out of range: give 1s to %s", o.duration, maxFuzzDuration)
+	case o.shrinkRuns < 0:
+		return nil, fmt.Errorf("--shrink-runs %d is negative: give 0 (do not shrink) or more", o.shrinkRuns)
+	}
+	m, ok := mechs[o.mechanism]
+	if !ok || !strings.Contains(","+strings.ReplaceAll(drawable, " ", "")+",", ","+o.mechanism+",") {
+		return nil, fmt.Errorf("--mechanism %q cannot draw scenarios: give one of %s", o.mechanism, drawable)
+	}
+	return m, nil
+}
+
+func (o *fuzzOptions) run(cmd *cobra.Command) error {
+	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	mechs, err := o.mechanisms.build()
+	if err != nil {
+		return err
+	}
+	m, err := o.check(mechs)
+	if err != nil {
+		return err
+	}
+	if err := checkPort(o.apiPort); err != nil {
+		return err
+	}
+	if err := checkOut(o.out); err != nil {
+		return err
+	}
+	choices, err := parseSubjects(o.subjects, mechs)
+	if err != nil {
+		return err
+	}
+	cast, err := m.Subjects(choices[m.Name])
+	if err != nil {
+		return err
+	}
+	staging, err := stagingDir(o.out)
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(staging)
+
+	w, ctx, stop, err := startWorld(cmd.Context(), stderr, o.apiPort)
+	if err != nil {
+		return err
+	}
+	defer stop(nil)
+	defer w.Stop()
+
+	rep := &reports.Report{Tool: "opcert", StartedAt: time.Now().UTC(),
+		Environment: reports.Environment{KubeVersion: w.KubeVersion, EtcdVersion: w.EtcdVersion, Assets: w.Assets, Startup: w.Startup}}
+	start := time.Now()
+	drawn, shrinks := 0, 0
+	finding, err := conformance.Fuzz(ctx, w.Client, m, cast, conformance.FuzzOptions{
+		Seed: o.seed, Runs: o.runs, Duration: o.duration, ShrinkRuns: o.shrinkRuns, Dir: w.Dir(),
+		Ran: func(sc *scenarios.Scenario, run reports.Run, shrink bool) {
+			if shrink {
+				shrinks++
+				fmt.Fprintf(stderr, "  shrink %d/%d: %d steps over %s: %s\n", shrinks, o.shrinkRuns, len(sc.Steps), sc.Duration.Duration, verdictOf(run))
+				return
+			}
+			drawn++
+			rep.Runs = append(rep.Runs, run)
+			progress(stderr, drawn, o.runs, run)
+		},
+	})
+	rep.Wall = time.Since(start)
+	if err != nil {
+		if ctx.Err() != nil {
+			return fmt.Errorf("%w; %s was left as it was", context.Cause(ctx), o.out)
+		}
+		return envError{err}
+	}
+	if finding != nil {
+		if err := writeFinding(staging, finding, rep); err != nil {
+			return envError{err}
+		}
+	}
+	if err := reports.WriteAll(staging, rep); err != nil {
+		return envError{err}
+	}
+	if err := replaceDir(staging, o.out); err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout)
+	if finding == nil {
+		fmt.Fprintf(stdout, "PASS: %d drawn %s scenarios (seeds %d to %d, %s each) passed every rule in %s; report in %s\n",
+			drawn, m.Name, o.seed, o.seed+uint64(o.runs)-1, o.duration, rep.Wall.Round(time.Millisecond), o.out)
+		return nil
+	}
+	printFinding(stdout, finding, o.out)
+	return errRulesFailed
+}
+
+func verdictOf(run reports.Run) string {
+	if f := failures(run); f != "" {
+		return "fails " + f
+	}
+	return "passes"
+}
+
+// failures lists the rules a run failed.
+func failures(run reports.Run) string {
+	var ids []string
+	for _, c := range run.Cases {
+		if c.Status == reports.Fail {
+			ids = append(ids, c.Rule)
+		}
+	}
+	if run.Error != "" {
+		ids = append(ids, "("+firstLine(run.Error)+")")
+	}
+	return strings.Join(ids, ", ")
+}
+
+// writeFinding writes the drawn and minimal scenario files and the two
+// runs' timelines, and adds the minimal run to the report.
+func writeFinding(dir string, f *conformance.Finding, rep *reports.Report) error {
+	for name, data := range map[string][]byte{f.Drawn.Name + ".yaml": f.DrawnFile, f.Minimal.Name + ".yaml": f.MinimalFile} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			return err
+		}
+	}
+	run := f.MinimalRun
+	run.Timeline = filepath.Join("timelines", f.Minimal.Name+".jsonl")
+	if err := writeTimeline(filepath.Join(dir, run.Timeline), f.MinimalTL.WriteJSONL); err != nil {
+		return err
+	}
+	rep.Runs = append(rep.Runs, run)
+	return nil
+}
+
+func printFinding(w io.Writer, f *conformance.Finding, out string) {
+	fmt.Fprintf(w, "FAIL: seed %d fails %s: %s (%d steps over %s)\n", f.Seed, f.Failure, failures(f.DrawnRun), len(f.Drawn.Steps), f.Drawn.Duration.Duration)
+	fmt.Fprintf(w, "shrunk in %d runs to %d steps over %s, which still fails %s\n\n", f.ShrinkRuns, len(f.Minimal.Steps), f.Minimal.Duration.Duration, f.Failure)
+	fmt.Fprintf(w, "replay:  opcert run %s\n", filepath.Join(out, f.Drawn.Name+".yaml"))
+	fmt.Fprintf(w, "minimal: opcert run %s\n\n", filepath.Join(out, f.Minimal.Name+".yaml"))
+	w.Write(f.MinimalFile)
+	fmt.Fprintf(w, "\nreport in %s (the drawn runs and the minimal one)\n", out)
+}

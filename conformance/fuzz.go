@@ -1,0 +1,132 @@
+package conformance
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"time"
+
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/opcert/opcert/reports"
+	"github.com/opcert/opcert/scenarios"
+	"github.com/opcert/opcert/sim/timeline"
+)
+
+// FuzzOptions says what Fuzz draws and how much it may shrink.
+type FuzzOptions struct {
+	// Seed is the first seed; run i draws seed Seed+i.
+	Seed     uint64
+	Runs     int
+	Duration time.Duration
+	// ShrinkRuns bounds the candidate runs spent shrinking a failure.
+	ShrinkRuns int
+	// Dir is where runs may keep files (Options.Dir).
+	Dir string
+	// Ran, if set, is told of each run as it ends: the drawn ones (shrink
+	// false) and the shrinking's candidates.
+	Ran func(sc *scenarios.Scenario, run reports.Run, shrink bool)
+}
+
+// Finding is a drawn scenario on which the cast failed, and the smallest
+// scenario shrinking found that still fails the same way.
+type Finding struct {
+	Seed uint64
+	// Failure is what failed: a rule's ID, or why the run stopped.
+	Failure string
+	Drawn   *scenarios.Scenario
+	// DrawnFile and MinimalFile are the scenarios as files that replay them.
+	DrawnFile   []byte
+	DrawnRun    reports.Run
+	Minimal     *scenarios.Scenario
+	MinimalFile []byte
+	MinimalRun  reports.Run
+	MinimalTL   *timeline.Timeline
+	ShrinkRuns  int
+}
+
+// Fuzz plays o.Runs scenarios drawn by m's scenario kind (scenarios.Drawn)
+// with cast, and stops at the first that fails a rule or cannot complete
+// through its subjects' fault, which it shrinks (scenarios.Shrinking). It
+// returns nil when every run passed, and an error when the environment or
+// ctx stopped a run (nothing is judged then).
+func Fuzz(ctx context.Context, api client.Client, m *Mechanism, cast Cast, o FuzzOptions) (*Finding, error) {
+	n := 0
+	play := func(sc *scenarios.Scenario, shrink bool) (reports.Run, *timeline.Timeline, error) {
+		n++
+		run, tl := Play(ctx, api, m, sc, cast, Options{Prefix: "f" + strconv.FormatInt(int64(n), 36) + "-", Dir: o.Dir})
+		if o.Ran != nil {
+			o.Ran(sc, run, shrink)
+		}
+		switch run.Stopped {
+		case reports.StopEnvironment, reports.StopInterrupted:
+			return run, tl, fmt.Errorf("%s: %s", sc.Name, run.Error)
+		}
+		return run, tl, nil
+	}
+	for i := range o.Runs {
+		seed := o.Seed + uint64(i)
+		sc, file, err := scenarios.Drawn(m.Name, seed, o.Duration)
+		if err != nil {
+			return nil, err
+		}
+		run, tl, err := play(sc, false)
+		if err != nil {
+			return nil, err
+		}
+		failure := firstFailure(run)
+		if failure == "" {
+			continue
+		}
+		f := &Finding{Seed: seed, Failure: failure, Drawn: sc, DrawnFile: file, DrawnRun: run, MinimalRun: run, MinimalTL: tl}
+		sh := &scenarios.Shrinking{Budget: o.ShrinkRuns, Fails: func(c *scenarios.Scenario) (bool, error) {
+			run, tl, err := play(c, true)
+			if err != nil || !failsWith(run, failure) {
+				return false, err
+			}
+			f.MinimalRun, f.MinimalTL = run, tl
+			return true, nil
+		}}
+		min, minFile, err := sh.Shrink(sc, fmt.Sprintf("fuzz-%s-%d-min.yaml", m.Name, seed))
+		f.Minimal, f.MinimalFile, f.ShrinkRuns = min, minFile, sh.Runs
+		if min != nil {
+			f.Minimal.Name = sc.Name + "-min"
+			f.Minimal.Description = fmt.Sprintf("Shrunk by opcert fuzz in %d runs from the %d steps over %s that seed %d draws (%s); still fails %s.",
+				sh.Runs, len(sc.Steps), sc.Duration.Duration, seed, sc.Source, failure)
+			if f.MinimalFile, err = scenarios.Encode(f.Minimal); err != nil {
+				return f, err
+			}
+			f.MinimalRun.Scenario = f.Minimal.Name
+		}
+		return f, err
+	}
+	return nil, nil
+}
+
+// firstFailure names what a run failed: the first failed case's rule (in
+// rule order), or why the run stopped if it was its subjects' or its
+// steps' fault; "" if nothing failed.
+func firstFailure(run reports.Run) string {
+	if run.Stopped == reports.StopScenario {
+		return "a step was refused"
+	}
+	for _, c := range run.Cases {
+		if c.Status == reports.Fail {
+			return c.Rule
+		}
+	}
+	if run.Stopped == reports.StopSubject {
+		return "the subjects broke the run"
+	}
+	return ""
+}
+
+// failsWith tells whether a run failed the way failure names.
+func failsWith(run reports.Run, failure string) bool {
+	for _, c := range run.Cases {
+		if c.Status == reports.Fail && c.Rule == failure {
+			return true
+		}
+	}
+	return firstFailure(run) == failure
+}

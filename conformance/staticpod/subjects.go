@@ -62,6 +62,40 @@ var monitors = []conformance.Subject{
 		Impl: monitorImpl(func(c Config) monitorCore { return monitorOf(sp.Seed(), c.Timeout, eagerLink) })},
 	{Name: "wrong-target", Description: "falls back one revision further than it should, two or more back (fails the fallback target rule)",
 		Impl: monitorImpl(func(c Config) monitorCore { return monitorOf(sp.Seed(), c.Timeout, wrongTarget) })},
+	{Name: "early-by-1s", Description: "falls back one second before the timeout, at 4m59s (fails the timeout rule)",
+		Impl: monitorImpl(func(c Config) monitorCore { return monitorOf(sp.Seed(), c.Timeout-time.Second, sp.Monitor) })},
+	{Name: "late-by-1s", Description: "falls back one second after the timeout, at 5m1s (fails the timeout rule)",
+		Impl: monitorImpl(func(c Config) monitorCore { return monitorOf(sp.Seed(), c.Timeout+time.Second, sp.Monitor) })},
+	{Name: "timer-before-readiness", Description: "at the timeout, falls back on its previous look before it sees that the operand has just become ready, at that very instant (fails the timeout rule)",
+		Impl: monitorImpl(func(c Config) monitorCore { return monitorOf(sp.Seed(), c.Timeout, timerBeforeReadiness) })},
+	{Name: "timer-from-start", Description: "runs its timeout from its process's start, not from its revision's manifest, so a leftover monitor falls back at once when its revision is rolled out (fails the timeout rule)",
+		Impl: monitorImpl(func(c Config) monitorCore { return monitorOf(sp.Seed(), c.Timeout, timerFromStart) })},
+	{Name: "crashloop-at-one", Description: "counts a single start-up attempt as CrashLooping (\"more than one\" read as \"at least one\"), so a started but never ready operand is CrashLooping (fails the reason rule)",
+		Impl: monitorImpl(func(c Config) monitorCore {
+			return seedMonitorWith(c, func(p *sp.MonitorParams) { p.Steps = crashLoopAtOneSteps() }, sp.Monitor)
+		})},
+	{Name: "no-hooks-in-message", Description: "leaves the unfinished post-start hooks out of a /readyz fallback's message (fails the reason rule)",
+		Impl: monitorImpl(func(c Config) monitorCore { return monitorOf(sp.Seed(), c.Timeout, noHooksInMessage) })},
+	{Name: "no-fallback-message", Description: "falls back with fallback-for-revision and fallback-reason but without the fallback-message annotation (fails the annotation rule)",
+		Impl: monitorImpl(func(c Config) monitorCore { return monitorOf(sp.Seed(), c.Timeout, noFallbackMessage) })},
+	{Name: "for-target-revision", Description: "writes the revision it falls back to in fallback-for-revision, not the failed one (fails the annotation rule)",
+		Impl: monitorImpl(func(c Config) monitorCore { return monitorOf(sp.Seed(), c.Timeout, forTargetRevision) })},
+	{Name: "healthz-is-ready", Description: "counts the operand ready once /healthz is green, one step before /readyz and the mirror pod are, and links it last-known-good then (fails the link rule)",
+		Impl: monitorImpl(func(c Config) monitorCore {
+			return seedMonitorWith(c, func(p *sp.MonitorParams) { p.Steps = healthzIsReadySteps() }, sp.Monitor)
+		})},
+	{Name: "links-failed-revision", Description: "links last-known-good to its revision when it falls back too, not only when ready (fails the link rule)",
+		Impl: monitorImpl(func(c Config) monitorCore { return monitorOf(sp.Seed(), c.Timeout, linksFailedRevision) })},
+	{Name: "ignores-last-known-good", Description: "always falls back to the previous revision, whatever last-known-good points at (fails the fallback target rule)",
+		Impl: monitorImpl(func(c Config) monitorCore { return monitorOf(sp.Seed(), c.Timeout, ignoresLastKnownGood) })},
+	{Name: "falls-back-in-bootstrap", Description: "with nothing to fall back to, rewrites its own revision's manifest as a fallback at the timeout instead of doing nothing (fails the fallback target rule)",
+		Impl: monitorImpl(func(c Config) monitorCore { return monitorOf(sp.Seed(), c.Timeout, fallsBackInBootstrap) })},
+	{Name: "ignores-lock", Description: "neither waits for nor takes the installer lock: decides and writes while the installer holds it (fails the lock rule)",
+		Impl: monitorImpl(func(c Config) monitorCore {
+			return seedMonitorWith(c, func(p *sp.MonitorParams) { p.HonourLock = false }, sp.Monitor)
+		})},
+	{Name: "lock-check-then-write", Description: "takes the installer lock only to see that it is free, releases it at once, then writes without it (fails the lock rule)",
+		Impl: monitorImpl(func(c Config) monitorCore { return monitorOf(sp.Seed(), c.Timeout, lockCheckThenWrite) })},
 }
 
 // Installer subjects.
@@ -96,6 +130,40 @@ var operators = []conformance.Subject{
 		Impl: operatorImpl(func(Config) operatorCore { return operatorCore{sp.Seed().Operator, noTerminationMessage} })},
 	{Name: "never-degraded", Description: "retries as the seed says but never reports Degraded (fails the Degraded rule)",
 		Impl: operatorImpl(func(Config) operatorCore { return operatorCore{sp.Seed().Operator, neverDegraded} })},
+	{Name: "retries-never-started-up", Description: "does not retry after CrashLooping, but retries after NeverStartedUp (fails the no-retry rule)",
+		Impl: operatorImpl(func(Config) operatorCore {
+			return seedOperatorWith(func(p *sp.OperatorParams) { p.NoRetry = []sp.Reason{sp.CrashLooping} })
+		})},
+	{Name: "retries-crash-looping", Description: "does not retry after NeverStartedUp, but retries after CrashLooping (fails the no-retry rule)",
+		Impl: operatorImpl(func(Config) operatorCore {
+			return seedOperatorWith(func(p *sp.OperatorParams) { p.NoRetry = []sp.Reason{sp.NeverStartedUp} })
+		})},
+	{Name: "retry-early-by-1s", Description: "retries a failed revision 9m59s after the fallback, one second early, doubling from there (fails the back-off rule)",
+		Impl: operatorImpl(func(Config) operatorCore {
+			return seedOperatorWith(func(p *sp.OperatorParams) { p.Backoff.First -= time.Second })
+		})},
+	{Name: "retry-late-by-1s", Description: "retries a failed revision 10m1s after the fallback, one second late, doubling from there (fails the back-off rule)",
+		Impl: operatorImpl(func(Config) operatorCore {
+			return seedOperatorWith(func(p *sp.OperatorParams) { p.Backoff.First += time.Second })
+		})},
+	{Name: "backoff-stops-early", Description: "stops doubling one step early: the back-off stays at 320m and never reaches the 6h cap (fails the back-off rule)",
+		Impl: operatorImpl(func(Config) operatorCore {
+			return seedOperatorWith(func(p *sp.OperatorParams) { p.Backoff.Max = 320 * time.Minute })
+		})},
+	{Name: "backoff-cap-over-by-1s", Description: "caps the back-off at 6h1s instead of 6h (fails the back-off rule)",
+		Impl: operatorImpl(func(Config) operatorCore {
+			return seedOperatorWith(func(p *sp.OperatorParams) { p.Backoff.Max += time.Second })
+		})},
+	{Name: "clears-degraded-on-retry", Description: "clears Degraded when the retry replaces the fallback, one step before the retried revision is ready (fails the Degraded rule)",
+		Impl: operatorImpl(func(Config) operatorCore {
+			return seedOperatorWith(func(p *sp.OperatorParams) { p.DegradedUntilReady = false })
+		})},
+	{Name: "degraded-late-by-1s", Description: "reports a new fallback a second after the mirror pod shows it, at its next look (fails the Degraded rule)",
+		Impl: operatorImpl(func(Config) operatorCore { return operatorCore{sp.Seed().Operator, degradedLate} })},
+	{Name: "late-termination-message", Description: "reports Degraded at once but adds the failed revision's termination message only at its next look (fails the termination message rule)",
+		Impl: operatorImpl(func(Config) operatorCore { return operatorCore{sp.Seed().Operator, lateTerminationMessage} })},
+	{Name: "truncates-termination-message", Description: "cuts the failed revision's termination message to its first 64 bytes in Degraded (fails the termination message rule)",
+		Impl: operatorImpl(func(Config) operatorCore { return operatorCore{sp.Seed().Operator, truncatesTermination} })},
 }
 
 // Pruner subjects.

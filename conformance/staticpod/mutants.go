@@ -1,0 +1,234 @@
+package staticpod
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	sp "github.com/opcert/opcert/reference/staticpod"
+)
+
+// The cores of the broken subjects added for the self-test (README
+// "Self-test"): each wraps a reference core from reference/staticpod and
+// breaks one requirement of seed 003, the way a real implementation
+// could, many of them by one second or one step at a deadline or a phase
+// change. subjects.go lists them with the rule each should fail.
+
+// Startup-monitor mutants.
+
+// seedMonitorWith is the seed's monitor with the run's timeout, its
+// parameters changed by change, deciding with decide.
+func seedMonitorWith(c Config, change func(*sp.MonitorParams), decide func(sp.MonitorParams, sp.MonitorView, time.Time) sp.MonitorDecision) monitorCore {
+	mc := monitorOf(sp.Seed(), c.Timeout, decide)
+	change(&mc.params)
+	return mc
+}
+
+// timerFromStart runs the timeout from the monitor process's first look,
+// as library-go's monitor does, not from the first look at its revision's
+// operand manifest: a monitor that waited while another revision ran
+// (003 §Upgrade / Downgrade Strategy) has used up its timeout by the time
+// its revision is rolled out.
+func timerFromStart(p sp.MonitorParams, v sp.MonitorView, now time.Time) sp.MonitorDecision {
+	if v.Since.IsZero() {
+		v.Since = now
+	}
+	d := sp.Monitor(p, v, now)
+	if d.Since.IsZero() {
+		d.Since = v.Since // not reset by another revision's manifest
+	}
+	return d
+}
+
+// crashLoopAtOneSteps is the seed's readiness procedure with step 2 off by
+// one: a single start-up attempt, the operand not up, already counts as
+// CrashLooping ("more than one" read as "at least one").
+func crashLoopAtOneSteps() []sp.Step {
+	steps := sp.SeedSteps() // step 1 (NeverStartedUp), step 2 (CrashLooping), then the up steps
+	up := slices.Clone(steps[2:])
+	steps[1] = func(revision int, o sp.Observation) (sp.Reason, string) {
+		if r, _ := sp.Verdict(up, revision, o); o.StartAttempts >= 1 && r != "" {
+			return sp.CrashLooping, fmt.Sprintf("%d start-up attempts in the termination log", o.StartAttempts)
+		}
+		return "", ""
+	}
+	return steps
+}
+
+// healthzIsReadySteps stops the readiness procedure after step 3: an
+// operand whose /healthz is green counts as ready, one step before /readyz
+// and the mirror pod say so.
+func healthzIsReadySteps() []sp.Step { return sp.SeedSteps()[:3] }
+
+// withFallbackAnnotations lets change rewrite a fallback's annotations.
+func withFallbackAnnotations(change func(op *sp.Op, ann map[string]string)) func(sp.MonitorParams, sp.MonitorView, time.Time) sp.MonitorDecision {
+	return func(p sp.MonitorParams, v sp.MonitorView, now time.Time) sp.MonitorDecision {
+		d := sp.Monitor(p, v, now)
+		if op := fallbackOp(&d); op != nil {
+			op.Annotations = maps.Clone(op.Annotations)
+			change(op, op.Annotations)
+		}
+		return d
+	}
+}
+
+// noHooksInMessage drops the unfinished post-start hooks from a /readyz
+// fallback's message.
+var noHooksInMessage = withFallbackAnnotations(func(_ *sp.Op, ann map[string]string) {
+	msg := ann[sp.AnnotationFallbackMessage]
+	if i := strings.Index(msg, "; unfinished post-start hooks:"); i >= 0 {
+		ann[sp.AnnotationFallbackMessage] = msg[:i]
+	}
+})
+
+// noFallbackMessage leaves out the human-readable fallback-message
+// annotation.
+var noFallbackMessage = withFallbackAnnotations(func(_ *sp.Op, ann map[string]string) {
+	delete(ann, sp.AnnotationFallbackMessage)
+})
+
+// forTargetRevision writes the revision fallen back to in
+// fallback-for-revision, instead of the failed one.
+var forTargetRevision = withFallbackAnnotations(func(op *sp.Op, ann map[string]string) {
+	ann[sp.AnnotationFallbackForRevision] = strconv.Itoa(op.Revision)
+})
+
+// linksFailedRevision links last-known-good to its revision when it falls
+// back too, as it does when the operand is ready: it links on every exit.
+func linksFailedRevision(p sp.MonitorParams, v sp.MonitorView, now time.Time) sp.MonitorDecision {
+	d := sp.Monitor(p, v, now)
+	if d.Action != sp.FallBack {
+		return d
+	}
+	for i, op := range d.Ops {
+		if op.Kind == sp.RemoveManifest && op.Pod == sp.StartupMonitor {
+			d.Ops = slices.Insert(slices.Clone(d.Ops), i, sp.Op{Kind: sp.LinkLastKnownGood, Revision: v.Revision})
+			break
+		}
+	}
+	return d
+}
+
+// ignoresLastKnownGood falls back to the previous revision, as before the
+// link existed, whatever last-known-good points at.
+func ignoresLastKnownGood(p sp.MonitorParams, v sp.MonitorView, now time.Time) sp.MonitorDecision {
+	v.LastKnownGood = 0
+	return sp.Monitor(p, v, now)
+}
+
+// fallsBackInBootstrap, with nothing to fall back to (no last-known-good
+// other than itself, no revision below its own), "falls back" to its own
+// revision at the timeout, annotations and all, instead of doing nothing.
+func fallsBackInBootstrap(p sp.MonitorParams, v sp.MonitorView, now time.Time) sp.MonitorDecision {
+	d := sp.Monitor(p, v, now)
+	if d.Action != sp.Wait || d.Reason == "" || d.Since.IsZero() || now.Before(d.Since.Add(p.Timeout)) {
+		return d // ready, falling back, not due, or waiting for the lock or its manifest
+	}
+	d.Action, d.Next = sp.FallBack, time.Time{}
+	d.Ops = []sp.Op{
+		{Kind: sp.WriteManifest, Pod: sp.Operand, Revision: v.Revision, Annotations: map[string]string{
+			sp.AnnotationFallbackForRevision: strconv.Itoa(v.Revision),
+			sp.AnnotationFallbackReason:      string(d.Reason),
+			sp.AnnotationFallbackMessage:     fmt.Sprintf("Revision %d did not become ready within %v: %s", v.Revision, p.Timeout, d.Message),
+		}},
+		{Kind: sp.RemoveManifest, Pod: sp.StartupMonitor, Revision: v.Revision},
+	}
+	if p.HonourLock {
+		d.Ops = append(append([]sp.Op{{Kind: sp.TakeLock}}, d.Ops...), sp.Op{Kind: sp.ReleaseLock})
+	}
+	return d
+}
+
+// lockCheckThenWrite takes the installer lock only to see that it is free
+// and releases it at once, then writes without it (check, then act).
+func lockCheckThenWrite(p sp.MonitorParams, v sp.MonitorView, now time.Time) sp.MonitorDecision {
+	d := sp.Monitor(p, v, now)
+	if n := len(d.Ops); n > 2 && d.Ops[0].Kind == sp.TakeLock && d.Ops[n-1].Kind == sp.ReleaseLock {
+		d.Ops = append([]sp.Op{d.Ops[0], d.Ops[n-1]}, d.Ops[1:n-1]...)
+	}
+	return d
+}
+
+// Operator mutants.
+
+// seedOperatorWith is the seed's operator, its parameters changed by
+// change.
+func seedOperatorWith(change func(*sp.OperatorParams)) operatorCore {
+	p := sp.Seed().Operator
+	change(&p)
+	return operatorCore{p, sp.Operate}
+}
+
+// newFallback tells whether the node's mirror pod shows a fallback the
+// operator's memory does not know yet: its first look at it.
+func newFallback(mem *sp.Fallback, n sp.Node) bool {
+	if n.Mirror == nil {
+		return false
+	}
+	if _, ok := n.Mirror.Annotations[sp.AnnotationFallbackForRevision]; !ok {
+		return false
+	}
+	return mem == nil || mem.UID != n.Mirror.UID
+}
+
+// degradedLate reports a new fallback only at its next look, a second
+// after it first sees it (it waits for the fallback to be "stable"): until
+// then the condition stays as it was.
+func degradedLate(p sp.OperatorParams, mem *sp.Fallback, n sp.Node, now time.Time) sp.OperatorDecision {
+	d := sp.Operate(p, mem, n, now)
+	if !newFallback(mem, n) {
+		return d
+	}
+	d.Condition = sp.Condition{Type: p.ConditionType, Status: metav1.ConditionFalse, Reason: "AsExpected"}
+	if mem != nil && p.DegradedUntilReady {
+		d.Condition = sp.Condition{Type: p.ConditionType, Status: metav1.ConditionTrue, Reason: string(mem.Reason), Message: p.Describe(*mem)}
+	}
+	d.Next = now.Add(time.Second)
+	return d
+}
+
+// lateTerminationMessage reads the failed revision's termination message
+// only at its second look at a fallback: the first Degraded=True it writes
+// lacks it.
+func lateTerminationMessage(p sp.OperatorParams, mem *sp.Fallback, n sp.Node, now time.Time) sp.OperatorDecision {
+	if newFallback(mem, n) {
+		n.Termination = ""
+	}
+	return sp.Operate(p, mem, n, now)
+}
+
+// truncatedTermination is how much of a termination message
+// truncatesTermination keeps.
+const truncatedTermination = 64
+
+// truncatesTermination cuts the termination message to its first 64 bytes
+// before it reaches the condition.
+func truncatesTermination(p sp.OperatorParams, mem *sp.Fallback, n sp.Node, now time.Time) sp.OperatorDecision {
+	if len(n.Termination) > truncatedTermination {
+		n.Termination = n.Termination[:truncatedTermination]
+	}
+	return sp.Operate(p, mem, n, now)
+}
+
+// timerBeforeReadiness looks at its timer before it refreshes its view of
+// the operand: at the deadline it falls back on what its previous look
+// saw (the mirror pod not ready yet), even when the operand has become
+// ready at that very instant.
+func timerBeforeReadiness(p sp.MonitorParams, v sp.MonitorView, now time.Time) sp.MonitorDecision {
+	d := sp.Monitor(p, v, now)
+	if d.Action != sp.Ready || now.Before(d.Since.Add(p.Timeout)) {
+		return d
+	}
+	v.Since = d.Since
+	if m := v.Operand.Mirror; m != nil {
+		previous := *m
+		previous.Ready = false
+		v.Operand.Mirror = &previous
+	}
+	return sp.Monitor(p, v, now)
+}

@@ -1,0 +1,287 @@
+package staticpod
+
+import (
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/opcert/opcert/conformance"
+	sp "github.com/opcert/opcert/reference/staticpod"
+)
+
+var mt0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+
+func subjectNamed(t *testing.T, subjects []conformance.Subject, name string) conformance.Subject {
+	t.Helper()
+	for _, s := range subjects {
+		if s.Name == name {
+			return s
+		}
+	}
+	t.Fatalf("no subject %q", name)
+	return conformance.Subject{}
+}
+
+func monitorNamed(t *testing.T, name string) monitorCore {
+	t.Helper()
+	return subjectNamed(t, monitors, name).Impl.(monitorImpl)(DefaultConfig())
+}
+
+func operatorNamed(t *testing.T, name string) operatorCore {
+	t.Helper()
+	return subjectNamed(t, operators, name).Impl.(operatorImpl)(DefaultConfig())
+}
+
+// Operands of revision 5 as the monitor observes them.
+var (
+	upObs = sp.Observation{StartAttempts: 1, Healthz: sp.OK, Etcd: sp.OK, Readyz: sp.OK,
+		Mirror: &sp.Mirror{Name: "kas", UID: "u", Revision: 5, Ready: true}}
+	hookObs = sp.Observation{StartAttempts: 1, Healthz: sp.OK, Etcd: sp.OK, Readyz: sp.Failed, Unfinished: []string{"poststarthook/rbac/bootstrap-roles"},
+		Mirror: &sp.Mirror{Name: "kas", UID: "u", Revision: 5}}
+)
+
+// watch is the monitor of revision 5 watching o since mt0, last-known-good
+// 3 and revisions 3 to 5 on the node, with change applied.
+func watch(o sp.Observation, change ...func(*sp.MonitorView)) sp.MonitorView {
+	v := sp.MonitorView{Revision: 5, Manifest: 5, Operand: o, Since: mt0, LastKnownGood: 3, Revisions: []int{3, 4, 5}}
+	for _, c := range change {
+		c(&v)
+	}
+	return v
+}
+
+func decide(m monitorCore, v sp.MonitorView, at time.Duration) sp.MonitorDecision {
+	return m.decide(m.params, v, mt0.Add(at))
+}
+
+func kinds(ops []sp.Op) []sp.OpKind {
+	var out []sp.OpKind
+	for _, op := range ops {
+		out = append(out, op.Kind)
+	}
+	return out
+}
+
+func fallbackAnnotations(t *testing.T, d sp.MonitorDecision) (int, map[string]string) {
+	t.Helper()
+	op := fallbackOp(&d)
+	if op == nil {
+		t.Fatalf("no fallback: %+v", d)
+	}
+	return op.Revision, op.Annotations
+}
+
+// Each monitor mutant departs from the reference where its description
+// says, by the second or the step it says.
+func TestMonitorMutants(t *testing.T) {
+	ref := monitorNamed(t, "reference")
+	m, s := time.Minute, time.Second
+
+	t.Run("early-by-1s and late-by-1s fall back one second either side of the 5m timeout", func(t *testing.T) {
+		v := watch(hookObs)
+		for _, c := range []struct {
+			subject string
+			at      time.Duration
+			want    sp.Action
+		}{
+			{"reference", 5*m - s, sp.Wait}, {"reference", 5 * m, sp.FallBack},
+			{"early-by-1s", 5*m - 2*s, sp.Wait}, {"early-by-1s", 5*m - s, sp.FallBack},
+			{"late-by-1s", 5 * m, sp.Wait}, {"late-by-1s", 5*m + s, sp.FallBack},
+		} {
+			if d := decide(monitorNamed(t, c.subject), v, c.at); d.Action != c.want {
+				t.Errorf("%s at %v: action %v, want %v", c.subject, c.at, d.Action, c.want)
+			}
+		}
+	})
+	t.Run("timer-before-readiness falls back from an operand ready at the deadline, not from one ready before", func(t *testing.T) {
+		mu := monitorNamed(t, "timer-before-readiness")
+		if d := decide(mu, watch(upObs), 5*m); d.Action != sp.FallBack {
+			t.Errorf("ready at 5m: %v, want a fallback", d.Action)
+		}
+		if d := decide(mu, watch(upObs), 5*m-s); d.Action != sp.Ready {
+			t.Errorf("ready at 4m59s: %v, want ready", d.Action)
+		}
+		if d := decide(ref, watch(upObs), 5*m); d.Action != sp.Ready {
+			t.Errorf("reference, ready at 5m: %v, want ready", d.Action)
+		}
+	})
+	t.Run("timer-from-start counts the time it waited for its revision", func(t *testing.T) {
+		mu := monitorNamed(t, "timer-from-start")
+		other := watch(hookObs, func(v *sp.MonitorView) { v.Manifest, v.Since = 4, time.Time{} })
+		d := decide(mu, other, 0)
+		if !d.Since.Equal(mt0) || d.Action != sp.Wait {
+			t.Fatalf("first look at another revision: %v since %v, want to wait since the start", d.Action, d.Since)
+		}
+		mine := watch(hookObs, func(v *sp.MonitorView) { v.Since = d.Since })
+		if d := decide(mu, mine, 10*m); d.Action != sp.FallBack {
+			t.Errorf("its revision rolled out at 10m: %v, want a fallback at once", d.Action)
+		}
+		if d := decide(ref, watch(hookObs, func(v *sp.MonitorView) { v.Since = time.Time{} }), 10*m); d.Action != sp.Wait || !d.Next.Equal(mt0.Add(15*m)) {
+			t.Errorf("reference: %v next %v, want to wait until 15m", d.Action, d.Next)
+		}
+	})
+	t.Run("crashloop-at-one calls one start-up attempt CrashLooping", func(t *testing.T) {
+		_, ann := fallbackAnnotations(t, decide(monitorNamed(t, "crashloop-at-one"), watch(hookObs), 5*m))
+		_, want := fallbackAnnotations(t, decide(ref, watch(hookObs), 5*m))
+		if ann[sp.AnnotationFallbackReason] != string(sp.CrashLooping) || want[sp.AnnotationFallbackReason] != string(sp.NotReady) {
+			t.Errorf("reason %s, reference %s", ann[sp.AnnotationFallbackReason], want[sp.AnnotationFallbackReason])
+		}
+		if d := decide(monitorNamed(t, "crashloop-at-one"), watch(upObs), m); d.Action != sp.Ready {
+			t.Errorf("a ready operand: %v, want ready", d.Action)
+		}
+	})
+	t.Run("no-hooks-in-message, no-fallback-message and for-target-revision change one annotation", func(t *testing.T) {
+		_, ann := fallbackAnnotations(t, decide(monitorNamed(t, "no-hooks-in-message"), watch(hookObs), 5*m))
+		if msg := ann[sp.AnnotationFallbackMessage]; msg == "" || strings.Contains(msg, "rbac/bootstrap-roles") {
+			t.Errorf("no-hooks-in-message: %q", msg)
+		}
+		_, ann = fallbackAnnotations(t, decide(monitorNamed(t, "no-fallback-message"), watch(hookObs), 5*m))
+		if _, ok := ann[sp.AnnotationFallbackMessage]; ok || ann[sp.AnnotationFallbackReason] != string(sp.NotReady) {
+			t.Errorf("no-fallback-message: %v", ann)
+		}
+		to, ann := fallbackAnnotations(t, decide(monitorNamed(t, "for-target-revision"), watch(hookObs), 5*m))
+		if to != 3 || ann[sp.AnnotationFallbackForRevision] != "3" {
+			t.Errorf("for-target-revision: to %d, for %s", to, ann[sp.AnnotationFallbackForRevision])
+		}
+		_, ann = fallbackAnnotations(t, decide(ref, watch(hookObs), 5*m))
+		if ann[sp.AnnotationFallbackForRevision] != "5" || !strings.Contains(ann[sp.AnnotationFallbackMessage], "rbac/bootstrap-roles") {
+			t.Errorf("reference: %v", ann)
+		}
+	})
+	t.Run("healthz-is-ready links a healthy operand one step before /readyz is green", func(t *testing.T) {
+		d := decide(monitorNamed(t, "healthz-is-ready"), watch(hookObs), m)
+		if d.Action != sp.Ready || !slices.Contains(kinds(d.Ops), sp.LinkLastKnownGood) {
+			t.Errorf("%v %v, want ready and linked", d.Action, kinds(d.Ops))
+		}
+		if d := decide(ref, watch(hookObs), m); d.Action != sp.Wait {
+			t.Errorf("reference: %v, want to wait", d.Action)
+		}
+	})
+	t.Run("links-failed-revision links its revision under the lock as it falls back", func(t *testing.T) {
+		d := decide(monitorNamed(t, "links-failed-revision"), watch(hookObs), 5*m)
+		want := []sp.OpKind{sp.TakeLock, sp.WriteManifest, sp.LinkLastKnownGood, sp.RemoveManifest, sp.ReleaseLock}
+		if !slices.Equal(kinds(d.Ops), want) || d.Ops[2].Revision != 5 {
+			t.Errorf("ops %v, want %v linking 5", d.Ops, want)
+		}
+	})
+	t.Run("ignores-last-known-good and falls-back-in-bootstrap pick the wrong target", func(t *testing.T) {
+		if to, _ := fallbackAnnotations(t, decide(monitorNamed(t, "ignores-last-known-good"), watch(hookObs), 5*m)); to != 4 {
+			t.Errorf("ignores-last-known-good: to %d, want the previous revision 4", to)
+		}
+		boot := watch(hookObs, func(v *sp.MonitorView) { v.LastKnownGood, v.Revisions = 0, []int{5} })
+		if to, ann := fallbackAnnotations(t, decide(monitorNamed(t, "falls-back-in-bootstrap"), boot, 5*m)); to != 5 || ann[sp.AnnotationFallbackForRevision] != "5" {
+			t.Errorf("falls-back-in-bootstrap: to %d, %v", to, ann)
+		}
+		if d := decide(monitorNamed(t, "falls-back-in-bootstrap"), boot, 5*m-s); d.Action != sp.Wait {
+			t.Errorf("falls-back-in-bootstrap before the timeout: %v", d.Action)
+		}
+		if d := decide(ref, boot, 5*m); d.Action != sp.Wait || len(d.Ops) > 0 {
+			t.Errorf("reference in bootstrap: %v %v, want nothing", d.Action, d.Ops)
+		}
+	})
+	t.Run("ignores-lock and lock-check-then-write write without holding the lock", func(t *testing.T) {
+		held := watch(upObs, func(v *sp.MonitorView) { v.LockHeld = true })
+		if d := decide(monitorNamed(t, "ignores-lock"), held, m); d.Action != sp.Ready || slices.Contains(kinds(d.Ops), sp.TakeLock) {
+			t.Errorf("ignores-lock under the installer's lock: %v %v", d.Action, kinds(d.Ops))
+		}
+		if d := decide(ref, held, m); len(d.Ops) > 0 {
+			t.Errorf("reference under the installer's lock: %v", kinds(d.Ops))
+		}
+		d := decide(monitorNamed(t, "lock-check-then-write"), watch(hookObs), 5*m)
+		if want := []sp.OpKind{sp.TakeLock, sp.ReleaseLock, sp.WriteManifest, sp.RemoveManifest}; !slices.Equal(kinds(d.Ops), want) {
+			t.Errorf("lock-check-then-write: %v, want %v", kinds(d.Ops), want)
+		}
+	})
+}
+
+// fellBackTo is the mirror pod of revision 4 after a fallback from 5.
+func fellBackTo(uid string, reason sp.Reason) *sp.Mirror {
+	return &sp.Mirror{Name: "kas", UID: uid, Revision: 4, Ready: true, Annotations: map[string]string{
+		sp.AnnotationFallbackForRevision: "5", sp.AnnotationFallbackReason: string(reason), sp.AnnotationFallbackMessage: "Revision 5 did not become ready within 5m0s",
+	}}
+}
+
+func operate(o operatorCore, mem *sp.Fallback, n sp.Node, at time.Duration) sp.OperatorDecision {
+	return o.decide(o.params, mem, n, mt0.Add(at))
+}
+
+// Each operator mutant departs from the reference where its description
+// says.
+func TestOperatorMutants(t *testing.T) {
+	ref := operatorNamed(t, "reference")
+	m, s := time.Minute, time.Second
+	term := strings.Repeat("x", 100)
+	at := func(mirror *sp.Mirror) sp.Node { return sp.Node{Target: 5, Mirror: mirror, Termination: term} }
+
+	t.Run("retries-never-started-up and retries-crash-looping retry after one no-retry reason", func(t *testing.T) {
+		for _, c := range []struct {
+			subject string
+			reason  sp.Reason
+		}{{"retries-never-started-up", sp.NeverStartedUp}, {"retries-crash-looping", sp.CrashLooping}} {
+			if d := operate(operatorNamed(t, c.subject), nil, at(fellBackTo("a", c.reason)), 0); !d.Next.Equal(mt0.Add(10 * m)) {
+				t.Errorf("%s after %s: next %v, want a retry at 10m", c.subject, c.reason, d.Next)
+			}
+			if d := operate(ref, nil, at(fellBackTo("a", c.reason)), 0); !d.Next.IsZero() {
+				t.Errorf("reference after %s: next %v, want no retry", c.reason, d.Next)
+			}
+		}
+	})
+	t.Run("the back-off mutants retry one second or one step off the ladder", func(t *testing.T) {
+		for _, c := range []struct {
+			subject string
+			first   time.Duration
+			seventh time.Duration // the delay before retry 7, the first at the cap
+		}{
+			{"reference", 10 * m, 6 * time.Hour},
+			{"retry-early-by-1s", 10*m - s, 6 * time.Hour},
+			{"retry-late-by-1s", 10*m + s, 6 * time.Hour},
+			{"backoff-stops-early", 10 * m, 320 * m},
+			{"backoff-cap-over-by-1s", 10 * m, 6*time.Hour + s},
+		} {
+			b := operatorNamed(t, c.subject).params.Backoff
+			if b.Delay(0) != c.first || b.Delay(6) != c.seventh {
+				t.Errorf("%s: first %v, seventh %v; want %v, %v", c.subject, b.Delay(0), b.Delay(6), c.first, c.seventh)
+			}
+		}
+	})
+	t.Run("clears-degraded-on-retry clears once the retry's mirror pod replaces the fallback, before it is ready", func(t *testing.T) {
+		retry := &sp.Mirror{Name: "kas", UID: "r", Revision: 5}
+		for subject, want := range map[string]metav1.ConditionStatus{"reference": metav1.ConditionTrue, "clears-degraded-on-retry": metav1.ConditionFalse} {
+			o := operatorNamed(t, subject)
+			d := operate(o, nil, at(fellBackTo("a", sp.NotReady)), 0)
+			if d = operate(o, d.Memory, at(retry), 10*m+s); d.Condition.Status != want {
+				t.Errorf("%s during the retry: %s, want %s", subject, d.Condition.Status, want)
+			}
+		}
+	})
+	t.Run("degraded-late-by-1s reports a fallback a second late", func(t *testing.T) {
+		o := operatorNamed(t, "degraded-late-by-1s")
+		d := operate(o, nil, at(fellBackTo("a", sp.NotReady)), 0)
+		if d.Condition.Status != metav1.ConditionFalse || !d.Next.Equal(mt0.Add(s)) {
+			t.Fatalf("first look: %s next %v, want False and a look at 1s", d.Condition.Status, d.Next)
+		}
+		if d = operate(o, d.Memory, at(fellBackTo("a", sp.NotReady)), s); d.Condition.Status != metav1.ConditionTrue || !d.Next.Equal(mt0.Add(10*m)) {
+			t.Errorf("second look: %s next %v, want True and the retry at 10m", d.Condition.Status, d.Next)
+		}
+	})
+	t.Run("late-termination-message and truncates-termination-message do not show the whole termination message at once", func(t *testing.T) {
+		o := operatorNamed(t, "late-termination-message")
+		d := operate(o, nil, at(fellBackTo("a", sp.CrashLooping)), 0)
+		if strings.Contains(d.Condition.Message, term) {
+			t.Errorf("late-termination-message, first look: %q", d.Condition.Message)
+		}
+		if d = operate(o, d.Memory, at(fellBackTo("a", sp.CrashLooping)), s); !strings.Contains(d.Condition.Message, term) {
+			t.Errorf("late-termination-message, second look: %q", d.Condition.Message)
+		}
+		d = operate(operatorNamed(t, "truncates-termination-message"), nil, at(fellBackTo("a", sp.CrashLooping)), 0)
+		if strings.Contains(d.Condition.Message, term) || !strings.Contains(d.Condition.Message, term[:truncatedTermination]) {
+			t.Errorf("truncates-termination-message: %q", d.Condition.Message)
+		}
+		if d = operate(ref, nil, at(fellBackTo("a", sp.CrashLooping)), 0); !strings.Contains(d.Condition.Message, term) {
+			t.Errorf("reference: %q", d.Condition.Message)
+		}
+	})
+}

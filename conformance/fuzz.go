@@ -23,6 +23,9 @@ type FuzzOptions struct {
 	ShrinkRuns int
 	// Dir is where runs may keep files (Options.Dir).
 	Dir string
+	// Stem starts every run's prefix (Options.Prefix), "f" if empty: two
+	// Fuzz calls on one API server need different stems.
+	Stem string
 	// Ran, if set, is told of each run as it ends: the drawn ones (shrink
 	// false) and the shrinking's candidates.
 	Ran func(sc *scenarios.Scenario, run reports.Run, shrink bool)
@@ -51,10 +54,13 @@ type Finding struct {
 // returns nil when every run passed, and an error when the environment or
 // ctx stopped a run (nothing is judged then).
 func Fuzz(ctx context.Context, api client.Client, m *Mechanism, cast Cast, o FuzzOptions) (*Finding, error) {
-	n := 0
+	n, stem := 0, o.Stem
+	if stem == "" {
+		stem = "f"
+	}
 	play := func(sc *scenarios.Scenario, shrink bool) (reports.Run, *timeline.Timeline, error) {
 		n++
-		run, tl := Play(ctx, api, m, sc, cast, Options{Prefix: "f" + strconv.FormatInt(int64(n), 36) + "-", Dir: o.Dir})
+		run, tl := Play(ctx, api, m, sc, cast, Options{Prefix: stem + strconv.FormatInt(int64(n), 36) + "-", Dir: o.Dir})
 		if o.Ran != nil {
 			o.Ran(sc, run, shrink)
 		}

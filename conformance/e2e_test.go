@@ -73,7 +73,7 @@ var _ = Describe("the reference", func() {
 		Expect(ja.Len()).To(BeNumerically(">", 1000))
 	})
 
-	It("gives the same timeline with 2, 4 and 8 workers", func() {
+	It("gives the same timeline and report with 2, 4 and 8 workers", func() {
 		// A fleet with chaos: many objects at each instant, so that workers
 		// run in parallel and any dependence on their timing would show.
 		sc, err := scenarios.Parse("workers.yaml", []byte(`name: workers
@@ -92,18 +92,28 @@ chaos: {seed: 7, meanUptime: 40m, downtime: {min: 5m, max: 25m}, hang: 0.3}
 		m := stale.Mechanism(stale.DefaultConfig())
 		cast, err := m.Subjects(nil)
 		Expect(err).NotTo(HaveOccurred())
-		var first string
+		var first, firstReport string
 		for _, workers := range []int{2, 4, 8} {
 			run, tl := conformance.Play(context.Background(), api.Client, m, sc, cast, conformance.Options{Prefix: prefix(), Workers: workers})
 			Expect(run.Error).To(BeEmpty())
 			var b bytes.Buffer
 			Expect(tl.WriteJSONL(&b)).To(Succeed())
+			// The report too, once its wall-clock fields are left out, in
+			// every format.
+			rep := &reports.Report{Tool: "opcert", StartedAt: time.Now(), Wall: time.Duration(workers),
+				Environment: reports.Environment{KubeVersion: api.KubeVersion, Assets: api.Assets, Startup: api.Startup}, Runs: []reports.Run{run}}
+			rep.Normalize()
+			var r bytes.Buffer
+			Expect(reports.WriteJSON(&r, rep)).To(Succeed())
+			Expect(reports.WriteJUnit(&r, rep)).To(Succeed())
+			Expect(reports.WriteMarkdown(&r, rep)).To(Succeed())
 			if first == "" {
-				first = b.String()
+				first, firstReport = b.String(), r.String()
 				Expect(strings.Count(first, "\n")).To(BeNumerically(">", 200), "too quiet to mean much")
 				continue
 			}
 			Expect(b.String()).To(Equal(first), "%d workers", workers)
+			Expect(r.String()).To(Equal(firstReport), "the report with %d workers", workers)
 		}
 	})
 

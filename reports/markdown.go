@@ -20,7 +20,11 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 		verdict = "FAIL"
 	}
 	fmt.Fprintf(&b, "# %s report: %s\n\n", r.Tool, verdict)
-	fmt.Fprintf(&b, "Started %s, took %s.\n\n", r.StartedAt.Format(time.RFC3339), fmtDur(r.Wall))
+	if r.StartedAt.IsZero() {
+		b.WriteString("Wall-clock fields left out (reproducible report: the same input gives the same files).\n\n")
+	} else {
+		fmt.Fprintf(&b, "Started %s, took %s.\n\n", r.StartedAt.Format(time.RFC3339), fmtDur(r.Wall))
+	}
 
 	env := r.Environment
 	b.WriteString("## Environment\n\n")

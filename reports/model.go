@@ -22,10 +22,24 @@ const (
 // Report is everything one `opcert run` found.
 type Report struct {
 	Tool        string        `json:"tool"`
-	StartedAt   time.Time     `json:"startedAt"`
+	StartedAt   time.Time     `json:"startedAt,omitzero"`
 	Wall        time.Duration `json:"wallNanos"`
 	Environment Environment   `json:"environment"`
 	Runs        []Run         `json:"runs"`
+}
+
+// Normalize leaves out what differs between two runs of the same input:
+// the wall-clock fields (when it started, how long everything took, the
+// median API call) and where the API server's binaries are. What is left
+// depends only on the scenarios, the subjects and their seeds, so two
+// normalized reports of the same input are the same bytes in every format
+// (opcert run --reproducible; a test holds it, with 2, 4 and 8 workers).
+func (r *Report) Normalize() {
+	r.StartedAt, r.Wall = time.Time{}, 0
+	r.Environment.Startup, r.Environment.Assets = 0, ""
+	for i := range r.Runs {
+		r.Runs[i].Wall, r.Runs[i].MedianCall = 0, 0
+	}
 }
 
 // Environment describes the API server the runs used.

@@ -370,3 +370,24 @@ func TestVerdictOfStoppedRuns(t *testing.T) {
 		t.Errorf("an errored report must not sum up as PASS or FAIL:\n%s", b.String())
 	}
 }
+
+func TestNormalize(t *testing.T) {
+	a := &Report{Tool: "opcert", StartedAt: time.Now(), Wall: time.Second, Environment: Environment{KubeVersion: "v1", Assets: "/a", Startup: time.Second},
+		Runs: []Run{{Scenario: "s", Virtual: time.Hour, Wall: time.Millisecond, MedianCall: time.Microsecond, APICalls: 3}}}
+	b := &Report{Tool: "opcert", StartedAt: time.Now().Add(time.Hour), Wall: 2 * time.Second, Environment: Environment{KubeVersion: "v1", Assets: "/b", Startup: 2 * time.Second},
+		Runs: []Run{{Scenario: "s", Virtual: time.Hour, Wall: 2 * time.Millisecond, MedianCall: 2 * time.Microsecond, APICalls: 3}}}
+	a.Normalize()
+	b.Normalize()
+	for _, write := range []func(io.Writer, *Report) error{WriteJSON, WriteJUnit, WriteMarkdown} {
+		var x, y bytes.Buffer
+		if err := errors.Join(write(&x, a), write(&y, b)); err != nil {
+			t.Fatal(err)
+		}
+		if x.String() != y.String() {
+			t.Errorf("normalized reports differ:\n%s\n%s", x.String(), y.String())
+		}
+		if strings.Contains(x.String(), "0001-01-01") {
+			t.Errorf("a normalized report shows the zero time:\n%s", x.String())
+		}
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -26,6 +27,8 @@ type runOptions struct {
 	scenarios []string
 	apiPort   int
 	dryRun    bool
+	// reproducible leaves the wall-clock fields out of the reports.
+	reproducible bool
 	// mechanisms build each registered mechanism from its flags' values.
 	mechanisms mechanismFlags
 }
@@ -120,6 +123,7 @@ environment error.`,
 	f.StringArrayVar(&o.scenarios, "scenario", nil, "run only this built-in scenario (repeatable)")
 	f.IntVar(&o.apiPort, "api-port", 0, "port for the API server (0: any free port)")
 	f.BoolVar(&o.dryRun, "dry-run", false, "print the plan (scenarios, subjects, estimated API calls and wall time) and stop")
+	f.BoolVar(&o.reproducible, "reproducible", false, "leave wall-clock fields (start time, durations, API server start-up, binaries' path) out of the reports, so that the same input writes the same files")
 	o.mechanisms = addMechanismFlags(f)
 	return cmd
 }
@@ -191,7 +195,14 @@ func (o *runOptions) run(cmd *cobra.Command, files []string) error {
 	if ctx.Err() != nil && stopped == nil {
 		return fmt.Errorf("%w; %s was left as it was", context.Cause(ctx), o.out)
 	}
-	if err := reports.WriteAll(staging, rep); err != nil {
+	written := rep
+	if o.reproducible { // the terminal summary keeps its wall-clock figures
+		c := *rep
+		c.Runs = slices.Clone(rep.Runs)
+		c.Normalize()
+		written = &c
+	}
+	if err := reports.WriteAll(staging, written); err != nil {
 		return envError{err}
 	}
 	if err := replaceDir(staging, o.out); err != nil {

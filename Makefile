@@ -9,7 +9,7 @@ GO ?= go
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME ?= 30s
 
-.PHONY: all build envtest demo test lint bench fuzz selftest clean
+.PHONY: all build envtest demo test lint bench fuzz fuzz-seeds selftest clean
 
 all: build
 
@@ -45,6 +45,19 @@ lint:
 # Every broken subject of every mechanism against the rules (README "Self-test").
 selftest: build envtest
 	bin/opcert selftest --out opcert-selftest
+
+# Random fault schedules on the reference, a bounded number of seeds per
+# mechanism (README "Fuzzing"): a failure fails the target and leaves the
+# replay and minimal scenario files in opcert-fuzz-<mechanism>/.
+FUZZ_SEED ?= 1
+FUZZ_RUNS ?= 20
+FUZZ_DURATION ?= 6h
+FUZZ_MECHANISMS ?= stale
+fuzz-seeds: build envtest
+	@set -e; for m in $(FUZZ_MECHANISMS); do \
+		echo "== opcert fuzz --mechanism $$m --seed $(FUZZ_SEED) --runs $(FUZZ_RUNS) --duration $(FUZZ_DURATION)"; \
+		bin/opcert fuzz --mechanism $$m --seed $(FUZZ_SEED) --runs $(FUZZ_RUNS) --duration $(FUZZ_DURATION) --out opcert-fuzz-$$m; \
+	done
 
 # Figures for the README: virtual-s/s, API calls, floor, detector writes.
 bench: envtest

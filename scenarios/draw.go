@@ -161,7 +161,7 @@ func cutDuration(s *Scenario, try func(*Scenario) (bool, error)) error {
 }
 
 // maxBisect bounds the runs spent placing one step or the end.
-const maxBisect = 10
+const maxBisect = 16
 
 // earliest finds, between lo and hi (where the failure is), the earliest
 // instant at which ok still holds: lo itself, or by bisection to the

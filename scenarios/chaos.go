@@ -37,8 +37,11 @@ func (c Chaos) Plan(operators []string, duration time.Duration) []Fault {
 			if up >= float64(duration-t) {
 				break
 			}
-			at := t + time.Duration(math.Ceil(up)) // strictly after the last restart
-			down := c.Downtime.Min.Duration + time.Duration(r.Int64N(spread+1))
+			// On whole seconds, as the API server keeps times, so that
+			// evidence reads cleanly: strictly after the last restart, and
+			// down for whole seconds (from a whole-second minimum).
+			at := t + time.Duration(math.Floor(up/float64(time.Second))+1)*time.Second
+			down := c.Downtime.Min.Duration + time.Duration(r.Int64N(spread/int64(time.Second)+1))*time.Second
 			faults = append(faults, Fault{Process: name, At: at, Hang: r.Float64() < c.Hang, Until: at + down})
 			t = at + down
 		}

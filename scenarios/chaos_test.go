@@ -82,3 +82,12 @@ func TestPlanShape(t *testing.T) {
 		t.Errorf("hang fraction %.3f, want about 0.25", frac)
 	}
 }
+
+// Faults fall on whole seconds, as the API server keeps times.
+func TestPlanWholeSeconds(t *testing.T) {
+	for _, f := range chaos(7).Plan(names(35), 24*time.Hour) {
+		if f.At%time.Second != 0 || f.Until%time.Second != 0 {
+			t.Fatalf("fault %+v is not on whole seconds", f)
+		}
+	}
+}

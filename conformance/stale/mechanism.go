@@ -19,6 +19,7 @@ import (
 	"github.com/opcert/opcert/reference/stale"
 	"github.com/opcert/opcert/scenarios"
 	"github.com/opcert/opcert/sim"
+	"github.com/opcert/opcert/sim/timeline"
 )
 
 // ClusterOperatorGVK is the kind the mechanism works on.
@@ -246,6 +247,12 @@ func (w *world) SetCondition(ctx context.Context, name string, c scenarios.Condi
 		return err
 	}
 	cond := toCondition(c)
+	// The operand's change is a fact of the world even while its operator
+	// is down and nothing is written: the timeline shows it.
+	before := findCondition(o.want, cond.Type)
+	w.st.Sched.Record(ctx, timeline.Event{Time: w.st.Sched.Now(), Actor: timeline.RoleScenario, Role: timeline.RoleScenario,
+		Verb: timeline.VerbSet, Object: timeline.ObjectRef{Kind: timeline.KindOperand, Name: name},
+		Conditions: []timeline.ConditionChange{{Type: c.Type, Before: before, After: &timeline.Condition{Type: c.Type, Status: c.Status, Reason: c.Reason, Message: c.Message}}}})
 	o.want = operator.Upsert(o.want, cond)
 	if o.live != nil {
 		o.live.Set(cond)
@@ -265,6 +272,17 @@ func (w *world) SetAnswerDelay(_ context.Context, name string, d time.Duration) 
 	if o.live != nil {
 		delay, _ := w.operator(d)
 		o.live.SetAnswerDelay(delay)
+	}
+	return nil
+}
+
+// findCondition is the condition of type t that conds report, as the
+// timeline writes it, or nil.
+func findCondition(conds []operator.Condition, t configv1.ClusterStatusConditionType) *timeline.Condition {
+	for _, c := range conds {
+		if c.Type == t {
+			return &timeline.Condition{Type: string(c.Type), Status: string(c.Status), Reason: c.Reason, Message: c.Message}
+		}
 	}
 	return nil
 }

@@ -24,6 +24,7 @@ const (
 	VerbLock         = "lock"      // a node lock file was taken
 	VerbUnlock       = "unlock"    // a node lock file was released
 	VerbProbe        = "probe"     // an HTTP probe got an answer, or none
+	VerbSet          = "set"       // a simulated operand changed what it reports
 )
 
 // Kinds of objects that are not API objects. Their events carry no group,
@@ -42,10 +43,14 @@ const (
 //     Detail the answer's status ("200 OK") or why there was none
 //     ("connection refused"), Failed when it did not succeed as the kubelet
 //     counts success (an answer from 200 to 399).
+//   - Operand: what a simulated operator's operand reports (Name the
+//     operator); verb set, Conditions the condition it now reports, whether
+//     or not its operator is running to write it.
 const (
 	KindProcess = "Process"
 	KindFile    = "File"
 	KindProbe   = "Probe"
+	KindOperand = "Operand"
 )
 
 // Roles of actors. A mechanism names its roles; "scenario" is the harness.

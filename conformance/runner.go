@@ -90,7 +90,11 @@ func expectCase() reports.Case {
 func expectations(events []timeline.Event) reports.Case {
 	c := expectCase()
 	n := 0
+	var skipped []timeline.Event
 	for _, e := range events {
+		if e.Verb == timeline.VerbSkip {
+			skipped = append(skipped, e)
+		}
 		if e.Verb != timeline.VerbExpect {
 			continue
 		}
@@ -106,6 +110,11 @@ func expectations(events []timeline.Event) reports.Case {
 		c.Status, c.Message = reports.Skip, "the scenario has no expectations"
 	default:
 		c.Status, c.Message = reports.Pass, fmt.Sprintf("%d expectations held", n)
+	}
+	if len(skipped) > 0 {
+		// Steps that did not apply are said, never passed over in silence.
+		c.Message += fmt.Sprintf("; %d steps skipped as not applying to the subjects (first, %s: %s)", len(skipped), skipped[0].Object.Name, skipped[0].Detail)
+		c.Evidence = append(c.Evidence, skipped...)
 	}
 	return c
 }

@@ -3,6 +3,7 @@ package conformance
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -39,6 +40,13 @@ func (s *scene) step(st scenarios.Step) func(context.Context) error {
 			s.expect(ctx, st.Expect)
 		case st.Action != "":
 			err = (*s.actions).Do(ctx, st.Action, st.Arg)
+			var skipped *Skipped
+			if errors.As(err, &skipped) {
+				s.sched.Record(ctx, timeline.Event{Actor: timeline.RoleScenario, Role: timeline.RoleScenario, Verb: timeline.VerbSkip,
+					Object: timeline.ObjectRef{Kind: timeline.KindStep, Name: fmt.Sprintf("%s:%d", s.source, st.Line)},
+					Detail: st.Action + ": " + skipped.Reason})
+				return nil
+			}
 		}
 		if err != nil {
 			return fmt.Errorf("step at line %d (+%s): %w", st.Line, st.Time, err)

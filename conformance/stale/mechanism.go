@@ -44,12 +44,17 @@ func Mechanism(cfg Config) *conformance.Mechanism {
 
 // world is a scenario's running operators and detector.
 type world struct {
-	st       *conformance.Stage
-	operator operatorImpl
-	ops      map[string]*op
-	// params and decide make each detector process the run starts.
-	params stale.Params
-	decide decideFunc
+	st *conformance.Stage
+	// operator makes the reference and broken operators; external, a
+	// team's (conformance.Reconciler), when the cast has one.
+	operator         operatorImpl
+	externalOperator *conformance.Reconciler
+	ops              map[string]*op
+	// params and decide make each detector process the run starts;
+	// externalDetector replaces them with a team's.
+	params           stale.Params
+	decide           decideFunc
+	externalDetector *conformance.Reconciler
 }
 
 // op is one simulated operator process and what its operand reports.
@@ -61,10 +66,25 @@ type op struct {
 }
 
 func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
-	w := &world{st: st, operator: cast[RoleOperator].Impl.(operatorImpl), ops: map[string]*op{}}
+	w := &world{st: st, ops: map[string]*op{}}
+	switch impl := cast[RoleOperator].Impl.(type) {
+	case operatorImpl:
+		w.operator = impl
+	case conformance.Reconciler:
+		w.externalOperator = &impl
+	default:
+		return nil, fmt.Errorf("stale: the operator role cannot be played by %T", impl)
+	}
+	switch impl := cast[RoleDetector].Impl.(type) {
+	case detectorImpl:
+		w.params, w.decide = impl(stale.Params{ChallengeAfter: cfg.ChallengeAfter, UnknownAfter: cfg.UnknownAfter})
+	case conformance.Reconciler:
+		w.externalDetector = &impl
+	default:
+		return nil, fmt.Errorf("stale: the detector role cannot be played by %T", impl)
+	}
 	fleet := scenarioWorld(sc).Fleet()
 	w.chaos(sc, fleet)
-	w.params, w.decide = cast[RoleDetector].Impl.(detectorImpl)(stale.Params{ChallengeAfter: cfg.ChallengeAfter, UnknownAfter: cfg.UnknownAfter})
 	if err := w.startDetector(ctx); err != nil {
 		return nil, err
 	}
@@ -108,12 +128,20 @@ func (w *world) start(ctx context.Context, name string) error {
 	if err != nil {
 		return err
 	}
-	delay, compare := w.operator(o.delay)
 	actor := OperatorActor(name)
 	c := w.st.Sched.Client(w.st.API, actor, RoleOperator)
-	o.live = operator.New(c, w.st.Sched.Clock(), name, delay, append([]operator.Condition(nil), o.want...))
-	o.live.Compare = compare
-	return w.st.Sched.Start(ctx, sim.Actor{Name: actor, Role: RoleOperator, Reconciler: o.live,
+	var rec reconcile.Reconciler
+	if w.externalOperator != nil {
+		if rec, err = w.externalOperator.New(conformance.Instance{Client: c, Clock: w.st.Sched.Clock(), Name: name}); err != nil {
+			return fmt.Errorf("starting operator %s: %w", name, err)
+		}
+	} else {
+		delay, compare := w.operator(o.delay)
+		o.live = operator.New(c, w.st.Sched.Clock(), name, delay, append([]operator.Condition(nil), o.want...))
+		o.live.Compare = compare
+		rec = o.live
+	}
+	return w.st.Sched.Start(ctx, sim.Actor{Name: actor, Role: RoleOperator, Reconciler: rec,
 		Watches: []sim.Watch{{GVK: ClusterOperatorGVK, Name: name}},
 		Initial: []reconcile.Request{w.request(name)}})
 }
@@ -124,14 +152,20 @@ func (w *world) start(ctx context.Context, name string) error {
 func (w *world) startDetector(ctx context.Context) error {
 	c := w.st.Sched.Client(w.st.API, RoleDetector, RoleDetector)
 	var list configv1.ClusterOperatorList
-	if err := c.List(ctx, &list); err != nil {
+	err := c.List(ctx, &list)
+	if err != nil {
 		return err
 	}
 	var initial []reconcile.Request
 	for _, co := range list.Items {
 		initial = append(initial, w.request(co.Name))
 	}
-	det := &stale.Detector{Client: c, Clock: w.st.Sched.Clock(), Params: w.params, Decide: w.decide}
+	var det reconcile.Reconciler = &stale.Detector{Client: c, Clock: w.st.Sched.Clock(), Params: w.params, Decide: w.decide}
+	if w.externalDetector != nil {
+		if det, err = w.externalDetector.New(conformance.Instance{Client: c, Clock: w.st.Sched.Clock()}); err != nil {
+			return fmt.Errorf("starting the detector: %w", err)
+		}
+	}
 	return w.st.Sched.Start(ctx, sim.Actor{Name: RoleDetector, Role: RoleDetector, Reconciler: det,
 		Watches: []sim.Watch{{GVK: ClusterOperatorGVK}}, Initial: initial})
 }
@@ -246,6 +280,9 @@ func (w *world) SetCondition(ctx context.Context, name string, c scenarios.Condi
 	if err != nil {
 		return err
 	}
+	if w.externalOperator != nil {
+		return &conformance.Skipped{Reason: "the operator is not opcert's: what its operand reports is its own"}
+	}
 	cond := toCondition(c)
 	// The operand's change is a fact of the world even while its operator
 	// is down and nothing is written: the timeline shows it.
@@ -267,6 +304,9 @@ func (w *world) SetAnswerDelay(_ context.Context, name string, d time.Duration) 
 	o, err := w.get(name)
 	if err != nil {
 		return err
+	}
+	if w.externalOperator != nil {
+		return &conformance.Skipped{Reason: "the operator is not opcert's: how fast it answers is its own"}
 	}
 	o.delay = d
 	if o.live != nil {

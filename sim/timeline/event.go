@@ -25,6 +25,7 @@ const (
 	VerbUnlock       = "unlock"    // a node lock file was released
 	VerbProbe        = "probe"     // an HTTP probe got an answer, or none
 	VerbSet          = "set"       // a simulated operand changed what it reports
+	VerbSkip         = "skip"      // a scenario step did not apply to the subject (Detail says why)
 )
 
 // Kinds of objects that are not API objects. Their events carry no group,
@@ -46,11 +47,13 @@ const (
 //   - Operand: what a simulated operator's operand reports (Name the
 //     operator); verb set, Conditions the condition it now reports, whether
 //     or not its operator is running to write it.
+//   - Step: a scenario step (Name its file and line); verb skip.
 const (
 	KindProcess = "Process"
 	KindFile    = "File"
 	KindProbe   = "Probe"
 	KindOperand = "Operand"
+	KindStep    = "Step"
 )
 
 // Roles of actors. A mechanism names its roles; "scenario" is the harness.

@@ -6,12 +6,11 @@ import (
 
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
-	sp "github.com/opcert/opcert/reference/staticpod"
 	"github.com/opcert/opcert/sim/node"
 )
 
 // installer installs the revisions the operator asks for on its node: the
-// adapter of reference/staticpod's Install with the subject's parameters.
+// adapter of the subject's core (reference/staticpod's Install, or a variant).
 // It looks when asked and when the installer lock is released; it has no
 // timer of its own but its writes' time.
 type installer struct {
@@ -32,7 +31,7 @@ func (i *installer) Reconcile(ctx context.Context, _ reconcile.Request) (reconci
 			return reconcile.Result{}, nil
 		}
 		held := lockHolder(i.h.as(ctx, i.actor)) != ""
-		ops := sp.Install(i.h.c.installer, revision, held)
+		ops := i.h.c.installer.install(i.h.c.installer.params, revision, held)
 		if ops == nil {
 			return reconcile.Result{}, nil // waits for the lock
 		}
@@ -57,7 +56,7 @@ func (i *installer) Reconcile(ctx context.Context, _ reconcile.Request) (reconci
 }
 
 // pruner deletes old revisions' resource directories on its node: the
-// adapter of reference/staticpod's Prune with the subject's parameters.
+// adapter of the subject's core (reference/staticpod's Prune, or a variant).
 // It looks when a resource directory or the last-known-good link changes.
 type pruner struct {
 	h     *host
@@ -73,7 +72,7 @@ func (p *pruner) Reconcile(ctx context.Context, _ reconcile.Request) (reconcile.
 	if err != nil {
 		return reconcile.Result{}, err
 	}
-	for _, r := range sp.Prune(p.h.c.pruner, revs, p.h.c.spec.KeepCount(), linked(fsys)) {
+	for _, r := range p.h.c.pruner.prune(p.h.c.pruner.params, revs, p.h.c.spec.KeepCount(), linked(fsys)) {
 		if err := fsys.Remove(node.RevisionDir(operandName, r)); err != nil {
 			return reconcile.Result{}, err
 		}

@@ -29,7 +29,6 @@ import (
 
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/conformance/staticpod/rules"
-	sp "github.com/opcert/opcert/reference/staticpod"
 	"github.com/opcert/opcert/scenarios"
 	"github.com/opcert/opcert/sim"
 	"github.com/opcert/opcert/sim/node"
@@ -103,9 +102,9 @@ type cluster struct {
 	cfg       Config
 	spec      *World
 	monitor   monitorCore
-	installer sp.InstallerParams
+	installer installerCore
 	operator  operatorCore
-	pruner    sp.PrunerParams
+	pruner    prunerCore
 	hosts     []*host
 	// installerWrite and monitorWrite are how long each timed write takes.
 	installerWrite, monitorWrite time.Duration

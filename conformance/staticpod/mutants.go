@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -231,4 +232,48 @@ func timerBeforeReadiness(p sp.MonitorParams, v sp.MonitorView, now time.Time) s
 		v.Operand.Mirror = &previous
 	}
 	return sp.Monitor(p, v, now)
+}
+
+// Installer mutants.
+
+// locksLate takes the installer lock only to write the operand manifest:
+// the resources and the startup-monitor manifest go first, whoever holds
+// the lock. When the lock turns out to be held, the plan is dropped at the
+// TakeLock and starts again once it is released.
+func locksLate(p sp.InstallerParams, revision int, _ bool) []sp.Op {
+	ops := sp.Install(p, revision, false)
+	if len(ops) == 0 || ops[0].Kind != sp.TakeLock {
+		return ops
+	}
+	for i, op := range ops {
+		if op.Kind == sp.WriteManifest && op.Pod == sp.Operand {
+			return slices.Concat(ops[1:i], ops[:1], ops[i:])
+		}
+	}
+	return ops
+}
+
+// Pruner mutants.
+
+// keepsOneMore does not read the last-known-good link: it keeps one more
+// revision than asked, on the belief that last-known-good is the
+// revision before the newest.
+func keepsOneMore(p sp.PrunerParams, revisions []int, keep, _ int) []int {
+	return sp.Prune(p, revisions, keep+1, 0)
+}
+
+// staleLink resolves last-known-good once, at its first look that finds
+// the link, and keeps to it after the link moves.
+func staleLink() func(sp.PrunerParams, []int, int, int) []int {
+	var mu sync.Mutex
+	resolved := 0
+	return func(p sp.PrunerParams, revisions []int, keep, lastKnownGood int) []int {
+		mu.Lock()
+		if resolved == 0 {
+			resolved = lastKnownGood
+		}
+		lkg := resolved
+		mu.Unlock()
+		return sp.Prune(p, revisions, keep, lkg)
+	}
 }

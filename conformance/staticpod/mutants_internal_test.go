@@ -285,3 +285,49 @@ func TestOperatorMutants(t *testing.T) {
 		}
 	})
 }
+
+// The installer and pruner mutants depart from the reference where their
+// descriptions say.
+func TestInstallerAndPrunerMutants(t *testing.T) {
+	t.Run("locks-late writes the resources and the monitor manifest before it takes the lock", func(t *testing.T) {
+		c := subjectNamed(t, installers, "locks-late").Impl.(installerImpl)(DefaultConfig())
+		want := []sp.OpKind{sp.WriteResources, sp.WriteManifest, sp.TakeLock, sp.WriteManifest, sp.ReleaseLock}
+		for _, held := range []bool{false, true} {
+			ops := c.install(c.params, 7, held)
+			if !slices.Equal(kinds(ops), want) || ops[1].Pod != sp.StartupMonitor || ops[3].Pod != sp.Operand {
+				t.Errorf("lock held %v: %v, want %v, the monitor's manifest first", held, ops, want)
+			}
+		}
+		ref := subjectNamed(t, installers, "reference").Impl.(installerImpl)(DefaultConfig())
+		if ops := ref.install(ref.params, 7, true); ops != nil {
+			t.Errorf("reference with the lock held: %v, want to wait", ops)
+		}
+	})
+	prune := func(name string) prunerCore {
+		return subjectNamed(t, pruners, name).Impl.(prunerImpl)(DefaultConfig())
+	}
+	revs := []int{1, 2, 3, 4, 5, 6}
+	t.Run("keeps-one-more keeps the previous revision, not last-known-good", func(t *testing.T) {
+		c, ref := prune("keeps-one-more"), prune("reference")
+		if got := c.prune(c.params, revs, 3, 1); !slices.Equal(got, []int{1, 2}) {
+			t.Errorf("keep 3, last-known-good 1: deletes %v, want [1 2]", got)
+		}
+		if got := ref.prune(ref.params, revs, 3, 1); !slices.Equal(got, []int{2, 3}) {
+			t.Errorf("reference: deletes %v, want [2 3]", got)
+		}
+	})
+	t.Run("stale-link keeps to the first link it found", func(t *testing.T) {
+		c := prune("stale-link")
+		for _, step := range []struct {
+			lkg  int
+			want []int
+		}{{0, []int{1, 2, 3, 4, 5}}, {2, []int{1, 3, 4, 5}}, {3, []int{1, 3, 4, 5}}} {
+			if got := c.prune(c.params, revs, 1, step.lkg); !slices.Equal(got, step.want) {
+				t.Errorf("link at %d: deletes %v, want %v", step.lkg, got, step.want)
+			}
+		}
+		if fresh := prune("stale-link"); !slices.Equal(fresh.prune(fresh.params, revs, 1, 3), []int{1, 2, 4, 5}) {
+			t.Errorf("a new run's pruner did not resolve the link afresh")
+		}
+	})
+}

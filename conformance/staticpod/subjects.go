@@ -29,8 +29,15 @@ type monitorCore struct {
 	decide func(sp.MonitorParams, sp.MonitorView, time.Time) sp.MonitorDecision
 }
 
-// installerImpl makes an installer subject's parameters.
-type installerImpl func(Config) sp.InstallerParams
+// installerImpl makes an installer subject's parameters and core.
+type installerImpl func(Config) installerCore
+
+// installerCore is what the installer adapter asks for the operations that
+// install a revision: reference/staticpod's Install or a broken variant.
+type installerCore struct {
+	params  sp.InstallerParams
+	install func(p sp.InstallerParams, revision int, lockHeld bool) []sp.Op
+}
 
 // operatorImpl makes an operator subject's parameters and decision core.
 type operatorImpl func(Config) operatorCore
@@ -40,8 +47,16 @@ type operatorCore struct {
 	decide func(sp.OperatorParams, *sp.Fallback, sp.Node, time.Time) sp.OperatorDecision
 }
 
-// prunerImpl makes a pruner subject's parameters.
-type prunerImpl func(Config) sp.PrunerParams
+// prunerImpl makes a pruner subject's parameters and core (a fresh one
+// per run: a core may remember what it saw).
+type prunerImpl func(Config) prunerCore
+
+// prunerCore is what the pruner adapter asks for the revisions to delete:
+// reference/staticpod's Prune or a broken variant.
+type prunerCore struct {
+	params sp.PrunerParams
+	prune  func(p sp.PrunerParams, revisions []int, keep, lastKnownGood int) []int
+}
 
 // Startup-monitor subjects: the reference, library-go's, and variants
 // broken on purpose, each breaking one requirement of the seed.
@@ -101,11 +116,13 @@ var monitors = []conformance.Subject{
 // Installer subjects.
 var installers = []conformance.Subject{
 	{Name: "reference", Description: "reference/staticpod's Install: takes the installer lock, waits while it is held",
-		Impl: installerImpl(func(Config) sp.InstallerParams { return sp.Seed().Installer })},
+		Impl: installerImpl(func(Config) installerCore { return installerCore{sp.Seed().Installer, sp.Install} })},
 	{Name: "library-go", Profile: "library-go", Description: "library-go's installer (takes the lock as the seed does)",
-		Impl: installerImpl(func(Config) sp.InstallerParams { return sp.LibraryGo().Installer })},
+		Impl: installerImpl(func(Config) installerCore { return installerCore{sp.LibraryGo().Installer, sp.Install} })},
 	{Name: "ignores-lock", Description: "writes without taking or honouring the installer lock (fails the lock rule)",
-		Impl: installerImpl(func(Config) sp.InstallerParams { return sp.InstallerParams{} })},
+		Impl: installerImpl(func(Config) installerCore { return installerCore{sp.InstallerParams{}, sp.Install} })},
+	{Name: "locks-late", Description: "takes the installer lock only around the operand manifest: writes the resources and the startup-monitor manifest before it, under anyone's lock (fails the lock rule)",
+		Impl: installerImpl(func(Config) installerCore { return installerCore{sp.Seed().Installer, locksLate} })},
 }
 
 // Operator subjects.
@@ -169,11 +186,15 @@ var operators = []conformance.Subject{
 // Pruner subjects.
 var pruners = []conformance.Subject{
 	{Name: "reference", Description: "reference/staticpod's Prune: keeps the newest revisions and the last-known-good one",
-		Impl: prunerImpl(func(Config) sp.PrunerParams { return sp.Seed().Pruner })},
+		Impl: prunerImpl(func(Config) prunerCore { return prunerCore{sp.Seed().Pruner, sp.Prune} })},
 	{Name: "library-go", Profile: "library-go", Description: "library-go's pruner, which does not know the last-known-good link (fails the pruner rule in the seed profile)",
-		Impl: prunerImpl(func(Config) sp.PrunerParams { return sp.LibraryGo().Pruner })},
+		Impl: prunerImpl(func(Config) prunerCore { return prunerCore{sp.LibraryGo().Pruner, sp.Prune} })},
 	{Name: "prunes-last-known-good", Description: "prunes the last-known-good revision with the others (fails the pruner rule)",
-		Impl: prunerImpl(func(Config) sp.PrunerParams { return sp.PrunerParams{HonourLastKnownGood: false} })},
+		Impl: prunerImpl(func(Config) prunerCore { return prunerCore{sp.PrunerParams{HonourLastKnownGood: false}, sp.Prune} })},
+	{Name: "keeps-one-more", Description: "does not read the link: keeps one more revision than asked, taking the previous one for last-known-good (fails the pruner rule)",
+		Impl: prunerImpl(func(Config) prunerCore { return prunerCore{sp.PrunerParams{}, keepsOneMore} })},
+	{Name: "stale-link", Description: "resolves last-known-good once, the first time it finds the link, and never sees it move: it spares the old revision and prunes the newly linked one (fails the pruner rule)",
+		Impl: prunerImpl(func(Config) prunerCore { return prunerCore{sp.Seed().Pruner, staleLink()} })},
 }
 
 func monitorOf(p sp.Profile, timeout time.Duration, decide func(sp.MonitorParams, sp.MonitorView, time.Time) sp.MonitorDecision) monitorCore {

@@ -1,0 +1,119 @@
+package process
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// Options say how to start one process.
+type Options struct {
+	Argv []string
+	// Env is added to opcert's environment (KUBECONFIG, OPCERT_NAME...).
+	Env []string
+	// Log receives the process's standard output and error.
+	Log string
+}
+
+// Proc is a running (or ended) process that opcert started.
+type Proc struct {
+	cmd  *exec.Cmd
+	log  *os.File
+	done chan struct{}
+
+	mu     sync.Mutex
+	killed bool // by opcert
+	err    error
+}
+
+// stopWait bounds how long Kill waits for the group to be reaped.
+const stopWait = 10 * time.Second
+
+// Start runs argv in a process group of its own, with the parent-death
+// signal set so that it dies if opcert does (even by SIGKILL), its output
+// appended to o.Log.
+func Start(o Options) (*Proc, error) {
+	if len(o.Argv) == 0 {
+		return nil, errors.New("no command to run")
+	}
+	log, err := os.OpenFile(o.Log, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return nil, err
+	}
+	cmd := exec.Command(o.Argv[0], o.Argv[1:]...)
+	cmd.Env = append(os.Environ(), o.Env...)
+	cmd.Stdout, cmd.Stderr = log, log
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	if err := cmd.Start(); err != nil {
+		log.Close()
+		return nil, fmt.Errorf("starting %s: %w", o.Argv[0], err)
+	}
+	p := &Proc{cmd: cmd, log: log, done: make(chan struct{})}
+	go func() {
+		err := cmd.Wait()
+		p.mu.Lock()
+		p.err = err
+		p.mu.Unlock()
+		log.Close()
+		close(p.done)
+	}()
+	return p, nil
+}
+
+// Pid is the process's id (and its group's).
+func (p *Proc) Pid() int { return p.cmd.Process.Pid }
+
+// Done is closed when the process has ended and been reaped.
+func (p *Proc) Done() <-chan struct{} { return p.done }
+
+// Kill sends SIGKILL to the process's group (its children too) and waits
+// for it to be reaped, at most stopWait.
+func (p *Proc) Kill() error {
+	select {
+	case <-p.done:
+		return nil
+	default:
+	}
+	p.mu.Lock()
+	p.killed = true
+	p.mu.Unlock()
+	if err := syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
+		return err
+	}
+	select {
+	case <-p.done:
+		return nil
+	case <-time.After(stopWait):
+		return fmt.Errorf("process %d did not end %s after SIGKILL", p.Pid(), stopWait)
+	}
+}
+
+// Ending says how the process ended, for the report: "running", "killed
+// by opcert", "exited with status N", or "killed by signal S".
+func (p *Proc) Ending() string {
+	select {
+	case <-p.done:
+	default:
+		return "running"
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.killed {
+		return "killed by opcert (SIGKILL)"
+	}
+	var exit *exec.ExitError
+	if !errors.As(p.err, &exit) {
+		if p.err != nil {
+			return p.err.Error()
+		}
+		return "exited with status 0"
+	}
+	if ws, ok := exit.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+		return "killed by signal " + ws.Signal().String()
+	}
+	return fmt.Sprintf("exited with status %d", exit.ExitCode())
+}

@@ -77,7 +77,11 @@ const maxBatchesPerInstant = 10000
 // Scheduler drives actors in virtual time. It is safe for the actors it runs
 // to call its methods; Run itself must not be called concurrently.
 type Scheduler struct {
-	clock    *testingclock.FakeClock
+	clock    runClock
+	// realtime runs on the wall clock (realtime.go): deadlines are waited
+	// for, and wake interrupts the wait when Observe brings work.
+	realtime bool
+	wake     chan struct{}
 	timeline *timeline.Timeline
 	store    *store
 	meter    meter
@@ -105,12 +109,22 @@ type Scheduler struct {
 	// recorded meanwhile without a batch context (see record).
 	inBatch atomic.Bool
 	strays  atomic.Int64
+
+	// epoch is the clock's first instant; faulted is a subject's fault
+	// (stamps.go) found outside a batch (under mu).
+	epoch   time.Time
+	faulted error
 }
 
 // NewScheduler returns a scheduler on clock that records into tl.
 func NewScheduler(clock *testingclock.FakeClock, tl *timeline.Timeline) *Scheduler {
+	return build(clock, tl)
+}
+
+func build(clock runClock, tl *timeline.Timeline) *Scheduler {
 	return &Scheduler{
 		clock:    clock,
+		wake:     make(chan struct{}, 1),
 		timeline: tl,
 		store:    newStore(),
 		Workers:  4,
@@ -139,6 +153,7 @@ func (s *Scheduler) Enqueue(actor string, req reconcile.Request, t time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.enqueueLocked(actor, req, t)
+	s.poke() // in real time, a Run asleep looks again
 }
 
 // enqueueLocked keeps one pending item per actor and request, at the
@@ -169,7 +184,13 @@ func (s *Scheduler) Run(ctx context.Context, until time.Time) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		batch := s.nextBatch(until)
+		batch, wait := s.nextBatch(until)
+		if batch == nil && s.realtime && s.clock.Now().Before(until) {
+			if err := s.sleep(ctx, wait); err != nil {
+				return err
+			}
+			continue
+		}
 		if batch == nil {
 			if s.clock.Now().Before(until) {
 				s.clock.SetTime(until)
@@ -191,15 +212,20 @@ func (s *Scheduler) Run(ctx context.Context, until time.Time) error {
 }
 
 // nextBatch moves the clock to the earliest due item and takes the work due
-// then: one scenario step alone, or every reconcile up to the next step.
-func (s *Scheduler) nextBatch(until time.Time) []*item {
+// then: one scenario step alone, or every reconcile up to the next step. In
+// real time it does not move the clock: with nothing due yet it returns no
+// batch and when the next item is due (until, if none).
+func (s *Scheduler) nextBatch(until time.Time) ([]*item, time.Time) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	first := s.queue.peek()
 	if first == nil || first.at.After(until) {
-		return nil
+		return nil, until
 	}
 	if first.at.After(s.clock.Now()) {
+		if s.realtime {
+			return nil, first.at
+		}
 		s.clock.SetTime(first.at)
 		if s.OnAdvance != nil {
 			s.OnAdvance(first.at)
@@ -218,7 +244,7 @@ func (s *Scheduler) nextBatch(until time.Time) []*item {
 		}
 		delete(s.pending, pendingKey{it.actor, it.req})
 	}
-	return batch
+	return batch, now
 }
 
 // runBatch runs a batch, objects in parallel, and appends its events in
@@ -273,6 +299,9 @@ func (s *Scheduler) runBatch(ctx context.Context, batch []*item) error {
 	for _, sk := range sinks {
 		s.timeline.Append(sk.events...)
 		s.notify(ctx, sk.writes)
+	}
+	if i := slices.IndexFunc(sinks, func(sk *sink) bool { return sk.fault != nil }); i >= 0 {
+		errs = append(errs, sinks[i].fault)
 	}
 	return errors.Join(errs...)
 }

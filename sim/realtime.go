@@ -1,0 +1,90 @@
+package sim
+
+import (
+	"context"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/utils/clock"
+	testingclock "k8s.io/utils/clock/testing"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/opcert/opcert/sim/timeline"
+)
+
+// Real time, for the tiers where opcert's subjects are real processes or a
+// real cluster: the same scheduler, actors and recording clients, but the
+// clock is the wall clock. Run waits for each deadline instead of jumping
+// to it, and learns of the writes it did not make (processes it started,
+// anyone on a cluster) from whoever watches the API server, through
+// Observe, which files them and wakes the actors that watch them. Nothing
+// here is deterministic, and nothing is meant to be: the run is judged with
+// the rules' tolerance.
+
+// runClock is the run's clock: a fake one the scheduler moves, or the wall
+// clock, which SetTime cannot move.
+type runClock interface {
+	clock.PassiveClock
+	SetTime(time.Time)
+}
+
+var _ runClock = (*testingclock.FakeClock)(nil)
+
+type wallClock struct{ clock.RealClock }
+
+func (wallClock) SetTime(time.Time) {}
+
+// NewRealtime returns a scheduler on the wall clock that records into tl.
+func NewRealtime(tl *timeline.Timeline) *Scheduler {
+	s := build(wallClock{}, tl)
+	s.realtime = true
+	return s
+}
+
+// Realtime tells whether the scheduler runs on the wall clock.
+func (s *Scheduler) Realtime() bool { return s.realtime }
+
+// sleep waits until t, until Observe or Enqueue brings work, or until ctx
+// ends.
+func (s *Scheduler) sleep(ctx context.Context, t time.Time) error {
+	timer := time.NewTimer(time.Until(t))
+	defer timer.Stop()
+	select {
+	case <-timer.C:
+	case <-s.wake:
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	return nil
+}
+
+// poke interrupts a sleeping Run; a poke while it works is kept for its
+// next sleep.
+func (s *Scheduler) poke() {
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
+}
+
+// Observe files a write the scheduler did not make, as seen on the API
+// server (obj as the write left it, as it was for a delete; e the event to
+// file, its object named as the server names it), and wakes the actors
+// that watch the object. An object of another run (another prefix) is
+// ignored. It may be called from any goroutine, while Run runs.
+func (s *Scheduler) Observe(ctx context.Context, gvk schema.GroupVersionKind, obj client.Object, e timeline.Event) {
+	obj = obj.DeepCopyObject().(client.Object)
+	if !s.toLocal(gvk.GroupKind(), obj) {
+		return
+	}
+	k := storeKey{gvk, client.ObjectKeyFromObject(obj)}
+	if e.Verb == timeline.VerbDelete {
+		s.store.forget(k)
+	} else {
+		s.store.put(k, obj)
+	}
+	e.Object.Namespace, e.Object.Name = k.key.Namespace, k.key.Name
+	s.timeline.Append(e)
+	s.notify(ctx, []written{{k, obj}})
+	s.poke()
+}

@@ -1,0 +1,61 @@
+package sim
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/opcert/opcert/sim/timeline"
+)
+
+// In real time the scheduler waits for deadlines on the wall clock, and a
+// write it did not make, once observed, wakes the actors that watch it.
+func TestRealtimeWaitsAndObserves(t *testing.T) {
+	tl := &timeline.Timeline{}
+	s := NewRealtime(tl)
+	if !s.Realtime() {
+		t.Fatal("not real time")
+	}
+	start := time.Now()
+	ticks := newRecorder(s, func(_ context.Context, r reconcile.Request, n int) (reconcile.Result, error) {
+		if r.Name == "tick" && n < 3 {
+			return reconcile.Result{RequeueAfter: 50 * time.Millisecond}, nil
+		}
+		return reconcile.Result{}, nil
+	})
+	mustStart(t, s, Actor{Name: "ticker", Reconciler: ticks, Initial: []reconcile.Request{req("tick")},
+		Watches: []Watch{{GVK: coGVK, Name: "seen"}}})
+
+	// Someone else writes "seen" while the run sleeps.
+	go func() {
+		time.Sleep(100 * time.Millisecond)
+		s.Observe(context.Background(), coGVK, clusterOperator("seen"), timeline.Event{Time: time.Now(), Actor: "outsider",
+			Verb: timeline.VerbUpdateStatus, Object: timeline.ObjectRef{Kind: "ClusterOperator", Group: coGVK.Group, Name: "seen"}})
+	}()
+	until := start.Add(400 * time.Millisecond)
+	if err := s.Run(context.Background(), until); err != nil {
+		t.Fatal(err)
+	}
+	if time.Now().Before(until) {
+		t.Errorf("Run returned before its end")
+	}
+	if ticks.count["tick"] != 3 || ticks.count["seen"] != 1 {
+		t.Errorf("reconciles: %v, want tick 3 times and seen once", ticks.count)
+	}
+	// The requeues were waited for: each tick at least 50ms after the last.
+	var last time.Duration = -1
+	for _, c := range ticks.calls {
+		if c.Req != "tick" {
+			continue
+		}
+		if last >= 0 && c.At-last < 50*time.Millisecond {
+			t.Errorf("ticks %s apart, want 50ms or more", c.At-last)
+		}
+		last = c.At
+	}
+	if evs := tl.Events(); len(evs) == 0 || evs[len(evs)-1].Actor != "outsider" {
+		t.Errorf("the observed write is not on the timeline: %+v", evs)
+	}
+}

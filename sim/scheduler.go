@@ -77,7 +77,7 @@ const maxBatchesPerInstant = 10000
 // Scheduler drives actors in virtual time. It is safe for the actors it runs
 // to call its methods; Run itself must not be called concurrently.
 type Scheduler struct {
-	clock    runClock
+	clock runClock
 	// realtime runs on the wall clock (realtime.go): deadlines are waited
 	// for, and wake interrupts the wait when Observe brings work.
 	realtime bool

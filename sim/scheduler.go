@@ -124,6 +124,7 @@ func NewScheduler(clock *testingclock.FakeClock, tl *timeline.Timeline) *Schedul
 func build(clock runClock, tl *timeline.Timeline) *Scheduler {
 	return &Scheduler{
 		clock:    clock,
+		epoch:    clock.Now(),
 		wake:     make(chan struct{}, 1),
 		timeline: tl,
 		store:    newStore(),
@@ -182,6 +183,9 @@ func (s *Scheduler) Run(ctx context.Context, until time.Time) error {
 	batches := 0
 	for {
 		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := s.takeFault(); err != nil {
 			return err
 		}
 		batch, wait := s.nextBatch(until)

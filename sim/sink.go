@@ -13,6 +13,8 @@ import (
 type sink struct {
 	events []timeline.Event
 	writes []written
+	// fault, if set, fails the run once the batch is over (stamps.go).
+	fault error
 }
 
 // written is one successful write, kept for the watchers: a copy of the

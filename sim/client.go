@@ -200,6 +200,7 @@ func (c *Client) write(ctx context.Context, verb string, obj client.Object, do f
 	e.Conditions = timeline.Diff(Conditions(before), Conditions(after))
 	c.s.checkStamps(ctx, e)
 	e.Fields = fieldChanges(c.s.fieldPaths(k.gvk), before, after)
+	c.s.mine(obj.GetResourceVersion())
 	if verb == timeline.VerbDelete {
 		// Finalizers may keep the object; only the server knows.
 		c.s.store.forget(k)

@@ -73,6 +73,9 @@ func (s *Scheduler) poke() {
 // that watch the object. An object of another run (another prefix) is
 // ignored. It may be called from any goroutine, while Run runs.
 func (s *Scheduler) Observe(ctx context.Context, gvk schema.GroupVersionKind, obj client.Object, e timeline.Event) {
+	if s.isMine(obj.GetResourceVersion()) {
+		return // a write of the scheduler's own actors, filed when made
+	}
 	obj = obj.DeepCopyObject().(client.Object)
 	if !s.toLocal(gvk.GroupKind(), obj) {
 		return
@@ -87,4 +90,24 @@ func (s *Scheduler) Observe(ctx context.Context, gvk schema.GroupVersionKind, ob
 	s.timeline.Append(e)
 	s.notify(ctx, []written{{k, obj}})
 	s.poke()
+}
+
+// mine remembers, in real time, the resource version a write of the
+// scheduler's own actors left, so that Observe does not file it twice.
+func (s *Scheduler) mine(rv string) {
+	if !s.realtime || rv == "" {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.own == nil {
+		s.own = map[string]bool{}
+	}
+	s.own[rv] = true
+}
+
+func (s *Scheduler) isMine(rv string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return rv != "" && s.own[rv]
 }

@@ -82,6 +82,9 @@ type Scheduler struct {
 	// for, and wake interrupts the wait when Observe brings work.
 	realtime bool
 	wake     chan struct{}
+	// own holds, in real time, the resource versions its actors' writes
+	// left (under mu).
+	own      map[string]bool
 	timeline *timeline.Timeline
 	store    *store
 	meter    meter

@@ -116,10 +116,6 @@ type cluster struct {
 
 	mu     sync.Mutex
 	target int // the revision the operator rolls out
-	// asked is, per node, the revision the operator last asked to be
-	// installed: its durable status, which a restart keeps (library-go
-	// keeps it in the operator resource's nodeStatuses).
-	asked map[string]int
 }
 
 func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
@@ -131,7 +127,6 @@ func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios
 		operator:  cast[RoleOperator].Impl.(operatorImpl)(cfg),
 		pruner:    cast[RolePruner].Impl.(prunerImpl)(cfg),
 		target:    spec.Installed,
-		asked:     map[string]int{},
 		unhook:    func() bool { return false },
 	}
 	c.installerWrite, c.monitorWrite = spec.writeTimes()
@@ -142,6 +137,10 @@ func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios
 	}
 	sched.FixNames(podGK, names...) // the kubelet names mirror pods
 	if err := sched.RecordFields(PodGVK, "metadata.annotations", "status.containerStatuses", "status.phase"); err != nil {
+		return nil, err
+	}
+	// The operator's asks, in its durable status (operator.go).
+	if err := sched.RecordFields(ClusterOperatorGVK, "status.extension.nodeStatuses"); err != nil {
 		return nil, err
 	}
 	setup := sched.Client(st.API, timeline.RoleScenario, timeline.RoleScenario)
@@ -165,7 +164,6 @@ func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios
 			return nil, err
 		}
 		c.hosts = append(c.hosts, h)
-		c.asked[name] = spec.Installed
 	}
 	c.unhook = context.AfterFunc(ctx, func() { _ = c.close() })
 	for _, h := range c.hosts {
@@ -225,20 +223,6 @@ func (c *cluster) getTarget() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.target
-}
-
-// ask has the installer of h install revision, for a rollout or a retry.
-func (c *cluster) ask(h *host, revision int) {
-	c.mu.Lock()
-	c.asked[h.name] = revision
-	c.mu.Unlock()
-	h.order(revision)
-}
-
-func (c *cluster) askedOf(h *host) int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.asked[h.name]
 }
 
 func (c *cluster) startOperator(ctx context.Context) error {

@@ -1,7 +1,9 @@
 package staticpod
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -11,6 +13,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
@@ -23,26 +26,75 @@ import (
 // node's installer), reads each node's mirror pod, asks the core about
 // fallbacks and retries, and writes the ClusterOperator's conditions. It
 // looks when a mirror pod changes, when the target moves, and at the
-// core's retry deadlines. Its memory of fallbacks dies with it.
+// core's retry deadlines.
+//
+// It keeps no memory of its own: what it must remember (per node, the
+// revision it last asked for, the core's memory of the last fallback, the
+// last termination message a mirror pod showed) is in its
+// ClusterOperator's status.extension, read at every look and written with
+// the conditions, as library-go keeps it in its operator resource's node
+// statuses. A restarted operator carries on where it stopped. It asks an
+// installer only once that status is written: an ask is on the timeline
+// before the installer acts on it, and a cut-off operator asks nothing.
 type operatorProc struct {
 	c      *cluster
 	client *sim.Client
-	mem    map[string]*sp.Fallback
-	// term is, per node, the last termination message a mirror pod showed
-	// (its operand container's lastState.terminated) and its revision: the
-	// mirror pod of a fallback is a new pod, so the failed revision's
-	// message is what the operator saw before it.
-	term map[string]terminated
 }
 
-type terminated struct {
-	revision int
-	message  string
+// operatorStatus is the operator's durable status, the JSON of its
+// ClusterOperator's status.extension.
+type operatorStatus struct {
+	// NodeStatuses is recorded on the timeline (field
+	// status.extension.nodeStatuses): the rules read the operator's asks
+	// from it.
+	NodeStatuses []nodeStatus `json:"nodeStatuses"`
+	// FallbackPods is, per node, the UID of the mirror pod that showed the
+	// fallback the operator remembers (sp.Fallback.UID): the API server
+	// makes UIDs up, so they are kept apart from what the timeline records.
+	FallbackPods map[string]string `json:"fallbackPods,omitempty"`
+}
+
+// nodeStatus is what the operator keeps of one node (library-go's
+// NodeStatus, with the fields this operator needs).
+type nodeStatus struct {
+	NodeName string `json:"nodeName"`
+	// TargetRevision is the revision the operator last asked the node's
+	// installer to install, and Installs how many times it has asked:
+	// each ask, a rollout or a retry, counts one.
+	TargetRevision int `json:"targetRevision"`
+	Installs       int `json:"installs"`
+	// The last termination message a mirror pod of the node showed (its
+	// operand container's lastState.terminated) and the pod's revision:
+	// the mirror pod of a fallback is a new pod without it, so the failed
+	// revision's message is the one seen before (003 §User Stories 3).
+	TerminatedRevision int    `json:"terminatedRevision,omitempty"`
+	TerminationMessage string `json:"terminationMessage,omitempty"`
+	// LastFallback is the core's memory of the last fallback on the node.
+	LastFallback *fallbackStatus `json:"lastFallback,omitempty"`
+}
+
+// fallbackStatus is sp.Fallback as the status keeps it, named after
+// library-go's node status fields where they mean the same.
+type fallbackStatus struct {
+	LastFailedRevision int `json:"lastFailedRevision"`
+	// LastFailedTime is when the operator first saw the fallback, the
+	// instant its back-off runs from.
+	LastFailedTime   time.Time `json:"lastFailedTime"`
+	LastFailedReason string    `json:"lastFailedReason"`
+	// LastFailedRevisionErrors holds the failed revision's termination
+	// message, once known.
+	LastFailedRevisionErrors []string `json:"lastFailedRevisionErrors,omitempty"`
+	FallbackRevision         int      `json:"fallbackRevision"`
+	FallbackMessage          string   `json:"fallbackMessage"`
+	PodName                  string   `json:"podName"`
+	// Retries of LastFailedRevision made before this fallback, and whether
+	// the retry after it has been asked for.
+	Retries int  `json:"retries"`
+	Retried bool `json:"retried,omitempty"`
 }
 
 func newOperator(c *cluster) *operatorProc {
-	return &operatorProc{c: c, client: c.st.Sched.Client(c.st.API, operatorActor, RoleOperator),
-		mem: map[string]*sp.Fallback{}, term: map[string]terminated{}}
+	return &operatorProc{c: c, client: c.st.Sched.Client(c.st.API, operatorActor, RoleOperator)}
 }
 
 func (o *operatorProc) Reconcile(ctx context.Context, _ reconcile.Request) (reconcile.Result, error) {
@@ -61,28 +113,45 @@ func (o *operatorProc) Reconcile(ctx context.Context, _ reconcile.Request) (reco
 	case err != nil:
 		return reconcile.Result{}, err
 	}
+	status := o.status(co)
 	target := c.getTarget()
 	var next time.Time
 	var degraded, notReady, behind []string
 	var fallback sp.Condition
+	type ask struct {
+		h        *host
+		revision int
+	}
+	var asks []ask
 	ready := 0
 	for _, h := range c.hosts {
+		ns := status.node(h.name, c.spec.Installed)
 		mirror, msg, err := o.mirror(ctx, h.name)
 		if err != nil {
 			return reconcile.Result{}, err
 		}
 		if msg != "" {
-			o.term[h.name] = terminated{revision: mirror.Revision, message: msg}
+			ns.TerminatedRevision, ns.TerminationMessage = mirror.Revision, msg
 		}
-		n := sp.Node{Target: target, Mirror: mirror, Termination: o.termination(h.name, mirror)}
-		d := c.operator.decide(c.operator.params, o.mem[h.name], n, now)
-		o.mem[h.name] = d.Memory
+		mem := ns.LastFallback.memory(status.FallbackPods[h.name])
+		n := sp.Node{Target: target, Mirror: mirror, Termination: termination(ns, mirror, mem)}
+		d := c.operator.decide(c.operator.params, mem, n, now)
+		ns.LastFallback = rememberFallback(d.Memory)
+		if d.Memory != nil && d.Memory.UID != "" {
+			status.FallbackPods[h.name] = d.Memory.UID
+		} else {
+			delete(status.FallbackPods, h.name)
+		}
 		next = earliest(next, d.Next)
 		switch {
 		case d.Retry:
-			c.ask(h, d.Memory.ForRevision) // 003 §Retries
-		case target > 0 && c.askedOf(h) != target:
-			c.ask(h, target) // a rollout
+			asks = append(asks, ask{h, d.Memory.ForRevision}) // 003 §Retries
+		case target > 0 && ns.TargetRevision != target:
+			asks = append(asks, ask{h, target}) // a rollout
+		}
+		if len(asks) > 0 && asks[len(asks)-1].h == h {
+			ns.TargetRevision = asks[len(asks)-1].revision
+			ns.Installs++
 		}
 		fallback.Type = d.Condition.Type
 		if d.Condition.Status == metav1.ConditionTrue {
@@ -132,10 +201,67 @@ func (o *operatorProc) Reconcile(ctx context.Context, _ reconcile.Request) (reco
 		want = append(want, cond(configv1.OperatorProgressing, configv1.ConditionFalse, "AllNodesAtLatestRevision",
 			fmt.Sprintf("%d nodes are at revision %d", len(c.hosts), target)))
 	}
-	if err := o.write(ctx, co, want, now); err != nil {
+	if err := o.write(ctx, co, want, status, now); err != nil {
 		return reconcile.Result{}, err
 	}
+	// The asks are in the status now: the installers may act on them.
+	for _, a := range asks {
+		a.h.order(a.revision)
+	}
 	return after(now, next), nil
+}
+
+// status is the operator's durable status as its ClusterOperator holds it;
+// an unreadable or missing one is a fresh start.
+func (o *operatorProc) status(co *configv1.ClusterOperator) *operatorStatus {
+	s := &operatorStatus{}
+	if raw := co.Status.Extension.Raw; len(raw) > 0 {
+		if err := json.Unmarshal(raw, s); err != nil {
+			s = &operatorStatus{}
+		}
+	}
+	if s.FallbackPods == nil {
+		s.FallbackPods = map[string]string{}
+	}
+	return s
+}
+
+// node is the status of a node, added if missing with the revision the
+// node was installed with (the cluster's state before the run) and no ask.
+func (s *operatorStatus) node(name string, installed int) *nodeStatus {
+	for i := range s.NodeStatuses {
+		if s.NodeStatuses[i].NodeName == name {
+			return &s.NodeStatuses[i]
+		}
+	}
+	s.NodeStatuses = append(s.NodeStatuses, nodeStatus{NodeName: name, TargetRevision: installed})
+	return &s.NodeStatuses[len(s.NodeStatuses)-1]
+}
+
+// memory is the core's memory as the status keeps it, nil if none.
+func (f *fallbackStatus) memory(uid string) *sp.Fallback {
+	if f == nil {
+		return nil
+	}
+	m := &sp.Fallback{ForRevision: f.LastFailedRevision, ToRevision: f.FallbackRevision, Reason: sp.Reason(f.LastFailedReason),
+		Message: f.FallbackMessage, PodName: f.PodName, UID: uid, At: f.LastFailedTime, Retries: f.Retries, Retried: f.Retried}
+	if len(f.LastFailedRevisionErrors) > 0 {
+		m.Termination = f.LastFailedRevisionErrors[0]
+	}
+	return m
+}
+
+// rememberFallback is the core's memory as the status keeps it.
+func rememberFallback(m *sp.Fallback) *fallbackStatus {
+	if m == nil {
+		return nil
+	}
+	f := &fallbackStatus{LastFailedRevision: m.ForRevision, LastFailedTime: m.At.UTC(), LastFailedReason: string(m.Reason),
+		FallbackRevision: m.ToRevision, FallbackMessage: m.Message, PodName: m.PodName, Retries: m.Retries, Retried: m.Retried}
+	if m.Termination != "" {
+		f.LastFailedRevisionErrors = []string{m.Termination}
+	}
+	return f
 }
 
 // mirror reads a node's mirror pod as the core takes it, and the
@@ -158,18 +284,18 @@ func (o *operatorProc) mirror(ctx context.Context, nodeName string) (*sp.Mirror,
 // (003 §User Stories 3): the last one a mirror pod of that revision showed,
 // the failed revision being the one the mirror pod's fallback annotation
 // names, else the one the core remembers; "" if none is known.
-func (o *operatorProc) termination(nodeName string, mirror *sp.Mirror) string {
+func termination(ns *nodeStatus, mirror *sp.Mirror, mem *sp.Fallback) string {
 	failed := 0
 	if mirror != nil {
 		if r, err := strconv.Atoi(mirror.Annotations[sp.AnnotationFallbackForRevision]); err == nil {
 			failed = r
 		}
 	}
-	if m := o.mem[nodeName]; failed == 0 && m != nil {
-		failed = m.ForRevision
+	if failed == 0 && mem != nil {
+		failed = mem.ForRevision
 	}
-	if t := o.term[nodeName]; failed > 0 && t.revision == failed {
-		return t.message
+	if failed > 0 && ns.TerminatedRevision == failed {
+		return ns.TerminationMessage
 	}
 	return ""
 }
@@ -183,8 +309,9 @@ func cond(t configv1.ClusterStatusConditionType, s configv1.ConditionStatus, rea
 }
 
 // write sets the conditions that differ, moving the transition time only
-// when a status changes, in one status write (none if nothing differs).
-func (o *operatorProc) write(ctx context.Context, co *configv1.ClusterOperator, want []configv1.ClusterOperatorStatusCondition, now time.Time) error {
+// when a status changes, and the operator's durable status, in one status
+// write (none if nothing differs).
+func (o *operatorProc) write(ctx context.Context, co *configv1.ClusterOperator, want []configv1.ClusterOperatorStatusCondition, status *operatorStatus, now time.Time) error {
 	next := co.DeepCopy()
 	changed := false
 	for _, w := range want {
@@ -210,6 +337,14 @@ func (o *operatorProc) write(ctx context.Context, co *configv1.ClusterOperator, 
 			next.Status.Conditions[i] = w
 			changed = true
 		}
+	}
+	raw, err := json.Marshal(status)
+	if err != nil {
+		return err
+	}
+	if was, err := json.Marshal(o.status(co)); err != nil || !bytes.Equal(was, raw) {
+		next.Status.Extension = runtime.RawExtension{Raw: raw}
+		changed = true
 	}
 	if !changed {
 		return nil

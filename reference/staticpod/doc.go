@@ -23,8 +23,15 @@
 //
 //   - The timeout runs from the first look at which the operand manifest
 //     carries the monitor's revision (the monitor may start before the
-//     installer has written it). A manifest of another revision in between
-//     resets it: the operand of our revision starts again.
+//     installer has written it), the installer's lock held or not: the
+//     operand starts with its manifest (003 §Readiness "does not start up
+//     in N minutes"), and the lock only stops the monitor from acting. A
+//     manifest of another revision in between resets it: the operand of
+//     our revision starts again. A rewrite of the same manifest changes
+//     nothing (the kubelet keeps the pod, the monitor its timer). A
+//     restarted monitor cannot know how long the operand has run nor
+//     whether it was ready meanwhile: it gives it a full timeout from its
+//     first look and judges only what it sees from then on.
 //   - Readiness is judged at every look; the operand becomes ready the
 //     first time every step passes, before or after the timeout. At the
 //     timeout the fallback reason is the first failing step in the seed's
@@ -38,8 +45,9 @@
 //     covers etcd, and then step 3 (Unhealthy) comes first, as ordered.
 //   - Getting the mirror pod (the seed's second step 4) names no reason:
 //     a missing mirror pod is NotReady, as the two steps after it.
-//   - While the installer holds the lock the monitor decides nothing, and
-//     its timer goes on. Its own writes (fallback, or link and removal)
+//   - While the installer holds the lock the monitor decides nothing (a
+//     fallback due meanwhile waits for the unlock), and its timer goes
+//     on. Its own writes (fallback, or link and removal)
 //     take and release the lock.
 //   - The fallback revision is the last-known-good one if the link points
 //     at a revision still present other than the monitor's own, else the
@@ -58,6 +66,12 @@
 //     before it (10m, 20m, 40m, ... 6h). A retry installs the failed
 //     revision again, and only while it is still the target: a later
 //     target is a new configuration, rolled out as usual, not a retry.
+//   - The operator's memory (Fallback, per node) is the caller's to keep.
+//     A caller that keeps it where a restart finds it (the harness keeps
+//     it in the operator's status, as library-go keeps lastFailedRevision,
+//     lastFailedTime, lastFailedReason and its counts in its node
+//     statuses) makes a restart change nothing: the back-off, Degraded and
+//     the termination message go on as if the operator had not stopped.
 //   - The operator's Degraded clears when a mirror pod without the
 //     annotations, at the failed revision or later, is ready. Its reason
 //     is the fallback reason; False carries AsExpected.

@@ -61,10 +61,6 @@ type MonitorDecision struct {
 // Monitor decides for the startup-monitor of one revision.
 func Monitor(p MonitorParams, v MonitorView, now time.Time) MonitorDecision {
 	d := MonitorDecision{Since: v.Since}
-	if p.HonourLock && v.LockHeld {
-		// 003 §Coordination: the installer may be writing the manifest.
-		return d
-	}
 	if v.Manifest != v.Revision {
 		// 003 §Proposal, §Upgrade / Downgrade Strategy: another revision's
 		// operand is not ours to judge. If ours comes back, it is a new
@@ -73,7 +69,15 @@ func Monitor(p MonitorParams, v MonitorView, now time.Time) MonitorDecision {
 		return d
 	}
 	if d.Since.IsZero() {
+		// 003 §Readiness: the operand has N minutes from its start, which
+		// is when its manifest is there; the timer starts at the first
+		// sight of it, under the installer's lock too.
 		d.Since = now
+	}
+	if p.HonourLock && v.LockHeld {
+		// 003 §Coordination: the installer may be writing. Decide nothing
+		// until it lets go (its unlock wakes the monitor); the timer runs.
+		return d
 	}
 	d.Reason, d.Message = Verdict(p.Steps, v.Revision, v.Operand)
 	if d.Reason == "" {

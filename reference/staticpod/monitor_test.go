@@ -133,6 +133,10 @@ func TestMonitor(t *testing.T) {
 			action: Wait, next: never, since: never},
 		{name: "003 §Coordination: nothing while the installer holds the lock, the timer kept", p: seed, v: watching(neverStarted, func(v *MonitorView) { v.LockHeld = true }), now: time.Hour,
 			action: Wait, next: never},
+		{name: "003 §Readiness, §Coordination: the timer starts at the first sight of the manifest, under the installer's lock too", p: seed, v: watching(neverStarted, func(v *MonitorView) { v.LockHeld, v.Since = true, time.Time{} }), now: 2 * m,
+			action: Wait, next: never, since: 2 * m},
+		{name: "003 §Coordination: past the timeout under the lock, the fallback waits for the unlock", p: seed, v: watching(neverStarted, func(v *MonitorView) { v.LockHeld = true }), now: 6 * m,
+			action: Wait, next: never},
 		{name: "003 §Coordination: a monitor that ignores the lock writes without it", p: func() MonitorParams { p := Seed().Monitor; p.HonourLock = false; return p }(), v: watching(neverStarted, func(v *MonitorView) { v.LockHeld = true }), now: 5 * m,
 			action: FallBack, reason: NeverStartedUp, ops: fallbackTo(4, NeverStartedUp, "Revision 5 did not become ready within 5m0s: no start-up attempt in the termination log")[1:3], next: never},
 

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"time"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -29,6 +30,19 @@ type Mechanism struct {
 	// Estimate is the API calls a scenario costs on the reference, for
 	// --dry-run and the warning before a long run.
 	Estimate func(sc *scenarios.Scenario) int
+	// Recording says what opcert watch records of a live API server for
+	// this mechanism, and whose writes play which role (recording.go); nil:
+	// the mechanism cannot be recorded.
+	Recording *Recording
+	// WithTolerance is the mechanism judged with d of slack on its
+	// deadlines, as a real-time recording needs (the recorder's latency,
+	// the API server's second-truncated times); nil: its rules take none.
+	WithTolerance func(d time.Duration) *Mechanism
+	// Online are the facts the mechanism's rules derive (Facts), readable
+	// one event at a time, so that a long timeline is judged without being
+	// held (Stream); a mechanism without them is judged on its events,
+	// kept in memory.
+	Online []Online
 }
 
 // Role is a part a subject plays; its first subject is the reference.

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/opcert/opcert/reports"
+	"github.com/opcert/opcert/sim"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -27,6 +28,21 @@ type Verdict struct {
 	Message  string
 	Evidence []timeline.Event
 	Measures []reports.Measure
+	// Problems, when a rule lists them, are its failures one by one, each
+	// with the window of the timeline it judged, so that the failures that
+	// fall in a recording gap are not held against the subject while the
+	// others still are (gaps.go). A failing verdict without them is judged
+	// on the window of its evidence as a whole.
+	Problems []Problem
+}
+
+// Problem is one failure a rule found: what it says, the events that show
+// it, and the window of the timeline it judged (From to To; zero: from its
+// first evidence to its last).
+type Problem struct {
+	Message  string
+	Evidence []timeline.Event
+	From, To time.Time
 }
 
 // Judging is one timeline as the rules see it: its events, the instant up
@@ -35,18 +51,31 @@ type Verdict struct {
 type Judging struct {
 	Events []timeline.Event
 	End    time.Time
-	facts  map[any]any
+	// Start is the instant evidence offsets count from: the simulator's
+	// epoch for a simulated run, the recording's start for a live one.
+	Start time.Time
+	// Gaps are the spans a recording could not see (gaps.go).
+	Gaps  []Gap
+	facts map[any]any
 }
 
-// NewJudging prepares a timeline for the rules.
+// NewJudging prepares a timeline for the rules, offsets counted from the
+// simulator's epoch.
 func NewJudging(events []timeline.Event, end time.Time) *Judging {
-	return &Judging{Events: events, End: end, facts: map[any]any{}}
+	return &Judging{Events: events, End: end, Start: sim.Epoch, Gaps: Gaps(events, end), facts: map[any]any{}}
 }
+
+// Offset writes an instant as an offset from the judging's start, the way
+// rules cite instants in their messages: "+10m0s".
+func (j *Judging) Offset(t time.Time) string { return "+" + t.Sub(j.Start).String() }
 
 // Facts returns what derive makes of j's events, deriving it on the first
 // call for key and sharing it with every later rule: a mechanism reads its
 // timeline once, however many rules it has. Rules run one after another
 // and must not change what they are given.
+//
+// A timeline judged as it streams past (Stream) has no Events: the facts
+// of a mechanism that reads online (Mechanism.Online) are there already.
 func Facts[T any](j *Judging, key any, derive func([]timeline.Event) T) T {
 	if v, ok := j.facts[key]; ok {
 		return v.(T)
@@ -58,10 +87,15 @@ func Facts[T any](j *Judging, key any, derive func([]timeline.Event) T) T {
 
 // Judge applies rules to a timeline.
 func Judge(rules []Rule, events []timeline.Event, end time.Time) []reports.Case {
-	j := NewJudging(events, end)
+	return JudgeWith(rules, NewJudging(events, end))
+}
+
+// JudgeWith applies rules to a prepared judging. Failures that fall in a
+// recording gap become "not judged" (gaps.go).
+func JudgeWith(rules []Rule, j *Judging) []reports.Case {
 	out := make([]reports.Case, 0, len(rules))
 	for _, r := range rules {
-		v := r.Check(j)
+		v := excuseGaps(r.Check(j), j)
 		out = append(out, reports.Case{
 			Rule: r.ID, Section: r.Section, Statement: r.Statement, Role: r.Role,
 			Status: v.Status, Message: v.Message, Evidence: v.Evidence, Measures: v.Measures,

@@ -92,33 +92,46 @@ func expectCase() reports.Case {
 
 // expectations turns the scenario's expect events into one case.
 func expectations(events []timeline.Event) reports.Case {
-	c := expectCase()
-	n := 0
-	var skipped []timeline.Event
+	var t expectTally
 	for _, e := range events {
-		if e.Verb == timeline.VerbSkip {
-			skipped = append(skipped, e)
-		}
-		if e.Verb != timeline.VerbExpect {
-			continue
-		}
-		n++
+		t.read(e)
+	}
+	return t.result()
+}
+
+// expectTally counts expect and skip events as they pass.
+type expectTally struct {
+	n               int
+	failed, skipped []timeline.Event
+}
+
+func (t *expectTally) read(e timeline.Event) {
+	switch {
+	case e.Verb == timeline.VerbSkip:
+		t.skipped = append(t.skipped, e)
+	case e.Verb == timeline.VerbExpect:
+		t.n++
 		if e.Failed {
-			c.Evidence = append(c.Evidence, e)
+			t.failed = append(t.failed, e)
 		}
 	}
+}
+
+func (t *expectTally) result() reports.Case {
+	c := expectCase()
+	c.Evidence = append(c.Evidence, t.failed...)
 	switch {
-	case len(c.Evidence) > 0:
-		c.Status, c.Message = reports.Fail, fmt.Sprintf("%d of %d expectations failed; first: %s", len(c.Evidence), n, c.Evidence[0].Detail)
-	case n == 0:
+	case len(t.failed) > 0:
+		c.Status, c.Message = reports.Fail, fmt.Sprintf("%d of %d expectations failed; first: %s", len(t.failed), t.n, t.failed[0].Detail)
+	case t.n == 0:
 		c.Status, c.Message = reports.Skip, "the scenario has no expectations"
 	default:
-		c.Status, c.Message = reports.Pass, fmt.Sprintf("%d expectations held", n)
+		c.Status, c.Message = reports.Pass, fmt.Sprintf("%d expectations held", t.n)
 	}
-	if len(skipped) > 0 {
+	if len(t.skipped) > 0 {
 		// Steps that did not apply are said, never passed over in silence.
-		c.Message += fmt.Sprintf("; %d steps skipped as not applying to the subjects (first, %s: %s)", len(skipped), skipped[0].Object.Name, skipped[0].Detail)
-		c.Evidence = append(c.Evidence, skipped...)
+		c.Message += fmt.Sprintf("; %d steps skipped as not applying to the subjects (first, %s: %s)", len(t.skipped), t.skipped[0].Object.Name, t.skipped[0].Detail)
+		c.Evidence = append(c.Evidence, t.skipped...)
 	}
 	return c
 }

@@ -68,7 +68,7 @@ func WriteJUnit(w io.Writer, r *Report) error {
 			tc := junitCase{Name: c.Rule + " " + c.Statement, Classname: class}
 			switch c.Status {
 			case Fail:
-				tc.Failure = &junitProblem{Message: c.Message, Body: failureBody(c)}
+				tc.Failure = &junitProblem{Message: c.Message, Body: failureBody(c, run.Start)}
 				s.Failures++
 			case Skip:
 				tc.Skipped = &junitProblem{Message: c.Message}
@@ -102,7 +102,7 @@ func seconds(d time.Duration) string {
 	return fmt.Sprintf("%.3f", d.Seconds())
 }
 
-func failureBody(c Case) string {
+func failureBody(c Case, origin time.Time) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s\nsection: %s\n", c.Message, c.Section)
 	for _, m := range c.Measures {
@@ -112,7 +112,7 @@ func failureBody(c Case) string {
 	if len(c.Evidence) > 0 {
 		b.WriteString("evidence:\n")
 		for _, e := range c.Evidence {
-			b.WriteString("  " + FormatEvent(e) + "\n")
+			b.WriteString("  " + FormatEventFrom(e, origin) + "\n")
 		}
 	}
 	return b.String()

@@ -60,6 +60,9 @@ func writeRun(b *bytes.Buffer, run Run) {
 	if run.Timeline != "" {
 		fmt.Fprintf(b, "Timeline: [%s](%s)\n\n", run.Timeline, run.Timeline)
 	}
+	if run.Recording != nil {
+		writeRecording(b, run.Recording)
+	}
 	row(b, "Rule", "Section", "Statement", "Verdict")
 	row(b, "---", "---", "---", "---")
 	for _, c := range run.Cases {
@@ -67,12 +70,12 @@ func writeRun(b *bytes.Buffer, run Run) {
 	}
 	for _, c := range run.Cases {
 		if c.Status == Fail || len(c.Measures) > 0 {
-			writeCase(b, c)
+			writeCase(b, c, run.Start)
 		}
 	}
 }
 
-func writeCase(b *bytes.Buffer, c Case) {
+func writeCase(b *bytes.Buffer, c Case, origin time.Time) {
 	fmt.Fprintf(b, "\n### %s %s: %s\n", c.Rule, strings.ToUpper(string(c.Status)), oneLine(c.Statement))
 	fmt.Fprintf(b, "\nSection %s, role %s.\n", c.Section, c.Role)
 	if c.Message != "" {
@@ -89,7 +92,7 @@ func writeCase(b *bytes.Buffer, c Case) {
 	if len(c.Evidence) > 0 {
 		lines := make([]string, len(c.Evidence))
 		for i, e := range c.Evidence {
-			lines[i] = FormatEvent(e)
+			lines[i] = FormatEventFrom(e, origin)
 		}
 		text := strings.Join(lines, "\n")
 		f := fence(text)

@@ -66,6 +66,12 @@ type Run struct {
 	Stopped Stop          `json:"stopped,omitempty"`
 	Reached time.Duration `json:"reachedNanos"`
 	Cases   []Case        `json:"cases"`
+	// Start is the instant evidence offsets count from: zero for the
+	// simulator's epoch, the recording's start for a recorded timeline.
+	Start time.Time `json:"start,omitzero"`
+	// Recording describes a run judged from a recording rather than
+	// played (opcert watch, opcert analyze).
+	Recording *Recording `json:"recording,omitempty"`
 }
 
 // Stop is why a run ended early. Only StopSubject runs are judged (up to

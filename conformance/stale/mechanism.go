@@ -25,9 +25,16 @@ import (
 // ClusterOperatorGVK is the kind the mechanism works on.
 var ClusterOperatorGVK = configv1.GroupVersion.WithKind("ClusterOperator")
 
-// Mechanism returns seed 000's plug-in, judged against cfg.
+// Mechanism returns seed 000's plug-in, judged against cfg; a recording
+// takes the default detector managers for the detector.
 func Mechanism(cfg Config) *conformance.Mechanism {
-	return &conformance.Mechanism{
+	return MechanismRecording(cfg, DefaultDetectorManagers)
+}
+
+// MechanismRecording is Mechanism with the field managers a recording of a
+// live cluster takes for the detector (recording.go).
+func MechanismRecording(cfg Config, detectorManagers []string) *conformance.Mechanism {
+	return judging(&conformance.Mechanism{
 		Name: "stale", Seed: "000",
 		Roles: []conformance.Role{
 			{Name: RoleDetector, Subjects: detectors},
@@ -39,7 +46,7 @@ func Mechanism(cfg Config) *conformance.Mechanism {
 		Build: func(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
 			return build(ctx, st, cfg, sc, cast)
 		},
-	}
+	}, cfg, detectorManagers)
 }
 
 // world is a scenario's running operators and detector.

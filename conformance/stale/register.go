@@ -17,10 +17,12 @@ func flags(fs *pflag.FlagSet) func() (*conformance.Mechanism, error) {
 	fs.DurationVar(&cfg.ChallengeAfter, "challenge-after", cfg.ChallengeAfter, "stale: time without movement before a challenge")
 	fs.DurationVar(&cfg.UnknownAfter, "unknown-after", cfg.UnknownAfter, "stale: time without an answer before Unknown")
 	fs.DurationVar(&cfg.AnswerBudget, "answer-budget", cfg.AnswerBudget, "stale: the minimum stale-message update time invariant's budget")
+	managers := fs.StringSlice("detector-manager", DefaultDetectorManagers,
+		"stale: in a recording of a live cluster (watch, analyze), the field managers whose writes are the detector's; every other manager's are the operator's")
 	return func() (*conformance.Mechanism, error) {
 		if err := cfg.Validate(); err != nil {
 			return nil, err
 		}
-		return Mechanism(cfg), nil
+		return MechanismRecording(cfg, *managers), nil
 	}
 }

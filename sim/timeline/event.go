@@ -26,6 +26,10 @@ const (
 	VerbProbe        = "probe"     // an HTTP probe got an answer, or none
 	VerbSet          = "set"       // a simulated operand changed what it reports
 	VerbSkip         = "skip"      // a scenario step did not apply to the subject (Detail says why)
+	VerbRecord       = "record"    // a recording of a live API server began (Detail what it watches)
+	VerbLost         = "lost"      // a recording lost sight of the API server (Detail why)
+	VerbResumed      = "resumed"   // a recording caught up again after a loss (Detail how)
+	VerbStop         = "stop"      // a recording ended: it covers the time up to this event
 )
 
 // Kinds of objects that are not API objects. Their events carry no group,
@@ -48,12 +52,23 @@ const (
 //     operator); verb set, Conditions the condition it now reports, whether
 //     or not its operator is running to write it.
 //   - Step: a scenario step (Name its file and line); verb skip.
+//   - Recording: opcert's recorder of a live API server (Name the kinds
+//     it watches, "ClusterOperator.config.openshift.io"); verbs record (it
+//     listed the kinds and watches them from this instant), lost (a watch
+//     broke or expired, 410 Gone: writes from this instant on may be
+//     missing, Detail why), resumed (it listed again: what changed while it
+//     was lost shows as one write per changed object, at the listing's
+//     instant and marked so in Detail), and stop (the recording ended). A
+//     lost with no resumed after it runs to the end of the timeline. The
+//     span from lost to resumed is a recording gap: rules do not judge
+//     what falls in it (conformance.Gap).
 const (
-	KindProcess = "Process"
-	KindFile    = "File"
-	KindProbe   = "Probe"
-	KindOperand = "Operand"
-	KindStep    = "Step"
+	KindProcess   = "Process"
+	KindFile      = "File"
+	KindProbe     = "Probe"
+	KindOperand   = "Operand"
+	KindStep      = "Step"
+	KindRecording = "Recording"
 )
 
 // Roles of actors. A mechanism names its roles; "scenario" is the harness.
@@ -123,6 +138,13 @@ type Event struct {
 	Fields []FieldChange `json:"fields,omitempty"`
 	Detail string        `json:"detail,omitempty"`
 	Failed bool          `json:"failed,omitempty"`
+	// Written is, for a write recorded from a live API server, when the
+	// server says it was made: the time of the field manager's entry in
+	// managedFields, to the second. Time is then when the recorder saw the
+	// write, to the millisecond, so Time - Written bounds the recorder's
+	// latency (with clock skew and the second's truncation). Zero in
+	// virtual time, where Time is exact.
+	Written time.Time `json:"written,omitzero"`
 }
 
 // IsWrite tells whether the event is a successful API write.

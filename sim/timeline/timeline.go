@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"sync"
+	"time"
 )
 
 // Timeline is the ordered record of one run of one scenario.
@@ -55,42 +56,86 @@ const maxLine = 16 << 20
 // cluster in the same format). Errors name the line.
 func ReadJSONL(r io.Reader) (*Timeline, error) {
 	t := &Timeline{}
+	d := NewDecoder(r)
+	for {
+		e, err := d.Next()
+		if err == io.EOF {
+			return t, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		t.Append(e)
+	}
+}
+
+// Decoder reads a timeline one event at a time, so that a long one is
+// judged without being held (opcert analyze): memory is one line.
+type Decoder struct {
+	sc   *bufio.Scanner
+	line int
+	last time.Time
+	seen bool
+}
+
+// NewDecoder reads JSON lines from r.
+func NewDecoder(r io.Reader) *Decoder {
 	sc := bufio.NewScanner(r)
 	// Room for the line and a "\r\n": the scanner fails only past that, and
 	// the length check below is exact.
 	sc.Buffer(make([]byte, 64*1024), maxLine+2)
-	line := 0
-	for sc.Scan() {
-		line++
-		if len(sc.Bytes()) > maxLine {
-			return nil, tooLong(line)
+	return &Decoder{sc: sc}
+}
+
+// Line is the number of the line the last event came from.
+func (d *Decoder) Line() int { return d.line }
+
+// Next returns the next event, io.EOF after the last one, or an error that
+// names the line. Seq is as the line gives it.
+func (d *Decoder) Next() (Event, error) {
+	for d.sc.Scan() {
+		d.line++
+		b := d.sc.Bytes()
+		if len(b) > maxLine {
+			return Event{}, tooLong(d.line)
 		}
-		if len(sc.Bytes()) == 0 {
+		if len(b) == 0 {
 			continue
 		}
-		var e Event
-		dec := json.NewDecoder(bytes.NewReader(sc.Bytes()))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&e); err != nil {
-			return nil, fmt.Errorf("timeline line %d: %w", line, err)
+		e, err := decodeLine(b)
+		if err != nil {
+			return Event{}, fmt.Errorf("timeline line %d: %w", d.line, err)
 		}
-		if _, err := dec.Token(); err != io.EOF {
-			return nil, fmt.Errorf("timeline line %d: more than one event on the line", line)
+		if d.seen && e.Time.Before(d.last) {
+			return Event{}, fmt.Errorf("timeline line %d: time %s goes back before %s", d.line, e.Time, d.last)
 		}
-		if e.Actor == "" || e.Verb == "" {
-			return nil, fmt.Errorf("timeline line %d: event needs an actor and a verb", line)
-		}
-		if n := len(t.events); n > 0 && e.Time.Before(t.events[n-1].Time) {
-			return nil, fmt.Errorf("timeline line %d: time %s goes back before %s", line, e.Time, t.events[n-1].Time)
-		}
-		t.Append(e)
+		d.last, d.seen = e.Time, true
+		return e, nil
 	}
-	if err := sc.Err(); errors.Is(err, bufio.ErrTooLong) {
-		return nil, tooLong(line + 1)
+	if err := d.sc.Err(); errors.Is(err, bufio.ErrTooLong) {
+		return Event{}, tooLong(d.line + 1)
 	} else if err != nil {
-		return nil, fmt.Errorf("timeline line %d: %w", line+1, err)
+		return Event{}, fmt.Errorf("timeline line %d: %w", d.line+1, err)
 	}
-	return t, nil
+	return Event{}, io.EOF
+}
+
+// decodeLine reads one event strictly: no unknown field, one value, an
+// actor and a verb.
+func decodeLine(b []byte) (Event, error) {
+	var e Event
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&e); err != nil {
+		return Event{}, err
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return Event{}, errors.New("more than one event on the line")
+	}
+	if e.Actor == "" || e.Verb == "" {
+		return Event{}, errors.New("event needs an actor and a verb")
+	}
+	return e, nil
 }
 
 func tooLong(line int) error {

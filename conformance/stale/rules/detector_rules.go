@@ -10,6 +10,7 @@ import (
 // STALE-001: every challenge comes at least ChallengeAfter after the
 // stillness began, as the challenging detector could date it (life.go).
 func (c Config) notEarly(j *conformance.Judging) conformance.Verdict {
+	off := j.Offset
 	fs := factsOf(j)
 	var f finding
 	for _, h := range fs.histories {
@@ -43,6 +44,7 @@ func (c Config) notEarly(j *conformance.Judging) conformance.Verdict {
 // then, or when the detector is back (life.go). Only a challenge or a mark
 // settles what is owed; other detector writes do not.
 func (c Config) due(j *conformance.Judging) conformance.Verdict {
+	off := j.Offset
 	fs, end := factsOf(j), j.End
 	var f finding
 	for _, h := range fs.histories {
@@ -58,8 +60,8 @@ func (c Config) due(j *conformance.Judging) conformance.Verdict {
 				when += " (when the detector was back)"
 			}
 			f.judged++
-			f.fail(fmt.Sprintf("ClusterOperator/%s was still from %s and due a challenge at %s; %s",
-				h.name, off(last.at()), when, what), append([]fact{*last}, ev...)...)
+			f.failUntil(fmt.Sprintf("ClusterOperator/%s was still from %s and due a challenge at %s; %s",
+				h.name, off(last.at()), when, what), t, append([]fact{*last}, ev...)...)
 			last = nil
 		}
 		for k, x := range h.facts {
@@ -105,6 +107,7 @@ func (c Config) challengeDue(l life, m fact) (time.Time, bool) {
 // STALE-003: a challenge prefixes every watched message, in one write, and
 // touches nothing else.
 func (c Config) challengeText(j *conformance.Judging) conformance.Verdict {
+	off := j.Offset
 	hs := factsOf(j).histories
 	var f finding
 	for _, h := range hs {
@@ -113,7 +116,7 @@ func (c Config) challengeText(j *conformance.Judging) conformance.Verdict {
 				continue
 			}
 			f.judged++
-			if msg := challengeProblem(x); msg != "" {
+			if msg := challengeProblem(x, off); msg != "" {
 				f.fail(fmt.Sprintf("ClusterOperator/%s %s", h.name, msg), x)
 			}
 		}
@@ -122,7 +125,7 @@ func (c Config) challengeText(j *conformance.Judging) conformance.Verdict {
 }
 
 // challengeProblem describes the first thing wrong with a challenge, "" if none.
-func challengeProblem(x fact) string {
+func challengeProblem(x fact, off func(time.Time) string) string {
 	for _, t := range conditionTypes(x.before) {
 		b, a := x.before[t], x.after[t]
 		want := challengePrefix + b.Message
@@ -141,6 +144,7 @@ func challengeProblem(x fact) string {
 // detector down meanwhile marks UnknownAfter after it is back at the
 // latest (life.go).
 func (c Config) marked(j *conformance.Judging) conformance.Verdict {
+	off := j.Offset
 	fs, end := factsOf(j), j.End
 	var f finding
 	for _, h := range fs.histories {
@@ -161,7 +165,7 @@ func (c Config) marked(j *conformance.Judging) conformance.Verdict {
 			if next == nil || next.kind == move {
 				if back && end.After(latest.Add(c.Tolerance)) {
 					f.judged++
-					f.fail(fmt.Sprintf("ClusterOperator/%s challenged at %s and not answered, but not set Unknown %s", h.name, off(x.at()), want), x)
+					f.failUntil(fmt.Sprintf("ClusterOperator/%s challenged at %s and not answered, but not set Unknown %s", h.name, off(x.at()), want), end, x)
 				}
 				continue
 			}
@@ -170,7 +174,7 @@ func (c Config) marked(j *conformance.Judging) conformance.Verdict {
 				f.fail(fmt.Sprintf("ClusterOperator/%s challenged at %s was set Unknown at %s, want it %s", h.name, off(x.at()), off(next.at()), want), x, *next)
 				continue
 			}
-			if msg := markProblem(c, x, *next); msg != "" {
+			if msg := markProblem(c, x, *next, off); msg != "" {
 				f.fail(fmt.Sprintf("ClusterOperator/%s %s", h.name, msg), x, *next)
 			}
 		}
@@ -180,7 +184,7 @@ func (c Config) marked(j *conformance.Judging) conformance.Verdict {
 
 // markProblem describes the first thing wrong with the mark that follows
 // challenge x, "" if none.
-func markProblem(c Config, x, mk fact) string {
+func markProblem(c Config, x, mk fact, off func(time.Time) string) string {
 	for _, t := range conditionTypes(x.before) {
 		b, a := x.before[t], mk.after[t]
 		want := staleMessage(c.ChallengeAfter+c.UnknownAfter, b.Status, b.Message)
@@ -204,6 +208,7 @@ func markProblem(c Config, x, mk fact) string {
 // STALE-005: a condition set Unknown follows an unanswered challenge by the
 // full threshold with no movement between.
 func (c Config) markJustified(j *conformance.Judging) conformance.Verdict {
+	off := j.Offset
 	hs := factsOf(j).histories
 	var f finding
 	for _, h := range hs {
@@ -234,6 +239,7 @@ func (c Config) markJustified(j *conformance.Judging) conformance.Verdict {
 
 // STALE-006: at most two detector writes per ClusterOperator between movements.
 func (c Config) writesPerCycle(j *conformance.Judging) conformance.Verdict {
+	off := j.Offset
 	hs := factsOf(j).histories
 	var f finding
 	for _, h := range hs {

@@ -5,7 +5,6 @@ import (
 	"time"
 
 	"github.com/opcert/opcert/conformance"
-	"github.com/opcert/opcert/sim"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -72,52 +71,19 @@ type factsKey struct{}
 
 func factsOf(j *conformance.Judging) facts {
 	return conformance.Facts(j, factsKey{}, func(events []timeline.Event) facts {
-		hs, procs, detector := read(events)
-		return facts{histories: hs, procs: procs, detector: detector.orAlways()}
+		r := newReader()
+		for _, e := range events {
+			r.Read(e)
+		}
+		return r.Facts().(facts)
 	})
 }
 
-// read classifies the timeline's writes to ClusterOperators, object by
-// object in name order, and collects process outages and when the detector
-// was up.
-func read(events []timeline.Event) ([]*history, processes, life) {
-	state := timeline.State{}
-	byName := map[string]*history{}
-	challenged := map[string]bool{} // a challenge since the last movement
-	procs := processes{}
-	var detector life
-	for _, e := range events {
-		if e.Object.Kind == sim.ProcessKind {
-			procs.note(e)
-			if e.Role == RoleDetector {
-				detector = detector.noteDetector(e)
-			}
-			continue
-		}
-		if e.Object.Kind != clusterOperatorKind || !e.IsWrite() {
-			continue
-		}
-		before := watched(state[e.Object])
-		state.Apply(e)
-		after := watched(state[e.Object])
-		h := byName[e.Object.Name]
-		if h == nil {
-			h = &history{name: e.Object.Name}
-			byName[e.Object.Name] = h
-		}
-		f := fact{ev: e, before: before, after: after, kind: classify(e, before, after, challenged[e.Object.Name])}
-		if f.kind == move && sameConditions(before, after) {
-			continue // a write that moved nothing watched
-		}
-		challenged[e.Object.Name] = f.kind == challenge || (f.kind != move && challenged[e.Object.Name])
-		h.facts = append(h.facts, f)
-	}
-	out := make([]*history, 0, len(byName))
-	for _, h := range byName {
-		out = append(out, h)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
-	return out, procs, detector
+// Online reads the STALE facts one event at a time, for a timeline judged
+// as it streams past (opcert analyze): what is kept is one fact per write
+// that moved a watched condition, its strings shared (reader.go).
+func Online() conformance.Online {
+	return conformance.Online{Key: factsKey{}, New: func() conformance.Reader { return newReader() }}
 }
 
 func (p processes) note(e timeline.Event) {
@@ -198,9 +164,6 @@ func answers(c, m fact) bool {
 	}
 	return true
 }
-
-// off writes a virtual instant as an offset from the start of the run.
-func off(t time.Time) string { return "+" + t.Sub(sim.Epoch).String() }
 
 // conditionTypes returns the condition types of a fact's side in a stable order, so
 // that verdicts do not depend on map iteration.

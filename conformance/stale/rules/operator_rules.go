@@ -51,6 +51,7 @@ func challengesToLiveOperators(j *conformance.Judging, window time.Duration) []a
 // STALE-007: the time from a challenge to the operator's reset is within
 // the budget; reported per operator as count, p50, p99 and max.
 func (c Config) answerTime(j *conformance.Judging) conformance.Verdict {
+	off := j.Offset
 	var f finding
 	latencies := map[string][]time.Duration{}
 	var names []string
@@ -61,7 +62,7 @@ func (c Config) answerTime(j *conformance.Judging) conformance.Verdict {
 		}
 		if a.reply == nil {
 			latencies[a.h.name] = append(latencies[a.h.name], a.until.Sub(a.challenge.at()))
-			f.fail(fmt.Sprintf("ClusterOperator/%s challenged at %s was never reset", a.h.name, off(a.challenge.at())), a.challenge)
+			f.failUntil(fmt.Sprintf("ClusterOperator/%s challenged at %s was never reset", a.h.name, off(a.challenge.at())), a.until, a.challenge)
 			continue
 		}
 		d := a.reply.at().Sub(a.challenge.at())
@@ -82,12 +83,17 @@ func (c Config) answerTime(j *conformance.Judging) conformance.Verdict {
 // STALE-008: a running operator answers every challenge before it would be
 // marked Unknown.
 func (c Config) answered(j *conformance.Judging) conformance.Verdict {
+	off := j.Offset
 	var f finding
 	for _, a := range challengesToLiveOperators(j, c.UnknownAfter) {
 		f.judged++
 		if a.reply == nil || !a.reply.at().Before(a.challenge.at().Add(c.UnknownAfter)) {
-			f.fail(fmt.Sprintf("ClusterOperator/%s challenged at %s was not reset within %s although its operator was running",
-				a.h.name, off(a.challenge.at()), c.UnknownAfter), a.challenge)
+			until := a.until
+			if a.reply != nil {
+				until = a.reply.at()
+			}
+			f.failUntil(fmt.Sprintf("ClusterOperator/%s challenged at %s was not reset within %s although its operator was running",
+				a.h.name, off(a.challenge.at()), c.UnknownAfter), until, a.challenge)
 		}
 	}
 	return f.verdict("no challenge reached a running operator")

@@ -8,6 +8,7 @@ package rules
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/reports"
@@ -47,24 +48,33 @@ func Rules(cfg Config) []conformance.Rule {
 // finding accumulates violations; a verdict passes when there are none.
 type finding struct {
 	judged   int
-	problems []string
+	problems []conformance.Problem
 	evidence []timeline.Event
 }
 
 func (f *finding) fail(msg string, evidence ...fact) {
-	f.problems = append(f.problems, msg)
+	f.failUntil(msg, time.Time{}, evidence...)
+}
+
+// failUntil is a failure whose judged window runs past its evidence, to
+// until: what was missing was looked for until then (so a recording gap
+// before then may hold it).
+func (f *finding) failUntil(msg string, until time.Time, evidence ...fact) {
+	p := conformance.Problem{Message: msg, To: until}
 	for _, e := range evidence {
 		f.evidence = append(f.evidence, e.ev)
+		p.Evidence = append(p.Evidence, e.ev)
 	}
+	f.problems = append(f.problems, p)
 }
 
 // maxEvidence keeps a failing report readable; the timeline has the rest.
-const maxEvidence = 12
+const maxEvidence = conformance.MaxEvidence
 
 func (f *finding) verdict(nothing string) conformance.Verdict {
 	switch {
 	case len(f.problems) > 0:
-		msg := f.problems[0]
+		msg := f.problems[0].Message
 		if n := len(f.problems); n > 1 {
 			msg = fmt.Sprintf("%s (and %d more)", msg, n-1)
 		}
@@ -72,7 +82,7 @@ func (f *finding) verdict(nothing string) conformance.Verdict {
 		if len(ev) > maxEvidence {
 			ev = ev[:maxEvidence]
 		}
-		return conformance.Verdict{Status: reports.Fail, Message: msg, Evidence: ev}
+		return conformance.Verdict{Status: reports.Fail, Message: msg, Evidence: ev, Problems: f.problems}
 	case f.judged == 0:
 		return conformance.Verdict{Status: reports.Skip, Message: nothing}
 	}

@@ -1,0 +1,55 @@
+package stale
+
+import (
+	"slices"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/conformance/stale/rules"
+)
+
+// DefaultDetectorManagers are the field managers taken for the detector
+// when a live cluster is recorded (opcert watch, opcert analyze of a
+// kubectl stream) and --detector-manager is not given. Seed 000's detector
+// never shipped upstream (UPSTREAM.md: the deadman attempts ran inside
+// cluster-kube-apiserver-operator, whose own ClusterOperator writes share
+// that manager name), so no upstream name can be the default: a detector
+// run for recording names itself stale-detector, and any other is named
+// with the flag.
+var DefaultDetectorManagers = []string{"stale-detector"}
+
+// recording is what a recording of seed 000 watches: ClusterOperators.
+// Whose write it is comes from the write's field manager: one of the
+// detector's managers is the detector; every other manager (an operator,
+// the cluster-version operator, a person's kubectl) is the operator role,
+// since a write by anyone but the detector that moves a watched condition
+// is movement (000 §Proposal ¶5), whoever made it.
+func recording(detectorManagers []string) *conformance.Recording {
+	managers := slices.Clone(detectorManagers)
+	return &conformance.Recording{
+		Kinds: []schema.GroupVersionKind{ClusterOperatorGVK},
+		Role: func(manager string) string {
+			if slices.Contains(managers, manager) {
+				return RoleDetector
+			}
+			return RoleOperator
+		},
+	}
+}
+
+// judging fills in what a recorded timeline needs of the mechanism: the
+// STALE facts read online, and the rules given a tolerance.
+func judging(m *conformance.Mechanism, cfg Config, detectorManagers []string) *conformance.Mechanism {
+	m.Recording = recording(detectorManagers)
+	m.Online = []conformance.Online{rules.Online()}
+	m.WithTolerance = func(d time.Duration) *conformance.Mechanism {
+		c := cfg
+		c.Tolerance = max(c.Tolerance, d)
+		t := *m
+		t.Rules = rules.Rules(c)
+		return &t
+	}
+	return m
+}

@@ -1,0 +1,101 @@
+package conformance
+
+import (
+	"time"
+
+	"github.com/opcert/opcert/reports"
+	"github.com/opcert/opcert/sim/timeline"
+)
+
+// Online is one kind of a mechanism's facts (what Facts derives under Key)
+// read one event at a time: a Stream feeds it every event and, at the end,
+// hands its Facts to the rules, so that the events need not be kept.
+type Online struct {
+	Key any
+	New func() Reader
+}
+
+// Reader derives facts from a timeline's events, in order.
+type Reader interface {
+	Read(e timeline.Event)
+	// Facts is what the rules get, under the Online's Key, once every
+	// event has been read.
+	Facts() any
+}
+
+// Stream judges a timeline as it streams past (opcert analyze, opcert
+// watch): a mechanism with Online facts keeps only what its readers keep;
+// one without keeps the events. Gaps, the EXPECT case and the recording's
+// lag (the tolerance its rules are given) are read here for every
+// mechanism.
+type Stream struct {
+	m       *Mechanism
+	readers []Reader
+	events  []timeline.Event // only for a mechanism with no Online facts
+	gaps    gapReader
+	expect  expectTally
+	lag     timeline.Lag
+	// Start is the instant offsets count from: the first event's time
+	// unless set before the first Add.
+	Start time.Time
+	last  time.Time
+	count int64
+}
+
+// NewStream prepares to judge one timeline with m's rules.
+func NewStream(m *Mechanism) *Stream {
+	s := &Stream{m: m}
+	for _, o := range m.Online {
+		s.readers = append(s.readers, o.New())
+	}
+	return s
+}
+
+// Add reads the next event.
+func (s *Stream) Add(e timeline.Event) {
+	if s.count == 0 && s.Start.IsZero() {
+		s.Start = e.Time
+	}
+	s.count++
+	s.last = e.Time
+	s.gaps.read(e)
+	s.expect.read(e)
+	s.lag.Add(e)
+	if len(s.readers) == 0 {
+		s.events = append(s.events, e)
+		return
+	}
+	for _, r := range s.readers {
+		r.Read(e)
+	}
+}
+
+// Count is the number of events read.
+func (s *Stream) Count() int64 { return s.count }
+
+// Last is the time of the last event read.
+func (s *Stream) Last() time.Time { return s.last }
+
+// Lag is the recording's lag (zero for a timeline that is not one).
+func (s *Stream) Lag() *timeline.Lag { return &s.lag }
+
+// Tolerance is the slack the rules are given: the recording's, zero for a
+// virtual timeline.
+func (s *Stream) Tolerance() time.Duration { return s.lag.Tolerance() }
+
+// Judge judges what was read as a timeline that covers time up to end,
+// with the tolerance the recording needs (the mechanism's WithTolerance),
+// and returns its cases, the scenario's expectations last.
+func (s *Stream) Judge(end time.Time) ([]reports.Case, []Gap) {
+	m := s.m
+	if tol := s.Tolerance(); tol > 0 && m.WithTolerance != nil {
+		m = m.WithTolerance(tol)
+	}
+	gaps := append([]Gap(nil), s.gaps.gaps...)
+	g := gapReader{gaps: gaps, open: s.gaps.open}
+	j := &Judging{Events: s.events, End: end, Start: s.Start, Gaps: g.done(end), facts: map[any]any{}}
+	for i, o := range s.m.Online {
+		j.facts[o.Key] = s.readers[i].Facts()
+	}
+	return append(JudgeWith(m.Rules, j), s.expect.result()), j.Gaps
+}

@@ -1,0 +1,65 @@
+package reports
+
+import (
+	"bytes"
+	"fmt"
+	"time"
+)
+
+// Recording is how a run judged from a recording was recorded: where
+// from, what it covers, how late the recorder saw the writes, the
+// tolerance the rules were given for it, and the gaps in it.
+type Recording struct {
+	// Source is the API server recorded, or the file analyzed.
+	Source string `json:"source"`
+	// Format is what the source held: "live" (opcert watch),
+	// "opcert-jsonl" or "kubectl-watch-json".
+	Format string    `json:"format"`
+	Events int64     `json:"events"`
+	From   time.Time `json:"from,omitzero"`
+	To     time.Time `json:"to,omitzero"`
+	// Lag is the time from each write (its managedFields time, kept to the
+	// second) to when the recorder saw it, over the writes it watched; none
+	// for a timeline that is not a recording.
+	Lag *Lag `json:"lag,omitempty"`
+	// Tolerance is the slack the rules allowed on deadlines for it.
+	Tolerance time.Duration `json:"toleranceNanos"`
+	Gaps      []Gap         `json:"gaps,omitempty"`
+}
+
+// Lag is a distribution of the recorder's lag.
+type Lag struct {
+	Count int           `json:"count"`
+	P50   time.Duration `json:"p50Nanos"`
+	P99   time.Duration `json:"p99Nanos"`
+	Min   time.Duration `json:"minNanos"`
+	Max   time.Duration `json:"maxNanos"`
+}
+
+// Gap is a span of a recording in which writes may be missing: the rules
+// did not judge what falls in it.
+type Gap struct {
+	From time.Time `json:"from"`
+	To   time.Time `json:"to"`
+	Why  string    `json:"why"`
+}
+
+// writeRecording says, in Markdown, how the run was recorded.
+func writeRecording(b *bytes.Buffer, r *Recording) {
+	fmt.Fprintf(b, "Recorded from %s (%s): %d events", oneLine(r.Source), r.Format, r.Events)
+	if !r.From.IsZero() {
+		fmt.Fprintf(b, " from %s to %s (%s)", r.From.UTC().Format(time.RFC3339Nano), r.To.UTC().Format(time.RFC3339Nano), fmtDur(r.To.Sub(r.From)))
+	}
+	b.WriteString(".")
+	if l := r.Lag; l != nil && l.Count > 0 {
+		fmt.Fprintf(b, " Recorder lag (seen minus written, the API server keeping the second): p50 %s, p99 %s, min %s, max %s over %d writes.",
+			fmtDur(l.P50), fmtDur(l.P99), fmtDur(l.Min), fmtDur(l.Max), l.Count)
+	}
+	fmt.Fprintf(b, " Rules judged with a tolerance of %s on deadlines.\n\n", fmtDur(r.Tolerance))
+	for _, g := range r.Gaps {
+		fmt.Fprintf(b, "- Recording gap from %s to %s (%s): not judged.\n", g.From.UTC().Format(time.RFC3339Nano), g.To.UTC().Format(time.RFC3339Nano), oneLine(g.Why))
+	}
+	if len(r.Gaps) > 0 {
+		b.WriteString("\n")
+	}
+}

@@ -160,3 +160,20 @@ func fieldJSON(obj map[string]any, p fieldPath) json.RawMessage {
 	}
 	return out
 }
+
+// FieldChanges lists the changes of the registered paths between two
+// versions of an object (nil for one that did not or no longer exists), as
+// the recording client records them: for recorders outside the simulator
+// (opcert watch), which see versions rather than make writes.
+func FieldChanges(paths []string, before, after runtime.Object) ([]timeline.FieldChange, error) {
+	fps := make([]fieldPath, 0, len(paths))
+	for _, p := range paths {
+		fp, err := parsePath(p)
+		if err != nil {
+			return nil, err
+		}
+		fps = append(fps, fp)
+	}
+	slices.SortFunc(fps, func(a, b fieldPath) int { return strings.Compare(a.text, b.text) })
+	return fieldChanges(slices.CompactFunc(fps, func(a, b fieldPath) bool { return a.text == b.text }), before, after), nil
+}

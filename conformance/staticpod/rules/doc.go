@@ -8,17 +8,17 @@
 // # Rules
 //
 //	rule           section                                             role             statement
-//	STATICPOD-001  003 §Readiness                                      startup-monitor  a revision whose operand is not ready is fallen back from Timeout (5m) after its manifest was written: not earlier, not later, and not once ready
+//	STATICPOD-001  003 §Readiness                                      startup-monitor  a revision whose operand is not ready is fallen back from Timeout (5m) after its manifest was written (writing it again unchanged starts nothing): not earlier, not later, and not once ready while its startup-monitor ran
 //	STATICPOD-002  003 §Readiness                                      startup-monitor  a fallback's reason is the first failing readiness check in the seed's order on the operand's observed state (start attempts, /healthz, /readyz, mirror pod); a /readyz reason's message names the unfinished post-start hooks
 //	STATICPOD-003  003 §Proposal step 1                                startup-monitor  the fallback manifest, and then the mirror pod, carry fallback-for-revision (the failed revision), fallback-reason (a known reason) and a fallback-message
 //	STATICPOD-004  003 §Proposal step 2                                startup-monitor  last-known-good is linked only to a revision whose operand was ready (mirror pod Ready=True at that revision) since its manifest was written
 //	STATICPOD-005  003 §Proposal step 1, §Design Details               startup-monitor  a fallback goes to last-known-good if linked, else to the previous revision, else nowhere (bootstrap); going back two or more revisions is a warning
-//	STATICPOD-006  003 §Retries                                        operator         a revision fallen back from with reason CrashLooping or NeverStartedUp is never installed again
-//	STATICPOD-007  003 §Retries                                        operator         a failed revision still the target is installed again FirstRetry (10m) after its fallback, doubling per retry up to MaxBackoff (6h), never earlier
+//	STATICPOD-006  003 §Retries                                        operator         a revision fallen back from with reason CrashLooping or NeverStartedUp is never asked of the installer again by the operator
+//	STATICPOD-007  003 §Retries                                        operator         a failed revision still the target is asked of the installer again FirstRetry (10m) after its fallback, doubling per retry the operator asked up to MaxBackoff (6h), never earlier; a restarted operator keeps its back-off
 //	STATICPOD-008  003 §Retries, §User Stories 2 and 3                 operator         the operator reports Degraded=True with the fallback message from when the mirror pod shows a fallback until a later revision is ready, then Degraded=False
 //	STATICPOD-009  003 §Pruner                                         pruner           nothing removes the last-known-good link or the revision it points to
 //	STATICPOD-010  003 §Coordination of Installer and Startup-Monitor  installer        while one actor holds the installer lock, no other takes it or writes, renames or removes anything in /etc/kubernetes/manifests
-//	STATICPOD-011  003 §User Stories 3                                 operator         while Degraded=True for a fallback from a revision whose operand wrote a termination message (its last termination.log line before the fallback), the condition's message carries that termination message
+//	STATICPOD-011  003 §User Stories 3                                 operator         while Degraded=True for a fallback from a revision whose operand wrote a termination message (its last termination.log line before the fallback), the condition's message carries that termination message, once the operator could see it on the mirror pod (after a restart too)
 //
 // A rule with nothing to judge says "skip" and why; a deadline after the
 // run's end, or one owed by a process that was down (killed, hung, or not
@@ -64,7 +64,10 @@
 //     its first ": ".
 //   - A pod manifest write has Detail "revision=<N>"; a fallback manifest
 //     appends " fallback-for-revision=<M> fallback-reason=<Reason>
-//     fallback-message=<message>" (the message last, spaces allowed).
+//     fallback-message=<message>" (the message last, spaces allowed). The
+//     Detail tells the content: a write of the operand manifest with the
+//     Detail of the one in place is a rewrite of the same content, which
+//     the kubelet does not restart.
 //   - Operand ground truth, written by "operand/<node>" whenever an answer
 //     changes: Object{Kind: "Probe", Namespace: <node>, Name:
 //     "kube-apiserver/healthz" | "kube-apiserver/healthz/etcd" |
@@ -85,7 +88,16 @@
 //   - The operator's ClusterOperator "kube-apiserver" (group
 //     config.openshift.io), written by "operator": conditions Degraded,
 //     Available, Progressing (library-go: StaticPodFallbackRevisionDegraded
-//     instead of Degraded).
+//     instead of Degraded), and the Field "status.extension.nodeStatuses":
+//     the operator's durable status (library-go keeps its node statuses in
+//     its operator resource), a JSON list with an object per node holding
+//     "nodeName", "targetRevision" (the revision it last asked that node's
+//     installer to install) and "installs" (how many times it has asked,
+//     counting up); other keys are its memory, not judged. A write in
+//     which a node's "installs" grows is an ask of "targetRevision": the
+//     operator's decision to roll it out (a rollout or a retry), whenever
+//     the installer carries it out. The installer's writes carry out the
+//     latest ask, or one it had not finished before it was stopped.
 //   - Processes: Object{Kind: "Process", Name: <actor>}, verbs start, kill,
 //     hang, reconnect.
 //   - The run's end is Judging.End.
@@ -94,11 +106,28 @@
 //
 // Where the seed is open, the rules read it so:
 //
-//   - The timeout runs from the operand manifest's write. Only revisions
-//     whose startup-monitor manifest (same revision) was on the node are
-//     judged by STATICPOD-001: the fallback is opt-in. While another actor
-//     holds the installer lock at the deadline, the fallback is due at its
-//     unlock (003 §Coordination: the monitor waits).
+//   - The timeout runs from the operand manifest's write (003 §Readiness:
+//     the operand "does not start up in N minutes", and it starts with its
+//     manifest), the installer's lock held then or not: the lock stops the
+//     monitor from acting, not the operand's clock, so an installer whose
+//     writes take time (it holds the lock after the manifest is written)
+//     shortens nothing. A rewrite with the same content (an installer that
+//     was stopped mid-install and does its ask again) is no new start: the
+//     kubelet keeps the pod, and the timeout, the start attempts
+//     (STATICPOD-002) and the ready window (STATICPOD-004) still run from
+//     the first write. Only revisions whose startup-monitor manifest (same
+//     revision) was on the node are judged by STATICPOD-001: the fallback
+//     is opt-in. While another actor holds the installer lock at the
+//     deadline, the fallback is due at its unlock (003 §Coordination: the
+//     monitor waits).
+//   - A startup-monitor judges what it sees (003 §Proposal: it "watches
+//     the operand pods for readiness"). A restarted one cannot know how
+//     long the operand has run, nor whether it was ready meanwhile: it
+//     gives it a full timeout again (its late fallback is excused by its
+//     outage, as any outage by the deadline is), and a readiness that
+//     began and ended while it was down (killed, or not yet started) is not
+//     held against its fallback. A readiness that lasted into an instant
+//     at which it ran is.
 //   - Ready means the mirror pod Ready=True at the revision. A write of the
 //     operand manifest by the startup-monitor is a fallback, with or without
 //     annotations.
@@ -116,11 +145,24 @@
 //     the failed one still on the node; a link whose directory is gone
 //     counts as no link.
 //   - Retries (STATICPOD-006, 007) follow the reason the operator reads on
-//     the annotation. Retry k of a revision is due min(FirstRetry*2^(k-1),
-//     MaxBackoff) after its k-th fallback: never earlier than that after
-//     the fallback's write, and no later than that after the mirror pod
-//     showed the fallback, unless another revision was installed first (it
-//     is then no longer the target).
+//     the annotation, and judge the operator's asks, not the installer's
+//     writes (003 §Retries: the operator retries the roll-out; how long the
+//     installer then takes, a lock it waits for, or an installer that is
+//     down, is not the operator's doing). A timeline that records no asks
+//     is not judged by them. A retry is an ask of the failed revision
+//     after its fallback; retry k of a revision, k-1 retries having been
+//     asked since its first fallback, is due min(FirstRetry*2^(k-1),
+//     MaxBackoff) after the fallback: never earlier than that after the
+//     fallback's write, and no later than that after the mirror pod showed
+//     the fallback, unless the operator asked for another revision first
+//     (it is then no longer the target) or another fallback came first (a
+//     trial of the revision the operator did not ask for: the installer
+//     finishing an old ask; it starts the clock again, and does not count
+//     as a retry). A restarted operator keeps its back-off: the operator
+//     keeps what it must remember where a restart finds it (library-go:
+//     its node statuses' lastFailedRevision, lastFailedTime and counts),
+//     so only an outage between the fallback showing and the ask excuses
+//     a late one.
 //   - The operator (STATICPOD-008) must report the condition at the instant
 //     the mirror pod shows the fallback (plus Tolerance), with the fallback
 //     message in its message. The termination message of user story 3 is
@@ -132,10 +174,13 @@
 //     condition, True, while the fallback is outstanding, from when the
 //     mirror pod shows it until a later fallback on the node is shown (the
 //     condition then tells of that one), provided a mirror pod of the failed revision
-//     showed the message (else the operator could not know it) and the
-//     operator was not down from the first such line to then (its memory
-//     dies with it). The library-go profile does not judge it: its
-//     condition never carried one.
+//     showed the message, and the operator ran at some instant while it
+//     did (else it could not know it: the mirror pod of the fallback is a
+//     new pod without it). What it saw it owes after a restart too: its
+//     memory is kept where a restart finds it. An operator down when the
+//     mirror pod shows the fallback is judged on what it writes once back,
+//     not on the condition it left standing. The library-go profile does
+//     not judge it: its condition never carried one.
 //   - STATICPOD-010 judges every lock span: no other actor may take the lock
 //     or change the manifests directory while it is held; writes while
 //     nobody holds it are not judged.

@@ -17,6 +17,9 @@ type facts struct {
 	nodes     []*node // by name
 	procs     processes
 	condition []coWrite // writes that changed the operator's fallback condition
+	// asksRecorded: some write of the operator's status carried its node
+	// statuses (timeline contract), so its asks are on the timeline.
+	asksRecorded bool
 }
 
 // node is one simulated node's story: every change of its operand
@@ -24,9 +27,19 @@ type facts struct {
 type node struct {
 	name     string
 	installs []*install
+	asks     []ask
 	pods     []podWrite
 	files    []fileEvent
 	locks    []lockSpan
+}
+
+// ask is the operator asking a node's installer to install a revision (a
+// rollout or a retry): the operator's decision, whenever the installer
+// carries it out.
+type ask struct {
+	ev       timeline.Event
+	pos      int
+	revision int
 }
 
 // install is one write of the operand manifest: a revision put in place by
@@ -67,7 +80,6 @@ type truth struct {
 // of it, since that manifest was written.
 type termination struct {
 	message string          // of the last termination.log line, "" if none
-	first   *timeline.Event // the first line carrying a message
 	last    *timeline.Event // the last line
 	shown   bool            // a mirror pod showed a lastState.terminated message
 }
@@ -127,11 +139,14 @@ type reader struct {
 	starts  int
 	probes  map[string]probe
 	pod     pod
-	monitor int    // revision of the monitor manifest on the node, 0 if none
-	link    string // last-known-good's target, "" if none
-	present map[int]bool
-	held    int // index in n.locks of the span holding the lock, -1 if free
-	term    termination
+	monitor int // revision of the monitor manifest on the node, 0 if none
+	// manifest is the Detail of the operand manifest's last write, which
+	// tells its content (timeline contract); "" while there is none.
+	manifest string
+	link     string // last-known-good's target, "" if none
+	present  map[int]bool
+	held     int // index in n.locks of the span holding the lock, -1 if free
+	term     termination
 }
 
 func read(events []timeline.Event, condition string) facts {
@@ -149,7 +164,7 @@ func read(events []timeline.Event, condition string) facts {
 		o := e.Object
 		switch {
 		case o.Kind == timeline.KindProcess:
-			f.procs.note(e)
+			f.procs.note(e, pos)
 		case o.Kind == timeline.KindFile && !e.Failed:
 			on(o.Namespace).file(e, pos)
 		case o.Kind == timeline.KindProbe && e.Verb == timeline.VerbProbe:
@@ -160,6 +175,9 @@ func read(events []timeline.Event, condition string) facts {
 			}
 		case o.Kind == "ClusterOperator" && o.Group == configGroup && o.Name == clusterOperator && e.IsWrite():
 			f.conditionWrite(e, condition)
+			if e.Role == RoleOperator {
+				f.asksOf(e, pos, on)
+			}
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(readers)) {
@@ -182,6 +200,27 @@ func (f *facts) conditionWrite(e timeline.Event, condition string) {
 	}
 }
 
+// asksOf notes the asks a write of the operator's status makes: each node
+// whose count of asks grows asks its target revision.
+func (f *facts) asksOf(e timeline.Event, pos int, on func(string) *reader) {
+	for _, fc := range e.Fields {
+		if fc.Path != fieldNodeStatuses {
+			continue
+		}
+		f.asksRecorded = true
+		before := map[string]int{}
+		for _, ns := range nodeStatuses(fc.Before) {
+			before[ns.NodeName] = ns.Installs
+		}
+		for _, ns := range nodeStatuses(fc.After) {
+			if ns.NodeName != "" && ns.Installs > before[ns.NodeName] {
+				n := on(ns.NodeName).n
+				n.asks = append(n.asks, ask{ev: e, pos: pos, revision: ns.TargetRevision})
+			}
+		}
+	}
+}
+
 func (r *reader) file(e timeline.Event, pos int) {
 	fe := fileEvent{ev: e, pos: pos, path: cleanPath(e.Object.Name), target: cleanPath(e.Target)}
 	r.n.files = append(r.n.files, fe)
@@ -193,6 +232,13 @@ func (r *reader) file(e timeline.Event, pos int) {
 		}
 		switch p {
 		case operandManifest:
+			if r.manifest != "" && e.Detail == r.manifest {
+				// The same content again (an installer redoing an ask it
+				// did not finish): the kubelet keeps the pod it runs,
+				// nothing starts, so it is no install.
+				break
+			}
+			r.manifest = e.Detail
 			r.install(e, pos)
 		case monitorManifest:
 			r.monitor = parseManifest(e.Detail).revision
@@ -203,9 +249,6 @@ func (r *reader) file(e timeline.Event, pos int) {
 			if strings.HasPrefix(e.Detail, "append") {
 				r.starts++
 				r.term.message, r.term.last = appendedMessage(e.Detail), &e
-				if r.term.message != "" && r.term.first == nil {
-					r.term.first = &e
-				}
 			}
 		}
 	case timeline.VerbSymlink:
@@ -223,6 +266,9 @@ func (r *reader) file(e timeline.Event, pos int) {
 		}
 		if within(monitorManifest, p) {
 			r.monitor = 0
+		}
+		if within(operandManifest, p) {
+			r.manifest = ""
 		}
 	case timeline.VerbLock, timeline.VerbUnlock:
 		if p == lockFile {
@@ -315,23 +361,30 @@ func (r *reader) lock(fe fileEvent) {
 // or not yet started.
 type processes map[string][]span
 
-type span struct{ from, to time.Time } // to is zero while still down
+// span is a time a process was down, from its kill or hang (or the start
+// of the run) to its start or reconnect (zero while still down), with the
+// positions of those events on the timeline (-1 for the start of the
+// run), which order what happens at one instant.
+type span struct {
+	from, to       time.Time
+	fromPos, toPos int
+}
 
-func (p processes) note(e timeline.Event) {
+func (p processes) note(e timeline.Event, pos int) {
 	actor := e.Object.Name
 	spans, seen := p[actor]
 	open := len(spans) > 0 && spans[len(spans)-1].to.IsZero()
 	switch e.Verb {
 	case timeline.VerbKill, timeline.VerbHang:
 		if !open {
-			spans = append(spans, span{from: e.Time})
+			spans = append(spans, span{from: e.Time, fromPos: pos})
 		}
 	case timeline.VerbStart, timeline.VerbReconnect:
 		switch {
 		case open:
-			spans[len(spans)-1].to = e.Time
+			spans[len(spans)-1].to, spans[len(spans)-1].toPos = e.Time, pos
 		case !seen:
-			spans = append(spans, span{to: e.Time}) // not running before its first start
+			spans = append(spans, span{to: e.Time, fromPos: -1, toPos: pos}) // not running before its first start
 		}
 	}
 	p[actor] = spans
@@ -341,6 +394,32 @@ func (p processes) note(e timeline.Event) {
 func (p processes) downDuring(actor string, from, to time.Time) bool {
 	for _, s := range p[actor] {
 		if !s.from.After(to) && (s.to.IsZero() || s.to.After(from)) {
+			return true
+		}
+	}
+	return false
+}
+
+// downThroughout tells whether actor was down at every instant of [from,
+// to), or at the instant from when to is not after it.
+func (p processes) downThroughout(actor string, from, to time.Time) bool {
+	for _, s := range p[actor] {
+		if s.from.After(from) {
+			continue
+		}
+		if s.to.IsZero() || s.to.After(from) && !s.to.Before(to) {
+			return true
+		}
+	}
+	return false
+}
+
+// downBetween tells whether actor was down all the while between the
+// timeline's positions from and to: killed before the event at from and
+// not back before the event at to.
+func (p processes) downBetween(actor string, from, to int) bool {
+	for _, s := range p[actor] {
+		if s.fromPos < from && (s.to.IsZero() || s.toPos > to) {
 			return true
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"cmp"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"reflect"
 	"slices"
 	"strconv"
@@ -47,10 +48,12 @@ type builder struct {
 	events  []timeline.Event
 	mirrors map[string]*mirrorState
 	co      *timeline.Condition
+	// statuses is the operator's node statuses as last written (its asks).
+	statuses map[string]nodeStatus
 }
 
 func newTimeline() *builder {
-	return &builder{node: "master-0", mirrors: map[string]*mirrorState{}}
+	return &builder{node: "master-0", mirrors: map[string]*mirrorState{}, statuses: map[string]nodeStatus{}}
 }
 
 // on switches the node the next calls are about.
@@ -98,9 +101,40 @@ func (b *builder) manifest(off, role string, rev int, extra string) *builder {
 	return b.file(off, role, timeline.VerbWrite, operandManifest, fmt.Sprintf("revision=%d%s", rev, extra))
 }
 
-// install is the installer rolling out rev under the lock: its resources,
-// the startup-monitor's manifest, then the operand's.
+// install is the operator asking for rev (a rollout or a retry), and the
+// installer rolling it out at once under the lock: its resources, the
+// startup-monitor's manifest, then the operand's.
 func (b *builder) install(off string, rev int) *builder {
+	return b.ask(off, rev).reinstall(off, rev)
+}
+
+// ask is the operator asking the node's installer for rev: a write of its
+// status with the node's count of asks one up.
+func (b *builder) ask(off string, rev int) *builder {
+	marshal := func() json.RawMessage {
+		var list []nodeStatus
+		for _, name := range slices.Sorted(maps.Keys(b.statuses)) {
+			list = append(list, b.statuses[name])
+		}
+		raw, _ := json.Marshal(list)
+		return raw
+	}
+	before := marshal()
+	if len(b.statuses) == 0 {
+		before = nil
+	}
+	ns := b.statuses[b.node]
+	ns.NodeName, ns.TargetRevision, ns.Installs = b.node, rev, ns.Installs+1
+	b.statuses[b.node] = ns
+	obj := timeline.ObjectRef{Kind: "ClusterOperator", Group: configGroup, Name: clusterOperator}
+	return b.add(off, RoleOperator, timeline.VerbUpdateStatus, obj, func(e *timeline.Event) {
+		e.Fields = []timeline.FieldChange{{Path: fieldNodeStatuses, Before: before, After: marshal()}}
+	})
+}
+
+// reinstall is the installer writing rev without a new ask: one it did not
+// finish before, carried out again.
+func (b *builder) reinstall(off string, rev int) *builder {
 	return b.lock(off, RoleInstaller).
 		file(off, RoleInstaller, timeline.VerbWrite, revisionDir(rev)+"/kube-apiserver-pod.yaml", "1200 bytes").
 		file(off, RoleInstaller, timeline.VerbWrite, monitorManifest, fmt.Sprintf("revision=%d", rev)).

@@ -29,12 +29,12 @@ func (c Config) fallbackInTime(j *conformance.Judging) conformance.Verdict {
 				due, released = s.unlock.Time, s.unlockPos >= 0
 			}
 			_, stop := n.window(i, j)
-			ready := n.readyDuring(i, j)
+			ready, seen := n.readyDuring(i, j, f.procs, monitor)
 			if next := n.next(i); next != nil && next.note.fallback {
 				switch {
-				case ready != nil:
+				case seen != nil:
 					v.judged++
-					v.fail(fmt.Sprintf("%s was fallen back from at %s although its operand was ready at %s", what, off(next.at()), off(ready.ev.Time)), in.ev, ready.ev, next.ev)
+					v.fail(fmt.Sprintf("%s was fallen back from at %s although its operand was ready at %s", what, off(next.at()), off(seen.ev.Time)), in.ev, seen.ev, next.ev)
 				case next.at().Before(deadline.Add(-c.Tolerance)):
 					v.judged++
 					v.fail(fmt.Sprintf("%s was fallen back from at %s, %s after its manifest was written: before the %s timeout", what, off(next.at()), next.at().Sub(in.at()), c.Timeout), in.ev, next.ev)
@@ -53,7 +53,7 @@ func (c Config) fallbackInTime(j *conformance.Judging) conformance.Verdict {
 			}
 			switch {
 			case ready != nil && !ready.ev.Time.After(deadline.Add(c.Tolerance)):
-				v.judged++
+				v.judged++ // ready in time (seen by the monitor or not: no fallback was owed)
 			case !released || !stop.After(due.Add(c.Tolerance)):
 				v.skip(fmt.Sprintf("%s: its fallback was not due before %s", what, n.stopping(i, j)))
 			case !in.canFallBack():
@@ -70,16 +70,39 @@ func (c Config) fallbackInTime(j *conformance.Judging) conformance.Verdict {
 }
 
 // readyDuring is the first sign that the i-th install's operand was ready
-// while its manifest was the latest: the mirror pod already ready at its
-// revision when it was written (a revision installed again while running,
-// which the kubelet may not restart), or a later mirror pod write.
-func (n *node) readyDuring(i int, j *conformance.Judging) *podWrite {
+// while its manifest was the latest (the mirror pod already ready at its
+// revision when it was written, a revision installed again while running,
+// which the kubelet may not restart; or a later mirror pod write), and the
+// first such sign the startup-monitor could see: one whose readiness
+// lasted into an instant at which the monitor ran.
+func (n *node) readyDuring(i int, j *conformance.Judging, procs processes, monitor string) (ready, seen *podWrite) {
 	in := n.installs[i]
-	if in.before.pod.readyAt(in.note.revision) {
-		return &podWrite{ev: in.ev, pos: in.pos, pod: in.before.pod}
-	}
 	end, _ := n.window(i, j)
-	return n.readyAt(in.note.revision, in.pos, end)
+	signs := []podWrite{}
+	if in.before.pod.readyAt(in.note.revision) {
+		signs = append(signs, podWrite{ev: in.ev, pos: in.pos, pod: in.before.pod})
+	}
+	for k := range n.pods {
+		if w := n.pods[k]; w.pos > in.pos && w.pos < end {
+			signs = append(signs, w)
+		}
+	}
+	for k, w := range signs {
+		if !w.pod.readyAt(in.note.revision) {
+			continue
+		}
+		if ready == nil {
+			ready = &signs[k]
+		}
+		until := end // ready until the next mirror pod write, or the window's end
+		if k+1 < len(signs) {
+			until = signs[k+1].pos
+		}
+		if !procs.downBetween(monitor, w.pos, until) {
+			return ready, &signs[k]
+		}
+	}
+	return ready, nil
 }
 
 // canFallBack tells whether the node had something to fall back to when

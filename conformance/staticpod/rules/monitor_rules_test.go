@@ -27,7 +27,7 @@ func TestSTATICPOD001FallbackInTime(t *testing.T) {
 		{name: "replaced by a new revision before its timeout",
 			tl:  failing().install("3m", 3).started("3m").ready("3m30s", 3).done("3m30s", 3),
 			end: "30m", want: reports.Pass, message: []string{"1 judged", "1 not judged"}},
-		{name: "the running revision installed again", tl: rollout().install("10m", 2), end: "30m", want: reports.Pass, message: []string{"2 judged"}},
+		{name: "the running revision's manifest written again unchanged: no new start", tl: rollout().install("10m", 2), end: "30m", want: reports.Pass, message: []string{"1 judged"}},
 		{name: "500ms late within a tolerance of 1s",
 			tl: failing().fallback("6m0.5s", 2, 1, reasonNotReady, notReadyMsg), end: "30m", cfg: tolerance("1s"), want: reports.Pass},
 		{name: "the installer held the lock at the deadline: due at its unlock",
@@ -63,6 +63,35 @@ func TestSTATICPOD001FallbackInTime(t *testing.T) {
 			tl: failing().process("2m", RoleStartupMonitor, timeline.VerbKill).process("8m", RoleStartupMonitor, timeline.VerbStart).
 				fallback("13m", 2, 1, reasonNotReady, notReadyMsg),
 			end: "30m", want: reports.Skip, message: []string{"startup-monitor/master-0 was down"}},
+		// An identical rewrite (an installer redoing an ask it did not
+		// finish) starts nothing: the timeout runs from the first write.
+		{name: "a manifest written again unchanged is no new start",
+			tl:  failing().reinstall("2m", 2).fallback("6m", 2, 1, reasonNotReady, notReadyMsg),
+			end: "30m", want: reports.Pass, message: []string{"1 judged"}},
+		{name: "the timeout does not run from an unchanged rewrite",
+			tl:  failing().reinstall("2m", 2).fallback("7m", 2, 1, reasonNotReady, notReadyMsg),
+			end: "30m", want: reports.Fail, message: []string{"manifest written at +1m0s", "due at +6m0s"}, evidence: []string{"1m", "7m"}},
+		{name: "a rewrite with another content is a new start",
+			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).reinstall("8m", 2).started("8m").hookStuck("8m").mirror("8m", 2, false).
+				fallback("13m", 2, 1, reasonNotReady, notReadyMsg),
+			end: "30m", want: reports.Pass, message: []string{"2 judged"}},
+		// A restarted monitor judges what it sees: a readiness it was down
+		// for is not held against its fallback.
+		{name: "ready only while the monitor was down: its late fallback is excused",
+			tl: failing().process("1m", RoleStartupMonitor, timeline.VerbStart).process("1m30s", RoleStartupMonitor, timeline.VerbKill).
+				ready("2m", 2).mirror("5m", 2, false).process("6m", RoleStartupMonitor, timeline.VerbStart).
+				fallback("11m", 2, 1, reasonUnhealthy, "x"),
+			end: "30m", want: reports.Skip, message: []string{"startup-monitor/master-0 was down before its fallback was due"}},
+		{name: "ready while the restarted monitor ran: no fallback",
+			tl: failing().process("1m", RoleStartupMonitor, timeline.VerbStart).process("1m30s", RoleStartupMonitor, timeline.VerbKill).
+				ready("2m", 2).process("4m", RoleStartupMonitor, timeline.VerbStart).mirror("5m", 2, false).
+				fallback("9m", 2, 1, reasonUnhealthy, "x"),
+			end: "30m", want: reports.Fail, message: []string{"although its operand was ready at +2m0s"}, evidence: []string{"1m", "2m", "9m"}},
+		{name: "restarted, it still may not fall back early",
+			tl: failing().process("1m", RoleStartupMonitor, timeline.VerbStart).process("1m30s", RoleStartupMonitor, timeline.VerbKill).
+				ready("2m", 2).mirror("3m", 2, false).process("4m", RoleStartupMonitor, timeline.VerbStart).
+				fallback("5m", 2, 1, reasonUnhealthy, "x"),
+			end: "30m", want: reports.Fail, message: []string{"before the 5m0s timeout"}, evidence: []string{"1m", "5m"}},
 		{name: "bootstrap: nothing to fall back to",
 			tl:  newTimeline().install("0s", 1).started("0s").hookStuck("0s").mirror("0s", 1, false),
 			end: "30m", want: reports.Skip, message: []string{"nothing to fall back to"}},
@@ -84,6 +113,11 @@ func TestSTATICPOD002RightReason(t *testing.T) {
 	runTable(t, "STATICPOD-002", []ruleCase{
 		{name: "reference: NotReady naming the hook", tl: stuckHook(), end: "30m", want: reports.Pass, message: []string{"1 judged"}},
 		{name: "reference: CrashLooping", tl: crashLoop(), end: "30m", want: reports.Pass},
+		{name: "starts count from the first write, not from an unchanged rewrite",
+			tl: failing().reinstall("2m", 2).fallback("6m", 2, 1, reasonNotReady, notReadyMsg), end: "30m", want: reports.Pass, message: []string{"1 judged"}},
+		{name: "an unchanged rewrite does not make a started operand NeverStartedUp",
+			tl: failing().reinstall("2m", 2).fallback("6m", 2, 1, reasonNeverStartedUp, neverMsg), end: "30m",
+			want: reports.Fail, message: []string{`with reason "NeverStartedUp", want NotReady`}, evidence: []string{"1m", "6m"}},
 		{name: "NeverStartedUp",
 			tl:  newTimeline().running("0s", 1).install("1m", 2).silent("1m").fallback("6m", 2, 1, reasonNeverStartedUp, neverMsg),
 			end: "30m", want: reports.Pass},

@@ -11,25 +11,38 @@ import (
 	"github.com/opcert/opcert/sim/timeline"
 )
 
+// noAsks is the verdict of the operator rules that judge its asks on a
+// timeline that records none.
+func noAsks() conformance.Verdict {
+	return conformance.Verdict{Status: reports.Skip, Message: "not judged: the timeline records none of the operator's asks (" + fieldNodeStatuses + " on its ClusterOperator, timeline contract)"}
+}
+
 // STATICPOD-006: a revision fallen back from for a no-retry reason is
-// never installed again. The reason judged is the annotation's, the one
-// the operator reads (whether it is right is STATICPOD-002's question).
+// never asked of the installer again by the operator. The reason judged is
+// the annotation's, the one the operator reads (whether it is right is
+// STATICPOD-002's question). Installs are not judged: an installer that
+// was stopped mid-install finishes its old ask when it comes back, which
+// is no decision of the operator's.
 func (c Config) noRetry(j *conformance.Judging) conformance.Verdict {
 	if len(c.NoRetry) == 0 {
 		return conformance.Verdict{Status: reports.Skip, Message: fmt.Sprintf("not judged: the %s profile retries after every reason (UPSTREAM.md)", c.Profile)}
 	}
+	f := c.factsOf(j)
+	if !f.asksRecorded {
+		return noAsks()
+	}
 	var v finding
-	for _, n := range c.factsOf(j).nodes {
+	for _, n := range f.nodes {
 		for i, in := range n.installs {
 			if !in.note.fallback || !slices.Contains(c.NoRetry, in.note.reason) {
 				continue
 			}
 			failed := n.failedRevision(i)
 			v.judged++
-			for _, later := range n.installs[i+1:] {
-				if !later.note.fallback && later.note.revision == failed {
-					v.fail(fmt.Sprintf("%s: revision %d, fallen back from at %s with reason %s, was installed again at %s: no retry after %s",
-						n.name, failed, off(in.at()), in.note.reason, off(later.at()), strings.Join(c.NoRetry, " or ")), in.ev, later.ev)
+			for _, a := range n.asks {
+				if a.pos > in.pos && a.revision == failed {
+					v.fail(fmt.Sprintf("%s: revision %d, fallen back from at %s with reason %s, was asked again of the installer at %s: no retry after %s",
+						n.name, failed, off(in.at()), in.note.reason, off(a.ev.Time), strings.Join(c.NoRetry, " or ")), in.ev, a.ev)
 					break
 				}
 			}
@@ -38,42 +51,61 @@ func (c Config) noRetry(j *conformance.Judging) conformance.Verdict {
 	return v.verdict("no fallback with reason " + strings.Join(c.NoRetry, " or ") + " in this run")
 }
 
-// STATICPOD-007: a retriable failed revision that is still the target (no
-// other revision was installed meanwhile) is installed again exactly at
-// its back-off: FirstRetry after its first fallback, doubling per retry up
-// to MaxBackoff. The back-off runs from the fallback's write for the
-// lower bound and from the mirror pod showing it, the first moment the
-// operator can know, for the upper bound.
+// STATICPOD-007: a retriable failed revision that is still the target is
+// asked of the installer again exactly at its back-off: FirstRetry after
+// its first fallback, doubling per retry up to MaxBackoff. What is judged
+// is the operator's ask (003 §Retries: the operator retries the roll-out),
+// not the installer's writes, which come when the installer gets to it
+// (its write time, a lock, a restart). The back-off runs from the
+// fallback's write for the lower bound and from the mirror pod showing
+// it, the first moment the operator can know, for the upper bound. The
+// k-th retry is the one after k-1 retries the operator asked of that
+// revision since its first fallback; a fallback the operator did not ask
+// for (the installer finishing an old ask) is no retry and starts the
+// clock again.
 func (c Config) backoffKept(j *conformance.Judging) conformance.Verdict {
 	f := c.factsOf(j)
+	if !f.asksRecorded {
+		return noAsks()
+	}
 	var v finding
 	for _, n := range f.nodes {
-		fallbacks := map[int]int{} // per failed revision, so far
+		first := map[int]int{} // per failed revision, the position of its first fallback
 		for i, in := range n.installs {
 			if !in.note.fallback {
 				continue
 			}
 			failed := n.failedRevision(i)
-			fallbacks[failed]++
+			if _, ok := first[failed]; !ok {
+				first[failed] = in.pos
+			}
 			if slices.Contains(c.NoRetry, in.note.reason) {
 				continue // STATICPOD-006
 			}
-			k := fallbacks[failed]
+			k := 1
+			for _, a := range n.asks {
+				if a.revision == failed && a.pos > first[failed] && a.pos < in.pos {
+					k++
+				}
+			}
 			delay := c.backoff(k)
 			what := fmt.Sprintf("%s: revision %d, fallen back from at %s with reason %s, retry %d (back-off %s)", n.name, failed, off(in.at()), in.note.reason, k, delay)
-			retry := n.nextTrial(i)
 			seen := n.seen(i, j)
-			if retry != nil && retry.note.revision == failed {
-				late := seen != nil && retry.at().After(seen.ev.Time.Add(delay+c.Tolerance))
+			retry, later := n.nextAsk(in.pos), n.nextFallback(i)
+			if later != nil && retry != nil && later.pos < retry.pos {
+				retry = nil // the later fallback comes first: it has its own retry
+			}
+			if retry != nil && retry.revision == failed {
+				late := seen != nil && retry.ev.Time.After(seen.ev.Time.Add(delay+c.Tolerance))
 				switch {
-				case retry.at().Before(in.at().Add(delay - c.Tolerance)):
+				case retry.ev.Time.Before(in.at().Add(delay - c.Tolerance)):
 					v.judged++
-					v.fail(fmt.Sprintf("%s, was retried at %s, after %s", what, off(retry.at()), retry.at().Sub(in.at())), in.ev, retry.ev)
-				case late && f.procs.downDuring(operatorActor, seen.ev.Time, retry.at()):
+					v.fail(fmt.Sprintf("%s, was retried at %s, after %s", what, off(retry.ev.Time), retry.ev.Time.Sub(in.at())), in.ev, retry.ev)
+				case late && f.procs.downDuring(operatorActor, seen.ev.Time, retry.ev.Time):
 					v.skip(what + ": the operator was down before its late retry")
 				case late:
 					v.judged++
-					v.fail(fmt.Sprintf("%s, shown on the mirror pod at %s, was retried at %s, due at %s", what, off(seen.ev.Time), off(retry.at()), off(seen.ev.Time.Add(delay))), in.ev, seen.ev, retry.ev)
+					v.fail(fmt.Sprintf("%s, shown on the mirror pod at %s, was retried at %s, due at %s", what, off(seen.ev.Time), off(retry.ev.Time), off(seen.ev.Time.Add(delay))), in.ev, seen.ev, retry.ev)
 				default:
 					v.judged++
 				}
@@ -85,8 +117,11 @@ func (c Config) backoffKept(j *conformance.Judging) conformance.Verdict {
 			}
 			due := seen.ev.Time.Add(delay)
 			stop, stopping := j.End, "the end of the run at "+off(j.End)
-			if retry != nil {
-				stop, stopping = retry.at(), fmt.Sprintf("revision %d's manifest at %s", retry.note.revision, off(retry.at()))
+			switch {
+			case retry != nil:
+				stop, stopping = retry.ev.Time, fmt.Sprintf("the operator asked for revision %d at %s", retry.revision, off(retry.ev.Time))
+			case later != nil:
+				stop, stopping = later.at(), fmt.Sprintf("the next fallback on the node at %s", off(later.at()))
 			}
 			switch {
 			case !stop.After(due.Add(c.Tolerance)):
@@ -102,10 +137,21 @@ func (c Config) backoffKept(j *conformance.Judging) conformance.Verdict {
 	return v.verdict("no retriable fallback in this run")
 }
 
-// nextTrial is the first install after the i-th that is not a fallback.
-func (n *node) nextTrial(i int) *install {
+// nextAsk is the operator's first ask of the node's installer after
+// position pos, nil if none.
+func (n *node) nextAsk(pos int) *ask {
+	for k := range n.asks {
+		if n.asks[k].pos > pos {
+			return &n.asks[k]
+		}
+	}
+	return nil
+}
+
+// nextFallback is the first fallback after the i-th install, nil if none.
+func (n *node) nextFallback(i int) *install {
 	for _, in := range n.installs[i+1:] {
-		if !in.note.fallback {
+		if in.note.fallback {
 			return in
 		}
 	}
@@ -123,6 +169,9 @@ type episode struct {
 	// term is what the failed revision's operand wrote of its termination
 	// message, and whether its mirror pod showed it.
 	term termination
+	// shown are the spans in which a mirror pod of the failed revision
+	// showed a termination message, before the fallback's.
+	shown []span
 }
 
 func (e episode) outstanding(t time.Time) bool {
@@ -145,6 +194,11 @@ func (c Config) episodes(f facts, j *conformance.Judging) []episode {
 				continue
 			}
 			e := episode{node: n.name, failed: n.failedRevision(i), message: seen.pod.ann[annotationFallbackMessage], seen: seen, fallbackEvent: in.ev, term: in.before.term}
+			from := -1
+			if i > 0 {
+				from = n.installs[i-1].pos
+			}
+			e.shown = n.termShown(e.failed, from, seen)
 			over := func(p pod) bool { return p.ready && p.revision >= e.failed && !p.fallenBack() }
 			if c.libraryGo() {
 				over = func(p pod) bool { return !p.fallenBack() }
@@ -154,6 +208,38 @@ func (c Config) episodes(f facts, j *conformance.Judging) []episode {
 		}
 	}
 	return out
+}
+
+// termShown are the spans, between positions from and the mirror pod
+// write seen, in which a mirror pod of revision rev showed a termination
+// message: from the write that shows it to the next mirror pod write.
+func (n *node) termShown(rev, from int, seen *podWrite) []span {
+	var out []span
+	for k := range n.pods {
+		w := n.pods[k]
+		if w.pos <= from || w.pos >= seen.pos || w.pod.terminated == "" || w.pod.revision != rev || !w.pod.exists {
+			continue
+		}
+		until := seen.ev.Time
+		for _, later := range n.pods[k+1:] {
+			if later.pos > w.pos {
+				until = later.ev.Time
+				break
+			}
+		}
+		out = append(out, span{from: w.ev.Time, to: until})
+	}
+	return out
+}
+
+// couldKnow tells whether actor ran at some instant of one of the spans.
+func (p processes) couldKnow(actor string, spans []span) bool {
+	for _, s := range spans {
+		if !p.downThroughout(actor, s.from, s.to) {
+			return true
+		}
+	}
+	return false
 }
 
 // STATICPOD-008: the operator reports the fallback condition True, with
@@ -286,7 +372,10 @@ func (e episode) evidence(p *podWrite, w *coWrite) []timeline.Event {
 // the fallback), the condition's message carries it (003 §User Stories
 // 3). A revision that never started, or whose process never exited by
 // itself, wrote none and is not judged; nor is one whose mirror pod never
-// showed it, as the operator could not know it.
+// showed it, or showed it only while the operator was down, as the
+// operator could not know it. An operator that saw it owes it after a
+// restart too: it keeps what it must remember where a restart finds it,
+// as library-go keeps its node statuses in its operator resource.
 func (c Config) terminationShown(j *conformance.Judging) conformance.Verdict {
 	if c.libraryGo() {
 		return conformance.Verdict{Status: reports.Skip, Message: "not judged: library-go's " + libraryGoCondition + " message carries no termination message (UPSTREAM.md)"}
@@ -318,12 +407,19 @@ func (c Config) terminationShown(j *conformance.Judging) conformance.Verdict {
 		case !until.After(set):
 			v.skip(what + ": a later fallback on the node was shown before the condition was due")
 			continue
-		case f.procs.downDuring(operatorActor, e.term.first.Time, set):
-			v.skip(what + ": the operator was down between the termination message and the fallback, so it could not know it")
+		case !f.procs.couldKnow(operatorActor, e.shown):
+			// Its memory is its own to keep (a restarted operator owes
+			// what it saw before), but one that was down all the while
+			// could not see it: the mirror pod of the fallback is a new
+			// pod without it.
+			v.skip(what + ": the operator was down all the while the mirror pod showed its termination message, so it could not know it")
 			continue
 		}
+		// An operator down when the fallback was shown wrote the standing
+		// condition before it: only what it writes once back is judged.
+		standing := !f.procs.downDuring(operatorActor, e.seen.ev.Time, set)
 		judged := false
-		for _, w := range c.trueWhile(f, e, set, until) {
+		for _, w := range c.trueWhile(f, e, set, until, standing) {
 			judged = true
 			if !strings.Contains(w.cond.Message, e.term.message) {
 				v.fail(fmt.Sprintf("ClusterOperator/%s %s message %q at %s does not carry the termination message %q of revision %d (%s)",
@@ -335,18 +431,22 @@ func (c Config) terminationShown(j *conformance.Judging) conformance.Verdict {
 		if judged {
 			v.judged++
 		} else {
-			v.skip(what + ": the condition was never True while the fallback was outstanding (STATICPOD-008's question)")
+			if !standing {
+				v.skip(what + ": the operator was down when the mirror pod showed the fallback, and wrote no True condition for it once back")
+			} else {
+				v.skip(what + ": the condition was never True while the fallback was outstanding (STATICPOD-008's question)")
+			}
 		}
 	}
 	return v.verdict("no fallback reached the mirror pod in this run")
 }
 
 // trueWhile are the writes of the condition, True, in force while e is
-// outstanding from set on and before until: the one standing at set and
-// those after it.
-func (c Config) trueWhile(f facts, e episode, set, until time.Time) []*coWrite {
+// outstanding from set on and before until: the one standing at set (if
+// standing) and those after it.
+func (c Config) trueWhile(f facts, e episode, set, until time.Time, standing bool) []*coWrite {
 	var out []*coWrite
-	if w := f.conditionAt(set); w.is("True") {
+	if w := f.conditionAt(set); standing && w.is("True") {
 		out = append(out, w)
 	}
 	for k := range f.condition {

@@ -16,12 +16,17 @@ func TestSTATICPOD006NoRetry(t *testing.T) {
 			tl: crashLoop().install("20m", 3).started("20m").ready("20m30s", 3).done("20m30s", 3), end: "2h", want: reports.Pass},
 		{name: "a crash loop retried",
 			tl: crashLoop().install("16m", 2), end: "2h",
-			want: reports.Fail, message: []string{"master-0: revision 2, fallen back from at +6m0s with reason CrashLooping, was installed again at +16m0s"},
+			want: reports.Fail, message: []string{"master-0: revision 2, fallen back from at +6m0s with reason CrashLooping, was asked again of the installer at +16m0s"},
 			evidence: []string{"6m", "16m"}},
 		{name: "NeverStartedUp retried",
 			tl:  newTimeline().running("0s", 1).install("1m", 2).silent("1m").fallback("6m", 2, 1, reasonNeverStartedUp, neverMsg).install("16m", 2),
 			end: "2h", want: reports.Fail, message: []string{"NeverStartedUp", "+16m0s"}, evidence: []string{"6m", "16m"}},
 		{name: "NotReady is retried", tl: stuckHook(), end: "2h", want: reports.Skip},
+		{name: "the installer finishing an old ask is no retry of the operator's",
+			tl: crashLoop().reinstall("8m", 2), end: "2h", want: reports.Pass, message: []string{"1 judged"}},
+		{name: "no asks on the timeline: not judged",
+			tl:  newTimeline().running("0s", 1).reinstall("1m", 2).silent("1m").fallback("6m", 2, 1, reasonNeverStartedUp, neverMsg).reinstall("16m", 2),
+			end: "2h", want: reports.Skip, message: []string{"records none of the operator's asks"}},
 		{name: "library-go retries every reason",
 			tl: crashLoop().install("16m", 2), cfg: libraryGo(), end: "2h", want: reports.Skip, message: []string{"not judged", "UPSTREAM.md"}},
 	})
@@ -67,10 +72,10 @@ func TestSTATICPOD007Backoff(t *testing.T) {
 			want: reports.Fail, message: []string{"back-off 20m0s", "after 10m0s"}, evidence: []string{"6m", "16m"}},
 		{name: "a new revision came too late to excuse the retry",
 			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).install("20m", 3), end: "2h",
-			want: reports.Fail, message: []string{"nor before revision 3's manifest at +20m0s"}, evidence: []string{"6m"}},
+			want: reports.Fail, message: []string{"nor before the operator asked for revision 3 at +20m0s"}, evidence: []string{"6m"}},
 		{name: "a new revision before the retry was due",
 			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).install("10m", 3), end: "2h",
-			want: reports.Skip, message: []string{"not due before revision 3's manifest at +10m0s"}},
+			want: reports.Skip, message: []string{"not due before the operator asked for revision 3 at +10m0s"}},
 		{name: "the run ends before the retry is due",
 			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg), end: "16m", want: reports.Skip},
 		{name: "the operator was down",
@@ -78,6 +83,55 @@ func TestSTATICPOD007Backoff(t *testing.T) {
 				fallback("6m", 2, 1, reasonNotReady, notReadyMsg),
 			end: "2h", want: reports.Skip, message: []string{"the operator was down"}},
 		{name: "no retry after a crash loop", tl: crashLoop(), end: "2h", want: reports.Skip},
+
+		// The operator's ask is judged, not the installer's writes.
+		{name: "asked in time, installed later (the installer's write time)",
+			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).ask("16m", 2).reinstall("16m20s", 2), end: "2h",
+			want: reports.Pass, message: []string{"1 judged"}},
+		{name: "asked late",
+			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).ask("16m20s", 2).reinstall("16m40s", 2), end: "2h",
+			want: reports.Fail, message: []string{"was retried at +16m20s, due at +16m0s"}, evidence: []string{"6m", "16m20s"}},
+		{name: "asked in time while the installer was down",
+			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).process("10m", RoleInstaller, timeline.VerbKill).
+				ask("16m", 2).process("20m", RoleInstaller, timeline.VerbStart).reinstall("20m", 2), end: "2h",
+			want: reports.Pass, message: []string{"1 judged"}},
+		{name: "asked late while the installer was down",
+			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).process("10m", RoleInstaller, timeline.VerbKill).
+				process("20m", RoleInstaller, timeline.VerbStart).install("20m", 2), end: "2h",
+			want: reports.Fail, message: []string{"was retried at +20m0s, due at +16m0s"}, evidence: []string{"6m", "20m"}},
+		{name: "the installer finishing an old ask is no retry: the clock starts again at its fallback",
+			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).
+				reinstall("8m", 2).started("8m").hookStuck("8m").mirror("8m", 2, false).
+				fallback("13m", 2, 1, reasonNotReady, notReadyMsg).install("23m", 2), end: "2h",
+			want: reports.Pass, message: []string{"1 judged", "not due before the next fallback on the node at +13m0s"}},
+		{name: "retried 10m after the first fallback, ignoring the second",
+			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).
+				reinstall("8m", 2).started("8m").hookStuck("8m").mirror("8m", 2, false).
+				fallback("13m", 2, 1, reasonNotReady, notReadyMsg).install("16m", 2), end: "2h",
+			want: reports.Fail, message: []string{"fallen back from at +13m0s with reason NotReady, retry 1 (back-off 10m0s), was retried at +16m0s, after 3m0s"}, evidence: []string{"13m", "16m"}},
+		{name: "a fallback the operator did not ask for does not double the back-off",
+			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).
+				reinstall("8m", 2).started("8m").hookStuck("8m").mirror("8m", 2, false).
+				fallback("13m", 2, 1, reasonNotReady, notReadyMsg).install("33m", 2), end: "2h",
+			want: reports.Fail, message: []string{"retry 1 (back-off 10m0s), shown on the mirror pod at +13m0s, was retried at +33m0s, due at +23m0s"}, evidence: []string{"13m", "33m"}},
+		{name: "a fallback not retried before the next one comes",
+			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).
+				reinstall("17m", 2).started("17m").hookStuck("17m").mirror("17m", 2, false).
+				fallback("22m", 2, 1, reasonNotReady, notReadyMsg).install("32m", 2), end: "2h",
+			want: reports.Fail, message: []string{"was not retried by +16m0s, nor before the next fallback on the node at +22m0s"}, evidence: []string{"6m"}},
+		// A restarted operator keeps its back-off: it owes the retry when due.
+		{name: "an operator restarted between two retries keeps the ladder",
+			tl: twice().process("0s", RoleOperator, timeline.VerbStart).process("22m", RoleOperator, timeline.VerbKill).
+				process("23m", RoleOperator, timeline.VerbStart).install("41m", 2), end: "2h",
+			want: reports.Pass, message: []string{"2 judged"}},
+		{name: "an operator restarted between two retries that starts the ladder again",
+			tl: twice().process("0s", RoleOperator, timeline.VerbStart).process("22m", RoleOperator, timeline.VerbKill).
+				process("23m", RoleOperator, timeline.VerbStart).install("33m", 2), end: "2h",
+			want: reports.Fail, message: []string{"retry 2 (back-off 20m0s), was retried at +33m0s, after 12m0s"}, evidence: []string{"21m", "33m"}},
+		{name: "no asks on the timeline: not judged",
+			tl: newTimeline().running("0s", 1).reinstall("1m", 2).started("1m").hookStuck("1m").mirror("1m", 2, false).
+				fallback("6m", 2, 1, reasonNotReady, notReadyMsg).reinstall("12m", 2), end: "2h",
+			want: reports.Skip, message: []string{"records none of the operator's asks"}},
 	})
 }
 
@@ -159,6 +213,16 @@ func TestSTATICPOD008Degraded(t *testing.T) {
 	})
 }
 
+// hungAtTheFallback: revision 2 crash loops with flagMsg, shown on the
+// mirror pod from +1m1s; the operator, which reported an earlier fallback
+// at +3m, is cut off at +4m, before revision 2 is fallen back from at +6m.
+func hungAtTheFallback() *builder {
+	return newTimeline().condition("0s", "False", "").running("0s", 1).
+		install("1m", 2).silent("1m").startedWith("1m", 2, 1, flagMsg).mirror("1m", 2, false).terminated("1m1s", flagMsg).
+		startedWith("1m11s", 2, 2, flagMsg).condition("3m", "True", "an earlier fallback").process("4m", RoleOperator, timeline.VerbHang).
+		fallback("6m", 2, 1, reasonCrashLooping, crashMsg)
+}
+
 // 003 §User Stories 3: the failed revision's termination message is in the
 // condition's message while it is True; not judged where there is none to
 // carry or the operator could not know it.
@@ -196,10 +260,28 @@ func TestSTATICPOD011TerminationMessage(t *testing.T) {
 				install("1m", 2).silent("1m").startedWith("1m", 2, 1, flagMsg).mirror("1m", 2, false).
 				fallback("6m", 2, 1, reasonCrashLooping, crashMsg).condition("6m", "True", dropped), end: "1h",
 			want: reports.Skip, message: []string{"the mirror pod never showed its termination message"}},
-		{name: "the operator was down meanwhile",
+		{name: "the operator was down all the while the mirror pod showed it",
+			tl: crashLoopTerminated().process("1m", RoleOperator, timeline.VerbKill).process("6m", RoleOperator, timeline.VerbStart).
+				condition("7m", "True", dropped), end: "1h",
+			want: reports.Skip, message: []string{"the operator was down all the while the mirror pod showed its termination message"}},
+		{name: "restarted after it saw the message, it still owes it",
 			tl: crashLoopTerminated().process("2m", RoleOperator, timeline.VerbKill).process("3m", RoleOperator, timeline.VerbStart).
 				condition("7m", "True", dropped), end: "1h",
-			want: reports.Skip, message: []string{"the operator was down between the termination message and the fallback"}},
+			want: reports.Fail, message: []string{`at +7m0s does not carry the termination message "Error: unknown flag: --foo"`}, evidence: []string{"1m32s", "6m", "7m"}},
+		{name: "restarted after the fallback, it still owes it",
+			tl: crashLoopTerminated().process("8m", RoleOperator, timeline.VerbKill).process("9m", RoleOperator, timeline.VerbStart).
+				condition("9m", "True", dropped), end: "1h",
+			want: reports.Fail, message: []string{`at +9m0s does not carry the termination message`}, evidence: []string{"1m32s", "6m", "9m"}},
+		{name: "cut off when the fallback was shown: the condition standing then is not its answer",
+			tl: hungAtTheFallback(), end: "1h",
+			want: reports.Skip, message: []string{"the operator was down when the mirror pod showed the fallback"}},
+		{name: "cut off when the fallback was shown, back without the message it saw",
+			tl: hungAtTheFallback().process("8m", RoleOperator, timeline.VerbReconnect).condition("8m", "True", dropped), end: "1h",
+			want: reports.Fail, message: []string{`at +8m0s does not carry the termination message`}, evidence: []string{"1m11s", "6m", "8m"}},
+		{name: "back while the mirror pod still showed it, it owes it",
+			tl: crashLoopTerminated().process("1m", RoleOperator, timeline.VerbKill).process("5m", RoleOperator, timeline.VerbStart).
+				condition("7m", "True", dropped), end: "1h",
+			want: reports.Fail, message: []string{`at +7m0s does not carry the termination message`}, evidence: []string{"1m32s", "6m", "7m"}},
 		{name: "library-go: not judged", tl: crashLoopTerminated(), cfg: libraryGo(), end: "1h",
 			want: reports.Skip, message: []string{"library-go's StaticPodFallbackRevisionDegraded message carries no termination message"}},
 		{name: "no fallback", tl: rollout(), end: "1h", want: reports.Skip},

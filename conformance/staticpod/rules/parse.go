@@ -181,6 +181,31 @@ func lastTerminated(raw json.RawMessage) string {
 	return ""
 }
 
+// nodeStatus is what the rules read of one node in the operator's status
+// (timeline contract).
+type nodeStatus struct {
+	NodeName       string `json:"nodeName"`
+	TargetRevision int    `json:"targetRevision"`
+	Installs       int    `json:"installs"`
+}
+
+// nodeStatuses reads the operator's status.extension.nodeStatuses field
+// (JSON text); the entries that are not objects are skipped.
+func nodeStatuses(raw json.RawMessage) []nodeStatus {
+	var items []json.RawMessage
+	if len(raw) == 0 || json.Unmarshal(raw, &items) != nil {
+		return nil
+	}
+	var out []nodeStatus
+	for _, it := range items {
+		var ns nodeStatus
+		if json.Unmarshal(it, &ns) == nil {
+			out = append(out, ns)
+		}
+	}
+	return out
+}
+
 // jsonString reads a field holding a JSON string, "" otherwise.
 func jsonString(raw json.RawMessage) string {
 	var s string

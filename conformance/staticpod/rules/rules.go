@@ -19,7 +19,7 @@ func Rules(cfg Config) []conformance.Rule {
 	}
 	return []conformance.Rule{
 		{ID: "STATICPOD-001", Section: "003 §Readiness", Role: RoleStartupMonitor,
-			Statement: fmt.Sprintf("a revision whose operand is not ready is fallen back from %s after its manifest was written: not earlier, not later, and not once ready", cfg.Timeout),
+			Statement: fmt.Sprintf("a revision whose operand is not ready is fallen back from %s after its manifest was written (writing it again unchanged starts nothing): not earlier, not later, and not once ready while its startup-monitor ran", cfg.Timeout),
 			Check:     cfg.fallbackInTime},
 		{ID: "STATICPOD-002", Section: "003 §Readiness", Role: RoleStartupMonitor,
 			Statement: "a fallback's reason is the first failing readiness check in " + order + " on the operand's observed state (start attempts, /healthz, /readyz, mirror pod); a /readyz reason's message names the unfinished post-start hooks",
@@ -34,10 +34,10 @@ func Rules(cfg Config) []conformance.Rule {
 			Statement: "a fallback goes to last-known-good if linked, else to the previous revision, else nowhere (bootstrap); going back two or more revisions is a warning",
 			Check:     cfg.rightTarget},
 		{ID: "STATICPOD-006", Section: "003 §Retries", Role: RoleOperator,
-			Statement: "a revision fallen back from with reason " + noRetry + " is never installed again",
+			Statement: "a revision fallen back from with reason " + noRetry + " is never asked of the installer again by the operator",
 			Check:     cfg.noRetry},
 		{ID: "STATICPOD-007", Section: "003 §Retries", Role: RoleOperator,
-			Statement: fmt.Sprintf("a failed revision still the target is installed again %s after its fallback, doubling per retry up to %s, never earlier", cfg.FirstRetry, cfg.MaxBackoff),
+			Statement: fmt.Sprintf("a failed revision still the target is asked of the installer again %s after its fallback, doubling per retry the operator asked up to %s, never earlier; a restarted operator keeps its back-off", cfg.FirstRetry, cfg.MaxBackoff),
 			Check:     cfg.backoffKept},
 		{ID: "STATICPOD-008", Section: "003 §Retries, §User Stories 2 and 3", Role: RoleOperator,
 			Statement: fmt.Sprintf("the operator reports %s=True with the fallback message from when the mirror pod shows a fallback until %s, then %s=False", cfg.condition(), over, cfg.condition()),
@@ -49,7 +49,7 @@ func Rules(cfg Config) []conformance.Rule {
 			Statement: "while one actor holds the installer lock, no other takes it or writes, renames or removes anything in " + manifestsDir,
 			Check:     cfg.lockHonoured},
 		{ID: "STATICPOD-011", Section: "003 §User Stories 3", Role: RoleOperator,
-			Statement: fmt.Sprintf("while %s=True for a fallback from a revision whose operand wrote a termination message (its last termination.log line before the fallback), the condition's message carries that termination message", cfg.condition()),
+			Statement: fmt.Sprintf("while %s=True for a fallback from a revision whose operand wrote a termination message (its last termination.log line before the fallback), the condition's message carries that termination message, once the operator could see it on the mirror pod (after a restart too)", cfg.condition()),
 			Check:     cfg.terminationShown},
 	}
 }

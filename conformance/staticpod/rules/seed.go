@@ -34,6 +34,10 @@ const (
 	revisionAnnotation = "revision"
 	clusterOperator    = "kube-apiserver"
 	configGroup        = "config.openshift.io"
+	// fieldNodeStatuses is where the operator keeps, per node, the
+	// revision it last asked the installer for and how many times it has
+	// asked (library-go keeps its node statuses in its operator resource).
+	fieldNodeStatuses = "status.extension.nodeStatuses"
 )
 
 // The annotations of 003 §Proposal step 1.

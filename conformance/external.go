@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"github.com/opcert/opcert/process"
 	"k8s.io/utils/clock"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
@@ -33,6 +34,19 @@ type Instance struct {
 	// Name is the object this instance owns (the ClusterOperator of the
 	// operator it plays), "" for a role over every object.
 	Name string
+}
+
+// execPrefix marks a subject that is an executable: "exec:./bin/manager
+// --name {name}" on the command line.
+const execPrefix = "exec:"
+
+// Process is an executable filling a role in real time (process mode).
+// It is started once per instance of the role, and again at each restart,
+// with {name} (the object the instance owns) and {role} replaced in its
+// arguments, KUBECONFIG set to a kubeconfig of its own user (its server a
+// proxy that a hang cuts), and OPCERT_NAME and OPCERT_ROLE set.
+type Process struct {
+	Command process.Command
 }
 
 // Skipped is what an action returns when it cannot apply to the subject it

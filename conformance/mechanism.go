@@ -5,11 +5,13 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/opcert/opcert/process"
 	"github.com/opcert/opcert/scenarios"
 	"github.com/opcert/opcert/sim"
 )
@@ -43,12 +45,20 @@ type Mechanism struct {
 	// held (Stream); a mechanism without them is judged on its events,
 	// kept in memory.
 	Online []Online
+	// Scaled is the mechanism with its thresholds multiplied by scale
+	// (opcert run --time-scale: a 10m challenge at 0.01 is 6s) and the
+	// budgets that judge a subject left as they are; nil: its times cannot
+	// be scaled.
+	Scaled func(scale float64) *Mechanism
 }
 
 // Role is a part a subject plays; its first subject is the reference.
 type Role struct {
 	Name     string
 	Subjects []Subject
+	// Processes says the role can be played by an executable in real time
+	// (a subject "exec:COMMAND", conformance.Process: process mode).
+	Processes bool
 }
 
 // Subject fills a role: the reference, or a deliberately broken variant
@@ -89,6 +99,50 @@ type Stage struct {
 	// are swept after a SIGKILL. Empty means the system's temporary
 	// directory, and the mechanism removes what it made.
 	Dir string
+	// Processes starts the run's executable subjects (process mode; nil
+	// in virtual time).
+	Processes *Processes
+	// Origin is the run's time zero (sim.Epoch in virtual time, the wall
+	// clock's start in real time) and Scale what scenario times are
+	// multiplied by (Options.TimeScale): a mechanism that queues its own
+	// work at scenario times (chaos) queues it at At.
+	Origin time.Time
+	Scale  float64
+
+	// background work of the run (Go), stopped when the run ends.
+	bg     context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+}
+
+// Go runs f beside the run (a watch feeding a real-time scheduler) with a
+// context that ends with the run; the run waits for f to return before it
+// is judged, so nothing reaches the timeline after its end.
+func (s *Stage) Go(f func(ctx context.Context)) {
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		f(s.bg)
+	}()
+}
+
+// stop ends the run's background work and waits for it.
+func (s *Stage) stop() {
+	s.cancel()
+	s.wg.Wait()
+}
+
+// At is the instant of a scenario time: the origin plus the time, scaled.
+func (s *Stage) At(offset time.Duration) time.Time {
+	return s.Origin.Add(scaled(offset, s.Scale))
+}
+
+// scaled multiplies d by scale (0 meaning 1).
+func scaled(d time.Duration, scale float64) time.Duration {
+	if scale == 0 || scale == 1 {
+		return d
+	}
+	return time.Duration(float64(d) * scale)
 }
 
 // Subjects resolves role=subject choices against a mechanism's roles,
@@ -114,6 +168,13 @@ func (m *Mechanism) Subjects(choices map[string]string) (Cast, error) {
 			return nil, fmt.Errorf("mechanism %s has no role %q; roles: %s", m.Name, role, strings.Join(m.roleNames(), ", "))
 		}
 		s, ok := r.subject(subject)
+		if cmd, isExec := strings.CutPrefix(subject, execPrefix); isExec && !ok {
+			if !r.Processes {
+				return nil, fmt.Errorf("role %s.%s cannot be played by an executable; subjects: %s", m.Name, role, strings.Join(r.names(), ", "))
+			}
+			_, err := process.ParseCommand(cmd)
+			return nil, fmt.Errorf("--subject %s=%s: %w", role, subject, err)
+		}
 		if !ok {
 			return nil, fmt.Errorf("role %s.%s has no subject %q; subjects: %s", m.Name, role, subject, strings.Join(r.names(), ", "))
 		}
@@ -158,6 +219,10 @@ func (r *Role) subject(name string) (Subject, bool) {
 		if s.Name == name {
 			return s, true
 		}
+	}
+	if cmd, ok := strings.CutPrefix(name, execPrefix); ok && r.Processes {
+		c, err := process.ParseCommand(cmd)
+		return Subject{Name: name, Description: "the executable " + c.String(), Impl: Process{Command: c}}, err == nil
 	}
 	return Subject{}, false
 }

@@ -26,23 +26,43 @@ type Options struct {
 	// Progress, if set, is told the virtual time reached each time the
 	// clock jumps.
 	Progress func(virtual time.Duration)
+	// TimeScale multiplies the scenario's times and, through
+	// Mechanism.Scaled, the mechanism's thresholds (0 means 1): a real-time
+	// run of a long scenario takes minutes at 0.01.
+	TimeScale float64
+	// Host is the API server a run with executable subjects (Process)
+	// starts them against; such a run is in real time (realtime.go).
+	Host Host
+	// ProcessDir receives the processes' kubeconfigs and output.
+	ProcessDir string
 }
 
 // Play runs one scenario with one choice of subjects against the API server
 // behind api, judges the timeline, and returns the run's report entry with
 // the timeline. A run that cannot complete says why in the report's Error
 // and Stopped, and is judged only as far as that reason allows (stop.go).
-func Play(ctx context.Context, api client.Client, m *Mechanism, sc *scenarios.Scenario, cast Cast, opts Options) (reports.Run, *timeline.Timeline) {
-	tl := &timeline.Timeline{}
-	sched := sim.NewScheduler(sim.NewClock(), tl)
+func Play(ctx context.Context, api client.Client, m *Mechanism, sc *scenarios.Scenario, cast Cast, opts Options) (run reports.Run, tl *timeline.Timeline) {
+	tl = &timeline.Timeline{}
+	run = reports.Run{Scenario: sc.Name, Description: sc.Description, Subjects: cast.Names(), Virtual: sc.Duration.Duration}
+	stage, err := newStage(api, cast, tl, &m, opts)
+	if err != nil {
+		run.Error, run.Stopped = err.Error(), reports.StopScenario
+		return run, tl
+	}
+	if stage.Processes != nil {
+		// Every process goes when the run ends, whatever ends it; the
+		// report says how each ended.
+		defer func() { run.Processes = stage.Processes.Close() }()
+	}
+	stage.bg, stage.cancel = context.WithCancel(ctx)
+	sched := stage.Sched
 	sched.Prefix = opts.Prefix
 	if opts.Workers > 0 {
 		sched.Workers = opts.Workers
 	}
 	if opts.Progress != nil {
-		sched.OnAdvance = func(t time.Time) { opts.Progress(t.Sub(sim.Epoch)) }
+		sched.OnAdvance = func(t time.Time) { opts.Progress(t.Sub(stage.Origin)) }
 	}
-	run := reports.Run{Scenario: sc.Name, Description: sc.Description, Subjects: cast.Names(), Virtual: sc.Duration.Duration}
 	start := time.Now()
 
 	// Steps are queued before anything starts, so at any instant they run
@@ -51,19 +71,28 @@ func Play(ctx context.Context, api client.Client, m *Mechanism, sc *scenarios.Sc
 	scn := &scene{sched: sched, client: sched.Client(api, timeline.RoleScenario, timeline.RoleScenario), actions: &actions,
 		source: sc.Source, expects: m.Expects}
 	for _, step := range sc.Steps {
-		sched.At(sim.Epoch.Add(step.Time), scn.step(step))
+		sched.At(stage.At(step.Time), scn.step(step))
 	}
-	end := sim.Epoch.Add(sc.Duration.Duration)
-	var err error
-	if actions, err = m.Build(ctx, &Stage{Sched: sched, API: api, Dir: opts.Dir}, sc, cast); err == nil {
+	end := stage.At(sc.Duration.Duration)
+	if actions, err = m.Build(ctx, stage, sc, cast); err == nil {
 		err = sched.Run(ctx, end)
 	}
+	stage.stop()
 	run.Wall = time.Since(start)
 	run.APICalls, run.MedianCall = sched.APICalls()
-	run.Reached = sched.Now().Sub(sim.Epoch)
+	run.Reached = sched.Now().Sub(stage.Origin)
 	events := tl.Events()
+	judge := func(events []timeline.Event, end time.Time) []reports.Case {
+		j := NewJudging(events, end)
+		j.Start = stage.Origin
+		return JudgeWith(m.Rules, j)
+	}
+	if sched.Realtime() {
+		events = inOrder(events)
+		run.Start, run.TimeScale = stage.Origin, stage.Scale
+	}
 	if err == nil {
-		run.Cases = append(Judge(m.Rules, events, end), expectations(events))
+		run.Cases = append(judge(events, end), expectations(events))
 		return run, tl
 	}
 	run.Error, run.Stopped = err.Error(), stopReason(ctx, err)
@@ -81,7 +110,7 @@ func Play(ctx context.Context, api client.Client, m *Mechanism, sc *scenarios.Sc
 	// before the one it stopped at, as a run of that length.
 	cut := sched.Now()
 	events = before(events, cut)
-	run.Cases = append(Judge(m.Rules, events, cut.Add(-time.Nanosecond)), expectations(events))
+	run.Cases = append(judge(events, cut.Add(-time.Nanosecond)), expectations(events))
 	return run, tl
 }
 

@@ -63,6 +63,17 @@ func writeRun(b *bytes.Buffer, run Run) {
 	if run.Recording != nil {
 		writeRecording(b, run.Recording)
 	}
+	if run.TimeScale != 0 && run.TimeScale != 1 {
+		fmt.Fprintf(b, "In real time, scenario times and thresholds scaled by %g (budgets that judge a subject are not).\n\n", run.TimeScale)
+	}
+	if len(run.Processes) > 0 {
+		row(b, "Process", "Role", "Command", "Ended", "Output")
+		row(b, "---", "---", "---", "---", "---")
+		for _, p := range run.Processes {
+			row(b, p.Name, p.Role, "`"+p.Command+"`", strings.Join(p.Endings, "; "), fmt.Sprintf("[%s](%s)", p.Log, p.Log))
+		}
+		b.WriteString("\n")
+	}
 	row(b, "Rule", "Section", "Statement", "Verdict")
 	row(b, "---", "---", "---", "---")
 	for _, c := range run.Cases {

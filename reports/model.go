@@ -72,6 +72,21 @@ type Run struct {
 	// Recording describes a run judged from a recording rather than
 	// played (opcert watch, opcert analyze).
 	Recording *Recording `json:"recording,omitempty"`
+	// Processes are the executables a real-time run started (process
+	// mode), and how each ended; TimeScale what its times were multiplied
+	// by (0 or 1: none).
+	Processes []Process `json:"processes,omitempty"`
+	TimeScale float64   `json:"timeScale,omitempty"`
+}
+
+// Process is one instance of a role played by an executable: its log,
+// and how each of its processes ended, in order (one per start).
+type Process struct {
+	Name    string   `json:"name"`
+	Role    string   `json:"role"`
+	Command string   `json:"command"`
+	Log     string   `json:"log"`
+	Endings []string `json:"endings"`
 }
 
 // Stop is why a run ended early. Only StopSubject runs are judged (up to

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/utils/clock"
 	testingclock "k8s.io/utils/clock/testing"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -72,11 +73,46 @@ func (s *Scheduler) poke() {
 // file, its object named as the server names it), and wakes the actors
 // that watch the object. An object of another run (another prefix) is
 // ignored. It may be called from any goroutine, while Run runs.
+//
+// A write seen while a batch runs waits for the batch to end: the watch
+// can bring one of the batch's own writes before the write's call has
+// returned its resource version, and it must not be filed twice.
 func (s *Scheduler) Observe(ctx context.Context, gvk schema.GroupVersionKind, obj client.Object, e timeline.Event) {
+	o := observation{gvk, obj.DeepCopyObject().(client.Object), e}
+	s.mu.Lock()
+	if s.inBatch.Load() {
+		s.observed = append(s.observed, o)
+		s.mu.Unlock()
+		return
+	}
+	s.mu.Unlock()
+	s.file(ctx, o)
+}
+
+// observation is a write seen on the API server, not yet filed.
+type observation struct {
+	gvk schema.GroupVersionKind
+	obj client.Object
+	e   timeline.Event
+}
+
+// fileObserved files the writes seen while the last batch ran.
+func (s *Scheduler) fileObserved(ctx context.Context) {
+	s.mu.Lock()
+	pending := s.observed
+	s.observed = nil
+	s.mu.Unlock()
+	for _, o := range pending {
+		s.file(ctx, o)
+	}
+}
+
+// file files one observed write unless it is the run's own.
+func (s *Scheduler) file(ctx context.Context, o observation) {
+	gvk, obj, e := o.gvk, o.obj, o.e
 	if s.isMine(obj.GetResourceVersion()) {
 		return // a write of the scheduler's own actors, filed when made
 	}
-	obj = obj.DeepCopyObject().(client.Object)
 	if !s.toLocal(gvk.GroupKind(), obj) {
 		return
 	}
@@ -110,4 +146,19 @@ func (s *Scheduler) isMine(rv string) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return rv != "" && s.own[rv]
+}
+
+// Local is the key of obj as the scenario knows it, and whether obj is
+// this run's.
+func (s *Scheduler) Local(gvk schema.GroupVersionKind, obj client.Object) (types.NamespacedName, bool) {
+	c := obj.DeepCopyObject().(client.Object)
+	ours := s.toLocal(gvk.GroupKind(), c)
+	return client.ObjectKeyFromObject(c), ours
+}
+
+// ServerName is the name the API server holds for an object the scenario
+// names name (the run's prefix applied where it applies): what a process
+// opcert starts must be told.
+func (s *Scheduler) ServerName(gk schema.GroupKind, name string) string {
+	return s.serverKey(gk, types.NamespacedName{Name: name}).Name
 }

@@ -83,8 +83,10 @@ type Scheduler struct {
 	realtime bool
 	wake     chan struct{}
 	// own holds, in real time, the resource versions its actors' writes
-	// left (under mu).
+	// left, and observed the writes seen while a batch ran, filed once it
+	// is over and its own writes are known (under mu).
 	own      map[string]bool
+	observed []observation
 	timeline *timeline.Timeline
 	store    *store
 	meter    meter
@@ -298,6 +300,7 @@ func (s *Scheduler) runBatch(ctx context.Context, batch []*item) error {
 	}
 	wg.Wait()
 	s.inBatch.Store(false)
+	s.fileObserved(ctx)
 	if n := s.strays.Swap(0); n > 0 {
 		errs = append(errs, fmt.Errorf("%d event(s) recorded at %s without the context the scheduler passed to the work being run, "+
 			"so their place on the timeline would depend on goroutine scheduling: pass that context to Record and to client calls",

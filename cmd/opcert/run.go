@@ -29,6 +29,8 @@ type runOptions struct {
 	dryRun    bool
 	// reproducible leaves the wall-clock fields out of the reports.
 	reproducible bool
+	// timeScale multiplies scenario times and thresholds (real time).
+	timeScale float64
 	// mechanisms build each registered mechanism from its flags' values.
 	mechanisms mechanismFlags
 }
@@ -123,6 +125,7 @@ environment error.`,
 	f.StringArrayVar(&o.scenarios, "scenario", nil, "run only this built-in scenario (repeatable)")
 	f.IntVar(&o.apiPort, "api-port", 0, "port for the API server (0: any free port)")
 	f.BoolVar(&o.dryRun, "dry-run", false, "print the plan (scenarios, subjects, estimated API calls and wall time) and stop")
+	f.Float64Var(&o.timeScale, "time-scale", 1, "multiply scenario times and the mechanisms' thresholds by this (0 < x <= 1), for real-time runs of executables: at 0.01 a 10m challenge comes after 6s; budgets that judge a subject (the 30s answer budget) stay absolute")
 	f.BoolVar(&o.reproducible, "reproducible", false, "leave wall-clock fields (start time, durations, API server start-up, binaries' path) out of the reports, so that the same input writes the same files")
 	o.mechanisms = addMechanismFlags(f)
 	return cmd
@@ -169,11 +172,20 @@ func (o *runOptions) run(cmd *cobra.Command, files []string) error {
 	start := time.Now()
 	var stopped error
 	for i, p := range plans {
+		name := fmt.Sprintf("%02d-%s", i+1, p.sc.Name)
+		procDir := filepath.Join(staging, "processes", name)
 		run, tl := conformance.Play(ctx, w.Client, p.m, p.sc, p.cast, conformance.Options{
-			Prefix:   fmt.Sprintf("r%02d-", i+1),
-			Dir:      w.Dir(),
-			Progress: ticker(stderr, i+1, len(plans), p.sc),
+			Prefix:    fmt.Sprintf("r%02d-", i+1),
+			Dir:       w.Dir(),
+			Progress:  ticker(stderr, i+1, len(plans), p.sc),
+			TimeScale: o.timeScale,
+			Host:      w, ProcessDir: procDir,
 		})
+		for j := range run.Processes { // as the report directory will hold them
+			if rel, err := filepath.Rel(staging, run.Processes[j].Log); err == nil {
+				run.Processes[j].Log = rel
+			}
+		}
 		progress(stderr, i+1, len(plans), run)
 		switch run.Stopped {
 		case reports.StopInterrupted:
@@ -181,7 +193,7 @@ func (o *runOptions) run(cmd *cobra.Command, files []string) error {
 		case reports.StopScenario:
 			return errors.New(run.Error)
 		}
-		run.Timeline = filepath.Join("timelines", fmt.Sprintf("%02d-%s.jsonl", i+1, p.sc.Name))
+		run.Timeline = filepath.Join("timelines", name+".jsonl")
 		if err := writeTimeline(filepath.Join(staging, run.Timeline), tl.WriteJSONL); err != nil {
 			return envError{err}
 		}

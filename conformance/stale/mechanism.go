@@ -34,11 +34,11 @@ func Mechanism(cfg Config) *conformance.Mechanism {
 // MechanismRecording is Mechanism with the field managers a recording of a
 // live cluster takes for the detector (recording.go).
 func MechanismRecording(cfg Config, detectorManagers []string) *conformance.Mechanism {
-	return judging(&conformance.Mechanism{
+	m := judging(&conformance.Mechanism{
 		Name: "stale", Seed: "000",
 		Roles: []conformance.Role{
 			{Name: RoleDetector, Subjects: detectors},
-			{Name: RoleOperator, Subjects: operators},
+			{Name: RoleOperator, Subjects: operators, Processes: true},
 		},
 		Rules:    rules.Rules(cfg),
 		Estimate: func(sc *scenarios.Scenario) int { return estimate(cfg, sc) },
@@ -47,6 +47,15 @@ func MechanismRecording(cfg Config, detectorManagers []string) *conformance.Mech
 			return build(ctx, st, cfg, sc, cast)
 		},
 	}, cfg, detectorManagers)
+	// The challenge and the mark come sooner; the answer budget, which
+	// judges the operator, stays what it is (000 §Test Plan's 30s).
+	m.Scaled = func(scale float64) *conformance.Mechanism {
+		c := cfg
+		c.ChallengeAfter = time.Duration(float64(c.ChallengeAfter) * scale)
+		c.UnknownAfter = time.Duration(float64(c.UnknownAfter) * scale)
+		return MechanismRecording(c, detectorManagers)
+	}
+	return m
 }
 
 // world is a scenario's running operators and detector.
@@ -56,7 +65,9 @@ type world struct {
 	// team's (conformance.Reconciler), when the cast has one.
 	operator         operatorImpl
 	externalOperator *conformance.Reconciler
-	ops              map[string]*op
+	// execs runs the operators as executables, in real time (process mode).
+	execs *execs
+	ops   map[string]*op
 	// params and decide make each detector process the run starts;
 	// externalDetector replaces them with a team's.
 	params           stale.Params
@@ -74,11 +85,16 @@ type op struct {
 
 func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
 	w := &world{st: st, ops: map[string]*op{}}
+	var err error
 	switch impl := cast[RoleOperator].Impl.(type) {
 	case operatorImpl:
 		w.operator = impl
 	case conformance.Reconciler:
 		w.externalOperator = &impl
+	case conformance.Process:
+		if w.execs, err = newExecs(ctx, w, impl); err != nil {
+			return nil, err
+		}
 	default:
 		return nil, fmt.Errorf("stale: the operator role cannot be played by %T", impl)
 	}
@@ -131,6 +147,9 @@ func (w *world) request(name string) reconcile.Request {
 
 // start launches a fresh operator process (its memory starts empty).
 func (w *world) start(ctx context.Context, name string) error {
+	if w.execs != nil {
+		return w.execs.start(ctx, name)
+	}
 	o, err := w.get(name)
 	if err != nil {
 		return err
@@ -152,6 +171,18 @@ func (w *world) start(ctx context.Context, name string) error {
 		Watches: []sim.Watch{{GVK: ClusterOperatorGVK, Name: name}},
 		Initial: []reconcile.Request{w.request(name)}})
 }
+
+// running tells whether an operator's process runs (maybe cut off).
+func (w *world) running(name string) bool {
+	if w.execs != nil {
+		return w.execs.procs.Running(OperatorActor(name))
+	}
+	return w.st.Sched.Running(OperatorActor(name))
+}
+
+// opcerts tells whether opcert plays the operators, so that it can change
+// what their operands report and how fast they answer.
+func (w *world) opcerts() bool { return w.externalOperator == nil && w.execs == nil }
 
 // startDetector starts a detector process with an empty memory. Like an
 // informer's first list, it looks at every ClusterOperator there is (none at
@@ -192,15 +223,18 @@ func (w *world) RestartDetector(ctx context.Context) error {
 // alone by shrinking) may come after the operator died.
 func (w *world) Kill(ctx context.Context, name string) error {
 	o, err := w.get(name)
-	if err != nil || !w.st.Sched.Running(OperatorActor(name)) {
+	if err != nil || !w.running(name) {
 		return err
+	}
+	if w.execs != nil {
+		return w.execs.kill(ctx, name)
 	}
 	o.live = nil
 	return w.st.Sched.Kill(ctx, OperatorActor(name))
 }
 
 func (w *world) Restart(ctx context.Context, name string) error {
-	if w.st.Sched.Running(OperatorActor(name)) {
+	if w.running(name) {
 		if err := w.Kill(ctx, name); err != nil {
 			return err
 		}
@@ -209,17 +243,21 @@ func (w *world) Restart(ctx context.Context, name string) error {
 }
 
 func (w *world) Hang(ctx context.Context, name string) error {
-	if !w.st.Sched.Running(OperatorActor(name)) {
-		return nil
-	}
-	return w.st.Sched.Partition(ctx, OperatorActor(name), true)
+	return w.cut(ctx, name, true)
 }
 
 func (w *world) Reconnect(ctx context.Context, name string) error {
-	if !w.st.Sched.Running(OperatorActor(name)) {
+	return w.cut(ctx, name, false)
+}
+
+func (w *world) cut(ctx context.Context, name string, cut bool) error {
+	if !w.running(name) {
 		return nil
 	}
-	return w.st.Sched.Partition(ctx, OperatorActor(name), false)
+	if w.execs != nil {
+		return w.execs.cut(ctx, name, cut)
+	}
+	return w.st.Sched.Partition(ctx, OperatorActor(name), cut)
 }
 
 // Do carries out a step's action (scenario.go lists them).
@@ -263,14 +301,14 @@ func (w *world) chaos(sc *scenarios.Scenario, fleet []Operator) {
 		names = append(names, o.Name)
 	}
 	for _, f := range ch.Plan(names, sc.Duration.Duration) {
-		w.st.Sched.At(sim.Epoch.Add(f.At), func(ctx context.Context) error {
+		w.st.Sched.At(w.st.At(f.At), func(ctx context.Context) error {
 			if f.Hang {
 				return w.Hang(ctx, f.Process)
 			}
 			return w.Kill(ctx, f.Process)
 		})
 		if f.Until < sc.Duration.Duration {
-			w.st.Sched.At(sim.Epoch.Add(f.Until), func(ctx context.Context) error {
+			w.st.Sched.At(w.st.At(f.Until), func(ctx context.Context) error {
 				if f.Hang {
 					return w.Reconnect(ctx, f.Process)
 				}
@@ -287,7 +325,7 @@ func (w *world) SetCondition(ctx context.Context, name string, c scenarios.Condi
 	if err != nil {
 		return err
 	}
-	if w.externalOperator != nil {
+	if !w.opcerts() {
 		return &conformance.Skipped{Reason: "the operator is not opcert's: what its operand reports is its own"}
 	}
 	cond := toCondition(c)
@@ -312,7 +350,7 @@ func (w *world) SetAnswerDelay(_ context.Context, name string, d time.Duration) 
 	if err != nil {
 		return err
 	}
-	if w.externalOperator != nil {
+	if !w.opcerts() {
 		return &conformance.Skipped{Reason: "the operator is not opcert's: how fast it answers is its own"}
 	}
 	o.delay = d

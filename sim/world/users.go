@@ -35,3 +35,6 @@ func (w *World) AddUser(name, server string) ([]byte, *rest.Config, error) {
 	}
 	return data, cfg, nil
 }
+
+// RESTConfig is the harness's own access to the API server.
+func (w *World) RESTConfig() *rest.Config { return w.Config }

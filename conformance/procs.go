@@ -1,0 +1,189 @@
+package conformance
+
+import (
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"k8s.io/client-go/rest"
+
+	"github.com/opcert/opcert/process"
+	"github.com/opcert/opcert/reports"
+)
+
+// Host is the API server a real-time run starts processes against
+// (sim/world implements it): it gives each process a user of its own.
+type Host interface {
+	// AddUser provisions a user and returns a kubeconfig for it whose
+	// server is server (host:port) when not empty.
+	AddUser(name, server string) ([]byte, *rest.Config, error)
+	// RESTConfig is the harness's own access to the API server.
+	RESTConfig() *rest.Config
+}
+
+// Processes starts, cuts off and kills the executables of a real-time run
+// (process mode), one per instance of a role, and says at the end how each
+// ended. Each instance has its own user (the same across restarts), its
+// own proxy in front of the API server, and its output in
+// <dir>/<instance>.log.
+type Processes struct {
+	host Host
+	dir  string
+
+	mu    sync.Mutex
+	procs map[string]*instance
+}
+
+type instance struct {
+	role, name string
+	cmd        []string
+	kubeconfig string
+	proxy      *process.Proxy
+	proc       *process.Proc
+	endings    []string // of earlier processes of the instance
+}
+
+// NewProcesses keeps the instances' kubeconfigs and logs in dir.
+func NewProcesses(host Host, dir string) (*Processes, error) {
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	return &Processes{host: host, dir: dir, procs: map[string]*instance{}}, nil
+}
+
+// fileName turns an instance name ("operator/etcd") into a file name.
+func fileName(instance string) string { return strings.ReplaceAll(instance, "/", "-") }
+
+// Start starts (or starts again) the process of an instance: cmd with
+// {name} and {role} replaced, KUBECONFIG its own, OPCERT_NAME and
+// OPCERT_ROLE set.
+func (p *Processes) Start(name, role, object string, cmd process.Command) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	in := p.procs[name]
+	if in == nil {
+		u, err := url.Parse(p.host.RESTConfig().Host)
+		if err != nil {
+			return err
+		}
+		proxy, err := process.NewProxy(u.Host)
+		if err != nil {
+			return err
+		}
+		kc, _, err := p.host.AddUser("opcert:"+name, proxy.Addr())
+		if err != nil {
+			proxy.Close()
+			return err
+		}
+		path := filepath.Join(p.dir, fileName(name)+".kubeconfig")
+		if err := os.WriteFile(path, kc, 0o600); err != nil {
+			proxy.Close()
+			return err
+		}
+		in = &instance{role: role, name: object, kubeconfig: path, proxy: proxy}
+		p.procs[name] = in
+	}
+	if in.proc != nil {
+		select {
+		case <-in.proc.Done():
+			in.endings, in.proc = append(in.endings, in.proc.Ending()), nil
+		default:
+			return fmt.Errorf("%s is already running", name)
+		}
+	}
+	in.cmd = cmd.For(map[string]string{"name": object, "role": role})
+	in.proxy.Restore()
+	proc, err := process.Start(process.Options{Argv: in.cmd,
+		Env: []string{"KUBECONFIG=" + in.kubeconfig, "OPCERT_NAME=" + object, "OPCERT_ROLE=" + role},
+		Log: filepath.Join(p.dir, fileName(name)+".log")})
+	if err != nil {
+		return err
+	}
+	in.proc = proc
+	return nil
+}
+
+// Running tells whether the instance's process runs.
+func (p *Processes) Running(name string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	in := p.procs[name]
+	if in == nil || in.proc == nil {
+		return false
+	}
+	select {
+	case <-in.proc.Done():
+		return false
+	default:
+		return true
+	}
+}
+
+// Kill kills the instance's process (SIGKILL to its group).
+func (p *Processes) Kill(name string) error {
+	p.mu.Lock()
+	in := p.procs[name]
+	p.mu.Unlock()
+	if in == nil || in.proc == nil {
+		return nil
+	}
+	err := in.proc.Kill()
+	p.mu.Lock()
+	in.endings, in.proc = append(in.endings, in.proc.Ending()), nil
+	p.mu.Unlock()
+	return err
+}
+
+// Cut cuts the instance off from the API server (cut) or lets it through
+// again; the process lives on.
+func (p *Processes) Cut(name string, cut bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if in := p.procs[name]; in != nil {
+		if cut {
+			in.proxy.Cut()
+		} else {
+			in.proxy.Restore()
+		}
+	}
+}
+
+// Close kills every process still running, stops the proxies, and returns
+// what the report says of each instance, by name.
+func (p *Processes) Close() []reports.Process {
+	p.mu.Lock()
+	names := make([]string, 0, len(p.procs))
+	for n := range p.procs {
+		names = append(names, n)
+	}
+	p.mu.Unlock()
+	sort.Strings(names)
+	var out []reports.Process
+	for _, n := range names {
+		p.mu.Lock()
+		in := p.procs[n]
+		p.mu.Unlock()
+		if in.proc != nil {
+			select {
+			case <-in.proc.Done():
+				in.endings = append(in.endings, in.proc.Ending())
+			default:
+				in.proc.Kill()
+				in.endings = append(in.endings, "running at the end of the run (killed by opcert)")
+			}
+			in.proc = nil
+		}
+		in.proxy.Close()
+		out = append(out, reports.Process{Name: n, Role: in.role, Command: process.Command(in.cmd).String(),
+			Log: filepath.Join(p.dir, fileName(n)+".log"), Endings: in.endings})
+	}
+	return out
+}
+
+// RESTConfig is the harness's own access to the API server the processes
+// use.
+func (p *Processes) RESTConfig() *rest.Config { return p.host.RESTConfig() }

@@ -1,0 +1,79 @@
+package stale
+
+import (
+	"context"
+	"errors"
+
+	configv1 "github.com/openshift/api/config/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/sim"
+	"github.com/opcert/opcert/sim/timeline"
+)
+
+// execs plays the operators as executables in real time (process mode):
+// one process per operator, started with the ClusterOperator's name; kill
+// is SIGKILL to its process group, hang cuts its proxy. The writes it
+// makes are seen on the API server and filed as the operator's (only the
+// detector, opcert's, and the operator of a ClusterOperator write it).
+type execs struct {
+	w     *world
+	cmd   conformance.Process
+	procs *conformance.Processes
+}
+
+func newExecs(ctx context.Context, w *world, cmd conformance.Process) (*execs, error) {
+	st := w.st
+	if st.Processes == nil || !st.Sched.Realtime() {
+		return nil, errors.New("stale: an operator that is an executable needs a real-time run on opcert's own API server (process mode)")
+	}
+	api, err := client.NewWithWatch(st.Processes.RESTConfig(), client.Options{Scheme: st.API.Scheme()})
+	if err != nil {
+		return nil, err
+	}
+	loop, err := conformance.ObserveKind(ctx, api, st.Sched, ClusterOperatorGVK, &configv1.ClusterOperatorList{},
+		func(key types.NamespacedName, _ client.Object) (string, string) {
+			return OperatorActor(key.Name), RoleOperator
+		})
+	if err != nil {
+		return nil, err
+	}
+	st.Go(loop)
+	return &execs{w: w, cmd: cmd, procs: st.Processes}, nil
+}
+
+func (e *execs) start(ctx context.Context, name string) error {
+	actor := OperatorActor(name)
+	// The run's prefix keeps its objects apart on the API server: the
+	// process must own the prefixed ClusterOperator.
+	if err := e.procs.Start(actor, RoleOperator, e.w.st.Sched.ServerName(ClusterOperatorGVK.GroupKind(), name), e.cmd.Command); err != nil {
+		return err
+	}
+	e.record(ctx, actor, timeline.VerbStart)
+	return nil
+}
+
+func (e *execs) kill(ctx context.Context, name string) error {
+	actor := OperatorActor(name)
+	err := e.procs.Kill(actor)
+	e.record(ctx, actor, timeline.VerbKill)
+	return err
+}
+
+func (e *execs) cut(ctx context.Context, name string, cut bool) error {
+	actor := OperatorActor(name)
+	e.procs.Cut(actor, cut)
+	verb := timeline.VerbReconnect
+	if cut {
+		verb = timeline.VerbHang
+	}
+	e.record(ctx, actor, verb)
+	return nil
+}
+
+func (e *execs) record(ctx context.Context, actor, verb string) {
+	e.w.st.Sched.Record(ctx, timeline.Event{Actor: actor, Role: RoleOperator, Verb: verb,
+		Object: timeline.ObjectRef{Kind: sim.ProcessKind, Name: actor}})
+}

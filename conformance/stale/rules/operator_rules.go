@@ -17,17 +17,19 @@ type answer struct {
 	until     time.Time // unanswered: when the wait ended (the next detector write, or the end)
 }
 
-// challengesToLiveOperators pairs every challenge whose operator was up for
-// the whole of [challenge, challenge+window] with the first move answering
-// it. Challenges whose window runs past end are left out: not yet judgeable.
+// challengesToLiveOperators pairs every challenge with the first move
+// answering it, keeping those whose operator was up from the challenge
+// until the answer (or for the whole window, unanswered). An unanswered
+// challenge whose window runs past end is left out: not yet judgeable; an
+// answered one is judged however short the run (a real-time run at a
+// small time scale may end well within the 30s window).
 func challengesToLiveOperators(j *conformance.Judging, window time.Duration) []answer {
 	f := factsOf(j)
 	hs, procs, end := f.histories, f.procs, j.End
 	var out []answer
 	for _, h := range hs {
 		for i, x := range h.facts {
-			if x.kind != challenge || x.at().Add(window).After(end) ||
-				procs.downDuring(OperatorActor(h.name), x.at(), x.at().Add(window)) {
+			if x.kind != challenge {
 				continue
 			}
 			a := answer{h: h, challenge: x}
@@ -42,7 +44,16 @@ func challengesToLiveOperators(j *conformance.Judging, window time.Duration) []a
 					break
 				}
 			}
-			out = append(out, a)
+			upTo := x.at().Add(window)
+			switch {
+			case a.reply != nil && a.reply.at().Before(upTo):
+				upTo = a.reply.at()
+			case a.reply == nil && upTo.After(end):
+				continue
+			}
+			if !procs.downDuring(OperatorActor(h.name), x.at(), upTo) {
+				out = append(out, a)
+			}
 		}
 	}
 	return out

@@ -84,8 +84,11 @@ func TestSTALE007AnswerTime(t *testing.T) {
 			measures: []reports.Measure{latencies("etcd", 1, "45s", "45s", "45s")}},
 
 		// Not yet judgeable: the window runs past the end of the run.
-		{name: "answered, but the run ends within the window",
+		{name: "answered, and the run ends within the window: the answer is judged",
 			tl:  newTimeline().created("0s").challenge("10m").answer("10m2s"),
+			end: "10m20s", want: reports.Pass, message: []string{"1 judged"}, measures: []reports.Measure{latencies("etcd", 1, "2s", "2s", "2s")}},
+		{name: "unanswered, and the run ends within the window: not judged",
+			tl:  newTimeline().created("0s").challenge("10m"),
 			end: "10m20s", want: reports.Skip},
 		{name: "the run ends with the window",
 			tl:  newTimeline().created("0s").challenge("10m").answer("10m2s"),
@@ -100,8 +103,8 @@ func TestSTALE008Answered(t *testing.T) {
 	runTable(t, "STALE-008", []ruleCase{
 		{name: "reference: both challenges answered",
 			tl: answering(), end: "31m", want: reports.Pass, message: []string{"2 judged"}},
-		{name: "reference: the second challenge's window runs past the end",
-			tl: answering(), end: "25m", want: reports.Pass, message: []string{"1 judged"}},
+		{name: "reference: the second challenge's window runs past the end, answered all the same",
+			tl: answering(), end: "25m", want: reports.Pass, message: []string{"2 judged"}},
 		{name: "answered late, but before the mark",
 			tl:  newTimeline().created("0s").challenge("10m").answer("19m59s"),
 			end: "25m", want: reports.Pass},

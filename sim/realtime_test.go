@@ -59,3 +59,24 @@ func TestRealtimeWaitsAndObserves(t *testing.T) {
 		t.Errorf("the observed write is not on the timeline: %+v", evs)
 	}
 }
+
+// A reconciler that panics is retried with backoff, as controller-runtime
+// does, and does not take the process down.
+func TestPanicIsRecovered(t *testing.T) {
+	s, _, _ := newScheduler()
+	calls := 0
+	mustStart(t, s, Actor{Name: "panicky", Initial: []reconcile.Request{req("x")},
+		Reconciler: reconcile.Func(func(context.Context, reconcile.Request) (reconcile.Result, error) {
+			calls++
+			if calls < 3 {
+				panic("boom")
+			}
+			return reconcile.Result{}, nil
+		})})
+	if err := s.Run(context.Background(), at(time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	if calls != 3 {
+		t.Errorf("%d calls, want 3 (two panics retried)", calls)
+	}
+}

@@ -342,7 +342,7 @@ func (s *Scheduler) runItem(ctx context.Context, it *item) error {
 	if !ok {
 		return nil
 	}
-	res, err := st.Reconciler.Reconcile(ctx, it.req)
+	res, err := reconcileRecovering(ctx, st.Reconciler, it.req)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.actors[it.actor] != st {
@@ -443,4 +443,17 @@ func (a *Actor) requests(ctx context.Context, w written) []reconcile.Request {
 func (s *Scheduler) Record(ctx context.Context, e timeline.Event) {
 	e.Time = s.clock.Now()
 	s.record(ctx, e)
+}
+
+// reconcileRecovering calls r, turning a panic into an error, as
+// controller-runtime does by default (RecoverPanic): a subject that panics
+// is retried with backoff, and the test binary of a team running its
+// reconciler in opcert's simulator does not crash.
+func reconcileRecovering(ctx context.Context, r reconcile.Reconciler, req reconcile.Request) (res reconcile.Result, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			res, err = reconcile.Result{}, fmt.Errorf("panic: %v [recovered]", p)
+		}
+	}()
+	return r.Reconcile(ctx, req)
 }

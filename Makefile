@@ -52,7 +52,7 @@ selftest: build envtest
 FUZZ_SEED ?= 1
 FUZZ_RUNS ?= 20
 FUZZ_DURATION ?= 6h
-FUZZ_MECHANISMS ?= stale
+FUZZ_MECHANISMS ?= stale staticpod
 fuzz-seeds: build envtest
 	@set -e; for m in $(FUZZ_MECHANISMS); do \
 		echo "== opcert fuzz --mechanism $$m --seed $(FUZZ_SEED) --runs $(FUZZ_RUNS) --duration $(FUZZ_DURATION)"; \

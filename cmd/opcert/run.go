@@ -104,6 +104,13 @@ With no FILE, every built-in scenario runs (see 'opcert scenarios list');
 with FILEs, those scenario files run. Each role is filled by the reference
 unless --subject says otherwise (see 'opcert subjects').
 
+A role that takes executables (see 'opcert subjects') can be played by
+your operator's binary: --subject operator=exec:'./bin/manager --name {name}'
+starts one process per operator of the scenario, in real time, each with a
+kubeconfig of its own user ({name}: the ClusterOperator it owns); kill is
+SIGKILL to its process group, hang cuts it off the API server. Use
+--time-scale 0.01 so that a 10m challenge comes after 6s.
+
 One API server (kube-apiserver and etcd, built by hack/envtest or found
 through KUBEBUILDER_ASSETS) serves the whole run. Reports (junit.xml,
 report.json, report.md and one timeline per run under timelines/) replace
@@ -114,7 +121,8 @@ environment error.`,
 		Example: `  opcert run
   opcert run --subject operator=slow
   opcert run --scenario 02-operator-death --subject detector=lenient
-  opcert run my-scenario.yaml --out /tmp/report`,
+  opcert run my-scenario.yaml --out /tmp/report
+  opcert run my-scenario.yaml --time-scale 0.01 --subject operator=exec:'./bin/manager --name {name}'`,
 		RunE: func(cmd *cobra.Command, files []string) error {
 			return o.run(cmd, files)
 		},

@@ -52,22 +52,38 @@ func managedFields(obj *unstructured.Unstructured) ([]entry, error) {
 
 // writer picks the managedFields entry of the write that turned before
 // into after. The API server updates the writer's entry at each write (its
-// time, to the second, and the fields it owns), so the entries that are
-// new or changed since the previous version hold the writer; of those the
-// newest is it (a write that takes fields from another manager shrinks that
-// manager's entry without moving its time). When no entry changed (the
-// same manager writing the same fields within the same second), the
-// newest entry is taken. Ties: the status subresource's entry when the
-// write changed the status, another entry otherwise.
+// time, to the second, and the fields it owns, which grow or stay), and
+// takes the fields the write changed from the other managers (their
+// entries shrink, their times stay). So, of the entries new or changed
+// since the previous version, the writer's is the newest, and among
+// entries of the same second one that is new, or whose time moved, or
+// that did not shrink. When no entry changed (the same manager writing the
+// same fields within the same second), the newest entry is taken. Last
+// tie: the status subresource's entry when the write changed the status,
+// another otherwise.
 func writer(prev, cur []entry, before, after *unstructured.Unstructured) (entry, bool) {
-	var changed []entry
+	type candidate struct {
+		entry
+		score int // 2: new or its time moved, 1: changed without shrinking, 0: shrank
+	}
+	var changed []candidate
 	for _, c := range cur {
-		if !has(prev, c) {
-			changed = append(changed, c)
+		if has(prev, c) {
+			continue
 		}
+		score := 2
+		if p, ok := same(prev, c); ok && p.Time.Equal(c.Time) {
+			score = 0
+			if len(c.fields) >= len(p.fields) {
+				score = 1
+			}
+		}
+		changed = append(changed, candidate{c, score})
 	}
 	if len(changed) == 0 {
-		changed = cur
+		for _, c := range cur {
+			changed = append(changed, candidate{c, 0})
+		}
 	}
 	if len(changed) == 0 {
 		return entry{}, false
@@ -78,11 +94,25 @@ func writer(prev, cur []entry, before, after *unstructured.Unstructured) (entry,
 		switch {
 		case c.Time.After(best.Time):
 			best = c
-		case c.Time.Equal(best.Time) && (c.Subresource == "status") == status && (best.Subresource == "status") != status:
+		case !c.Time.Equal(best.Time):
+		case c.score > best.score:
+			best = c
+		case c.score == best.score && (c.Subresource == "status") == status && (best.Subresource == "status") != status:
 			best = c
 		}
 	}
-	return best, true
+	return best.entry, true
+}
+
+// same is the entry of prev for the same manager, operation and
+// subresource as e.
+func same(prev []entry, e entry) (entry, bool) {
+	for _, p := range prev {
+		if p.Manager == e.Manager && p.Operation == e.Operation && p.Subresource == e.Subresource {
+			return p, true
+		}
+	}
+	return entry{}, false
 }
 
 // has tells whether entries holds e unchanged.

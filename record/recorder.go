@@ -36,6 +36,9 @@ type Options struct {
 	Sink func(timeline.Event) error
 	// Now is the recorder's clock (time.Now if nil).
 	Now func() time.Time
+	// Ready, if set, is called once every kind is listed and the watches
+	// start: from then on every write is seen.
+	Ready func()
 }
 
 // Recorder records a live API server's writes to a mechanism's kinds.
@@ -108,21 +111,27 @@ func (r *Recorder) Run(ctx context.Context) error {
 			return fmt.Errorf("listing %s: %w", k.name, err)
 		}
 	}
-	ctx, stop := context.WithCancelCause(ctx)
-	defer stop(nil)
+	if r.opts.Ready != nil && ctx.Err() == nil {
+		r.opts.Ready()
+	}
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
 	var wg sync.WaitGroup
+	var failed error // a kind's watch failed: the others stop too
+	var once sync.Once
 	for i, k := range kinds {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			if err := r.watch(ctx, k, rvs[i]); err != nil {
-				stop(err)
+				once.Do(func() { failed = err })
+				stop()
 			}
 		}()
 	}
 	wg.Wait()
-	if err := context.Cause(ctx); err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, context.DeadlineExceeded) {
-		return err
+	if failed != nil {
+		return failed
 	}
 	return r.emit(timeline.Event{Time: r.now(), Actor: RecorderActor, Verb: timeline.VerbStop,
 		Object: timeline.ObjectRef{Kind: timeline.KindRecording, Name: all}, Detail: "the recording ended"})

@@ -20,6 +20,7 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/opcert/opcert/conformance"
@@ -90,10 +91,19 @@ func onSignals(cancel context.CancelCauseFunc) {
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
 	first := (<-sigs).(syscall.Signal)
 	cancel(signalled{first})
-	fmt.Fprintf(os.Stderr, "\nopcert: %s: stopping the API server and leaving the report directory as it was (again to stop at once)\n", signalName(first))
+	fmt.Fprintf(os.Stderr, "\nopcert: %s: %s (again to stop at once)\n", signalName(first), *interruptNote.Load())
 	<-sigs
 	world.Abort()
 	os.Exit(128 + int(first))
+}
+
+// interruptNote says what the first signal does; a command that does
+// something else than stop (watch judges what it recorded) says so.
+var interruptNote atomic.Pointer[string]
+
+func init() {
+	note := "stopping the API server and leaving the report directory as it was"
+	interruptNote.Store(&note)
 }
 
 func exitCode(ctx context.Context, err error) int {

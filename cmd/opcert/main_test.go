@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/opcert/opcert/sim/world"
 )
 
 // The tests run the real command (this test binary re-executed as opcert)
@@ -19,7 +21,10 @@ func TestMain(m *testing.M) {
 		main()
 		return
 	}
-	os.Exit(m.Run())
+	world.MaybeLaunch() // the watch tests' API server launches through this binary
+	code := m.Run()
+	stopSharedWorld()
+	os.Exit(code)
 }
 
 type result struct {

@@ -73,6 +73,7 @@ func ReadJSONL(r io.Reader) (*Timeline, error) {
 // judged without being held (opcert analyze): memory is one line.
 type Decoder struct {
 	sc   *bufio.Scanner
+	fast *fastDecoder
 	line int
 	last time.Time
 	seen bool
@@ -84,7 +85,7 @@ func NewDecoder(r io.Reader) *Decoder {
 	// Room for the line and a "\r\n": the scanner fails only past that, and
 	// the length check below is exact.
 	sc.Buffer(make([]byte, 64*1024), maxLine+2)
-	return &Decoder{sc: sc}
+	return &Decoder{sc: sc, fast: newFastDecoder()}
 }
 
 // Line is the number of the line the last event came from.
@@ -102,7 +103,13 @@ func (d *Decoder) Next() (Event, error) {
 		if len(b) == 0 {
 			continue
 		}
-		e, err := decodeLine(b)
+		e, err := d.fast.decode(b)
+		if err == nil && (e.Actor == "" || e.Verb == "") {
+			err = errSlow // for decodeLine to say what is missing
+		}
+		if err == errSlow {
+			e, err = decodeLine(b)
+		}
 		if err != nil {
 			return Event{}, fmt.Errorf("timeline line %d: %w", d.line, err)
 		}

@@ -29,14 +29,20 @@ const (
 	other                 // any other detector write
 )
 
-// fact is one classified write to a ClusterOperator.
+// fact is one classified write to a ClusterOperator. A long recording
+// holds a great many, so a fact keeps its write compactly (reader.go):
+// what repeats (who wrote, the conditions before and after, the change)
+// is shared between facts.
 type fact struct {
 	kind          kind
-	ev            timeline.Event
-	before, after map[string]timeline.Condition // watched conditions only
+	w             write
+	before, after map[string]timeline.Condition // watched conditions only; shared, never changed
 }
 
-func (f fact) at() time.Time { return f.ev.Time }
+func (f fact) at() time.Time { return f.w.time }
+
+// ev is the fact's write as the timeline recorded it, for evidence.
+func (f fact) ev() timeline.Event { return f.w.event() }
 
 // history is what the timeline says about one ClusterOperator.
 type history struct {

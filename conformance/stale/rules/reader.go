@@ -2,6 +2,8 @@ package rules
 
 import (
 	"sort"
+	"strconv"
+	"time"
 
 	"github.com/opcert/opcert/sim"
 	"github.com/opcert/opcert/sim/timeline"
@@ -10,10 +12,11 @@ import (
 // reader classifies a timeline's writes to ClusterOperators as they come,
 // object by object, and collects process outages and when the detector
 // was up. It keeps, per ClusterOperator, one fact per write that moved a
-// watched condition (the rules look back and forth along them), with the
-// strings of a long recording shared rather than copied (the same
-// messages come back cycle after cycle) and each fact's "before" the
-// previous fact's "after".
+// watched condition (the rules look back and forth along them): that is
+// what grows with a timeline, so a fact is small (write) and everything
+// that repeats across writes (who wrote what to which object, the watched
+// conditions before and after, the change itself: a fleet's challenges and
+// answers come back cycle after cycle) is kept once and shared.
 type reader struct {
 	state      timeline.State
 	watched    map[timeline.ObjectRef]map[string]timeline.Condition // watched(state[o]), as last computed
@@ -21,12 +24,12 @@ type reader struct {
 	challenged map[string]bool // a challenge since the last movement
 	procs      processes
 	detector   life
-	strings    map[string]string
+	shared     sharing
 }
 
 func newReader() *reader {
 	return &reader{state: timeline.State{}, watched: map[timeline.ObjectRef]map[string]timeline.Condition{},
-		byName: map[string]*history{}, challenged: map[string]bool{}, procs: processes{}, strings: map[string]string{}}
+		byName: map[string]*history{}, challenged: map[string]bool{}, procs: processes{}, shared: newSharing()}
 }
 
 // Read takes the next event.
@@ -43,25 +46,25 @@ func (r *reader) Read(e timeline.Event) {
 	}
 	before, ok := r.watched[e.Object]
 	if !ok {
-		before = watched(r.state[e.Object])
+		before = r.shared.state(r.state[e.Object])
 	}
 	r.state.Apply(e)
-	after := watched(r.state[e.Object])
+	after := r.shared.state(r.state[e.Object])
 	if e.Verb == timeline.VerbDelete {
 		delete(r.watched, e.Object)
 	} else {
 		r.watched[e.Object] = after
+	}
+	f := fact{before: before, after: after, kind: classify(e, before, after, r.challenged[e.Object.Name])}
+	if f.kind == move && sameConditions(before, after) {
+		return // a write that moved nothing watched
 	}
 	h := r.byName[e.Object.Name]
 	if h == nil {
 		h = &history{name: e.Object.Name}
 		r.byName[e.Object.Name] = h
 	}
-	f := fact{before: before, after: after, kind: classify(e, before, after, r.challenged[e.Object.Name])}
-	if f.kind == move && sameConditions(before, after) {
-		return // a write that moved nothing watched
-	}
-	f.ev = r.share(e)
+	f.w = r.shared.write(e)
 	r.challenged[e.Object.Name] = f.kind == challenge || (f.kind != move && r.challenged[e.Object.Name])
 	h.facts = append(h.facts, f)
 }
@@ -76,32 +79,108 @@ func (r *reader) Facts() any {
 	return facts{histories: out, procs: r.procs, detector: r.detector.orAlways()}
 }
 
-// share keeps an event's strings in one copy each (a recording's
-// messages come back cycle after cycle).
-func (r *reader) share(e timeline.Event) timeline.Event {
-	e.Actor, e.Role, e.Verb, e.Detail = r.str(e.Actor), r.str(e.Role), r.str(e.Verb), r.str(e.Detail)
-	e.Object = timeline.ObjectRef{Kind: r.str(e.Object.Kind), Group: r.str(e.Object.Group), Namespace: r.str(e.Object.Namespace), Name: r.str(e.Object.Name)}
-	if e.Conditions != nil {
-		conds := make([]timeline.ConditionChange, len(e.Conditions))
-		for i, c := range e.Conditions {
-			conds[i] = timeline.ConditionChange{Type: r.str(c.Type), Before: r.cond(c.Before), After: r.cond(c.After)}
-		}
-		e.Conditions = conds
+// write is what a fact keeps of its event: its own number and times, and
+// the rest shared.
+type write struct {
+	seq     int
+	time    time.Time
+	written int64 // Unix nanoseconds, 0 for none
+	who     *who
+	changes *[]timeline.ConditionChange // shared: never changed
+}
+
+// who is the part of an event that repeats from write to write.
+type who struct {
+	actor, role, verb, target, detail string
+	object                            timeline.ObjectRef
+}
+
+// event is the write as the timeline recorded it.
+func (w write) event() timeline.Event {
+	e := timeline.Event{Seq: w.seq, Time: w.time, Actor: w.who.actor, Role: w.who.role, Verb: w.who.verb,
+		Object: w.who.object, Target: w.who.target, Detail: w.who.detail, Conditions: *w.changes}
+	if w.written != 0 {
+		e.Written = time.Unix(0, w.written).UTC()
 	}
 	return e
 }
 
-func (r *reader) cond(c *timeline.Condition) *timeline.Condition {
-	if c == nil {
-		return nil
-	}
-	return &timeline.Condition{Type: r.str(c.Type), Status: r.str(c.Status), Reason: r.str(c.Reason), Message: r.str(c.Message), LastTransitionTime: c.LastTransitionTime}
+// sharing keeps one copy of each value that repeats, found by its content.
+type sharing struct {
+	states  map[string]map[string]timeline.Condition
+	whos    map[who]*who
+	changes map[string]*[]timeline.ConditionChange
+	key     []byte
 }
 
-func (r *reader) str(s string) string {
-	if v, ok := r.strings[s]; ok {
+func newSharing() sharing {
+	return sharing{states: map[string]map[string]timeline.Condition{}, whos: map[who]*who{}, changes: map[string]*[]timeline.ConditionChange{}}
+}
+
+// state is the shared copy of the watched conditions of an object's
+// conditions (watched), made only when not seen before.
+func (s *sharing) state(all map[string]timeline.Condition) map[string]timeline.Condition {
+	s.key = s.key[:0]
+	for _, t := range watchedTypes { // a fixed order
+		if c, ok := all[t]; ok {
+			s.key = appendCondition(s.key, c)
+		}
+	}
+	if v, ok := s.states[string(s.key)]; ok {
 		return v
 	}
-	r.strings[s] = s
-	return s
+	v := watched(all)
+	s.states[string(s.key)] = v
+	return v
+}
+
+func (s *sharing) write(e timeline.Event) write {
+	w := who{actor: e.Actor, role: e.Role, verb: e.Verb, target: e.Target, detail: e.Detail, object: e.Object}
+	p, ok := s.whos[w]
+	if !ok {
+		p = &w
+		s.whos[w] = p
+	}
+	w2 := write{seq: e.Seq, time: e.Time, who: p, changes: s.change(e.Conditions)}
+	if !e.Written.IsZero() {
+		w2.written = e.Written.UnixNano()
+	}
+	return w2
+}
+
+func (s *sharing) change(cs []timeline.ConditionChange) *[]timeline.ConditionChange {
+	s.key = s.key[:0]
+	if cs != nil {
+		s.key = append(s.key, '[')
+	}
+	for _, c := range cs {
+		s.key = append(s.key, c.Type...)
+		for _, side := range []*timeline.Condition{c.Before, c.After} {
+			if side == nil {
+				s.key = append(s.key, 0, '-')
+				continue
+			}
+			s.key = append(s.key, 0, '+')
+			s.key = appendCondition(s.key, *side)
+		}
+		s.key = append(s.key, 1)
+	}
+	if v, ok := s.changes[string(s.key)]; ok {
+		return v
+	}
+	s.changes[string(s.key)] = &cs
+	return &cs
+}
+
+// appendCondition writes a condition into a key, its fields apart.
+func appendCondition(b []byte, c timeline.Condition) []byte {
+	for _, f := range []string{c.Type, c.Status, c.Reason, c.Message} {
+		b = strconv.AppendInt(b, int64(len(f)), 10)
+		b = append(b, ':')
+		b = append(b, f...)
+	}
+	b = strconv.AppendInt(b, c.LastTransitionTime.UnixNano(), 10)
+	_, off := c.LastTransitionTime.Zone()
+	b = append(b, '@')
+	return strconv.AppendInt(b, int64(off), 10)
 }

@@ -62,8 +62,9 @@ func (f *finding) fail(msg string, evidence ...fact) {
 func (f *finding) failUntil(msg string, until time.Time, evidence ...fact) {
 	p := conformance.Problem{Message: msg, To: until}
 	for _, e := range evidence {
-		f.evidence = append(f.evidence, e.ev)
-		p.Evidence = append(p.Evidence, e.ev)
+		ev := e.ev()
+		f.evidence = append(f.evidence, ev)
+		p.Evidence = append(p.Evidence, ev)
 	}
 	f.problems = append(f.problems, p)
 }

@@ -1,0 +1,269 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/record"
+	"github.com/opcert/opcert/reports"
+	"github.com/opcert/opcert/sim/timeline"
+)
+
+type analyzeOptions struct {
+	out        string
+	mechanism  string
+	until      time.Duration
+	mechanisms mechanismFlags
+}
+
+func newAnalyze() *cobra.Command {
+	o := analyzeOptions{}
+	cmd := &cobra.Command{
+		Use:   "analyze FILE...",
+		Short: "Judge captured timelines offline: opcert's JSON lines or a kubectl -w -o json stream",
+		Long: `Judge captured timelines offline and write the usual reports.
+
+Each FILE is read one event at a time, in memory that does not grow with
+it, and its format is told from its first value:
+
+  - opcert's timeline, one JSON event per line (opcert run and opcert
+    watch write them under timelines/ in their report directories);
+  - the stream of 'kubectl get KIND -w -o json --show-managed-fields'
+    (with or without --output-watch-events): each version of an object
+    is diffed against the one before; its writer and its time come from
+    managedFields, which kubectl prints only with --show-managed-fields.
+
+The mechanism (--mechanism) is told from the kind of the first object when
+not given. A timeline inside an opcert report directory is judged up to the
+instant its run reached (its report.json says); otherwise up to its last
+event, or --until after its first. Recorded timelines (events with the
+time the API server gave each write) are judged with the tolerance their
+lag needs, stated in the report.
+
+Exit codes: 0 every rule passed, 1 a rule failed, 2 a file or flag is
+wrong (nothing written), 3 a disk error, 128+n stopped by signal n (the
+report directory left as it was).`,
+		Example: `  opcert analyze opcert-report/timelines/01-stale-hang.jsonl --out /tmp/again
+  kubectl get clusteroperators -w -o json --show-managed-fields > co.json   # in CI, then:
+  opcert analyze co.json --mechanism stale --detector-manager my-detector --out co-report`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, files []string) error { return o.run(cmd, files) },
+	}
+	f := cmd.Flags()
+	f.StringVarP(&o.out, "out", "o", "opcert-analysis", "report directory (replaced when the analysis completes)")
+	f.StringVar(&o.mechanism, "mechanism", "", "the mechanism whose rules judge the files (default: told from the first object's kind)")
+	f.DurationVar(&o.until, "until", 0, "how far the timelines cover, after their first event (default: the run's end for a timeline in an opcert report, else the last event)")
+	o.mechanisms = addMechanismFlags(f)
+	return cmd
+}
+
+func (o *analyzeOptions) run(cmd *cobra.Command, files []string) error {
+	mechs, err := o.mechanisms.build()
+	if err != nil {
+		return err
+	}
+	if o.mechanism != "" && mechs[o.mechanism] == nil {
+		return fmt.Errorf("--mechanism %s: no such mechanism; mechanisms: %s", o.mechanism, mechanismNames(mechs))
+	}
+	if o.until < 0 {
+		return fmt.Errorf("--until %s: give a positive duration", o.until)
+	}
+	if err := checkOut(o.out); err != nil {
+		return err
+	}
+	for _, f := range files {
+		if fi, err := os.Stat(f); err != nil {
+			return fmt.Errorf("%s: %w", f, err)
+		} else if !fi.Mode().IsRegular() {
+			return fmt.Errorf("%s is not a file: analyze reads captured timelines from files (save a stream with kubectl ... > FILE first)", f)
+		}
+	}
+	staging, err := stagingDir(o.out)
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(staging)
+	rep := &reports.Report{Tool: "opcert", StartedAt: time.Now().UTC(), Environment: reports.Environment{KubeVersion: "none (judged offline)", EtcdVersion: "none"}}
+	start := time.Now()
+	for i, f := range files {
+		run, err := o.analyze(cmd, mechs, f, i, staging)
+		if err != nil {
+			if cmd.Context().Err() != nil {
+				return fmt.Errorf("%w; %s was left as it was", context.Cause(cmd.Context()), o.out)
+			}
+			return err
+		}
+		fmt.Fprintf(cmd.ErrOrStderr(), "[%d/%d] %s\n", i+1, len(files), run.Headline())
+		rep.Runs = append(rep.Runs, run)
+	}
+	rep.Wall = time.Since(start)
+	if err := reports.WriteAll(staging, rep); err != nil {
+		return envError{err}
+	}
+	if err := replaceDir(staging, o.out); err != nil {
+		return err
+	}
+	fmt.Fprintln(cmd.OutOrStdout())
+	reports.WriteSummary(cmd.OutOrStdout(), rep)
+	fmt.Fprintf(cmd.OutOrStdout(), "\nreports in %s (junit.xml, report.json, report.md, timelines/)\n", o.out)
+	if rep.Failed() {
+		return errRulesFailed
+	}
+	return nil
+}
+
+// analyze judges one file and keeps a copy of its timeline in the report.
+func (o *analyzeOptions) analyze(cmd *cobra.Command, mechs map[string]*conformance.Mechanism, file string, i int, staging string) (reports.Run, error) {
+	m, err := o.mechanismOf(mechs, file)
+	if err != nil {
+		return reports.Run{}, err
+	}
+	in, err := os.Open(file)
+	if err != nil {
+		return reports.Run{}, err
+	}
+	defer in.Close()
+	src, err := record.Open(in, m.Recording)
+	if err != nil {
+		return reports.Run{}, fmt.Errorf("%s: %w", file, err)
+	}
+	name := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
+	rel := filepath.Join("timelines", fmt.Sprintf("%02d-%s.jsonl", i+1, name))
+	copyPath := filepath.Join(staging, rel)
+	if err := os.MkdirAll(filepath.Dir(copyPath), 0o755); err != nil {
+		return reports.Run{}, envError{err}
+	}
+	out, err := os.Create(copyPath)
+	if err != nil {
+		return reports.Run{}, envError{err}
+	}
+	defer out.Close()
+	j := record.Judgement{Name: name, Source: file, Until: o.until}
+	if j.Until == 0 {
+		j.Until = reachedInReport(file)
+	}
+	// A timeline in opcert's format is kept as it is; a kubectl stream as
+	// the timeline it became.
+	w := bufio.NewWriterSize(out, 1<<20)
+	if src.Format() != record.FormatJSONL {
+		enc := json.NewEncoder(w)
+		j.Tee = func(e timeline.Event) error { return enc.Encode(e) }
+	}
+	run, err := record.Judge(cmd.Context(), src, m, j)
+	if err != nil {
+		if cmd.Context().Err() != nil {
+			return reports.Run{}, err
+		}
+		return reports.Run{}, fmt.Errorf("%s: %w", file, err)
+	}
+	if src.Format() == record.FormatJSONL {
+		if _, err := in.Seek(0, io.SeekStart); err != nil {
+			return reports.Run{}, envError{err}
+		}
+		if _, err := io.Copy(w, in); err != nil {
+			return reports.Run{}, envError{err}
+		}
+	}
+	if err := errors.Join(w.Flush(), out.Close()); err != nil {
+		return reports.Run{}, envError{err}
+	}
+	run.Timeline = rel
+	run.Subjects = map[string]string{"mechanism": m.Name}
+	return run, nil
+}
+
+// mechanismOf is --mechanism's, or the one that records the kind of the
+// file's first API object.
+func (o *analyzeOptions) mechanismOf(mechs map[string]*conformance.Mechanism, file string) (*conformance.Mechanism, error) {
+	if o.mechanism != "" {
+		return mechs[o.mechanism], nil
+	}
+	gk, err := firstKind(file)
+	if err != nil {
+		return nil, err
+	}
+	var found []*conformance.Mechanism
+	for _, m := range mechs {
+		if m.Recording.Records(gk) {
+			found = append(found, m)
+		}
+	}
+	if len(found) != 1 {
+		return nil, fmt.Errorf("%s: its first object is a %s, which %d mechanisms record: give --mechanism (%s)", file, gk, len(found), mechanismNames(mechs))
+	}
+	return found[0], nil
+}
+
+// firstKind is the kind of the first API object a file's timeline names.
+func firstKind(file string) (schema.GroupKind, error) {
+	in, err := os.Open(file)
+	if err != nil {
+		return schema.GroupKind{}, err
+	}
+	defer in.Close()
+	src, err := record.Open(in, nil)
+	if err != nil {
+		return schema.GroupKind{}, fmt.Errorf("%s: %w", file, err)
+	}
+	for {
+		e, err := src.Next()
+		if err == io.EOF {
+			return schema.GroupKind{}, fmt.Errorf("%s: no API object in it to tell its mechanism by: give --mechanism", file)
+		}
+		if err != nil {
+			return schema.GroupKind{}, fmt.Errorf("%s: %w", file, err)
+		}
+		if e.IsWrite() || e.Object.Group != "" {
+			return schema.GroupKind{Group: e.Object.Group, Kind: e.Object.Kind}, nil
+		}
+	}
+}
+
+// reachedInReport is how far the run whose timeline file is was judged,
+// when the file lies in an opcert report directory (DIR/timelines/F, with
+// DIR/report.json naming it), else zero.
+func reachedInReport(file string) time.Duration {
+	dir := filepath.Dir(filepath.Dir(file))
+	data, err := os.ReadFile(filepath.Join(dir, "report.json"))
+	if err != nil {
+		return 0
+	}
+	var rep struct {
+		Runs []struct {
+			Timeline string        `json:"timeline"`
+			Reached  time.Duration `json:"reachedNanos"`
+		} `json:"runs"`
+	}
+	if json.Unmarshal(data, &rep) != nil {
+		return 0
+	}
+	rel := filepath.Join("timelines", filepath.Base(file))
+	for _, r := range rep.Runs {
+		if filepath.Clean(r.Timeline) == rel {
+			return r.Reached
+		}
+	}
+	return 0
+}
+
+func mechanismNames(mechs map[string]*conformance.Mechanism) string {
+	var names []string
+	for n := range mechs {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
+}

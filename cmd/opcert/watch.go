@@ -1,0 +1,331 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/spf13/cobra"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/rest"
+	"k8s.io/client-go/tools/clientcmd"
+
+	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/record"
+	"github.com/opcert/opcert/reports"
+	"github.com/opcert/opcert/sim/timeline"
+)
+
+type watchOptions struct {
+	kubeconfig, context string
+	mechanism           string
+	out                 string
+	duration, every     time.Duration
+	mechanisms          mechanismFlags
+	failed              bool // the last judging failed a rule
+}
+
+func newWatch() *cobra.Command {
+	o := watchOptions{}
+	cmd := &cobra.Command{
+		Use:   "watch --kubeconfig PATH [--mechanism NAME] [--for D] [--judge-every D] --out DIR",
+		Short: "Record a live cluster, read-only, and judge what it records",
+		Long: `Record a live cluster, read-only, and judge what it records.
+
+opcert watch lists and watches the kinds the mechanism judges
+(ClusterOperators for stale) and records every change as a timeline
+event: who wrote it (its field manager in managedFields, and the role the
+mechanism gives that manager: see --detector-manager), what it changed,
+and when it was seen, to the millisecond. A watch that expires or breaks
+is listed again and the span is a recording gap, in which nothing is
+judged. It never writes to the cluster: every request that is not a read
+is refused before it leaves opcert.
+
+The recording is judged, and the reports (junit.xml, report.json,
+report.md, timelines/01-watch.jsonl) replace --out, when --for has run
+out, every --judge-every, and on Ctrl-C (SIGINT, SIGTERM, SIGHUP), which
+ends the recording. The rules get the tolerance the recording's lag
+needs, stated in the report.
+
+Exit codes: 0 every rule passed, 1 a rule failed, 2 a flag, the
+kubeconfig or --out is wrong (nothing written), 3 the cluster cannot be
+reached or does not serve the kinds, or a disk error; 128+n after a
+signal n (130 for Ctrl-C), once what was recorded is judged and written.
+A second signal stops at once and leaves --out as it was.`,
+		Example: `  opcert watch --kubeconfig ~/.kube/config --for 2h --out co-watch
+  opcert watch --kubeconfig kc --detector-manager my-detector --judge-every 10m --out co-watch`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd) },
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.kubeconfig, "kubeconfig", "", "kubeconfig of the cluster to record (default: $KUBECONFIG, then ~/.kube/config)")
+	f.StringVar(&o.context, "context", "", "the kubeconfig context to use (default: its current context)")
+	f.StringVar(&o.mechanism, "mechanism", "", "the mechanism to record and judge (default: the only one that can be recorded)")
+	f.StringVarP(&o.out, "out", "o", "opcert-watch", "report directory (replaced at each judging)")
+	f.DurationVar(&o.duration, "for", 0, "how long to record (default: until Ctrl-C)")
+	f.DurationVar(&o.every, "judge-every", 0, "judge what was recorded so far, and rewrite the reports, at this interval (default: only at the end)")
+	o.mechanisms = addMechanismFlags(f)
+	return cmd
+}
+
+func (o *watchOptions) run(cmd *cobra.Command) error {
+	m, err := o.pick()
+	if err != nil {
+		return err
+	}
+	if o.duration < 0 || o.every < 0 {
+		return errors.New("--for and --judge-every take a positive duration")
+	}
+	if err := checkOut(o.out); err != nil {
+		return err
+	}
+	loading := clientcmd.NewDefaultClientConfigLoadingRules()
+	if o.kubeconfig != "" {
+		loading.ExplicitPath = o.kubeconfig
+	}
+	cfg, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(loading, &clientcmd.ConfigOverrides{CurrentContext: o.context}).ClientConfig()
+	if err != nil {
+		return fmt.Errorf("kubeconfig: %w", err)
+	}
+	cfg = record.ReadOnly(cfg)
+	cfg.QPS, cfg.Burst = 50, 100
+	stderr := cmd.ErrOrStderr()
+	version, err := serverVersion(cfg)
+	if err != nil {
+		return envError{fmt.Errorf("the cluster at %s: %w", cfg.Host, err)}
+	}
+
+	// The recording goes to a marked directory beside --out (swept by the
+	// next opcert if this one is killed), each judging to a report swapped
+	// in whole.
+	work, err := stagingDir(o.out)
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(work)
+	rec, err := newRecordingFile(filepath.Join(work, "timeline.jsonl"))
+	if err != nil {
+		return envError{err}
+	}
+	defer rec.close()
+	recorder, err := record.New(record.Options{Config: cfg, Recording: m.Recording, Sink: rec.write, Ready: func() {
+		fmt.Fprintf(stderr, "opcert: recording %s on %s (%s), read-only\n", m.Name, cfg.Host, version)
+	}})
+	if err != nil {
+		return err
+	}
+	note := "ending the recording, judging it and writing the reports"
+	interruptNote.Store(&note)
+
+	parent := cmd.Context()
+	ctx, stop := context.WithCancel(parent)
+	defer stop()
+	if o.duration > 0 {
+		ctx, stop = context.WithTimeout(ctx, o.duration)
+		defer stop()
+	}
+	done := make(chan error, 1)
+	go func() { done <- recorder.Run(ctx) }()
+
+	judge := func(final bool) error {
+		return o.judge(parent, m, rec, cfg.Host, version, final, cmd)
+	}
+	var tick <-chan time.Time
+	if o.every > 0 {
+		t := time.NewTicker(o.every)
+		defer t.Stop()
+		tick = t.C
+	}
+	for {
+		select {
+		case <-tick:
+			if err := judge(false); err != nil {
+				stop()
+				<-done
+				return err
+			}
+		case err := <-done:
+			if err != nil {
+				return envError{fmt.Errorf("recording %s: %w", cfg.Host, err)}
+			}
+			if err := judge(true); err != nil {
+				return err
+			}
+			return o.verdict(parent, cmd)
+		}
+	}
+}
+
+// pick is the mechanism to record: --mechanism's, or the only one that
+// has a Recording.
+func (o *watchOptions) pick() (*conformance.Mechanism, error) {
+	mechs, err := o.mechanisms.build()
+	if err != nil {
+		return nil, err
+	}
+	if o.mechanism != "" {
+		m := mechs[o.mechanism]
+		switch {
+		case m == nil:
+			return nil, fmt.Errorf("--mechanism %s: no such mechanism; mechanisms: %s", o.mechanism, mechanismNames(mechs))
+		case m.Recording == nil:
+			return nil, fmt.Errorf("--mechanism %s cannot be recorded from a live cluster yet", o.mechanism)
+		}
+		return m, nil
+	}
+	var found []*conformance.Mechanism
+	for _, m := range mechs {
+		if m.Recording != nil {
+			found = append(found, m)
+		}
+	}
+	if len(found) != 1 {
+		return nil, fmt.Errorf("give --mechanism: %d mechanisms can be recorded (%s)", len(found), mechanismNames(mechs))
+	}
+	return found[0], nil
+}
+
+// verdict is the exit of a finished watch: its report's verdict, or the
+// signal that ended it (main turns that into 128+n).
+func (o *watchOptions) verdict(parent context.Context, cmd *cobra.Command) error {
+	if parent.Err() != nil {
+		return context.Cause(parent)
+	}
+	if o.failed {
+		return errRulesFailed
+	}
+	return nil
+}
+
+// judge judges the recording so far and swaps the reports in.
+func (o *watchOptions) judge(parent context.Context, m *conformance.Mechanism, rec *recordingFile, host, version string, final bool, cmd *cobra.Command) error {
+	size, err := rec.flush()
+	if err != nil {
+		return envError{err}
+	}
+	staging, err := stagingDir(o.out)
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(staging)
+	rel := filepath.Join("timelines", "01-watch.jsonl")
+	if err := copyPrefix(rec.path, filepath.Join(staging, rel), size); err != nil {
+		return envError{err}
+	}
+	in, err := os.Open(rec.path)
+	if err != nil {
+		return envError{err}
+	}
+	defer in.Close()
+	src, err := record.Open(io.LimitReader(in, size), m.Recording)
+	if err != nil {
+		return envError{err}
+	}
+	// A judging is never cut short by the signal that asked for it.
+	run, err := record.Judge(context.WithoutCancel(parent), src, m, record.Judgement{Name: "watch", Source: host})
+	if err != nil {
+		return envError{fmt.Errorf("judging the recording: %w", err)}
+	}
+	run.Timeline = rel
+	run.Subjects = map[string]string{"mechanism": m.Name}
+	if !final {
+		run.Description = "judged while recording: what was recorded so far"
+	}
+	rep := &reports.Report{Tool: "opcert", StartedAt: run.Start, Wall: run.Virtual,
+		Environment: reports.Environment{KubeVersion: version, EtcdVersion: "not seen (a live cluster)", Assets: host}, Runs: []reports.Run{run}}
+	if err := reports.WriteAll(staging, rep); err != nil {
+		return envError{err}
+	}
+	if err := replaceDir(staging, o.out); err != nil {
+		return err
+	}
+	o.failed = rep.Failed()
+	out := cmd.OutOrStdout()
+	if final {
+		fmt.Fprintln(out)
+		reports.WriteSummary(out, rep)
+		fmt.Fprintf(out, "\nreports in %s (junit.xml, report.json, report.md, timelines/)\n", o.out)
+	} else {
+		fmt.Fprintf(cmd.ErrOrStderr(), "opcert: judged %s\n", run.Headline())
+	}
+	return nil
+}
+
+// serverVersion asks the cluster its version, which also proves the
+// kubeconfig reaches it.
+func serverVersion(cfg *rest.Config) (string, error) {
+	dc, err := discovery.NewDiscoveryClientForConfig(cfg)
+	if err != nil {
+		return "", err
+	}
+	v, err := dc.ServerVersion()
+	if err != nil {
+		return "", err
+	}
+	return v.GitVersion, nil
+}
+
+// recordingFile is the recording's timeline as it grows: one JSON event a
+// line, buffered, flushed before each judging.
+type recordingFile struct {
+	mu   sync.Mutex
+	path string
+	f    *os.File
+	w    *bufio.Writer
+	enc  *json.Encoder
+}
+
+func newRecordingFile(path string) (*recordingFile, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	w := bufio.NewWriterSize(f, 256<<10)
+	return &recordingFile{path: path, f: f, w: w, enc: json.NewEncoder(w)}, nil
+}
+
+func (r *recordingFile) write(e timeline.Event) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.enc.Encode(e)
+}
+
+// flush writes out what is buffered and returns the file's length.
+func (r *recordingFile) flush() (int64, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if err := r.w.Flush(); err != nil {
+		return 0, err
+	}
+	return r.f.Seek(0, io.SeekCurrent)
+}
+
+func (r *recordingFile) close() { _ = r.f.Close() }
+
+// copyPrefix copies the first n bytes of src to dst, making its directory.
+func copyPrefix(src, dst string, n int64) error {
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	in, err := os.Open(src)
+	if err != nil {
+		return err
+	}
+	defer in.Close()
+	out, err := os.Create(dst)
+	if err != nil {
+		return err
+	}
+	if _, err := io.CopyN(out, in, n); err != nil {
+		out.Close()
+		return err
+	}
+	return out.Close()
+}

@@ -1,0 +1,78 @@
+package record
+
+import (
+	"context"
+	"io"
+	"time"
+
+	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/reports"
+	"github.com/opcert/opcert/sim/timeline"
+)
+
+// Judgement says how to judge a captured or recorded timeline.
+type Judgement struct {
+	// Name is the run's name in the report (the file, or "watch").
+	Name string
+	// Source says where the timeline came from, for the report.
+	Source string
+	// Until, if not zero, is how far the timeline covers, counted from its
+	// first event: a simulated run's duration (its report says it); zero
+	// takes its last event.
+	Until time.Duration
+	// Tee, if set, is given every event as it is read (to keep a copy).
+	Tee func(timeline.Event) error
+	// AfterRead, if set, is called once every event is read, before the
+	// rules run: what is alive then is what judging holds of the timeline
+	// (the benchmark measures it there).
+	AfterRead func()
+}
+
+// checkEvery is how many events pass between two looks at ctx.
+const checkEvery = 4096
+
+// Judge reads src to its end and judges it with m's rules, one event at a
+// time (conformance.Stream): memory is what m's online facts keep. The
+// run it returns starts at the first event (its offsets count from
+// there), lasts to Until or the last event, and says how the timeline was
+// recorded: its lag, the tolerance the rules were given, its gaps.
+func Judge(ctx context.Context, src Source, m *conformance.Mechanism, j Judgement) (reports.Run, error) {
+	start := time.Now()
+	s := conformance.NewStream(m)
+	for n := 0; ; n++ {
+		if n%checkEvery == 0 && ctx.Err() != nil {
+			return reports.Run{}, context.Cause(ctx)
+		}
+		e, err := src.Next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return reports.Run{}, err
+		}
+		s.Add(e)
+		if j.Tee != nil {
+			if err := j.Tee(e); err != nil {
+				return reports.Run{}, err
+			}
+		}
+	}
+	if j.AfterRead != nil {
+		j.AfterRead()
+	}
+	end := s.Last()
+	if j.Until > 0 {
+		end = s.Start.Add(j.Until)
+	}
+	cases, gaps := s.Judge(end)
+	rec := &reports.Recording{Source: j.Source, Format: src.Format(), Events: s.Count(), From: s.Start, To: end, Tolerance: s.Tolerance()}
+	if l := s.Lag(); l.Count() > 0 {
+		rec.Lag = &reports.Lag{Count: l.Count(), P50: l.Quantile(0.5), P99: l.Quantile(0.99), Min: l.Min(), Max: l.Max()}
+	}
+	for _, g := range gaps {
+		rec.Gaps = append(rec.Gaps, reports.Gap{From: g.From, To: g.To, Why: g.Why})
+	}
+	return reports.Run{Scenario: j.Name, Description: "judged from " + j.Source, Subjects: map[string]string{},
+		Virtual: end.Sub(s.Start), Reached: end.Sub(s.Start), Wall: time.Since(start),
+		Start: s.Start, Recording: rec, Cases: cases}, nil
+}

@@ -86,18 +86,22 @@ func (d *fastDecoder) decode(b []byte) (Event, error) {
 				return errSlow
 			})
 		case "conditions":
-			e.Conditions = []ConditionChange{}
+			e.Conditions = make([]ConditionChange, 0, 4) // a ClusterOperator's usual four
 			return s.array(func() error {
 				var c ConditionChange
+				var sides *[2]Condition // both sides in one allocation
 				err := s.object(func(k []byte) error {
+					if sides == nil {
+						sides = new([2]Condition)
+					}
 					switch string(k) {
 					case "type":
 						return s.str(&c.Type)
 					case "before":
-						c.Before = &Condition{}
+						c.Before = &sides[0]
 						return s.condition(c.Before)
 					case "after":
-						c.After = &Condition{}
+						c.After = &sides[1]
 						return s.condition(c.After)
 					}
 					return errSlow

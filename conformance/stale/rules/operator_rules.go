@@ -34,13 +34,14 @@ func challengesToLiveOperators(j *conformance.Judging, window time.Duration) []a
 			}
 			a := answer{h: h, challenge: x}
 			a.until = end
-			for _, y := range h.facts[i+1:] {
+			for k := i + 1; k < len(h.facts); k++ {
+				y := &h.facts[k] // a pointer into the history: no copy per challenge
 				if y.kind != move {
 					a.until = y.at() // the detector wrote again: unanswered
 					break
 				}
-				if answers(x, y) {
-					a.reply = &y
+				if answers(x, *y) {
+					a.reply = y
 					break
 				}
 			}

@@ -45,9 +45,14 @@ type Options struct {
 type Recorder struct {
 	opts     Options
 	observer *Observer
-	mu       sync.Mutex // guards observer, seq, last: kinds run concurrently
+	mu       sync.Mutex // guards observer, seq, last, held: kinds run concurrently
 	seq      int
 	last     time.Time
+	// held are writes waiting for earlier ones of other kinds (merge.go);
+	// timer hands them on; failed is the sink's error meanwhile.
+	held   []held
+	timer  *time.Timer
+	failed error
 	// For tests: breakWatch, when signalled, drops the kind's watch as a
 	// server timeout does; rewatchRV then picks the resourceVersion the
 	// next watch starts from (an expired one forces a 410).
@@ -133,6 +138,12 @@ func (r *Recorder) Run(ctx context.Context) error {
 	if failed != nil {
 		return failed
 	}
+	r.mu.Lock()
+	if r.timer != nil {
+		r.timer.Stop()
+		r.timer = nil
+	}
+	r.mu.Unlock()
 	return r.emit(timeline.Event{Time: r.now(), Actor: RecorderActor, Verb: timeline.VerbStop,
 		Object: timeline.ObjectRef{Kind: timeline.KindRecording, Name: all}, Detail: "the recording ended"})
 }
@@ -178,14 +189,14 @@ func (r *Recorder) list(ctx context.Context, k kindWatch, how Change) (string, e
 			return "", err
 		}
 		if ok {
-			if err := r.emitLocked(e); err != nil {
+			if err := r.hold(e, obj.GetResourceVersion()); err != nil {
 				return "", err
 			}
 		}
 	}
 	if how == Relisted {
 		for _, e := range r.observer.Forget(k.gvk.GroupKind(), keep, at) {
-			if err := r.emitLocked(e); err != nil {
+			if err := r.hold(e, ""); err != nil {
 				return "", err
 			}
 		}
@@ -282,7 +293,7 @@ func (r *Recorder) observe(obj *unstructured.Unstructured, how Change, at time.T
 	if err != nil || !ok {
 		return err
 	}
-	return r.emitLocked(e)
+	return r.hold(e, obj.GetResourceVersion())
 }
 
 // gap marks a recording gap from since, lists k again, and returns the
@@ -314,15 +325,20 @@ func (r *Recorder) gap(ctx context.Context, k kindWatch, since time.Time, why st
 	}
 }
 
-// emit hands one event to the sink, numbered, its time never before the
-// previous event's (the kinds' watches run side by side).
+// emit hands one of the recorder's own events to the sink, after every
+// write held for ordering (merge.go).
 func (r *Recorder) emit(e timeline.Event) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.emitLocked(e)
+	return r.hold(e, "")
 }
 
+// emitLocked hands one event to the sink, numbered, its time never before
+// the previous event's (the kinds' watches run side by side).
 func (r *Recorder) emitLocked(e timeline.Event) error {
+	if r.failed != nil {
+		return r.failed
+	}
 	if e.Time.Before(r.last) {
 		e.Time = r.last
 	}
@@ -330,7 +346,8 @@ func (r *Recorder) emitLocked(e timeline.Event) error {
 	r.seq++
 	e.Seq = r.seq
 	if err := r.opts.Sink(e); err != nil {
-		return sinkError{err}
+		r.failed = sinkError{err}
+		return r.failed
 	}
 	return nil
 }

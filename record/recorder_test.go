@@ -44,10 +44,21 @@ type recording struct {
 
 func startRecorder(t *testing.T, prep func(*Recorder)) *recording {
 	t.Helper()
+	return startRecorderWith(t, testRecording(), prep)
+}
+
+// startRecorderOf records the kinds of rec.
+func startRecorderOf(t *testing.T, rec *conformance.Recording) *recording {
+	t.Helper()
+	return startRecorderWith(t, rec, nil)
+}
+
+func startRecorderWith(t *testing.T, kinds *conformance.Recording, prep func(*Recorder)) *recording {
+	t.Helper()
 	rec := &recording{events: make(chan timeline.Event, 1024)}
 	var mu sync.Mutex
 	var all []timeline.Event
-	r, err := New(Options{Config: ReadOnly(api.Config), Recording: testRecording(), Sink: func(e timeline.Event) error {
+	r, err := New(Options{Config: ReadOnly(api.Config), Recording: kinds, Sink: func(e timeline.Event) error {
 		mu.Lock()
 		all = append(all, e)
 		mu.Unlock()
@@ -57,6 +68,8 @@ func startRecorder(t *testing.T, prep func(*Recorder)) *recording {
 	if err != nil {
 		t.Fatal(err)
 	}
+	ready := make(chan struct{})
+	r.opts.Ready = func() { close(ready) }
 	if prep != nil {
 		prep(r)
 	}
@@ -64,6 +77,13 @@ func startRecorder(t *testing.T, prep func(*Recorder)) *recording {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- r.Run(ctx) }()
+	select { // every write from here on is seen
+	case <-ready:
+	case err := <-done:
+		t.Fatalf("the recorder stopped before it was ready: %v", err)
+	case <-time.After(10 * time.Second):
+		t.Fatal("the recorder was not ready within 10s")
+	}
 	rec.stop = func() []timeline.Event {
 		cancel()
 		select {
@@ -251,13 +271,15 @@ func TestExpiredWatchIsAGap(t *testing.T) {
 		}
 	}
 	var once sync.Once
+	// The hook runs on the recorder's goroutine: it writes its own copy.
+	mine := changed.DeepCopy()
 	rec := startRecorder(t, func(r *Recorder) {
 		r.breakWatch = make(chan struct{})
 		r.rewatchRV = func(rv string) string {
 			once.Do(func() {
 				// Written while no watch runs: only a list can see them.
-				changed.Status.Conditions = []configv1.ClusterOperatorStatusCondition{cond("Available", "False", "Down")}
-				if err := c.Status().Update(ctx, changed, client.FieldOwner("detector")); err != nil {
+				mine.Status.Conditions = []configv1.ClusterOperatorStatusCondition{cond("Available", "False", "Down")}
+				if err := c.Status().Update(ctx, mine, client.FieldOwner("detector")); err != nil {
 					t.Error(err)
 				}
 				if err := c.Delete(ctx, deleted); err != nil {

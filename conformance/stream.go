@@ -40,6 +40,35 @@ type Stream struct {
 	Start time.Time
 	last  time.Time
 	count int64
+	// fixed says the tolerance was given ahead (Tolerate): judged is the
+	// mechanism judged with it, whose readers may judge as events pass.
+	fixed  bool
+	tol    time.Duration
+	judged *Mechanism
+}
+
+// Streaming is what a Reader implements to learn, at the first event, that
+// it reads a stream whose rules' tolerance is fixed (Tolerate) and where
+// offsets count from: it may then judge as the events pass, keeping
+// nothing of them.
+type Streaming interface {
+	Streaming(start time.Time)
+}
+
+// Tolerate fixes, before the first event, the tolerance the rules are
+// given (the recording's, measured ahead with timeline.ScanLag), so that a
+// mechanism's readers may judge online. Without it the tolerance is
+// measured as events pass, and applied when the rules run at the end.
+func (s *Stream) Tolerate(d time.Duration) {
+	m := s.m
+	if d > 0 && m.WithTolerance != nil {
+		m = m.WithTolerance(d)
+	}
+	s.fixed, s.tol, s.judged = true, d, m
+	s.readers = s.readers[:0]
+	for _, o := range m.Online {
+		s.readers = append(s.readers, o.New())
+	}
 }
 
 // NewStream prepares to judge one timeline with m's rules.
@@ -53,8 +82,15 @@ func NewStream(m *Mechanism) *Stream {
 
 // Add reads the next event.
 func (s *Stream) Add(e timeline.Event) {
-	if s.count == 0 && s.Start.IsZero() {
-		s.Start = e.Time
+	if s.count == 0 {
+		if s.Start.IsZero() {
+			s.Start = e.Time
+		}
+		for _, r := range s.readers {
+			if st, ok := r.(Streaming); ok && s.fixed {
+				st.Streaming(s.Start)
+			}
+		}
 	}
 	s.count++
 	s.last = e.Time
@@ -79,22 +115,30 @@ func (s *Stream) Last() time.Time { return s.last }
 // Lag is the recording's lag (zero for a timeline that is not one).
 func (s *Stream) Lag() *timeline.Lag { return &s.lag }
 
-// Tolerance is the slack the rules are given: the recording's, zero for a
-// virtual timeline.
-func (s *Stream) Tolerance() time.Duration { return s.lag.Tolerance() }
+// Tolerance is the slack the rules are given: the recording's (given
+// ahead, or measured), zero for a virtual timeline.
+func (s *Stream) Tolerance() time.Duration {
+	if s.fixed {
+		return s.tol
+	}
+	return s.lag.Tolerance()
+}
 
 // Judge judges what was read as a timeline that covers time up to end,
 // with the tolerance the recording needs (the mechanism's WithTolerance),
 // and returns its cases, the scenario's expectations last.
 func (s *Stream) Judge(end time.Time) ([]reports.Case, []Gap) {
 	m := s.m
-	if tol := s.Tolerance(); tol > 0 && m.WithTolerance != nil {
+	switch tol := s.Tolerance(); {
+	case s.fixed:
+		m = s.judged
+	case tol > 0 && m.WithTolerance != nil:
 		m = m.WithTolerance(tol)
 	}
 	gaps := append([]Gap(nil), s.gaps.gaps...)
 	g := gapReader{gaps: gaps, open: s.gaps.open}
 	j := &Judging{Events: s.events, End: end, Start: s.Start, Gaps: g.done(end), facts: map[any]any{}}
-	for i, o := range s.m.Online {
+	for i, o := range m.Online {
 		j.facts[o.Key] = s.readers[i].Facts()
 	}
 	return append(JudgeWith(m.Rules, j), s.expect.result()), j.Gaps

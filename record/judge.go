@@ -22,6 +22,11 @@ type Judgement struct {
 	Until time.Duration
 	// Tee, if set, is given every event as it is read (to keep a copy).
 	Tee func(timeline.Event) error
+	// Tolerance, if set, is the recording's tolerance measured ahead
+	// (timeline.ScanLag): the rules are given it from the first event, so
+	// a mechanism may judge as the events pass, keeping none of them
+	// (conformance.Stream.Tolerate).
+	Tolerance *time.Duration
 	// AfterRead, if set, is called once every event is read, before the
 	// rules run: what is alive then is what judging holds of the timeline
 	// (the benchmark measures it there).
@@ -39,6 +44,9 @@ const checkEvery = 4096
 func Judge(ctx context.Context, src Source, m *conformance.Mechanism, j Judgement) (reports.Run, error) {
 	start := time.Now()
 	s := conformance.NewStream(m)
+	if j.Tolerance != nil {
+		s.Tolerate(*j.Tolerance)
+	}
 	for n := 0; ; n++ {
 		if n%checkEvery == 0 && ctx.Err() != nil {
 			return reports.Run{}, context.Cause(ctx)

@@ -152,6 +152,13 @@ func (o *analyzeOptions) analyze(cmd *cobra.Command, mechs map[string]*conforman
 	}
 	defer out.Close()
 	j := record.Judgement{Name: name, Source: file, Until: o.until}
+	if src.Format() == record.FormatJSONL {
+		// The tolerance first, from a quick scan, so that the rules may
+		// judge as the events pass (a long recording is then not held).
+		if j.Tolerance, err = scanTolerance(file, -1); err != nil {
+			return reports.Run{}, fmt.Errorf("%s: %w", file, err)
+		}
+	}
 	if j.Until == 0 {
 		j.Until = reachedInReport(file)
 	}
@@ -266,4 +273,24 @@ func mechanismNames(mechs map[string]*conformance.Mechanism) string {
 	}
 	sort.Strings(names)
 	return strings.Join(names, ", ")
+}
+
+// scanTolerance is the tolerance a timeline file's lag needs (its first n
+// bytes; all of it for n < 0), scanned ahead of judging.
+func scanTolerance(file string, n int64) (*time.Duration, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if n >= 0 {
+		r = io.LimitReader(f, n)
+	}
+	lag, err := timeline.ScanLag(r)
+	if err != nil {
+		return nil, err
+	}
+	tol := lag.Tolerance()
+	return &tol, nil
 }

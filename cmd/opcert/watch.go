@@ -228,8 +228,12 @@ func (o *watchOptions) judge(parent context.Context, m *conformance.Mechanism, r
 	if err != nil {
 		return envError{err}
 	}
+	tol, err := scanTolerance(rec.path, size)
+	if err != nil {
+		return envError{err}
+	}
 	// A judging is never cut short by the signal that asked for it.
-	run, err := record.Judge(context.WithoutCancel(parent), src, m, record.Judgement{Name: "watch", Source: host})
+	run, err := record.Judge(context.WithoutCancel(parent), src, m, record.Judgement{Name: "watch", Source: host, Tolerance: tol})
 	if err != nil {
 		return envError{fmt.Errorf("judging the recording: %w", err)}
 	}

@@ -43,12 +43,13 @@ func recording(detectorManagers []string) *conformance.Recording {
 // STALE facts read online, and the rules given a tolerance.
 func judging(m *conformance.Mechanism, cfg Config, detectorManagers []string) *conformance.Mechanism {
 	m.Recording = recording(detectorManagers)
-	m.Online = []conformance.Online{rules.Online()}
+	m.Online = []conformance.Online{rules.Online(cfg)}
 	m.WithTolerance = func(d time.Duration) *conformance.Mechanism {
 		c := cfg
 		c.Tolerance = max(c.Tolerance, d)
 		t := *m
 		t.Rules = rules.Rules(c)
+		t.Online = []conformance.Online{rules.Online(c)}
 		return &t
 	}
 	return m

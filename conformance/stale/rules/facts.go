@@ -71,6 +71,9 @@ type facts struct {
 	histories []*history
 	procs     processes
 	detector  life
+	// online, when set, has judged the timeline as it streamed: the
+	// histories hold no facts, and the rules take its verdicts.
+	online *online
 }
 
 type factsKey struct{}
@@ -88,8 +91,8 @@ func factsOf(j *conformance.Judging) facts {
 // Online reads the STALE facts one event at a time, for a timeline judged
 // as it streams past (opcert analyze): what is kept is one fact per write
 // that moved a watched condition, its strings shared (reader.go).
-func Online() conformance.Online {
-	return conformance.Online{Key: factsKey{}, New: func() conformance.Reader { return newReader() }}
+func Online(cfg Config) conformance.Online {
+	return conformance.Online{Key: factsKey{}, New: func() conformance.Reader { return newStreamReader(cfg) }}
 }
 
 func (p processes) note(e timeline.Event) {

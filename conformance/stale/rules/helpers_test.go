@@ -264,6 +264,13 @@ func runTable(t *testing.T, id string, cases []ruleCase) {
 			}
 			v := ruleByID(t, cfg, id).Check(conformance.NewJudging(tc.tl.events, at(tc.end)))
 			checkVerdict(t, tc, v)
+			if !hasProcesses(tc.tl.events) {
+				// Judged as it streams (online.go), the same verdict.
+				i := slices.IndexFunc(Rules(cfg), func(r conformance.Rule) bool { return r.ID == id })
+				if online := judgeOnline(cfg, tc.tl.events, at(tc.end)); online != nil { // nil: no fact to judge
+					sameVerdicts(t, "online", online[i:i+1], []conformance.Verdict{v})
+				}
+			}
 		})
 	}
 }

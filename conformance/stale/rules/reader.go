@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"fmt"
 	"sort"
 	"strconv"
 	"time"
@@ -25,6 +26,16 @@ type reader struct {
 	procs      processes
 	detector   life
 	shared     sharing
+	// A stream's reader (newStreamReader) may judge online (online.go)
+	// once it has kept onlineAfter facts of a timeline without process
+	// events; cfg is what its rules judge against, start where offsets
+	// count from.
+	cfg       *Config
+	streaming bool
+	start     time.Time
+	kept      int
+	on        *online
+	processes bool // a process event was seen
 }
 
 func newReader() *reader {
@@ -32,9 +43,26 @@ func newReader() *reader {
 		byName: map[string]*history{}, challenged: map[string]bool{}, procs: processes{}, shared: newSharing()}
 }
 
+// newStreamReader is a reader for a stream judged with cfg's rules.
+func newStreamReader(cfg Config) *reader {
+	r := newReader()
+	r.cfg = &cfg
+	return r
+}
+
+// Streaming tells the reader that it reads a stream whose rules' tolerance
+// is fixed (conformance.Stream), and where offsets count from: it may then
+// judge online.
+func (r *reader) Streaming(start time.Time) { r.streaming, r.start = true, start }
+
 // Read takes the next event.
 func (r *reader) Read(e timeline.Event) {
 	if e.Object.Kind == sim.ProcessKind {
+		if r.on != nil && r.on.broken == "" {
+			r.on.broken = fmt.Sprintf("a process event (%s %s at %s) came after %d ClusterOperator writes were judged as they streamed, as a recording without process events",
+				e.Actor, e.Verb, r.on.off(e.Time), r.kept)
+		}
+		r.processes = true
 		r.procs.note(e)
 		if e.Role == RoleDetector {
 			r.detector = r.detector.noteDetector(e)
@@ -66,7 +94,27 @@ func (r *reader) Read(e timeline.Event) {
 	}
 	f.w = r.shared.write(e)
 	r.challenged[e.Object.Name] = f.kind == challenge || (f.kind != move && r.challenged[e.Object.Name])
+	r.kept++
+	if r.on != nil {
+		r.on.obj(h.name).read(f)
+		return
+	}
 	h.facts = append(h.facts, f)
+	if r.streaming && r.cfg != nil && r.kept >= onlineAfter && !r.processes {
+		r.goOnline()
+	}
+}
+
+// goOnline judges the facts kept so far online and keeps no more.
+func (r *reader) goOnline() {
+	r.on = newOnline(*r.cfg, r.start)
+	for _, h := range r.byName {
+		j := r.on.obj(h.name)
+		for _, f := range h.facts {
+			j.read(f)
+		}
+		h.facts = nil
+	}
 }
 
 // Facts is what the rules read, once every event is in.
@@ -76,7 +124,7 @@ func (r *reader) Facts() any {
 		out = append(out, h)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
-	return facts{histories: out, procs: r.procs, detector: r.detector.orAlways()}
+	return facts{histories: out, procs: r.procs, detector: r.detector.orAlways(), online: r.on}
 }
 
 // write is what a fact keeps of its event: its own number and times, and

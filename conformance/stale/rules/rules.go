@@ -20,28 +20,39 @@ func Rules(cfg Config) []conformance.Rule {
 	return []conformance.Rule{
 		{ID: "STALE-001", Section: "000 §Proposal ¶2", Role: RoleDetector,
 			Statement: "no ClusterOperator is challenged before its conditions have been still for the threshold (10m)",
-			Check:     cfg.notEarly},
+			Check:     onlineOr(r001, cfg.notEarly)},
 		{ID: "STALE-002", Section: "000 §Proposal ¶2", Role: RoleDetector,
 			Statement: "a ClusterOperator whose conditions have been still for the threshold is challenged then",
-			Check:     cfg.due},
+			Check:     onlineOr(r002, cfg.due)},
 		{ID: "STALE-003", Section: "000 §Proposal ¶2", Role: RoleDetector,
 			Statement: "a challenge prefixes every watched message with the seed's text, in one write, and changes nothing else",
-			Check:     cfg.challengeText},
+			Check:     onlineOr(r003, cfg.challengeText)},
 		{ID: "STALE-004", Section: "000 §Proposal ¶4", Role: RoleDetector,
 			Statement: "a challenge left unanswered for 10 more minutes is followed then by one write setting the watched conditions Unknown with the seed's text, their reasons kept and their lastTransitionTime moved to the mark",
-			Check:     cfg.marked},
+			Check:     onlineOr(r004, cfg.marked)},
 		{ID: "STALE-005", Section: "000 §Proposal ¶5", Role: RoleDetector,
 			Statement: "no condition is set Unknown unless a challenge went unanswered, with no movement, for the full threshold",
-			Check:     cfg.markJustified},
+			Check:     onlineOr(r005, cfg.markJustified)},
 		{ID: "STALE-006", Section: "000 §Risks and Mitigations", Role: RoleDetector,
 			Statement: "the detector writes a ClusterOperator at most twice per cycle (between two movements of its conditions)",
-			Check:     cfg.writesPerCycle},
+			Check:     onlineOr(r006, cfg.writesPerCycle)},
 		{ID: "STALE-007", Section: "000 §Test Plan", Role: RoleOperator,
 			Statement: "a running operator resets a challenged message within the budget (30s): the minimum stale-message update time",
-			Check:     cfg.answerTime},
+			Check:     onlineOr(r007, cfg.answerTime)},
 		{ID: "STALE-008", Section: "000 §Proposal ¶3", Role: RoleOperator,
 			Statement: "a running operator answers every challenge by resetting the messages before it would be marked Unknown",
-			Check:     cfg.answered},
+			Check:     onlineOr(r008, cfg.answered)},
+	}
+}
+
+// onlineOr takes a rule's verdict from the online judging when the timeline
+// was judged as it streamed (online.go), else from the batch rule.
+func onlineOr(idx int, batch func(*conformance.Judging) conformance.Verdict) func(*conformance.Judging) conformance.Verdict {
+	return func(j *conformance.Judging) conformance.Verdict {
+		if o := factsOf(j).online; o != nil {
+			return o.verdicts(j.End)[idx]
+		}
+		return batch(j)
 	}
 }
 

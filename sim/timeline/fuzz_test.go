@@ -30,6 +30,7 @@ func FuzzReadJSONL(f *testing.F) {
 		"{\"actor\":\"a\",\"verb\":\"v\",\"detail\":\"\xff\xfe bad utf-8 \\ud800\"}",
 		`{"ACTOR":"a","Verb":"v","Object":{"KIND":"K","name":"n"}}`,
 		`{"actor":"a","verb":"v","seq":1e3}`,
+		`{"time":"2026-01-01T00:00:01.5Z","actor":"a","verb":"update","detail":"\"written\":\"x\"","written":"2026-01-01T00:00:00Z"}`,
 		`{"actor":"a","verb":"update","object":{"kind":"K","group":"g","name":"n"},"fields":[{"path":"p","before": { "b" : 1e3 , "a":[ ] },"after":null}]}`,
 		`{"actor":"a","verb":"rename","object":{"kind":"File","namespace":"n","name":"/a"},"target":"/b","fields":[{"path":"p","after":"<\u2028>"},{"path":""}]}`,
 		`{"actor":"a","verb":"v","fields":[{"path":"p","before":}]}`,
@@ -67,6 +68,16 @@ func FuzzReadJSONL(f *testing.F) {
 		var out bytes.Buffer
 		if err := tl.WriteJSONL(&out); err != nil {
 			t.Fatalf("WriteJSONL of an accepted timeline: %v", err)
+		}
+		// analyze measures a recording's lag ahead with ScanLag, without
+		// decoding: on what WriteJSONL writes it must agree with the events.
+		var lag Lag
+		for _, e := range first {
+			lag.Add(e)
+		}
+		scanned, err := ScanLag(bytes.NewReader(out.Bytes()))
+		if err != nil || scanned.Count() != lag.Count() || scanned.Tolerance() != lag.Tolerance() {
+			t.Fatalf("ScanLag: %v, %d writes (tolerance %s); the events: %d (tolerance %s)", err, scanned.Count(), scanned.Tolerance(), lag.Count(), lag.Tolerance())
 		}
 		back, err := ReadJSONL(bytes.NewReader(out.Bytes()))
 		if err != nil {

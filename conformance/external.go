@@ -1,6 +1,12 @@
 package conformance
 
 import (
+	"fmt"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/validation"
+
 	"github.com/opcert/opcert/process"
 	"k8s.io/utils/clock"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -56,3 +62,45 @@ type Process struct {
 type Skipped struct{ Reason string }
 
 func (s *Skipped) Error() string { return "skipped: " + s.Reason }
+
+// deploymentPrefix marks a subject that is a Deployment on the cluster:
+// "deployment:operators/{name}-operator" on the command line.
+const deploymentPrefix = "deployment:"
+
+// Deployment is a Deployment on a cluster filling a role in real time
+// (cluster mode: opcert run --kubeconfig). Its pods are the subject: they
+// were deployed by the team, and opcert only scales the Deployment (kill
+// is a scale to 0, restart a scale back to the replicas it had, see
+// Deployments). Namespace and Name may hold {name}, replaced by the
+// object the instance owns (the scenario's operator name), so that one
+// subject names a Deployment per operator.
+type Deployment struct {
+	Namespace, Name string
+}
+
+// ParseDeployment reads NS/NAME, each a valid name once {name} is
+// replaced.
+func ParseDeployment(s string) (Deployment, error) {
+	ns, name, ok := strings.Cut(s, "/")
+	if !ok || ns == "" || name == "" {
+		return Deployment{}, fmt.Errorf("%q: want NAMESPACE/NAME, e.g. operators/{name}-operator ({name}: the scenario's operator)", s)
+	}
+	d := Deployment{Namespace: ns, Name: name}
+	// A sample name stands for {name}: what the run makes must be valid.
+	key := d.For("x")
+	if errs := validation.IsDNS1123Label(key.Namespace); len(errs) > 0 {
+		return Deployment{}, fmt.Errorf("%q: namespace %q: %s", s, ns, strings.Join(errs, "; "))
+	}
+	if errs := validation.IsDNS1123Subdomain(key.Name); len(errs) > 0 {
+		return Deployment{}, fmt.Errorf("%q: name %q: %s", s, name, strings.Join(errs, "; "))
+	}
+	return d, nil
+}
+
+// For is the Deployment of the instance that owns object.
+func (d Deployment) For(object string) types.NamespacedName {
+	r := strings.NewReplacer("{name}", object)
+	return types.NamespacedName{Namespace: r.Replace(d.Namespace), Name: r.Replace(d.Name)}
+}
+
+func (d Deployment) String() string { return deploymentPrefix + d.Namespace + "/" + d.Name }

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/opcert/opcert/process"
@@ -50,15 +51,22 @@ type Mechanism struct {
 	// budgets that judge a subject left as they are; nil: its times cannot
 	// be scaled.
 	Scaled func(scale float64) *Mechanism
+	// Touches lists what a scenario played by cast on a cluster would do
+	// to objects opcert did not create (touch.go); nil: the mechanism
+	// cannot be played on a cluster (its world is simulated: a node's
+	// files). An empty list means the run writes only what it creates.
+	Touches func(sc *scenarios.Scenario, cast Cast) []Touch
 }
 
 // Role is a part a subject plays; its first subject is the reference.
 type Role struct {
 	Name     string
 	Subjects []Subject
-	// Processes says the role can be played by an executable in real time
-	// (a subject "exec:COMMAND", conformance.Process: process mode).
-	Processes bool
+	// RealTime says the role can be played, in real time, by a subject
+	// that is not opcert's: an executable ("exec:COMMAND", Process:
+	// process mode) or a Deployment on a cluster ("deployment:NS/NAME",
+	// Deployment: cluster mode).
+	RealTime bool
 }
 
 // Subject fills a role: the reference, or a deliberately broken variant
@@ -102,6 +110,12 @@ type Stage struct {
 	// Processes starts the run's executable subjects (process mode; nil
 	// in virtual time).
 	Processes *Processes
+	// Deployments scales the run's Deployment subjects (cluster mode; nil
+	// otherwise).
+	Deployments *Deployments
+	// Config reaches the run's API server with opcert's own rights, for
+	// the watches a real-time run needs (nil in virtual time).
+	Config *rest.Config
 	// Origin is the run's time zero (sim.Epoch in virtual time, the wall
 	// clock's start in real time) and Scale what scenario times are
 	// multiplied by (Options.TimeScale): a mechanism that queues its own
@@ -168,11 +182,10 @@ func (m *Mechanism) Subjects(choices map[string]string) (Cast, error) {
 			return nil, fmt.Errorf("mechanism %s has no role %q; roles: %s", m.Name, role, strings.Join(m.roleNames(), ", "))
 		}
 		s, ok := r.subject(subject)
-		if cmd, isExec := strings.CutPrefix(subject, execPrefix); isExec && !ok {
-			if !r.Processes {
-				return nil, fmt.Errorf("role %s.%s cannot be played by an executable; subjects: %s", m.Name, role, strings.Join(r.names(), ", "))
+		if external, err := r.externalError(subject); !ok && external {
+			if err == nil {
+				return nil, fmt.Errorf("role %s.%s cannot be played by an executable or a Deployment; subjects: %s", m.Name, role, strings.Join(r.names(), ", "))
 			}
-			_, err := process.ParseCommand(cmd)
 			return nil, fmt.Errorf("--subject %s=%s: %w", role, subject, err)
 		}
 		if !ok {
@@ -220,11 +233,36 @@ func (r *Role) subject(name string) (Subject, bool) {
 			return s, true
 		}
 	}
-	if cmd, ok := strings.CutPrefix(name, execPrefix); ok && r.Processes {
+	if cmd, ok := strings.CutPrefix(name, execPrefix); ok && r.RealTime {
 		c, err := process.ParseCommand(cmd)
 		return Subject{Name: name, Description: "the executable " + c.String(), Impl: Process{Command: c}}, err == nil
 	}
+	if spec, ok := strings.CutPrefix(name, deploymentPrefix); ok && r.RealTime {
+		d, err := ParseDeployment(spec)
+		return Subject{Name: name, Description: "the Deployment " + d.Namespace + "/" + d.Name + " on the cluster", Impl: d}, err == nil
+	}
 	return Subject{}, false
+}
+
+// externalError tells whether subject is in a form of a subject outside
+// opcert (exec:, deployment:) and, when the role takes such subjects, what
+// is wrong with it; a nil error with true means the role takes none.
+func (r *Role) externalError(subject string) (bool, error) {
+	if cmd, ok := strings.CutPrefix(subject, execPrefix); ok {
+		if !r.RealTime {
+			return true, nil
+		}
+		_, err := process.ParseCommand(cmd)
+		return true, err
+	}
+	if spec, ok := strings.CutPrefix(subject, deploymentPrefix); ok {
+		if !r.RealTime {
+			return true, nil
+		}
+		_, err := ParseDeployment(spec)
+		return true, err
+	}
+	return false, nil
 }
 
 func (r *Role) names() []string {

@@ -3,6 +3,7 @@ package conformance
 import (
 	"context"
 	"fmt"
+	"sort"
 	"time"
 
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -24,8 +25,15 @@ type Attribute func(key types.NamespacedName, obj client.Object) (actor, role st
 // rewatchAfter spaces the attempts to watch again after a watch fails.
 const rewatchAfter = 200 * time.Millisecond
 
+// ListedActor is who the timeline says wrote an object that was on the API
+// server before the run began (a team's ClusterOperator on a cluster): it
+// is filed as created at the run's start, so that rules see the state the
+// run began from and judge no one for it.
+const ListedActor = "cluster"
+
 // ObserveKind lists one kind on the run's API server now (what exists is
-// the starting state, not writes) and returns the loop that then watches
+// the starting state, filed as created by ListedActor, not as anyone's
+// write) and returns the loop that then watches
 // it, to run beside the run (Stage.Go): every write the run's own actors
 // did not make goes to the real-time scheduler (sim.Scheduler.Observe),
 // its condition changes taken against the last version seen, attributed
@@ -49,6 +57,14 @@ func ObserveKind(ctx context.Context, api client.WithWatch, sched *sim.Scheduler
 	rv, err := relist(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("listing %s: %w", gvk.Kind, err)
+	}
+	for _, key := range sortedKeys(last) {
+		obj := last[key]
+		if _, ours := sched.Local(gvk, obj); ours {
+			sched.Observe(ctx, gvk, obj, timeline.Event{Time: time.Now(), Actor: ListedActor, Verb: timeline.VerbCreate,
+				Object: timeline.ObjectRef{Kind: gvk.Kind, Group: gvk.Group}, Detail: "on the API server before the run began",
+				Conditions: timeline.Diff(nil, sim.Conditions(obj))})
+		}
 	}
 	return func(ctx context.Context) {
 		for ctx.Err() == nil {
@@ -123,4 +139,13 @@ func wait(ctx context.Context, d time.Duration) {
 	case <-t.C:
 	case <-ctx.Done():
 	}
+}
+
+func sortedKeys(m map[types.NamespacedName]client.Object) []types.NamespacedName {
+	keys := make([]types.NamespacedName, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return keys[i].String() < keys[j].String() })
+	return keys
 }

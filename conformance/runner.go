@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/opcert/opcert/reports"
@@ -35,6 +36,11 @@ type Options struct {
 	Host Host
 	// ProcessDir receives the processes' kubeconfigs and output.
 	ProcessDir string
+	// Cluster, when set, is the cluster the run is played on (cluster
+	// mode), reached with opcert's rights; api is then a client of it that
+	// writes only what the run may write. Such a run is in real time, and
+	// its Deployment subjects are scaled through api.
+	Cluster *rest.Config
 }
 
 // Play runs one scenario with one choice of subjects against the API server
@@ -53,6 +59,10 @@ func Play(ctx context.Context, api client.Client, m *Mechanism, sc *scenarios.Sc
 		// Every process goes when the run ends, whatever ends it; the
 		// report says how each ended.
 		defer func() { run.Processes = stage.Processes.Close() }()
+	}
+	if stage.Deployments != nil {
+		// Every Deployment goes back to its replicas, whatever ends the run.
+		defer func() { run.Processes = append(run.Processes, stage.Deployments.Close()...) }()
 	}
 	stage.bg, stage.cancel = context.WithCancel(ctx)
 	sched := stage.Sched

@@ -13,8 +13,9 @@ import (
 )
 
 // newStage makes the stage of one Play: in virtual time a scheduler on the
-// fake clock at sim.Epoch; in real time (a subject that is an executable)
-// one on the wall clock from now, with the processes' host. A time scale
+// fake clock at sim.Epoch; in real time (a subject that is an executable,
+// or a run on a cluster) one on the wall clock from now, with the
+// processes' host or the cluster's Deployments. A time scale
 // other than 1 replaces *m with the mechanism scaled (Mechanism.Scaled).
 func newStage(api client.Client, cast Cast, tl *timeline.Timeline, m **Mechanism, opts Options) (*Stage, error) {
 	scale := opts.TimeScale
@@ -31,22 +32,34 @@ func newStage(api client.Client, cast Cast, tl *timeline.Timeline, m **Mechanism
 		*m = (*m).Scaled(scale)
 	}
 	st := &Stage{API: api, Dir: opts.Dir, Scale: scale}
-	if !realtime(cast) {
+	procs, deps := hasImpl[Process](cast), hasImpl[Deployment](cast)
+	if !procs && !deps && opts.Cluster == nil {
 		st.Sched, st.Origin = sim.NewScheduler(sim.NewClock(), tl), sim.Epoch
 		return st, nil
 	}
-	if opts.Host == nil || opts.ProcessDir == "" {
+	switch {
+	case opts.Cluster != nil && procs:
+		return nil, errProcessOnCluster
+	case opts.Cluster != nil:
+		// On a cluster everything else runs on the wall clock: so does the
+		// run, whoever plays the roles.
+		st.Config, st.Deployments = opts.Cluster, NewDeployments(api)
+	case deps:
+		return nil, errNoCluster
+	case opts.Host == nil || opts.ProcessDir == "":
 		return nil, errNoHost
-	}
-	procs, err := NewProcesses(opts.Host, opts.ProcessDir)
-	if err != nil {
-		return nil, err
+	default:
+		var err error
+		if st.Processes, err = NewProcesses(opts.Host, opts.ProcessDir); err != nil {
+			return nil, err
+		}
+		st.Config = opts.Host.RESTConfig()
 	}
 	if (*m).WithTolerance != nil {
 		*m = (*m).WithTolerance(RealtimeTolerance)
 	}
 	// Whole milliseconds, as the timeline writes times in real time.
-	st.Sched, st.Origin, st.Processes = sim.NewRealtime(tl), time.Now().Truncate(time.Millisecond), procs
+	st.Sched, st.Origin = sim.NewRealtime(tl), time.Now().Truncate(time.Millisecond)
 	return st, nil
 }
 
@@ -55,10 +68,11 @@ func newStage(api client.Client, cast Cast, tl *timeline.Timeline, m **Mechanism
 // and a process's write is filed when it is seen, milliseconds later.
 const RealtimeTolerance = time.Second
 
-// realtime tells whether a cast needs the wall clock: it has an executable.
-func realtime(cast Cast) bool {
+// hasImpl tells whether a subject of the cast is a T (an executable, a
+// Deployment: subjects that run on the wall clock).
+func hasImpl[T any](cast Cast) bool {
 	for _, s := range cast {
-		if _, ok := s.Impl.(Process); ok {
+		if _, ok := s.Impl.(T); ok {
 			return true
 		}
 	}
@@ -74,4 +88,8 @@ func inOrder(events []timeline.Event) []timeline.Event {
 	return out
 }
 
-var errNoHost = errors.New("a subject that is an executable needs opcert's own API server (process mode: opcert run)")
+var (
+	errNoHost           = errors.New("a subject that is an executable needs opcert's own API server (process mode: opcert run)")
+	errNoCluster        = errors.New("a subject that is a Deployment needs a cluster (cluster mode: opcert run --kubeconfig PATH)")
+	errProcessOnCluster = errors.New("a subject that is an executable runs against opcert's own API server, not on a cluster: deploy it and give deployment:NAMESPACE/NAME, or leave out --kubeconfig")
+)

@@ -28,7 +28,11 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 
 	env := r.Environment
 	b.WriteString("## Environment\n\n")
-	fmt.Fprintf(&b, "- Kubernetes: %s\n- etcd: %s\n- API server start-up: %s\n", env.KubeVersion, env.EtcdVersion, fmtDur(env.Startup))
+	if env.Cluster != "" {
+		fmt.Fprintf(&b, "- Cluster: %s\n- Kubernetes: %s\n- Reached in: %s\n", env.Cluster, env.KubeVersion, fmtDur(env.Startup))
+	} else {
+		fmt.Fprintf(&b, "- Kubernetes: %s\n- etcd: %s\n- API server start-up: %s\n", env.KubeVersion, env.EtcdVersion, fmtDur(env.Startup))
+	}
 	if env.Assets != "" {
 		fmt.Fprintf(&b, "- Assets: `%s`\n", env.Assets)
 	}
@@ -70,7 +74,11 @@ func writeRun(b *bytes.Buffer, run Run) {
 		row(b, "Process", "Role", "Command", "Ended", "Output")
 		row(b, "---", "---", "---", "---", "---")
 		for _, p := range run.Processes {
-			row(b, p.Name, p.Role, "`"+p.Command+"`", strings.Join(p.Endings, "; "), fmt.Sprintf("[%s](%s)", p.Log, p.Log))
+			output := "-" // a Deployment's pods log on the cluster
+			if p.Log != "" {
+				output = fmt.Sprintf("[%s](%s)", p.Log, p.Log)
+			}
+			row(b, p.Name, p.Role, "`"+p.Command+"`", strings.Join(p.Endings, "; "), output)
 		}
 		b.WriteString("\n")
 	}

@@ -48,6 +48,9 @@ type Environment struct {
 	EtcdVersion string        `json:"etcdVersion"`
 	Assets      string        `json:"assets"`
 	Startup     time.Duration `json:"startupNanos"`
+	// Cluster is the cluster a run on one (cluster mode) used: its
+	// server and kubeconfig context; Startup is then the time to reach it.
+	Cluster string `json:"cluster,omitempty"`
 }
 
 // Run is one scenario against one set of subjects.
@@ -73,7 +76,8 @@ type Run struct {
 	// played (opcert watch, opcert analyze).
 	Recording *Recording `json:"recording,omitempty"`
 	// Processes are the executables a real-time run started (process
-	// mode), and how each ended; TimeScale what its times were multiplied
+	// mode) or the Deployments it scaled (cluster mode: Command
+	// "deployment NS/NAME", no Log), and how each ended; TimeScale what its times were multiplied
 	// by (0 or 1: none).
 	Processes []Process `json:"processes,omitempty"`
 	TimeScale float64   `json:"timeScale,omitempty"`

@@ -33,6 +33,8 @@ type runOptions struct {
 	timeScale float64
 	// mechanisms build each registered mechanism from its flags' values.
 	mechanisms mechanismFlags
+	// cluster says whether and how to run on a cluster (cluster mode).
+	cluster clusterFlags
 }
 
 // mechanismFlags build each registered mechanism from its flags' values.
@@ -111,6 +113,14 @@ kubeconfig of its own user ({name}: the ClusterOperator it owns); kill is
 SIGKILL to its process group, hang cuts it off the API server. Use
 --time-scale 0.01 so that a 10m challenge comes after 6s.
 
+With --kubeconfig FILE the runs are played on that cluster instead (cluster
+mode), in real time: --subject operator=deployment:NS/{name}-operator has
+your operator's Deployments play the role (kill scales one to 0, restart
+scales it back). What opcert creates there is labelled opcert.io/run and
+deleted at the end; a run that would write to anything else needs
+--allow-disruption, and without it opcert lists what it would touch and
+exits 2 before writing anything.
+
 One API server (kube-apiserver and etcd, built by hack/envtest or found
 through KUBEBUILDER_ASSETS) serves the whole run. Reports (junit.xml,
 report.json, report.md and one timeline per run under timelines/) replace
@@ -122,7 +132,8 @@ environment error.`,
   opcert run --subject operator=slow
   opcert run --scenario 02-operator-death --subject detector=lenient
   opcert run my-scenario.yaml --out /tmp/report
-  opcert run my-scenario.yaml --time-scale 0.01 --subject operator=exec:'./bin/manager --name {name}'`,
+  opcert run my-scenario.yaml --time-scale 0.01 --subject operator=exec:'./bin/manager --name {name}'
+  opcert run --kubeconfig ci.kubeconfig --time-scale 0.01 --allow-disruption --subject operator=deployment:my-operators/{name}-operator`,
 		RunE: func(cmd *cobra.Command, files []string) error {
 			return o.run(cmd, files)
 		},
@@ -136,6 +147,7 @@ environment error.`,
 	f.Float64Var(&o.timeScale, "time-scale", 1, "multiply scenario times and the mechanisms' thresholds by this (0 < x <= 1), for real-time runs of executables: at 0.01 a 10m challenge comes after 6s; budgets that judge a subject (the 30s answer budget) stay absolute")
 	f.BoolVar(&o.reproducible, "reproducible", false, "leave wall-clock fields (start time, durations, API server start-up, binaries' path) out of the reports, so that the same input writes the same files")
 	o.mechanisms = addMechanismFlags(f)
+	o.cluster.add(f)
 	return cmd
 }
 
@@ -155,9 +167,15 @@ func (o *runOptions) run(cmd *cobra.Command, files []string) error {
 	if err != nil {
 		return err
 	}
+	if err := o.cluster.check(plans); err != nil {
+		return err
+	}
 	calls, wall := estimate(plans)
 	if o.dryRun {
-		return printPlan(cmd.OutOrStdout(), plans, o.out)
+		return o.cluster.printPlan(cmd.OutOrStdout(), plans, o.out)
+	}
+	if err := o.cluster.refuse(plans); err != nil {
+		return err
 	}
 	if wall > longRun {
 		fmt.Fprintf(stderr, "opcert: a long run: about %d API calls, about %s of wall time (see --dry-run)\n", calls, wall.Round(time.Minute))
@@ -168,27 +186,23 @@ func (o *runOptions) run(cmd *cobra.Command, files []string) error {
 	}
 	defer os.RemoveAll(staging) // gone once renamed; cleans up after a failure
 
-	w, ctx, stop, err := startWorld(cmd.Context(), stderr, o.apiPort)
+	tgt, ctx, err := o.connect(cmd.Context(), stderr, plans)
 	if err != nil {
 		return err
 	}
-	defer stop(nil)
-	defer w.Stop()
+	defer tgt.close()
 
-	rep := &reports.Report{Tool: "opcert", StartedAt: time.Now().UTC(),
-		Environment: reports.Environment{KubeVersion: w.KubeVersion, EtcdVersion: w.EtcdVersion, Assets: w.Assets, Startup: w.Startup}}
+	rep := &reports.Report{Tool: "opcert", StartedAt: time.Now().UTC(), Environment: tgt.env}
 	start := time.Now()
 	var stopped error
 	for i, p := range plans {
 		name := fmt.Sprintf("%02d-%s", i+1, p.sc.Name)
 		procDir := filepath.Join(staging, "processes", name)
-		run, tl := conformance.Play(ctx, w.Client, p.m, p.sc, p.cast, conformance.Options{
-			Prefix:    fmt.Sprintf("r%02d-", i+1),
-			Dir:       w.Dir(),
-			Progress:  ticker(stderr, i+1, len(plans), p.sc),
-			TimeScale: o.timeScale,
-			Host:      w, ProcessDir: procDir,
-		})
+		run, tl := conformance.Play(ctx, tgt.api, p.m, p.sc, p.cast, tgt.options(i, conformance.Options{
+			Progress:   ticker(stderr, i+1, len(plans), p.sc),
+			TimeScale:  o.timeScale,
+			ProcessDir: procDir,
+		}))
 		for j := range run.Processes { // as the report directory will hold them
 			if rel, err := filepath.Rel(staging, run.Processes[j].Log); err == nil {
 				run.Processes[j].Log = rel

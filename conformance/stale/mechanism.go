@@ -6,6 +6,7 @@ package stale
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"time"
 
@@ -38,11 +39,12 @@ func MechanismRecording(cfg Config, detectorManagers []string) *conformance.Mech
 		Name: "stale", Seed: "000",
 		Roles: []conformance.Role{
 			{Name: RoleDetector, Subjects: detectors},
-			{Name: RoleOperator, Subjects: operators, Processes: true},
+			{Name: RoleOperator, Subjects: operators, RealTime: true},
 		},
 		Rules:    rules.Rules(cfg),
 		Estimate: func(sc *scenarios.Scenario) int { return estimate(cfg, sc) },
 		Expects:  ClusterOperatorGVK,
+		Touches:  touches,
 		Build: func(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
 			return build(ctx, st, cfg, sc, cast)
 		},
@@ -65,9 +67,11 @@ type world struct {
 	// team's (conformance.Reconciler), when the cast has one.
 	operator         operatorImpl
 	externalOperator *conformance.Reconciler
-	// execs runs the operators as executables, in real time (process mode).
-	execs *execs
-	ops   map[string]*op
+	// execs runs the operators as executables, in real time (process mode);
+	// deploys scales the team's Deployments that play them (cluster mode).
+	execs   *execs
+	deploys *deploys
+	ops     map[string]*op
 	// params and decide make each detector process the run starts;
 	// externalDetector replaces them with a team's.
 	params           stale.Params
@@ -95,6 +99,10 @@ func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios
 		if w.execs, err = newExecs(ctx, w, impl); err != nil {
 			return nil, err
 		}
+	case conformance.Deployment:
+		if w.deploys, err = newDeploys(ctx, w, impl, scenarioWorld(sc).Fleet()); err != nil {
+			return nil, err
+		}
 	default:
 		return nil, fmt.Errorf("stale: the operator role cannot be played by %T", impl)
 	}
@@ -120,10 +128,14 @@ func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios
 			o.want = append(o.want, toCondition(c))
 		}
 		w.ops[spec.Name] = o
-		if !spec.Stopped {
-			if err := w.start(ctx, spec.Name); err != nil {
-				return nil, err
-			}
+		switch {
+		case !spec.Stopped:
+			err = w.start(ctx, spec.Name)
+		case w.deploys != nil: // a team's Deployment may be running: stop it
+			err = w.deploys.stop(ctx, spec.Name)
+		}
+		if err != nil {
+			return nil, err
 		}
 	}
 	return w, nil
@@ -149,6 +161,9 @@ func (w *world) request(name string) reconcile.Request {
 func (w *world) start(ctx context.Context, name string) error {
 	if w.execs != nil {
 		return w.execs.start(ctx, name)
+	}
+	if w.deploys != nil {
+		return w.deploys.start(ctx, name)
 	}
 	o, err := w.get(name)
 	if err != nil {
@@ -177,12 +192,17 @@ func (w *world) running(name string) bool {
 	if w.execs != nil {
 		return w.execs.procs.Running(OperatorActor(name))
 	}
+	if w.deploys != nil {
+		return w.deploys.d.Running(OperatorActor(name))
+	}
 	return w.st.Sched.Running(OperatorActor(name))
 }
 
 // opcerts tells whether opcert plays the operators, so that it can change
 // what their operands report and how fast they answer.
-func (w *world) opcerts() bool { return w.externalOperator == nil && w.execs == nil }
+func (w *world) opcerts() bool {
+	return w.externalOperator == nil && w.execs == nil && w.deploys == nil
+}
 
 // startDetector starts a detector process with an empty memory. Like an
 // informer's first list, it looks at every ClusterOperator there is (none at
@@ -229,6 +249,9 @@ func (w *world) Kill(ctx context.Context, name string) error {
 	if w.execs != nil {
 		return w.execs.kill(ctx, name)
 	}
+	if w.deploys != nil {
+		return w.deploys.kill(ctx, name)
+	}
 	o.live = nil
 	return w.st.Sched.Kill(ctx, OperatorActor(name))
 }
@@ -256,6 +279,9 @@ func (w *world) cut(ctx context.Context, name string, cut bool) error {
 	}
 	if w.execs != nil {
 		return w.execs.cut(ctx, name, cut)
+	}
+	if w.deploys != nil {
+		return errNoHang
 	}
 	return w.st.Sched.Partition(ctx, OperatorActor(name), cut)
 }
@@ -303,19 +329,32 @@ func (w *world) chaos(sc *scenarios.Scenario, fleet []Operator) {
 	for _, f := range ch.Plan(names, sc.Duration.Duration) {
 		w.st.Sched.At(w.st.At(f.At), func(ctx context.Context) error {
 			if f.Hang {
-				return w.Hang(ctx, f.Process)
+				return w.skipped(ctx, w.Hang(ctx, f.Process))
 			}
 			return w.Kill(ctx, f.Process)
 		})
 		if f.Until < sc.Duration.Duration {
 			w.st.Sched.At(w.st.At(f.Until), func(ctx context.Context) error {
 				if f.Hang {
-					return w.Reconnect(ctx, f.Process)
+					return w.skipped(ctx, w.Reconnect(ctx, f.Process))
 				}
 				return w.Restart(ctx, f.Process)
 			})
 		}
 	}
+}
+
+// skipped records a fault that does not apply to the subjects (a hang of
+// a Deployment) as a step does (conformance.Skipped), and lets the run go
+// on.
+func (w *world) skipped(ctx context.Context, err error) error {
+	var skip *conformance.Skipped
+	if !errors.As(err, &skip) {
+		return err
+	}
+	w.st.Sched.Record(ctx, timeline.Event{Actor: timeline.RoleScenario, Role: timeline.RoleScenario, Verb: timeline.VerbSkip,
+		Object: timeline.ObjectRef{Kind: timeline.KindStep, Name: "chaos"}, Detail: "fault: " + skip.Reason})
+	return nil
 }
 
 // SetCondition changes what the operand reports; a running operator is

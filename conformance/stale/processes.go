@@ -74,6 +74,13 @@ func (e *execs) cut(ctx context.Context, name string, cut bool) error {
 }
 
 func (e *execs) record(ctx context.Context, actor, verb string) {
-	e.w.st.Sched.Record(ctx, timeline.Event{Actor: actor, Role: RoleOperator, Verb: verb,
+	recordProcess(ctx, e.w.st, actor, verb)
+}
+
+// recordProcess puts a start, kill, hang or reconnect of an operator
+// played outside opcert (a process, a Deployment) on the timeline: the
+// rules excuse an operator for what it missed while down.
+func recordProcess(ctx context.Context, st *conformance.Stage, actor, verb string) {
+	st.Sched.Record(ctx, timeline.Event{Actor: actor, Role: RoleOperator, Verb: verb,
 		Object: timeline.ObjectRef{Kind: sim.ProcessKind, Name: actor}})
 }

@@ -16,7 +16,14 @@ import (
 // The user is cluster-admin (system:masters) on this private server: it
 // plays an operator, whose rights are not under test.
 func (w *World) AddUser(name, server string) ([]byte, *rest.Config, error) {
-	u, err := w.env.AddUser(envtest.User{Name: name, Groups: []string{"system:masters"}}, nil)
+	return w.AddUserInGroups(name, server, []string{"system:masters"})
+}
+
+// AddUserInGroups is AddUser for a user in the given groups only, whose
+// rights are then what RBAC grants them: cluster mode's tests give such a
+// user only opcert's least-privilege roles.
+func (w *World) AddUserInGroups(name, server string, groups []string) ([]byte, *rest.Config, error) {
+	u, err := w.env.AddUser(envtest.User{Name: name, Groups: groups}, nil)
 	if err != nil {
 		return nil, nil, fmt.Errorf("adding user %s: %w", name, err)
 	}

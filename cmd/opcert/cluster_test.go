@@ -1,0 +1,306 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	configv1 "github.com/openshift/api/config/v1"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	rbacv1 "k8s.io/api/rbac/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/client-go/discovery"
+	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/opcert/opcert/cluster"
+	"github.com/opcert/opcert/reports"
+)
+
+// Cluster mode, end to end (README "On a cluster"): opcert run
+// --kubeconfig against opcert's envtest server reached only through
+// kubeconfig files, as a remote cluster, with the example operator
+// deployed as a team would (cluster_standin_test.go), at a time scale of
+// 0.01. Every test compares the whole server before and after the run.
+
+const deploySubject = "operator=deployment:" + operatorNS + "/{name}-operator"
+
+// bindOpcertRBAC applies config/rbac/opcert-cluster.yaml and binds its
+// roles to group, as its comments say: opcert-cluster cluster-wide, and,
+// if scale, opcert-cluster-scale in the operators' namespace.
+func bindOpcertRBAC(t *testing.T, tm *team, group string, scale bool) {
+	t.Helper()
+	apply(t, tm.config, "../../config/rbac/opcert-cluster.yaml")
+	cs, err := kubernetes.NewForConfig(tm.config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	subjects := []rbacv1.Subject{{Kind: rbacv1.GroupKind, APIGroup: rbacv1.GroupName, Name: group}}
+	crb := &rbacv1.ClusterRoleBinding{ObjectMeta: metav1.ObjectMeta{Name: group}, Subjects: subjects,
+		RoleRef: rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: "opcert-cluster"}}
+	if _, err := cs.RbacV1().ClusterRoleBindings().Create(ctx, crb, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+		t.Fatal(err)
+	}
+	if !scale {
+		return
+	}
+	rb := &rbacv1.RoleBinding{ObjectMeta: metav1.ObjectMeta{Name: group, Namespace: operatorNS}, Subjects: subjects,
+		RoleRef: rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: "opcert-cluster-scale"}}
+	if _, err := cs.RbacV1().RoleBindings(operatorNS).Create(ctx, rb, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+		t.Fatal(err)
+	}
+}
+
+// snapshot is everything on the server a cluster-mode run could leave or
+// change, one line each: every namespace (and its phase), every object of
+// every listable kind labelled opcert.io/run, every ClusterOperator (its
+// labels), every Deployment of the team (its replicas); with versions,
+// the resource versions of the ClusterOperators and Deployments too (to
+// show nothing was written).
+func snapshot(t *testing.T, tm *team, versions bool) []string {
+	t.Helper()
+	ctx := context.Background()
+	var out []string
+	var nss corev1.NamespaceList
+	if err := tm.admin.List(ctx, &nss); err != nil {
+		t.Fatal(err)
+	}
+	for _, ns := range nss.Items {
+		out = append(out, fmt.Sprintf("namespace %s %s", ns.Name, ns.Status.Phase))
+	}
+	out = append(out, labelled(t, tm)...)
+	var cos configv1.ClusterOperatorList
+	if err := tm.admin.List(ctx, &cos); err != nil {
+		t.Fatal(err)
+	}
+	for _, co := range cos.Items {
+		line := fmt.Sprintf("clusteroperator %s labels=%v", co.Name, co.Labels)
+		if versions {
+			line += " rv=" + co.ResourceVersion
+		}
+		out = append(out, line)
+	}
+	var deps appsv1.DeploymentList
+	if err := tm.admin.List(ctx, &deps, client.InNamespace(operatorNS)); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range deps.Items {
+		line := fmt.Sprintf("deployment %s replicas=%d", d.Name, *d.Spec.Replicas)
+		if versions {
+			line += " rv=" + d.ResourceVersion
+		}
+		out = append(out, line)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// labelled lists every object, of every kind the server can list, that
+// carries opcert's run label.
+func labelled(t *testing.T, tm *team) []string {
+	t.Helper()
+	dc, err := discovery.NewDiscoveryClientForConfig(tm.config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dyn, err := dynamic.NewForConfig(tm.config)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lists, err := dc.ServerPreferredResources()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, l := range lists {
+		gv, err := schema.ParseGroupVersion(l.GroupVersion)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range l.APIResources {
+			if !slices.Contains(r.Verbs, "list") || strings.Contains(r.Name, "/") {
+				continue
+			}
+			items, err := dyn.Resource(gv.WithResource(r.Name)).List(context.Background(), metav1.ListOptions{LabelSelector: cluster.RunLabel})
+			if err != nil {
+				t.Fatalf("listing %s: %v", r.Name, err)
+			}
+			for _, it := range items.Items {
+				out = append(out, fmt.Sprintf("labelled %s %s/%s", r.Name, it.GetNamespace(), it.GetName()))
+			}
+		}
+	}
+	return out
+}
+
+func sameState(t *testing.T, before, after []string) {
+	t.Helper()
+	if !slices.Equal(before, after) {
+		t.Errorf("the cluster changed:\nbefore:\n  %s\nafter:\n  %s", strings.Join(before, "\n  "), strings.Join(after, "\n  "))
+	}
+}
+
+func TestClusterModeCertifiesTheExample(t *testing.T) {
+	tm := setupTeam(t)
+	bindOpcertRBAC(t, tm, "opcert-ci", true)
+	kc := tm.kubeconfig("opcert-ci-runner", "opcert-ci") // only what the shipped roles grant
+	before := snapshot(t, tm, false)
+	out := filepath.Join(t.TempDir(), "report")
+	r := opcert(t, nil, "run", processScenario(t, "25m"), "--kubeconfig", kc, "--subject", deploySubject,
+		"--allow-disruption", "--time-scale", "0.01", "--out", out)
+	if r.code != 0 {
+		t.Fatalf("the example operator on the cluster: exit %d, want 0\n%s\n%s\n%s", r.code, r.stdout, r.stderr, tm.stand.logs())
+	}
+	run := readReport(t, out).Runs[0]
+	judged := map[string]reports.Status{}
+	for _, c := range run.Cases {
+		judged[c.Rule] = c.Status
+	}
+	// etcd's operator answered its challenges; dns's, scaled to 0 at 5m,
+	// was challenged and set Unknown.
+	for _, id := range []string{"STALE-001", "STALE-002", "STALE-003", "STALE-004", "STALE-007", "STALE-008"} {
+		if judged[id] != reports.Pass {
+			t.Errorf("%s is %s, want pass", id, judged[id])
+		}
+	}
+	endings := map[string][]string{}
+	for _, p := range run.Processes {
+		endings[p.Name+" "+p.Command] = p.Endings
+	}
+	want := map[string][]string{
+		"operator/dns deployment example-operators/dns-operator":   {"scaled to 0 by opcert (had 1)", "restored to 1 replicas at the end of the run"},
+		"operator/etcd deployment example-operators/etcd-operator": {"running at the end of the run, left at 1 replicas"},
+	}
+	for k, w := range want {
+		if !slices.Equal(endings[k], w) {
+			t.Errorf("%s ended %q, want %q", k, endings[k], w)
+		}
+	}
+	if !strings.Contains(r.stderr, "deleted the 1 objects run") {
+		t.Errorf("the run's namespace was not said deleted:\n%s", r.stderr)
+	}
+	sameState(t, before, snapshot(t, tm, false))
+	tm.stand.waitRunning(t, "dns-operator,etcd-operator", 10*time.Second) // dns back: its Deployment restored
+}
+
+func TestClusterModeRefusesWithoutAllowDisruption(t *testing.T) {
+	tm := setupTeam(t)
+	kc := tm.kubeconfig("opcert-refused", "opcert-ci")
+	before := snapshot(t, tm, true)
+	out := filepath.Join(t.TempDir(), "report")
+	r := opcert(t, nil, "run", processScenario(t, "25m"), "--kubeconfig", kc, "--subject", deploySubject, "--time-scale", "0.01", "--out", out)
+	if r.code != 2 {
+		t.Fatalf("exit %d, want 2\n%s", r.code, r.stderr)
+	}
+	for _, s := range []string{"without --allow-disruption", "ClusterOperator.config.openshift.io etcd", "ClusterOperator.config.openshift.io dns",
+		"Deployment.apps example-operators/etcd-operator", "Deployment.apps example-operators/dns-operator",
+		"step killOperator dns at +5m0s scales it to 0", "the detector challenges it", "nothing was written"} {
+		if !strings.Contains(r.stderr, s) {
+			t.Errorf("the refusal does not say %q:\n%s", s, r.stderr)
+		}
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("--out was written: %v", err)
+	}
+	sameState(t, before, snapshot(t, tm, true))
+}
+
+func TestClusterModeSaysWhichPermissionIsMissing(t *testing.T) {
+	tm := setupTeam(t)
+	bindOpcertRBAC(t, tm, "opcert-half", false) // opcert-cluster, not the scale role
+	before := snapshot(t, tm, true)
+	args := []string{"run", processScenario(t, "25m"), "--subject", deploySubject, "--allow-disruption", "--time-scale", "0.01",
+		"--out", filepath.Join(t.TempDir(), "report")}
+	for _, tc := range []struct {
+		user, group string
+		want        []string
+		notWant     []string
+	}{
+		{"opcert-nobody", "nobody", []string{"lacks 14 permissions", "create namespaces cluster-wide",
+			"list clusteroperators.config.openshift.io cluster-wide", "update clusteroperators/status.config.openshift.io cluster-wide",
+			"patch deployments/scale.apps in namespace example-operators", cluster.RBACFile}, nil},
+		{"opcert-half", "opcert-half", []string{"lacks 2 permissions", "get deployments/scale.apps in namespace example-operators",
+			"patch deployments/scale.apps in namespace example-operators", "opcert-cluster-scale"}, []string{"clusteroperators"}},
+	} {
+		r := opcert(t, nil, append(args, "--kubeconfig", tm.kubeconfig(tc.user, tc.group))...)
+		if r.code != 2 {
+			t.Errorf("%s: exit %d, want 2\n%s", tc.user, r.code, r.stderr)
+		}
+		for _, s := range tc.want {
+			if !strings.Contains(r.stderr, s) {
+				t.Errorf("%s: the error does not say %q:\n%s", tc.user, s, r.stderr)
+			}
+		}
+		for _, s := range tc.notWant {
+			if strings.Contains(r.stderr, s) {
+				t.Errorf("%s: the error names %q, which the user has:\n%s", tc.user, s, r.stderr)
+			}
+		}
+	}
+	sameState(t, before, snapshot(t, tm, true))
+}
+
+// SIGINT mid-run: the Deployment opcert scaled to 0 is back at 1, its
+// namespace is gone, and opcert exits 130 with no child left.
+func TestClusterModeInterrupted(t *testing.T) {
+	tm := setupTeam(t)
+	bindOpcertRBAC(t, tm, "opcert-ci", true)
+	kc := tm.kubeconfig("opcert-ci-interrupted", "opcert-ci")
+	before := snapshot(t, tm, false)
+	out := filepath.Join(t.TempDir(), "report")
+	p := startOpcert(t, nil, "run", processScenario(t, "2h"), "--kubeconfig", kc, "--subject", deploySubject,
+		"--allow-disruption", "--time-scale", "0.01", "--out", out)
+	p.waitLine(t, "everything opcert creates is labelled", 30*time.Second)
+	tm.stand.waitRunning(t, "etcd-operator", 30*time.Second) // dns scaled to 0 at 5m: 3s in
+	_ = p.cmd.Process.Signal(syscall.SIGINT)
+	if code := p.wait(t, cluster.CleanupTimeout+30*time.Second); code != 130 {
+		t.Errorf("exit %d, want 130\n%s", code, p.stderr.String())
+	}
+	noChildren(t, p.cmd.Process.Pid)
+	if !strings.Contains(p.stderr.String(), "deleted the 1 objects run") {
+		t.Errorf("no cleanup said:\n%s", p.stderr.String())
+	}
+	sameState(t, before, snapshot(t, tm, false))
+	tm.stand.waitRunning(t, "dns-operator,etcd-operator", 10*time.Second)
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Errorf("an interrupted run wrote --out: %v", err)
+	}
+}
+
+// opcert's own operators on a cluster own ClusterOperators opcert
+// creates (named under the run's prefix, labelled): no --allow-disruption
+// needed, and they are gone after the run.
+func TestClusterModeOpcertsOwnSubjects(t *testing.T) {
+	tm := setupTeam(t)
+	bindOpcertRBAC(t, tm, "opcert-ci", true)
+	kc := tm.kubeconfig("opcert-ci-own", "opcert-ci")
+	sc := write(t, t.TempDir(), "own.yaml", `name: own-operators
+mechanism: stale
+duration: 12m
+operators:
+  - name: etcd
+    answerDelay: 1s
+    conditions: [{type: Available, status: "True", reason: AsExpected, message: All is well}]
+`)
+	before := snapshot(t, tm, true)
+	r := opcert(t, nil, "run", sc, "--kubeconfig", kc, "--time-scale", "0.01", "--out", filepath.Join(t.TempDir(), "report"))
+	if r.code != 0 {
+		t.Fatalf("exit %d, want 0\n%s\n%s", r.code, r.stdout, r.stderr)
+	}
+	if !strings.Contains(r.stderr, "deleted the 2 objects run") { // its namespace and ClusterOperator
+		t.Errorf("the run's objects were not said deleted:\n%s", r.stderr)
+	}
+	sameState(t, before, snapshot(t, tm, true)) // the team's etcd untouched
+}

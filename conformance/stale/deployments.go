@@ -1,0 +1,138 @@
+package stale
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	configv1 "github.com/openshift/api/config/v1"
+	appsv1 "k8s.io/api/apps/v1"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/scenarios"
+	"github.com/opcert/opcert/sim/timeline"
+)
+
+// deploys plays the operators as Deployments on a cluster (cluster mode):
+// one Deployment per operator, deployed by the team, that owns the
+// ClusterOperator of the operator's name under that very name (the
+// Deployment's arguments say it, not opcert). Kill scales it to 0, restart
+// scales it back; a hang cannot apply (opcert cannot cut a pod off the API
+// server). Its writes are seen on the API server and filed as the
+// operator's, as in process mode.
+type deploys struct {
+	w    *world
+	spec conformance.Deployment
+	d    *conformance.Deployments
+}
+
+func newDeploys(ctx context.Context, w *world, spec conformance.Deployment, fleet []Operator) (*deploys, error) {
+	st := w.st
+	if st.Deployments == nil || st.Config == nil {
+		return nil, errors.New("stale: an operator that is a Deployment needs a run on a cluster (cluster mode: opcert run --kubeconfig)")
+	}
+	// The team's ClusterOperators keep their names (the run prefix would
+	// name objects no one owns), and only the scenario's: the detector
+	// then sees no other ClusterOperator of the cluster, and the run
+	// writes to none.
+	names := make([]string, 0, len(fleet))
+	for _, o := range fleet {
+		names = append(names, o.Name)
+	}
+	st.Sched.FixNames(ClusterOperatorGVK.GroupKind(), names...)
+	api, err := client.NewWithWatch(st.Config, client.Options{Scheme: st.API.Scheme()})
+	if err != nil {
+		return nil, err
+	}
+	loop, err := conformance.ObserveKind(ctx, api, st.Sched, ClusterOperatorGVK, &configv1.ClusterOperatorList{},
+		func(key types.NamespacedName, _ client.Object) (string, string) {
+			return OperatorActor(key.Name), RoleOperator
+		})
+	if err != nil {
+		return nil, err
+	}
+	st.Go(loop)
+	return &deploys{w: w, spec: spec, d: st.Deployments}, nil
+}
+
+// attach reads the operator's Deployment and tells whether it runs.
+func (p *deploys) attach(ctx context.Context, name string) (bool, error) {
+	return p.d.Attach(ctx, OperatorActor(name), RoleOperator, p.spec.For(name))
+}
+
+// start scales the operator's Deployment up, unless it already runs (a
+// team's operator is running when the run begins: it is not started).
+func (p *deploys) start(ctx context.Context, name string) error {
+	running, err := p.attach(ctx, name)
+	if err != nil || running {
+		return err
+	}
+	actor := OperatorActor(name)
+	if err := p.d.Start(ctx, actor); err != nil {
+		return err
+	}
+	recordProcess(ctx, p.w.st, actor, timeline.VerbStart)
+	return nil
+}
+
+// stop scales down the Deployment of an operator the scenario says is
+// stopped at time zero.
+func (p *deploys) stop(ctx context.Context, name string) error {
+	running, err := p.attach(ctx, name)
+	if err != nil || !running {
+		return err
+	}
+	return p.kill(ctx, name)
+}
+
+func (p *deploys) kill(ctx context.Context, name string) error {
+	actor := OperatorActor(name)
+	err := p.d.Kill(ctx, actor)
+	recordProcess(ctx, p.w.st, actor, timeline.VerbKill)
+	return err
+}
+
+// errNoHang is why a hang step does not apply to a Deployment.
+var errNoHang = &conformance.Skipped{Reason: "the operator is a Deployment on the cluster: opcert cannot cut its pods off the API server"}
+
+// touches lists what a scenario played with the operators as Deployments
+// writes on the cluster that opcert did not create (conformance.Touch).
+// With opcert's own operators nothing: they own ClusterOperators opcert
+// creates, under the run's prefix.
+func touches(sc *scenarios.Scenario, cast conformance.Cast) []conformance.Touch {
+	spec, ok := cast[RoleOperator].Impl.(conformance.Deployment)
+	if !ok {
+		return nil
+	}
+	coKind, depKind := ClusterOperatorGVK.GroupKind(), appsv1.SchemeGroupVersion.WithKind("Deployment").GroupKind()
+	var out []conformance.Touch
+	dep := func(name, why string) {
+		key := spec.For(name)
+		out = append(out, conformance.Touch{Kind: depKind, Namespace: key.Namespace, Name: key.Name, Why: why})
+	}
+	world := scenarioWorld(sc)
+	for _, o := range world.Fleet() {
+		out = append(out, conformance.Touch{Kind: coKind, Name: o.Name,
+			Why: fmt.Sprintf("%s: the detector challenges it (rewrites its condition messages) once they have not moved for --challenge-after, and sets them Unknown if operator %s does not answer", sc.Name, o.Name)})
+		why := fmt.Sprintf("%s: scaled to 1 if it has no replica at the start, and back at the end", sc.Name)
+		if o.Stopped {
+			why = fmt.Sprintf("%s: scaled to 0 at the start (operator %s is stopped), and back at the end", sc.Name, o.Name)
+		}
+		dep(o.Name, why)
+	}
+	for _, st := range sc.Steps {
+		switch st.Action {
+		case actKill, actRestart:
+			name := st.Arg.(string)
+			dep(name, fmt.Sprintf("%s: step %s %s at +%s scales it to 0%s", sc.Name, st.Action, name, st.Time, map[bool]string{true: " and back"}[st.Action == actRestart]))
+		}
+	}
+	if world.Chaos != nil {
+		for _, o := range world.Fleet() {
+			dep(o.Name, fmt.Sprintf("%s: random faults (chaos) may scale it to 0 and back at any time", sc.Name))
+		}
+	}
+	return out
+}

@@ -20,6 +20,7 @@ import (
 // time, which the server truncates to the second), from which the rules'
 // tolerance comes.
 func TestRecorderLatency(t *testing.T) {
+	needAPI(t)
 	const writes = 200
 	ctx := context.Background()
 	co := &configv1.ClusterOperator{ObjectMeta: metav1.ObjectMeta{Name: unique("latency")}}

@@ -11,3 +11,11 @@ import (
 var api *world.World
 
 func TestMain(m *testing.M) { conformancetest.Main(m, &api) }
+
+// needAPI skips a test that needs the API server when there is none (-short).
+func needAPI(t *testing.T) {
+	t.Helper()
+	if api == nil {
+		t.Skip("needs the API server")
+	}
+}

@@ -19,6 +19,7 @@ import (
 // the API server made them (their resourceVersions), whichever watch
 // delivered first.
 func TestKindsMergeByResourceVersion(t *testing.T) {
+	needAPI(t)
 	rec := startRecorderOf(t, &conformance.Recording{Kinds: []schema.GroupVersionKind{coGVK, corev1.SchemeGroupVersion.WithKind("ConfigMap")}})
 	ctx := context.Background()
 	rvOf := map[string]uint64{}

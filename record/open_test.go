@@ -85,6 +85,7 @@ func kubectlStream(t *testing.T, events bool) (string, []byte) {
 // and becomes the events a recording makes: one per version, diffed
 // against the version before, its writer and time from managedFields.
 func TestOpenKubectlStream(t *testing.T) {
+	needAPI(t)
 	for _, events := range []bool{false, true} {
 		name, data := kubectlStream(t, events)
 		src, err := Open(bytes.NewReader(data), testRecording())

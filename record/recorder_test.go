@@ -137,6 +137,7 @@ func unique(base string) string {
 // version before, Written from managedFields; in the order of the writes,
 // each seen within a bounded time.
 func TestRecorderRecordsWrites(t *testing.T) {
+	needAPI(t)
 	ctx := context.Background()
 	c := api.Client
 	before := &configv1.ClusterOperator{ObjectMeta: metav1.ObjectMeta{Name: unique("listed")}}
@@ -230,6 +231,7 @@ func TestRecorderRecordsWrites(t *testing.T) {
 // The recorder writes nothing: a client built on its config is refused
 // every write before it reaches the server.
 func TestReadOnlyRefusesWrites(t *testing.T) {
+	needAPI(t)
 	ro, err := client.New(ReadOnly(api.Config), client.Options{Scheme: api.Scheme})
 	if err != nil {
 		t.Fatal(err)
@@ -261,6 +263,7 @@ func TestReadOnlyRefusesWrites(t *testing.T) {
 // span is a gap on the timeline: lost, what changed meanwhile (attributed
 // to its writer, marked as seen on the list), what was deleted, resumed.
 func TestExpiredWatchIsAGap(t *testing.T) {
+	needAPI(t)
 	ctx := context.Background()
 	c := api.Client
 	changed := &configv1.ClusterOperator{ObjectMeta: metav1.ObjectMeta{Name: unique("gap-changed")}}

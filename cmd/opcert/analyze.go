@@ -152,12 +152,17 @@ func (o *analyzeOptions) analyze(cmd *cobra.Command, mechs map[string]*conforman
 	}
 	defer out.Close()
 	j := record.Judgement{Name: name, Source: file, Until: o.until}
+	// The tolerance first, so that the rules may judge as the events pass
+	// (a long recording is then not held): a quick scan of a timeline; a
+	// kubectl stream's times are managedFields', whole seconds, so a
+	// second.
 	if src.Format() == record.FormatJSONL {
-		// The tolerance first, from a quick scan, so that the rules may
-		// judge as the events pass (a long recording is then not held).
 		if j.Tolerance, err = scanTolerance(file, -1); err != nil {
 			return reports.Run{}, fmt.Errorf("%s: %w", file, err)
 		}
+	} else {
+		second := time.Second
+		j.Tolerance = &second
 	}
 	if j.Until == 0 {
 		j.Until = reachedInReport(file)

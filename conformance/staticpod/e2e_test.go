@@ -101,6 +101,20 @@ var _ = Describe("the reference", func() {
 		}
 	})
 
+	It("owes step 2 at the installer's unlock and, once back, at the monitor's restart (003 §Proposal step 2)", func() {
+		run, _ := play("staticpod-monitor-owes-step-two", nil)
+		c := verdict(run, "STATICPOD-012")
+		Expect(c.Status).To(Equal(reports.Pass))
+		Expect(c.Message).To(Equal("2 judged"))
+		for _, subject := range []string{"never-links", "keeps-manifest", "removes-before-linking", "links-late-by-1s"} {
+			run, _ := play("staticpod-monitor-owes-step-two", map[string]string{staticpod.RoleStartupMonitor: subject})
+			c := verdict(run, "STATICPOD-012")
+			Expect(c.Status).To(Equal(reports.Fail), subject)
+			Expect(c.Message).To(ContainSubstring("once installer/master-0 released the installer lock at +1m30s"), subject)
+			Expect(c.Message).To(ContainSubstring("(and 1 more)"), "%s: the restarted monitor's debt too", subject)
+		}
+	})
+
 	It("warns of a fallback two revisions back (003 §Design Details)", func() {
 		run, _ := play("staticpod-fallback-two-back", nil)
 		c := verdict(run, "STATICPOD-005")

@@ -118,14 +118,41 @@ type cluster struct {
 	target int // the revision the operator rolls out
 }
 
+// played is the implementation of role in cast as this mechanism's own
+// type T: its roles are played only by its own subjects, not by a team's
+// reconciler (library mode) or an executable.
+func played[T any](cast conformance.Cast, role string) (T, error) {
+	impl, ok := cast[role].Impl.(T)
+	if !ok {
+		return impl, fmt.Errorf("%s: the %s role cannot be played by %T", Name, role, cast[role].Impl)
+	}
+	return impl, nil
+}
+
 func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
+	mon, err := played[monitorImpl](cast, RoleStartupMonitor)
+	if err != nil {
+		return nil, err
+	}
+	ins, err := played[installerImpl](cast, RoleInstaller)
+	if err != nil {
+		return nil, err
+	}
+	op, err := played[operatorImpl](cast, RoleOperator)
+	if err != nil {
+		return nil, err
+	}
+	pr, err := played[prunerImpl](cast, RolePruner)
+	if err != nil {
+		return nil, err
+	}
 	spec := scenarioWorld(sc)
 	c := &cluster{
 		st: st, cfg: cfg, spec: spec,
-		monitor:   cast[RoleStartupMonitor].Impl.(monitorImpl)(cfg),
-		installer: cast[RoleInstaller].Impl.(installerImpl)(cfg),
-		operator:  cast[RoleOperator].Impl.(operatorImpl)(cfg),
-		pruner:    cast[RolePruner].Impl.(prunerImpl)(cfg),
+		monitor:   mon(cfg),
+		installer: ins(cfg),
+		operator:  op(cfg),
+		pruner:    pr(cfg),
 		target:    spec.Installed,
 		unhook:    func() bool { return false },
 	}

@@ -155,6 +155,76 @@ func lockCheckThenWrite(p sp.MonitorParams, v sp.MonitorView, now time.Time) sp.
 	return d
 }
 
+// Mutants of 003 §Proposal step 2: what the monitor owes once its
+// operand is ready (link last-known-good to its revision, then remove its
+// own manifest), each changing the reference's ready decision.
+
+// onReady rewrites the operations of the reference's ready decisions.
+func onReady(change func(ops []sp.Op) []sp.Op) func(sp.MonitorParams, sp.MonitorView, time.Time) sp.MonitorDecision {
+	return func(p sp.MonitorParams, v sp.MonitorView, now time.Time) sp.MonitorDecision {
+		d := sp.Monitor(p, v, now)
+		if d.Action == sp.Ready {
+			d.Ops = change(slices.Clone(d.Ops))
+		}
+		return d
+	}
+}
+
+func isLink(op sp.Op) bool { return op.Kind == sp.LinkLastKnownGood }
+
+func isOwnRemoval(op sp.Op) bool { return op.Kind == sp.RemoveManifest && op.Pod == sp.StartupMonitor }
+
+// neverLinks removes its manifest once its operand is ready without
+// linking last-known-good: the link stays on the revision before.
+var neverLinks = onReady(func(ops []sp.Op) []sp.Op { return slices.DeleteFunc(ops, isLink) })
+
+// keepsManifest links last-known-good once its operand is ready but never
+// removes its own manifest: it keeps running, linking again at each look.
+var keepsManifest = onReady(func(ops []sp.Op) []sp.Op { return slices.DeleteFunc(ops, isOwnRemoval) })
+
+// removesBeforeLinking removes its own manifest first, then links
+// last-known-good: the same end on the node, in the order the seed does
+// not allow (a kubelet stops a monitor whose manifest is gone, so the link
+// may never come).
+var removesBeforeLinking = onReady(func(ops []sp.Op) []sp.Op {
+	l, r := slices.IndexFunc(ops, isLink), slices.IndexFunc(ops, isOwnRemoval)
+	if l >= 0 && r > l {
+		ops[l], ops[r] = ops[r], ops[l]
+	}
+	return ops
+})
+
+// readyLate acts on its operand's readiness only at a look a second after
+// the first one that found it ready (it waits for the readiness to be
+// "stable"), the operand still ready then. It remembers, per mirror pod
+// (its UID), its first look that found it ready; a look that finds it not
+// ready forgets. One per run: its memory is the run's.
+func readyLate() func(sp.MonitorParams, sp.MonitorView, time.Time) sp.MonitorDecision {
+	var mu sync.Mutex
+	first := map[string]time.Time{}
+	return func(p sp.MonitorParams, v sp.MonitorView, now time.Time) sp.MonitorDecision {
+		d := sp.Monitor(p, v, now)
+		m := v.Operand.Mirror
+		if m == nil {
+			return d
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		if d.Action != sp.Ready {
+			delete(first, m.UID)
+			return d
+		}
+		t, ok := first[m.UID]
+		if !ok {
+			t, first[m.UID] = now, now
+		}
+		if due := t.Add(time.Second); now.Before(due) {
+			d.Action, d.Ops, d.Next = sp.Wait, nil, due
+		}
+		return d
+	}
+}
+
 // Operator mutants.
 
 // seedOperatorWith is the seed's operator, its parameters changed by

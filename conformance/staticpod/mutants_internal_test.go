@@ -195,6 +195,52 @@ func TestMonitorMutants(t *testing.T) {
 			t.Errorf("lock-check-then-write: %v, want %v", kinds(d.Ops), want)
 		}
 	})
+	t.Run("never-links, keeps-manifest and removes-before-linking change the ready decision's operations", func(t *testing.T) {
+		for _, c := range []struct {
+			subject string
+			want    []sp.OpKind
+		}{
+			{"reference", []sp.OpKind{sp.TakeLock, sp.LinkLastKnownGood, sp.RemoveManifest, sp.ReleaseLock}},
+			{"never-links", []sp.OpKind{sp.TakeLock, sp.RemoveManifest, sp.ReleaseLock}},
+			{"keeps-manifest", []sp.OpKind{sp.TakeLock, sp.LinkLastKnownGood, sp.ReleaseLock}},
+			{"removes-before-linking", []sp.OpKind{sp.TakeLock, sp.RemoveManifest, sp.LinkLastKnownGood, sp.ReleaseLock}},
+		} {
+			d := decide(monitorNamed(t, c.subject), watch(upObs), m)
+			if d.Action != sp.Ready || !slices.Equal(kinds(d.Ops), c.want) {
+				t.Errorf("%s: %v %v, want ready with %v", c.subject, d.Action, kinds(d.Ops), c.want)
+			}
+			// Their fallbacks are the reference's.
+			if got, want := decide(monitorNamed(t, c.subject), watch(hookObs), 5*m), decide(ref, watch(hookObs), 5*m); !slices.Equal(kinds(got.Ops), kinds(want.Ops)) {
+				t.Errorf("%s falling back: %v, want %v", c.subject, kinds(got.Ops), kinds(want.Ops))
+			}
+		}
+		// The reference does not mutate its ops: a second decision is whole.
+		if d := decide(ref, watch(upObs), m); len(d.Ops) != 4 {
+			t.Errorf("reference after the mutants: %v", kinds(d.Ops))
+		}
+	})
+	t.Run("links-late-by-1s acts a second after its first look finds the operand ready", func(t *testing.T) {
+		mu := monitorNamed(t, "links-late-by-1s")
+		d := decide(mu, watch(upObs), m)
+		if d.Action != sp.Wait || len(d.Ops) > 0 || !d.Next.Equal(mt0.Add(m+s)) {
+			t.Fatalf("first look: %v %v next %v, want to wait until 1m1s", d.Action, kinds(d.Ops), d.Next)
+		}
+		if d := decide(mu, watch(upObs), m+s/2); d.Action != sp.Wait || !d.Next.Equal(mt0.Add(m+s)) {
+			t.Errorf("half a second later: %v next %v, want to wait until 1m1s", d.Action, d.Next)
+		}
+		if d := decide(mu, watch(upObs), m+s); d.Action != sp.Ready || !slices.Contains(kinds(d.Ops), sp.LinkLastKnownGood) {
+			t.Errorf("a second later: %v %v, want ready and linked", d.Action, kinds(d.Ops))
+		}
+		if d := decide(mu, watch(hookObs), 2*m); d.Action != sp.Wait {
+			t.Errorf("not ready: %v", d.Action)
+		}
+		if d := decide(mu, watch(upObs), 3*m); d.Action != sp.Wait || !d.Next.Equal(mt0.Add(3*m+s)) {
+			t.Errorf("ready again: %v next %v, want to wait a second again", d.Action, d.Next)
+		}
+		if d := decide(monitorNamed(t, "links-late-by-1s"), watch(upObs), 3*m); d.Action != sp.Wait {
+			t.Errorf("a new run's monitor remembered the last one's look: %v", d.Action)
+		}
+	})
 }
 
 // fellBackTo is the mirror pod of revision 4 after a fallback from 5.

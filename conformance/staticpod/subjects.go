@@ -111,6 +111,14 @@ var monitors = []conformance.Subject{
 		})},
 	{Name: "lock-check-then-write", Description: "takes the installer lock only to see that it is free, releases it at once, then writes without it (fails the lock rule)",
 		Impl: monitorImpl(func(c Config) monitorCore { return monitorOf(sp.Seed(), c.Timeout, lockCheckThenWrite) })},
+	{Name: "never-links", Description: "once its operand is ready, removes its own manifest without linking last-known-good to its revision (fails the step 2 rule)",
+		Impl: monitorImpl(func(c Config) monitorCore { return monitorOf(sp.Seed(), c.Timeout, neverLinks) })},
+	{Name: "keeps-manifest", Description: "once its operand is ready, links last-known-good to its revision but never removes its own manifest (fails the step 2 rule)",
+		Impl: monitorImpl(func(c Config) monitorCore { return monitorOf(sp.Seed(), c.Timeout, keepsManifest) })},
+	{Name: "removes-before-linking", Description: "once its operand is ready, removes its own manifest and only then links last-known-good, the other way round from the seed (fails the step 2 rule)",
+		Impl: monitorImpl(func(c Config) monitorCore { return monitorOf(sp.Seed(), c.Timeout, removesBeforeLinking) })},
+	{Name: "links-late-by-1s", Description: "links last-known-good and removes its own manifest at a look one second after the first that found its operand ready (fails the step 2 rule)",
+		Impl: monitorImpl(func(c Config) monitorCore { return monitorOf(sp.Seed(), c.Timeout, readyLate()) })},
 }
 
 // Installer subjects.

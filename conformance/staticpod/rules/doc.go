@@ -19,6 +19,7 @@
 //	STATICPOD-009  003 §Pruner                                         pruner           nothing removes the last-known-good link or the revision it points to
 //	STATICPOD-010  003 §Coordination of Installer and Startup-Monitor  installer        while one actor holds the installer lock, no other takes it or writes, renames or removes anything in /etc/kubernetes/manifests
 //	STATICPOD-011  003 §User Stories 3                                 operator         while Degraded=True for a fallback from a revision whose operand wrote a termination message (its last termination.log line before the fallback), the condition's message carries that termination message, once the operator could see it on the mirror pod (after a restart too)
+//	STATICPOD-012  003 §Proposal step 2                                startup-monitor  once the operand of a revision is ready (mirror pod Ready=True at that revision since its manifest was written), its startup-monitor links last-known-good to that revision and then removes its own manifest, at its first look that can see it ready (running, the installer lock free), not later; a monitor that was down owes it once back, none is owed once a later manifest is written
 //
 // A rule with nothing to judge says "skip" and why; a deadline after the
 // run's end, or one owed by a process that was down (killed, hung, or not
@@ -181,6 +182,27 @@
 //     mirror pod shows the fallback is judged on what it writes once back,
 //     not on the condition it left standing. The library-go profile does
 //     not judge it: its condition never carried one.
+//   - Step 2 (STATICPOD-012) is owed at the startup-monitor's first look
+//     that can see its revision's operand ready. The seed names no delay
+//     ("if the operand becomes ready, the startup-monitor will link the
+//     revision to last-known-good, and then remove its own pod-manifest"),
+//     and the monitor watches the mirror pod: the write that shows it
+//     Ready=True wakes it, so that look is the one at which it knows
+//     (the same instant in virtual time; Tolerance in real time). It owes
+//     it only while it can act: its manifest of that revision on the node
+//     (a fallback's operand is not its own; a later revision's monitor
+//     manifest replaces it), it running (one down at the readiness owes
+//     it at its start, if the operand is still ready then), and no other
+//     actor holding the installer lock (it waits, 003 §Coordination: then
+//     it is owed at the unlock). A manifest written before it was due ends
+//     it; a lapse at the instant it was owed (the operand not ready again,
+//     the monitor killed, the lock taken) is not judged. The link comes
+//     first: a removal with no link of last-known-good to the revision
+//     since the operand was ready fails, even if a link follows ("and
+//     then remove": the kubelet stops a monitor whose manifest is gone,
+//     so the link may never come); a link before readiness is
+//     STATICPOD-004's fault and does not count. A new monitor of the
+//     revision (its manifest written again) owes it again.
 //   - STATICPOD-010 judges every lock span: no other actor may take the lock
 //     or change the manifests directory while it is held; writes while
 //     nobody holds it are not judged.

@@ -51,6 +51,9 @@ type install struct {
 	// monitored: a startup-monitor manifest of the same revision was on the
 	// node while this manifest was the latest (the fallback is opt-in).
 	monitored bool
+	// monitor is the revision of the startup-monitor manifest on the node
+	// when this one was written, 0 if none.
+	monitor int
 	// before is the operand as it stood just before this write: the ground
 	// truth about the manifest this one replaced.
 	before truth
@@ -292,6 +295,7 @@ func (r *reader) install(e timeline.Event, pos int) {
 	in := &install{
 		ev: e, pos: pos, note: note,
 		monitored: !note.fallback && note.revision > 0 && r.monitor == note.revision,
+		monitor:   r.monitor,
 		before:    r.truth(),
 		present:   slices.Sorted(maps.Keys(r.present)),
 	}
@@ -414,6 +418,18 @@ func (p processes) downThroughout(actor string, from, to time.Time) bool {
 	return false
 }
 
+// downAfter tells whether actor was down just after the event at pos:
+// killed or cut off at or before it and not back by it, or not started
+// yet.
+func (p processes) downAfter(actor string, pos int) bool {
+	for _, s := range p[actor] {
+		if s.fromPos <= pos && (s.to.IsZero() || s.toPos > pos) {
+			return true
+		}
+	}
+	return false
+}
+
 // downBetween tells whether actor was down all the while between the
 // timeline's positions from and to: killed before the event at from and
 // not back before the event at to.
@@ -492,6 +508,17 @@ func (n *node) readyAt(rev, from, to int) *podWrite {
 func (n *node) seen(i int, j *conformance.Judging) *podWrite {
 	end, _ := n.window(i, j)
 	return n.firstPod(n.installs[i].pos, end, pod.fallenBack)
+}
+
+// heldAfter is the installer lock's span holding it just after the event
+// at pos, if an actor other than except holds it then.
+func (n *node) heldAfter(pos int, except string) (lockSpan, bool) {
+	for _, s := range n.locks {
+		if s.holder != except && s.lockPos <= pos && (s.unlockPos < 0 || s.unlockPos > pos) {
+			return s, true
+		}
+	}
+	return lockSpan{}, false
 }
 
 // heldAt is the installer lock's span covering t if an actor other than

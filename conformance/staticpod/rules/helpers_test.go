@@ -247,6 +247,11 @@ func (b *builder) done(off string, rev int) *builder {
 		file(off, RoleStartupMonitor, timeline.VerbRemove, monitorManifest, "").unlock(off, RoleStartupMonitor)
 }
 
+// gone is the startup-monitor removing its own manifest.
+func (b *builder) gone(off string) *builder {
+	return b.file(off, RoleStartupMonitor, timeline.VerbRemove, monitorManifest, "")
+}
+
 // fallbackNote is the Detail's fallback part.
 func fallbackNote(from int, reason, message string) string {
 	return fmt.Sprintf(" fallback-for-revision=%d fallback-reason=%s fallback-message=%s", from, reason, message)
@@ -323,10 +328,14 @@ const (
 
 // rollout: revision 1 runs, revision 2 is installed at +1m and ready at
 // +1m30s; the monitor links it and goes.
-func rollout() *builder {
+func rollout() *builder { return readied().done("1m30s", 2) }
+
+// readied is rollout up to revision 2's readiness at +1m30s: what its
+// startup-monitor does then is left to the caller.
+func readied() *builder {
 	return newTimeline().condition("0s", "False", "").running("0s", 1).
 		install("1m", 2).started("1m").hookStuck("1m").mirror("1m", 2, false).
-		ready("1m30s", 2).done("1m30s", 2)
+		ready("1m30s", 2)
 }
 
 // stuckHook: revision 2 never finishes a post-start hook, is fallen back

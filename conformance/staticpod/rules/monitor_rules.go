@@ -3,6 +3,7 @@ package rules
 import (
 	"fmt"
 	"slices"
+	"sort"
 	"strings"
 
 	"github.com/opcert/opcert/conformance"
@@ -285,4 +286,233 @@ func (in *install) fallbackTarget(failed int) (int, string) {
 		}
 	}
 	return prev, "the previous one (no last-known-good link)"
+}
+
+// STATICPOD-012: once the operand of a revision is ready while its
+// startup-monitor runs, the monitor links last-known-good to the revision
+// and then removes its own manifest, at the instant it can first see the
+// readiness (plus Tolerance).
+func (c Config) doneWhenReady(j *conformance.Judging) conformance.Verdict {
+	f := c.factsOf(j)
+	var v finding
+	for _, n := range f.nodes {
+		for i, in := range n.installs {
+			if !in.note.fallback && in.note.revision > 0 {
+				c.stepTwo(n, i, j, f.procs, &v)
+			}
+		}
+	}
+	return v.verdict("no revision's operand was ready while its startup-monitor ran")
+}
+
+// owed is step 2 owed by a startup-monitor since an event.
+type owed struct {
+	at       timeline.Event // the event from which it was owed
+	ready    timeline.Event // the mirror pod write that showed the operand ready
+	atPos    int
+	readyPos int
+}
+
+// stepTwo judges the startup-monitor of the i-th install (003 §Proposal
+// step 2) while that install is the latest manifest. Whenever its operand
+// is ready (a mirror pod write since the manifest's showed Ready=True at
+// its revision), its manifest of that revision is on the node, it runs
+// and no other actor holds the installer lock, it owes the link of
+// last-known-good to the revision and then the removal of its own
+// manifest, at that instant: the look the mirror pod's write, the lock's
+// release or its own start wakes. Nothing is owed while it is down (it
+// owes it once back, if the operand is still ready), while the lock is
+// another's (it waits, 003 §Coordination), or once a later manifest is
+// written.
+func (c Config) stepTwo(n *node, i int, j *conformance.Judging, procs processes, v *finding) {
+	in := n.installs[i]
+	rev, monitor := in.note.revision, monitorActor(n.name)
+	end, endAt := n.window(i, j)
+	what := fmt.Sprintf("%s revision %d on %s (manifest written at %s)", operand, rev, n.name, off(in.at()))
+	own := in.monitor == rev // its startup-monitor's manifest is on the node
+	var ready *podWrite      // the write that showed the operand ready, nil while it is not
+	var linked *fileEvent    // the monitor's link of last-known-good to rev while ready, nil if none stands
+	var due *owed
+	opened, missed := false, ""
+	pk := sort.Search(len(n.pods), func(k int) bool { return n.pods[k].pos > in.pos })
+	fk := sort.Search(len(n.files), func(k int) bool { return n.files[k].pos > in.pos })
+	for q := in.pos + 1; q < end; q++ {
+		e := j.Events[q]
+		if due != nil && e.Time.After(due.at.Time.Add(c.Tolerance)) {
+			v.judged++
+			c.stepTwoLate(n, in, due, linked, q, end, what, v)
+			return
+		}
+		removed := false
+		if pk < len(n.pods) && n.pods[pk].pos == q {
+			w := &n.pods[pk]
+			pk++
+			switch {
+			case !w.pod.readyAt(rev):
+				ready = nil
+			case ready == nil:
+				ready = w
+			}
+		}
+		if fk < len(n.files) && n.files[fk].pos == q {
+			fe := &n.files[fk]
+			fk++
+			switch verb := fe.ev.Verb; {
+			case verb == timeline.VerbWrite && fe.path == monitorManifest:
+				own = parseManifest(fe.ev.Detail).revision == rev
+			case (verb == timeline.VerbRemove || verb == timeline.VerbRename) && within(monitorManifest, fe.path):
+				own, removed = false, verb == timeline.VerbRemove && fe.ev.Actor == monitor
+			case verb == timeline.VerbRename && fe.target == monitorManifest:
+				own = false // a manifest moved in: not one the rules can read
+			case verb == timeline.VerbSymlink && fe.path == lastKnownGood:
+				linked = nil
+				if fe.ev.Actor == monitor && fe.target == revisionDir(rev) && ready != nil {
+					linked = fe
+				}
+			case (verb == timeline.VerbRemove || verb == timeline.VerbRename) && within(lastKnownGood, fe.path):
+				linked = nil
+			}
+		}
+		lock, held := n.heldAfter(q, monitor)
+		down := procs.downAfter(monitor, q)
+		can := own && ready != nil && !down && !held
+		switch {
+		case due != nil && removed:
+			v.judged++
+			if linked == nil {
+				v.fail(c.stepTwoOwed(n, due, what, rev)+fmt.Sprintf(", but removed its manifest at %s without linking last-known-good to %d first%s",
+					off(e.Time), rev, laterLink(n, q, end, monitor, rev)), stepTwoEvidence(in, due, &e, n.linkAfter(q, end, monitor, rev))...)
+				return
+			}
+			due, linked = nil, nil // done: a new monitor of the revision owes it again
+		case due != nil && !can:
+			v.skip(fmt.Sprintf("%s: step 2 was owed from %s, but at %s %s", what, off(due.at.Time), off(e.Time), lapse(own, ready, down, lock, held)))
+			due = nil
+		case due == nil && can:
+			due, opened = &owed{at: e, ready: ready.ev, atPos: q, readyPos: ready.pos}, true
+		case due == nil && own && ready != nil && missed == "":
+			missed = fmt.Sprintf("%s: ready at %s while %s", what, off(ready.ev.Time), lapse(own, ready, down, lock, held))
+		}
+	}
+	switch {
+	case due != nil && !endAt.After(due.at.Time.Add(c.Tolerance)):
+		v.skip(fmt.Sprintf("%s: step 2 was owed from %s, not due before %s", what, off(due.at.Time), n.stopping(i, j)))
+	case due != nil:
+		v.judged++
+		done := " did neither"
+		if linked != nil {
+			done = fmt.Sprintf(", having linked it at %s, did not remove its manifest", off(linked.ev.Time))
+		}
+		v.fail(c.stepTwoOwed(n, due, what, rev)+fmt.Sprintf(", but%s by %s, nor by %s", done, off(due.at.Time.Add(c.Tolerance)), n.stopping(i, j)),
+			stepTwoEvidence(in, due, nil, linked)...)
+	case !opened && missed != "":
+		v.skip(missed)
+	}
+}
+
+// stepTwoOwed says what the startup-monitor owed, and from when.
+func (c Config) stepTwoOwed(n *node, due *owed, what string, rev int) string {
+	s := fmt.Sprintf("%s was ready (mirror pod Ready=True at revision %d at %s): %s owed the link of last-known-good to %d and then the removal of its own manifest",
+		what, rev, off(due.ready.Time), monitorActor(n.name), rev)
+	switch e := due.at; {
+	case e.Object.Kind == timeline.KindProcess:
+		s += " once started at " + off(e.Time)
+	case e.Object.Kind == timeline.KindFile && e.Verb == timeline.VerbUnlock:
+		s += fmt.Sprintf(" once %s released the installer lock at %s", e.Actor, off(e.Time))
+	case e.Object.Kind == timeline.KindFile:
+		s += " once its manifest was written at " + off(e.Time)
+	default:
+		s += " at that instant"
+	}
+	return s
+}
+
+// stepTwoLate fails a startup-monitor that had not done step 2 by the
+// event at q, after it was due, and says what it did later, if anything.
+func (c Config) stepTwoLate(n *node, in *install, due *owed, linked *fileEvent, q, end int, what string, v *finding) {
+	monitor, rev := monitorActor(n.name), in.note.revision
+	done, link := "had done neither", linked
+	if linked != nil {
+		done = fmt.Sprintf("had only linked it (at %s), not removed its manifest", off(linked.ev.Time))
+	} else {
+		link = n.linkAfter(q, end, monitor, rev)
+	}
+	removal := n.removalAfter(q, end, monitor)
+	var later []string
+	if link != nil && linked == nil {
+		later = append(later, "linked it at "+off(link.ev.Time))
+	}
+	if removal != nil {
+		later = append(later, "removed its manifest at "+off(removal.ev.Time))
+	}
+	msg := c.stepTwoOwed(n, due, what, rev) + fmt.Sprintf(", but by %s %s", off(due.at.Time.Add(c.Tolerance)), done)
+	if len(later) > 0 {
+		msg += " (it " + strings.Join(later, " and ") + ")"
+	}
+	var removed *timeline.Event
+	if removal != nil {
+		removed = &removal.ev
+	}
+	v.fail(msg, stepTwoEvidence(in, due, removed, link)...)
+}
+
+// removalAfter is the startup-monitor's first removal of its own manifest
+// at or after position from and before end, nil if none.
+func (n *node) removalAfter(from, end int, monitor string) *fileEvent {
+	for k := range n.files {
+		if fe := &n.files[k]; fe.pos >= from && fe.pos < end && fe.ev.Verb == timeline.VerbRemove && within(monitorManifest, fe.path) && fe.ev.Actor == monitor {
+			return fe
+		}
+	}
+	return nil
+}
+
+// linkAfter is the startup-monitor's first link of last-known-good to rev
+// at or after position from and before end, nil if none.
+func (n *node) linkAfter(from, end int, monitor string, rev int) *fileEvent {
+	for k := range n.files {
+		if fe := &n.files[k]; fe.pos >= from && fe.pos < end && fe.ev.Verb == timeline.VerbSymlink && fe.path == lastKnownGood &&
+			fe.ev.Actor == monitor && fe.target == revisionDir(rev) {
+			return fe
+		}
+	}
+	return nil
+}
+
+// laterLink says when the startup-monitor linked last-known-good to rev
+// after removing its manifest, if it did.
+func laterLink(n *node, q, end int, monitor string, rev int) string {
+	if l := n.linkAfter(q, end, monitor, rev); l != nil {
+		return fmt.Sprintf(" (it linked it at %s, after)", off(l.ev.Time))
+	}
+	return ""
+}
+
+// lapse says why step 2 was not owed, or stopped being owed.
+func lapse(own bool, ready *podWrite, down bool, lock lockSpan, held bool) string {
+	switch {
+	case !own:
+		return "its manifest was no longer on the node"
+	case ready == nil:
+		return "the operand was no longer ready"
+	case down:
+		return "the startup-monitor was down"
+	case held:
+		return lock.holder + " held the installer lock"
+	}
+	return "nothing stopped it"
+}
+
+func stepTwoEvidence(in *install, due *owed, removal *timeline.Event, linked *fileEvent) []timeline.Event {
+	out := []timeline.Event{in.ev, due.ready}
+	if due.atPos != due.readyPos {
+		out = append(out, due.at)
+	}
+	if linked != nil {
+		out = append(out, linked.ev)
+	}
+	if removal != nil {
+		out = append(out, *removal)
+	}
+	return out
 }

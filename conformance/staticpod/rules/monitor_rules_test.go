@@ -266,3 +266,123 @@ func TestSTATICPOD005RightTarget(t *testing.T) {
 		{name: "no fallback", tl: rollout(), end: "30m", want: reports.Skip},
 	})
 }
+
+// 003 §Proposal step 2: once ready, the monitor links last-known-good to
+// the revision, then removes its own manifest, at its first look that can
+// see the readiness.
+func TestSTATICPOD012DoneWhenReady(t *testing.T) {
+	kill := func(b *builder, off string) *builder { return b.process(off, RoleStartupMonitor, timeline.VerbKill) }
+	start := func(b *builder, off string) *builder { return b.process(off, RoleStartupMonitor, timeline.VerbStart) }
+	// downAtReadiness: revision 2's monitor is killed at +1m10s, before its
+	// operand is ready at +1m30s.
+	downAtReadiness := func() *builder {
+		b := kill(newTimeline().condition("0s", "False", "").running("0s", 1).
+			install("1m", 2).started("1m").hookStuck("1m").mirror("1m", 2, false), "1m10s")
+		return b.ready("1m30s", 2)
+	}
+	// lockedAtReadiness: the installer holds the lock from +1m20s to +1m40s,
+	// over the readiness at +1m30s.
+	lockedAtReadiness := func() *builder {
+		return newTimeline().condition("0s", "False", "").running("0s", 1).
+			install("1m", 2).started("1m").hookStuck("1m").mirror("1m", 2, false).
+			lock("1m20s", RoleInstaller).ready("1m30s", 2).unlock("1m40s", RoleInstaller)
+	}
+	runTable(t, "STATICPOD-012", []ruleCase{
+		{name: "reference: linked and gone at the readiness", tl: rollout(), end: "30m", want: reports.Pass, message: []string{"1 judged"}},
+		{name: "reference: the retry's readiness", tl: stuckHook(), end: "30m", want: reports.Pass, message: []string{"1 judged"}},
+		{name: "reference: bootstrap, ready after the timeout",
+			tl: newTimeline().install("0s", 1).started("0s").hookStuck("0s").mirror("0s", 1, false).ready("8m30s", 1).done("8m30s", 1), end: "30m", want: reports.Pass},
+		{name: "reference: library-go", tl: rollout(), cfg: libraryGo(), end: "30m", want: reports.Pass, message: []string{"1 judged"}},
+		{name: "500ms late within a tolerance of 1s", tl: readied().done("1m30.5s", 2), end: "30m", cfg: tolerance("1s"), want: reports.Pass},
+		{name: "a second late",
+			tl: readied().done("1m31s", 2), end: "30m",
+			want: reports.Fail, message: []string{"kube-apiserver revision 2 on master-0 (manifest written at +1m0s) was ready (mirror pod Ready=True at revision 2 at +1m30s)",
+				"startup-monitor/master-0 owed the link of last-known-good to 2 and then the removal of its own manifest at that instant",
+				"but by +1m30s had done neither (it linked it at +1m31s and removed its manifest at +1m31s)"},
+			evidence: []string{"1m", "1m30s", "1m31s"}},
+		{name: "1.5s late with a tolerance of 1s",
+			tl: readied().done("1m31.5s", 2), end: "30m", cfg: tolerance("1s"),
+			want: reports.Fail, message: []string{"but by +1m31s had done neither"}, evidence: []string{"1m", "1m30s", "1m31.5s"}},
+		{name: "never linked: gone at once",
+			tl: readied().lock("1m30s", RoleStartupMonitor).gone("1m30s").unlock("1m30s", RoleStartupMonitor), end: "30m",
+			want: reports.Fail, message: []string{"but removed its manifest at +1m30s without linking last-known-good to 2 first"}, evidence: []string{"1m", "1m30s"}},
+		{name: "gone before linking",
+			tl: readied().lock("1m30s", RoleStartupMonitor).gone("1m30s").link("1m30s", 2).unlock("1m30s", RoleStartupMonitor), end: "30m",
+			want: reports.Fail, message: []string{"without linking last-known-good to 2 first (it linked it at +1m30s, after)"}, evidence: []string{"1m", "1m30s"}},
+		{name: "linked to another revision",
+			tl: readied().lock("1m30s", RoleStartupMonitor).link("1m30s", 1).gone("1m30s").unlock("1m30s", RoleStartupMonitor), end: "30m",
+			want: reports.Fail, message: []string{"without linking last-known-good to 2 first"}, evidence: []string{"1m", "1m30s"}},
+		{name: "linked before ready does not do",
+			tl: failing().link("1m10s", 2).ready("1m30s", 2).gone("1m30s"), end: "30m",
+			want: reports.Fail, message: []string{"without linking last-known-good to 2 first"}, evidence: []string{"1m", "1m30s"}},
+		{name: "linked, manifest kept",
+			tl: readied().link("1m30s", 2), end: "30m",
+			want: reports.Fail, message: []string{"but, having linked it at +1m30s, did not remove its manifest by +1m30s, nor by the end of the run at +30m0s"},
+			evidence: []string{"1m", "1m30s"}},
+		{name: "linked, manifest kept past a later event",
+			tl: readied().link("1m30s", 2).mirror("2m", 2, true), end: "30m",
+			want: reports.Fail, message: []string{"but by +1m30s had only linked it (at +1m30s), not removed its manifest"},
+			evidence: []string{"1m", "1m30s"}},
+		{name: "neither",
+			tl: readied(), end: "30m",
+			want: reports.Fail, message: []string{"but did neither by +1m30s, nor by the end of the run at +30m0s"}, evidence: []string{"1m", "1m30s"}},
+		{name: "neither before a later revision",
+			tl: readied().install("5m", 3), end: "30m",
+			want: reports.Fail, message: []string{"but by +1m30s had done neither"}, evidence: []string{"1m", "1m30s"}},
+		{name: "the failure names the node",
+			tl: rollout().on("master-1").running("0s", 1).install("1m", 2).started("1m").ready("2m", 2), end: "30m",
+			want: reports.Fail, message: []string{"revision 2 on master-1", "startup-monitor/master-1 owed"}, evidence: []string{"1m", "2m"}},
+		{name: "the run ends at the readiness",
+			tl: readied(), end: "1m30s", want: reports.Skip, message: []string{"not judged", "step 2 was owed from +1m30s, not due before the end of the run at +1m30s"}},
+		{name: "a later revision at the same instant",
+			tl: readied().install("1m30s", 3), end: "30m",
+			want: reports.Skip, message: []string{"step 2 was owed from +1m30s, but at +1m30s installer/master-0 held the installer lock"}},
+		{name: "readiness lost at the same instant",
+			tl: readied().mirror("1m30s", 2, false), end: "30m",
+			want: reports.Skip, message: []string{"but at +1m30s the operand was no longer ready"}},
+		// The installer's lock: the monitor waits for it (003 §Coordination).
+		{name: "the installer held the lock at the readiness: due at its unlock",
+			tl: lockedAtReadiness().done("1m40s", 2), end: "30m", want: reports.Pass, message: []string{"1 judged"}},
+		{name: "late after the installer's unlock",
+			tl: lockedAtReadiness().done("1m41s", 2), end: "30m",
+			want: reports.Fail, message: []string{"once installer/master-0 released the installer lock at +1m40s, but by +1m40s had done neither"},
+			evidence: []string{"1m", "1m30s", "1m40s", "1m41s"}},
+		{name: "the lock never released",
+			tl: newTimeline().running("0s", 1).install("1m", 2).started("1m").lock("1m20s", RoleInstaller).ready("1m30s", 2), end: "30m",
+			want: reports.Skip, message: []string{"ready at +1m30s while installer/master-0 held the installer lock"}},
+		// A monitor that was down owes it once back.
+		{name: "down at the readiness, done at its restart",
+			tl: start(downAtReadiness(), "3m").done("3m", 2), end: "30m", want: reports.Pass, message: []string{"1 judged"}},
+		{name: "down at the readiness, a second late after its restart",
+			tl: start(downAtReadiness(), "3m").done("3m1s", 2), end: "30m",
+			want: reports.Fail, message: []string{"once started at +3m0s, but by +3m0s had done neither (it linked it at +3m1s and removed its manifest at +3m1s)"},
+			evidence: []string{"1m", "1m30s", "3m", "3m1s"}},
+		{name: "down at the readiness, nothing done once back",
+			tl: start(downAtReadiness(), "3m"), end: "30m",
+			want: reports.Fail, message: []string{"once started at +3m0s, but did neither by +3m0s, nor by the end of the run"}, evidence: []string{"1m", "1m30s", "3m"}},
+		{name: "down to the end",
+			tl: downAtReadiness(), end: "30m", want: reports.Skip, message: []string{"ready at +1m30s while the startup-monitor was down"}},
+		{name: "back once the readiness was gone",
+			tl: start(downAtReadiness().mirror("5m", 2, false), "6m"), end: "30m",
+			want: reports.Skip, message: []string{"ready at +1m30s while the startup-monitor was down"}},
+		{name: "killed at the readiness, before its look",
+			tl: kill(readied(), "1m30s"), end: "30m",
+			want: reports.Skip, message: []string{"but at +1m30s the startup-monitor was down"}},
+		{name: "killed a second after the readiness, nothing done",
+			tl: kill(readied(), "1m31s"), end: "30m",
+			want: reports.Fail, message: []string{"but by +1m30s had done neither"}, evidence: []string{"1m", "1m30s"}},
+		// Its manifest written again (an installer redoing an ask): a new
+		// monitor of the revision, which owes it again.
+		{name: "a new monitor of a ready revision does it again",
+			tl: rollout().reinstall("10m", 2).done("10m", 2), end: "30m", want: reports.Pass, message: []string{"2 judged"}},
+		{name: "a new monitor of a ready revision that does nothing",
+			tl: rollout().reinstall("10m", 2), end: "30m",
+			want: reports.Fail, message: []string{"once installer/master-0 released the installer lock at +10m0s, but did neither by +10m0s"},
+			evidence: []string{"1m", "1m30s", "10m"}},
+		{name: "a leftover monitor of another revision owes nothing",
+			tl: newTimeline().running("0s", 1).file("0s", "scenario", timeline.VerbWrite, monitorManifest, "revision=3").ready("1m", 1), end: "30m",
+			want: reports.Skip, message: []string{"no revision's operand was ready while its startup-monitor ran"}},
+		{name: "a fallback's operand is not its monitor's",
+			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg), end: "30m", want: reports.Skip},
+	})
+}

@@ -51,5 +51,8 @@ func Rules(cfg Config) []conformance.Rule {
 		{ID: "STATICPOD-011", Section: "003 §User Stories 3", Role: RoleOperator,
 			Statement: fmt.Sprintf("while %s=True for a fallback from a revision whose operand wrote a termination message (its last termination.log line before the fallback), the condition's message carries that termination message, once the operator could see it on the mirror pod (after a restart too)", cfg.condition()),
 			Check:     cfg.terminationShown},
+		{ID: "STATICPOD-012", Section: "003 §Proposal step 2", Role: RoleStartupMonitor,
+			Statement: "once the operand of a revision is ready (mirror pod Ready=True at that revision since its manifest was written), its startup-monitor links last-known-good to that revision and then removes its own manifest, at its first look that can see it ready (running, the installer lock free), not later; a monitor that was down owes it once back, none is owed once a later manifest is written",
+			Check:     cfg.doneWhenReady},
 	}
 }

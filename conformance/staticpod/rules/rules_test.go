@@ -27,6 +27,7 @@ func TestEveryRuleCanFailAndPass(t *testing.T) {
 		"STATICPOD-009": {rollout().prune("10m", 1), rollout().prune("10m", 2)},
 		"STATICPOD-011": {crashLoopTerminated(), crashLoopTerminated().condition("6m1s", "True", "revision 2 fell back: "+crashMsg)},
 		"STATICPOD-010": {stuckHook(), failing().lock("6m", RoleStartupMonitor).manifest("6m1s", RoleInstaller, 3, "").unlock("6m2s", RoleStartupMonitor)},
+		"STATICPOD-012": {rollout(), readied().link("1m30s", 2)},
 	}
 	rules := Rules(DefaultConfig())
 	for i, r := range rules {

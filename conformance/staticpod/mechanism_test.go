@@ -1,0 +1,57 @@
+package staticpod_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/conformance/staticpod"
+	"github.com/opcert/opcert/scenarios"
+)
+
+// A role given a subject of a type the mechanism does not know (a team's
+// reconciler from library mode, an executable) is refused with an error
+// naming the role and the type, before anything is built: no panic.
+func TestBuildRefusesForeignSubjects(t *testing.T) {
+	sc, err := scenarios.BuiltinNamed("staticpod-healthy-rollout")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := staticpod.Mechanism(staticpod.DefaultConfig())
+	foreign := []struct {
+		impl any
+		typ  string
+	}{
+		{conformance.Reconciler{New: func(conformance.Instance) (reconcile.Reconciler, error) { return nil, nil }}, "conformance.Reconciler"},
+		{conformance.Process{}, "conformance.Process"},
+		{nil, "<nil>"},
+	}
+	for _, role := range []string{staticpod.RoleStartupMonitor, staticpod.RoleInstaller, staticpod.RoleOperator, staticpod.RolePruner} {
+		for _, f := range foreign {
+			cast, err := m.Subjects(nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			cast[role] = conformance.Subject{Name: "team", Impl: f.impl}
+			var actions conformance.Actions
+			func() {
+				defer func() {
+					if r := recover(); r != nil {
+						t.Errorf("%s played by %s: panic %v", role, f.typ, r)
+					}
+				}()
+				actions, err = m.Build(context.Background(), nil, sc, cast)
+			}()
+			want := "staticpod: the " + role + " role cannot be played by " + f.typ
+			if err == nil || err.Error() != want || actions != nil {
+				t.Errorf("%s played by %s: %v, %v; want the error %q", role, f.typ, actions, err, want)
+			}
+			if err != nil && strings.Contains(err.Error(), "\n") {
+				t.Errorf("%s: a multi-line error %q", role, err)
+			}
+		}
+	}
+}

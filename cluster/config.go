@@ -34,6 +34,9 @@ func Load(path, context string) (*rest.Config, string, error) {
 	if context != "" {
 		name = context
 	}
+	if name == "" {
+		return nil, "", fmt.Errorf("--kubeconfig %s has no current context: give --context (contexts: %v)", path, contextNames(raw.Contexts))
+	}
 	if _, ok := raw.Contexts[name]; !ok {
 		return nil, "", fmt.Errorf("--kubeconfig %s has no context %q (contexts: %v)", path, name, contextNames(raw.Contexts))
 	}

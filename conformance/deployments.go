@@ -37,7 +37,7 @@ type deployment struct {
 	// Close; up what a start scales to (the last count above 0 seen, 1 if
 	// none); replicas what opcert last saw or set.
 	original, up, replicas int32
-	endings              []string
+	endings                []string
 }
 
 // restoreTimeout bounds Close: it runs after the run's context is gone

@@ -63,6 +63,12 @@ type Skipped struct{ Reason string }
 
 func (s *Skipped) Error() string { return "skipped: " + s.Reason }
 
+// External tells whether a subject's name is in the form of a subject
+// outside opcert (exec:..., deployment:...).
+func External(subject string) bool {
+	return strings.HasPrefix(subject, execPrefix) || strings.HasPrefix(subject, deploymentPrefix)
+}
+
 // deploymentPrefix marks a subject that is a Deployment on the cluster:
 // "deployment:operators/{name}-operator" on the command line.
 const deploymentPrefix = "deployment:"

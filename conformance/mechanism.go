@@ -199,6 +199,13 @@ func (m *Mechanism) Subjects(choices map[string]string) (Cast, error) {
 // HasRole tells whether the mechanism has a role of that name.
 func (m *Mechanism) HasRole(name string) bool { return m.role(name) != nil }
 
+// TakesRealTime tells whether the mechanism's role can be played by a
+// subject outside opcert (Role.RealTime).
+func (m *Mechanism) TakesRealTime(role string) bool {
+	r := m.role(role)
+	return r != nil && r.RealTime
+}
+
 // HasSubject tells whether the mechanism's role has a subject of that name.
 func (m *Mechanism) HasSubject(role, subject string) bool {
 	r := m.role(role)

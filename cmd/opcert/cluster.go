@@ -49,7 +49,10 @@ func (c *clusterFlags) add(f *pflag.FlagSet) {
 func (c *clusterFlags) on() bool { return c.kubeconfig != "" }
 
 // check refuses, before any work, what cannot run where the flags say.
-func (c *clusterFlags) check(plans []plan) error {
+// named says the scenarios were named (files, --scenario): on a cluster
+// they must be, since each plays in real time (the 24-hour fleet would
+// take 24h times the scale) and not every mechanism can play there.
+func (c *clusterFlags) check(plans []plan, named bool) error {
 	if !c.on() {
 		switch {
 		case c.context != "":
@@ -63,6 +66,15 @@ func (c *clusterFlags) check(plans []plan) error {
 			}
 		}
 		return nil
+	}
+	if !named {
+		var can []string
+		for _, p := range plans {
+			if p.m.Touches != nil {
+				can = append(can, p.sc.Name)
+			}
+		}
+		return fmt.Errorf("on a cluster, name the scenarios to play (--scenario NAME, or files): each plays in real time, scaled by --time-scale; built-ins that can play on a cluster: %s", strings.Join(can, ", "))
 	}
 	for _, p := range plans {
 		if p.m.Touches == nil {

@@ -304,3 +304,29 @@ operators:
 	}
 	sameState(t, before, snapshot(t, tm, true)) // the team's etcd untouched
 }
+
+// What cannot run on a cluster, or needs one, is refused before anything
+// is read from it (exit 2).
+func TestClusterModeBadInput(t *testing.T) {
+	kc := write(t, t.TempDir(), "kubeconfig", "apiVersion: v1\nkind: Config\n")
+	dep := "operator=deployment:ops/{name}-operator"
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--kubeconfig", kc}, "on a cluster, name the scenarios to play"},
+		{[]string{"--kubeconfig", kc, "--scenario", "staticpod-ready-at-the-deadline"}, "mechanism staticpod cannot be played on a cluster"},
+		{[]string{"--kubeconfig", kc, "--scenario", "stale-hang", "--subject", "operator=exec:/bin/true"}, "an executable runs against opcert's own API server"},
+		{[]string{"--scenario", "stale-hang", "--subject", dep}, "a Deployment plays its role on a cluster: give --kubeconfig"},
+		{[]string{"--scenario", "stale-hang", "--context", "x"}, "--context needs --kubeconfig"},
+		{[]string{"--scenario", "stale-hang", "--allow-disruption"}, "--allow-disruption is for runs on a cluster"},
+		{[]string{"--scenario", "stale-hang", "--subject", "operator=deployment:ops"}, "want NAMESPACE/NAME"},
+		{[]string{"--kubeconfig", filepath.Join(t.TempDir(), "none"), "--scenario", "stale-hang"}, "no such file"},
+		{[]string{"--kubeconfig", kc, "--scenario", "stale-hang"}, "has no current context: give --context"},
+	} {
+		r := opcert(t, nil, append([]string{"run", "--out", filepath.Join(t.TempDir(), "out")}, tc.args...)...)
+		if r.code != 2 || !strings.Contains(r.stderr, tc.want) {
+			t.Errorf("%v: exit %d, want 2 saying %q:\n%s", tc.args, r.code, tc.want, r.stderr)
+		}
+	}
+}

@@ -167,7 +167,7 @@ func (o *runOptions) run(cmd *cobra.Command, files []string) error {
 	if err != nil {
 		return err
 	}
-	if err := o.cluster.check(plans); err != nil {
+	if err := o.cluster.check(plans, len(files)+len(o.scenarios) > 0); err != nil {
 		return err
 	}
 	calls, wall := estimate(plans)
@@ -345,11 +345,30 @@ func parseSubjects(flags []string, mechs map[string]*conformance.Mechanism) (map
 		switch {
 		case !roleKnown:
 			return nil, fmt.Errorf("--subject %q: no role %q in any mechanism; roles: %s (see 'opcert subjects')", f, key, allRoles(mechs))
+		case !matched && external(mechs, key, subject) != nil:
+			return nil, external(mechs, key, subject)
 		case !matched:
 			return nil, fmt.Errorf("--subject %q: no subject %q for role %s; subjects: %s (see 'opcert subjects')", f, subject, key, subjectsOf(mechs, key))
 		}
 	}
 	return out, nil
+}
+
+// external is what is wrong with a subject outside opcert (exec:,
+// deployment:) that no role took, as a role that takes such subjects
+// says it; nil if no role does.
+func external(mechs map[string]*conformance.Mechanism, role, subject string) error {
+	if !conformance.External(subject) {
+		return nil
+	}
+	for _, m := range mechs {
+		if m.TakesRealTime(role) {
+			if _, err := m.Subjects(map[string]string{role: subject}); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // subjectsOf lists the subjects of a role in every mechanism that has it.

@@ -138,12 +138,13 @@ func (c *clusterFlags) refuse(plans []plan) error {
 		"nothing was written; give --allow-disruption if the cluster may be disrupted (a CI cluster: opcert kind up)", c.kubeconfig, b.String())
 }
 
-// printPlan is the dry run's plan, and in cluster mode what the run would
-// touch.
-func (c *clusterFlags) printPlan(w io.Writer, plans []plan, out string) error {
+// printPlan is the dry run's plan, and in cluster mode how long it takes
+// and what it would touch.
+func (c *clusterFlags) printPlan(w io.Writer, plans []plan, out string, scale float64) error {
 	if err := printPlan(w, plans, out); err != nil || !c.on() {
 		return err
 	}
+	fmt.Fprintf(w, "\n%s\n", realTime(plans, scale))
 	if objects, _ := touches(plans); len(objects) == 0 {
 		_, err := fmt.Fprintln(w, "\non the cluster, the runs write only to objects opcert creates (deleted at the end)")
 		return err
@@ -153,6 +154,17 @@ func (c *clusterFlags) printPlan(w io.Writer, plans []plan, out string) error {
 	return nil
 }
 
+// realTime says how long runs on a cluster take: they play in real time,
+// so the API calls estimated say nothing of it.
+func realTime(plans []plan, scale float64) string {
+	var d time.Duration
+	for _, p := range plans {
+		d += p.sc.Duration.Duration
+	}
+	wall := time.Duration(float64(d) * scale)
+	return fmt.Sprintf("on a cluster the runs play in real time: about %s of wall time (%s of scenarios x --time-scale %g)", wall.Round(time.Second), d, scale)
+}
+
 // connectTimeout bounds reaching the cluster and the checks before a run.
 const connectTimeout = 30 * time.Second
 
@@ -160,8 +172,9 @@ const connectTimeout = 30 * time.Second
 // writing anything (the kinds served, the rights, the Deployments), then
 // creates the run's namespace, and returns the target whose close deletes
 // what the runs created.
-func (c *clusterFlags) connect(parent context.Context, stderr io.Writer, plans []plan) (*target, context.Context, error) {
+func (c *clusterFlags) connect(parent context.Context, stderr io.Writer, plans []plan, scale float64) (*target, context.Context, error) {
 	start := time.Now()
+	fmt.Fprintf(stderr, "opcert: %s\n", realTime(plans, scale))
 	cfg, ctxName, err := cluster.Load(c.kubeconfig, c.context)
 	if err != nil {
 		return nil, nil, err

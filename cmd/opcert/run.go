@@ -172,7 +172,7 @@ func (o *runOptions) run(cmd *cobra.Command, files []string) error {
 	}
 	calls, wall := estimate(plans)
 	if o.dryRun {
-		return o.cluster.printPlan(cmd.OutOrStdout(), plans, o.out)
+		return o.cluster.printPlan(cmd.OutOrStdout(), plans, o.out, o.timeScale)
 	}
 	if err := o.cluster.refuse(plans); err != nil {
 		return err

@@ -27,7 +27,7 @@ type target struct {
 // --kubeconfig, and returns it with a context that ends if it dies.
 func (o *runOptions) connect(parent context.Context, stderr io.Writer, plans []plan) (*target, context.Context, error) {
 	if o.cluster.on() {
-		return o.cluster.connect(parent, stderr, plans)
+		return o.cluster.connect(parent, stderr, plans, o.timeScale)
 	}
 	w, ctx, stop, err := startWorld(parent, stderr, o.apiPort)
 	if err != nil {

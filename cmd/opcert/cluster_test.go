@@ -158,6 +158,9 @@ func TestClusterModeCertifiesTheExample(t *testing.T) {
 	kc := tm.kubeconfig("opcert-ci-runner", "opcert-ci") // only what the shipped roles grant
 	before := snapshot(t, tm, false)
 	out := filepath.Join(t.TempDir(), "report")
+	if procs := running(tm.stand.bin); len(procs) != 2 {
+		t.Fatalf("processes of the example operator before the run: %v, want the stand-in's 2", procs)
+	}
 	r := opcert(t, nil, "run", processScenario(t, "25m"), "--kubeconfig", kc, "--subject", deploySubject,
 		"--allow-disruption", "--time-scale", "0.01", "--out", out)
 	if r.code != 0 {
@@ -193,6 +196,11 @@ func TestClusterModeCertifiesTheExample(t *testing.T) {
 	}
 	sameState(t, before, snapshot(t, tm, false))
 	tm.stand.waitRunning(t, "dns-operator,etcd-operator", 10*time.Second) // dns back: its Deployment restored
+	// The example's processes are the stand-in's two pods, as before the
+	// run: opcert starts none on a cluster.
+	if procs := running(tm.stand.bin); len(procs) != 2 {
+		t.Errorf("processes of the example operator after the run: %v, want the stand-in's 2", procs)
+	}
 }
 
 func TestClusterModeRefusesWithoutAllowDisruption(t *testing.T) {

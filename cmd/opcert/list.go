@@ -112,7 +112,9 @@ func newSubjects() *cobra.Command {
 
 The first subject of a role is the reference; the others are broken on
 purpose, each to show that a rule catches a real fault. Choose them with
-opcert run --subject role=subject.`,
+opcert run --subject role=subject. A role that takes your own operator lists
+the forms it takes: exec:COMMAND (process mode), deployment:NS/NAME (cluster
+mode).`,
 		Args: cobra.NoArgs,
 	}
 	format := outputFlag(cmd)
@@ -126,6 +128,11 @@ opcert run --subject role=subject.`,
 			for _, r := range m.Roles {
 				for i, s := range r.Subjects {
 					entries = append(entries, subjectEntry{m.Name, r.Name, s.Name, i == 0, s.Description})
+				}
+				if r.RealTime {
+					entries = append(entries,
+						subjectEntry{m.Name, r.Name, "exec:COMMAND", false, "your executable, one process per instance, in real time ({name}: the object it owns; process mode)"},
+						subjectEntry{m.Name, r.Name, "deployment:NS/NAME", false, "your Deployment on the --kubeconfig cluster, in real time ({name}: the object it owns; cluster mode)"})
 				}
 			}
 		}

@@ -144,7 +144,21 @@
 //     so one fault fails one rule.
 //   - "The previous revision" (STATICPOD-005) is the newest revision below
 //     the failed one still on the node; a link whose directory is gone
-//     counts as no link.
+//     counts as no link. A revision is on the node once its directory,
+//     manifest or mirror pod was seen, until its directory is removed; a
+//     mirror pod showing it after the removal brings nothing back (there
+//     is nothing to copy).
+//   - Whether a fallback is owed at all (STATICPOD-001) is decided on what
+//     the node holds when it is due (the deadline, or the unlock it waits
+//     for), after every event up to that instant and through Tolerance: a
+//     last-known-good link to another revision whose directory is there,
+//     or a revision below the failed one still on the node. Without
+//     either, the seed's monitor does nothing (003 §Proposal step 1: "or
+//     don't do anything if there is no previous revision as in
+//     bootstrapping"), whatever the node held when the revision was
+//     written: a pruner that removed the previous revision meanwhile
+//     leaves it nothing to copy (a pruner that removes the linked one is
+//     STATICPOD-009's fault, a link moved too early STATICPOD-004's).
 //   - Retries (STATICPOD-006, 007) follow the reason the operator reads on
 //     the annotation, and judge the operator's asks, not the installer's
 //     writes (003 §Retries: the operator retries the roll-out; how long the

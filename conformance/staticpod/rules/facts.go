@@ -31,6 +31,8 @@ type node struct {
 	pods     []podWrite
 	files    []fileEvent
 	locks    []lockSpan
+	// held logs what the node held to fall back to, one entry per change.
+	held []holdingsAt
 }
 
 // ask is the operator asking a node's installer to install a revision (a
@@ -57,13 +59,29 @@ type install struct {
 	// before is the operand as it stood just before this write: the ground
 	// truth about the manifest this one replaced.
 	before truth
-	// lkg is the revision last-known-good pointed to just before this
-	// write, 0 if none or if its directory was gone (a dangling link).
+	// holdings are what the node held just before this write.
+	holdings
+}
+
+// holdings are what a node holds to fall back to (003 §Proposal step 1)
+// at one instant.
+type holdings struct {
+	// lkg is the revision last-known-good points to, 0 if none or if its
+	// directory is gone (a dangling link).
 	lkg int
-	// present are the revisions on the node just before this write,
-	// ascending: those whose directory, manifest or mirror pod was seen and
-	// whose directory was not removed since.
+	// present are the revisions on the node, ascending: those whose
+	// directory, manifest or mirror pod was seen and whose directory was
+	// not removed since (a mirror pod shown after the removal brings
+	// nothing back: there is nothing to copy).
 	present []int
+}
+
+// holdingsAt is what a node held from an event on (the node's log of
+// changes, in timeline order).
+type holdingsAt struct {
+	at  time.Time
+	pos int
+	holdings
 }
 
 func (in *install) at() time.Time { return in.ev.Time }
@@ -148,8 +166,11 @@ type reader struct {
 	manifest string
 	link     string // last-known-good's target, "" if none
 	present  map[int]bool
-	held     int // index in n.locks of the span holding the lock, -1 if free
-	term     termination
+	// removed are the revisions whose directory was removed and not
+	// written since.
+	removed map[int]bool
+	held    int // index in n.locks of the span holding the lock, -1 if free
+	term    termination
 }
 
 func read(events []timeline.Event, condition string) facts {
@@ -158,7 +179,7 @@ func read(events []timeline.Event, condition string) facts {
 	on := func(name string) *reader {
 		r := readers[name]
 		if r == nil {
-			r = &reader{n: &node{name: name}, probes: map[string]probe{}, present: map[int]bool{}, held: -1}
+			r = &reader{n: &node{name: name}, probes: map[string]probe{}, present: map[int]bool{}, removed: map[int]bool{}, held: -1}
 			readers[name] = r
 		}
 		return r
@@ -169,12 +190,16 @@ func read(events []timeline.Event, condition string) facts {
 		case o.Kind == timeline.KindProcess:
 			f.procs.note(e, pos)
 		case o.Kind == timeline.KindFile && !e.Failed:
-			on(o.Namespace).file(e, pos)
+			r := on(o.Namespace)
+			r.file(e, pos)
+			r.noteHoldings(e, pos)
 		case o.Kind == timeline.KindProbe && e.Verb == timeline.VerbProbe:
 			on(o.Namespace).probes[o.Name] = parseProbe(e)
 		case o.Kind == "Pod" && o.Group == "" && o.Namespace == mirrorNamespace && e.IsWrite():
 			if name, ok := strings.CutPrefix(o.Name, mirrorPrefix); ok && name != "" {
-				on(name).podWrite(e, pos)
+				r := on(name)
+				r.podWrite(e, pos)
+				r.noteHoldings(e, pos)
 			}
 		case o.Kind == "ClusterOperator" && o.Group == configGroup && o.Name == clusterOperator && e.IsWrite():
 			f.conditionWrite(e, condition)
@@ -232,6 +257,7 @@ func (r *reader) file(e timeline.Event, pos int) {
 	case timeline.VerbWrite:
 		if rev, ok := revisionOf(p); ok {
 			r.present[rev] = true
+			delete(r.removed, rev)
 		}
 		switch p {
 		case operandManifest:
@@ -262,6 +288,7 @@ func (r *reader) file(e timeline.Event, pos int) {
 		for rev := range r.present {
 			if within(revisionDir(rev), p) {
 				delete(r.present, rev)
+				r.removed[rev] = true
 			}
 		}
 		if within(lastKnownGood, p) {
@@ -297,10 +324,7 @@ func (r *reader) install(e timeline.Event, pos int) {
 		monitored: !note.fallback && note.revision > 0 && r.monitor == note.revision,
 		monitor:   r.monitor,
 		before:    r.truth(),
-		present:   slices.Sorted(maps.Keys(r.present)),
-	}
-	if rev, ok := revisionOf(r.link); ok && r.link == revisionDir(rev) && r.present[rev] {
-		in.lkg = rev
+		holdings:  r.holdings(),
 	}
 	r.n.installs = append(r.n.installs, in)
 	r.starts = 0 // a new manifest: its operand's start attempts count afresh
@@ -308,6 +332,25 @@ func (r *reader) install(e timeline.Event, pos int) {
 	if note.revision > 0 {
 		r.present[note.revision] = true
 	}
+}
+
+// holdings is what the node holds now to fall back to.
+func (r *reader) holdings() holdings {
+	h := holdings{present: slices.Sorted(maps.Keys(r.present))}
+	if rev, ok := revisionOf(r.link); ok && r.link == revisionDir(rev) && r.present[rev] {
+		h.lkg = rev
+	}
+	return h
+}
+
+// noteHoldings logs what the node holds after the event at pos, if that
+// changed.
+func (r *reader) noteHoldings(e timeline.Event, pos int) {
+	h := r.holdings()
+	if k := len(r.n.held); k > 0 && r.n.held[k-1].lkg == h.lkg && slices.Equal(r.n.held[k-1].present, h.present) {
+		return
+	}
+	r.n.held = append(r.n.held, holdingsAt{at: e.Time, pos: pos, holdings: h})
 }
 
 func (r *reader) truth() truth {
@@ -339,7 +382,7 @@ func (r *reader) podWrite(e timeline.Event, pos int) {
 		if r.pod.terminated != "" {
 			r.term.shown = true
 		}
-		if r.pod.revision > 0 {
+		if r.pod.revision > 0 && !r.removed[r.pod.revision] {
 			r.present[r.pod.revision] = true
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/sim/timeline"
@@ -57,8 +58,13 @@ func (c Config) fallbackInTime(j *conformance.Judging) conformance.Verdict {
 				v.judged++ // ready in time (seen by the monitor or not: no fallback was owed)
 			case !released || !stop.After(due.Add(c.Tolerance)):
 				v.skip(fmt.Sprintf("%s: its fallback was not due before %s", what, n.stopping(i, j)))
-			case !in.canFallBack():
-				v.skip(fmt.Sprintf("%s: nothing to fall back to (bootstrap, STATICPOD-005)", what))
+			case !n.canFallBack(in.note.revision, due, due.Add(c.Tolerance)):
+				// 003 §Proposal step 1: "or don't do anything if there is
+				// no previous revision": judged on what the node held when
+				// the fallback was due, not when the revision was written
+				// (a pruner may have removed the previous one since).
+				v.skip(fmt.Sprintf("%s: nothing to fall back to when its fallback was due at %s: no last-known-good link to another revision and no revision below %d left on the node (003 §Proposal step 1: do nothing; STATICPOD-005)",
+					what, off(due), in.note.revision))
 			case f.procs.downDuring(monitor, in.at(), due.Add(c.Tolerance)):
 				v.skip(fmt.Sprintf("%s: %s was down before the fallback was due at %s", what, monitor, off(due)))
 			default:
@@ -106,11 +112,33 @@ func (n *node) readyDuring(i int, j *conformance.Judging, procs processes, monit
 	return ready, nil
 }
 
-// canFallBack tells whether the node had something to fall back to when
-// the install was written: a last-known-good other than itself, or an
-// earlier revision (003 §Proposal step 1).
-func (in *install) canFallBack() bool {
-	return in.lkg != 0 && in.lkg != in.note.revision || len(in.present) > 0 && in.present[0] < in.note.revision
+// canFallBack tells whether a fallback from revision failed was possible
+// throughout [from, to] (the instant it was due, and its tolerance): the
+// node held something to fall back to after every event up to from and at
+// every change until to (003 §Proposal step 1).
+func (n *node) canFallBack(failed int, from, to time.Time) bool {
+	k := sort.Search(len(n.held), func(k int) bool { return n.held[k].at.After(from) })
+	at := holdings{}
+	if k > 0 {
+		at = n.held[k-1].holdings
+	}
+	if !at.canFallBack(failed) {
+		return false
+	}
+	for ; k < len(n.held) && !n.held[k].at.After(to); k++ {
+		if !n.held[k].canFallBack(failed) {
+			return false
+		}
+	}
+	return true
+}
+
+// canFallBack tells whether the holdings leave something to fall back to
+// from revision failed: a last-known-good other than it, or an earlier
+// revision (003 §Proposal step 1).
+func (h holdings) canFallBack(failed int) bool {
+	want, _ := h.fallbackTarget(failed)
+	return want != 0
 }
 
 // STATICPOD-002: the fallback reason is the first failing readiness check
@@ -275,12 +303,12 @@ func (c Config) rightTarget(j *conformance.Judging) conformance.Verdict {
 // fallbackTarget is where a fallback replacing revision failed must go
 // (003 §Proposal step 1), and why; 0 for nowhere. A dangling link counts
 // as none: there is nothing to copy from it.
-func (in *install) fallbackTarget(failed int) (int, string) {
-	if in.lkg != 0 && in.lkg != failed {
-		return in.lkg, "the last-known-good one"
+func (h holdings) fallbackTarget(failed int) (int, string) {
+	if h.lkg != 0 && h.lkg != failed {
+		return h.lkg, "the last-known-good one"
 	}
 	prev := 0
-	for _, r := range in.present {
+	for _, r := range h.present {
 		if r < failed {
 			prev = r
 		}

@@ -15,6 +15,16 @@ func failing() *builder {
 		install("1m", 2).started("1m").hookStuck("1m").mirror("1m", 2, false)
 }
 
+// unlinked is failing without a last-known-good link: revision 1 runs
+// (ready, its directory on the node, never linked) and revision 2, whose
+// post-start hook never finishes, is installed at +1m; with revision 1
+// still there, its fallback is due at +6m.
+func unlinked() *builder {
+	return newTimeline().file("0s", RoleInstaller, timeline.VerbWrite, revisionDir(1)+"/kube-apiserver-pod.yaml", "1200 bytes").
+		manifest("0s", RoleInstaller, 1, "").started("0s").ready("0s", 1).
+		install("1m", 2).started("1m").hookStuck("1m").mirror("1m", 2, false)
+}
+
 // tolerance is the seed's configuration with some slack.
 func tolerance(s string) *Config { c := DefaultConfig(); c.Tolerance = d(s); return &c }
 
@@ -95,6 +105,36 @@ func TestSTATICPOD001FallbackInTime(t *testing.T) {
 		{name: "bootstrap: nothing to fall back to",
 			tl:  newTimeline().install("0s", 1).started("0s").hookStuck("0s").mirror("0s", 1, false),
 			end: "30m", want: reports.Skip, message: []string{"nothing to fall back to"}},
+		// 003 §Proposal step 1: "or don't do anything if there is no
+		// previous revision". Whether a fallback is owed is decided on what
+		// the node holds when it is due, not when the revision was written.
+		{name: "no link, the previous revision pruned after the install: nothing owed at the deadline",
+			tl:  unlinked().prune("1m", 1),
+			end: "30m", want: reports.Skip, message: []string{"nothing to fall back to when its fallback was due at +6m0s", "no revision below 2"}},
+		{name: "no link, the previous revision pruned: nothing owed, the next revision judged",
+			tl:  unlinked().prune("1m", 1).install("10m", 3).started("10m").ready("10m30s", 3).done("10m30s", 3),
+			end: "30m", want: reports.Pass, message: []string{"1 judged", "1 not judged", "nothing to fall back to"}},
+		{name: "a mirror pod of the pruned revision brings nothing back",
+			tl:  unlinked().prune("1m", 1).mirror("2m", 1, false).mirror("2m", 2, false),
+			end: "30m", want: reports.Skip, message: []string{"nothing to fall back to"}},
+		{name: "no link, the previous revision pruned while the installer held the lock past the deadline",
+			tl:  unlinked().lock("5m50s", RoleInstaller).prune("6m", 1).unlock("6m10s", RoleInstaller),
+			end: "30m", want: reports.Skip, message: []string{"nothing to fall back to when its fallback was due at +6m10s"}},
+		{name: "no link, the previous revision pruned only after the deadline: the fallback was owed",
+			tl:  unlinked().prune("7m", 1),
+			end: "30m", want: reports.Fail, message: []string{"neither ready nor fallen back from by +6m0s"}, evidence: []string{"1m"}},
+		{name: "no link, the previous revision pruned but an older one left: the fallback was owed",
+			tl: newTimeline().file("0s", RoleInstaller, timeline.VerbWrite, revisionDir(1)+"/kube-apiserver-pod.yaml", "1200 bytes").
+				file("0s", RoleInstaller, timeline.VerbWrite, revisionDir(2)+"/kube-apiserver-pod.yaml", "1200 bytes").
+				manifest("0s", RoleInstaller, 2, "").started("0s").ready("0s", 2).
+				install("1m", 3).started("1m").hookStuck("1m").mirror("1m", 3, false).prune("1m", 2),
+			end: "30m", want: reports.Fail, message: []string{"revision 3", "neither ready nor fallen back from by +6m0s"}, evidence: []string{"1m"}},
+		{name: "the previous revision pruned, last-known-good still linked: the fallback was owed",
+			tl: newTimeline().running("0s", 1).
+				file("30s", RoleInstaller, timeline.VerbWrite, revisionDir(2)+"/kube-apiserver-pod.yaml", "1200 bytes").
+				manifest("30s", RoleInstaller, 2, "").started("30s").ready("30s", 2).
+				install("1m", 3).started("1m").hookStuck("1m").mirror("1m", 3, false).prune("1m", 2),
+			end: "30m", want: reports.Fail, message: []string{"revision 3", "neither ready nor fallen back from by +6m0s"}, evidence: []string{"1m"}},
 		{name: "no startup-monitor", tl: newTimeline().running("0s", 1), end: "30m", want: reports.Skip},
 		{name: "empty timeline", tl: newTimeline(), end: "30m", want: reports.Skip},
 	})

@@ -5,10 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	configv1 "github.com/openshift/api/config/v1"
 	appsv1 "k8s.io/api/apps/v1"
-	"k8s.io/apimachinery/pkg/types"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/scenarios"
@@ -42,18 +39,9 @@ func newDeploys(ctx context.Context, w *world, spec conformance.Deployment, flee
 		names = append(names, o.Name)
 	}
 	st.Sched.FixNames(ClusterOperatorGVK.GroupKind(), names...)
-	api, err := client.NewWithWatch(st.Config, client.Options{Scheme: st.API.Scheme()})
-	if err != nil {
+	if err := observeOperators(ctx, st); err != nil {
 		return nil, err
 	}
-	loop, err := conformance.ObserveKind(ctx, api, st.Sched, ClusterOperatorGVK, &configv1.ClusterOperatorList{},
-		func(key types.NamespacedName, _ client.Object) (string, string) {
-			return OperatorActor(key.Name), RoleOperator
-		})
-	if err != nil {
-		return nil, err
-	}
-	st.Go(loop)
 	return &deploys{w: w, spec: spec, d: st.Deployments}, nil
 }
 

@@ -29,19 +29,29 @@ func newExecs(ctx context.Context, w *world, cmd conformance.Process) (*execs, e
 	if st.Processes == nil || !st.Sched.Realtime() {
 		return nil, errors.New("stale: an operator that is an executable needs a real-time run on opcert's own API server (process mode)")
 	}
-	api, err := client.NewWithWatch(st.Processes.RESTConfig(), client.Options{Scheme: st.API.Scheme()})
-	if err != nil {
+	if err := observeOperators(ctx, st); err != nil {
 		return nil, err
+	}
+	return &execs{w: w, cmd: cmd, procs: st.Processes}, nil
+}
+
+// observeOperators files, in real time, the writes to ClusterOperators the
+// run did not make, as their operators': only the detector, the run's own,
+// and the operator of a ClusterOperator write it.
+func observeOperators(ctx context.Context, st *conformance.Stage) error {
+	api, err := client.NewWithWatch(st.Config, client.Options{Scheme: st.API.Scheme()})
+	if err != nil {
+		return err
 	}
 	loop, err := conformance.ObserveKind(ctx, api, st.Sched, ClusterOperatorGVK, &configv1.ClusterOperatorList{},
 		func(key types.NamespacedName, _ client.Object) (string, string) {
 			return OperatorActor(key.Name), RoleOperator
 		})
 	if err != nil {
-		return nil, err
+		return err
 	}
 	st.Go(loop)
-	return &execs{w: w, cmd: cmd, procs: st.Processes}, nil
+	return nil
 }
 
 func (e *execs) start(ctx context.Context, name string) error {

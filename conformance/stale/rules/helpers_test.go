@@ -325,7 +325,7 @@ func uniqueSorted(offs []string) []string {
 }
 
 // latencies is the measure STALE-007 should report for one ClusterOperator.
-func latencies(co string, count int, p50, p99, maxi string) reports.Measure {
+func wantLatencies(co string, count int, p50, p99, maxi string) reports.Measure {
 	return reports.Measure{Name: "ClusterOperator/" + co, Count: count, P50: d(p50), P99: d(p99), Max: d(maxi), Budget: 30 * time.Second}
 }
 

@@ -60,7 +60,7 @@ type objJudge struct {
 	f        [nRules]finding
 	anyFact  bool
 	firstAt  time.Time
-	latency  []time.Duration // STALE-007's, for its measure
+	latency  latencies // STALE-007's, for its measure
 	judged7  bool
 	last1    *fact // STALE-001: the last movement
 	earlier1 bool  //   and whether a fact came strictly before it
@@ -287,12 +287,12 @@ func (j *objJudge) answer(idx int, x fact, reply *fact, until time.Time) {
 	if idx == r007 {
 		j.judged7 = true
 		if reply == nil {
-			j.latency = append(j.latency, until.Sub(x.at()))
+			j.latency.add(until.Sub(x.at()))
 			f.failUntil(fmt.Sprintf("ClusterOperator/%s challenged at %s was never reset", j.name, off(x.at())), until, x)
 			return
 		}
 		d := reply.at().Sub(x.at())
-		j.latency = append(j.latency, d)
+		j.latency.add(d)
 		if d > c.AnswerBudget+c.Tolerance {
 			f.fail(fmt.Sprintf("ClusterOperator/%s challenged at %s was reset after %s, over the %s budget",
 				j.name, off(x.at()), d, c.AnswerBudget), x, *reply)
@@ -355,7 +355,7 @@ func (o *online) verdicts(end time.Time) []conformance.Verdict {
 			all[i].evidence = append(all[i].evidence, j.f[i].evidence...)
 		}
 		if j.judged7 {
-			measures = append(measures, measured{n, j.latency})
+			measures = append(measures, measured{n, &j.latency})
 		}
 	}
 	nothing := [nRules]string{"no challenge in this run", "no ClusterOperator was still long enough", "no challenge in this run",
@@ -367,7 +367,7 @@ func (o *online) verdicts(end time.Time) []conformance.Verdict {
 	}
 	slices.SortFunc(measures, func(a, b measured) int { return compareStrings(a.name, b.name) })
 	for _, m := range measures {
-		out[r007].Measures = append(out[r007].Measures, measure(m.name, m.latencies, o.cfg.AnswerBudget))
+		out[r007].Measures = append(out[r007].Measures, m.latencies.measure(m.name, o.cfg.AnswerBudget))
 	}
 	if o.done == nil {
 		o.done = map[time.Time][]conformance.Verdict{}
@@ -378,7 +378,7 @@ func (o *online) verdicts(end time.Time) []conformance.Verdict {
 
 type measured struct {
 	name      string
-	latencies []time.Duration
+	latencies *latencies
 }
 
 func compareStrings(a, b string) int {

@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/opcert/opcert/conformance"
-	"github.com/opcert/opcert/reports"
 )
 
 // answer is one challenge to a running operator and how it was answered.
@@ -65,20 +64,21 @@ func challengesToLiveOperators(j *conformance.Judging, window time.Duration) []a
 func (c Config) answerTime(j *conformance.Judging) conformance.Verdict {
 	off := j.Offset
 	var f finding
-	latencies := map[string][]time.Duration{}
+	times := map[string]*latencies{}
 	var names []string
 	for _, a := range challengesToLiveOperators(j, c.AnswerBudget) {
 		f.judged++
-		if _, ok := latencies[a.h.name]; !ok {
+		if _, ok := times[a.h.name]; !ok {
 			names = append(names, a.h.name)
+			times[a.h.name] = &latencies{}
 		}
 		if a.reply == nil {
-			latencies[a.h.name] = append(latencies[a.h.name], a.until.Sub(a.challenge.at()))
+			times[a.h.name].add(a.until.Sub(a.challenge.at()))
 			f.failUntil(fmt.Sprintf("ClusterOperator/%s challenged at %s was never reset", a.h.name, off(a.challenge.at())), a.until, a.challenge)
 			continue
 		}
 		d := a.reply.at().Sub(a.challenge.at())
-		latencies[a.h.name] = append(latencies[a.h.name], d)
+		times[a.h.name].add(d)
 		if d > c.AnswerBudget+c.Tolerance {
 			f.fail(fmt.Sprintf("ClusterOperator/%s challenged at %s was reset after %s, over the %s budget",
 				a.h.name, off(a.challenge.at()), d, c.AnswerBudget), a.challenge, *a.reply)
@@ -87,7 +87,7 @@ func (c Config) answerTime(j *conformance.Judging) conformance.Verdict {
 	v := f.verdict("no challenge reached a running operator")
 	slices.Sort(names)
 	for _, n := range names {
-		v.Measures = append(v.Measures, measure(n, latencies[n], c.AnswerBudget))
+		v.Measures = append(v.Measures, times[n].measure(n, c.AnswerBudget))
 	}
 	return v
 }
@@ -109,15 +109,4 @@ func (c Config) answered(j *conformance.Judging) conformance.Verdict {
 		}
 	}
 	return f.verdict("no challenge reached a running operator")
-}
-
-// measure summarises latencies with nearest-rank percentiles.
-func measure(name string, ds []time.Duration, budget time.Duration) reports.Measure {
-	s := slices.Clone(ds)
-	slices.Sort(s)
-	rank := func(p float64) time.Duration {
-		i := int(p*float64(len(s))+0.999999) - 1
-		return s[max(0, min(i, len(s)-1))]
-	}
-	return reports.Measure{Name: "ClusterOperator/" + name, Count: len(s), P50: rank(0.50), P99: rank(0.99), Max: s[len(s)-1], Budget: budget}
 }

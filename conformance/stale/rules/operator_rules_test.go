@@ -14,49 +14,49 @@ func TestSTALE007AnswerTime(t *testing.T) {
 	runTable(t, "STALE-007", []ruleCase{
 		{name: "reference: answered after 2s, twice",
 			tl: answering(), end: "25m", want: reports.Pass, message: []string{"2 judged"},
-			measures: []reports.Measure{latencies("etcd", 2, "2s", "2s", "2s")}},
+			measures: []reports.Measure{wantLatencies("etcd", 2, "2s", "2s", "2s")}},
 		{name: "answered at exactly the budget",
 			tl:  newTimeline().created("0s").challenge("10m").answer("10m30s"),
-			end: "15m", want: reports.Pass, measures: []reports.Measure{latencies("etcd", 1, "30s", "30s", "30s")}},
+			end: "15m", want: reports.Pass, measures: []reports.Measure{wantLatencies("etcd", 1, "30s", "30s", "30s")}},
 		{name: "Failing-typed ClusterOperator",
 			tl:  newTimeline().operatorWrites("0s", healthyFailing(at("0s"))).challenge("10m").answer("10m2s"),
-			end: "15m", want: reports.Pass, measures: []reports.Measure{latencies("etcd", 1, "2s", "2s", "2s")}},
+			end: "15m", want: reports.Pass, measures: []reports.Measure{wantLatencies("etcd", 1, "2s", "2s", "2s")}},
 		{name: "answered after 45s",
 			tl:  newTimeline().created("0s").challenge("10m").answer("10m45s"),
 			end: "15m", want: reports.Fail, message: []string{"challenged at +10m0s", "reset after 45s", "30s budget"},
 			evidence: []string{"10m", "10m45s"},
-			measures: []reports.Measure{latencies("etcd", 1, "45s", "45s", "45s")}},
+			measures: []reports.Measure{wantLatencies("etcd", 1, "45s", "45s", "45s")}},
 		{name: "never answered: the latency counts to the end",
 			tl:  newTimeline().created("0s").challenge("10m"),
 			end: "15m", want: reports.Fail, message: []string{"challenged at +10m0s was never reset"},
-			evidence: []string{"10m"}, measures: []reports.Measure{latencies("etcd", 1, "5m", "5m", "5m")}},
+			evidence: []string{"10m"}, measures: []reports.Measure{wantLatencies("etcd", 1, "5m", "5m", "5m")}},
 		{name: "Failing left challenged is no answer",
 			tl: newTimeline().operatorWrites("0s", healthyFailing(at("0s"))).challenge("10m").
 				operator("10m2s", unprefix("Available", "Progressing", "Upgradeable")),
 			end: "15m", want: reports.Fail, message: []string{"never reset"}, evidence: []string{"10m"},
-			measures: []reports.Measure{latencies("etcd", 1, "5m", "5m", "5m")}},
+			measures: []reports.Measure{wantLatencies("etcd", 1, "5m", "5m", "5m")}},
 		{name: "percentiles are nearest-rank: 2s, 3s, 45s",
 			tl: newTimeline().created("0s").challenge("10m").answer("10m2s").challenge("20m2s").answer("20m5s").
 				challenge("30m5s").answer("30m50s"),
 			end: "35m", want: reports.Fail, message: []string{"challenged at +30m5s", "reset after 45s"},
 			evidence: []string{"30m5s", "30m50s"},
-			measures: []reports.Measure{latencies("etcd", 3, "3s", "45s", "45s")}},
+			measures: []reports.Measure{wantLatencies("etcd", 3, "3s", "45s", "45s")}},
 		{name: "one measure per ClusterOperator, by name",
 			tl:  answering().on("dns").created("0s").challenge("10m").answer("10m5s"),
 			end: "25m", want: reports.Pass, message: []string{"3 judged"},
-			measures: []reports.Measure{latencies("dns", 1, "5s", "5s", "5s"), latencies("etcd", 2, "2s", "2s", "2s")}},
+			measures: []reports.Measure{wantLatencies("dns", 1, "5s", "5s", "5s"), wantLatencies("etcd", 2, "2s", "2s", "2s")}},
 		{name: "the failure names the slow ClusterOperator",
 			tl:  answering().on("dns").created("0s").challenge("10m").answer("10m45s"),
 			end: "25m", want: reports.Fail, co: "dns", message: []string{"reset after 45s"}, evidence: []string{"10m", "10m45s"},
-			measures: []reports.Measure{latencies("dns", 1, "45s", "45s", "45s"), latencies("etcd", 2, "2s", "2s", "2s")}},
+			measures: []reports.Measure{wantLatencies("dns", 1, "45s", "45s", "45s"), wantLatencies("etcd", 2, "2s", "2s", "2s")}},
 		{name: "500ms over the budget within a tolerance of 1s",
 			tl:  newTimeline().created("0s").challenge("10m").answer("10m30.5s"),
 			end: "15m", tolerance: "1s", want: reports.Pass,
-			measures: []reports.Measure{latencies("etcd", 1, "30.5s", "30.5s", "30.5s")}},
+			measures: []reports.Measure{wantLatencies("etcd", 1, "30.5s", "30.5s", "30.5s")}},
 		{name: "500ms over the budget exactly",
 			tl:  newTimeline().created("0s").challenge("10m").answer("10m30.5s"),
 			end: "15m", want: reports.Fail, message: []string{"reset after 30.5s"}, evidence: []string{"10m", "10m30.5s"},
-			measures: []reports.Measure{latencies("etcd", 1, "30.5s", "30.5s", "30.5s")}},
+			measures: []reports.Measure{wantLatencies("etcd", 1, "30.5s", "30.5s", "30.5s")}},
 
 		// Excused: the operator was down during the challenge's 30s.
 		{name: "killed before, started after the challenge",
@@ -73,26 +73,26 @@ func TestSTALE007AnswerTime(t *testing.T) {
 		{name: "hung and reconnected before the challenge",
 			tl:  newTimeline().start("0s").created("0s").hang("5m").reconnect("6m").challenge("10m"),
 			end: "15m", want: reports.Fail, message: []string{"never reset"}, evidence: []string{"10m"},
-			measures: []reports.Measure{latencies("etcd", 1, "5m", "5m", "5m")}},
+			measures: []reports.Measure{wantLatencies("etcd", 1, "5m", "5m", "5m")}},
 		{name: "killed and restarted before the challenge",
 			tl:  newTimeline().start("0s").created("0s").kill("5m").start("8m").challenge("10m").answer("10m45s"),
 			end: "15m", want: reports.Fail, message: []string{"reset after 45s"}, evidence: []string{"10m", "10m45s"},
-			measures: []reports.Measure{latencies("etcd", 1, "45s", "45s", "45s")}},
+			measures: []reports.Measure{wantLatencies("etcd", 1, "45s", "45s", "45s")}},
 		{name: "another operator was down",
 			tl:  newTimeline().on("dns").kill("5m").on("etcd").created("0s").challenge("10m").answer("10m45s"),
 			end: "15m", want: reports.Fail, message: []string{"reset after 45s"}, evidence: []string{"10m", "10m45s"},
-			measures: []reports.Measure{latencies("etcd", 1, "45s", "45s", "45s")}},
+			measures: []reports.Measure{wantLatencies("etcd", 1, "45s", "45s", "45s")}},
 
 		// Not yet judgeable: the window runs past the end of the run.
 		{name: "answered, and the run ends within the window: the answer is judged",
 			tl:  newTimeline().created("0s").challenge("10m").answer("10m2s"),
-			end: "10m20s", want: reports.Pass, message: []string{"1 judged"}, measures: []reports.Measure{latencies("etcd", 1, "2s", "2s", "2s")}},
+			end: "10m20s", want: reports.Pass, message: []string{"1 judged"}, measures: []reports.Measure{wantLatencies("etcd", 1, "2s", "2s", "2s")}},
 		{name: "unanswered, and the run ends within the window: not judged",
 			tl:  newTimeline().created("0s").challenge("10m"),
 			end: "10m20s", want: reports.Skip},
 		{name: "the run ends with the window",
 			tl:  newTimeline().created("0s").challenge("10m").answer("10m2s"),
-			end: "10m30s", want: reports.Pass, measures: []reports.Measure{latencies("etcd", 1, "2s", "2s", "2s")}},
+			end: "10m30s", want: reports.Pass, measures: []reports.Measure{wantLatencies("etcd", 1, "2s", "2s", "2s")}},
 		{name: "no challenge", tl: newTimeline().created("0s"), end: "30m", want: reports.Skip},
 	})
 }
@@ -185,15 +185,43 @@ func TestMeasureNearestRank(t *testing.T) {
 		{"a hundred and one", seconds(append(hundred, 101)...), "51s", "100s", "101s"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			in := slices.Clone(tc.in)
-			got := measure("etcd", tc.in, 30*time.Second)
+			var l latencies
+			for _, x := range tc.in {
+				l.add(x)
+			}
+			got := l.measure("etcd", 30*time.Second)
 			want := reports.Measure{Name: "ClusterOperator/etcd", Count: len(tc.in), P50: d(tc.p50), P99: d(tc.p99), Max: d(tc.max), Budget: 30 * time.Second}
 			if got != want {
 				t.Errorf("got %+v, want %+v", got, want)
 			}
-			if !slices.Equal(in, tc.in) {
-				t.Errorf("measure reordered its input")
+			if got2 := l.measure("etcd", 30*time.Second); got2 != got {
+				t.Errorf("a second measure differs: %+v", got2)
 			}
 		})
+	}
+}
+
+// Past exactLatencies, the times are counted in 1% buckets: the memory
+// held stops growing, count and max stay exact, p50 and p99 are within 1%.
+func TestLatenciesBounded(t *testing.T) {
+	var l latencies
+	var all []time.Duration
+	for i := range 200_000 {
+		x := time.Duration(1+i%997)*time.Millisecond + time.Duration(i%13)*time.Microsecond
+		l.add(x)
+		all = append(all, x)
+	}
+	if len(l.exact) != 0 || len(l.buckets) > 1000 {
+		t.Fatalf("%d kept, %d buckets: not bounded", len(l.exact), len(l.buckets))
+	}
+	exact := latencies{exact: all, n: len(all), max: slices.Max(all)}
+	got, want := l.measure("etcd", time.Second), exact.measure("etcd", time.Second)
+	if got.Count != want.Count || got.Max != want.Max {
+		t.Errorf("count or max: got %+v, want %+v", got, want)
+	}
+	for _, p := range [][2]time.Duration{{got.P50, want.P50}, {got.P99, want.P99}} {
+		if p[0] < p[1] || float64(p[0]) > float64(p[1])*1.0101 {
+			t.Errorf("percentile %s, exactly %s: not within 1%%", p[0], p[1])
+		}
 	}
 }

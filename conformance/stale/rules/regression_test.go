@@ -131,7 +131,7 @@ func TestRegressionSTALE007ReplyAfterMark(t *testing.T) {
 		"conformance/stale/rules/operator_rules.go challengesToLiveOperators: the reply is searched past the mark at +20m0s: %q, measured %s",
 		v.Message, fmt.Sprint(v.Measures[0].Max))
 	checkVerdict(t, ruleCase{want: reports.Fail, message: []string{"never reset"}, evidence: []string{"10m"},
-		measures: []reports.Measure{latencies("etcd", 1, "10m", "10m", "10m")}}, v)
+		measures: []reports.Measure{wantLatencies("etcd", 1, "10m", "10m", "10m")}}, v)
 }
 
 // allUnknown are the four watched conditions of an operator starting up.

@@ -131,7 +131,7 @@ func (o *fuzzOptions) run(cmd *cobra.Command) error {
 	defer w.Stop()
 
 	rep := &reports.Report{Tool: "opcert", StartedAt: time.Now().UTC(),
-		Environment: reports.Environment{KubeVersion: w.KubeVersion, EtcdVersion: w.EtcdVersion, Assets: w.Assets, Startup: w.Startup}}
+		Environment: environment(w)}
 	start := time.Now()
 	drawn, shrinks := 0, 0
 	finding, err := conformance.Fuzz(ctx, w.Client, m, cast, conformance.FuzzOptions{

@@ -70,6 +70,11 @@ func checkPort(port int) error {
 	return nil
 }
 
+// environment is what a report says of opcert's own API server.
+func environment(w *world.World) reports.Environment {
+	return reports.Environment{KubeVersion: w.KubeVersion, EtcdVersion: w.EtcdVersion, Assets: w.Assets, Startup: w.Startup}
+}
+
 // startWorld starts the one API server a command uses, and a context of
 // parent that is cancelled, with an ErrEnvironment cause, if it dies. The
 // caller stops both.

@@ -352,7 +352,7 @@ func (o *selftestOptions) run(cmd *cobra.Command) error {
 	defer stop(nil)
 	defer w.Stop()
 	rep.StartedAt = time.Now().UTC()
-	rep.Environment = reports.Environment{KubeVersion: w.KubeVersion, EtcdVersion: w.EtcdVersion, Assets: w.Assets, Startup: w.Startup}
+	rep.Environment = environment(w)
 
 	start := time.Now()
 	var runs []selftestRun

@@ -35,7 +35,7 @@ func (o *runOptions) connect(parent context.Context, stderr io.Writer, plans []p
 	}
 	return &target{
 		api: w.Client,
-		env: reports.Environment{KubeVersion: w.KubeVersion, EtcdVersion: w.EtcdVersion, Assets: w.Assets, Startup: w.Startup},
+		env: environment(w),
 		options: func(i int, opts conformance.Options) conformance.Options {
 			opts.Prefix, opts.Dir, opts.Host = fmt.Sprintf("r%02d-", i+1), w.Dir(), w
 			return opts

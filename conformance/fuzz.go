@@ -29,6 +29,10 @@ type FuzzOptions struct {
 	// Ran, if set, is told of each run as it ends: the drawn ones (shrink
 	// false) and the shrinking's candidates.
 	Ran func(sc *scenarios.Scenario, run reports.Run, shrink bool)
+	// Strict judges every run strictly (Options.Strict), so that a
+	// convention rule's failure is a finding too; otherwise it is a
+	// warning, and warnings are not shrunk.
+	Strict bool
 }
 
 // Finding is a drawn scenario on which the cast failed, and the smallest
@@ -60,7 +64,7 @@ func Fuzz(ctx context.Context, api client.Client, m *Mechanism, cast Cast, o Fuz
 	}
 	play := func(sc *scenarios.Scenario, shrink bool) (reports.Run, *timeline.Timeline, error) {
 		n++
-		run, tl := Play(ctx, api, m, sc, cast, Options{Prefix: stem + strconv.FormatInt(int64(n), 36) + "-", Dir: o.Dir})
+		run, tl := Play(ctx, api, m, sc, cast, Options{Prefix: stem + strconv.FormatInt(int64(n), 36) + "-", Dir: o.Dir, Strict: o.Strict})
 		if o.Ran != nil {
 			o.Ran(sc, run, shrink)
 		}

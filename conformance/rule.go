@@ -20,6 +20,10 @@ type Rule struct {
 	Role      string // the role whose subject the rule judges
 	// Check judges a timeline covering virtual time up to j.End.
 	Check func(j *Judging) Verdict
+	// Style marks a convention rule (how a message reads, not what a
+	// component does): its failures are warnings (reports.Warn) unless
+	// the judging is strict (Judging.Strict).
+	Style bool
 }
 
 // Verdict is a rule's finding on one timeline.
@@ -55,8 +59,11 @@ type Judging struct {
 	// epoch for a simulated run, the recording's start for a live one.
 	Start time.Time
 	// Gaps are the spans a recording could not see (gaps.go).
-	Gaps  []Gap
-	facts map[any]any
+	Gaps []Gap
+	// Strict makes the failures of convention rules (Rule.Style) count
+	// as failures (opcert's --strict); otherwise they are warnings.
+	Strict bool
+	facts  map[any]any
 }
 
 // NewJudging prepares a timeline for the rules, offsets counted from the
@@ -91,11 +98,16 @@ func Judge(rules []Rule, events []timeline.Event, end time.Time) []reports.Case 
 }
 
 // JudgeWith applies rules to a prepared judging. Failures that fall in a
-// recording gap become "not judged" (gaps.go).
+// recording gap become "not judged" (gaps.go); those of a convention rule
+// that remain become warnings, unless j is strict. Every caller of
+// JudgeWith (Play, Stream) gets the same verdicts this way.
 func JudgeWith(rules []Rule, j *Judging) []reports.Case {
 	out := make([]reports.Case, 0, len(rules))
 	for _, r := range rules {
 		v := excuseGaps(r.Check(j), j)
+		if v.Status == reports.Fail && r.Style && !j.Strict {
+			v.Status = reports.Warn
+		}
 		out = append(out, reports.Case{
 			Rule: r.ID, Section: r.Section, Statement: r.Statement, Role: r.Role,
 			Status: v.Status, Message: v.Message, Evidence: v.Evidence, Measures: v.Measures,

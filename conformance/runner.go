@@ -41,6 +41,9 @@ type Options struct {
 	// writes only what the run may write. Such a run is in real time, and
 	// its Deployment subjects are scaled through api.
 	Cluster *rest.Config
+	// Strict judges the run strictly (Judging.Strict): the failures of
+	// convention rules fail it instead of warning.
+	Strict bool
 }
 
 // Play runs one scenario with one choice of subjects against the API server
@@ -94,7 +97,7 @@ func Play(ctx context.Context, api client.Client, m *Mechanism, sc *scenarios.Sc
 	events := tl.Events()
 	judge := func(events []timeline.Event, end time.Time) []reports.Case {
 		j := NewJudging(events, end)
-		j.Start = stage.Origin
+		j.Start, j.Strict = stage.Origin, opts.Strict
 		return JudgeWith(m.Rules, j)
 	}
 	if sched.Realtime() {

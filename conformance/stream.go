@@ -38,8 +38,11 @@ type Stream struct {
 	// Start is the instant offsets count from: the first event's time
 	// unless set before the first Add.
 	Start time.Time
-	last  time.Time
-	count int64
+	// Strict judges strictly (Judging.Strict): the failures of convention
+	// rules fail instead of warning.
+	Strict bool
+	last   time.Time
+	count  int64
 	// fixed says the tolerance was given ahead (Tolerate): judged is the
 	// mechanism judged with it, whose readers may judge as events pass.
 	fixed  bool
@@ -137,7 +140,7 @@ func (s *Stream) Judge(end time.Time) ([]reports.Case, []Gap) {
 	}
 	gaps := append([]Gap(nil), s.gaps.gaps...)
 	g := gapReader{gaps: gaps, open: s.gaps.open}
-	j := &Judging{Events: s.events, End: end, Start: s.Start, Gaps: g.done(end), facts: map[any]any{}}
+	j := &Judging{Events: s.events, End: end, Start: s.Start, Gaps: g.done(end), Strict: s.Strict, facts: map[any]any{}}
 	for i, o := range m.Online {
 		j.facts[o.Key] = s.readers[i].Facts()
 	}

@@ -31,6 +31,9 @@ type Judgement struct {
 	// rules run: what is alive then is what judging holds of the timeline
 	// (the benchmark measures it there).
 	AfterRead func()
+	// Strict judges strictly (conformance.Judging.Strict): the failures of
+	// convention rules fail instead of warning.
+	Strict bool
 }
 
 // checkEvery is how many events pass between two looks at ctx.
@@ -44,6 +47,7 @@ const checkEvery = 4096
 func Judge(ctx context.Context, src Source, m *conformance.Mechanism, j Judgement) (reports.Run, error) {
 	start := time.Now()
 	s := conformance.NewStream(m)
+	s.Strict = j.Strict
 	if j.Tolerance != nil {
 		s.Tolerate(*j.Tolerance)
 	}

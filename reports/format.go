@@ -61,23 +61,25 @@ func (run Run) name() string {
 }
 
 // counts tallies the run's cases by verdict.
-func (run Run) counts() (pass, fail, skip int) {
+func (run Run) counts() (pass, warn, fail, skip int) {
 	for _, c := range run.Cases {
 		switch c.Status {
 		case Pass:
 			pass++
+		case Warn:
+			warn++
 		case Fail:
 			fail++
 		case Skip:
 			skip++
 		}
 	}
-	return pass, fail, skip
+	return pass, warn, fail, skip
 }
 
 // verdict is ERROR or INTERRUPTED for a run its environment or a signal
 // stopped (it proved nothing either way), FAIL when a case failed or the
-// subjects broke the run, PASS otherwise.
+// subjects broke the run, PASS otherwise: warnings fail nothing.
 func (run Run) verdict() string {
 	switch run.Stopped {
 	case StopEnvironment, StopScenario:
@@ -85,7 +87,7 @@ func (run Run) verdict() string {
 	case StopInterrupted:
 		return "INTERRUPTED"
 	}
-	if _, fail, _ := run.counts(); fail > 0 || run.Error != "" {
+	if _, _, fail, _ := run.counts(); fail > 0 || run.Error != "" {
 		return "FAIL"
 	}
 	return "PASS"

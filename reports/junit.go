@@ -15,6 +15,9 @@ import (
 // other reports: message, spec section, measures and the evidence events.
 // A run that could not complete gets an extra testcase "run" with an
 // <error>, so CI shows it as broken rather than silently missing cases.
+// JUnit has no warning: a warned case (Warn) is a passing testcase whose
+// <system-out> begins "warning: " and holds what a failure's body would,
+// so CI stays green and the reader still finds the evidence.
 
 type junitCounts struct {
 	Tests    int `xml:"tests,attr"`
@@ -51,6 +54,7 @@ type junitCase struct {
 	Failure   *junitProblem `xml:"failure"`
 	Error     *junitProblem `xml:"error"`
 	Skipped   *junitProblem `xml:"skipped"`
+	SystemOut string        `xml:"system-out,omitempty"`
 }
 
 type junitProblem struct {
@@ -73,6 +77,8 @@ func WriteJUnit(w io.Writer, r *Report) error {
 			case Skip:
 				tc.Skipped = &junitProblem{Message: c.Message}
 				s.Skipped++
+			case Warn:
+				tc.SystemOut = "warning: " + failureBody(c, run.Start)
 			}
 			s.Cases = append(s.Cases, tc)
 		}

@@ -10,9 +10,10 @@ import (
 
 // WriteMarkdown writes r for people: a heading with the overall verdict, the
 // environment, a summary table of runs, and per run a table of its rules.
-// Failing cases then get a section with their message, measures and
-// evidence; passing cases with measures get one too, because a latency that
-// passes its budget by a hair matters as much as one that misses it.
+// Failing and warned cases then get a section with their message, measures
+// and evidence; passing cases with measures get one too, because a latency
+// that passes its budget by a hair matters as much as one that misses it.
+// Warnings are counted in a column of their own and fail nothing.
 func WriteMarkdown(w io.Writer, r *Report) error {
 	var b bytes.Buffer
 	verdict := "PASS"
@@ -38,13 +39,13 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	}
 
 	b.WriteString("\n## Summary\n\n")
-	row(&b, "Scenario", "Subjects", "Virtual", "Wall", "Speed-up", "API calls", "Verdict", "Pass", "Fail", "Skip")
-	row(&b, "---", "---", "---:", "---:", "---:", "---:", "---", "---:", "---:", "---:")
+	row(&b, "Scenario", "Subjects", "Virtual", "Wall", "Speed-up", "API calls", "Verdict", "Pass", "Warn", "Fail", "Skip")
+	row(&b, "---", "---", "---:", "---:", "---:", "---:", "---", "---:", "---:", "---:", "---:")
 	for _, run := range r.Runs {
-		pass, fail, skip := run.counts()
+		pass, warn, fail, skip := run.counts()
 		row(&b, run.Scenario, run.subjects(), fmtDur(run.Virtual), fmtDur(run.Wall.Round(time.Millisecond)),
 			speedup(run.Virtual, run.Wall), fmt.Sprint(run.APICalls), run.verdict(),
-			fmt.Sprint(pass), fmt.Sprint(fail), fmt.Sprint(skip))
+			fmt.Sprint(pass), fmt.Sprint(warn), fmt.Sprint(fail), fmt.Sprint(skip))
 	}
 	for _, run := range r.Runs {
 		writeRun(&b, run)
@@ -88,7 +89,7 @@ func writeRun(b *bytes.Buffer, run Run) {
 		row(b, c.Rule, c.Section, c.Statement, strings.ToUpper(string(c.Status)))
 	}
 	for _, c := range run.Cases {
-		if c.Status == Fail || len(c.Measures) > 0 {
+		if c.Status == Fail || c.Status == Warn || len(c.Measures) > 0 {
 			writeCase(b, c, run.Start)
 		}
 	}

@@ -17,6 +17,11 @@ const (
 	Pass Status = "pass"
 	Fail Status = "fail"
 	Skip Status = "skip" // the rule had nothing to judge in this run
+	// Warn is a failure of a convention rule (a message's style) in a run
+	// that is not strict: reported with its evidence, counted apart, and
+	// failing nothing (the exit code stays 0). A strict run reports it as
+	// Fail.
+	Warn Status = "warn"
 )
 
 // Report is everything one `opcert run` found.

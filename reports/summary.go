@@ -9,21 +9,22 @@ import (
 
 // WriteSummary writes a compact plain-text table for the terminal: one line
 // per run, then one line per failed case or broken run naming what failed
-// and why, then the totals. It is what a person reads first after
+// and why, one per warned case (counted apart: warnings fail nothing), then
+// the totals. It is what a person reads first after
 // `opcert run`, so it points at the failures and leaves the evidence to the
 // other reports. Terminal write errors are not actionable and are ignored.
 func WriteSummary(w io.Writer, r *Report) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "SCENARIO\tSUBJECTS\tVERDICT\tPASS\tFAIL\tSKIP\tVIRTUAL\tWALL\tSPEED-UP\tAPI CALLS")
-	var pass, fail, skip, broken int
+	fmt.Fprintln(tw, "SCENARIO\tSUBJECTS\tVERDICT\tPASS\tWARN\tFAIL\tSKIP\tVIRTUAL\tWALL\tSPEED-UP\tAPI CALLS")
+	var pass, warn, fail, skip, broken int
 	for _, run := range r.Runs {
-		p, f, s := run.counts()
-		pass, fail, skip = pass+p, fail+f, skip+s
+		p, wa, f, s := run.counts()
+		pass, warn, fail, skip = pass+p, warn+wa, fail+f, skip+s
 		if run.Error != "" {
 			broken++
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%s\t%s\t%s\t%d\n", run.Scenario, run.subjects(), run.verdict(),
-			p, f, s, fmtDur(run.Virtual), fmtDur(run.Wall.Round(time.Millisecond)), speedup(run.Virtual, run.Wall), run.APICalls)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%d\n", run.Scenario, run.subjects(), run.verdict(),
+			p, wa, f, s, fmtDur(run.Virtual), fmtDur(run.Wall.Round(time.Millisecond)), speedup(run.Virtual, run.Wall), run.APICalls)
 	}
 	tw.Flush()
 	for _, run := range r.Runs {
@@ -31,8 +32,11 @@ func WriteSummary(w io.Writer, r *Report) {
 			fmt.Fprintf(w, "ERROR run %s: %s\n", run.name(), oneLine(run.Error))
 		}
 		for _, c := range run.Cases {
-			if c.Status == Fail {
+			switch c.Status {
+			case Fail:
 				fmt.Fprintf(w, "FAIL %s %s: %s\n", c.Rule, run.name(), oneLine(c.Message))
+			case Warn:
+				fmt.Fprintf(w, "WARN %s %s: %s\n", c.Rule, run.name(), oneLine(c.Message))
 			}
 		}
 	}
@@ -43,8 +47,8 @@ func WriteSummary(w io.Writer, r *Report) {
 	case r.Failed():
 		verdict = "FAIL"
 	}
-	fmt.Fprintf(w, "%s: %d runs (%d could not complete), %d passed, %d failed, %d skipped in %s\n",
-		verdict, len(r.Runs), broken, pass, fail, skip, fmtDur(r.Wall.Round(time.Millisecond)))
+	fmt.Fprintf(w, "%s: %d runs (%d could not complete), %d passed, %d warned, %d failed, %d skipped in %s\n",
+		verdict, len(r.Runs), broken, pass, warn, fail, skip, fmtDur(r.Wall.Round(time.Millisecond)))
 }
 
 // Headline is one line on a finished run, for progress output: its name,

@@ -1,0 +1,105 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/sim/timeline"
+)
+
+// The conventions of 001 §Conditions on how a message reads. Each judges
+// every non-empty message the operator sets (a condition added, or its
+// message changed): one left alone was judged when set, and an empty one
+// says nothing to judge here (CO-024 and CO-025 judge where a message is
+// owed). They are Style rules: warnings unless the judging is strict.
+
+// messages calls judge with every non-empty message the operator sets on a
+// condition of type only (any type if empty), and returns the finding.
+func messages(j *conformance.Judging, only string, judge func(f *finding, e timeline.Event, what, msg string)) *finding {
+	var f finding
+	for _, e := range operatorWrites(j) {
+		for _, ch := range e.Conditions {
+			a := ch.After
+			if a == nil || (only != "" && ch.Type != only) || strings.TrimSpace(a.Message) == "" ||
+				(ch.Before != nil && ch.Before.Message == a.Message) {
+				continue
+			}
+			f.judged++
+			judge(&f, e, fmt.Sprintf("%s %s at %s", e.Object, ch.Type, j.Offset(e.Time)), a.Message)
+		}
+	}
+	return &f
+}
+
+// CO-021: "All messages should start with a capital letter (like a
+// sentence)". Leading space is passed over; a message whose first
+// character is a lower-case letter fails, and one that starts with a
+// digit, a sign or a letter without case ("3 of 5 nodes", "/readyz") is
+// not held against it: a sentence may start so.
+func (c Config) capitalized(j *conformance.Judging) conformance.Verdict {
+	f := messages(j, "", func(f *finding, e timeline.Event, what, msg string) {
+		if r, _ := utf8.DecodeRuneInString(strings.TrimLeftFunc(msg, unicode.IsSpace)); unicode.IsLower(r) {
+			f.fail(fmt.Sprintf("%s: message %s starts with %q, not a capital letter", what, quote(msg), r), e)
+		}
+	})
+	return f.verdict("not judged: the operator set no condition message in this run", "")
+}
+
+// CO-022: "`Progressing` ... should be a terse, human-readable message
+// describing the current state of the object in 5-10 words (the more
+// succinct the better)". Words are what white space separates
+// ("Unable to apply 4.0.1: a required object is missing" is 9). Only the
+// upper bound is judged (doc.go, Readings).
+func (c Config) terseProgressing(j *conformance.Judging) conformance.Verdict {
+	f := messages(j, condProgressing, func(f *finding, e timeline.Event, what, msg string) {
+		if n := len(strings.Fields(msg)); n > maxProgressingWords {
+			f.fail(fmt.Sprintf("%s: %s, over %d", what, wordsOf(msg, n), maxProgressingWords), e)
+		}
+	})
+	return f.verdict("not judged: the operator set no Progressing message in this run", "")
+}
+
+// CO-023: "`Available` should ... be a single sentence without
+// punctuation". The seed's own example, "Cluster has deployed 4.0.0",
+// holds the dots of a version, so what is judged is the end of a sentence:
+// none at the message's end ('.', '!' or '?'), and none inside it followed
+// by a word that does not go on in lower case.
+func (c Config) oneSentenceAvailable(j *conformance.Judging) conformance.Verdict {
+	f := messages(j, condAvailable, func(f *finding, e timeline.Event, what, msg string) {
+		trimmed := strings.TrimRightFunc(msg, unicode.IsSpace)
+		last, _ := utf8.DecodeLastRuneInString(trimmed)
+		switch {
+		case strings.ContainsRune(sentenceEnds, last):
+			f.fail(fmt.Sprintf("%s: message %s ends with %q: a single sentence without punctuation", what, quote(msg), last), e)
+		case sentenceBreak.MatchString(trimmed):
+			f.fail(fmt.Sprintf("%s: message %s holds more than one sentence", what, quote(msg)), e)
+		}
+	})
+	return f.verdict("not judged: the operator set no Available message in this run", "")
+}
+
+// maxQuoted is the most runes of a message a verdict quotes: enough to
+// recognise it; the evidence has it whole.
+const maxQuoted = 80
+
+// quote is a message as a verdict quotes it, cut to maxQuoted runes.
+func quote(msg string) string {
+	if utf8.RuneCountInString(msg) > maxQuoted {
+		msg = strings.TrimRightFunc(string([]rune(msg)[:maxQuoted]), unicode.IsSpace) + "..."
+	}
+	return fmt.Sprintf("%q", msg)
+}
+
+// wordsOf says how many words a message has, quoting it.
+func wordsOf(msg string, n int) string {
+	switch n {
+	case 0:
+		return "no message"
+	case 1:
+		return fmt.Sprintf("message %s has 1 word", quote(msg))
+	}
+	return fmt.Sprintf("message %s has %d words", quote(msg), n)
+}

@@ -1,0 +1,78 @@
+package rules
+
+import (
+	"fmt"
+	"os"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/reports"
+)
+
+// The rules are numbered from CO-020 on, cite seed 001, judge the
+// operator, and only the conventions on how a message reads are Style.
+func TestRuleTable(t *testing.T) {
+	style := []string{"CO-021", "CO-022", "CO-023"}
+	for i, r := range Rules(DefaultConfig()) {
+		if want := fmt.Sprintf("CO-%03d", 20+i); r.ID != want {
+			t.Errorf("rule %d is %s, want %s", i, r.ID, want)
+		}
+		if !strings.HasPrefix(r.Section, "001 §") || r.Statement == "" || r.Check == nil || r.Role != RoleOperator {
+			t.Errorf("%s: section %q, role %q, statement %q", r.ID, r.Section, r.Role, r.Statement)
+		}
+		if r.Style != slices.Contains(style, r.ID) {
+			t.Errorf("%s: Style %v", r.ID, r.Style)
+		}
+	}
+}
+
+// The package doc's rule table, which the README copies, names each rule
+// with its section and role, and marks the Style ones.
+func TestDocTable(t *testing.T) {
+	doc, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(doc), "\n")
+	for _, r := range Rules(DefaultConfig()) {
+		i := slices.IndexFunc(lines, func(l string) bool { return strings.HasPrefix(l, "//\t"+r.ID+" ") })
+		if i < 0 || !strings.Contains(lines[i], " "+r.Section+" ") || !strings.Contains(lines[i], " "+r.Role+" ") ||
+			strings.Contains(lines[i], "(style)") != r.Style {
+			t.Errorf("doc.go has no table line for %s with section %q, role %q and style %v", r.ID, r.Section, r.Role, r.Style)
+		}
+	}
+}
+
+// A convention rule's failure is a warning unless the judging is strict;
+// the other rules' failures fail either way.
+func TestStyleWarnsUnlessStrict(t *testing.T) {
+	broken := map[string]*builder{
+		"CO-020": upgraded().write("7m", "etcd", c(condAvailable, "Yes", "Cluster is up")),
+		"CO-021": upgraded().write("7m", "etcd", c(condAvailable, statusTrue, "cluster has deployed 4.0.1")),
+		"CO-022": upgraded().write("7m", "etcd", c(condProgressing, statusTrue, seedFailing)),
+		"CO-023": upgraded().write("7m", "etcd", c(condAvailable, statusTrue, "Cluster has deployed 4.0.1.")),
+		"CO-024": upgraded().write("7m", "etcd", c(condDegraded, statusTrue, "Failed")),
+		"CO-025": upgraded().write("7m", "etcd", c(condUpgradeable, statusFalse, "")),
+	}
+	for _, r := range Rules(DefaultConfig()) {
+		tl, ok := broken[r.ID]
+		if !ok {
+			t.Errorf("%s: no broken story", r.ID)
+			continue
+		}
+		for _, strict := range []bool{false, true} {
+			j := conformance.NewJudging(tl.events, at("1h"))
+			j.Strict = strict
+			got := conformance.JudgeWith([]conformance.Rule{r}, j)[0]
+			want := reports.Fail
+			if r.Style && !strict {
+				want = reports.Warn
+			}
+			if got.Status != want || len(got.Evidence) != 1 || got.Message == "" {
+				t.Errorf("%s, strict %v: %s with %d evidence events (%s), want %s with the write", r.ID, strict, got.Status, len(got.Evidence), got.Message, want)
+			}
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package conformance
 
 import (
+	"context"
 	"fmt"
 	"net/url"
 	"os"
@@ -8,11 +9,14 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/opcert/opcert/process"
 	"github.com/opcert/opcert/reports"
+	"github.com/opcert/opcert/sim/timeline"
 )
 
 // Host is the API server a real-time run starts processes against
@@ -23,7 +27,19 @@ type Host interface {
 	AddUser(name, server string) ([]byte, *rest.Config, error)
 	// RESTConfig is the harness's own access to the API server.
 	RESTConfig() *rest.Config
+	// Writer names the user whose write left resourceVersion rv, if a
+	// user AddUser provisioned made it, waiting up to within for the API
+	// server to say (its audit); an error otherwise.
+	Writer(ctx context.Context, rv string, within time.Duration) (string, error)
 }
+
+// userPrefix begins the name of each instance's user.
+const userPrefix = "opcert:"
+
+// auditWait bounds the wait for the API server's word on who made a
+// write: its audit event is sent while the write is served, so it is
+// there within milliseconds of the watch event, or not at all.
+const auditWait = 2 * time.Second
 
 // Processes starts, cuts off and kills the executables of a real-time run
 // (process mode), one per instance of a role, and says at the end how each
@@ -74,7 +90,7 @@ func (p *Processes) Start(name, role, object string, cmd process.Command) error 
 		if err != nil {
 			return err
 		}
-		kc, _, err := p.host.AddUser("opcert:"+name, proxy.Addr())
+		kc, _, err := p.host.AddUser(userPrefix+name, proxy.Addr())
 		if err != nil {
 			proxy.Close()
 			return err
@@ -182,6 +198,25 @@ func (p *Processes) Close() []reports.Process {
 			Log: filepath.Join(p.dir, fileName(n)+".log"), Endings: in.endings})
 	}
 	return out
+}
+
+// Attribute puts a write seen on the API server (obj as the write left
+// it) down to the instance whose process made it, by the user the API
+// server authenticated: e's actor becomes the instance, its role the
+// instance's. A write no process made keeps what e says (it is someone
+// else's: opcert's own writes are never observed).
+func (p *Processes) Attribute(ctx context.Context, obj client.Object, e *timeline.Event) {
+	user, err := p.host.Writer(ctx, obj.GetResourceVersion(), auditWait)
+	if err != nil {
+		return
+	}
+	name, ok := strings.CutPrefix(user, userPrefix)
+	p.mu.Lock()
+	in := p.procs[name]
+	p.mu.Unlock()
+	if ok && in != nil {
+		e.Actor, e.Role = name, in.role
+	}
 }
 
 // RESTConfig is the harness's own access to the API server the processes

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/opcert/opcert/sim/timeline"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
 // The watches of several kinds run side by side, so a write to one kind
@@ -27,19 +28,21 @@ const reorderHold = 100 * time.Millisecond
 // held is a write waiting to be handed on.
 type held struct {
 	e       timeline.Event
+	obj     *unstructured.Unstructured
 	rv      uint64
 	arrived time.Time
 }
 
-// hold adds a write of resourceVersion rv (0: none) and hands on what is
-// due. Callers hold r.mu.
-func (r *Recorder) hold(e timeline.Event, rv string) error {
+// hold adds a write of obj, which left resourceVersion rv ("": none, as
+// for the recorder's own events, which have no object), and hands on what
+// is due. Callers hold r.mu.
+func (r *Recorder) hold(e timeline.Event, obj *unstructured.Unstructured, rv string) error {
 	n, err := strconv.ParseUint(rv, 10, 64)
 	if len(r.opts.Recording.Kinds) < 2 || rv == "" || err != nil {
 		if err := r.release(true); err != nil {
 			return err
 		}
-		return r.emitLocked(e)
+		return r.emitLocked(e, obj)
 	}
 	at := r.opts.Now()
 	i, _ := slices.BinarySearchFunc(r.held, n, func(h held, n uint64) int {
@@ -51,7 +54,7 @@ func (r *Recorder) hold(e timeline.Event, rv string) error {
 		}
 		return 0
 	})
-	r.held = slices.Insert(r.held, i, held{e: e, rv: n, arrived: at})
+	r.held = slices.Insert(r.held, i, held{e: e, obj: obj, rv: n, arrived: at})
 	if err := r.release(false); err != nil {
 		return err
 	}
@@ -68,7 +71,7 @@ func (r *Recorder) release(all bool) error {
 	for len(r.held) > 0 && (all || !r.held[0].arrived.After(cutoff)) {
 		h := r.held[0]
 		r.held = r.held[1:]
-		if err := r.emitLocked(h.e); err != nil {
+		if err := r.emitLocked(h.e, h.obj); err != nil {
 			return err
 		}
 	}

@@ -150,7 +150,7 @@ func (o *Observer) Observe(obj *unstructured.Unstructured, how Change, at time.T
 
 // Forget drops what the observer knows of objects not in keep: after a
 // relist, those were deleted while the recorder was lost.
-func (o *Observer) Forget(gk schema.GroupKind, keep map[timeline.ObjectRef]bool, at time.Time) []timeline.Event {
+func (o *Observer) Forget(gk schema.GroupKind, keep map[timeline.ObjectRef]bool, at time.Time) ([]timeline.Event, []*unstructured.Unstructured) {
 	var gone []timeline.ObjectRef
 	for ref := range o.last {
 		if groupKind(ref) == gk && !keep[ref] {
@@ -159,14 +159,16 @@ func (o *Observer) Forget(gk schema.GroupKind, keep map[timeline.ObjectRef]bool,
 	}
 	slices.SortFunc(gone, compareRefs)
 	out := make([]timeline.Event, 0, len(gone))
+	objs := make([]*unstructured.Unstructured, 0, len(gone))
 	for _, ref := range gone {
 		prev := o.last[ref]
 		delete(o.last, ref)
+		objs = append(objs, prev.obj)
 		out = append(out, timeline.Event{Time: at, Actor: UnknownActor, Verb: timeline.VerbDelete, Object: ref,
 			Conditions: timeline.Diff(conditions(prev.obj), nil),
 			Detail:     "gone on a list after a recording gap: deleted while the recorder was lost"})
 	}
-	return out
+	return out, objs
 }
 
 func compareRefs(a, b timeline.ObjectRef) int {

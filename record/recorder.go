@@ -31,9 +31,11 @@ type Options struct {
 	// Recording is the mechanism's: the kinds to watch, the fields to
 	// record, the roles of field managers.
 	Recording *conformance.Recording
-	// Sink receives every event, numbered and in order, from one
-	// goroutine; an error from it stops the recording.
-	Sink func(timeline.Event) error
+	// Sink receives every event, numbered and in order, one at a time,
+	// with the object as the write left it (as it was, for a delete; nil
+	// for the recorder's own events); an error from it stops the
+	// recording.
+	Sink func(e timeline.Event, obj *unstructured.Unstructured) error
 	// Now is the recorder's clock (time.Now if nil).
 	Now func() time.Time
 	// Ready, if set, is called once every kind is listed and the watches
@@ -92,16 +94,14 @@ func (r *Recorder) Run(ctx context.Context) error {
 		return err
 	}
 	var kinds []kindWatch
-	var names []string
 	for _, gvk := range r.opts.Recording.Kinds {
 		m, err := mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
 		if err != nil {
 			return fmt.Errorf("the API server at %s does not serve %s (%s): %w", r.opts.Config.Host, gvk.Kind, gvk.GroupVersion(), err)
 		}
 		kinds = append(kinds, kindWatch{gvk: gvk, res: dyn.Resource(m.Resource), name: kindName(gvk)})
-		names = append(names, kindName(gvk))
 	}
-	all := strings.Join(names, ",")
+	all := kindNames(r.opts.Recording)
 	if err := r.emit(timeline.Event{Time: r.now(), Actor: RecorderActor, Verb: timeline.VerbRecord,
 		Object: timeline.ObjectRef{Kind: timeline.KindRecording, Name: all},
 		Detail: fmt.Sprintf("listing and watching %s on %s", all, r.opts.Config.Host)}); err != nil {
@@ -155,6 +155,15 @@ type kindWatch struct {
 	name string
 }
 
+// kindNames names the kinds rec records, as the recording's events do.
+func kindNames(rec *conformance.Recording) string {
+	names := make([]string, 0, len(rec.Kinds))
+	for _, gvk := range rec.Kinds {
+		names = append(names, kindName(gvk))
+	}
+	return strings.Join(names, ",")
+}
+
 // kindName is "Kind.group", the way kubectl names a resource's kind.
 func kindName(gvk schema.GroupVersionKind) string {
 	if gvk.Group == "" {
@@ -189,14 +198,15 @@ func (r *Recorder) list(ctx context.Context, k kindWatch, how Change) (string, e
 			return "", err
 		}
 		if ok {
-			if err := r.hold(e, obj.GetResourceVersion()); err != nil {
+			if err := r.hold(e, obj, obj.GetResourceVersion()); err != nil {
 				return "", err
 			}
 		}
 	}
 	if how == Relisted {
-		for _, e := range r.observer.Forget(k.gvk.GroupKind(), keep, at) {
-			if err := r.hold(e, ""); err != nil {
+		events, objs := r.observer.Forget(k.gvk.GroupKind(), keep, at)
+		for i, e := range events {
+			if err := r.hold(e, objs[i], ""); err != nil {
 				return "", err
 			}
 		}
@@ -293,7 +303,7 @@ func (r *Recorder) observe(obj *unstructured.Unstructured, how Change, at time.T
 	if err != nil || !ok {
 		return err
 	}
-	return r.hold(e, obj.GetResourceVersion())
+	return r.hold(e, obj, obj.GetResourceVersion())
 }
 
 // gap marks a recording gap from since, lists k again, and returns the
@@ -330,12 +340,12 @@ func (r *Recorder) gap(ctx context.Context, k kindWatch, since time.Time, why st
 func (r *Recorder) emit(e timeline.Event) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return r.hold(e, "")
+	return r.hold(e, nil, "")
 }
 
 // emitLocked hands one event to the sink, numbered, its time never before
 // the previous event's (the kinds' watches run side by side).
-func (r *Recorder) emitLocked(e timeline.Event) error {
+func (r *Recorder) emitLocked(e timeline.Event, obj *unstructured.Unstructured) error {
 	if r.failed != nil {
 		return r.failed
 	}
@@ -345,7 +355,7 @@ func (r *Recorder) emitLocked(e timeline.Event) error {
 	r.last = e.Time
 	r.seq++
 	e.Seq = r.seq
-	if err := r.opts.Sink(e); err != nil {
+	if err := r.opts.Sink(e, obj); err != nil {
 		r.failed = sinkError{err}
 		return r.failed
 	}

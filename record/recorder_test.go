@@ -14,6 +14,7 @@ import (
 	configv1 "github.com/openshift/api/config/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -58,7 +59,7 @@ func startRecorderWith(t *testing.T, kinds *conformance.Recording, prep func(*Re
 	rec := &recording{events: make(chan timeline.Event, 1024)}
 	var mu sync.Mutex
 	var all []timeline.Event
-	r, err := New(Options{Config: ReadOnly(api.Config), Recording: kinds, Sink: func(e timeline.Event) error {
+	r, err := New(Options{Config: ReadOnly(api.Config), Recording: kinds, Sink: func(e timeline.Event, _ *unstructured.Unstructured) error {
 		mu.Lock()
 		all = append(all, e)
 		mu.Unlock()

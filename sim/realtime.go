@@ -76,9 +76,22 @@ func (s *Scheduler) poke() {
 //
 // A write seen while a batch runs waits for the batch to end: the watch
 // can bring one of the batch's own writes before the write's call has
-// returned its resource version, and it must not be filed twice.
-func (s *Scheduler) Observe(ctx context.Context, gvk schema.GroupVersionKind, obj client.Object, e timeline.Event) {
-	o := observation{gvk, obj.DeepCopyObject().(client.Object), e}
+// returned its resource version, and it must not be filed twice. who, if
+// not nil, names the writer of a write that is not the run's own (Actor,
+// Role), once that is known and before it is filed: it may ask the API
+// server's audit, and wait a moment for it.
+func (s *Scheduler) Observe(ctx context.Context, gvk schema.GroupVersionKind, obj client.Object, e timeline.Event, who func(context.Context, client.Object, *timeline.Event)) {
+	s.observe(ctx, observation{gvk, obj.DeepCopyObject().(client.Object), e, who})
+}
+
+// ObserveEvent files a non-API event that whoever watches the API server
+// saw (a recording gap: the watch lost sight of the server, and caught up),
+// at its own time, in its place among the observed writes.
+func (s *Scheduler) ObserveEvent(ctx context.Context, e timeline.Event) {
+	s.observe(ctx, observation{e: e})
+}
+
+func (s *Scheduler) observe(ctx context.Context, o observation) {
 	s.mu.Lock()
 	if s.inBatch.Load() {
 		s.observed = append(s.observed, o)
@@ -94,6 +107,7 @@ type observation struct {
 	gvk schema.GroupVersionKind
 	obj client.Object
 	e   timeline.Event
+	who func(context.Context, client.Object, *timeline.Event)
 }
 
 // fileObserved files the writes seen while the last batch ran.
@@ -110,11 +124,18 @@ func (s *Scheduler) fileObserved(ctx context.Context) {
 // file files one observed write unless it is the run's own.
 func (s *Scheduler) file(ctx context.Context, o observation) {
 	gvk, obj, e := o.gvk, o.obj, o.e
+	if obj == nil {
+		s.timeline.Append(e)
+		return
+	}
 	if s.isMine(obj.GetResourceVersion()) {
 		return // a write of the scheduler's own actors, filed when made
 	}
 	if !s.toLocal(gvk.GroupKind(), obj) {
 		return
+	}
+	if o.who != nil {
+		o.who(ctx, obj, &e)
 	}
 	k := storeKey{gvk, client.ObjectKeyFromObject(obj)}
 	if e.Verb == timeline.VerbDelete {

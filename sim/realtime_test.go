@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/opcert/opcert/sim/timeline"
@@ -31,8 +32,9 @@ func TestRealtimeWaitsAndObserves(t *testing.T) {
 	// Someone else writes "seen" while the run sleeps.
 	go func() {
 		time.Sleep(100 * time.Millisecond)
-		s.Observe(context.Background(), coGVK, clusterOperator("seen"), timeline.Event{Time: time.Now(), Actor: "outsider",
-			Verb: timeline.VerbUpdateStatus, Object: timeline.ObjectRef{Kind: "ClusterOperator", Group: coGVK.Group, Name: "seen"}})
+		s.Observe(context.Background(), coGVK, clusterOperator("seen"), timeline.Event{Time: time.Now(), Actor: "unknown",
+			Verb: timeline.VerbUpdateStatus, Object: timeline.ObjectRef{Kind: "ClusterOperator", Group: coGVK.Group, Name: "seen"}},
+			func(_ context.Context, _ client.Object, e *timeline.Event) { e.Actor, e.Role = "outsider", "operator" })
 	}()
 	until := start.Add(400 * time.Millisecond)
 	if err := s.Run(context.Background(), until); err != nil {
@@ -55,8 +57,8 @@ func TestRealtimeWaitsAndObserves(t *testing.T) {
 		}
 		last = c.At
 	}
-	if evs := tl.Events(); len(evs) == 0 || evs[len(evs)-1].Actor != "outsider" {
-		t.Errorf("the observed write is not on the timeline: %+v", evs)
+	if evs := tl.Events(); len(evs) == 0 || evs[len(evs)-1].Actor != "outsider" || evs[len(evs)-1].Role != "operator" {
+		t.Errorf("the observed write is not on the timeline, put down to its writer: %+v", evs)
 	}
 }
 

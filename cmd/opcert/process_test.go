@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/opcert/opcert/reports"
+	"github.com/opcert/opcert/sim/timeline"
 )
 
 // Process mode, end to end (README "As a process"): the example operator
@@ -58,6 +59,23 @@ func readReport(t *testing.T, out string) reports.Report {
 	return rep
 }
 
+func readTimeline(t *testing.T, path string) []timeline.Event {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []timeline.Event
+	for line := range strings.Lines(string(data)) {
+		var e timeline.Event
+		if err := json.Unmarshal([]byte(line), &e); err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
 func TestProcessModeCertifiesTheExample(t *testing.T) {
 	if testing.Short() {
 		t.Skip("needs the API server")
@@ -81,6 +99,18 @@ func TestProcessModeCertifiesTheExample(t *testing.T) {
 		if judged[id] != reports.Pass {
 			t.Errorf("%s is %s, want pass", id, judged[id])
 		}
+	}
+	// Each operator's writes are put down to its process by the user the
+	// API server authenticated (its audit), the only attribution process
+	// mode makes.
+	writes := map[string]int{}
+	for _, e := range readTimeline(t, filepath.Join(out, run.Timeline)) {
+		if e.IsWrite() && e.Object.Kind == "ClusterOperator" && e.Actor != "detector" {
+			writes[e.Actor+" "+e.Role+" "+e.Object.Name]++
+		}
+	}
+	if writes["operator/etcd operator etcd"] == 0 || writes["operator/dns operator dns"] == 0 || len(writes) != 2 {
+		t.Errorf("ClusterOperator writes by actor, role and object: %v, want operator/etcd's and operator/dns's only", writes)
 	}
 	if run.TimeScale != 0.01 || len(run.Processes) != 2 {
 		t.Fatalf("time scale %v, %d processes", run.TimeScale, len(run.Processes))

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
@@ -295,7 +296,7 @@ func newRecordingFile(path string) (*recordingFile, error) {
 	return &recordingFile{path: path, f: f, w: w, enc: json.NewEncoder(w)}, nil
 }
 
-func (r *recordingFile) write(e timeline.Event) error {
+func (r *recordingFile) write(e timeline.Event, _ *unstructured.Unstructured) error {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.enc.Encode(e)

@@ -4,11 +4,10 @@ import (
 	"context"
 	"errors"
 
-	configv1 "github.com/openshift/api/config/v1"
-	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/record"
 	"github.com/opcert/opcert/sim"
 	"github.com/opcert/opcert/sim/timeline"
 )
@@ -36,22 +35,19 @@ func newExecs(ctx context.Context, w *world, cmd conformance.Process) (*execs, e
 }
 
 // observeOperators files, in real time, the writes to ClusterOperators the
-// run did not make, as their operators': only the detector, the run's own,
-// and the operator of a ClusterOperator write it.
+// run did not make (record.Feed). In process mode a write is put down to
+// the process whose user made it, as the API server's audit says; on a
+// cluster, where opcert cannot see who authenticated, to the operator of
+// the ClusterOperator written: only the detector, the run's own, and the
+// operator of a ClusterOperator write it.
 func observeOperators(ctx context.Context, st *conformance.Stage) error {
-	api, err := client.NewWithWatch(st.Config, client.Options{Scheme: st.API.Scheme()})
-	if err != nil {
-		return err
+	who := func(_ context.Context, obj client.Object, e *timeline.Event) {
+		e.Actor, e.Role = OperatorActor(obj.GetName()), RoleOperator
 	}
-	loop, err := conformance.ObserveKind(ctx, api, st.Sched, ClusterOperatorGVK, &configv1.ClusterOperatorList{},
-		func(key types.NamespacedName, _ client.Object) (string, string) {
-			return OperatorActor(key.Name), RoleOperator
-		})
-	if err != nil {
-		return err
+	if st.Processes != nil {
+		who = st.Processes.Attribute
 	}
-	st.Go(loop)
-	return nil
+	return record.Feed(ctx, st, recording(DefaultDetectorManagers), who)
 }
 
 func (e *execs) start(ctx context.Context, name string) error {

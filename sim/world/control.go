@@ -53,6 +53,11 @@ func (w *World) start(ctx context.Context, crds []*apiextensionsv1.CustomResourc
 		}
 	}
 	w.logs = [2]*tail{{}, {}}
+	audit, auditArgs, err := startAudit(w.dir)
+	if err != nil {
+		return nil, err
+	}
+	w.audit = audit
 	w.env = &envtest.Environment{CRDs: crds, Scheme: w.Scheme, ErrorIfCRDPathMissing: true,
 		ControlPlaneStartTimeout: startTimeout, ControlPlaneStopTimeout: stopTimeout}
 	api := w.env.ControlPlane.GetAPIServer()
@@ -61,6 +66,9 @@ func (w *World) start(ctx context.Context, crds []*apiextensionsv1.CustomResourc
 		api.SecureServing.Address, api.SecureServing.Port = "127.0.0.1", strconv.Itoa(port)
 	}
 	api.Out, api.Err = w.logs[0], w.logs[0]
+	for flag, value := range auditArgs {
+		api.Configure().Set(flag, value)
+	}
 	w.env.ControlPlane.Etcd = &envtest.Etcd{Path: filepath.Join(bin, "etcd"), DataDir: filepath.Join(w.dir, "etcd"),
 		Out: w.logs[1], Err: w.logs[1]}
 
@@ -124,6 +132,7 @@ func (w *World) Stop() error {
 		if rmErr := killAndRemove(w.dir); err == nil {
 			err = rmErr
 		}
+		w.closeAudit()
 	})
 	return err
 }

@@ -14,9 +14,10 @@ import (
 // returns a kubeconfig (and a rest.Config) for it. server, if not empty, replaces the API server's address
 // (host:port) in it: process mode points each process at its own proxy.
 // The user is cluster-admin (system:masters) on this private server: it
-// plays an operator, whose rights are not under test.
+// plays an operator, whose rights are not under test. Its writes are
+// audited (Writer).
 func (w *World) AddUser(name, server string) ([]byte, *rest.Config, error) {
-	return w.AddUserInGroups(name, server, []string{"system:masters"})
+	return w.AddUserInGroups(name, server, []string{"system:masters", ProcessGroup})
 }
 
 // AddUserInGroups is AddUser for a user in the given groups only, whose

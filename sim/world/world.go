@@ -44,6 +44,7 @@ type World struct {
 	stopOnce sync.Once
 	died     chan struct{}
 	cause    error
+	audit    *audit // who made the writes of the processes opcert starts (audit.go)
 	// Config talks to the API server with client-side rate limiting off:
 	// the server is the floor, the harness must not add a ceiling.
 	Config *rest.Config
@@ -103,6 +104,7 @@ func Start(ctx context.Context, opts Options) (*World, error) {
 	if err != nil {
 		_ = killAndRemove(w.dir)
 		live.Delete(w.dir)
+		w.closeAudit()
 		return nil, err
 	}
 	cfg.QPS, cfg.Burst = -1, 0

@@ -1,0 +1,100 @@
+package record
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/sim/timeline"
+)
+
+// Who names the writer of a write a real-time run did not make (obj as
+// the write left it, with the run's names), over the recorder's reading of
+// it (field manager, Recording.Role), before it is filed.
+type Who func(ctx context.Context, obj client.Object, e *timeline.Event)
+
+// Feed records, in real time, the kinds of rec on a real-time run's API
+// server, and files on the run's scheduler every write its own actors did
+// not make (sim.Scheduler.Observe), as the recorder reads it, then as who
+// names its writer (nil: as the recorder reads it): a process's writes by
+// the user the API server authenticated (Processes.Attribute). It is the
+// recorder of opcert watch, with the scheduler as its sink: a watch that
+// expires is a recording gap on the run's timeline, as on a recording.
+//
+// Feed returns once every kind is listed, so that what exists is the
+// run's starting state, filed as the recorder's (created before the
+// recording began: no one is judged for it); the watches then run beside
+// the run (Stage.Go) until it ends.
+func Feed(ctx context.Context, st *conformance.Stage, rec *conformance.Recording, who Who) error {
+	if st.Config == nil || !st.Sched.Realtime() {
+		return errors.New("record: feeding a run's scheduler needs a real-time run on an API server")
+	}
+	if rec == nil || len(rec.Kinds) == 0 {
+		return errors.New("record: the mechanism names no kinds to record")
+	}
+	ready := make(chan struct{})
+	failed := make(chan error, 1)
+	st.Go(func(ctx context.Context) {
+		r, err := New(Options{Config: st.Config, Recording: rec, Sink: filer(ctx, st, who), Ready: func() { close(ready) }})
+		if err == nil {
+			err = r.Run(ctx)
+		}
+		select {
+		case <-ready:
+		default:
+			failed <- err // it could not start: Feed says why
+			return
+		}
+		if err != nil {
+			// Nothing more is filed: the rest of the run is a gap, not
+			// judged, rather than a silence held against the subjects.
+			st.Sched.ObserveEvent(ctx, timeline.Event{Time: time.Now().UTC().Truncate(time.Millisecond), Actor: RecorderActor,
+				Verb: timeline.VerbLost, Object: timeline.ObjectRef{Kind: timeline.KindRecording, Name: kindNames(rec)},
+				Detail: "the recording of the run's API server stopped: " + err.Error()})
+		}
+	})
+	select {
+	case <-ready:
+		return nil
+	case err := <-failed:
+		if err == nil {
+			err = ctx.Err()
+		}
+		return err
+	}
+}
+
+// filer is Feed's sink: the run's scheduler, with the objects in the
+// run's types.
+func filer(ctx context.Context, st *conformance.Stage, who Who) func(timeline.Event, *unstructured.Unstructured) error {
+	scheme := st.API.Scheme()
+	return func(e timeline.Event, obj *unstructured.Unstructured) error {
+		switch {
+		case obj == nil && (e.Verb == timeline.VerbLost || e.Verb == timeline.VerbResumed):
+			st.Sched.ObserveEvent(ctx, e)
+			return nil
+		case obj == nil:
+			return nil // the recording's start and end: the run has its own
+		}
+		gvk := obj.GroupVersionKind()
+		typed, err := scheme.New(gvk)
+		if err != nil {
+			return fmt.Errorf("record: %s is not in the run's scheme: %w", gvk.Kind, err)
+		}
+		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(obj.Object, typed); err != nil {
+			return fmt.Errorf("record: reading %s %s: %w", gvk.Kind, obj.GetName(), err)
+		}
+		var name Who
+		if who != nil && e.Actor != RecorderActor {
+			name = who // a listed object was written before the run: no one's
+		}
+		st.Sched.Observe(ctx, gvk, typed.(client.Object), e, name)
+		return nil
+	}
+}

@@ -26,6 +26,7 @@ type analyzeOptions struct {
 	out        string
 	mechanism  string
 	until      time.Duration
+	strict     bool
 	mechanisms mechanismFlags
 }
 
@@ -53,9 +54,12 @@ event, or --until after its first. Recorded timelines (events with the
 time the API server gave each write) are judged with the tolerance their
 lag needs, stated in the report.
 
-Exit codes: 0 every rule passed, 1 a rule failed, 2 a file or flag is
-wrong (nothing written), 3 a disk error, 128+n stopped by signal n (the
-report directory left as it was).`,
+A convention rule (how a message reads) that fails gives a warning, which
+fails nothing unless --strict.
+
+Exit codes: 0 every rule passed (or only warned, unless --strict), 1 a
+rule failed, 2 a file or flag is wrong (nothing written), 3 a disk error,
+128+n stopped by signal n (the report directory left as it was).`,
 		Example: `  opcert analyze opcert-report/timelines/01-stale-hang.jsonl --out /tmp/again
   kubectl get clusteroperators -w -o json --show-managed-fields > co.json   # in CI, then:
   opcert analyze co.json --mechanism stale --detector-manager my-detector --out co-report`,
@@ -65,6 +69,7 @@ report directory left as it was).`,
 	f := cmd.Flags()
 	f.StringVarP(&o.out, "out", "o", "opcert-analysis", "report directory (replaced when the analysis completes)")
 	f.StringVar(&o.mechanism, "mechanism", "", "the mechanism whose rules judge the files (default: told from the first object's kind)")
+	f.BoolVar(&o.strict, "strict", false, "count the warnings of convention rules (how messages read) as failures: exit 1 instead of 0")
 	f.DurationVar(&o.until, "until", 0, "how far the timelines cover, after their first event (default: the run's end for a timeline in an opcert report, else the last event)")
 	o.mechanisms = addMechanismFlags(f)
 	return cmd
@@ -151,7 +156,7 @@ func (o *analyzeOptions) analyze(cmd *cobra.Command, mechs map[string]*conforman
 		return reports.Run{}, envError{err}
 	}
 	defer out.Close()
-	j := record.Judgement{Name: name, Source: file, Until: o.until}
+	j := record.Judgement{Name: name, Source: file, Until: o.until, Strict: o.strict}
 	// The tolerance first, so that the rules may judge as the events pass
 	// (a long recording is then not held): a quick scan of a timeline; a
 	// kubectl stream's times are managedFields', whole seconds, so a

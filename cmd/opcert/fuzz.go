@@ -25,6 +25,7 @@ type fuzzOptions struct {
 	shrinkRuns int
 	subjects   []string
 	apiPort    int
+	strict     bool
 	mechanisms mechanismFlags
 }
 
@@ -50,8 +51,11 @@ scenario found beside it. Replay either with 'opcert run FILE'.
 --out gets the report of every run (junit.xml, report.json, report.md),
 the two scenario files and the failing runs' timelines.
 
-Exit codes: 0 every run passed, 1 a run failed (files written), 2 usage
-error, 3 environment error.`,
+A convention rule (how a message reads) that fails gives a warning, which
+is no failure to shrink unless --strict.
+
+Exit codes: 0 every run passed (warnings pass too, unless --strict), 1 a
+run failed (files written), 2 usage error, 3 environment error.`,
 		Example: `  opcert fuzz --mechanism stale --seed 1 --runs 20 --duration 24h
   opcert fuzz --mechanism staticpod --seed 100 --runs 5 --duration 6h
   opcert fuzz --mechanism stale --subject detector=lenient --runs 3 --duration 2h`,
@@ -67,6 +71,7 @@ error, 3 environment error.`,
 	f.IntVar(&o.shrinkRuns, "shrink-runs", 200, "at most this many runs to shrink a failure (0: do not shrink)")
 	f.StringArrayVarP(&o.subjects, "subject", "s", nil, "fill a role with a subject, as role=subject (repeatable)")
 	f.IntVar(&o.apiPort, "api-port", 0, "port for the API server (0: any free port)")
+	f.BoolVar(&o.strict, "strict", false, "count the warnings of convention rules (how messages read) as failures: exit 1 instead of 0")
 	o.mechanisms = addMechanismFlags(f)
 	return cmd
 }
@@ -135,7 +140,7 @@ func (o *fuzzOptions) run(cmd *cobra.Command) error {
 	start := time.Now()
 	drawn, shrinks := 0, 0
 	finding, err := conformance.Fuzz(ctx, w.Client, m, cast, conformance.FuzzOptions{
-		Seed: o.seed, Runs: o.runs, Duration: o.duration, ShrinkRuns: o.shrinkRuns, Dir: w.Dir(),
+		Seed: o.seed, Runs: o.runs, Duration: o.duration, ShrinkRuns: o.shrinkRuns, Dir: w.Dir(), Strict: o.strict,
 		Ran: func(sc *scenarios.Scenario, run reports.Run, shrink bool) {
 			if shrink {
 				shrinks++

@@ -35,6 +35,8 @@ type runOptions struct {
 	mechanisms mechanismFlags
 	// cluster says whether and how to run on a cluster (cluster mode).
 	cluster clusterFlags
+	// strict counts the convention rules' warnings as failures.
+	strict bool
 }
 
 // mechanismFlags build each registered mechanism from its flags' values.
@@ -131,8 +133,11 @@ through KUBEBUILDER_ASSETS) serves the whole run. Reports (junit.xml,
 report.json, report.md and one timeline per run under timelines/) replace
 the --out directory only once everything is written.
 
-Exit codes: 0 all rules passed, 1 a rule or expectation failed, 2 usage or
-environment error.`,
+A convention rule (how a message reads) that fails gives a warning: it is
+reported, and fails nothing unless --strict.
+
+Exit codes: 0 all rules passed (warnings pass too, unless --strict), 1 a
+rule or expectation failed, 2 usage or environment error.`,
 		Example: `  opcert run
   opcert run --subject operator=slow
   opcert run --scenario 02-operator-death --subject detector=lenient
@@ -150,6 +155,7 @@ environment error.`,
 	f.IntVar(&o.apiPort, "api-port", 0, "port for the API server (0: any free port)")
 	f.BoolVar(&o.dryRun, "dry-run", false, "print the plan (scenarios, subjects, estimated API calls and wall time) and stop")
 	f.Float64Var(&o.timeScale, "time-scale", 1, "multiply scenario times and the mechanisms' thresholds by this (0 < x <= 1), for real-time runs of executables: at 0.01 a 10m challenge comes after 6s; budgets that judge a subject (the 30s answer budget) stay absolute")
+	f.BoolVar(&o.strict, "strict", false, "count the warnings of convention rules (how messages read) as failures: exit 1 instead of 0")
 	f.BoolVar(&o.reproducible, "reproducible", false, "leave wall-clock fields (start time, durations, API server start-up, binaries' path) out of the reports, so that the same input writes the same files")
 	o.mechanisms = addMechanismFlags(f)
 	o.cluster.add(f)
@@ -207,6 +213,7 @@ func (o *runOptions) run(cmd *cobra.Command, files []string) error {
 			Progress:   ticker(stderr, i+1, len(plans), p.sc),
 			TimeScale:  o.timeScale,
 			ProcessDir: procDir,
+			Strict:     o.strict,
 		}))
 		for j := range run.Processes { // as the report directory will hold them
 			if rel, err := filepath.Rel(staging, run.Processes[j].Log); err == nil {

@@ -31,6 +31,7 @@ type selftestOptions struct {
 	only       []string
 	maxCalls   int
 	apiPort    int
+	strict     bool
 	mechanisms mechanismFlags
 }
 
@@ -49,7 +50,9 @@ scenario once too. The result is a matrix of rules x mutants, written to
 
 The self-test fails when a rule is failed by no mutant, when a mutant fails
 no rule (a survivor; failing only a scenario's own expectations does not
-count), or when the reference fails anything.
+count), or when the reference fails anything. A convention rule (how a
+message reads) that warns on a mutant has caught it; one that warns on the
+reference is listed, and fails the self-test only with --strict.
 
 Scenarios estimated above --max-calls API calls are skipped, and named.
 
@@ -68,6 +71,7 @@ survivor or a reference failure, 2 usage error, 3 environment error.`,
 	f.StringArrayVar(&o.only, "mechanism", nil, "test only this mechanism (repeatable; default all)")
 	f.IntVar(&o.maxCalls, "max-calls", 2000, "skip scenarios estimated above this many API calls")
 	f.IntVar(&o.apiPort, "api-port", 0, "port for the API server (0: any free port)")
+	f.BoolVar(&o.strict, "strict", false, "count the warnings of convention rules (how messages read) as failures: a warning on the reference fails the self-test")
 	o.mechanisms = addMechanismFlags(f)
 	return cmd
 }
@@ -108,6 +112,9 @@ type matrix struct {
 	Thin      []string `json:"thinRules"`
 	Survivors []string `json:"survivors"`
 	Reference []string `json:"referenceFailures"`
+	// ReferenceWarnings are the convention rules the reference broke in a
+	// run that was not strict: listed, failing nothing.
+	ReferenceWarnings []string `json:"referenceWarnings"`
 }
 
 type matrixRule struct {
@@ -130,8 +137,10 @@ func (m *matrix) ok() bool {
 
 // buildMatrix judges the runs: rules maps each mechanism to its rule IDs,
 // mutants each mechanism to its mutants' names, in the order to report.
-// A mutant's failed EXPECT cases catch nothing; the reference's failures of
-// any kind (a rule, an expectation, a run its subjects broke) are listed.
+// A mutant's failed EXPECT cases catch nothing, and a convention rule's
+// warning catches as its failure would (the rule was shown to see the
+// fault); the reference's failures of any kind (a rule, an expectation, a
+// run its subjects broke) are listed, and its warnings apart.
 func buildMatrix(rules, mutants map[string][]string, runs []selftestRun) *matrix {
 	fails := map[string]map[string]bool{} // mutant -> rule
 	expects := map[string]map[string]bool{}
@@ -142,14 +151,17 @@ func buildMatrix(rules, mutants map[string][]string, runs []selftestRun) *matrix
 				out.Reference = append(out.Reference, fmt.Sprintf("%s: ERROR: %s", r.Run.Scenario, oneLine(r.Run.Error)))
 			}
 			for _, c := range r.Run.Cases {
-				if c.Status == reports.Fail {
+				switch c.Status {
+				case reports.Fail:
 					out.Reference = append(out.Reference, fmt.Sprintf("%s: %s: %s", r.Run.Scenario, c.Rule, oneLine(c.Message)))
+				case reports.Warn:
+					out.ReferenceWarnings = append(out.ReferenceWarnings, fmt.Sprintf("%s: %s: %s", r.Run.Scenario, c.Rule, oneLine(c.Message)))
 				}
 			}
 			continue
 		}
 		for _, c := range r.Run.Cases {
-			if c.Status != reports.Fail {
+			if c.Status != reports.Fail && c.Status != reports.Warn {
 				continue
 			}
 			set := fails
@@ -375,6 +387,7 @@ func (o *selftestOptions) run(cmd *cobra.Command) error {
 					Prefix:   fmt.Sprintf("t%03d-", i),
 					Dir:      w.Dir(),
 					Progress: ticker(stderr, i, total, sc),
+					Strict:   o.strict,
 				})
 				progress(stderr, i, total, run)
 				switch run.Stopped {
@@ -478,6 +491,9 @@ func writeSelftestSummary(w io.Writer, rep *selftestReport) {
 	for _, f := range m.Reference {
 		fmt.Fprintf(w, "REFERENCE FAILS %s\n", f)
 	}
+	for _, f := range m.ReferenceWarnings {
+		fmt.Fprintf(w, "REFERENCE WARNS %s\n", f)
+	}
 	verdict := "PASS"
 	if !rep.Passed {
 		verdict = "FAIL"
@@ -563,6 +579,7 @@ func writeSelftestMarkdown(w io.Writer, rep *selftestReport) {
 	list(fmt.Sprintf("Rules fewer than %d mutants fail (reported, not failed)", wantKills), m.Thin)
 	list("Survivors (mutants that fail no rule)", m.Survivors)
 	list("Reference failures", m.Reference)
+	list("Reference warnings (convention rules; they fail the self-test only with --strict)", m.ReferenceWarnings)
 	var skipped []string
 	for _, s := range rep.Skipped {
 		skipped = append(skipped, fmt.Sprintf("%s (about %d API calls, over --max-calls %d)", s.Scenario, s.Calls, rep.MaxCalls))

@@ -93,6 +93,27 @@ func TestBuildMatrix(t *testing.T) {
 	}
 }
 
+// A convention rule's warning on a mutant catches it as a failure would;
+// on the reference it is listed apart and fails nothing (a strict run
+// reports it as a failure, which fails the self-test).
+func TestBuildMatrixWarnings(t *testing.T) {
+	warn := func(rule string) reports.Case {
+		return reports.Case{Rule: rule, Status: reports.Warn, Message: "styled " + rule}
+	}
+	rules := map[string][]string{"m": {"R-1", "R-2"}}
+	mutants := map[string][]string{"m": {"m.a=x"}}
+	m := buildMatrix(rules, mutants, []selftestRun{
+		selfRun("", "s1", pass("R-1"), warn("R-2")),
+		selfRun("m.a=x", "s1", fail("R-1"), warn("R-2")),
+	})
+	if got := m.Mutants[0].Fails; !reflect.DeepEqual(got, []string{"R-1", "R-2"}) {
+		t.Errorf("m.a=x fails %v, want both rules", got)
+	}
+	if want := []string{"s1: R-2: styled R-2"}; !reflect.DeepEqual(m.ReferenceWarnings, want) || len(m.Reference) != 0 || !m.ok() {
+		t.Errorf("reference warnings %q, failures %q, ok %v: want %q, none, ok", m.ReferenceWarnings, m.Reference, m.ok(), want)
+	}
+}
+
 func TestSelftestBadInput(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "report")
 	earlierReport(t, out)

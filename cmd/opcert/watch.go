@@ -29,6 +29,7 @@ type watchOptions struct {
 	mechanism           string
 	out                 string
 	duration, every     time.Duration
+	strict              bool
 	mechanisms          mechanismFlags
 	failed              bool // the last judging failed a rule
 }
@@ -55,10 +56,14 @@ out, every --judge-every, and on Ctrl-C (SIGINT, SIGTERM, SIGHUP), which
 ends the recording. The rules get the tolerance the recording's lag
 needs, stated in the report.
 
-Exit codes: 0 every rule passed, 1 a rule failed, 2 a flag, the
-kubeconfig or --out is wrong (nothing written), 3 the cluster cannot be
-reached or does not serve the kinds, or a disk error; 128+n after a
-signal n (130 for Ctrl-C), once what was recorded is judged and written.
+A convention rule (how a message reads) that fails gives a warning, which
+fails nothing unless --strict.
+
+Exit codes: 0 every rule passed (or only warned, unless --strict), 1 a
+rule failed, 2 a flag, the kubeconfig or --out is wrong (nothing
+written), 3 the cluster cannot be reached or does not serve the kinds, or
+a disk error; 128+n after a signal n (130 for Ctrl-C), once what was
+recorded is judged and written.
 A second signal stops at once and leaves --out as it was.`,
 		Example: `  opcert watch --kubeconfig ~/.kube/config --for 2h --out co-watch
   opcert watch --kubeconfig kc --detector-manager my-detector --judge-every 10m --out co-watch`,
@@ -72,6 +77,7 @@ A second signal stops at once and leaves --out as it was.`,
 	f.StringVarP(&o.out, "out", "o", "opcert-watch", "report directory (replaced at each judging)")
 	f.DurationVar(&o.duration, "for", 0, "how long to record (default: until Ctrl-C)")
 	f.DurationVar(&o.every, "judge-every", 0, "judge what was recorded so far, and rewrite the reports, at this interval (default: only at the end)")
+	f.BoolVar(&o.strict, "strict", false, "count the warnings of convention rules (how messages read) as failures: exit 1 instead of 0")
 	o.mechanisms = addMechanismFlags(f)
 	return cmd
 }
@@ -234,7 +240,7 @@ func (o *watchOptions) judge(parent context.Context, m *conformance.Mechanism, r
 		return envError{err}
 	}
 	// A judging is never cut short by the signal that asked for it.
-	run, err := record.Judge(context.WithoutCancel(parent), src, m, record.Judgement{Name: "watch", Source: host, Tolerance: tol})
+	run, err := record.Judge(context.WithoutCancel(parent), src, m, record.Judgement{Name: "watch", Source: host, Tolerance: tol, Strict: o.strict})
 	if err != nil {
 		return envError{fmt.Errorf("judging the recording: %w", err)}
 	}

@@ -67,6 +67,9 @@ func TestCO020ValidConditions(t *testing.T) {
 		{name: "the status changed, lastTransitionTime kept",
 			tl:   upgraded().write("7m", "etcd", c(condAvailable, statusFalse, "Cluster has lost etcd quorum").at("0s")),
 			want: reports.Fail, message: []string{"ClusterOperator/etcd Available at +7m0s: the status went True -> False but lastTransitionTime stayed at +0s"}, evidence: []string{"7m"}},
+		{name: "two faults of one write, shown once",
+			tl:   newTimeline().write("0s", "etcd", c(condAvailable, "true", "Cluster is up").because("up!")),
+			want: reports.Fail, message: []string{`status "true"`, "(and 1 more)"}, evidence: []string{"0s"}},
 		{name: "every fault counted, each with its write",
 			tl: upgraded().write("7m", "etcd", c(condAvailable, "true", "Cluster is up")).
 				write("8m", "dns", c(condDegraded, statusFalse, "").because("as expected")),

@@ -32,7 +32,12 @@ func (f *finding) verdict(nothing, note string) conformance.Verdict {
 			v.Message += fmt.Sprintf(" (and %d more)", n-1)
 		}
 		for _, p := range f.problems {
-			v.Evidence = append(v.Evidence, p.Evidence...)
+			for _, e := range p.Evidence {
+				// One write with several faults is shown once.
+				if n := len(v.Evidence); n == 0 || v.Evidence[n-1].Seq != e.Seq || !v.Evidence[n-1].Time.Equal(e.Time) {
+					v.Evidence = append(v.Evidence, e)
+				}
+			}
 		}
 		if len(v.Evidence) > conformance.MaxEvidence {
 			v.Evidence = v.Evidence[:conformance.MaxEvidence]

@@ -1,0 +1,281 @@
+package component
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	configv1 "github.com/openshift/api/config/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// OperatorVersion is the versions entry the version operator watches (001
+// §Version).
+const OperatorVersion = "operator"
+
+// Reasons the operator writes.
+const (
+	ReasonAsExpected          = "AsExpected"
+	ReasonInstalling          = "Installing"          // Available False: first rollout not complete
+	ReasonOperandUnavailable  = "OperandUnavailable"  // Available False: an operand has no ready pod
+	ReasonRollingOut          = "RollingOut"          // Progressing True
+	ReasonApplyFailed         = "ApplyFailed"         // Progressing and Degraded True: an ApplyError
+	ReasonOperandStuck        = "OperandStuck"        // Progressing and Degraded True: no progress for StuckAfter
+	ReasonAdminActionRequired = "AdminActionRequired" // Upgradeable False, for a blocker without a valid reason
+	ReasonMultipleBlockers    = "MultipleBlockers"    // Upgradeable False, for blockers of several reasons
+)
+
+// Step decides from one look at the operator's world: the operand specs
+// to write, the status to write (none when nothing changed) and when to
+// look again. It reads no clock: now is the look's instant.
+func (p Params) Step(in Input, now time.Time) Output {
+	p = p.withDefaults()
+	var out Output
+	rs := make([]rollout, len(in.Operands))
+	for i, o := range in.Operands {
+		rs[i] = p.survey(o, in.Config)
+		if !rs[i].applied() {
+			out.Specs = append(out.Specs, Spec{Kind: o.Kind, Name: o.Name, Level: rs[i].target})
+		}
+	}
+	d := p.decide(in, rs, now)
+	out.Next = d.next
+	status := in.Status.DeepCopy()
+	status.Conditions = append(p.conditions(in, d, now), foreign(in.Status.Conditions)...)
+	status.Versions = slices.Clone(d.versions)
+	switch {
+	case sameConditions(in.Status.Conditions, status.Conditions) && sameVersions(in.Status.Versions, status.Versions):
+	case p.has(SplitWrite) && !sameVersions(in.Status.Versions, status.Versions) &&
+		!sameConditions(in.Status.Conditions, status.Conditions):
+		first := in.Status.DeepCopy()
+		first.Conditions = slices.Clone(status.Conditions)
+		out.Writes = []configv1.ClusterOperatorStatus{*first, *status}
+	default:
+		out.Writes = []configv1.ClusterOperatorStatus{*status}
+	}
+	return out
+}
+
+// decision is what one look concludes, before it is put into conditions.
+type decision struct {
+	rs       []rollout
+	versions []configv1.OperandVersion // to report
+	complete bool                      // every operand complete
+	// rolling: Progressing, the operator is moving to a level it has not
+	// reached (001 §What should an operator report, honored by components 3).
+	rolling    bool
+	wasRolling bool      // the status says Progressing True
+	stuck      []rollout // operands that made no progress for StuckAfter
+	next       time.Time
+}
+
+func (p Params) decide(in Input, rs []rollout, now time.Time) decision {
+	d := decision{rs: rs, versions: in.Status.Versions, complete: true}
+	moving, applied := false, true
+	for _, r := range rs {
+		d.complete = d.complete && r.complete()
+		applied = applied && r.applied()
+		moving = moving || !r.applied() || r.old()
+	}
+	want := p.versions(rs)
+	switch {
+	case d.complete:
+		// 001 §Version reporting during an upgrade: no old version runs or
+		// will run, and the new one is rolled out (honored by components 5).
+		// On install, the first versions are written now too: a version is
+		// never reported before it is reached.
+		d.versions = want
+	case p.has(EarlyVersion) && versionOf(d.versions, OperatorVersion) != "" && applied:
+		d.versions = want
+	}
+	d.wasRolling = conditionStatus(in.Status.Conditions, configv1.OperatorProgressing) == configv1.ConditionTrue
+	// A rollout once begun is followed to its completion, readiness included;
+	// pods merely turning unready at a level already reached are not
+	// progress (reconciling a known state).
+	d.rolling = in.ApplyError != nil || moving || !sameVersions(d.versions, want) || (d.wasRolling && !d.complete)
+	if d.rolling {
+		for _, r := range rs {
+			switch at := r.stuckAt(p.StuckAfter); {
+			case at.IsZero():
+			case !now.Before(at):
+				d.stuck = append(d.stuck, r)
+			default:
+				d.next = earliest(d.next, at)
+			}
+		}
+	}
+	if in.ApplyError != nil {
+		d.next = earliest(d.next, now.Add(p.RetryAfter))
+	}
+	return d
+}
+
+// versions are what the operator reports once every operand is complete:
+// its own version, then one entry per operand (001 §Version: "MAY report
+// additional versions of its underlying operands").
+func (p Params) versions(rs []rollout) []configv1.OperandVersion {
+	vs := []configv1.OperandVersion{{Name: OperatorVersion, Version: p.Version}}
+	for _, r := range rs {
+		vs = append(vs, configv1.OperandVersion{Name: r.Name, Version: r.target.Version})
+	}
+	return vs
+}
+
+// conditions are the four the operator owns, with their transition times:
+// kept while a status stays, now when it changes, and now on Progressing
+// at an upgrade's completion (001 §Version reporting during an upgrade).
+func (p Params) conditions(in Input, d decision, now time.Time) []configv1.ClusterOperatorStatusCondition {
+	conds := []configv1.ClusterOperatorStatusCondition{
+		p.available(d), p.progressing(in, d), p.degraded(in, d), p.upgradeable(in),
+	}
+	stamp := metav1.NewTime(now).Rfc3339Copy() // the API server keeps seconds
+	completed := conds[1].Status == configv1.ConditionFalse &&
+		(d.wasRolling || !sameVersions(in.Status.Versions, d.versions))
+	for i := range conds {
+		c := &conds[i]
+		prev, found := condition(in.Status.Conditions, c.Type)
+		switch {
+		case c.Type == configv1.OperatorProgressing && completed && found && p.has(StaleCompletion):
+			c.LastTransitionTime = prev.LastTransitionTime
+		case c.Type == configv1.OperatorProgressing && completed:
+			c.LastTransitionTime = stamp
+		case found && prev.Status == c.Status:
+			c.LastTransitionTime = prev.LastTransitionTime
+		default:
+			c.LastTransitionTime = stamp
+		}
+	}
+	return conds
+}
+
+// available: not the first time until the first rollout is complete
+// (honored by components 1); after that, while every operand serves.
+func (p Params) available(d decision) configv1.ClusterOperatorStatusCondition {
+	c := configv1.ClusterOperatorStatusCondition{Type: configv1.OperatorAvailable, Status: configv1.ConditionTrue, Reason: ReasonAsExpected}
+	serves := !slices.ContainsFunc(d.rs, func(r rollout) bool { return !r.serves() })
+	reported := versionOf(d.versions, OperatorVersion)
+	switch {
+	case reported != "" && serves:
+		c.Message = fmt.Sprintf("Component %s has deployed %s", p.Name, reported)
+	case reported != "":
+		var down []string
+		for _, r := range d.rs {
+			if !r.serves() {
+				down = append(down, fmt.Sprintf("%s %s", r.Kind, r.Name))
+			}
+		}
+		c.Status, c.Reason = configv1.ConditionFalse, ReasonOperandUnavailable
+		c.Message = fmt.Sprintf("%s %s no ready pods", joinAnd(down), plural(len(down), "has", "have"))
+	case p.has(EarlyAvailable) && serves:
+		c.Message = fmt.Sprintf("Component %s has deployed %s", p.Name, p.Version)
+	default:
+		c.Status, c.Reason = configv1.ConditionFalse, ReasonInstalling
+		c.Message = fmt.Sprintf("Component %s has not yet deployed %s", p.Name, p.Version)
+	}
+	return c
+}
+
+// progressing: True with the target version while rolling out (honored by
+// components 3), "Unable to apply" while blocked (001 §Conditions).
+func (p Params) progressing(in Input, d decision) configv1.ClusterOperatorStatusCondition {
+	c := configv1.ClusterOperatorStatusCondition{Type: configv1.OperatorProgressing, Status: configv1.ConditionTrue}
+	switch {
+	case !d.rolling || p.has(NeverProgressing):
+		c.Status, c.Reason = configv1.ConditionFalse, ReasonAsExpected
+		if v := versionOf(d.versions, OperatorVersion); v != "" {
+			c.Message = fmt.Sprintf("Component %s is at version %s", p.Name, v)
+		} else {
+			c.Message = fmt.Sprintf("Component %s has no version yet", p.Name)
+		}
+	case in.ApplyError != nil:
+		summary := in.ApplyError.Summary
+		if summary == "" {
+			summary = "an operand could not be updated"
+		}
+		c.Reason, c.Message = ReasonApplyFailed, fmt.Sprintf("Unable to apply %s: %s", p.Version, summary)
+	case len(d.stuck) == 1:
+		c.Reason, c.Message = ReasonOperandStuck, fmt.Sprintf("Unable to apply %s: %s is not progressing", p.Version, d.stuck[0].noun())
+	case len(d.stuck) > 1:
+		c.Reason, c.Message = ReasonOperandStuck, fmt.Sprintf("Unable to apply %s: %d operands are not progressing", p.Version, len(d.stuck))
+	default:
+		updated, total := 0, 0
+		for _, r := range d.rs {
+			updated, total = updated+min(r.ready, r.total), total+r.total
+		}
+		c.Reason, c.Message = ReasonRollingOut, fmt.Sprintf("Working towards %s: %d of %d pods updated", p.Version, updated, total)
+	}
+	return c
+}
+
+// degraded: True with a detailed message when the operator cannot
+// accomplish its task (honored by components 2, 001 §Conditions), False
+// with no message otherwise.
+func (p Params) degraded(in Input, d decision) configv1.ClusterOperatorStatusCondition {
+	c := configv1.ClusterOperatorStatusCondition{Type: p.Degraded, Status: configv1.ConditionFalse, Reason: ReasonAsExpected}
+	var parts []string
+	if e := in.ApplyError; e != nil {
+		detail := e.Detail
+		if detail == "" {
+			detail = e.Summary
+		}
+		c.Reason = ReasonApplyFailed
+		parts = append(parts, fmt.Sprintf("Unable to apply %s: %s", p.Version, detail))
+	}
+	for _, r := range d.stuck {
+		if len(parts) == 0 {
+			c.Reason = ReasonOperandStuck
+		}
+		parts = append(parts, r.describeStuck(p.StuckAfter))
+	}
+	if len(parts) > 0 {
+		c.Status = configv1.ConditionTrue
+		if !p.has(SilentDegraded) {
+			c.Message = joinSentences(parts)
+		}
+	}
+	return c
+}
+
+// upgradeable: False with what the administrator must fix while a blocker
+// stands (honored by components 4); True with no message otherwise.
+func (p Params) upgradeable(in Input) configv1.ClusterOperatorStatusCondition {
+	c := configv1.ClusterOperatorStatusCondition{Type: configv1.OperatorUpgradeable, Status: configv1.ConditionTrue, Reason: ReasonAsExpected}
+	if len(in.Blockers) == 0 {
+		return c
+	}
+	c.Status = configv1.ConditionFalse
+	var reasons, fixes []string
+	for _, b := range in.Blockers {
+		reason := b.Reason
+		if !validReason(reason) {
+			reason = ReasonAdminActionRequired
+		}
+		fix := b.Message
+		if fix == "" {
+			fix = fmt.Sprintf("An administrator must resolve %s before an upgrade", reason)
+		}
+		if !slices.Contains(reasons, reason) {
+			reasons = append(reasons, reason)
+		}
+		fixes = append(fixes, fix)
+	}
+	c.Reason = ReasonMultipleBlockers
+	if len(reasons) == 1 {
+		c.Reason = reasons[0]
+	}
+	switch {
+	case p.has(SilentUpgradeable):
+	case len(fixes) == 1:
+		c.Message = capitalize(fixes[0])
+	default:
+		c.Message = joinSentences(fixes)
+	}
+	return c
+}
+
+func earliest(a, b time.Time) time.Time {
+	if a.IsZero() || b.Before(a) {
+		return b
+	}
+	return a
+}

@@ -1,0 +1,116 @@
+package payload
+
+import (
+	"fmt"
+	"strings"
+
+	configv1 "github.com/openshift/api/config/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/util/validation"
+)
+
+// ReportedByAnnotation, on a ClusterOperator manifest, names the Deployment
+// manifest of the operator that reports it, as "<namespace>/<name>". The
+// seed leaves open how that operator is known (see the package doc).
+const ReportedByAnnotation = "opcert.io/reported-by"
+
+// ClusterOperator is a ClusterOperator manifest as the version operator
+// reads it: which live instance to wait for (its name) and the versions
+// that instance must report (001 §What should be the contents of
+// ClusterOperator Custom Resource in /manifests).
+type ClusterOperator struct {
+	Manifest
+	// Versions are the expected versions, status.versions in manifest
+	// order, "operator" among them if the manifest declares it.
+	Versions []configv1.OperandVersion
+	// Err says why the manifest does not read as a ClusterOperator (a
+	// field of the wrong type); Versions is then empty.
+	Err error
+}
+
+// IsClusterOperator says whether m is a config.openshift.io/v1
+// ClusterOperator, the kind the version operator waits on.
+func (m Manifest) IsClusterOperator() bool {
+	return m.GroupVersionKind() == configv1.GroupVersion.WithKind("ClusterOperator")
+}
+
+// IsDeployment says whether m is a Deployment (group apps).
+func (m Manifest) IsDeployment() bool {
+	gvk := m.GroupVersionKind()
+	return gvk.Group == "apps" && gvk.Kind == "Deployment"
+}
+
+// ClusterOperators lists the payload's ClusterOperator manifests in sweep
+// order.
+func (p *Payload) ClusterOperators() []ClusterOperator {
+	var out []ClusterOperator
+	for _, m := range p.Manifests {
+		if !m.IsClusterOperator() {
+			continue
+		}
+		co := ClusterOperator{Manifest: m}
+		var typed configv1.ClusterOperator
+		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(m.Object.Object, &typed); err != nil {
+			co.Err = err
+		} else {
+			co.Versions = typed.Status.Versions
+		}
+		out = append(out, co)
+	}
+	return out
+}
+
+// Ref names a namespaced object.
+type Ref struct{ Namespace, Name string }
+
+func (r Ref) String() string { return r.Namespace + "/" + r.Name }
+
+// ReportedBy reads co's ReportedByAnnotation: false when co has none, an
+// error when its value is not "<namespace>/<name>".
+func ReportedBy(co Manifest) (Ref, bool, error) {
+	v, ok := co.Object.GetAnnotations()[ReportedByAnnotation]
+	if !ok {
+		return Ref{}, false, nil
+	}
+	ns, name, cut := strings.Cut(v, "/")
+	if !cut || len(validation.IsDNS1123Label(ns)) > 0 || len(validation.IsDNS1123Subdomain(name)) > 0 {
+		return Ref{}, true, fmt.Errorf("annotation %s: %q is not <namespace>/<deployment>", ReportedByAnnotation, v)
+	}
+	return Ref{ns, name}, true, nil
+}
+
+// OperatorOf finds the Deployment manifest of the operator that reports
+// the ClusterOperator manifest co (the package doc says how), and false
+// when the payload has none.
+func (p *Payload) OperatorOf(co Manifest) (Manifest, bool) {
+	if ref, given, err := ReportedBy(co); given {
+		if err != nil {
+			return Manifest{}, false
+		}
+		return p.first(func(d Manifest) bool { return d.Namespace == ref.Namespace && d.Name == ref.Name })
+	}
+	named := func(d Manifest) bool { return d.Name == co.Name || d.Name == co.Name+"-operator" }
+	if co.Component != "" {
+		sameComponent := func(d Manifest) bool { return d.Component == co.Component }
+		if d, ok := p.first(func(d Manifest) bool { return sameComponent(d) && named(d) }); ok {
+			return d, true
+		}
+		if d, ok := p.first(sameComponent); ok {
+			return d, true
+		}
+	}
+	if co.Name == "" {
+		return Manifest{}, false
+	}
+	return p.first(named)
+}
+
+// first is the first Deployment manifest in sweep order that match takes.
+func (p *Payload) first(match func(Manifest) bool) (Manifest, bool) {
+	for _, m := range p.Manifests {
+		if m.IsDeployment() && match(m) {
+			return m, true
+		}
+	}
+	return Manifest{}, false
+}

@@ -1,0 +1,123 @@
+package payload
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"strings"
+)
+
+// Payload is a manifest directory as the version operator sweeps it.
+type Payload struct {
+	// Dir is the directory read (empty when read from a file system).
+	Dir string
+	// Files are the names of the files the sweep takes, in its order.
+	Files []string
+	// Ignored are the entries of the directory the sweep leaves aside.
+	Ignored []Ignored
+	// Manifests are the objects of Files, in sweep order: by file, then
+	// by place in the file. Manifests[i].Seq is i.
+	Manifests []Manifest
+	// Problems are the documents (or whole files) that hold no object the
+	// version operator could apply, in sweep order.
+	Problems []Problem
+}
+
+// Ignored is an entry of the directory the sweep does not take.
+type Ignored struct {
+	Name   string
+	Dir    bool   // a subdirectory
+	Known  bool   // a file every payload may carry besides manifests
+	Reason string // why the sweep leaves it, and what to do if it should not
+}
+
+// Problem is a document, or a whole file, that holds no object.
+type Problem struct {
+	File    string
+	Line    int // the file's line the problem is on, from 1
+	Message string
+}
+
+func (p Problem) String() string { return fmt.Sprintf("%s:%d: %s", p.File, p.Line, p.Message) }
+
+// knownFiles are the files a payload carries besides its manifests.
+var knownFiles = map[string]string{
+	"image-references": "the payload's image references, read when the payload is built, never applied",
+	"release-metadata": "the payload's metadata, read by the version operator, never applied",
+}
+
+// Read sweeps dir. The error is for a dir that cannot be listed; what is
+// wrong inside its files is in Problems.
+func Read(dir string) (*Payload, error) {
+	info, err := os.Stat(dir)
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("%s does not exist: give the directory that holds the manifests (an operator's manifests/, a payload's release-manifests/)", dir)
+		}
+		return nil, err
+	}
+	if !info.IsDir() {
+		return nil, fmt.Errorf("%s is not a directory: give the directory that holds the manifests (an operator's manifests/, a payload's release-manifests/)", dir)
+	}
+	p, err := ReadFS(os.DirFS(dir))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", dir, err)
+	}
+	p.Dir = dir
+	return p, nil
+}
+
+// ReadFS sweeps the root of fsys, as Read does a directory.
+func ReadFS(fsys fs.FS) (*Payload, error) {
+	entries, err := fs.ReadDir(fsys, ".") // sorted by name: the sweep's order
+	if err != nil {
+		return nil, err
+	}
+	p := &Payload{}
+	for _, e := range entries {
+		name := e.Name()
+		if ig, skip := ignore(name, e.IsDir()); skip {
+			p.Ignored = append(p.Ignored, ig)
+			continue
+		}
+		p.Files = append(p.Files, name)
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			p.Problems = append(p.Problems, Problem{File: name, Line: 1, Message: "cannot be read: " + err.Error()})
+			continue
+		}
+		ms, probs := parseFile(name, data)
+		for _, m := range ms {
+			m.Seq = len(p.Manifests)
+			p.Manifests = append(p.Manifests, m)
+		}
+		p.Problems = append(p.Problems, probs...)
+	}
+	return p, nil
+}
+
+// ignore says whether the sweep leaves the entry name aside, and why.
+func ignore(name string, dir bool) (Ignored, bool) {
+	if dir {
+		return Ignored{Name: name, Dir: true, Reason: "a subdirectory: only the files of the directory itself are swept; " +
+			"move its manifests up if they should be applied"}, true
+	}
+	if why, ok := knownFiles[name]; ok {
+		return Ignored{Name: name, Known: true, Reason: why}, true
+	}
+	ext := path.Ext(name)
+	switch ext {
+	case ".yaml", ".yml", ".json":
+		return Ignored{}, false
+	}
+	reason := "no extension: only .yaml, .yml and .json files are applied; rename the file if it should be"
+	switch lower := strings.ToLower(ext); {
+	case lower == ".yaml" || lower == ".yml" || lower == ".json":
+		reason = fmt.Sprintf("extension %s is not %s: extensions are matched as written; rename the file if it should be applied", ext, lower)
+	case ext != "":
+		reason = fmt.Sprintf("extension %s is not .yaml, .yml or .json: never applied; rename the file if it should be", ext)
+	}
+	return Ignored{Name: name, Reason: reason}, true
+}

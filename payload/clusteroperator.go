@@ -90,19 +90,29 @@ func (p *Payload) OperatorOf(co Manifest) (Manifest, bool) {
 		return p.first(func(d Manifest) bool { return d.Namespace == ref.Namespace && d.Name == ref.Name })
 	}
 	named := func(d Manifest) bool { return d.Name == co.Name || d.Name == co.Name+"-operator" }
-	if co.Component != "" {
-		sameComponent := func(d Manifest) bool { return d.Component == co.Component }
-		if d, ok := p.first(func(d Manifest) bool { return sameComponent(d) && named(d) }); ok {
-			return d, true
-		}
-		if d, ok := p.first(sameComponent); ok {
-			return d, true
-		}
+	sameComponent := func(d Manifest) bool { return SameComponent(d, co) }
+	if d, ok := p.first(func(d Manifest) bool { return sameComponent(d) && named(d) }); ok {
+		return d, true
+	}
+	if d, ok := p.first(sameComponent); ok {
+		return d, true
 	}
 	if co.Name == "" {
 		return Manifest{}, false
 	}
 	return p.first(named)
+}
+
+// SameComponent says whether a and b belong to one component: both
+// files name the same one, or neither name starts with "0000_". The
+// payload build gives the files of an operator's manifests directory that
+// do not start with "0000_" the prefix 0000_50_<operator>_, so before the
+// build they are one component without a name.
+func SameComponent(a, b Manifest) bool {
+	if a.Component != "" || b.Component != "" {
+		return a.Component == b.Component
+	}
+	return !strings.HasPrefix(a.File, "0000_") && !strings.HasPrefix(b.File, "0000_")
 }
 
 // first is the first Deployment manifest in sweep order that match takes.

@@ -102,10 +102,15 @@ func TestOperatorOf(t *testing.T) {
 			"0000_10_y_03_deployment.yaml": deployment("ns", "other") + "---\n" + deployment("ns", "x-operator"),
 			"0000_50_x_07_co.yaml":         clusterOperator("x", ""),
 		}, "x", "0000_10_y_03_deployment.yaml#1"},
-		{"by name without components", map[string]string{
-			"deployment.yaml": deployment("ns", "x"),
-			"co.yaml":         clusterOperator("x", ""),
-		}, "x", "deployment.yaml#0"},
+		{"files without 0000_ are one component", map[string]string{
+			"07-operator.yaml":        deployment("ns", "cluster-x-operator"),
+			"08-clusteroperator.yaml": clusterOperator("x", ""),
+		}, "x", "07-operator.yaml#0"},
+		{"a 0000_ file is not in that component", map[string]string{
+			"07-operator.yaml":             deployment("ns", "cluster-x-operator"),
+			"0000_50_y_08_co.yaml":         clusterOperator("x", ""),
+			"0000_50_z_03_deployment.yaml": deployment("ns", "x"),
+		}, "x", "0000_50_z_03_deployment.yaml#0"},
 		{"not a Deployment", map[string]string{
 			"0000_50_x_03_daemonset.yaml": strings.Replace(deployment("ns", "x-operator"), "Deployment", "DaemonSet", 1),
 			"0000_50_x_07_co.yaml":        clusterOperator("x", ""),

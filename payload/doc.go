@@ -51,7 +51,9 @@
 //     papered over by guessing).
 //  2. Otherwise, the first Deployment manifest of the same component (from
 //     the file names) whose name is the ClusterOperator's name or that
-//     name + "-operator", else the first Deployment of the component.
+//     name + "-operator", else the first Deployment of the component. Files
+//     whose names do not start with "0000_" are one component: the payload
+//     build prefixes them with 0000_50_<operator>_ (SameComponent).
 //  3. Otherwise, the first Deployment anywhere in the payload whose name
 //     is the ClusterOperator's name or that name + "-operator".
 package payload

@@ -4,6 +4,7 @@ package main
 // rules, flags and scenario kinds) from its package's init. Adding a
 // mechanism to the CLI is one line here.
 import (
+	_ "github.com/opcert/opcert/conformance/clusteroperator/lint"
 	_ "github.com/opcert/opcert/conformance/stale"
 	_ "github.com/opcert/opcert/conformance/staticpod"
 )

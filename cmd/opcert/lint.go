@@ -14,7 +14,7 @@ import (
 // lintExits is what every linter's help says of exit codes (main.go maps
 // the errors).
 const lintExits = `Exit codes: 0 no error found (warnings alone pass, unless --strict); 1 an
-error found (or, with --strict, a warning); 2 the input's fault (no DIR, a
+error found (or, with --strict, a warning); 2 the input's fault (no PATH, a
 path that is not what the linter reads, an unknown linter).`
 
 type linterEntry struct {
@@ -89,7 +89,7 @@ func newLinter(l conformance.Linter) *cobra.Command {
 		Long:  l.Long + "\n\n" + lintExits,
 		Args: func(_ *cobra.Command, args []string) error {
 			if len(args) != 1 {
-				return fmt.Errorf("opcert lint %s takes one path, got %d: opcert lint %s DIR", l.Name, len(args), l.Name)
+				return fmt.Errorf("opcert lint %s takes one path, got %d: run opcert lint %s PATH (its --help says what it reads)", l.Name, len(args), l.Name)
 			}
 			return nil
 		},

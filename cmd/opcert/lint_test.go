@@ -113,7 +113,7 @@ func TestLintExitCodes(t *testing.T) {
 		{[]string{"lint", "manifests", filepath.Join(payloads, "status-conditions")}, 0, ""},
 		{[]string{"lint", "manifests", filepath.Join(payloads, "status-conditions"), "--strict"}, 1, ""},
 		{[]string{"lint", "manifests", filepath.Join(payloads, "ordering-trap")}, 1, ""},
-		{[]string{"lint", "manifests"}, 2, "opcert lint manifests takes one path, got 0: opcert lint manifests DIR"},
+		{[]string{"lint", "manifests"}, 2, "opcert lint manifests takes one path, got 0: run opcert lint manifests PATH (its --help says what it reads)"},
 		{[]string{"lint", "manifests", "a", "b"}, 2, "takes one path, got 2"},
 		{[]string{"lint", "manifests", filepath.Join(payloads, "nope")}, 2, "nope does not exist: give the directory that holds the manifests"},
 		{[]string{"lint", "manifests", filepath.Join(payloads, "good", "image-references")}, 2, "is not a directory"},

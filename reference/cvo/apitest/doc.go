@@ -1,0 +1,12 @@
+// Package apitest plays the reference cluster-version operator's adapter
+// (cvo.Operator) on a real kube-apiserver: the example payloads of
+// fixtures/payloads installed, upgraded, refused and timed out, in virtual
+// time. It holds tests only; the unit tests of the core and of TasksOf
+// stay in package cvo, which needs no API server.
+//
+// The API server is shared by the package's tests (conformancetest.Main),
+// so each test copies its payload with names of its own (every "example"
+// becomes "<test>-example") and gives its Operator a ClusterVersion of its
+// own name instead of the singleton "version"; the tests run one after
+// another.
+package apitest

@@ -1,7 +1,8 @@
 // Package apitest plays the reference cluster-version operator's adapter
 // (cvo.Operator) on a real kube-apiserver: the example payloads of
 // fixtures/payloads installed, upgraded, refused and timed out, in virtual
-// time. It holds tests only; the unit tests of the core and of TasksOf
+// time, called directly with a plain client, and once as an actor of the
+// simulator on its recording client. It holds tests only; the unit tests of the core and of TasksOf
 // stay in package cvo, which needs no API server.
 //
 // The API server is shared by the package's tests (conformancetest.Main),

@@ -2,6 +2,7 @@ package record
 
 import (
 	"bytes"
+	"encoding/json"
 	"io"
 	"testing"
 	"time"
@@ -20,6 +21,7 @@ func FuzzOpen(f *testing.F) {
 		`{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"x","managedFields":[{"manager":"m","time":"bad"}]}}]}`,
 		`{"apiVersion":"v1","kind":"X","metadata":{"name":"x","managedFields":"no"}}`,
 		`{"verb":`, `{}`, `null`, ` `,
+		`{"apiVersion":"config.openshift.io/v1","kind":"ClusterOperator","metadata":{"name":"etcd","resourceVersion":"5","managedFields":[{"manager":"op","operation":"Update","time":"2026-01-01T00:00:00+24:00"}]},"status":{"conditions":[{"type":"Available","status":"True","lastTransitionTime":"2026-01-01T00:00:00-24:00"}]}}`,
 	} {
 		f.Add([]byte(s))
 	}
@@ -37,6 +39,9 @@ func FuzzOpen(f *testing.F) {
 			}
 			if e.Actor == "" || e.Verb == "" {
 				t.Fatalf("event without an actor or a verb: %+v", e)
+			}
+			if _, err := json.Marshal(e); err != nil {
+				t.Fatalf("an event opcert cannot write: %v", err)
 			}
 			if src.Format() == FormatKubectl && e.Seq != prev+1 {
 				t.Fatalf("seq %d after %d", e.Seq, prev)

@@ -110,6 +110,9 @@ func (d *Decoder) Next() (Event, error) {
 		if err == errSlow {
 			e, err = decodeLine(b)
 		}
+		if err == nil {
+			err = writableTimes(e)
+		}
 		if err != nil {
 			return Event{}, fmt.Errorf("timeline line %d: %w", d.line, err)
 		}
@@ -143,6 +146,26 @@ func decodeLine(b []byte) (Event, error) {
 		return Event{}, errors.New("event needs an actor and a verb")
 	}
 	return e, nil
+}
+
+// writableTimes refuses a time that RFC 3339 parsing takes but JSON
+// cannot write back: a zone offset of 24 hours or more ("+24:00"). An
+// accepted timeline must be one opcert can write again.
+func writableTimes(e Event) error {
+	times := []time.Time{e.Time, e.Written}
+	for _, c := range e.Conditions {
+		for _, side := range []*Condition{c.Before, c.After} {
+			if side != nil {
+				times = append(times, side.LastTransitionTime)
+			}
+		}
+	}
+	for _, t := range times {
+		if _, off := t.Zone(); off <= -24*3600 || off >= 24*3600 {
+			return fmt.Errorf("time %s has a zone offset of 24 hours or more", t.Format(time.RFC3339))
+		}
+	}
+	return nil
 }
 
 func tooLong(line int) error {

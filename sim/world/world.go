@@ -14,6 +14,7 @@ import (
 	"time"
 
 	configv1 "github.com/openshift/api/config/v1"
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -62,7 +63,7 @@ type World struct {
 // Scheme returns the types opcert's worlds hold.
 func Scheme() *runtime.Scheme {
 	s := runtime.NewScheme()
-	for _, add := range []func(*runtime.Scheme) error{corev1.AddToScheme, configv1.Install} {
+	for _, add := range []func(*runtime.Scheme) error{corev1.AddToScheme, appsv1.AddToScheme, configv1.Install} {
 		if err := add(s); err != nil {
 			panic(err) // the schemes are static; this cannot fail at run time
 		}

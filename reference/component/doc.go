@@ -84,6 +84,11 @@
 //
 // Flaws (Params.Flaws) are the deliberate deviations of the broken
 // subjects: EarlyVersion, NeverProgressing, EarlyAvailable, SplitWrite,
-// SilentUpgradeable, SilentDegraded, StaleCompletion; flaw_test.go shows
-// each one differs from the reference in its own fields only.
+// SilentUpgradeable, SilentDegraded, StaleCompletion, NeverDegraded,
+// IgnoresBlockers, ProgressingAtRest, KeepsOldVersion, LowercaseMessages,
+// WordyProgressing, PunctuatedAvailable, ChurnsTransitions, SpacedReason;
+// flaw_test.go shows each one differs from the reference in its own fields
+// only. ProgressingAtRest needs the one input the reference ignores,
+// Input.FirstLook: the core keeps no memory of its process, so the adapter
+// says which look is a new process's first.
 package component

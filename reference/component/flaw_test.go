@@ -4,32 +4,81 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
+	"unicode"
+	"unicode/utf8"
+
+	configv1 "github.com/openshift/api/config/v1"
 )
+
+// restart is the story, then a restart of the operator at rest at +40m
+// (its new process's first look), the look its own write wakes at the same
+// instant, and a quiet look at +50m.
+var restart = append(slices.Clone(story),
+	look{40 * m, "4.0.1", Input{FirstLook: true, Operands: story[11].in.Operands}},
+	look{40 * m, "4.0.1", Input{Operands: story[11].in.Operands}},
+	look{50 * m, "4.0.1", Input{Operands: story[11].in.Operands}},
+)
+
+// flawCases name, for each flaw in Flaws() order, the fields it changes
+// and the looks of its script (story unless named) where it shows.
+var flawCases = []struct {
+	flaw    Flaw
+	section string
+	fields  []string
+	looks   []int  // indices into script where it shows
+	script  []look // story when nil
+}{
+	{EarlyVersion, "001 §Version reporting during an upgrade", []string{"versions", "Available.message"}, []int{5, 6, 7, 8, 9}, nil},
+	{NeverProgressing, "001 §What should an operator report, honored by components 3",
+		[]string{"Progressing.status", "Progressing.reason", "Progressing.message", "Progressing.lastTransitionTime"}, []int{0, 1, 4, 5, 6, 7, 8, 9}, nil},
+	{EarlyAvailable, "001 §What should an operator report, honored by components 1",
+		[]string{"Available.status", "Available.reason", "Available.message", "Available.lastTransitionTime"}, []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, nil},
+	{SplitWrite, "001 §Status", []string{"split"}, []int{2, 10}, nil},
+	{SilentUpgradeable, "001 §What should an operator report, honored by components 4", []string{"Upgradeable.message"}, []int{3}, nil},
+	{SilentDegraded, "001 §Conditions", []string{"Degraded.message"}, []int{7, 8}, nil},
+	{StaleCompletion, "001 §Version reporting during an upgrade", []string{"Progressing.lastTransitionTime"}, []int{2, 3, 10, 11}, nil},
+	// Stuck at +20m: Degraded stays False; at +21m the apply error alone
+	// degrades, so the message lacks the stall and the transition is later.
+	{NeverDegraded, "001 §What should an operator report, honored by components 2",
+		[]string{"Degraded.status", "Degraded.reason", "Degraded.message", "Degraded.lastTransitionTime"}, []int{7, 8}, nil},
+	// The blocker at +4m is not reported; Upgradeable never transitions after.
+	{IgnoresBlockers, "001 §What should an operator report, honored by components 4",
+		[]string{"Upgradeable.status", "Upgradeable.reason", "Upgradeable.message", "Upgradeable.lastTransitionTime"}, []int{3, 4, 5, 6, 7, 8, 9, 10, 11}, nil},
+	// The restart at rest turns Progressing True; the next look sets it
+	// False, stamped, where the reference wrote nothing.
+	{ProgressingAtRest, "001 §What should an operator report, honored by components 3",
+		[]string{"Progressing.status", "Progressing.reason", "Progressing.message", "Progressing.lastTransitionTime"}, []int{12, 13, 14}, restart},
+	// From the completion at +23m on, versions[operator] and the messages
+	// naming it stay 4.0.0, through the restart.
+	{KeepsOldVersion, "001 §Version reporting during an upgrade, honored by components 5",
+		[]string{"versions", "Available.message", "Progressing.message"}, []int{10, 11, 12, 13, 14}, restart},
+	{LowercaseMessages, "001 §Conditions",
+		[]string{"Available.message", "Progressing.message", "Degraded.message", "Upgradeable.message"}, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, nil},
+	{WordyProgressing, "001 §Conditions", []string{"Progressing.message"}, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, nil},
+	{PunctuatedAvailable, "001 §Conditions", []string{"Available.message"}, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, nil},
+	// Every write from +2m on stamps conditions the reference keeps; the
+	// first write stamps them all anyway.
+	{ChurnsTransitions, "UPSTREAM Kubernetes conditions in general",
+		[]string{"Available.lastTransitionTime", "Progressing.lastTransitionTime", "Degraded.lastTransitionTime", "Upgradeable.lastTransitionTime"},
+		[]int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, nil},
+	{SpacedReason, "UPSTREAM Kubernetes conditions in general",
+		[]string{"Available.reason", "Progressing.reason", "Degraded.reason", "Upgradeable.reason"}, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, nil},
+}
 
 // Each flaw deviates from the reference in exactly the fields named, at
 // the looks named, over the same story; everything else it writes, asks
 // for and waits for is the reference's.
 func TestFlawsDeviateOnlyAsNamed(t *testing.T) {
-	for _, tc := range []struct {
-		flaw    Flaw
-		section string
-		fields  []string
-		looks   []int // indices into story where it shows
-	}{
-		{EarlyVersion, "001 §Version reporting during an upgrade", []string{"versions", "Available.message"}, []int{5, 6, 7, 8, 9}},
-		{NeverProgressing, "001 §What should an operator report, honored by components 3",
-			[]string{"Progressing.status", "Progressing.reason", "Progressing.message", "Progressing.lastTransitionTime"}, []int{0, 1, 4, 5, 6, 7, 8, 9}},
-		{EarlyAvailable, "001 §What should an operator report, honored by components 1",
-			[]string{"Available.status", "Available.reason", "Available.message", "Available.lastTransitionTime"}, []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}},
-		{SplitWrite, "001 §Status", []string{"split"}, []int{2, 10}},
-		{SilentUpgradeable, "001 §What should an operator report, honored by components 4", []string{"Upgradeable.message"}, []int{3}},
-		{SilentDegraded, "001 §Conditions", []string{"Degraded.message"}, []int{7, 8}},
-		{StaleCompletion, "001 §Version reporting during an upgrade", []string{"Progressing.lastTransitionTime"}, []int{2, 3, 10, 11}},
-	} {
+	for _, tc := range flawCases {
 		t.Run(string(tc.flaw), func(t *testing.T) {
-			ref, got := walk(story), walk(story, tc.flaw)
+			script := tc.script
+			if script == nil {
+				script = story
+			}
+			ref, got := walk(script), walk(script, tc.flaw)
 			var shown []int
-			for i := range story {
+			for i := range script {
 				d := differences(ref[i], got[i])
 				if len(d) == 0 {
 					continue
@@ -37,7 +86,7 @@ func TestFlawsDeviateOnlyAsNamed(t *testing.T) {
 				shown = append(shown, i)
 				for _, f := range d {
 					if !slices.Contains(tc.fields, f) {
-						t.Errorf("look %d (+%v): %s differs, beyond %s (%s)", i, story[i].at, f, strings.Join(tc.fields, ", "), tc.section)
+						t.Errorf("look %d (+%v): %s differs, beyond %s (%s)", i, script[i].at, f, strings.Join(tc.fields, ", "), tc.section)
 					}
 				}
 			}
@@ -48,10 +97,15 @@ func TestFlawsDeviateOnlyAsNamed(t *testing.T) {
 	}
 }
 
-// Every flaw is listed, and none is in the reference.
+// Every flaw is listed, in a stable order, with a case above, and none is
+// in the reference.
 func TestFlawsListed(t *testing.T) {
-	if len(Flaws()) != 7 {
-		t.Errorf("Flaws() = %v", Flaws())
+	var cased []Flaw
+	for _, tc := range flawCases {
+		cased = append(cased, tc.flaw)
+	}
+	if !slices.Equal(Flaws(), cased) {
+		t.Errorf("Flaws() = %v, want %v", Flaws(), cased)
 	}
 	for _, f := range Flaws() {
 		if DefaultParams("example", "4.0.1").has(f) {
@@ -75,5 +129,90 @@ func TestSplitWriteOrder(t *testing.T) {
 	}
 	if !sameConditions(w[1].Conditions, ref[completion].after.Conditions) || !sameVersions(w[1].Versions, ref[completion].after.Versions) {
 		t.Errorf("second write %+v, want the reference's status", w[1])
+	}
+}
+
+// The flaws in how conditions read break, in every write they make, the
+// convention their rule judges, not only the reference's texts.
+func TestFlawsBreakTheirConvention(t *testing.T) {
+	type cond = configv1.ClusterOperatorStatusCondition
+	all := []configv1.ClusterStatusConditionType{configv1.OperatorAvailable, configv1.OperatorProgressing, configv1.OperatorDegraded, configv1.OperatorUpgradeable}
+	for _, tc := range []struct {
+		flaw    Flaw
+		section string
+		types   []configv1.ClusterStatusConditionType
+		breaks  func(c cond, now time.Time) bool // c, written at now, breaks the convention
+	}{
+		{LowercaseMessages, "001 §Conditions: start with a capital letter", all, func(c cond, _ time.Time) bool {
+			r, _ := utf8.DecodeRuneInString(c.Message)
+			return c.Message == "" || unicode.IsLower(r)
+		}},
+		{WordyProgressing, "001 §Conditions: 5-10 words", all[1:2], func(c cond, _ time.Time) bool {
+			return len(strings.Fields(c.Message)) > 10
+		}},
+		{PunctuatedAvailable, "001 §Conditions: a single sentence without punctuation", all[:1], func(c cond, _ time.Time) bool {
+			return strings.HasSuffix(c.Message, ".")
+		}},
+		{ChurnsTransitions, "UPSTREAM Kubernetes conditions in general: lastTransitionTime moves with the status", all, func(c cond, now time.Time) bool {
+			return c.LastTransitionTime.Time.Equal(now)
+		}},
+		// A one-word reason has no space to lose.
+		{SpacedReason, "UPSTREAM Kubernetes conditions in general: CamelCase reasons", all, func(c cond, _ time.Time) bool {
+			return !validReason(c.Reason) || c.Reason == ReasonInstalling
+		}},
+	} {
+		t.Run(string(tc.flaw), func(t *testing.T) {
+			for _, pl := range walk(restart, tc.flaw) {
+				for _, w := range pl.out.Writes {
+					for _, typ := range tc.types {
+						if c := get(w, typ); !tc.breaks(c, at(pl.at)) {
+							t.Errorf("look +%v: %s %s/%s/%q since %v keeps to %s", pl.at, typ, c.Status, c.Reason, c.Message, c.LastTransitionTime.Sub(t0), tc.section)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// ProgressingAtRest shows at a process's first look that finds nothing to
+// roll out and Progressing not True; mid-rollout or on install its first
+// look is the reference's, and the reference never reads FirstLook.
+func TestProgressingAtRestTrigger(t *testing.T) {
+	ref := walk(story)
+	resume := func(pl played, first bool) Input {
+		in := pl.in
+		in.Status, in.FirstLook = pl.after, first
+		return in
+	}
+	atRest, rolling := ref[11], ref[6] // 4.0.1 reached; 1 of 3 new pods ready
+	for _, tc := range []struct {
+		name   string
+		flaws  []Flaw
+		in     Input
+		now    time.Duration
+		writes int
+		want   want
+	}{
+		{"restart at rest", []Flaw{ProgressingAtRest}, resume(atRest, true), 40 * m, 1,
+			want{configv1.ConditionTrue, reasonReconciling, "Reconciling component example at version 4.0.1", 40 * m}},
+		{"a later look at rest", []Flaw{ProgressingAtRest}, resume(atRest, false), 40 * m, 0,
+			want{configv1.ConditionFalse, ReasonAsExpected, "Component example is at version 4.0.1", 23 * m}},
+		{"restart mid-rollout", []Flaw{ProgressingAtRest}, resume(rolling, true), 8 * m, 0,
+			want{configv1.ConditionTrue, ReasonRollingOut, "Working towards 4.0.1: 1 of 3 pods updated", 5 * m}},
+		{"first start, on install", []Flaw{ProgressingAtRest}, Input{FirstLook: true, Operands: []Operand{dep(3, "", 0)}}, 1 * m, 1,
+			want{configv1.ConditionTrue, ReasonRollingOut, "Working towards 4.0.1: 0 of 3 pods updated", 1 * m}},
+		{"the reference restarted at rest", nil, resume(atRest, true), 40 * m, 0,
+			want{configv1.ConditionFalse, ReasonAsExpected, "Component example is at version 4.0.1", 23 * m}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := params("4.0.1")
+			p.Flaws = tc.flaws
+			out := p.Step(tc.in, at(tc.now))
+			if len(out.Writes) != tc.writes {
+				t.Errorf("%d writes, want %d", len(out.Writes), tc.writes)
+			}
+			check(t, after(tc.in, out), configv1.OperatorProgressing, tc.want)
+		})
 	}
 }

@@ -81,6 +81,10 @@ type Input struct {
 	Config     string
 	ApplyError *ApplyError // nil when the last apply succeeded
 	Blockers   []Blocker
+	// FirstLook is set by the adapter on the first look of a process (a
+	// start or a restart). The reference decides nothing from it, as it
+	// keeps its memory in its status; the flaw ProgressingAtRest does.
+	FirstLook bool
 }
 
 // Spec is an operand spec to write: the level the operand must run.

@@ -1,7 +1,6 @@
 package component
 
 import (
-	"slices"
 	"time"
 
 	configv1 "github.com/openshift/api/config/v1"
@@ -54,50 +53,10 @@ func (p Params) withDefaults() Params {
 	return p
 }
 
-func (p Params) has(f Flaw) bool { return slices.Contains(p.Flaws, f) }
-
 // operandVersion is the version operand name must run.
 func (p Params) operandVersion(name string) string {
 	if v, ok := p.OperandVersions[name]; ok && v != "" {
 		return v
 	}
 	return p.Version
-}
-
-// Flaw is a deliberate deviation from seed 001, for the broken subjects
-// that prove the rules can fail.
-type Flaw string
-
-// The flaws, each a single deviation (flaw_test.go shows it is the only one).
-const (
-	// EarlyVersion reports the new versions as soon as every operand's spec
-	// asks for them, while old pods still run (breaks 001 §Version
-	// reporting during an upgrade).
-	EarlyVersion Flaw = "early-version"
-	// NeverProgressing never sets Progressing True (breaks 001 §What should
-	// an operator report, honored by components 3).
-	NeverProgressing Flaw = "never-progressing"
-	// EarlyAvailable reports Available as soon as every operand has a ready
-	// pod, before the first rollout completes (breaks honored by
-	// components 1).
-	EarlyAvailable Flaw = "early-available"
-	// SplitWrite writes the conditions and the versions in two updates,
-	// conditions first (breaks 001 §Status).
-	SplitWrite Flaw = "split-write"
-	// SilentUpgradeable sets Upgradeable False with no message (breaks
-	// honored by components 4).
-	SilentUpgradeable Flaw = "silent-upgradeable"
-	// SilentDegraded sets Degraded (or Failing) True with no message
-	// (breaks 001 §Conditions).
-	SilentDegraded Flaw = "silent-degraded"
-	// StaleCompletion keeps Progressing's lastTransitionTime at an
-	// upgrade's completion (breaks 001 §Version reporting during an
-	// upgrade: "MUST set lastTransitionTime on Progressing to the current
-	// time").
-	StaleCompletion Flaw = "stale-completion"
-)
-
-// Flaws lists every flaw, for a registry of broken subjects.
-func Flaws() []Flaw {
-	return []Flaw{EarlyVersion, NeverProgressing, EarlyAvailable, SplitWrite, SilentUpgradeable, SilentDegraded, StaleCompletion}
 }

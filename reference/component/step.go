@@ -50,6 +50,9 @@ func (p Params) Step(in Input, now time.Time) Output {
 		first := in.Status.DeepCopy()
 		first.Conditions = slices.Clone(status.Conditions)
 		out.Writes = []configv1.ClusterOperatorStatus{*first, *status}
+	case p.has(ChurnsTransitions):
+		churn(status.Conditions, metav1.NewTime(now).Rfc3339Copy())
+		out.Writes = []configv1.ClusterOperatorStatus{*status}
 	default:
 		out.Writes = []configv1.ClusterOperatorStatus{*status}
 	}
@@ -93,6 +96,11 @@ func (p Params) decide(in Input, rs []rollout, now time.Time) decision {
 	// pods merely turning unready at a level already reached are not
 	// progress (reconciling a known state).
 	d.rolling = in.ApplyError != nil || moving || !sameVersions(d.versions, want) || (d.wasRolling && !d.complete)
+	// Only once rolling is known, so that the flaw's stale entry is not
+	// taken for a version still to reach.
+	if old := versionOf(in.Status.Versions, OperatorVersion); p.has(KeepsOldVersion) && old != "" {
+		d.versions = withVersion(d.versions, OperatorVersion, old)
+	}
 	if d.rolling {
 		for _, r := range rs {
 			switch at := r.stuckAt(p.StuckAfter); {
@@ -133,6 +141,12 @@ func (p Params) conditions(in Input, d decision, now time.Time) []configv1.Clust
 		(d.wasRolling || !sameVersions(in.Status.Versions, d.versions))
 	for i := range conds {
 		c := &conds[i]
+		if p.has(LowercaseMessages) {
+			c.Message = lowercase(c.Message)
+		}
+		if p.has(SpacedReason) {
+			c.Reason = spaced(c.Reason)
+		}
 		prev, found := condition(in.Status.Conditions, c.Type)
 		switch {
 		case c.Type == configv1.OperatorProgressing && completed && found && p.has(StaleCompletion):
@@ -172,6 +186,9 @@ func (p Params) available(d decision) configv1.ClusterOperatorStatusCondition {
 		c.Status, c.Reason = configv1.ConditionFalse, ReasonInstalling
 		c.Message = fmt.Sprintf("Component %s has not yet deployed %s", p.Name, p.Version)
 	}
+	if p.has(PunctuatedAvailable) {
+		c.Message += "."
+	}
 	return c
 }
 
@@ -180,6 +197,9 @@ func (p Params) available(d decision) configv1.ClusterOperatorStatusCondition {
 func (p Params) progressing(in Input, d decision) configv1.ClusterOperatorStatusCondition {
 	c := configv1.ClusterOperatorStatusCondition{Type: configv1.OperatorProgressing, Status: configv1.ConditionTrue}
 	switch {
+	case p.has(ProgressingAtRest) && in.FirstLook && !d.rolling && !d.wasRolling:
+		c.Reason = reasonReconciling
+		c.Message = fmt.Sprintf("Reconciling component %s at version %s", p.Name, versionOf(d.versions, OperatorVersion))
 	case !d.rolling || p.has(NeverProgressing):
 		c.Status, c.Reason = configv1.ConditionFalse, ReasonAsExpected
 		if v := versionOf(d.versions, OperatorVersion); v != "" {
@@ -204,6 +224,9 @@ func (p Params) progressing(in Input, d decision) configv1.ClusterOperatorStatus
 		}
 		c.Reason, c.Message = ReasonRollingOut, fmt.Sprintf("Working towards %s: %d of %d pods updated", p.Version, updated, total)
 	}
+	if p.has(WordyProgressing) {
+		c.Message += fmt.Sprintf(wordyClause, p.Name)
+	}
 	return c
 }
 
@@ -221,7 +244,11 @@ func (p Params) degraded(in Input, d decision) configv1.ClusterOperatorStatusCon
 		c.Reason = ReasonApplyFailed
 		parts = append(parts, fmt.Sprintf("Unable to apply %s: %s", p.Version, detail))
 	}
-	for _, r := range d.stuck {
+	stuck := d.stuck
+	if p.has(NeverDegraded) {
+		stuck = nil
+	}
+	for _, r := range stuck {
 		if len(parts) == 0 {
 			c.Reason = ReasonOperandStuck
 		}
@@ -240,7 +267,7 @@ func (p Params) degraded(in Input, d decision) configv1.ClusterOperatorStatusCon
 // stands (honored by components 4); True with no message otherwise.
 func (p Params) upgradeable(in Input) configv1.ClusterOperatorStatusCondition {
 	c := configv1.ClusterOperatorStatusCondition{Type: configv1.OperatorUpgradeable, Status: configv1.ConditionTrue, Reason: ReasonAsExpected}
-	if len(in.Blockers) == 0 {
+	if len(in.Blockers) == 0 || p.has(IgnoresBlockers) {
 		return c
 	}
 	c.Status = configv1.ConditionFalse

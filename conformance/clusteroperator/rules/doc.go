@@ -6,19 +6,29 @@
 // borrow from the judged"; a test fails if this package or its tests
 // depend on reference/).
 //
-// The contract rules (versions, Available, Progressing, what the
-// cluster-version operator waits for) are CO-001 to CO-019; the validity
-// of conditions and the conventions on their messages are CO-020 on.
+// The contract rules (versions, Available, Progressing, Failing or
+// Degraded, Upgradeable, over a component's rollouts) are CO-001 to
+// CO-019; the validity of conditions and the conventions on their
+// messages are CO-020 on.
 //
 // # Rules
 //
-//	rule    section                                                                    role      statement
-//	CO-020  001 §Conditions, §Version reporting during an upgrade                      operator  every condition the operator writes is valid: status True, False or Unknown; a reason, if any, CamelCase; lastTransitionTime moved when, and only when, the status changes, except Progressing's, set to the write's time in the write that completes an upgrade
-//	CO-021  001 §Conditions                                                            operator  (style) every condition message starts with a capital letter
-//	CO-022  001 §Conditions                                                            operator  (style) a Progressing message is terse: at most 10 words
-//	CO-023  001 §Conditions                                                            operator  (style) an Available message is a single sentence without punctuation at its end
-//	CO-024  001 §Conditions, §What should an operator report, honored by components 2  operator  a True Failing or Degraded carries a detailed message, at least 4 words, for an engineer or support person to triage (the verdict says which of the two each ClusterOperator uses)
-//	CO-025  001 §What should an operator report, honored by components 4               operator  Upgradeable=False carries a message that describes what must be fixed
+//	rule    section                                                                                                          role      statement
+//	CO-001  001 §What should an operator report, honored by components 1                                                     operator  a component does not report Available=True the first time until its installation, its first rollout, is complete: every operand at its version and ready, a DaemonSet on all its nodes
+//	CO-002  001 §Version reporting during an upgrade, §What should an operator report, honored by components 5               operator  versions[name=operator] moves to B only once no pod of the component runs another version and every operand spec asks B, and at installation once the first rollout is complete
+//	CO-003  001 §Version reporting during an upgrade, §What should an operator report, honored by components 5               operator  once a rollout to B is complete, versions[name=operator] reads B at the instant it completes and stays B while no new rollout begins
+//	CO-004  001 §Version reporting during an upgrade, §Conditions, §What should an operator report, honored by components 3  operator  a rollout to B lasting more than 2s is reported Progressing=True with B in its message no later than 2s after it began
+//	CO-005  001 §What should an operator report, honored by components 3                                                     operator  Progressing does not turn True while the component reconciles a known state: no rollout under way and no operand spec written since Progressing was at rest
+//	CO-006  001 §Status                                                                                                      operator  the status is atomic: the write that brings Progressing to rest after a rollout to B carries versions[name=operator]=B, and no write at rest names a version other than the one versions reports
+//	CO-007  001 §Version reporting during an upgrade                                                                         operator  a write that moves versions[name=operator] with Progressing not True sets Progressing's lastTransitionTime to its own time
+//	CO-008  001 §Conditions, §What should an operator report, honored by components 2                                        operator  a rollout that makes no progress for 10m0s has Failing or Degraded True from then until it progresses or completes
+//	CO-009  001 §What should an operator report, honored by components 4                                                     operator  while the administrator's ConfigMap X-admin holds an upgradeBlocker, Upgradeable is False with the blocker's text in its message; once cleared, Upgradeable is not False
+//	CO-020  001 §Conditions, §Version reporting during an upgrade                                                            operator  every condition the operator writes is valid: status True, False or Unknown; a reason, if any, CamelCase; lastTransitionTime moved when, and only when, the status changes, except Progressing's, set to the write's time in the write that completes an upgrade
+//	CO-021  001 §Conditions                                                                                                  operator  (style) every condition message starts with a capital letter
+//	CO-022  001 §Conditions                                                                                                  operator  (style) a Progressing message is terse: at most 10 words
+//	CO-023  001 §Conditions                                                                                                  operator  (style) an Available message is a single sentence without punctuation at its end
+//	CO-024  001 §Conditions, §What should an operator report, honored by components 2                                        operator  a True Failing or Degraded carries a detailed message, at least 4 words, for an engineer or support person to triage (the verdict says which of the two each ClusterOperator uses)
+//	CO-025  001 §What should an operator report, honored by components 4                                                     operator  Upgradeable=False carries a message that describes what must be fixed
 //
 // A (style) rule judges a convention of how a message reads
 // (conformance.Rule.Style): its failures are warnings, which fail nothing,
@@ -38,6 +48,37 @@
 //     version} as JSON (001 §Version). Without it, CO-020 tells an
 //     upgrade's completion by Progressing's message alone.
 //   - The run's end is Judging.End.
+//
+// The contract rules read the seed-001 world around a ClusterOperator X,
+// its component:
+//
+//   - X's operands: Deployments and DaemonSets (group apps) in namespace
+//     X whose spec the operator writes (role "operator"), the field
+//     "spec.template.metadata.labels" carrying opcert.io/version, the
+//     version it asks the operand to run; "spec.replicas" (a
+//     Deployment's pods, 1 when not recorded) and "status" (a DaemonSet's
+//     desiredNumberScheduled) from any writer. The operator's own
+//     Deployment, applied by the version operator, is no operand. A
+//     write of an operand by the operator, failed ones included, is an
+//     attempt to apply (CO-005).
+//   - X's pods: Pods in namespace X, their version and operand from the
+//     labels opcert.io/version and opcert.io/workload ("metadata.labels"),
+//     their node ("spec.nodeName"), Ready from the condition diff, gone
+//     at their delete event.
+//   - The administrator's blocker: ConfigMap "X-admin" in namespace X,
+//     "data" key upgradeBlocker; absent or empty is none.
+//   - The operator's process: events of kind Process named "operator/X"
+//     (start, kill, hang, reconnect); down from a kill or hang to the next
+//     start or reconnect, and before its first start.
+//
+// A rollout to B begins with the operator's first operand spec write
+// asking B (while no rollout to B is under way) and is complete at the
+// first event after which every operand asks B, no pod runs another
+// version, every pod is ready and each operand has its pods ready at B (a
+// Deployment its replicas, a DaemonSet one on each node: its status's
+// desiredNumberScheduled, or the nodes its pods ran on); a rollout to
+// another version beginning before that stops it. X's first rollout is its
+// installation.
 //
 // # Readings
 //
@@ -93,4 +134,62 @@
 //     Upgradeable=False whose message is empty or white space fails,
 //     judged on each write that makes it False or changes its message
 //     while False.
+//   - The operands run the component's version: what the operator
+//     writes in opcert.io/version is what versions[name=operator] names
+//     once rolled out (the shared contract). A component whose operands
+//     run versions of their own (001 §Version: "additional versions of
+//     its underlying operands") is outside what CO-002 to CO-004 and
+//     CO-006 can judge.
+//   - CO-002 asks, for an upgrade, what 001 §Version reporting during an
+//     upgrade asks: no old pod and every spec at B ("not and will not run
+//     any old versions"), not readiness; for an installation, the first
+//     rollout complete (honored by components 5, "rolled out"). Pods gone
+//     within Tolerance after the write are gone at it.
+//   - React (CO-003, CO-009) is zero: the reference reports what it sees
+//     at the same virtual instant (its look follows the pod's or the
+//     ConfigMap's write), so a write after that instant is late; a
+//     real-time run sets Tolerance. CO-003 judges the state standing at
+//     the deadline, then every later write until a new rollout begins.
+//   - "More than a second or two" (CO-004) is 2s: a rollout over within
+//     2s owes nothing; a longer one owes, at some instant from its
+//     beginning (minus Tolerance, so a status written just before the
+//     spec at the same instant counts) to 2s (+Tolerance) after it, a
+//     status with Progressing True whose message names B as a word
+//     ("4.0.1" is not in "4.0.10"; "v1.0.1" names 1.0.1).
+//   - A known state (CO-005) is one with no rollout under way (within
+//     Tolerance) and no operand spec written or tried since Progressing
+//     last turned from True (since the run began if it never did). A
+//     write that changes nothing the timeline
+//     records counts as written: a configuration lives in what it does
+//     not record, and is "propagating config changes". A pod of a version
+//     reached turning unready, or an operator restarted at the same
+//     version, is no change of state.
+//   - The write that completes a rollout (CO-006) is the operator's first,
+//     from the completion's instant (minus Tolerance) until the next
+//     rollout begins, that brings Progressing to rest: not True after it,
+//     and True before, added, or its lastTransitionTime stamped anew. It
+//     must carry versions[name=operator]=B; a status split in two (the
+//     conditions of "done", then the versions) fails. Any write that
+//     brings Progressing to rest naming a rollout's version in its
+//     message without naming the version versions reports fails too.
+//   - CO-007 judges every write that moves versions[name=operator],
+//     installation included: "the last change to the operator" is as
+//     much an installation's, and the reference stamps both.
+//   - Progress (CO-008) is a spec write of the rollout, a pod at B created
+//     or changing readiness (turning unready too: a rollout whose pods
+//     still change is moving, as the operator sees it), or a pod of
+//     another version gone. A stall owes Failing or Degraded True from
+//     Stuck (10m) after the last progress (+Tolerance) until the next
+//     progress or the rollout's end. The seed gives no figure: 10m
+//     (seed.go, stuckRollout).
+//   - The blocker's text (CO-009) is matched in Upgradeable's message
+//     without regard to case or a closing full stop (the operator makes
+//     it a sentence). Once cleared, Upgradeable is judged not False only
+//     until the next blocker; no blocker ever, nothing is judged.
+//   - Not judged, never failed: a deadline after the run's end or after
+//     a new rollout began, a deadline the operator was down before (from
+//     the instant it owed a reaction to the deadline), a ClusterOperator
+//     created before the timeline (CO-001), a component with no operand
+//     on the timeline (CO-001, CO-002). Each failure carries the window
+//     it judged, so a recording gap excuses only what falls in it.
 package rules

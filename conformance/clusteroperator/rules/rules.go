@@ -2,14 +2,44 @@ package rules
 
 import (
 	"fmt"
+	"time"
 
 	"github.com/opcert/opcert/conformance"
 )
 
-// Rules returns the CO rules judged against cfg, in ID order. The
-// conventions on messages (Style) warn unless the judging is strict.
+// Rules returns the CO rules judged against cfg, in ID order: the
+// contract rules (CO-001 on), then the validity and conventions of
+// conditions (CO-020 on). The conventions on messages (Style) warn
+// unless the judging is strict.
 func Rules(cfg Config) []conformance.Rule {
 	return []conformance.Rule{
+		{ID: "CO-001", Section: "001 §What should an operator report, honored by components 1", Role: RoleOperator,
+			Statement: "a component does not report Available=True the first time until its installation, its first rollout, is complete: every operand at its version and ready, a DaemonSet on all its nodes",
+			Check:     cfg.availableAfterInstall},
+		{ID: "CO-002", Section: "001 §Version reporting during an upgrade, §What should an operator report, honored by components 5", Role: RoleOperator,
+			Statement: "versions[name=operator] moves to B only once no pod of the component runs another version and every operand spec asks B, and at installation once the first rollout is complete",
+			Check:     cfg.versionAfterRollout},
+		{ID: "CO-003", Section: "001 §Version reporting during an upgrade, §What should an operator report, honored by components 5", Role: RoleOperator,
+			Statement: fmt.Sprintf("once a rollout to B is complete, versions[name=operator] reads B %s and stays B while no new rollout begins", within(cfg.React+cfg.Tolerance)),
+			Check:     cfg.versionReported},
+		{ID: "CO-004", Section: "001 §Version reporting during an upgrade, §Conditions, §What should an operator report, honored by components 3", Role: RoleOperator,
+			Statement: fmt.Sprintf("a rollout to B lasting more than %s is reported Progressing=True with B in its message no later than %s after it began", cfg.significant(), cfg.significant()+cfg.Tolerance),
+			Check:     cfg.progressingDuringRollout},
+		{ID: "CO-005", Section: "001 §What should an operator report, honored by components 3", Role: RoleOperator,
+			Statement: "Progressing does not turn True while the component reconciles a known state: no rollout under way and no operand spec written since Progressing was at rest",
+			Check:     cfg.noProgressAtRest},
+		{ID: "CO-006", Section: "001 §Status", Role: RoleOperator,
+			Statement: "the status is atomic: the write that brings Progressing to rest after a rollout to B carries versions[name=operator]=B, and no write at rest names a version other than the one versions reports",
+			Check:     cfg.atomicCompletion},
+		{ID: "CO-007", Section: "001 §Version reporting during an upgrade", Role: RoleOperator,
+			Statement: "a write that moves versions[name=operator] with Progressing not True sets Progressing's lastTransitionTime to its own time",
+			Check:     cfg.stampAtCompletion},
+		{ID: "CO-008", Section: "001 §Conditions, §What should an operator report, honored by components 2", Role: RoleOperator,
+			Statement: fmt.Sprintf("a rollout that makes no progress for %s has Failing or Degraded True from then until it progresses or completes", cfg.stuck()),
+			Check:     cfg.failingWhenStuck},
+		{ID: "CO-009", Section: "001 §What should an operator report, honored by components 4", Role: RoleOperator,
+			Statement: "while the administrator's ConfigMap X-admin holds an upgradeBlocker, Upgradeable is False with the blocker's text in its message; once cleared, Upgradeable is not False",
+			Check:     cfg.upgradeableBlocked},
 		{ID: "CO-020", Section: "001 §Conditions, §Version reporting during an upgrade", Role: RoleOperator,
 			Statement: "every condition the operator writes is valid: status True, False or Unknown; a reason, if any, CamelCase; lastTransitionTime moved when, and only when, the status changes, except Progressing's, set to the write's time in the write that completes an upgrade",
 			Check:     cfg.validConditions},
@@ -29,4 +59,13 @@ func Rules(cfg Config) []conformance.Rule {
 			Statement: "Upgradeable=False carries a message that describes what must be fixed",
 			Check:     cfg.upgradeableExplained},
 	}
+}
+
+// within says how soon a slack lets something come: at once when it is
+// zero, as in virtual time.
+func within(d time.Duration) string {
+	if d == 0 {
+		return "at the instant it completes"
+	}
+	return "within " + d.String()
 }

@@ -1,6 +1,9 @@
 package rules
 
-import "regexp"
+import (
+	"regexp"
+	"time"
+)
 
 // What the rules expect, written here from the seed (and, for what a
 // condition of any Kubernetes object must be, from UPSTREAM.md), never
@@ -75,3 +78,21 @@ const sentenceEnds = ".!?"
 // not go on in lower case ("Deployed 4.0.0. Nodes updated"); the dots of a
 // version ("4.0.1") or of "e.g. a" are no break.
 var sentenceBreak = regexp.MustCompile(`[.!?]\s+[^\s\p{Ll}]`)
+
+// significantRollout is how long a rollout may run without Progressing:
+// 001 §Version reporting during an upgrade, "if the amount of time it
+// takes to do the upgrade is significant (more than a second or two) the
+// operator should report Progressing=true"; the rules take the upper
+// end.
+const significantRollout = 2 * time.Second
+
+// stuckRollout is how long a rollout may make no progress before the
+// component owes Failing or Degraded (001 §What should an operator
+// report, honored by components 2: "reports Failing when it can't
+// accomplish its task"). The seed gives no figure; 10 minutes is the
+// period of 001's cousin seed 000 (a ClusterOperator whose conditions did
+// not move for 10 minutes is challenged), long beside a pod's start (a
+// rollout paced by its pods' readiness moves every few tens of seconds)
+// and short beside the version operator's 40 minutes before it calls a
+// component degraded (UPSTREAM "ClusterOperator contract").
+const stuckRollout = 10 * time.Minute

@@ -1,0 +1,356 @@
+package rules
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/sim/timeline"
+)
+
+// The contract rules on Available, Progressing, Failing or Degraded and
+// Upgradeable (001 §What should an operator report, honored by components
+// 1 to 4; 001 §Conditions), over the component's rollouts (story.go).
+
+// CO-001: a component does not report Available the first time until its
+// first rollout, its installation, is complete: every operand at its
+// version and ready, a DaemonSet on all its nodes (honored by components
+// 1). A ClusterOperator created before the timeline began is not judged.
+func (c Config) availableAfterInstall(j *conformance.Judging) conformance.Verdict {
+	var g judgement
+	for _, x := range contractOf(j).components {
+		var first *coWrite
+		for _, w := range x.mine() {
+			if a, ok := w.conds[condAvailable]; ok && a.Status == statusTrue {
+				first = &w
+				break
+			}
+		}
+		switch {
+		case first == nil:
+			continue
+		case !x.created:
+			g.skip(fmt.Sprintf("ClusterOperator/%s was created before the timeline began", x.name))
+			continue
+		case !x.hasOperands():
+			g.skip(fmt.Sprintf("ClusterOperator/%s: no operand of namespace %s on the timeline", x.name, x.name))
+			continue
+		}
+		g.judged++
+		r := x.rollouts[0]
+		if r.end != nil && (r.end.pos < first.pos || r.end.ev.Time.Before(first.ev.Time.Add(c.Tolerance))) {
+			continue
+		}
+		lag, evs := x.worldBefore(first.pos).lagging(r.to)
+		g.failIn(fmt.Sprintf("ClusterOperator/%s reported Available=True at %s before its installation, the rollout to %s begun at %s, was complete: %s",
+			x.name, j.Offset(first.ev.Time), r.to, j.Offset(r.begin.Time), lag), r.begin.Time, first.ev.Time, append([]timeline.Event{first.ev}, evs...)...)
+	}
+	return g.verdict("not judged: no operator reported Available=True in this run")
+}
+
+// CO-004: during a rollout to B that lasts more than a second or two,
+// Progressing=True naming B is reported no later than Significant
+// (+Tolerance) after it began (001 §Version reporting during an upgrade:
+// "if the amount of time it takes to do the upgrade is significant (more
+// than a second or two) the operator should report Progressing=true";
+// honored by components 3: "it should include the version in the message
+// for the condition"). It may be reported already as the rollout begins,
+// in a write just before its spec write at the same instant. A rollout
+// over within Significant owes nothing; one the run ends, or the operator
+// is down, before it is due is not judged.
+func (c Config) progressingDuringRollout(j *conformance.Judging) conformance.Verdict {
+	var g judgement
+	k := contractOf(j)
+	for _, x := range k.components {
+		for _, r := range x.rollouts {
+			due := r.begin.Time.Add(c.significant() + c.Tolerance)
+			what := fmt.Sprintf("ClusterOperator/%s: the rollout to %s begun at %s", x.name, r.to, j.Offset(r.begin.Time))
+			over, ended := r.over()
+			switch {
+			case ended && !over.ev.Time.After(r.begin.Time.Add(c.significant())):
+				continue
+			case !ended && j.End.Before(due):
+				g.skip(what + ": the run ended before Progressing was due")
+				continue
+			case k.procs.downDuring(x.operator(), r.begin.Time, due):
+				g.skip(what + ": its operator was down before Progressing was due")
+				continue
+			}
+			g.judged++
+			from := r.begin.Time.Add(-c.Tolerance)
+			said, last := false, x.statusBefore(from)
+			if last != nil {
+				said = progressingNames(*last, r.to)
+			}
+			for _, w := range x.writes {
+				if !said && !w.ev.Time.Before(from) && !w.ev.Time.After(due) {
+					said, last = progressingNames(w, r.to), &w
+				}
+			}
+			if said {
+				continue
+			}
+			evidence, read := []timeline.Event{r.begin}, "no Progressing"
+			if last != nil {
+				evidence = append(evidence, last.ev)
+				if p, ok := last.conds[condProgressing]; ok {
+					read = fmt.Sprintf("Progressing %s %q", p.Status, p.Message)
+				}
+			}
+			g.failIn(fmt.Sprintf("%s was not reported Progressing=True naming %s by %s: %s", what, r.to, j.Offset(due), read), r.begin.Time, due, evidence...)
+		}
+	}
+	return g.verdict("not judged: no rollout in this run")
+}
+
+// progressingNames tells whether the status after w reports
+// Progressing=True naming version v.
+func progressingNames(w coWrite, v string) bool {
+	p, ok := w.conds[condProgressing]
+	return ok && p.Status == statusTrue && mentions(p.Message, v)
+}
+
+// statusBefore is the ClusterOperator as it stood just before t.
+func (x *component) statusBefore(t time.Time) *coWrite {
+	var last *coWrite
+	for i := range x.writes {
+		if !x.writes[i].ev.Time.Before(t) {
+			break
+		}
+		last = &x.writes[i]
+	}
+	return last
+}
+
+// CO-005: Progressing does not turn True while the component is
+// reconciling a known state (honored by components 3: "It should not
+// report progressing when it is reconciling a previously known state"):
+// a write that turns it True is made while a rollout is under way (within
+// Tolerance of its instant), or after the operator wrote, or tried to
+// write, an operand spec since Progressing was last at rest (a change the
+// timeline does not record, a configuration, counts: doc.go, Readings).
+func (c Config) noProgressAtRest(j *conformance.Judging) conformance.Verdict {
+	var g judgement
+	for _, x := range contractOf(j).components {
+		var rest time.Time // when Progressing last came to rest; zero: never
+		for _, w := range x.mine() {
+			turned := false
+			for _, ch := range w.ev.Conditions {
+				if ch.Type != condProgressing {
+					continue
+				}
+				was := ch.Before != nil && ch.Before.Status == statusTrue
+				is := ch.After != nil && ch.After.Status == statusTrue
+				turned = is && !was
+				if was && !is {
+					rest = w.ev.Time
+				}
+			}
+			if !turned {
+				continue
+			}
+			p := w.conds[condProgressing]
+			g.judged++
+			t := w.ev.Time
+			if x.rollingAround(t.Add(-c.Tolerance), t.Add(c.Tolerance)) || x.triedSince(rest, t.Add(c.Tolerance)) {
+				continue
+			}
+			since := "since the run began"
+			if !rest.IsZero() {
+				since = "since Progressing was at rest at " + j.Offset(rest)
+			}
+			g.failIn(fmt.Sprintf("ClusterOperator/%s turned Progressing True at %s (%q) with no rollout under way and no operand spec written %s: reconciling a known state is no progress",
+				x.name, j.Offset(t), p.Message, since), rest, t, w.ev)
+		}
+	}
+	return g.verdict("not judged: no operator turned Progressing True in this run")
+}
+
+// rollingAround tells whether a rollout of x was under way at some
+// instant of [from, to].
+func (x *component) rollingAround(from, to time.Time) bool {
+	for _, r := range x.rollouts {
+		over, ended := r.over()
+		if !r.begin.Time.After(to) && (!ended || !over.ev.Time.Before(from)) {
+			return true
+		}
+	}
+	return false
+}
+
+// triedSince tells whether the operator wrote, or tried to write, an
+// operand spec of x in [from, to].
+func (x *component) triedSince(from, to time.Time) bool {
+	for _, e := range x.attempts {
+		if !e.Time.Before(from) && !e.Time.After(to) {
+			return true
+		}
+	}
+	return false
+}
+
+// failing tells whether the status after w reports Failing or Degraded
+// True (DESIGN 001: one condition under two names).
+func failing(w *coWrite) bool {
+	if w == nil {
+		return false
+	}
+	for _, t := range failingTypes {
+		if cd, ok := w.conds[t]; ok && cd.Status == statusTrue {
+			return true
+		}
+	}
+	return false
+}
+
+// CO-008: a rollout that makes no progress for Stuck has Failing or
+// Degraded True from then (+Tolerance) until it progresses, completes or
+// gives way to another (honored by components 2: "A component reports
+// Failing when it can't accomplish its task"; 001 §Conditions: "Failing
+// should be true if the operator has encountered an error that is
+// preventing it or it's operand from working properly"). Progress is a
+// spec write of the rollout, a pod at its version created or changing
+// readiness, or a pod of another version gone. Not judged when the run
+// ends, or the operator is down, before it is due.
+func (c Config) failingWhenStuck(j *conformance.Judging) conformance.Verdict {
+	var g judgement
+	k := contractOf(j)
+	for _, x := range k.components {
+		for _, r := range x.rollouts {
+			over, ended := r.over()
+			for i, moved := range r.progress {
+				// The stall runs to the next progress, or the rollout's end.
+				upto, open := over, !ended
+				if i+1 < len(r.progress) {
+					upto, open = r.progress[i+1], false
+				}
+				end := upto.ev.Time
+				if open {
+					end = j.End
+				}
+				due := moved.ev.Time.Add(c.stuck())
+				what := fmt.Sprintf("ClusterOperator/%s: the rollout to %s made no progress from %s", x.name, r.to, j.Offset(moved.ev.Time))
+				due = due.Add(c.Tolerance)
+				switch {
+				case !open && !end.After(due):
+					continue // it progressed in time
+				case open && j.End.Before(due):
+					g.skip(what + ": the run ended before Failing or Degraded was due")
+					continue
+				}
+				switch {
+				case k.procs.downDuring(x.operator(), moved.ev.Time, due):
+					g.skip(what + ": its operator was down before Failing or Degraded was due")
+					continue
+				}
+				g.judged++
+				st := x.statusAt(due)
+				if !failing(st) {
+					evidence := []timeline.Event{moved.ev}
+					if st != nil {
+						evidence = append(evidence, st.ev)
+					}
+					g.failIn(fmt.Sprintf("%s: neither Failing nor Degraded was True by %s (%s later)", what, j.Offset(due), c.stuck()), moved.ev.Time, due, evidence...)
+					continue
+				}
+				for _, w := range x.mine() {
+					if w.ev.Time.After(due) && (open || w.pos < upto.pos) && !failing(&w) {
+						g.failIn(fmt.Sprintf("%s: Failing and Degraded were left not True at %s with still no progress", what, j.Offset(w.ev.Time)), w.ev.Time, w.ev.Time, w.ev)
+						break
+					}
+				}
+			}
+		}
+	}
+	return g.verdict("not judged: no rollout made no progress for " + c.stuck().String() + " in this run")
+}
+
+// CO-009: while the administrator's ConfigMap X-admin holds an
+// upgradeBlocker, X reports Upgradeable=False with a message that holds
+// the blocker's text, from React (+Tolerance) after it was written; once
+// it is cleared, Upgradeable is not False from the same slack on (honored
+// by components 4: "A component reports Upgradeable as false when it
+// wishes to prevent an upgrade for an admin-correctable condition. The
+// component should include a message that describes what must be
+// fixed"). The text is matched without regard to case (a sentence's
+// capital letter) or a closing full stop.
+func (c Config) upgradeableBlocked(j *conformance.Judging) conformance.Verdict {
+	var g judgement
+	k := contractOf(j)
+	for _, x := range k.components {
+		for i, b := range x.blockers {
+			if b.text == "" && (i == 0 || x.blockers[i-1].text == "") {
+				continue // nothing was blocked: nothing to clear
+			}
+			due := b.ev.Time.Add(c.React + c.Tolerance)
+			upto, open := j.End, true
+			if i+1 < len(x.blockers) {
+				upto, open = x.blockers[i+1].ev.Time, false
+			}
+			what := fmt.Sprintf("ClusterOperator/%s: the blocker %q written at %s", x.name, b.text, j.Offset(b.ev.Time))
+			if b.text == "" {
+				what = fmt.Sprintf("ClusterOperator/%s: the blocker cleared at %s", x.name, j.Offset(b.ev.Time))
+			}
+			switch {
+			case !open && !upto.After(due):
+				continue
+			case j.End.Before(due):
+				g.skip(what + ": the run ended before Upgradeable was due")
+				continue
+			case k.procs.downDuring(x.operator(), b.ev.Time, due):
+				g.skip(what + ": its operator was down before Upgradeable was due")
+				continue
+			}
+			g.judged++
+			st := x.statusAt(due)
+			if ok, read := blockedAs(st, b.text); !ok {
+				evidence := []timeline.Event{b.ev}
+				if st != nil {
+					evidence = append(evidence, st.ev)
+				}
+				g.failIn(fmt.Sprintf("%s: at %s Upgradeable %s", what, j.Offset(due), read), b.ev.Time, due, evidence...)
+				continue
+			}
+			for _, w := range x.mine() {
+				if w.ev.Time.After(due) && (open || w.ev.Time.Before(upto)) {
+					if ok, read := blockedAs(&w, b.text); !ok {
+						g.failIn(fmt.Sprintf("%s: at %s Upgradeable %s", what, j.Offset(w.ev.Time), read), w.ev.Time, w.ev.Time, w.ev)
+						break
+					}
+				}
+			}
+		}
+	}
+	return g.verdict("not judged: no administrator's blocker in this run")
+}
+
+// blockedAs tells whether the status after w is as the blocker text asks
+// ("" for none): Upgradeable False with the text in its message, or not
+// False; and, if not, what it read.
+func blockedAs(w *coWrite, text string) (bool, string) {
+	var u timeline.Condition
+	ok := false
+	if w != nil {
+		u, ok = w.conds[condUpgradeable]
+	}
+	switch {
+	case text == "" && (!ok || u.Status != statusFalse):
+		return true, ""
+	case text == "":
+		return false, fmt.Sprintf("was still False (%q) with nothing to fix", u.Message)
+	case !ok:
+		return false, "was not reported: it must be False, saying what must be fixed"
+	case u.Status != statusFalse:
+		return false, fmt.Sprintf("was %s, not False", u.Status)
+	case !holdsText(u.Message, text):
+		return false, fmt.Sprintf("was False with %q, which does not say what must be fixed (%q)", u.Message, text)
+	}
+	return true, ""
+}
+
+// holdsText tells whether a message holds the blocker's text, without
+// regard to case or a closing full stop.
+func holdsText(msg, text string) bool {
+	return strings.Contains(strings.ToLower(msg), strings.ToLower(strings.TrimRight(text, ".")))
+}

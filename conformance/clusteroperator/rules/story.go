@@ -1,0 +1,351 @@
+package rules
+
+import (
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/sim/timeline"
+)
+
+// contract is what the contract rules (CO-001 to CO-009) read of a
+// timeline, derived once for all of them (conformance.Facts).
+type contract struct {
+	components []*component // by name
+	procs      processes
+}
+
+// component is one component X's story: its ClusterOperator X, the
+// operands and pods in namespace X, its rollouts and the administrator's
+// blockers, in timeline order.
+type component struct {
+	name string
+	// created: the ClusterOperator's creation is on the timeline, so its
+	// first rollout is its installation.
+	created bool
+	writes  []coWrite // every write of the ClusterOperator, with the state after it
+	steps   []step    // every change of the operands' world, with the world after it
+	// rollouts are in the order they began; each ends where the next begins
+	// if it was not complete by then.
+	rollouts []*rollout
+	// attempts are the operator's writes to operand specs, failed ones
+	// included: what it tried to apply, whatever the timeline records of it.
+	attempts []timeline.Event
+	blockers []blocker
+}
+
+// coWrite is one write of the ClusterOperator and its status after it.
+type coWrite struct {
+	ev         timeline.Event
+	pos        int
+	conds      map[string]timeline.Condition
+	version    string // versions[name=operator] after the write, "" if none
+	hadVersion string // before it
+	// moved: the write carries status.versions and changes the operator
+	// entry (facts.go operatorVersionMoved).
+	moved bool
+}
+
+func (w coWrite) mine() bool { return w.ev.Role == RoleOperator }
+
+// step is one change of the operands' world.
+type step struct {
+	ev    timeline.Event
+	pos   int
+	world world // after it
+}
+
+// rollout is one rollout to a version: from the first operand spec write
+// asking it (begin) until every operand asks it, no pod runs another
+// version and every pod is ready (end), or until a rollout to another
+// version begins (stop).
+type rollout struct {
+	to        string
+	begin     timeline.Event
+	beginPos  int
+	end, stop *step // nil: not complete, not superseded
+	// progress are the instants it moved towards its version: its spec
+	// writes, and each pod write that created a pod at the version or
+	// changed one's readiness, or deleted a pod of another version.
+	progress []step
+}
+
+// over is where the rollout stops being the one under way: its
+// completion or the next rollout's beginning; ok false while it runs at
+// the end of the timeline.
+func (r *rollout) over() (step, bool) {
+	switch {
+	case r.end != nil:
+		return *r.end, true
+	case r.stop != nil:
+		return *r.stop, true
+	}
+	return step{}, false
+}
+
+// blocker is a write of the administrator's ConfigMap: what it asks to
+// fix after the write ("" for nothing).
+type blocker struct {
+	ev   timeline.Event
+	text string
+}
+
+type contractKey struct{}
+
+func contractOf(j *conformance.Judging) *contract {
+	return conformance.Facts(j, contractKey{}, readContract)
+}
+
+func readContract(events []timeline.Event) *contract {
+	k := &contract{procs: processes{}}
+	byName := map[string]*component{}
+	worlds := map[string]*world{}
+	get := func(name string) (*component, *world) {
+		if byName[name] == nil {
+			w := newWorld()
+			byName[name], worlds[name] = &component{name: name}, &w
+		}
+		return byName[name], worlds[name]
+	}
+	for pos, e := range events {
+		o := e.Object
+		if o.Kind == timeline.KindProcess && o.Group == "" {
+			k.procs.note(e)
+			continue
+		}
+		switch {
+		case o.Kind == kindClusterOperator && o.Group == configGroup && e.IsWrite():
+			x, _ := get(o.Name)
+			x.noteStatus(e, pos)
+		case (o.Kind == kindDeployment || o.Kind == kindDaemonSet) && o.Group == appsGroup && o.Namespace != "":
+			x, w := get(o.Namespace)
+			if e.Role == RoleOperator && e.Verb != timeline.VerbDelete && e.Verb != timeline.VerbUpdateStatus {
+				x.attempts = append(x.attempts, e)
+			}
+			if !e.IsWrite() {
+				continue
+			}
+			v, asked := w.noteWorkload(e)
+			if r := x.current(); asked && (r == nil || r.end != nil || r.to != v) {
+				x.begin(v, e, pos)
+			}
+			x.noteStep(e, pos, *w, func(r *rollout) bool { return v != "" && v == r.to })
+		case o.Kind == kindPod && o.Group == "" && o.Namespace != "" && e.IsWrite():
+			x, w := get(o.Namespace)
+			ch := w.notePod(e)
+			x.noteStep(e, pos, *w, func(r *rollout) bool { return ch.towards(r.to) })
+		case o.Kind == kindConfigMap && o.Group == "" && strings.HasSuffix(o.Name, adminSuffix) &&
+			o.Namespace == strings.TrimSuffix(o.Name, adminSuffix) && e.IsWrite():
+			x, _ := get(o.Namespace)
+			x.noteBlocker(e)
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(byName)) {
+		k.components = append(k.components, byName[name])
+	}
+	return k
+}
+
+// noteStatus records a write of the ClusterOperator.
+func (x *component) noteStatus(e timeline.Event, pos int) {
+	w := coWrite{ev: e, pos: pos, conds: map[string]timeline.Condition{}}
+	if n := len(x.writes); n > 0 && e.Verb != timeline.VerbCreate {
+		last := x.writes[n-1]
+		w.conds, w.version = maps.Clone(last.conds), last.version
+	}
+	if e.Verb == timeline.VerbCreate {
+		x.created = true
+	}
+	w.hadVersion = w.version
+	if e.Verb == timeline.VerbDelete {
+		w.conds, w.version = map[string]timeline.Condition{}, ""
+	}
+	for _, ch := range e.Conditions {
+		if ch.After == nil {
+			delete(w.conds, ch.Type)
+		} else {
+			w.conds[ch.Type] = *ch.After
+		}
+	}
+	for _, f := range e.Fields {
+		if f.Path == fieldVersions {
+			w.version, _ = operatorVersionIn(f.After)
+			w.moved = operatorVersionMoved(e)
+		}
+	}
+	x.writes = append(x.writes, w)
+}
+
+// noteStep records a change of the operands' world. progressed tells
+// whether the change moved the rollout under way towards its version.
+func (x *component) noteStep(e timeline.Event, pos int, w world, progressed func(*rollout) bool) {
+	s := &step{ev: e, pos: pos, world: w.clone()}
+	x.steps = append(x.steps, *s)
+	r := x.current()
+	if r == nil || r.end != nil {
+		return
+	}
+	if progressed(r) {
+		r.progress = append(r.progress, step{ev: e, pos: pos})
+	}
+	if s.world.complete(r.to) {
+		r.end = s
+	}
+}
+
+// begin starts a rollout to v at e, stopping the one under way.
+func (x *component) begin(v string, e timeline.Event, pos int) {
+	if r := x.current(); r != nil && r.end == nil {
+		r.stop = &step{ev: e, pos: pos}
+	}
+	x.rollouts = append(x.rollouts, &rollout{to: v, begin: e, beginPos: pos})
+}
+
+// current is the last rollout to begin, nil if none.
+func (x *component) current() *rollout {
+	if len(x.rollouts) == 0 {
+		return nil
+	}
+	return x.rollouts[len(x.rollouts)-1]
+}
+
+// towards tells whether a pod write moved a rollout to v: a pod at v
+// created, its readiness changed, or a pod of another version gone. A pod
+// at v turning unready counts too: it is a change the operator sees, and a
+// rollout whose pods still change is not one that made no progress
+// (doc.go, Readings).
+func (ch podChange) towards(v string) bool {
+	b, a := ch.before, ch.after
+	switch {
+	case a == nil:
+		return b != nil && b.version != v
+	case b == nil || b.version != a.version:
+		return a.version == v
+	}
+	return a.version == v && a.ready != b.ready
+}
+
+func (x *component) noteBlocker(e timeline.Event) {
+	text := ""
+	if e.Verb != timeline.VerbDelete {
+		for _, f := range e.Fields {
+			if f.Path == fieldData {
+				text = strings.TrimSpace(labelsIn(f.After)[keyBlocker])
+			}
+		}
+		if n := len(x.blockers); n > 0 && !hasField(e, fieldData) {
+			text = x.blockers[n-1].text
+		}
+	}
+	if n := len(x.blockers); n > 0 && x.blockers[n-1].text == text {
+		return
+	}
+	x.blockers = append(x.blockers, blocker{ev: e, text: text})
+}
+
+func hasField(e timeline.Event, path string) bool {
+	return slices.ContainsFunc(e.Fields, func(f timeline.FieldChange) bool { return f.Path == path })
+}
+
+// Queries the rules share.
+
+// operator is the actor of component x's operator.
+func (x *component) operator() string { return RoleOperator + "/" + x.name }
+
+// mine are the operator's writes of the ClusterOperator.
+func (x *component) mine() []coWrite {
+	var out []coWrite
+	for _, w := range x.writes {
+		if w.mine() && w.ev.Verb != timeline.VerbDelete {
+			out = append(out, w)
+		}
+	}
+	return out
+}
+
+// hasOperands tells whether the timeline shows any operand spec of x.
+func (x *component) hasOperands() bool { return len(x.rollouts) > 0 }
+
+// worldBefore is the operands' world just before the event at pos.
+func (x *component) worldBefore(pos int) world {
+	i, _ := slices.BinarySearchFunc(x.steps, pos, func(s step, p int) int { return s.pos - p })
+	if i == 0 {
+		return newWorld()
+	}
+	return x.steps[i-1].world
+}
+
+// worldLate is the world as it stands just before t, or just before the
+// event at pos if that is later: what a write at pos is judged against
+// when Tolerance lets changes up to t count as its own instant.
+func (x *component) worldLate(pos int, t time.Time) world {
+	w := x.worldBefore(pos)
+	for _, s := range x.steps {
+		if s.pos > pos && s.ev.Time.Before(t) {
+			w = s.world
+		}
+	}
+	return w
+}
+
+// statusAt is the ClusterOperator as the last write at or before t left
+// it (nil before the first).
+func (x *component) statusAt(t time.Time) *coWrite {
+	var last *coWrite
+	for i := range x.writes {
+		if x.writes[i].ev.Time.After(t) {
+			break
+		}
+		last = &x.writes[i]
+	}
+	return last
+}
+
+// next is the rollout after r, nil if none.
+func (x *component) next(r *rollout) *rollout {
+	i := slices.Index(x.rollouts, r)
+	if i+1 < len(x.rollouts) {
+		return x.rollouts[i+1]
+	}
+	return nil
+}
+
+// processes holds when each simulated process was down: killed or cut off,
+// or not yet started.
+type processes map[string][]span
+
+// span is a time a process was down, from its kill or hang (zero: the
+// start of the run) to its start or reconnect (zero while still down).
+type span struct{ from, to time.Time }
+
+func (p processes) note(e timeline.Event) {
+	actor := e.Object.Name
+	spans, seen := p[actor]
+	open := len(spans) > 0 && spans[len(spans)-1].to.IsZero()
+	switch e.Verb {
+	case timeline.VerbKill, timeline.VerbHang:
+		if !open {
+			spans = append(spans, span{from: e.Time})
+		}
+	case timeline.VerbStart, timeline.VerbReconnect:
+		switch {
+		case open:
+			spans[len(spans)-1].to = e.Time
+		case !seen:
+			spans = append(spans, span{to: e.Time}) // not running before its first start
+		}
+	}
+	p[actor] = spans
+}
+
+// downDuring tells whether actor was down at any instant of [from, to].
+func (p processes) downDuring(actor string, from, to time.Time) bool {
+	for _, s := range p[actor] {
+		if !s.from.After(to) && (s.to.IsZero() || s.to.After(from)) {
+			return true
+		}
+	}
+	return false
+}

@@ -77,6 +77,10 @@ func TestCO004ProgressingDuringRollout(t *testing.T) {
 			want: reports.Fail, message: []string{`by +10m2s: Progressing True "Rolling out new pods"`}, evidence: []string{"10m", "10m"}},
 		{name: "a rollout over within 2s owes nothing",
 			tl: installed().spec("10m", "etcd", kindDeployment, "etcd", "4.0.0", 3).builder, want: reports.Pass, message: []string{"1 judged"}},
+		{name: "a rollout given up for another: each judged while it ran",
+			tl: rollingOut(installed(), true).spec("10m40s", "etcd", kindDeployment, "etcd", "4.0.2", 1).
+				co("10m40s", "etcd", "", towards("4.0.2", "0 of 3")).builder,
+			want: reports.Pass, message: []string{"3 judged"}},
 		{name: "the run ends before it is due: not judged",
 			tl:   installed().spec("59m59s", "etcd", kindDeployment, "etcd", "4.0.1", 1).builder,
 			want: reports.Pass, message: []string{"1 judged; 1 not judged (ClusterOperator/etcd: the rollout to 4.0.1 begun at +59m59s: the run ended before Progressing was due)"}},
@@ -102,6 +106,10 @@ func TestCO005NoProgressAtRest(t *testing.T) {
 			want: reports.Fail, message: []string{"at +30m0s"}, evidence: []string{"30m"}},
 		{name: "a spec written anew (a configuration the timeline does not record)",
 			tl:   reference().spec("30m", "etcd", kindDeployment, "etcd", "4.0.1", 1).co("30m", "etcd", "", towards("4.0.1", "2 of 3")).builder,
+			want: reports.Pass},
+		{name: "a spec written a while before, a status between",
+			tl: reference().spec("29m", "etcd", kindDeployment, "etcd", "4.0.1", 1).co("29m30s", "etcd", "", c(condUpgradeable, statusTrue, "Ready")).
+				co("30m", "etcd", "", towards("4.0.1", "2 of 3")).builder,
 			want: reports.Pass},
 		{name: "an apply that failed",
 			tl: reference().failedSpec("30m", "etcd", "etcd").

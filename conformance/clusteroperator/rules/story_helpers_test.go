@@ -12,7 +12,8 @@ import (
 	"github.com/opcert/opcert/sim/timeline"
 )
 
-// world is a builder of the operands' side of a timeline.
+// story is a builder of a whole component's timeline: its ClusterOperator
+// (builder) and the operands' side.
 type story struct {
 	*builder
 	specs  map[string]map[string]string  // workload -> its template labels

@@ -202,6 +202,8 @@ func (c *Controller) sync(ctx context.Context, k workloadKey) (time.Time, error)
 		}
 	}
 	now := c.sched.Now()
+	hasNew := func() bool { return slices.ContainsFunc(c.view(k), func(p Pod) bool { return p.Hash == spec.Hash }) }
+	had := hasNew()
 	var next time.Time
 	for i := 0; ; i++ {
 		if next, err = c.kubelet(ctx, k, now); err != nil {
@@ -220,7 +222,11 @@ func (c *Controller) sync(ctx context.Context, k workloadKey) (time.Time, error)
 			}
 		}
 	}
-	return next, c.publish(ctx, obj, spec, c.view(k))
+	deadline, err := c.publish(ctx, obj, spec, !had && hasNew(), now)
+	if next.IsZero() || !deadline.IsZero() && deadline.Before(next) {
+		next = deadline
+	}
+	return next, err
 }
 
 // view is the workload's pods as the planner sees them, sorted by name.
@@ -348,31 +354,38 @@ func (c *Controller) report(ctx context.Context, r *podRecord, st podState, now 
 }
 
 // publish writes the workload's status counted from its pods, if it
-// changed; what the counts do not cover (conditions, collision count) is
-// kept.
-func (c *Controller) publish(ctx context.Context, obj client.Object, s Spec, pods []Pod) error {
+// changed, keeping what the counts do not cover (a DaemonSet's and a
+// StatefulSet's conditions, collision counts). A Deployment's conditions
+// follow its counts (DeploymentConditions; created: the sync made the
+// first pod of the current template); publish returns when its progress
+// deadline needs a look (zero for none).
+func (c *Controller) publish(ctx context.Context, obj client.Object, s Spec, created bool, now time.Time) (time.Time, error) {
+	pods := c.view(workloadKey{s.Kind, obj.GetNamespace(), s.Name})
+	var next time.Time
 	switch w := obj.(type) {
 	case *appsv1.Deployment:
 		st := DeploymentStatus(w.Generation, s.Hash, pods)
-		st.Conditions, st.CollisionCount, st.TerminatingReplicas = w.Status.Conditions, w.Status.CollisionCount, w.Status.TerminatingReplicas
+		st.CollisionCount, st.TerminatingReplicas = w.Status.CollisionCount, w.Status.TerminatingReplicas
+		st, next = DeploymentConditions(Rollout{Replicas: int32(s.Replicas), Generation: w.Generation,
+			Deadline: w.Spec.ProgressDeadlineSeconds, ReplicaSet: s.Name + "-" + s.Hash, Created: created}, w.Status, st, now)
 		if equality.Semantic.DeepEqual(st, w.Status) {
-			return nil
+			return next, nil
 		}
 		w.Status = st
 	case *appsv1.DaemonSet:
 		st := DaemonSetStatus(w.Generation, s.Hash, c.nodes, pods)
 		st.Conditions, st.CollisionCount = w.Status.Conditions, w.Status.CollisionCount
 		if equality.Semantic.DeepEqual(st, w.Status) {
-			return nil
+			return next, nil
 		}
 		w.Status = st
 	case *appsv1.StatefulSet:
 		st := StatefulSetStatus(w.Generation, s.Name, s.Replicas, s.Hash, w.Status.CurrentRevision, pods)
 		st.Conditions, st.CollisionCount = w.Status.Conditions, w.Status.CollisionCount
 		if equality.Semantic.DeepEqual(st, w.Status) {
-			return nil
+			return next, nil
 		}
 		w.Status = st
 	}
-	return c.c.Status().Update(ctx, obj)
+	return next, c.c.Status().Update(ctx, obj)
 }

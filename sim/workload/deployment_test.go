@@ -20,6 +20,7 @@ func TestDeploymentComesUp(t *testing.T) {
 		dpod("web", "A", 1)+" master-1 A Pending False",
 		dpod("web", "A", 2)+" master-2 A Pending False")
 	r.expectStatus(d, "gen=1 replicas=3 updated=3 ready=0 available=0 unavailable=3")
+	r.expectProgress(d, "Available=False/MinimumReplicasUnavailable Progressing=True/ReplicaSetUpdated")
 	r.to(29 * time.Second)
 	r.expectStatus(d, "gen=1 replicas=3 updated=3 ready=0 available=0 unavailable=3")
 	r.to(30 * time.Second)
@@ -43,25 +44,34 @@ func TestDeploymentRollsOnePodAtATime(t *testing.T) {
 	b := func(i int, node, phase, ready string) string {
 		return dpod("web", "B", i) + " " + node + " B " + phase + " " + ready
 	}
+	const (
+		created   = "Available=True/MinimumReplicasAvailable Progressing=True/NewReplicaSetCreated"
+		updated   = "Available=True/MinimumReplicasAvailable Progressing=True/ReplicaSetUpdated"
+		available = "Available=True/MinimumReplicasAvailable Progressing=True/NewReplicaSetAvailable"
+	)
 	steps := []struct {
-		at     time.Duration
-		status string
-		pods   []string
+		at         time.Duration
+		status     string
+		conditions string
+		pods       []string
 	}{
-		{time.Minute, "gen=2 replicas=4 updated=1 ready=3 available=3 unavailable=1", []string{
+		{30 * time.Second, "gen=1 replicas=3 updated=3 ready=3 available=3 unavailable=0", available, []string{
+			a(0, "master-0"), a(1, "master-1"), a(2, "master-2")}},
+		{time.Minute, "gen=2 replicas=4 updated=1 ready=3 available=3 unavailable=1", created, []string{
 			a(0, "master-0"), a(1, "master-1"), a(2, "master-2"), b(0, "master-0", "Pending", "False")}},
-		{89 * time.Second, "gen=2 replicas=4 updated=1 ready=3 available=3 unavailable=1", []string{
+		{89 * time.Second, "gen=2 replicas=4 updated=1 ready=3 available=3 unavailable=1", created, []string{
 			a(0, "master-0"), a(1, "master-1"), a(2, "master-2"), b(0, "master-0", "Pending", "False")}},
-		{90 * time.Second, "gen=2 replicas=4 updated=2 ready=3 available=3 unavailable=1", []string{
+		{90 * time.Second, "gen=2 replicas=4 updated=2 ready=3 available=3 unavailable=1", updated, []string{
 			a(1, "master-1"), a(2, "master-2"), b(0, "master-0", "Running", "True"), b(1, "master-1", "Pending", "False")}},
-		{2 * time.Minute, "gen=2 replicas=4 updated=3 ready=3 available=3 unavailable=1", []string{
+		{2 * time.Minute, "gen=2 replicas=4 updated=3 ready=3 available=3 unavailable=1", updated, []string{
 			a(2, "master-2"), b(0, "master-0", "Running", "True"), b(1, "master-1", "Running", "True"), b(2, "master-2", "Pending", "False")}},
-		{150 * time.Second, "gen=2 replicas=3 updated=3 ready=3 available=3 unavailable=0", []string{
+		{150 * time.Second, "gen=2 replicas=3 updated=3 ready=3 available=3 unavailable=0", available, []string{
 			b(0, "master-0", "Running", "True"), b(1, "master-1", "Running", "True"), b(2, "master-2", "Running", "True")}},
 	}
 	for _, s := range steps {
 		r.to(s.at)
 		r.expectStatus(d, s.status)
+		r.expectProgress(d, s.conditions)
 		r.expectPods("web", s.pods...)
 	}
 }
@@ -81,15 +91,23 @@ func TestStickHoldsTheRollout(t *testing.T) {
 	stuck := []string{a(0, "master-0"), a(1, "master-1"), a(2, "master-2"), dpod("web", "B", 0) + " master-0 B Running False"}
 	r.expectPods("web", stuck...)
 	r.expectStatus(d, "gen=2 replicas=4 updated=1 ready=3 available=3 unavailable=1")
+	// The progress deadline (600s) passes a second before the controller
+	// looks again.
+	r.to(11 * time.Minute)
+	r.expectProgress(d, "Available=True/MinimumReplicasAvailable Progressing=True/NewReplicaSetCreated")
+	r.to(11*time.Minute + time.Second)
+	r.expectProgress(d, "Available=True/MinimumReplicasAvailable Progressing=False/ProgressDeadlineExceeded")
 	r.to(time.Hour - time.Second)
 	r.expectPods("web", stuck...)
 	r.expectStatus(d, "gen=2 replicas=4 updated=1 ready=3 available=3 unavailable=1")
 	r.to(time.Hour)
+	r.expectProgress(d, "Available=True/MinimumReplicasAvailable Progressing=True/ReplicaSetUpdated")
 	r.expectPods("web", a(1, "master-1"), a(2, "master-2"), dpod("web", "B", 0)+" master-0 B Running True",
 		dpod("web", "B", 1)+" master-1 B Pending False")
 	r.expectStatus(d, "gen=2 replicas=4 updated=2 ready=3 available=3 unavailable=1")
 	r.to(time.Hour + time.Minute + 30*time.Second)
 	r.expectStatus(d, "gen=2 replicas=3 updated=3 ready=3 available=3 unavailable=0")
+	r.expectProgress(d, "Available=True/MinimumReplicasAvailable Progressing=True/NewReplicaSetAvailable")
 }
 
 // A Deployment's pods on a held node are not replaced, and its new pods
@@ -191,4 +209,20 @@ func TestRestartedControllerAdoptsItsPods(t *testing.T) {
 		dpod("web", "B", 0)+" master-0 B Pending False")
 	r.to(150 * time.Second)
 	r.expectStatus(d, "gen=2 replicas=3 updated=3 ready=3 available=3 unavailable=0")
+}
+
+// A workload's opcert.io/ready-after sets its pods' pace; a workload
+// deleted takes its pods with it, as the garbage collector would.
+func TestReadyAfterAndDeletion(t *testing.T) {
+	r := start(t, threeNodes)
+	d := deployment("web", "A", 2)
+	d.Annotations = map[string]string{workload.AnnotationReadyAfter: "1m"}
+	r.at(0, r.create(d))
+	r.at(2*time.Minute, func(ctx context.Context) error { return r.scenario.Delete(ctx, d) })
+	r.to(59 * time.Second)
+	r.expectStatus(d, "gen=1 replicas=2 updated=2 ready=0 available=0 unavailable=2")
+	r.to(time.Minute)
+	r.expectStatus(d, "gen=1 replicas=2 updated=2 ready=2 available=2 unavailable=0")
+	r.to(2 * time.Minute)
+	r.expectPods("web")
 }

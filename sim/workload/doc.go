@@ -7,7 +7,8 @@
 // (Deployment: one surged pod at a time, none unavailable; DaemonSet: node
 // by node, delete then create; StatefulSet: highest ordinal first), scales
 // them, and publishes the workload's status from its pods as the real
-// controllers count it. Every write goes through the run's recording
+// controllers count it (a Deployment's Available and Progressing
+// conditions too, with its progress deadline). Every write goes through the run's recording
 // client, so pods and workload statuses land on the timeline.
 //
 // Scenarios inject faults through its methods (Stick, HoldNode, FailPod,
@@ -16,8 +17,8 @@
 // stops reporting. It names no mechanism: seed 001's operators roll their
 // operands over it, and seed 004's statuses follow its pods.
 //
-// The decisions are pure (plan.go, status.go, life.go: pods and now in,
-// actions, statuses and the next instant out); the Controller reads,
+// The decisions are pure (plan.go, status.go, conditions.go, life.go:
+// pods and now in, actions, statuses and the next instant out); the Controller reads,
 // calls them and writes. Pods are the Controller's own: it keeps them in
 // memory as it last wrote them, so it reads no list from the API server.
 package workload

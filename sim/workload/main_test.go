@@ -228,6 +228,27 @@ func (r *run) status(obj client.Object) string {
 	return ""
 }
 
+// progress is a Deployment's conditions as "Type=Status/Reason", in
+// order.
+func (r *run) progress(d *appsv1.Deployment) string {
+	r.t.Helper()
+	if err := r.scenario.Get(r.ctx, client.ObjectKeyFromObject(d), d); err != nil {
+		r.t.Fatal(err)
+	}
+	var out []string
+	for _, c := range d.Status.Conditions {
+		out = append(out, fmt.Sprintf("%s=%s/%s", c.Type, c.Status, c.Reason))
+	}
+	return strings.Join(out, " ")
+}
+
+func (r *run) expectProgress(d *appsv1.Deployment, want string) {
+	r.t.Helper()
+	if got := r.progress(d); got != want {
+		r.t.Errorf("+%s: Deployment %s conditions\n  %s\nwant\n  %s", r.since(), d.Name, got, want)
+	}
+}
+
 func (r *run) expectStatus(obj client.Object, want string) {
 	r.t.Helper()
 	if got := r.status(obj); got != want {

@@ -9,7 +9,8 @@ import (
 // upstream controllers count them (pkg/controller/deployment sync.go
 // calculateStatus, daemon updateDaemonSetStatus, statefulset
 // computeReplicaStatus and completeRollingUpdate), with minReadySeconds 0:
-// a ready pod is available at once. Conditions are left as they are.
+// a ready pod is available at once. A Deployment's conditions are
+// DeploymentConditions'; the other kinds' controllers set none.
 
 // active tells whether a pod counts for its replica set: not terminated.
 func active(p Pod) bool { return p.Phase != corev1.PodFailed && p.Phase != corev1.PodSucceeded }

@@ -316,14 +316,33 @@ func (c *Controller) kubelet(ctx context.Context, k workloadKey, now time.Time) 
 		stuck := c.stuck[versionKey{k.Namespace, k.Name, r.pod.Labels[LabelVersion]}]
 		l, st, at := r.life.at(now, stuck, r.pod.Spec.Containers[0].Name)
 		r.life = l
+		if err := c.report(ctx, r, st, now); err != nil {
+			if err := c.refresh(ctx, k, r, err); err != nil {
+				return time.Time{}, err
+			}
+			continue // gone
+		}
 		if !at.IsZero() && (next.IsZero() || at.Before(next)) {
 			next = at
 		}
-		if err := c.report(ctx, r, st, now); err != nil {
-			return time.Time{}, err
-		}
 	}
 	return next, nil
+}
+
+// refresh, after a write of a pod failed, forgets the pod if it is gone
+// (someone deleted it: the sync goes on, and makes it again), else takes
+// it as the API server has it (someone wrote it) and returns err, so that
+// the sync is retried.
+func (c *Controller) refresh(ctx context.Context, k workloadKey, r *podRecord, err error) error {
+	fresh := &corev1.Pod{}
+	switch gerr := c.c.Get(ctx, client.ObjectKeyFromObject(r.pod), fresh); {
+	case apierrors.IsNotFound(gerr):
+		delete(c.pods[k], r.pod.Name)
+		return nil
+	case gerr == nil:
+		r.pod = fresh
+	}
+	return err
 }
 
 // report writes a pod's phase and Ready condition through the status

@@ -5,6 +5,9 @@ import (
 	"testing"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
 	"github.com/opcert/opcert/sim/workload"
 )
 
@@ -225,4 +228,24 @@ func TestReadyAfterAndDeletion(t *testing.T) {
 	r.expectStatus(d, "gen=1 replicas=2 updated=2 ready=2 available=2 unavailable=0")
 	r.to(2 * time.Minute)
 	r.expectPods("web")
+}
+
+// Pods are the controller's own; one deleted behind its back is made
+// again when the controller next writes it (here when it gets ready), and
+// takes its time to get ready.
+func TestPodDeletedBehindItsBackIsMadeAgain(t *testing.T) {
+	r := start(t, threeNodes)
+	d := deployment("web", "A", 1)
+	r.at(0, r.create(d))
+	r.at(10*time.Second, func(ctx context.Context) error {
+		pod := &corev1.Pod{}
+		pod.Namespace, pod.Name = ns, dpod("web", "A", 0)
+		return r.scenario.Delete(ctx, pod, client.GracePeriodSeconds(0))
+	})
+	r.to(30 * time.Second)
+	r.expectPods("web", dpod("web", "A", 0)+" master-0 A Pending False")
+	r.expectStatus(d, "gen=1 replicas=1 updated=1 ready=0 available=0 unavailable=1")
+	r.to(time.Minute)
+	r.expectPods("web", dpod("web", "A", 0)+" master-0 A Running True")
+	r.expectStatus(d, "gen=1 replicas=1 updated=1 ready=1 available=1 unavailable=0")
 }

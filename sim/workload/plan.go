@@ -255,6 +255,9 @@ func planStatefulSet(s Spec, pods []Pod) []Action {
 	var acts []Action
 	for i, p := range replicas {
 		if p == nil {
+			if len(s.Nodes) == 0 {
+				return acts
+			}
 			node := s.Nodes[i%len(s.Nodes)]
 			if !s.Held[node] {
 				acts = append(acts, Action{Create: s.Name + "-" + strconv.Itoa(i), Node: node})

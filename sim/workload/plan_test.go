@@ -94,6 +94,7 @@ func TestPlan(t *testing.T) {
 			pods("db-0@m0 a R", "db-1@m1 a R", "db-2@m2 b R"), nil},
 		{"statefulset: scaled down from the highest, one at a time", with(sts, func(s *Spec) { s.Replicas = 1 }),
 			pods("db-0@m0 b R", "db-1@m1 b R", "db-2@m2 b R"), []string{"delete db-2"}},
+		{"no nodes, no pods", with(sts, func(s *Spec) { s.Nodes = nil }), nil, nil},
 		{"statefulset: an ordinal whose node is held waits", with(sts, func(s *Spec) { s.Held = held("m1") }),
 			pods("db-0@m0 b R"), nil},
 	}

@@ -18,8 +18,10 @@ import (
 
 // Stick keeps the pods of a workload (of any kind, by name) whose
 // LabelVersion is version from ever getting ready: new ones start Running
-// but stay Ready=False, the operand that never reaches version. Pods
-// already ready stay so.
+// but stay Ready=False, the operand that never reaches version (for
+// seed 001, a component that cannot reach the new version and hangs the
+// upgrade: 001 §What should an operator report, guarantees to components
+// 2). Pods already ready stay so.
 func (c *Controller) Stick(ctx context.Context, namespace, workload, version string) error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -38,7 +40,10 @@ func (c *Controller) Unstick(ctx context.Context, namespace, workload, version s
 
 // HoldNode makes node one that never updates: no new pod goes to it, and
 // the pods on it are never replaced by a rolling update (a DaemonSet's,
-// a StatefulSet's ordinal there, wait; a Deployment's go elsewhere).
+// a StatefulSet's ordinal there, wait; a Deployment's go elsewhere). For
+// seed 001, the component installed to all nodes that must judge "some
+// reasonable percentage" (001 §What should an operator report, honored by
+// components 1).
 func (c *Controller) HoldNode(ctx context.Context, node string) error {
 	return c.hold(ctx, node, true)
 }

@@ -4,7 +4,7 @@ package main
 // rules, flags and scenario kinds) from its package's init. Adding a
 // mechanism to the CLI is one line here.
 import (
-	_ "github.com/opcert/opcert/conformance/clusteroperator/lint"
+	_ "github.com/opcert/opcert/conformance/clusteroperator"
 	_ "github.com/opcert/opcert/conformance/stale"
 	_ "github.com/opcert/opcert/conformance/staticpod"
 )

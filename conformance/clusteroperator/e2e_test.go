@@ -1,0 +1,81 @@
+package clusteroperator_test
+
+import (
+	"bytes"
+	"context"
+	"testing"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/conformance/clusteroperator"
+	"github.com/opcert/opcert/conformance/conformancetest"
+	"github.com/opcert/opcert/reports"
+	"github.com/opcert/opcert/scenarios"
+	"github.com/opcert/opcert/sim/timeline"
+)
+
+func TestConformance(t *testing.T) {
+	if testing.Short() {
+		t.Skip("needs the API server")
+	}
+	RegisterFailHandler(Fail)
+	RunSpecs(t, "seed 001 (clusteroperator) on envtest")
+}
+
+// builtins are this mechanism's built-in scenarios.
+func builtins() []*scenarios.Scenario {
+	all, err := scenarios.Builtin()
+	if err != nil {
+		panic(err)
+	}
+	var out []*scenarios.Scenario
+	for _, sc := range all {
+		if sc.Mechanism == clusteroperator.Name {
+			out = append(out, sc)
+		}
+	}
+	return out
+}
+
+func play(name string, choices map[string]string) (reports.Run, *timeline.Timeline) {
+	GinkgoHelper()
+	sc, err := scenarios.BuiltinNamed(name)
+	Expect(err).NotTo(HaveOccurred())
+	m := clusteroperator.Mechanism(clusteroperator.DefaultConfig())
+	cast, err := m.Subjects(choices)
+	Expect(err).NotTo(HaveOccurred())
+	run, tl := conformance.Play(context.Background(), api.Client, m, sc, cast, conformance.Options{Prefix: prefix()})
+	Expect(run.Error).To(BeEmpty())
+	return run, tl
+}
+
+func verdict(run reports.Run, rule string) reports.Case {
+	GinkgoHelper()
+	c, ok := conformancetest.Case(run, rule)
+	Expect(ok).To(BeTrue(), "no case %s", rule)
+	return c
+}
+
+var _ = Describe("the reference", func() {
+	for _, sc := range builtins() {
+		It("passes every CO rule and expectation in "+sc.Name+", on its golden timeline", func() {
+			run, tl := play(sc.Name, nil)
+			Expect(conformancetest.Golden(sc.Name, tl)).To(Succeed())
+			for _, c := range run.Cases {
+				Expect(c.Status).To(Or(Equal(reports.Pass), Equal(reports.Skip)), "%s: %s %s", c.Rule, c.Status, c.Message)
+			}
+			Expect(verdict(run, "EXPECT").Status).To(Equal(reports.Pass))
+		})
+	}
+
+	It("gives the same timeline twice, byte for byte (001's world is deterministic)", func() {
+		_, a := play("co-operator-restart", nil)
+		_, b := play("co-operator-restart", nil)
+		var ab, bb bytes.Buffer
+		Expect(a.WriteJSONL(&ab)).To(Succeed())
+		Expect(b.WriteJSONL(&bb)).To(Succeed())
+		Expect(ab.String()).To(Equal(bb.String()))
+	})
+})

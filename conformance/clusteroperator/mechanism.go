@@ -1,0 +1,256 @@
+package clusteroperator
+
+import (
+	"context"
+	"fmt"
+
+	configv1 "github.com/openshift/api/config/v1"
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/conformance/clusteroperator/rules"
+	"github.com/opcert/opcert/payload"
+	"github.com/opcert/opcert/reference/cvo"
+	"github.com/opcert/opcert/scenarios"
+	"github.com/opcert/opcert/sim"
+	"github.com/opcert/opcert/sim/timeline"
+)
+
+// The mechanism's name, as scenarios give it, and its seed.
+const (
+	Name = "clusteroperator"
+	Seed = "001"
+)
+
+// The kinds the mechanism works on.
+var (
+	ClusterOperatorGVK = configv1.GroupVersion.WithKind("ClusterOperator")
+	ClusterVersionGVK  = configv1.GroupVersion.WithKind("ClusterVersion")
+	DeploymentGVK      = appsv1.SchemeGroupVersion.WithKind("Deployment")
+	DaemonSetGVK       = appsv1.SchemeGroupVersion.WithKind("DaemonSet")
+	PodGVK             = corev1.SchemeGroupVersion.WithKind("Pod")
+	ConfigMapGVK       = corev1.SchemeGroupVersion.WithKind("ConfigMap")
+)
+
+// Roles of seed 001, and of the simulated workload controller.
+const (
+	RoleVersionOperator = "version-operator"
+	RoleOperator        = rules.RoleOperator
+	roleWorkload        = "workload"
+)
+
+// versionOperatorActor is the cluster-version operator's actor name.
+const versionOperatorActor = "version-operator"
+
+// OperatorActor is the actor name of a component's operator.
+func OperatorActor(component string) string { return "operator/" + component }
+
+// Mechanism returns seed 001's plug-in with cfg.
+func Mechanism(cfg Config) *conformance.Mechanism {
+	return &conformance.Mechanism{
+		Name: Name, Seed: Seed,
+		Roles: []conformance.Role{
+			{Name: RoleVersionOperator, Subjects: versionOperators},
+			{Name: RoleOperator, Subjects: operators},
+		},
+		Rules:    rules.Rules(cfg.Rules()),
+		Estimate: estimate,
+		Expects:  ClusterOperatorGVK,
+		Build: func(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
+			return build(ctx, st, sc, cast)
+		},
+	}
+}
+
+// world is a scenario's running cluster.
+type world struct {
+	st      *conformance.Stage
+	spec    *World
+	flaws   operatorImpl
+	version *versionOperator
+	pods    *podWorld
+}
+
+func build(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
+	if _, ok := cast[RoleVersionOperator].Impl.(versionOperatorImpl); !ok {
+		return nil, fmt.Errorf("%s: the %s role cannot be played by %T", Name, RoleVersionOperator, cast[RoleVersionOperator].Impl)
+	}
+	flaws, ok := cast[RoleOperator].Impl.(operatorImpl)
+	if !ok {
+		return nil, fmt.Errorf("%s: the %s role cannot be played by %T", Name, RoleOperator, cast[RoleOperator].Impl)
+	}
+	w := &world{st: st, spec: scenarioWorld(sc), flaws: flaws}
+	sched := st.Sched
+	for gvk, paths := range recordedFields {
+		if err := sched.RecordFields(gvk, paths...); err != nil {
+			return nil, err
+		}
+	}
+	p, err := releasePayload(w.spec, w.spec.Release)
+	if err != nil {
+		return nil, err
+	}
+	if err := w.startVersionOperator(ctx, p); err != nil {
+		return nil, err
+	}
+	if w.pods, err = startPods(ctx, st, w.spec); err != nil {
+		return nil, err
+	}
+	for _, c := range w.spec.Components {
+		if err := w.startOperator(ctx, c); err != nil {
+			return nil, err
+		}
+	}
+	return w, nil
+}
+
+// recordedFields are what the rules read beside conditions (the timeline
+// contract in rules/doc.go).
+var recordedFields = map[schema.GroupVersionKind][]string{
+	ClusterOperatorGVK: {"status.versions"},
+	ClusterVersionGVK:  {"status.desired", "status.history"},
+	DeploymentGVK:      {"spec.template.metadata.labels", "spec.replicas", "status"},
+	DaemonSetGVK:       {"spec.template.metadata.labels", "status"},
+	PodGVK:             {"metadata.labels", "spec.nodeName", "status.phase"},
+	ConfigMapGVK:       {"data"},
+}
+
+var versionRequest = reconcile.Request{NamespacedName: types.NamespacedName{Name: cvo.ClusterVersionName}}
+
+func (w *world) startVersionOperator(ctx context.Context, p *payload.Payload) error {
+	sched := w.st.Sched
+	op, err := cvo.New(sched.Client(w.st.API, versionOperatorActor, RoleVersionOperator), sched.Clock(), cvo.DefaultParams(), w.spec.Release, p)
+	if err != nil {
+		return err
+	}
+	w.version = &versionOperator{op: op, c: sched.Client(w.st.API, versionOperatorActor, RoleVersionOperator), w: w.spec,
+		release: w.spec.Release, payloads: map[string]*payload.Payload{w.spec.Release: p}}
+	toVersion := func(context.Context, client.Object) []reconcile.Request { return []reconcile.Request{versionRequest} }
+	return sched.Start(ctx, sim.Actor{Name: versionOperatorActor, Role: RoleVersionOperator, Reconciler: w.version,
+		Watches: []sim.Watch{{GVK: ClusterOperatorGVK, Map: toVersion}, {GVK: ClusterVersionGVK, Name: cvo.ClusterVersionName}},
+		Initial: []reconcile.Request{versionRequest}})
+}
+
+// startOperator starts a component's operator process. It does nothing
+// until the version operator has applied its Deployment.
+func (w *world) startOperator(ctx context.Context, c Component) error {
+	sched := w.st.Sched
+	actor := OperatorActor(c.Name)
+	req := reconcile.Request{NamespacedName: types.NamespacedName{Name: c.Name}}
+	mine := func(namespaces ...string) func(context.Context, client.Object) []reconcile.Request {
+		return func(_ context.Context, obj client.Object) []reconcile.Request {
+			for _, ns := range namespaces {
+				if obj.GetNamespace() == ns {
+					return []reconcile.Request{req}
+				}
+			}
+			return nil
+		}
+	}
+	op := &operator{c: sched.Client(w.st.API, actor, RoleOperator), clk: sched.Clock(), comp: c, nodes: w.spec.nodes(), flaws: w.flaws()}
+	return sched.Start(ctx, sim.Actor{Name: actor, Role: RoleOperator, Reconciler: op,
+		Watches: []sim.Watch{
+			{GVK: ClusterOperatorGVK, Name: c.Name, Map: mine("")},
+			{GVK: DeploymentGVK, Map: mine(c.Name, operatorNamespace(c.Name))},
+			{GVK: DaemonSetGVK, Map: mine(c.Name)},
+			{GVK: PodGVK, Map: mine(c.Name)},
+			{GVK: ConfigMapGVK, Name: adminConfigMap(c.Name), Map: mine(c.Name)},
+		},
+		Initial: []reconcile.Request{req}, ReadsOthers: true})
+}
+
+// Do carries out a step's action (scenario.go lists them). Killing an
+// operator that is not running, or restarting one that is, kills it first
+// or does nothing, as with the other mechanisms.
+func (w *world) Do(ctx context.Context, action string, arg any) error {
+	sched := w.st.Sched
+	scenario := sched.Client(w.st.API, timeline.RoleScenario, timeline.RoleScenario)
+	switch action {
+	case actUpgrade:
+		cv := &configv1.ClusterVersion{}
+		if err := scenario.Get(ctx, client.ObjectKey{Name: cvo.ClusterVersionName}, cv); err != nil {
+			return fmt.Errorf("asking for release %s: %w", arg, err)
+		}
+		cv.Spec.DesiredUpdate = &configv1.Update{Version: arg.(string)}
+		return scenario.Update(ctx, cv)
+	case actStick:
+		s := arg.(*StickOperand)
+		return w.pods.stick(ctx, s.Component, s.Operand, s.Version)
+	case actHoldNode:
+		return w.pods.holdNode(ctx, arg.(string))
+	case actBlock:
+		b := arg.(*BlockUpgrade)
+		return setBlocker(ctx, scenario, b.Component, b.Message)
+	case actUnblock:
+		return setBlocker(ctx, scenario, arg.(string), "")
+	case actKill:
+		if actor := OperatorActor(arg.(string)); sched.Running(actor) {
+			return sched.Kill(ctx, actor)
+		}
+		return nil
+	case actRestart:
+		name := arg.(string)
+		if actor := OperatorActor(name); sched.Running(actor) {
+			if err := sched.Kill(ctx, actor); err != nil {
+				return err
+			}
+		}
+		c, _ := w.spec.component(name)
+		return w.startOperator(ctx, c)
+	}
+	return fmt.Errorf("%s scenarios have no action %q", Name, action)
+}
+
+// setBlocker writes the admin's blocker of a component ("" clears it).
+func setBlocker(ctx context.Context, c client.Client, component, message string) error {
+	cm := &corev1.ConfigMap{}
+	key := client.ObjectKey{Namespace: component, Name: adminConfigMap(component)}
+	err := c.Get(ctx, key, cm)
+	switch {
+	case apierrors.IsNotFound(err):
+		cm = &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: key.Namespace, Name: key.Name},
+			Data: map[string]string{blockerKey: message}}
+		return c.Create(ctx, cm)
+	case err != nil:
+		return err
+	}
+	if cm.Data == nil {
+		cm.Data = map[string]string{}
+	}
+	cm.Data[blockerKey] = message
+	return c.Update(ctx, cm)
+}
+
+// estimate is how many API calls a scenario costs on the reference: per
+// component its manifests and the version operator's looks, then per pod
+// of each rollout about 8 writes (the pod created, ready, the old one
+// deleted, the workload's status, the operator's status), per release.
+func estimate(sc *scenarios.Scenario) int {
+	w := scenarioWorld(sc)
+	rollouts := 1
+	for _, st := range sc.Steps {
+		if st.Action == actUpgrade {
+			rollouts++
+		}
+	}
+	n := 10
+	for _, c := range w.Components {
+		pods := 0
+		for _, o := range c.Operands {
+			if o.Kind == "DaemonSet" {
+				pods += len(w.nodes())
+			} else {
+				pods += o.Replicas
+			}
+		}
+		n += 10 + rollouts*(8*pods+6)
+	}
+	return n
+}

@@ -73,7 +73,7 @@ func Mechanism(cfg Config) *conformance.Mechanism {
 type world struct {
 	st      *conformance.Stage
 	spec    *World
-	flaws   operatorImpl
+	subject any // the operator role's Subject.Impl (operator.go)
 	version *versionOperator
 	pods    *podWorld
 }
@@ -82,11 +82,10 @@ func build(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, c
 	if _, ok := cast[RoleVersionOperator].Impl.(versionOperatorImpl); !ok {
 		return nil, fmt.Errorf("%s: the %s role cannot be played by %T", Name, RoleVersionOperator, cast[RoleVersionOperator].Impl)
 	}
-	flaws, ok := cast[RoleOperator].Impl.(operatorImpl)
-	if !ok {
-		return nil, fmt.Errorf("%s: the %s role cannot be played by %T", Name, RoleOperator, cast[RoleOperator].Impl)
+	w := &world{st: st, spec: scenarioWorld(sc), subject: cast[RoleOperator].Impl}
+	if err := w.checkOperatorSubject(); err != nil {
+		return nil, err
 	}
-	w := &world{st: st, spec: scenarioWorld(sc), flaws: flaws}
 	sched := st.Sched
 	for gvk, paths := range recordedFields {
 		if err := sched.RecordFields(gvk, paths...); err != nil {
@@ -154,7 +153,10 @@ func (w *world) startOperator(ctx context.Context, c Component) error {
 			return nil
 		}
 	}
-	op := &operator{c: sched.Client(w.st.API, actor, RoleOperator), clk: sched.Clock(), comp: c, nodes: w.spec.nodes(), flaws: w.flaws()}
+	op, err := w.operatorReconciler(sched.Client(w.st.API, actor, RoleOperator), c)
+	if err != nil {
+		return err
+	}
 	return sched.Start(ctx, sim.Actor{Name: actor, Role: RoleOperator, Reconciler: op,
 		Watches: []sim.Watch{
 			{GVK: ClusterOperatorGVK, Name: c.Name, Map: mine("")},

@@ -14,6 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
+	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/reference/component"
 	"github.com/opcert/opcert/sim/workload"
 )
@@ -119,6 +120,30 @@ func (o *operator) look(ctx context.Context, co *configv1.ClusterOperator) (comp
 		return in, err
 	}
 	return in, nil
+}
+
+// checkOperatorSubject refuses a subject the operator role cannot be
+// played by here.
+func (w *world) checkOperatorSubject() error {
+	switch w.subject.(type) {
+	case operatorImpl, conformance.Reconciler:
+		return nil
+	}
+	return fmt.Errorf("%s: the %s role cannot be played by %T", Name, RoleOperator, w.subject)
+}
+
+// operatorReconciler is a component's operator process in virtual time:
+// opcert's (the reference's adapter, with a broken subject's flaws) or a
+// team's Go reconciler (library mode), built for the component it owns
+// with the run's client and clock. A team's reconciler finds the version
+// it runs, its operands and its admin's blocker by the conventions of
+// payload.go, as the reference does.
+func (w *world) operatorReconciler(c client.Client, comp Component) (reconcile.Reconciler, error) {
+	clk := w.st.Sched.Clock()
+	if r, ok := w.subject.(conformance.Reconciler); ok {
+		return r.New(conformance.Instance{Client: c, Clock: clk, Name: comp.Name})
+	}
+	return &operator{c: c, clk: clk, comp: comp, nodes: w.spec.nodes(), flaws: w.subject.(operatorImpl)()}, nil
 }
 
 // podOf is a pod as the core sees it: its level from its labels, ready

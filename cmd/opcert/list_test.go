@@ -66,9 +66,15 @@ func TestListOutputFormats(t *testing.T) {
 						t.Errorf("%s %q not listed; got %q", tc.field, w, got)
 					}
 				}
+				// The first entry of the mechanism named: entries are sorted by
+				// mechanism, then as each lists them.
+				first := slices.IndexFunc(entries, func(e map[string]any) bool { return e["mechanism"] == tc.also["mechanism"] })
+				if first < 0 {
+					t.Fatalf("no entry of mechanism %s", tc.also["mechanism"])
+				}
 				for k, v := range tc.also {
-					if entries[0][k] != v {
-						t.Errorf("first entry %s = %v, want %q (entry %v)", k, entries[0][k], v, entries[0])
+					if entries[first][k] != v {
+						t.Errorf("first %s entry: %s = %v, want %q (entry %v)", tc.also["mechanism"], k, entries[first][k], v, entries[first])
 					}
 				}
 			})

@@ -3,13 +3,16 @@ package conformance
 import (
 	"context"
 	"fmt"
+	"maps"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"time"
+	"unicode"
 
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -78,6 +81,15 @@ func fileName(instance string) string { return strings.ReplaceAll(instance, "/",
 // {name} and {role} replaced, KUBECONFIG its own, OPCERT_NAME and
 // OPCERT_ROLE set.
 func (p *Processes) Start(name, role, object string, cmd process.Command) error {
+	return p.StartWith(name, role, map[string]string{"name": object}, cmd)
+}
+
+// StartWith is Start with the placeholders of vars: each {key} of cmd is
+// replaced by vars[key] and OPCERT_<KEY> set to it (the key in upper snake
+// case: operatorNamespace is OPCERT_OPERATOR_NAMESPACE); vars["name"] is
+// the object the instance owns. {role} and OPCERT_ROLE are role.
+func (p *Processes) StartWith(name, role string, vars map[string]string, cmd process.Command) error {
+	object := vars["name"]
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	in := p.procs[name]
@@ -111,16 +123,35 @@ func (p *Processes) Start(name, role, object string, cmd process.Command) error 
 			return fmt.Errorf("%s is already running", name)
 		}
 	}
-	in.cmd = cmd.For(map[string]string{"name": object, "role": role})
+	vars = maps.Clone(vars)
+	vars["role"] = role
+	in.cmd = cmd.For(vars)
+	env := []string{"KUBECONFIG=" + in.kubeconfig}
+	for _, k := range slices.Sorted(maps.Keys(vars)) {
+		env = append(env, envName(k)+"="+vars[k])
+	}
 	in.proxy.Restore()
-	proc, err := process.Start(process.Options{Argv: in.cmd,
-		Env: []string{"KUBECONFIG=" + in.kubeconfig, "OPCERT_NAME=" + object, "OPCERT_ROLE=" + role},
+	proc, err := process.Start(process.Options{Argv: in.cmd, Env: env,
 		Log: filepath.Join(p.dir, fileName(name)+".log")})
 	if err != nil {
 		return err
 	}
 	in.proc = proc
 	return nil
+}
+
+// envName is the environment variable of a placeholder: OPCERT_ and the
+// key in upper snake case.
+func envName(key string) string {
+	var b strings.Builder
+	b.WriteString("OPCERT_")
+	for i, r := range key {
+		if unicode.IsUpper(r) && i > 0 {
+			b.WriteByte('_')
+		}
+		b.WriteRune(unicode.ToUpper(r))
+	}
+	return b.String()
 }
 
 // Running tells whether the instance's process runs.

@@ -54,11 +54,11 @@ func OperatorActor(component string) string { return "operator/" + component }
 
 // Mechanism returns seed 001's plug-in with cfg.
 func Mechanism(cfg Config) *conformance.Mechanism {
-	return &conformance.Mechanism{
+	return scalable(&conformance.Mechanism{
 		Name: Name, Seed: Seed,
 		Roles: []conformance.Role{
 			{Name: RoleVersionOperator, Subjects: versionOperators},
-			{Name: RoleOperator, Subjects: operators},
+			{Name: RoleOperator, Subjects: operators, RealTime: true},
 		},
 		Rules:    rules.Rules(cfg.Rules()),
 		Estimate: estimate,
@@ -66,7 +66,7 @@ func Mechanism(cfg Config) *conformance.Mechanism {
 		Build: func(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
 			return build(ctx, st, sc, cast)
 		},
-	}
+	}, cfg.Rules())
 }
 
 // world is a scenario's running cluster.
@@ -76,6 +76,8 @@ type world struct {
 	subject any // the operator role's Subject.Impl (operator.go)
 	version *versionOperator
 	pods    *podWorld
+	// execs runs the operators as processes (process mode, processes.go).
+	execs *execs
 }
 
 func build(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
@@ -83,7 +85,12 @@ func build(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, c
 		return nil, fmt.Errorf("%s: the %s role cannot be played by %T", Name, RoleVersionOperator, cast[RoleVersionOperator].Impl)
 	}
 	w := &world{st: st, spec: scenarioWorld(sc), subject: cast[RoleOperator].Impl}
-	if err := w.checkOperatorSubject(); err != nil {
+	if cmd, ok := w.subject.(conformance.Process); ok {
+		var err error
+		if w.execs, err = newExecs(ctx, w, cmd); err != nil {
+			return nil, err
+		}
+	} else if err := w.checkOperatorSubject(); err != nil {
 		return nil, err
 	}
 	sched := st.Sched
@@ -99,8 +106,16 @@ func build(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, c
 	if err := w.startVersionOperator(ctx, p); err != nil {
 		return nil, err
 	}
-	if w.pods, err = startPods(ctx, st, w.spec); err != nil {
+	if w.execs != nil {
+		w.pods, err = w.execs.startPods(ctx)
+	} else {
+		w.pods, err = startPods(ctx, st, w.spec)
+	}
+	if err != nil {
 		return nil, err
+	}
+	if w.execs != nil {
+		return w, w.execs.launch(ctx)
 	}
 	for _, c := range w.spec.Components {
 		if err := w.startOperator(ctx, c); err != nil {
@@ -193,12 +208,18 @@ func (w *world) Do(ctx context.Context, action string, arg any) error {
 	case actUnblock:
 		return setBlocker(ctx, scenario, arg.(string), "")
 	case actKill:
+		if w.execs != nil {
+			return w.execs.Kill(ctx, arg.(string))
+		}
 		if actor := OperatorActor(arg.(string)); sched.Running(actor) {
 			return sched.Kill(ctx, actor)
 		}
 		return nil
 	case actRestart:
 		name := arg.(string)
+		if w.execs != nil {
+			return w.execs.Restart(ctx, name)
+		}
 		if actor := OperatorActor(name); sched.Running(actor) {
 			if err := sched.Kill(ctx, actor); err != nil {
 				return err

@@ -1,0 +1,95 @@
+package clusteroperator
+
+import (
+	"os"
+	"testing"
+	"time"
+
+	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/reports"
+	"github.com/opcert/opcert/scenarios"
+	"github.com/opcert/opcert/sim"
+	"github.com/opcert/opcert/sim/timeline"
+)
+
+// A process is told, in its command and environment, what it owns on the
+// API server (names with the run's prefix) and its world's settings, in
+// the run's time.
+func TestProcessPlaceholders(t *testing.T) {
+	sched := sim.NewScheduler(sim.NewClock(), &timeline.Timeline{})
+	sched.Prefix = "r07-"
+	w := &world{st: &conformance.Stage{Sched: sched, Origin: sim.Epoch, Scale: 0.02},
+		spec: &World{Release: "4.0.0", Nodes: []string{"n0", "n1"}}}
+	e := &execs{w: w}
+	for _, tc := range []struct {
+		comp Component
+		want map[string]string
+	}{
+		{Component{Name: "etcd", Operands: []Operand{{Kind: "Deployment", Name: "server", Replicas: 3}}},
+			map[string]string{"name": "r07-etcd", "namespace": "r07-etcd", "operatorNamespace": "r07-etcd-operator",
+				"version": "4.0.1", "operands": "Deployment/server=3", "nodes": "n0,n1", "readyAfter": "600ms", "timeScale": "0.02"}},
+		{Component{Name: "network", ReadyAfter: &scenarios.Duration{Duration: time.Minute},
+			Operands: []Operand{{Kind: "DaemonSet", Name: "agent"}, {Kind: "Deployment", Name: "controller", Replicas: 1}}},
+			map[string]string{"name": "r07-network", "namespace": "r07-network", "operatorNamespace": "r07-network-operator",
+				"version": "4.0.1", "operands": "DaemonSet/agent,Deployment/controller=1", "nodes": "n0,n1", "readyAfter": "1.2s", "timeScale": "0.02"}},
+	} {
+		got := e.vars(tc.comp, "4.0.1")
+		for k, v := range tc.want {
+			if got[k] != v {
+				t.Errorf("%s: {%s} is %q, want %q", tc.comp.Name, k, got[k], v)
+			}
+		}
+		if len(got) != len(tc.want) {
+			t.Errorf("%s: placeholders %v, want %v", tc.comp.Name, got, tc.want)
+		}
+	}
+}
+
+// The rules' thresholds scale with the run's time: on the reference's
+// golden timeline of a stuck operand, Degraded after 10 minutes without
+// progress is in time for the seed's figures, and late at a scale of
+// 0.01, where a stall owes it after 6s (001 §What should an operator
+// report, honored by components 2). The tolerance of a real-time run
+// stays on the scaled mechanism.
+func TestProcessModeScalesTheRules(t *testing.T) {
+	events := goldenEvents(t, "testdata/golden/co-operand-stuck.jsonl")
+	end := sim.Epoch.Add(40 * time.Minute)
+	seed := Mechanism(DefaultConfig())
+	for _, tc := range []struct {
+		name string
+		m    *conformance.Mechanism
+		want reports.Status
+	}{
+		{"seed", seed, reports.Pass},
+		{"scaled", seed.Scaled(0.01), reports.Fail},
+		{"scaled, with tolerance", seed.Scaled(0.01).WithTolerance(conformance.RealtimeTolerance), reports.Fail},
+		{"tolerance alone", seed.WithTolerance(conformance.RealtimeTolerance), reports.Pass},
+	} {
+		if tc.m.Scaled == nil || tc.m.WithTolerance == nil {
+			t.Errorf("%s: the mechanism can no longer be scaled or given a tolerance", tc.name)
+		}
+		var got reports.Status
+		for _, c := range conformance.Judge(tc.m.Rules, events, end) {
+			if c.Rule == "CO-008" {
+				got = c.Status
+			}
+		}
+		if got != tc.want {
+			t.Errorf("%s: CO-008 %q, want %s", tc.name, got, tc.want)
+		}
+	}
+}
+
+func goldenEvents(t *testing.T, path string) []timeline.Event {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	tl, err := timeline.ReadJSONL(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return tl.Events()
+}

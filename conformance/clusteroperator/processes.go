@@ -70,9 +70,9 @@ import (
 //     2s of a significant rollout, the 10m of a stalled one), judged with
 //     conformance.RealtimeTolerance.
 
-// LauncherActor is the actor that starts the operators' processes as
+// launcherActor is the actor that starts the operators' processes as
 // their Deployments ask.
-const LauncherActor = "operator-launcher"
+const launcherActor = "operator-launcher"
 
 // execs runs the component operators as processes.
 type execs struct {
@@ -164,7 +164,7 @@ func (e *execs) launch(ctx context.Context) error {
 		}
 		return nil
 	}
-	return e.w.st.Sched.Start(ctx, sim.Actor{Name: LauncherActor, Role: roleWorkload, Reconciler: e,
+	return e.w.st.Sched.Start(ctx, sim.Actor{Name: launcherActor, Role: roleWorkload, Reconciler: e,
 		Watches: []sim.Watch{{GVK: DeploymentGVK, Map: toComponent}}})
 }
 
@@ -197,7 +197,7 @@ func (e *execs) Reconcile(ctx context.Context, req reconcile.Request) (reconcile
 // asks, and whether it is applied.
 func (e *execs) deployedVersion(ctx context.Context, name string) (string, bool, error) {
 	d := &appsv1.Deployment{}
-	c := e.w.st.Sched.Client(e.w.st.API, LauncherActor, roleWorkload)
+	c := e.w.st.Sched.Client(e.w.st.API, launcherActor, roleWorkload)
 	err := c.Get(ctx, client.ObjectKey{Namespace: operatorNamespace(name), Name: operatorDeployment(name)}, d)
 	if apierrors.IsNotFound(err) {
 		return "", false, nil

@@ -149,17 +149,26 @@ func (o *Operator) resume(cv *configv1.ClusterVersion) {
 
 var deploymentKind = schema.GroupVersionKind{Group: "apps", Version: "v1", Kind: "Deployment"}
 
-// cluster reads what Step needs: every live ClusterOperator, and whether
-// the Deployments of the operators the payload lacks (Ref.Index -1) are on
-// the cluster.
+// cluster reads what Step needs: the live ClusterOperators the payload
+// names (each read by its name: a simulator answers a read of an object
+// it knows without a call, and no list waits for a watch cache to catch
+// up), and whether the Deployments of the operators the payload lacks
+// (Ref.Index -1) are on the cluster. A ClusterOperator the payload does
+// not name is not read: its Upgradeable blocks no upgrade here.
 func (o *Operator) cluster(ctx context.Context) (Cluster, error) {
-	var list configv1.ClusterOperatorList
-	if err := o.client.List(ctx, &list); err != nil {
-		return Cluster{}, err
-	}
 	c := Cluster{ClusterOperators: map[string]configv1.ClusterOperatorStatus{}, Deployments: map[string]bool{}}
-	for _, co := range list.Items {
-		c.ClusterOperators[co.Name] = co.Status
+	for _, t := range o.state.Tasks {
+		if !t.ClusterOperator {
+			continue
+		}
+		co := &configv1.ClusterOperator{}
+		err := o.client.Get(ctx, client.ObjectKey{Name: t.Name}, co)
+		switch {
+		case err == nil:
+			c.ClusterOperators[co.Name] = co.Status
+		case !apierrors.IsNotFound(err):
+			return Cluster{}, err
+		}
 	}
 	for _, t := range o.state.Tasks[o.state.Done:] {
 		if t.Operator == nil || t.Operator.Index >= 0 || c.Deployments[t.Operator.key()] {

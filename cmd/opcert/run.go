@@ -293,7 +293,31 @@ func (o *runOptions) plan(files []string, mechs map[string]*conformance.Mechanis
 		}
 		plans = append(plans, plan{sc: sc, m: m, cast: subjects})
 	}
-	return plans, nil
+	return plans, ambiguousExternal(o.subjects, choices, plans)
+}
+
+// ambiguousExternal refuses an executable or a Deployment given for a role
+// without its mechanism (operator=exec:...) when the run would give it to
+// more than one mechanism: one binary plays one mechanism's role, so say
+// which (stale.operator=exec:...).
+func ambiguousExternal(flags []string, choices map[string]map[string]string, plans []plan) error {
+	for _, f := range flags {
+		key, subject, _ := strings.Cut(f, "=")
+		if strings.Contains(key, ".") || !conformance.External(subject) {
+			continue
+		}
+		var takers []string
+		for _, p := range plans {
+			if choices[p.m.Name][key] == subject && !slices.Contains(takers, p.m.Name) {
+				takers = append(takers, p.m.Name)
+			}
+		}
+		if len(takers) > 1 {
+			slices.Sort(takers)
+			return fmt.Errorf("--subject %q: the scenarios of %s all have a role %s that takes it; name the mechanism (%s.%s=...), or run only its scenarios", f, strings.Join(takers, " and "), key, takers[0], key)
+		}
+	}
+	return nil
 }
 
 func (o *runOptions) load(files []string) ([]*scenarios.Scenario, error) {

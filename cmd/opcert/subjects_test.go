@@ -46,3 +46,21 @@ func TestParseSubjectsScopesRoles(t *testing.T) {
 		}
 	}
 }
+
+// An executable given for a role without its mechanism plays that role in
+// the one mechanism the run's scenarios have it in; when several would
+// take it, the run is refused until the mechanism is named.
+func TestUnscopedExecutableMustBeUnambiguous(t *testing.T) {
+	r := opcert(t, nil, "run", "--dry-run", "--subject", "operator=exec:/bin/true")
+	if r.code != 2 || !strings.Contains(r.stderr, "the scenarios of clusteroperator and stale all have a role operator that takes it; name the mechanism (clusteroperator.operator=...)") {
+		t.Errorf("all built-ins: exit %d, stderr %q; want 2 and the mechanisms named", r.code, r.stderr)
+	}
+	for _, args := range [][]string{
+		{"--scenario", "stale-hang", "--subject", "operator=exec:/bin/true"},
+		{"--subject", "stale.operator=exec:/bin/true"},
+	} {
+		if r := opcert(t, nil, append([]string{"run", "--dry-run"}, args...)...); r.code != 0 {
+			t.Errorf("%q: exit %d, stderr %q; want 0", args, r.code, r.stderr)
+		}
+	}
+}

@@ -106,12 +106,7 @@ func build(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, c
 	if err := w.startVersionOperator(ctx, p); err != nil {
 		return nil, err
 	}
-	if w.execs != nil {
-		w.pods, err = w.execs.startPods(ctx)
-	} else {
-		w.pods, err = startPods(ctx, st, w.spec)
-	}
-	if err != nil {
+	if w.pods, err = startPods(ctx, st, w.spec); err != nil {
 		return nil, err
 	}
 	if w.execs != nil {

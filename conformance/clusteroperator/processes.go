@@ -22,7 +22,6 @@ import (
 	"github.com/opcert/opcert/record"
 	"github.com/opcert/opcert/sim"
 	"github.com/opcert/opcert/sim/timeline"
-	"github.com/opcert/opcert/sim/workload"
 )
 
 // Process mode: a team's operator binary plays each component's operator
@@ -129,22 +128,6 @@ func workloadGK(od Operand) schema.GroupKind {
 		return DaemonSetGVK.GroupKind()
 	}
 	return DeploymentGVK.GroupKind()
-}
-
-// startPods runs the operands' pods at the run's pace: the world's 30s
-// scaled. A component's own pace reaches its process as {readyAfter}.
-func (e *execs) startPods(ctx context.Context) (*podWorld, error) {
-	st := e.w.st
-	namespaces := make([]string, 0, len(e.w.spec.Components))
-	for _, c := range e.w.spec.Components {
-		namespaces = append(namespaces, c.Name)
-	}
-	ctl := workload.New(workload.Options{Scheduler: st.Sched, API: st.API, Namespaces: namespaces, Nodes: e.w.spec.nodes(),
-		ReadyAfter: e.scaled(defaultReadyAfter)})
-	if err := st.Sched.Start(ctx, ctl.Actor()); err != nil {
-		return nil, err
-	}
-	return &podWorld{ctl: ctl}, nil
 }
 
 func (e *execs) scaled(d time.Duration) time.Duration {

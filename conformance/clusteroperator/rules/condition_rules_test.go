@@ -67,6 +67,14 @@ func TestCO020ValidConditions(t *testing.T) {
 		{name: "the status changed, lastTransitionTime kept",
 			tl:   upgraded().write("7m", "etcd", c(condAvailable, statusFalse, "Cluster has lost etcd quorum").at("0s")),
 			want: reports.Fail, message: []string{"ClusterOperator/etcd Available at +7m0s: the status went True -> False but lastTransitionTime stayed at +0s"}, evidence: []string{"7m"}},
+		{name: "two transitions within one second in real time: the second's time is its own",
+			tl: newTimeline().write("0.2s", "etcd", c(condAvailable, statusFalse, "Cluster is installing").at("0s")).
+				write("0.9s", "etcd", c(condAvailable, statusTrue, "Cluster has deployed 4.0.0").at("0s")),
+			cfg: &second, want: reports.Pass},
+		{name: "the status changed, lastTransitionTime kept from a second before, in real time",
+			tl: newTimeline().write("0s", "etcd", c(condAvailable, statusFalse, "Cluster is installing").at("0s")).
+				write("3s", "etcd", c(condAvailable, statusTrue, "Cluster has deployed 4.0.0").at("0s")),
+			cfg: &second, want: reports.Fail, message: []string{"the status went False -> True but lastTransitionTime stayed at +0s"}, evidence: []string{"3s"}},
 		{name: "two faults of one write, shown once",
 			tl:   newTimeline().write("0s", "etcd", c(condAvailable, "true", "Cluster is up").because("up!")),
 			want: reports.Fail, message: []string{`status "true"`, "(and 1 more)"}, evidence: []string{"0s"}},

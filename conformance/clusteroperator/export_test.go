@@ -4,6 +4,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/reference/component"
 )
 
 // ReferenceAsTeam is the reference operator as a team's reconciler would
@@ -13,6 +14,6 @@ import (
 func ReferenceAsTeam(w *World) conformance.Reconciler {
 	return conformance.Reconciler{New: func(in conformance.Instance) (reconcile.Reconciler, error) {
 		comp, _ := w.component(in.Name)
-		return &operator{c: in.Client, clk: in.Clock, comp: comp, nodes: w.nodes()}, nil
+		return component.NewOperator(in.Client, in.Clock, operatorOptions(w, comp, nil)), nil
 	}}
 }

@@ -5,7 +5,7 @@ import (
 	"testing/fstest"
 
 	"github.com/opcert/opcert/payload"
-	"github.com/opcert/opcert/sim/workload"
+	"github.com/opcert/opcert/reference/component"
 )
 
 // The release payload a scenario's version operator sweeps, written for
@@ -16,23 +16,15 @@ import (
 // component with Trap set has its ClusterOperator manifest sorted before
 // its operator's Deployment: 001's NOTE.
 
-// Label and annotation keys of the world (the rules read the same keys,
-// written in their own package from the timeline contract).
+// The world's keys: reference/component's (its adapter is the operator the
+// world runs), which the rules read too, written in their own package.
 const (
 	// versionLabel is the version a pod runs, and that an operand's or the
 	// operator's pod template asks for.
-	versionLabel = workload.LabelVersion
-	// operandLabel marks the workloads an operator rolls out.
-	operandLabel = "opcert.io/operand"
-	// updatedAnnotation is when the operator last wrote an operand's spec
-	// (its own memory of a rollout's start; component.Operand.Updated).
-	updatedAnnotation = "opcert.io/updated"
-	// readyAfterAnnotation is how long the operand's new pods take to get
-	// ready: the world's pace, which the operator passes on.
-	readyAfterAnnotation = workload.AnnotationReadyAfter
+	versionLabel = component.VersionLabel
 	// blockerKey is the key of the admin's ConfigMap that says what must
 	// be fixed before an upgrade.
-	blockerKey = "upgradeBlocker"
+	blockerKey = component.BlockerKey
 )
 
 // operatorNamespace is where a component's operator runs; its operands run

@@ -8,9 +8,11 @@
 // Degraded when a rollout stalls, Upgradeable=False with the text of the
 // admin's blocker.
 //
-// What to decide is reference/component's core (Params.Step): this package
-// is the part a team writes around such a core, reading its world and
-// writing what the core decides, with the wall clock. It is what opcert
+// What to decide, and how to read and write its world, is
+// reference/component's (Params.Step, and Operator, the adapter the
+// simulator also runs): this package is what a team adds to run it as a
+// process, a controller-runtime manager whose cache holds only its
+// namespace and its ClusterOperator, on the wall clock. It is what opcert
 // runs as a process in its tests of process mode (cmd/opcert,
 // process_co_test.go), one per component, with its settings from the
 // OPCERT_* environment opcert gives each process (cmd/componentoperator).

@@ -22,11 +22,13 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	"sigs.k8s.io/controller-runtime/pkg/source"
+
+	"github.com/opcert/opcert/reference/component"
 )
 
 // NewManager returns a controller-runtime manager that runs the operator
 // of opts on the wall clock; Start runs it.
-func NewManager(cfg *rest.Config, opts Options) (ctrl.Manager, error) {
+func NewManager(cfg *rest.Config, opts component.Options) (ctrl.Manager, error) {
 	scheme := runtime.NewScheme()
 	if err := clientgoscheme.AddToScheme(scheme); err != nil {
 		return nil, err
@@ -49,20 +51,20 @@ func NewManager(cfg *rest.Config, opts Options) (ctrl.Manager, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := NewReconciler(mgr.GetClient(), clock.RealClock{}, opts)
-	return mgr, r.SetupWithManager(mgr)
+	r := component.NewOperator(mgr.GetClient(), clock.RealClock{}, opts)
+	return mgr, setup(mgr, r, opts.Name)
 }
 
-// SetupWithManager runs the reconciler under mgr: its ClusterOperator, and
-// the operands, pods and ConfigMaps of its namespace, all to one request;
-// and one request at start, since a missing ClusterOperator sends no event
-// and the operator must create it.
-func (r *Reconciler) SetupWithManager(mgr ctrl.Manager) error {
-	req := reconcile.Request{NamespacedName: types.NamespacedName{Name: r.opts.Name}}
+// setup runs the operator of ClusterOperator name under mgr: its
+// ClusterOperator, and the operands, pods and ConfigMaps of its namespace,
+// all to one request; and one request at start, since a missing
+// ClusterOperator sends no event and the operator must create it.
+func setup(mgr ctrl.Manager, r reconcile.Reconciler, name string) error {
+	req := reconcile.Request{NamespacedName: types.NamespacedName{Name: name}}
 	one := handler.EnqueueRequestsFromMapFunc(func(context.Context, client.Object) []reconcile.Request {
 		return []reconcile.Request{req}
 	})
-	ours := predicate.NewPredicateFuncs(func(o client.Object) bool { return o.GetName() == r.opts.Name })
+	ours := predicate.NewPredicateFuncs(func(o client.Object) bool { return o.GetName() == name })
 	start := source.Func(func(_ context.Context, q workqueue.TypedRateLimitingInterface[reconcile.Request]) error {
 		q.Add(req)
 		return nil

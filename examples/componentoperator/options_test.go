@@ -10,12 +10,12 @@ import (
 func TestParseOperands(t *testing.T) {
 	for _, tc := range []struct {
 		in      string
-		want    []Operand
+		want    []component.Workload
 		wantErr bool
 	}{
 		{in: "", want: nil},
-		{in: "Deployment/server=3", want: []Operand{{Kind: component.Deployment, Name: "server", Replicas: 3}}},
-		{in: "Deployment/server=3, DaemonSet/agent", want: []Operand{
+		{in: "Deployment/server=3", want: []component.Workload{{Kind: component.Deployment, Name: "server", Replicas: 3}}},
+		{in: "Deployment/server=3, DaemonSet/agent", want: []component.Workload{
 			{Kind: component.Deployment, Name: "server", Replicas: 3}, {Kind: component.DaemonSet, Name: "agent"}}},
 		{in: "Deployment/server", wantErr: true},   // a Deployment's replicas are needed
 		{in: "DaemonSet/agent=2", wantErr: true},   // a DaemonSet runs on every node

@@ -20,6 +20,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	"github.com/opcert/opcert/examples/componentoperator"
+	"github.com/opcert/opcert/reference/component"
 )
 
 func main() {
@@ -40,7 +41,7 @@ func main() {
 		os.Exit(2)
 	}
 	ctrl.SetLogger(logr.FromSlogHandler(slog.NewTextHandler(os.Stderr, nil)))
-	opts := componentoperator.Options{Name: *name, Namespace: *namespace, Version: *version, Operands: ops,
+	opts := component.Options{Name: *name, Namespace: *namespace, Version: *version, Operands: ops,
 		Nodes: split(*nodes), ReadyAfter: *readyAfter, StuckAfter: *stuckAfter}
 	if err := run(opts); err != nil {
 		fmt.Fprintln(os.Stderr, "componentoperator:", err)
@@ -48,7 +49,7 @@ func main() {
 	}
 }
 
-func run(opts componentoperator.Options) error {
+func run(opts component.Options) error {
 	cfg, err := ctrl.GetConfig()
 	if err != nil {
 		return err

@@ -62,7 +62,7 @@ func Mechanism(cfg Config) *conformance.Mechanism {
 		},
 		Rules:    rules.Rules(cfg.Rules()),
 		Estimate: estimate,
-		Expects:  ClusterOperatorGVK,
+		Expects:  ClusterOperatorGVK, Recording: recording(),
 		Build: func(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
 			return build(ctx, st, sc, cast)
 		},

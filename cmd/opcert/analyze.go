@@ -47,10 +47,13 @@ it, and its format is told from its first value:
     is diffed against the one before; its writer and its time come from
     managedFields, which kubectl prints only with --show-managed-fields.
 
-The mechanism (--mechanism) is told from the kind of the first object when
-not given. A timeline inside an opcert report directory is judged up to the
-instant its run reached (its report.json says); otherwise up to its last
-event, or --until after its first. Recorded timelines (events with the
+A timeline inside an opcert report directory is judged by the mechanism
+that judged its run, up to the instant its run reached (its report.json
+says both). Any other file is judged by every mechanism that records the
+kind of its first object, one run each, named FILE-MECHANISM when there
+are several (a ClusterOperator stream: clusteroperator and stale), up to
+its last event or --until after its first. --mechanism judges every file
+by that mechanism alone. Recorded timelines (events with the
 time the API server gave each write) are judged with the tolerance their
 lag needs, stated in the report.
 
@@ -68,7 +71,7 @@ rule failed, 2 a file or flag is wrong (nothing written), 3 a disk error,
 	}
 	f := cmd.Flags()
 	f.StringVarP(&o.out, "out", "o", "opcert-analysis", "report directory (replaced when the analysis completes)")
-	f.StringVar(&o.mechanism, "mechanism", "", "the mechanism whose rules judge the files (default: told from the first object's kind)")
+	f.StringVar(&o.mechanism, "mechanism", "", "the mechanism whose rules judge the files (default: the run's, for a timeline in an opcert report, else every mechanism that records the first object's kind)")
 	f.BoolVar(&o.strict, "strict", false, "count the warnings of convention rules (how messages read) as failures: exit 1 instead of 0")
 	f.DurationVar(&o.until, "until", 0, "how far the timelines cover, after their first event (default: the run's end for a timeline in an opcert report, else the last event)")
 	o.mechanisms = addMechanismFlags(f)
@@ -104,15 +107,25 @@ func (o *analyzeOptions) run(cmd *cobra.Command, files []string) error {
 	rep := &reports.Report{Tool: "opcert", StartedAt: time.Now().UTC(), Environment: reports.Environment{KubeVersion: "none (judged offline)", EtcdVersion: "none"}}
 	start := time.Now()
 	for i, f := range files {
-		run, err := o.analyze(cmd, mechs, f, i, staging)
+		judges, err := o.mechanismsOf(mechs, f)
 		if err != nil {
-			if cmd.Context().Err() != nil {
-				return fmt.Errorf("%w; %s was left as it was", context.Cause(cmd.Context()), o.out)
-			}
 			return err
 		}
-		fmt.Fprintf(cmd.ErrOrStderr(), "[%d/%d] %s\n", i+1, len(files), run.Headline())
-		rep.Runs = append(rep.Runs, run)
+		for _, m := range judges {
+			name := strings.TrimSuffix(filepath.Base(f), filepath.Ext(f))
+			if len(judges) > 1 {
+				name += "-" + m.Name
+			}
+			run, err := o.analyze(cmd, m, f, name, len(rep.Runs), staging)
+			if err != nil {
+				if cmd.Context().Err() != nil {
+					return fmt.Errorf("%w; %s was left as it was", context.Cause(cmd.Context()), o.out)
+				}
+				return err
+			}
+			fmt.Fprintf(cmd.ErrOrStderr(), "[%d/%d] %s\n", i+1, len(files), run.Headline())
+			rep.Runs = append(rep.Runs, run)
+		}
 	}
 	rep.Wall = time.Since(start)
 	if err := reports.WriteAll(staging, rep); err != nil {
@@ -130,12 +143,9 @@ func (o *analyzeOptions) run(cmd *cobra.Command, files []string) error {
 	return nil
 }
 
-// analyze judges one file and keeps a copy of its timeline in the report.
-func (o *analyzeOptions) analyze(cmd *cobra.Command, mechs map[string]*conformance.Mechanism, file string, i int, staging string) (reports.Run, error) {
-	m, err := o.mechanismOf(mechs, file)
-	if err != nil {
-		return reports.Run{}, err
-	}
+// analyze judges one file with m as the report's run i, named name, and
+// keeps a copy of its timeline in the report.
+func (o *analyzeOptions) analyze(cmd *cobra.Command, m *conformance.Mechanism, file, name string, i int, staging string) (reports.Run, error) {
 	in, err := os.Open(file)
 	if err != nil {
 		return reports.Run{}, err
@@ -145,7 +155,6 @@ func (o *analyzeOptions) analyze(cmd *cobra.Command, mechs map[string]*conforman
 	if err != nil {
 		return reports.Run{}, fmt.Errorf("%s: %w", file, err)
 	}
-	name := strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
 	rel := filepath.Join("timelines", fmt.Sprintf("%02d-%s.jsonl", i+1, name))
 	copyPath := filepath.Join(staging, rel)
 	if err := os.MkdirAll(filepath.Dir(copyPath), 0o755); err != nil {
@@ -169,8 +178,8 @@ func (o *analyzeOptions) analyze(cmd *cobra.Command, mechs map[string]*conforman
 		second := time.Second
 		j.Tolerance = &second
 	}
-	if j.Until == 0 {
-		j.Until = reachedInReport(file)
+	if r, ok := inReport(file); ok && j.Until == 0 {
+		j.Until = r.Reached
 	}
 	// A timeline in opcert's format is kept as it is; a kubectl stream as
 	// the timeline it became.
@@ -202,26 +211,35 @@ func (o *analyzeOptions) analyze(cmd *cobra.Command, mechs map[string]*conforman
 	return run, nil
 }
 
-// mechanismOf is --mechanism's, or the one that records the kind of the
-// file's first API object.
-func (o *analyzeOptions) mechanismOf(mechs map[string]*conformance.Mechanism, file string) (*conformance.Mechanism, error) {
+// mechanismsOf are the mechanisms that judge a file: --mechanism's; for
+// a timeline of an opcert report, the one its run was judged by (its
+// report.json says); otherwise every mechanism that records the kind of
+// the file's first API object, in name order (stale and clusteroperator
+// both record ClusterOperators: a captured stream is judged by each, and
+// says so in its runs' names).
+func (o *analyzeOptions) mechanismsOf(mechs map[string]*conformance.Mechanism, file string) ([]*conformance.Mechanism, error) {
 	if o.mechanism != "" {
-		return mechs[o.mechanism], nil
+		return []*conformance.Mechanism{mechs[o.mechanism]}, nil
+	}
+	if r, ok := inReport(file); ok {
+		if m := r.mechanism(mechs); m != nil {
+			return []*conformance.Mechanism{m}, nil
+		}
 	}
 	gk, err := firstKind(file)
 	if err != nil {
 		return nil, err
 	}
 	var found []*conformance.Mechanism
-	for _, m := range mechs {
-		if m.Recording.Records(gk) {
-			found = append(found, m)
+	for _, n := range sortedNames(mechs) {
+		if mechs[n].Recording.Records(gk) {
+			found = append(found, mechs[n])
 		}
 	}
-	if len(found) != 1 {
-		return nil, fmt.Errorf("%s: its first object is a %s, which %d mechanisms record: give --mechanism (%s)", file, gk, len(found), mechanismNames(mechs))
+	if len(found) == 0 {
+		return nil, fmt.Errorf("%s: its first object is a %s, which no mechanism records: give --mechanism (%s)", file, gk, mechanismNames(mechs))
 	}
-	return found[0], nil
+	return found, nil
 }
 
 // firstKind is the kind of the first API object a file's timeline names.
@@ -249,40 +267,79 @@ func firstKind(file string) (schema.GroupKind, error) {
 	}
 }
 
-// reachedInReport is how far the run whose timeline file is was judged,
-// when the file lies in an opcert report directory (DIR/timelines/F, with
-// DIR/report.json naming it), else zero.
-func reachedInReport(file string) time.Duration {
+// reportRun is what the report.json of an opcert report directory says
+// of the run whose timeline a file is.
+type reportRun struct {
+	Timeline string            `json:"timeline"`
+	Reached  time.Duration     `json:"reachedNanos"`
+	Subjects map[string]string `json:"subjects"`
+}
+
+// inReport is the run whose timeline file is, when the file lies in an
+// opcert report directory (DIR/timelines/F, with DIR/report.json naming
+// it).
+func inReport(file string) (reportRun, bool) {
 	dir := filepath.Dir(filepath.Dir(file))
 	data, err := os.ReadFile(filepath.Join(dir, "report.json"))
 	if err != nil {
-		return 0
+		return reportRun{}, false
 	}
 	var rep struct {
-		Runs []struct {
-			Timeline string        `json:"timeline"`
-			Reached  time.Duration `json:"reachedNanos"`
-		} `json:"runs"`
+		Runs []reportRun `json:"runs"`
 	}
 	if json.Unmarshal(data, &rep) != nil {
-		return 0
+		return reportRun{}, false
 	}
 	rel := filepath.Join("timelines", filepath.Base(file))
 	for _, r := range rep.Runs {
 		if filepath.Clean(r.Timeline) == rel {
-			return r.Reached
+			return r, true
 		}
 	}
-	return 0
+	return reportRun{}, false
 }
 
-func mechanismNames(mechs map[string]*conformance.Mechanism) string {
+// mechanism is the mechanism the run was judged by, nil if the report
+// does not tell: analyze and watch name it among the subjects; a played
+// run names a subject for every role of its mechanism, whose set of roles
+// is then the one that matches.
+func (r reportRun) mechanism(mechs map[string]*conformance.Mechanism) *conformance.Mechanism {
+	if n, ok := r.Subjects["mechanism"]; ok {
+		return mechs[n]
+	}
+	var found *conformance.Mechanism
+	for _, n := range sortedNames(mechs) {
+		m := mechs[n]
+		if len(m.Roles) != len(r.Subjects) {
+			continue
+		}
+		all := true
+		for _, role := range m.Roles {
+			if _, ok := r.Subjects[role.Name]; !ok {
+				all = false
+			}
+		}
+		if all {
+			if found != nil {
+				return nil
+			}
+			found = m
+		}
+	}
+	return found
+}
+
+func sortedNames(mechs map[string]*conformance.Mechanism) []string {
 	var names []string
 	for n := range mechs {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	return strings.Join(names, ", ")
+	return names
+}
+
+func mechanismNames(mechs map[string]*conformance.Mechanism) string {
+	return strings.Join(sortedNames(mechs), ", ")
 }
 
 // scanTolerance is the tolerance a timeline file's lag needs (its first n

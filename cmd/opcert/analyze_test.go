@@ -19,15 +19,18 @@ import (
 )
 
 // opcert analyze of the timelines an opcert run wrote gives the run's
-// verdicts, messages and evidence offsets included (each timeline judged up
-// to the instant its run reached, which the report beside it says).
+// verdicts, messages and evidence offsets included (each timeline judged by
+// its run's mechanism up to the instant its run reached, which the report
+// beside it says), for stale and for clusteroperator, whose timelines both
+// begin with ClusterOperators.
 func TestAnalyzeJudgesRunTimelinesAsTheRun(t *testing.T) {
 	if testing.Short() {
 		t.Skip("needs the API server")
 	}
 	dir := t.TempDir()
 	ran := filepath.Join(dir, "run")
-	r := opcert(t, nil, "run", "--scenario", "stale-healthy-answer", "--scenario", "stale-restart-after-unknown", "--subject", "operator=slow", "--out", ran)
+	r := opcert(t, nil, "run", "--scenario", "stale-healthy-answer", "--scenario", "stale-restart-after-unknown", "--scenario", "co-clean-install",
+		"--subject", "stale.operator=slow", "--out", ran)
 	if r.code != exitFail {
 		t.Fatalf("opcert run: exit %d, want 1 (slow fails STALE-007)\n%s", r.code, r.stderr)
 	}
@@ -43,6 +46,12 @@ func TestAnalyzeJudgesRunTimelinesAsTheRun(t *testing.T) {
 	}
 	for i, w := range want.Runs {
 		g := got.Runs[i]
+		if mech := map[bool]string{true: "clusteroperator", false: "stale"}[strings.HasPrefix(w.Scenario, "co-")]; g.Subjects["mechanism"] != mech {
+			t.Errorf("%s: judged by %q, want %s", w.Scenario, g.Subjects["mechanism"], mech)
+		}
+		if len(g.Cases) != len(w.Cases) {
+			t.Fatalf("%s: %d cases, want %d", w.Scenario, len(g.Cases), len(w.Cases))
+		}
 		if g.Recording == nil || g.Recording.Format != "opcert-jsonl" || g.Recording.Tolerance != 0 {
 			t.Errorf("%s: recording %+v, want a virtual timeline judged exactly", w.Scenario, g.Recording)
 		}
@@ -114,7 +123,7 @@ func TestAnalyzeKubectlStream(t *testing.T) {
 	if r.code != exitFail {
 		t.Fatalf("exit %d, want 1\n%s%s", r.code, r.stdout, r.stderr)
 	}
-	run := readReport(t, out).Runs[0]
+	run := runOf(t, readReport(t, out), "stale")
 	if rec := run.Recording; rec == nil || rec.Format != "kubectl-watch-json" || rec.Events != 4 || rec.Tolerance != time.Second {
 		t.Errorf("recording %+v, want 4 events of a kubectl stream judged with a second's tolerance", rec)
 	}
@@ -125,6 +134,123 @@ func TestAnalyzeKubectlStream(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(out, run.Timeline)); err != nil {
 		t.Errorf("the stream's timeline is not in the report: %v", err)
+	}
+}
+
+// runOf is the run a report gives to a mechanism.
+func runOf(t *testing.T, rep reports.Report, mechanism string) reports.Run {
+	t.Helper()
+	for _, r := range rep.Runs {
+		if r.Subjects["mechanism"] == mechanism {
+			return r
+		}
+	}
+	t.Fatalf("no run of %s", mechanism)
+	return reports.Run{}
+}
+
+// kubectlStream plays a ClusterOperator's writes on the server, each by its
+// field manager, and returns what kubectl get -w -o json
+// --show-managed-fields prints of its versions.
+func kubectlStream(t *testing.T, name string, writes []streamWrite) string {
+	t.Helper()
+	c := sharedWorld(t).Client
+	ctx := context.Background()
+	var stream bytes.Buffer
+	co := &configv1.ClusterOperator{ObjectMeta: metav1.ObjectMeta{Name: name}}
+	print := func() {
+		var got configv1.ClusterOperator
+		if err := c.Get(ctx, client.ObjectKeyFromObject(co), &got); err != nil {
+			t.Fatal(err)
+		}
+		got.APIVersion, got.Kind = "config.openshift.io/v1", "ClusterOperator"
+		data, _ := json.MarshalIndent(&got, "", "    ")
+		stream.Write(append(data, '\n'))
+	}
+	if err := c.Create(ctx, co, client.FieldOwner(writes[0].manager)); err != nil {
+		t.Fatal(err)
+	}
+	print()
+	for _, w := range writes {
+		co.Status.Conditions = w.conditions
+		if err := c.Status().Update(ctx, co, client.FieldOwner(w.manager)); err != nil {
+			t.Fatal(err)
+		}
+		print()
+	}
+	return stream.String()
+}
+
+type streamWrite struct {
+	manager    string
+	conditions []configv1.ClusterOperatorStatusCondition
+}
+
+// A captured ClusterOperator stream is judged by both mechanisms that
+// record ClusterOperators, one run each, unless --mechanism names one: its
+// operator's lower-case message warns CO-021 (a failure with --strict), and
+// its Degraded=True without a message fails CO-024.
+func TestAnalyzeClusterOperatorStream(t *testing.T) {
+	ltt := metav1.NewTime(time.Now().Add(-time.Hour).Truncate(time.Second))
+	cond := func(typ configv1.ClusterStatusConditionType, status configv1.ConditionStatus, message string) configv1.ClusterOperatorStatusCondition {
+		return configv1.ClusterOperatorStatusCondition{Type: typ, Status: status, Reason: "AsExpected", Message: message, LastTransitionTime: ltt}
+	}
+	available := cond(configv1.OperatorAvailable, configv1.ConditionTrue, "all is well")
+	dir := t.TempDir()
+	degraded := write(t, dir, "degraded.json", kubectlStream(t, "co-degraded", []streamWrite{
+		{"network-operator", []configv1.ClusterOperatorStatusCondition{available}},
+		{"network-operator", []configv1.ClusterOperatorStatusCondition{available, cond(configv1.OperatorDegraded, configv1.ConditionTrue, "")}},
+	}))
+	lower := write(t, dir, "lower.json", kubectlStream(t, "co-lower", []streamWrite{
+		{"dns-operator", []configv1.ClusterOperatorStatusCondition{available}},
+	}))
+	for _, tc := range []struct {
+		name  string
+		args  []string
+		code  int
+		runs  []string // the runs' names, in order
+		cases map[string]reports.Status
+	}{
+		{"both mechanisms", []string{degraded}, exitFail, []string{"degraded-clusteroperator", "degraded-stale"},
+			map[string]reports.Status{"CO-021": reports.Warn, "CO-024": reports.Fail, "CO-020": reports.Pass}},
+		{"strict", []string{degraded, "--strict"}, exitFail, []string{"degraded-clusteroperator", "degraded-stale"},
+			map[string]reports.Status{"CO-021": reports.Fail, "CO-024": reports.Fail}},
+		{"one mechanism", []string{degraded, "--mechanism", "clusteroperator"}, exitFail, []string{"degraded"},
+			map[string]reports.Status{"CO-021": reports.Warn, "CO-024": reports.Fail}},
+		{"a warning passes", []string{lower, "--mechanism", "clusteroperator"}, exitPass, []string{"lower"},
+			map[string]reports.Status{"CO-021": reports.Warn, "CO-024": reports.Skip}},
+		{"a warning fails when strict", []string{lower, "--mechanism", "clusteroperator", "--strict"}, exitFail, []string{"lower"},
+			map[string]reports.Status{"CO-021": reports.Fail}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "report")
+			r := opcert(t, nil, append([]string{"analyze", "--out", out}, tc.args...)...)
+			if r.code != tc.code {
+				t.Fatalf("exit %d, want %d\n%s%s", r.code, tc.code, r.stdout, r.stderr)
+			}
+			rep := readReport(t, out)
+			var names []string
+			timelines := map[string]bool{}
+			for _, run := range rep.Runs {
+				names = append(names, run.Scenario)
+				timelines[run.Timeline] = true
+				if _, err := os.Stat(filepath.Join(out, run.Timeline)); err != nil {
+					t.Errorf("%s: %v", run.Scenario, err)
+				}
+			}
+			if strings.Join(names, " ") != strings.Join(tc.runs, " ") || len(timelines) != len(rep.Runs) {
+				t.Fatalf("runs %v with timelines %v, want %v, each its own", names, timelines, tc.runs)
+			}
+			run := runOf(t, rep, "clusteroperator")
+			for rule, want := range tc.cases {
+				if c := caseOf(t, run, rule); c.Status != want {
+					t.Errorf("%s: %s %q, want %s", rule, c.Status, c.Message, want)
+				}
+			}
+			if c := caseOf(t, run, "CO-024"); c.Status == reports.Fail && (len(c.Evidence) != 1 || c.Evidence[0].Role != "operator" || c.Evidence[0].Actor != "network-operator") {
+				t.Errorf("CO-024 evidence %+v, want the operator's write", c.Evidence)
+			}
+		})
 	}
 }
 
@@ -140,6 +266,7 @@ func TestAnalyzeRefusesBadInput(t *testing.T) {
 		{[]string{write(t, dir, "notes.txt", "hello\n")}, "neither an opcert timeline"},
 		{[]string{write(t, dir, "pod.json", `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"}}`)}, "--show-managed-fields"},
 		{[]string{write(t, dir, "late.jsonl", `{"time":"2026-01-01T00:01:00Z","actor":"a","verb":"v"}`+"\n"+`{"time":"2026-01-01T00:00:00Z","actor":"a","verb":"v"}`), "--mechanism", "stale"}, "goes back"},
+		{[]string{write(t, dir, "pods.jsonl", `{"time":"2026-01-01T00:00:00Z","actor":"a","verb":"create","object":{"kind":"Pod","name":"p"}}`)}, "which no mechanism records"},
 		{[]string{filepath.Join(dir, "missing.jsonl")}, "missing.jsonl"},
 		{[]string{dir}, "is not a file"},
 		{[]string{write(t, dir, "x.jsonl", ""), "--mechanism", "olm"}, `no such mechanism`},

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -37,14 +38,16 @@ type watchOptions struct {
 func newWatch() *cobra.Command {
 	o := watchOptions{}
 	cmd := &cobra.Command{
-		Use:   "watch --kubeconfig PATH [--mechanism NAME] [--for D] [--judge-every D] --out DIR",
+		Use:   "watch --kubeconfig PATH --mechanism NAME [--for D] [--judge-every D] --out DIR",
 		Short: "Record a live cluster, read-only, and judge what it records",
 		Long: `Record a live cluster, read-only, and judge what it records.
 
-opcert watch lists and watches the kinds the mechanism judges
-(ClusterOperators for stale) and records every change as a timeline
-event: who wrote it (its field manager in managedFields, and the role the
-mechanism gives that manager: see --detector-manager), what it changed,
+opcert watch lists and watches the kinds the mechanism (--mechanism)
+judges, ClusterOperators for stale and clusteroperator, and records every
+change as a timeline event: who wrote it (its field manager in
+managedFields, and the role the mechanism gives that manager: for stale
+see --detector-manager; for clusteroperator, cluster-version-operator is
+the version operator and every other manager the operator), what it changed,
 and when it was seen, to the millisecond. A watch that expires or breaks
 is listed again and the span is a recording gap, in which nothing is
 judged. It never writes to the cluster: every request that is not a read
@@ -65,15 +68,15 @@ written), 3 the cluster cannot be reached or does not serve the kinds, or
 a disk error; 128+n after a signal n (130 for Ctrl-C), once what was
 recorded is judged and written.
 A second signal stops at once and leaves --out as it was.`,
-		Example: `  opcert watch --kubeconfig ~/.kube/config --for 2h --out co-watch
-  opcert watch --kubeconfig kc --detector-manager my-detector --judge-every 10m --out co-watch`,
+		Example: `  opcert watch --kubeconfig ~/.kube/config --mechanism clusteroperator --for 2h --out co-watch
+  opcert watch --kubeconfig kc --mechanism stale --detector-manager my-detector --judge-every 10m --out stale-watch`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd) },
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.kubeconfig, "kubeconfig", "", "kubeconfig of the cluster to record (default: $KUBECONFIG, then ~/.kube/config)")
 	f.StringVar(&o.context, "context", "", "the kubeconfig context to use (default: its current context)")
-	f.StringVar(&o.mechanism, "mechanism", "", "the mechanism to record and judge (default: the only one that can be recorded)")
+	f.StringVar(&o.mechanism, "mechanism", "", "the mechanism to record and judge, one a watch (needed when several can be recorded: clusteroperator and stale both record ClusterOperators)")
 	f.StringVarP(&o.out, "out", "o", "opcert-watch", "report directory (replaced at each judging)")
 	f.DurationVar(&o.duration, "for", 0, "how long to record (default: until Ctrl-C)")
 	f.DurationVar(&o.every, "judge-every", 0, "judge what was recorded so far, and rewrite the reports, at this interval (default: only at the end)")
@@ -171,7 +174,8 @@ func (o *watchOptions) run(cmd *cobra.Command) error {
 }
 
 // pick is the mechanism to record: --mechanism's, or the only one that
-// has a Recording.
+// has a Recording (with stale and clusteroperator both recording
+// ClusterOperators, --mechanism must name one).
 func (o *watchOptions) pick() (*conformance.Mechanism, error) {
 	mechs, err := o.mechanisms.build()
 	if err != nil {
@@ -187,16 +191,19 @@ func (o *watchOptions) pick() (*conformance.Mechanism, error) {
 		}
 		return m, nil
 	}
-	var found []*conformance.Mechanism
-	for _, m := range mechs {
-		if m.Recording != nil {
-			found = append(found, m)
+	// One mechanism a watch: each gives the field managers its own roles
+	// (stale's detector, clusteroperator's version operator), so two
+	// recording one kind would file its writes differently.
+	var found []string
+	for _, n := range sortedNames(mechs) {
+		if mechs[n].Recording != nil {
+			found = append(found, n)
 		}
 	}
 	if len(found) != 1 {
-		return nil, fmt.Errorf("give --mechanism: %d mechanisms can be recorded (%s)", len(found), mechanismNames(mechs))
+		return nil, fmt.Errorf("give --mechanism: %d mechanisms can be recorded (%s); a watch records one", len(found), strings.Join(found, ", "))
 	}
-	return found[0], nil
+	return mechs[found[0]], nil
 }
 
 // verdict is the exit of a finished watch: its report's verdict, or the

@@ -106,7 +106,7 @@ func TestWatchRecordsAndJudges(t *testing.T) {
 	w := sharedWorld(t)
 	kc := kubeconfig(t, w, "opcert-watch")
 	out := filepath.Join(t.TempDir(), "watch")
-	p := startOpcert(t, nil, "watch", "--kubeconfig", kc, "--for", "9s", "--out", out, "--answer-budget", "1s", "--unknown-after", "1m")
+	p := startOpcert(t, nil, "watch", "--kubeconfig", kc, "--mechanism", "stale", "--for", "9s", "--out", out, "--answer-budget", "1s", "--unknown-after", "1m")
 	p.waitLine(t, "opcert: recording stale on", 30*time.Second)
 	challengeAndAnswer(t, w.Client, "quick", 100*time.Millisecond)
 	challengeAndAnswer(t, w.Client, "slow", 4*time.Second)
@@ -149,7 +149,7 @@ func TestWatchRecordsAndJudges(t *testing.T) {
 
 	t.Run("Ctrl-C judges what was recorded, and --judge-every judges before", func(t *testing.T) {
 		out := filepath.Join(t.TempDir(), "watch")
-		p := startOpcert(t, nil, "watch", "--kubeconfig", kc, "--out", out, "--answer-budget", "1s", "--unknown-after", "1m", "--judge-every", "500ms")
+		p := startOpcert(t, nil, "watch", "--kubeconfig", kc, "--mechanism", "stale", "--out", out, "--answer-budget", "1s", "--unknown-after", "1m", "--judge-every", "500ms")
 		p.waitLine(t, "opcert: recording stale on", 30*time.Second)
 		challengeAndAnswer(t, w.Client, "interrupted", 0)
 		p.waitLine(t, "opcert: judged watch", 30*time.Second) // --judge-every rewrites the report while recording
@@ -179,16 +179,59 @@ func TestWatchRecordsAndJudges(t *testing.T) {
 func TestWatchRefusesBadInput(t *testing.T) {
 	dir := t.TempDir()
 	bad := write(t, dir, "kc", "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster: {server: 'https://127.0.0.1:1'}\ncontexts:\n- name: c\n  context: {cluster: c, user: u}\ncurrent-context: c\nusers:\n- name: u\n  user: {token: x}\n")
-	if r := opcert(t, nil, "watch", "--kubeconfig", bad, "--out", filepath.Join(dir, "out")); r.code != exitEnv || !strings.Contains(r.stderr, "127.0.0.1:1") {
+	if r := opcert(t, nil, "watch", "--kubeconfig", bad, "--mechanism", "stale", "--out", filepath.Join(dir, "out")); r.code != exitEnv || !strings.Contains(r.stderr, "127.0.0.1:1") {
 		t.Errorf("unreachable cluster: exit %d, %s", r.code, r.stderr)
 	}
-	if r := opcert(t, nil, "watch", "--kubeconfig", filepath.Join(dir, "none"), "--out", filepath.Join(dir, "out")); r.code != exitUsage || !strings.Contains(r.stderr, "kubeconfig") {
+	if r := opcert(t, nil, "watch", "--kubeconfig", filepath.Join(dir, "none"), "--mechanism", "clusteroperator", "--out", filepath.Join(dir, "out")); r.code != exitUsage || !strings.Contains(r.stderr, "kubeconfig") {
 		t.Errorf("missing kubeconfig: exit %d, %s", r.code, r.stderr)
 	}
 	if r := opcert(t, nil, "watch", "--kubeconfig", bad, "--mechanism", "staticpod", "--out", filepath.Join(dir, "out")); r.code != exitUsage {
 		t.Errorf("a mechanism that cannot be recorded: exit %d, %s", r.code, r.stderr)
 	}
+	if r := opcert(t, nil, "watch", "--kubeconfig", bad, "--out", filepath.Join(dir, "out")); r.code != exitUsage || !strings.Contains(r.stderr, "(clusteroperator, stale)") {
+		t.Errorf("no --mechanism with two that can be recorded: exit %d, %s", r.code, r.stderr)
+	}
 	if _, err := os.Stat(filepath.Join(dir, "out")); err == nil {
 		t.Error("a refused watch wrote its report directory")
+	}
+}
+
+// opcert watch --mechanism clusteroperator judges the ClusterOperators it
+// records by the CO rules: an operator's Degraded=True without a message
+// fails CO-024, its lower-case message warns CO-021, and the
+// cluster-version operator's write is its own role's, judged by no rule.
+func TestWatchClusterOperator(t *testing.T) {
+	w := sharedWorld(t)
+	kc := kubeconfig(t, w, "opcert-watch-co")
+	out := filepath.Join(t.TempDir(), "watch")
+	p := startOpcert(t, nil, "watch", "--kubeconfig", kc, "--mechanism", "clusteroperator", "--for", "5s", "--out", out)
+	p.waitLine(t, "opcert: recording clusteroperator on", 30*time.Second)
+	ctx := context.Background()
+	c := w.Client
+	co := &configv1.ClusterOperator{ObjectMeta: metav1.ObjectMeta{Name: "watched-ingress"}}
+	if err := c.Create(ctx, co, client.FieldOwner("cluster-version-operator")); err != nil {
+		t.Fatal(err)
+	}
+	ltt := metav1.NewTime(time.Now().Truncate(time.Second))
+	co.Status.Conditions = []configv1.ClusterOperatorStatusCondition{
+		{Type: configv1.OperatorAvailable, Status: configv1.ConditionTrue, Reason: "AsExpected", Message: "ingress is available", LastTransitionTime: ltt},
+		{Type: configv1.OperatorDegraded, Status: configv1.ConditionTrue, Reason: "Failed", LastTransitionTime: ltt},
+	}
+	if err := c.Status().Update(ctx, co, client.FieldOwner("ingress-operator")); err != nil {
+		t.Fatal(err)
+	}
+	if code := p.wait(t, time.Minute); code != exitFail {
+		t.Fatalf("exit %d, want 1 (CO-024 failed); stderr:\n%s", code, p.stderr.String())
+	}
+	run := readReport(t, out).Runs[0]
+	if run.Subjects["mechanism"] != "clusteroperator" {
+		t.Errorf("judged by %v, want clusteroperator", run.Subjects)
+	}
+	c24 := caseOf(t, run, "CO-024")
+	if c24.Status != reports.Fail || len(c24.Evidence) != 1 || c24.Evidence[0].Actor != "ingress-operator" || c24.Evidence[0].Role != "operator" {
+		t.Errorf("CO-024: %s %q %+v, want the operator's write failing", c24.Status, c24.Message, c24.Evidence)
+	}
+	if c21 := caseOf(t, run, "CO-021"); c21.Status != reports.Warn {
+		t.Errorf("CO-021: %s %q, want a warning", c21.Status, c21.Message)
 	}
 }

@@ -163,7 +163,9 @@
 //     records counts as written: a configuration lives in what it does
 //     not record, and is "propagating config changes". A pod of a version
 //     reached turning unready, or an operator restarted at the same
-//     version, is no change of state.
+//     version, is no change of state. A component with no operand on the
+//     timeline (a recording of a cluster) is not judged: no rollout can
+//     be told from it.
 //   - The write that completes a rollout (CO-006) is the operator's first,
 //     from the completion's instant (minus Tolerance) until the next
 //     rollout begins, that brings Progressing to rest: not True after it,

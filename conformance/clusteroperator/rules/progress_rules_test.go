@@ -101,6 +101,10 @@ func TestCO005NoProgressAtRest(t *testing.T) {
 				co("20m", "etcd", "", towards("4.0.1", "3 of 3")).builder,
 			want: reports.Fail, message: []string{`ClusterOperator/etcd turned Progressing True at +20m0s ("Working towards 4.0.1: 3 of 3 pods updated") with no rollout under way and no operand spec written since Progressing was at rest at +11m0s`},
 			evidence: []string{"20m"}},
+		{name: "a recording with no operands: an upgrade's Progressing is not judged",
+			tl: newTimeline().write("0s", "etcd", c(condProgressing, statusFalse, "Cluster version is 4.0.0")).
+				write("5m", "etcd", c(condProgressing, statusTrue, "Working towards 4.0.1").at("5m")),
+			want: reports.Skip, message: []string{"no operand of namespace etcd on the timeline"}},
 		{name: "a pod of the version reached turning unready",
 			tl:   reference().readiness("30m", "etcd", "etcd-4.0.1-0", statusFalse).co("30m", "etcd", "", towards("4.0.1", "2 of 3")).builder,
 			want: reports.Fail, message: []string{"at +30m0s"}, evidence: []string{"30m"}},

@@ -134,6 +134,12 @@ func (s *Scheduler) file(ctx context.Context, o observation) {
 	if !s.toLocal(gvk.GroupKind(), obj) {
 		return
 	}
+	if ns := obj.GetNamespace(); ns != "" && !s.inOwnNamespace(ns) {
+		// A namespaced object a real-time run observes is its own only in
+		// a namespace it created: another run's namespace carries another
+		// prefix, and the names inside it may be fixed, as the run's are.
+		return
+	}
 	if o.who != nil {
 		o.who(ctx, obj, &e)
 	}

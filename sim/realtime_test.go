@@ -5,6 +5,9 @@ import (
 	"testing"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
@@ -80,5 +83,24 @@ func TestPanicIsRecovered(t *testing.T) {
 	}
 	if calls != 3 {
 		t.Errorf("%d calls, want 3 (two panics retried)", calls)
+	}
+}
+
+// A real-time run files the namespaced objects of the namespaces it
+// created, and not another run's, whose names inside may be the same.
+func TestObserveKeepsToOwnNamespaces(t *testing.T) {
+	s, _, tl := newScheduler()
+	s.Prefix = "r02-"
+	s.ownNamespace("etcd")
+	s.FixNames(schema.GroupKind{Kind: "ConfigMap"})
+	cmGVK := corev1.SchemeGroupVersion.WithKind("ConfigMap")
+	for _, ns := range []string{"r01-etcd", "r02-etcd", "default"} {
+		cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: "etcd-admin", ResourceVersion: ns}}
+		s.Observe(context.Background(), cmGVK, cm, timeline.Event{Time: time.Now(), Actor: "operator/etcd", Verb: timeline.VerbCreate,
+			Object: timeline.ObjectRef{Kind: "ConfigMap"}}, nil)
+	}
+	evs := tl.Events()
+	if len(evs) != 1 || evs[0].Object.Namespace != "etcd" || evs[0].Object.Name != "etcd-admin" {
+		t.Errorf("filed %+v, want only the run's own etcd/etcd-admin", evs)
 	}
 }

@@ -20,11 +20,14 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strings"
 	"sync/atomic"
 	"syscall"
 
+	"github.com/go-logr/logr/funcr"
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/sim/world"
+	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 )
 
 // Exit codes.
@@ -65,6 +68,12 @@ func signalName(sig syscall.Signal) string {
 
 func main() {
 	world.MaybeLaunch()
+	// What controller-runtime logs in opcert (the API server's warnings on
+	// a request) is said on stderr in one line; without a logger it would
+	// print a stack trace instead.
+	ctrllog.SetLogger(funcr.New(func(prefix, args string) {
+		fmt.Fprintln(os.Stderr, "opcert:", strings.TrimSpace(prefix+" "+args))
+	}, funcr.Options{}))
 	ctx, cancel := context.WithCancelCause(context.Background())
 	go onSignals(cancel)
 	err := newRoot().ExecuteContext(ctx)

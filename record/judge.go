@@ -84,7 +84,7 @@ func Judge(ctx context.Context, src Source, m *conformance.Mechanism, j Judgemen
 	for _, g := range gaps {
 		rec.Gaps = append(rec.Gaps, reports.Gap{From: g.From, To: g.To, Why: g.Why})
 	}
-	return reports.Run{Scenario: j.Name, Description: "judged from " + j.Source, Subjects: map[string]string{},
+	return reports.Run{Scenario: j.Name, Mechanism: m.Name, Description: "judged from " + j.Source, Subjects: map[string]string{},
 		Virtual: end.Sub(s.Start), Reached: end.Sub(s.Start), Wall: time.Since(start),
 		Start: s.Start, Recording: rec, Cases: cases}, nil
 }

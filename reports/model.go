@@ -60,7 +60,10 @@ type Environment struct {
 
 // Run is one scenario against one set of subjects.
 type Run struct {
-	Scenario    string            `json:"scenario"`
+	Scenario string `json:"scenario"`
+	// Mechanism is the mechanism whose world played the run, or whose
+	// rules judged a recording.
+	Mechanism   string            `json:"mechanism,omitempty"`
 	Description string            `json:"description,omitempty"`
 	Subjects    map[string]string `json:"subjects"` // role -> subject
 	Virtual     time.Duration     `json:"virtualNanos"`

@@ -207,7 +207,7 @@ func (o *analyzeOptions) analyze(cmd *cobra.Command, m *conformance.Mechanism, f
 		return reports.Run{}, envError{err}
 	}
 	run.Timeline = rel
-	run.Subjects = map[string]string{"mechanism": m.Name}
+	run.Subjects = map[string]string{"mechanism": m.Name} // what the summary shows of who was judged
 	return run, nil
 }
 
@@ -270,9 +270,9 @@ func firstKind(file string) (schema.GroupKind, error) {
 // reportRun is what the report.json of an opcert report directory says
 // of the run whose timeline a file is.
 type reportRun struct {
-	Timeline string            `json:"timeline"`
-	Reached  time.Duration     `json:"reachedNanos"`
-	Subjects map[string]string `json:"subjects"`
+	Timeline  string        `json:"timeline"`
+	Reached   time.Duration `json:"reachedNanos"`
+	Mechanism string        `json:"mechanism"`
 }
 
 // inReport is the run whose timeline file is, when the file lies in an
@@ -299,34 +299,10 @@ func inReport(file string) (reportRun, bool) {
 	return reportRun{}, false
 }
 
-// mechanism is the mechanism the run was judged by, nil if the report
-// does not tell: analyze and watch name it among the subjects; a played
-// run names a subject for every role of its mechanism, whose set of roles
-// is then the one that matches.
+// mechanism is the mechanism that played or judged the run, nil if the
+// report does not name one this opcert knows.
 func (r reportRun) mechanism(mechs map[string]*conformance.Mechanism) *conformance.Mechanism {
-	if n, ok := r.Subjects["mechanism"]; ok {
-		return mechs[n]
-	}
-	var found *conformance.Mechanism
-	for _, n := range sortedNames(mechs) {
-		m := mechs[n]
-		if len(m.Roles) != len(r.Subjects) {
-			continue
-		}
-		all := true
-		for _, role := range m.Roles {
-			if _, ok := r.Subjects[role.Name]; !ok {
-				all = false
-			}
-		}
-		if all {
-			if found != nil {
-				return nil
-			}
-			found = m
-		}
-	}
-	return found
+	return mechs[r.Mechanism]
 }
 
 func sortedNames(mechs map[string]*conformance.Mechanism) []string {

@@ -46,7 +46,7 @@ func TestAnalyzeJudgesRunTimelinesAsTheRun(t *testing.T) {
 	}
 	for i, w := range want.Runs {
 		g := got.Runs[i]
-		if mech := map[bool]string{true: "clusteroperator", false: "stale"}[strings.HasPrefix(w.Scenario, "co-")]; g.Subjects["mechanism"] != mech {
+		if mech := map[bool]string{true: "clusteroperator", false: "stale"}[strings.HasPrefix(w.Scenario, "co-")]; g.Mechanism != mech {
 			t.Errorf("%s: judged by %q, want %s", w.Scenario, g.Subjects["mechanism"], mech)
 		}
 		if len(g.Cases) != len(w.Cases) {

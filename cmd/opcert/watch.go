@@ -252,7 +252,7 @@ func (o *watchOptions) judge(parent context.Context, m *conformance.Mechanism, r
 		return envError{fmt.Errorf("judging the recording: %w", err)}
 	}
 	run.Timeline = rel
-	run.Subjects = map[string]string{"mechanism": m.Name}
+	run.Subjects = map[string]string{"mechanism": m.Name} // what the summary shows of who was judged
 	if !final {
 		run.Description = "judged while recording: what was recorded so far"
 	}

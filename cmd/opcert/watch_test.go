@@ -224,8 +224,8 @@ func TestWatchClusterOperator(t *testing.T) {
 		t.Fatalf("exit %d, want 1 (CO-024 failed); stderr:\n%s", code, p.stderr.String())
 	}
 	run := readReport(t, out).Runs[0]
-	if run.Subjects["mechanism"] != "clusteroperator" {
-		t.Errorf("judged by %v, want clusteroperator", run.Subjects)
+	if run.Mechanism != "clusteroperator" {
+		t.Errorf("judged by %q, want clusteroperator", run.Mechanism)
 	}
 	c24 := caseOf(t, run, "CO-024")
 	if c24.Status != reports.Fail || len(c24.Evidence) != 1 || c24.Evidence[0].Actor != "ingress-operator" || c24.Evidence[0].Role != "operator" {

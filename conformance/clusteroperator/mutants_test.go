@@ -14,7 +14,8 @@ import (
 // Every CO rule fails on a broken operator, with the writes that prove it
 // as evidence, and a convention rule warns (001's rules can fail; the
 // self-test shows the whole matrix).
-// broken names, per broken operator, a built-in where it breaks a rule.
+// broken names, per broken operator, a built-in where it breaks a rule
+// (two rules for a flaw that breaks both).
 var broken = []struct {
 	subject, scenario, rule string
 	status                  reports.Status
@@ -35,6 +36,31 @@ var broken = []struct {
 	{"punctuated-available", "co-clean-install", "CO-023", reports.Warn},
 	{"silent-degraded", "co-operand-stuck", "CO-024", reports.Fail},
 	{"silent-upgradeable", "co-upgradeable-blocks", "CO-025", reports.Fail},
+	{"available-on-creation", "co-clean-install", "CO-001", reports.Fail},
+	{"install-version-early", "co-clean-install", "CO-002", reports.Fail},
+	{"install-version-early", "co-install-incomplete", "CO-001", reports.Fail},
+	{"version-short-one", "co-clean-upgrade", "CO-002", reports.Fail},
+	{"version-late-1s", "co-clean-upgrade", "CO-003", reports.Fail},
+	{"version-at-resync", "co-clean-upgrade", "CO-003", reports.Fail},
+	{"progressing-late-3s", "co-clean-upgrade", "CO-004", reports.Fail},
+	{"unversioned-progressing", "co-clean-upgrade", "CO-004", reports.Fail},
+	{"progressing-early-1s", "co-clean-upgrade", "CO-005", reports.Fail},
+	{"progressing-on-blocker", "co-upgradeable-blocks", "CO-005", reports.Fail},
+	{"stamp-early-1s", "co-clean-upgrade", "CO-007", reports.Fail},
+	{"stamp-rollout-start", "co-clean-upgrade", "CO-007", reports.Fail},
+	{"degraded-late-1s", "co-operand-stuck", "CO-008", reports.Fail},
+	{"degraded-unknown", "co-node-never-updates", "CO-008", reports.Fail},
+	{"terse-degraded", "co-operand-stuck", "CO-024", reports.Fail},
+	{"noun-degraded", "co-node-never-updates", "CO-024", reports.Fail},
+	{"noun-degraded", "co-operand-stuck", "CO-021", reports.Warn},
+	{"name-first-available", "co-clean-install", "CO-021", reports.Warn},
+	{"pod-list-progressing", "co-clean-upgrade", "CO-022", reports.Warn},
+	{"detailed-stuck-progressing", "co-operand-stuck", "CO-022", reports.Warn},
+	{"two-sentence-available", "co-clean-install", "CO-023", reports.Warn},
+	{"ellipsis-installing", "co-install-incomplete", "CO-023", reports.Warn},
+	{"transient-upgradeable", "co-upgradeable-blocks", "CO-025", reports.Fail},
+	{"upgradeable-while-rolling", "co-clean-upgrade", "CO-025", reports.Fail},
+	{"stale-rest-message", "co-clean-upgrade", "CO-006", reports.Fail},
 }
 
 // Every CO rule fails on a broken operator, with the writes that prove it

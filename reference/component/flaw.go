@@ -3,6 +3,7 @@ package component
 import (
 	"slices"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 
@@ -90,6 +91,97 @@ const (
 	// UPSTREAM "Kubernetes conditions in general"). A one-word reason
 	// ("Installing") reads the same.
 	SpacedReason Flaw = "spaced-reason"
+	// AvailableOnCreation counts the first rollout complete once every
+	// replica, or node, has a pod at the target, ready or not: Available
+	// comes at the last pod's creation rather than its readiness (breaks
+	// honored by components 1).
+	AvailableOnCreation Flaw = "available-on-creation"
+	// InstallVersionEarly reports the first versions as soon as every
+	// operand's spec asks for them, before the installation is rolled out;
+	// its Available follows the version it reports (breaks 001 §What
+	// should an operator report, honored by components 5, and so 1).
+	InstallVersionEarly Flaw = "install-version-early"
+	// VersionShortOne reports the new versions once every spec asks for
+	// them and at most one old pod is left (breaks 001 §Version reporting
+	// during an upgrade: "While any of your operands are still running
+	// software from the previous version").
+	VersionShortOne Flaw = "version-short-one"
+	// VersionLate1s reports the versions of a complete rollout only 1s
+	// after its last progress, still Progressing until then (breaks 001
+	// §Version reporting during an upgrade: "As soon as you can guarantee
+	// ... you can update").
+	VersionLate1s Flaw = "version-late-1s"
+	// VersionAtResync reports the versions of a complete rollout only at a
+	// periodic resync, a minute after its last progress.
+	VersionAtResync Flaw = "version-at-resync"
+	// ProgressingLate3s leaves Progressing False for the first 3s of a
+	// rollout, over the "second or two" (breaks 001 §Version reporting
+	// during an upgrade).
+	ProgressingLate3s Flaw = "progressing-late-3s"
+	// UnversionedProgressing says how many pods are updated but not the
+	// version it moves to (breaks honored by components 3: "it should
+	// include the version in the message").
+	UnversionedProgressing Flaw = "unversioned-progressing"
+	// ProgressingEarly1s turns Progressing True a second before it writes
+	// the operand specs of a rollout: at that instant nothing is rolling
+	// out yet (breaks honored by components 3).
+	ProgressingEarly1s Flaw = "progressing-early-1s"
+	// ProgressingOnBlocker reports Progressing True, reason Reconciling,
+	// while an administrator's blocker stands at rest: a blocker is no
+	// new state of the operands (breaks honored by components 3).
+	ProgressingOnBlocker Flaw = "progressing-on-blocker"
+	// StampEarly1s stamps Progressing's lastTransitionTime at a completion
+	// one second before the write (breaks 001 §Version reporting during an
+	// upgrade: "to the current time").
+	StampEarly1s Flaw = "stamp-early-1s"
+	// StampRolloutStart stamps Progressing's lastTransitionTime at a
+	// completion with the instant the rollout's specs were written.
+	StampRolloutStart Flaw = "stamp-rollout-start"
+	// DegradedLate1s reports a stall 1s after StuckAfter (breaks honored
+	// by components 2 as read with the 10m threshold).
+	DegradedLate1s Flaw = "degraded-late-1s"
+	// DegradedUnknown sets Degraded Unknown, not True, on a stall: it
+	// cannot tell why the pods do not get ready (breaks honored by
+	// components 2). An ApplyError still sets it True.
+	DegradedUnknown Flaw = "degraded-unknown"
+	// TerseDegraded gives a True Degraded its reason as its message
+	// (breaks 001 §Conditions: "describe in detail").
+	TerseDegraded Flaw = "terse-degraded"
+	// NounDegraded says a stall as "<kind> <name> stuck", the operand named
+	// as in the middle of a sentence (breaks 001 §Conditions: a capital
+	// letter, and detail).
+	NounDegraded Flaw = "noun-degraded"
+	// NameFirstAvailable starts the Available message with the component's
+	// name, lower case ("etcd has deployed 4.0.0"; breaks 001
+	// §Conditions: "start with a capital letter").
+	NameFirstAvailable Flaw = "name-first-available"
+	// PodListProgressing adds to the rolling-out message the pods it waits
+	// for, which makes it over 10 words (breaks 001 §Conditions: "5-10
+	// words").
+	PodListProgressing Flaw = "pod-list-progressing"
+	// DetailedStuckProgressing puts the stall's detail, Degraded's
+	// message, in Progressing's (breaks 001 §Conditions: "terse").
+	DetailedStuckProgressing Flaw = "detailed-stuck-progressing"
+	// TwoSentenceAvailable adds a second sentence to the Available message
+	// of a deployed component (breaks 001 §Conditions: "a single
+	// sentence").
+	TwoSentenceAvailable Flaw = "two-sentence-available"
+	// EllipsisInstalling ends the installing Available message with "..."
+	// (breaks 001 §Conditions: "without punctuation").
+	EllipsisInstalling Flaw = "ellipsis-installing"
+	// TransientUpgradeable says what to fix only in the write that turns
+	// Upgradeable False, and drops the message in the next (breaks
+	// honored by components 4).
+	TransientUpgradeable Flaw = "transient-upgradeable"
+	// UpgradeableWhileRolling sets Upgradeable False, with no message,
+	// while it rolls out (breaks honored by components 4: a rollout is no
+	// admin-correctable condition, and the message must say what to fix).
+	UpgradeableWhileRolling Flaw = "upgradeable-while-rolling"
+	// StaleRestMessage words Progressing at rest from the versions as the
+	// look found them, so the write that completes an upgrade says the old
+	// version beside the new one in versions, until its next look (breaks
+	// 001 §Status: "only valid together").
+	StaleRestMessage Flaw = "stale-rest-message"
 )
 
 // Flaws lists every flaw, for a registry of broken subjects: in the order
@@ -98,7 +190,11 @@ func Flaws() []Flaw {
 	return []Flaw{
 		EarlyVersion, NeverProgressing, EarlyAvailable, SplitWrite, SilentUpgradeable, SilentDegraded, StaleCompletion,
 		NeverDegraded, IgnoresBlockers, ProgressingAtRest, KeepsOldVersion, LowercaseMessages, WordyProgressing,
-		PunctuatedAvailable, ChurnsTransitions, SpacedReason,
+		PunctuatedAvailable, ChurnsTransitions, SpacedReason, AvailableOnCreation, InstallVersionEarly,
+		VersionShortOne, VersionLate1s, VersionAtResync, ProgressingLate3s, UnversionedProgressing, ProgressingEarly1s,
+		ProgressingOnBlocker, StampEarly1s, StampRolloutStart, DegradedLate1s, DegradedUnknown, TerseDegraded,
+		NounDegraded, NameFirstAvailable, PodListProgressing, DetailedStuckProgressing, TwoSentenceAvailable,
+		EllipsisInstalling, TransientUpgradeable, UpgradeableWhileRolling, StaleRestMessage,
 	}
 }
 
@@ -155,4 +251,124 @@ func spaced(reason string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
+}
+
+// versionDelay is how long after a rollout's last progress VersionLate1s
+// and VersionAtResync report its versions; zero for the reference.
+func (p Params) versionDelay() time.Duration {
+	switch {
+	case p.has(VersionLate1s):
+		return time.Second
+	case p.has(VersionAtResync):
+		return time.Minute
+	}
+	return 0
+}
+
+// flawedTiming holds back what the timing flaws hold back: Progressing
+// for the first 3s of a rollout (ProgressingLate3s), the specs for 1s
+// after Progressing turned True (ProgressingEarly1s).
+func (p Params) flawedTiming(in Input, d *decision, applied bool, now time.Time) {
+	if in.ApplyError != nil {
+		return
+	}
+	if p.has(ProgressingLate3s) && d.rolling && !d.wasRolling {
+		begin := now // the specs are written at this look
+		if applied {
+			begin = lastWritten(d.rs)
+		}
+		if due := begin.Add(3 * time.Second); now.Before(due) {
+			d.quiet, d.next = true, earliest(d.next, due)
+		}
+	}
+	if p.has(ProgressingEarly1s) && !applied {
+		due := now.Add(time.Second)
+		if prog, ok := condition(in.Status.Conditions, configv1.OperatorProgressing); ok && d.wasRolling {
+			due = prog.LastTransitionTime.Add(time.Second)
+		}
+		if now.Before(due) {
+			d.holdSpecs, d.next = true, earliest(d.next, due)
+		}
+	}
+}
+
+// lastMoved is the last progress of any operand.
+func lastMoved(rs []rollout) time.Time {
+	var t time.Time
+	for _, r := range rs {
+		if r.moved.After(t) {
+			t = r.moved
+		}
+	}
+	return t
+}
+
+// lastWritten is when the last operand spec was written.
+func lastWritten(rs []rollout) time.Time {
+	var t time.Time
+	for _, r := range rs {
+		if r.Updated.After(t) {
+			t = r.Updated
+		}
+	}
+	return t
+}
+
+// oldPods counts the pods that run another level than their operand's
+// target (VersionShortOne).
+func oldPods(rs []rollout) int {
+	n := 0
+	for _, r := range rs {
+		for _, pod := range r.Pods {
+			if pod.Level != r.target {
+				n++
+			}
+		}
+	}
+	return n
+}
+
+// created tells whether every operand asks for its target, runs no old
+// pod and has a pod at the target, ready or not, on each replica or node
+// it must run (AvailableOnCreation).
+func created(rs []rollout) bool {
+	for _, r := range rs {
+		at := map[string]bool{}
+		n := 0
+		for _, pod := range r.Pods {
+			if pod.Level == r.target {
+				n++
+				at[pod.Node] = true
+			}
+		}
+		if r.Kind == DaemonSet {
+			n = 0
+			for _, node := range r.Nodes {
+				if at[node] {
+					n++
+				}
+			}
+		}
+		if !r.applied() || r.old() || n < r.want {
+			return false
+		}
+	}
+	return true
+}
+
+// waitingFor names the pods a rollout waits for (PodListProgressing): old
+// or not ready, or "new pods" when none is there yet.
+func waitingFor(rs []rollout) string {
+	var names []string
+	for _, r := range rs {
+		for _, pod := range r.Pods {
+			if pod.Level != r.target || !pod.Ready {
+				names = append(names, pod.Name)
+			}
+		}
+	}
+	if len(names) == 0 {
+		return "new pods"
+	}
+	return joinAnd(names)
 }

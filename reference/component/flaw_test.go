@@ -1,6 +1,7 @@
 package component
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -18,6 +19,21 @@ var restart = append(slices.Clone(story),
 	look{40 * m, "4.0.1", Input{FirstLook: true, Operands: story[11].in.Operands}},
 	look{40 * m, "4.0.1", Input{Operands: story[11].in.Operands}},
 	look{50 * m, "4.0.1", Input{Operands: story[11].in.Operands}},
+)
+
+// detour is the story with two looks more: at +2m30s every replica has
+// its pod, one not ready yet, and at +4m a second look, the one the
+// status written for the blocker wakes.
+var detour = slices.Concat(story[:2], []look{
+	{150 * time.Second, "4.0.0", Input{Operands: []Operand{dep(3, "4.0.0", 1*m, pod("a", "4.0.0", true, 2*m), pod("b", "4.0.0", true, 150*time.Second), pod("c", "4.0.0", false, 150*time.Second))}}},
+}, story[2:4], story[3:])
+
+// availableFields and lateFields are what flaws of Available and of the
+// versions' timing change.
+var (
+	availableFields = []string{"Available.status", "Available.reason", "Available.message", "Available.lastTransitionTime"}
+	lateFields      = append([]string{"versions", "next"}, append(slices.Clone(availableFields),
+		"Progressing.status", "Progressing.reason", "Progressing.message", "Progressing.lastTransitionTime")...)
 )
 
 // flawCases name, for each flaw in Flaws() order, the fields it changes
@@ -64,6 +80,51 @@ var flawCases = []struct {
 		[]int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, nil},
 	{SpacedReason, "UPSTREAM Kubernetes conditions in general",
 		[]string{"Available.reason", "Progressing.reason", "Degraded.reason", "Upgradeable.reason"}, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, nil},
+	// At +2m30s every replica has its pod, c not ready: Available, whose
+	// transition stays there.
+	{AvailableOnCreation, "001 §What should an operator report, honored by components 1", availableFields, []int{2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13}, detour},
+	// 4.0.0 from the spec's write at +1m on: Available with b unready at
+	// +2m, False OperandUnavailable before.
+	{InstallVersionEarly, "001 §What should an operator report, honored by components 5",
+		append([]string{"versions"}, availableFields...), []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, nil},
+	// At +22m only c, old, is left.
+	{VersionShortOne, "001 §Version reporting during an upgrade", []string{"versions", "Available.message"}, []int{9}, nil},
+	// The install completes at +3m and the upgrade at +23m, each reported
+	// at the next look; the transitions it stamps stay later ever after.
+	{VersionLate1s, "001 §Version reporting during an upgrade", lateFields, []int{2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, nil},
+	{VersionAtResync, "001 §Version reporting during an upgrade", lateFields, []int{2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, nil},
+	// Progressing False, to look again 3s later, at each rollout's looks
+	// before the first that finds it True; its transition later ever after.
+	{ProgressingLate3s, "001 §Version reporting during an upgrade",
+		[]string{"Progressing.status", "Progressing.reason", "Progressing.message", "Progressing.lastTransitionTime", "next"}, []int{0, 1, 4, 5, 6, 7, 8, 9}, nil},
+	{UnversionedProgressing, "001 §What should an operator report, honored by components 3", []string{"Progressing.message"}, []int{0, 1, 4, 5, 6, 9}, nil},
+	// The specs of the install and of the upgrade wait a second.
+	{ProgressingEarly1s, "001 §What should an operator report, honored by components 3", []string{"specs", "next"}, []int{0, 4}, nil},
+	// True from the blocker at +4m; the upgrade keeps it True, from then.
+	{ProgressingOnBlocker, "001 §What should an operator report, honored by components 3",
+		[]string{"Progressing.status", "Progressing.reason", "Progressing.message", "Progressing.lastTransitionTime"}, []int{3, 4, 5, 6, 7, 8, 9}, nil},
+	{StampEarly1s, "001 §Version reporting during an upgrade", []string{"Progressing.lastTransitionTime"}, []int{2, 3, 10, 11}, nil},
+	{StampRolloutStart, "001 §Version reporting during an upgrade", []string{"Progressing.lastTransitionTime"}, []int{2, 3, 10, 11}, nil},
+	// Only the deadlines move in the story: its stall is found at +20m,
+	// long after either threshold.
+	{DegradedLate1s, "001 §What should an operator report, honored by components 2", []string{"next"}, []int{1, 5, 6, 9}, nil},
+	{DegradedUnknown, "001 §What should an operator report, honored by components 2", []string{"Degraded.status", "Degraded.lastTransitionTime"}, []int{7, 8}, nil},
+	{TerseDegraded, "001 §Conditions", []string{"Degraded.message"}, []int{7, 8}, nil},
+	// The stall alone at +20m; the apply error at +21m is said as the
+	// reference says it.
+	{NounDegraded, "001 §Conditions", []string{"Degraded.message"}, []int{7}, nil},
+	{NameFirstAvailable, "001 §Conditions", []string{"Available.message"}, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, nil},
+	{PodListProgressing, "001 §Conditions", []string{"Progressing.message"}, []int{0, 1, 4, 5, 6, 9}, nil},
+	{DetailedStuckProgressing, "001 §Conditions", []string{"Progressing.message"}, []int{7}, nil},
+	{TwoSentenceAvailable, "001 §Conditions", []string{"Available.message"}, []int{2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, nil},
+	{EllipsisInstalling, "001 §Conditions", []string{"Available.message"}, []int{0, 1}, nil},
+	// The second look at +4m drops the message the first wrote.
+	{TransientUpgradeable, "001 §What should an operator report, honored by components 4", []string{"Upgradeable.message"}, []int{5}, detour},
+	// False at every look of a rollout, the install's and the upgrade's.
+	{UpgradeableWhileRolling, "001 §What should an operator report, honored by components 4",
+		[]string{"Upgradeable.status", "Upgradeable.reason", "Upgradeable.lastTransitionTime"}, []int{0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11}, nil},
+	// The completion at +23m says 4.0.0; the next look, at +30m, 4.0.1.
+	{StaleRestMessage, "001 §Status", []string{"Progressing.message"}, []int{10}, nil},
 }
 
 // Each flaw deviates from the reference in exactly the fields named, at
@@ -213,6 +274,105 @@ func TestProgressingAtRestTrigger(t *testing.T) {
 				t.Errorf("%d writes, want %d", len(out.Writes), tc.writes)
 			}
 			check(t, after(tc.in, out), configv1.OperatorProgressing, tc.want)
+		})
+	}
+}
+
+// What the flaws of a message or a transition time write, at a look of
+// their script where they show: the deviation the rule it breaks judges.
+func TestFlawedConditions(t *testing.T) {
+	const stuckDetail = "Deployment example has made no progress towards 4.0.1 in 10m0s, with 1 of 3 replicas updated and ready; pod b runs 4.0.0, pod c runs 4.0.0, 2 replicas have no updated pod."
+	for _, tc := range []struct {
+		flaw   Flaw
+		script []look // story when nil
+		look   int
+		typ    configv1.ClusterStatusConditionType
+		want   want
+	}{
+		{NounDegraded, nil, 7, configv1.OperatorDegraded, want{configv1.ConditionTrue, ReasonOperandStuck, "deployment example stuck", 20 * m}},
+		{TerseDegraded, nil, 7, configv1.OperatorDegraded, want{configv1.ConditionTrue, ReasonOperandStuck, "OperandStuck", 20 * m}},
+		{DegradedUnknown, nil, 7, configv1.OperatorDegraded, want{configv1.ConditionUnknown, ReasonOperandStuck, stuckDetail, 20 * m}},
+		{DetailedStuckProgressing, nil, 7, configv1.OperatorProgressing, want{configv1.ConditionTrue, ReasonOperandStuck, "Unable to apply 4.0.1: " + stuckDetail, 5 * m}},
+		{PodListProgressing, nil, 0, configv1.OperatorProgressing, want{configv1.ConditionTrue, ReasonRollingOut, "Working towards 4.0.0: 0 of 3 pods updated, waiting for new pods", 1 * m}},
+		{PodListProgressing, nil, 5, configv1.OperatorProgressing, want{configv1.ConditionTrue, ReasonRollingOut, "Working towards 4.0.1: 0 of 3 pods updated, waiting for a, b, c and d", 5 * m}},
+		{UnversionedProgressing, nil, 5, configv1.OperatorProgressing, want{configv1.ConditionTrue, ReasonRollingOut, "Rolling out: 0 of 3 pods updated", 5 * m}},
+		{ProgressingOnBlocker, nil, 3, configv1.OperatorProgressing, want{configv1.ConditionTrue, reasonReconciling, "Reconciling the administrator's upgrade blocker", 4 * m}},
+		// The upgrade's first look, at +5m: still at rest, to look again at +5m3s.
+		{ProgressingLate3s, nil, 4, configv1.OperatorProgressing, want{configv1.ConditionFalse, ReasonAsExpected, "Component example is at version 4.0.0", 3 * m}},
+		{TwoSentenceAvailable, nil, 2, configv1.OperatorAvailable, want{configv1.ConditionTrue, ReasonAsExpected, "Component example has deployed 4.0.0. All operands are ready", 3 * m}},
+		{EllipsisInstalling, nil, 0, configv1.OperatorAvailable, want{configv1.ConditionFalse, ReasonInstalling, "Component example has not yet deployed 4.0.0...", 1 * m}},
+		{NameFirstAvailable, nil, 0, configv1.OperatorAvailable, want{configv1.ConditionFalse, ReasonInstalling, "example has not yet deployed 4.0.0", 1 * m}},
+		{AvailableOnCreation, detour, 2, configv1.OperatorAvailable, want{configv1.ConditionTrue, ReasonAsExpected, "Component example has deployed 4.0.0", 150 * time.Second}},
+		// The blocker's False, from +4m, kept by the upgrade's rollout.
+		{UpgradeableWhileRolling, nil, 5, configv1.OperatorUpgradeable, want{configv1.ConditionFalse, ReasonRollingOut, "", 4 * m}},
+		{TransientUpgradeable, detour, 5, configv1.OperatorUpgradeable, want{configv1.ConditionFalse, "UnsupportedLogLevel", "", 4 * m}},
+		{StampEarly1s, nil, 10, configv1.OperatorProgressing, want{configv1.ConditionFalse, ReasonAsExpected, "Component example is at version 4.0.1", 23*m - time.Second}},
+		{StaleRestMessage, nil, 10, configv1.OperatorProgressing, want{configv1.ConditionFalse, ReasonAsExpected, "Component example is at version 4.0.0", 23 * m}},
+		{StampRolloutStart, nil, 10, configv1.OperatorProgressing, want{configv1.ConditionFalse, ReasonAsExpected, "Component example is at version 4.0.1", 5 * m}},
+	} {
+		t.Run(fmt.Sprintf("%s/%d", tc.flaw, tc.look), func(t *testing.T) {
+			script := tc.script
+			if script == nil {
+				script = story
+			}
+			check(t, walk(script, tc.flaw)[tc.look].after, tc.typ, tc.want)
+		})
+	}
+}
+
+// AvailableOnCreation counts an installation complete once every replica,
+// or node, has a pod at the target, ready or not, and no old pod is left.
+func TestCreated(t *testing.T) {
+	nodes := []string{"n1", "n2"}
+	for _, tc := range []struct {
+		name    string
+		operand Operand
+		want    bool
+	}{
+		{"every replica created, none ready", dep(2, "4.0.1", 0, pod("a", "4.0.1", false, 0), pod("b", "4.0.1", false, 0)), true},
+		{"a replica without a pod", dep(2, "4.0.1", 0, pod("a", "4.0.1", true, 0)), false},
+		{"an old pod left", dep(2, "4.0.1", 0, pod("a", "4.0.1", false, 0), pod("b", "4.0.1", false, 0), pod("c", "4.0.0", true, 0)), false},
+		{"the spec not written", dep(2, "", 0), false},
+		{"a pod on every node", ds(nodes, "4.0.1", 0, on("n1", pod("a", "4.0.1", false, 0)), on("n2", pod("b", "4.0.1", false, 0))), true},
+		{"two pods on one node", ds(nodes, "4.0.1", 0, on("n1", pod("a", "4.0.1", false, 0)), on("n1", pod("b", "4.0.1", false, 0))), false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			p := params("4.0.1")
+			if got := created([]rollout{p.survey(tc.operand, "")}); got != tc.want {
+				t.Errorf("created = %v, want %v", got, tc.want)
+			}
+		})
+	}
+}
+
+// ProgressingEarly1s holds an upgrade's specs for a second after
+// Progressing turned True: through the look its own write wakes at the
+// same instant, until the look a second later.
+func TestProgressingEarly1sHoldsSpecs(t *testing.T) {
+	p := params("4.0.1")
+	p.Flaws = []Flaw{ProgressingEarly1s}
+	in := Input{Status: installed(t, "4.0.0", 3*m), Operands: []Operand{dep(3, "4.0.0", 0, ready(3, "old-", "4.0.0", 3*m)...)}}
+	for _, tc := range []struct {
+		name  string
+		now   time.Duration
+		specs int
+		next  time.Duration
+	}{
+		{"the upgrade's first look", 5 * m, 0, 5*m + time.Second},
+		{"the look its write wakes", 5 * m, 0, 5*m + time.Second},
+		{"a second later", 5*m + time.Second, 1, 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out := p.Step(in, at(tc.now))
+			in.Status = after(in, out)
+			check(t, in.Status, configv1.OperatorProgressing, want{configv1.ConditionTrue, ReasonRollingOut, "Working towards 4.0.1: 0 of 3 pods updated", 5 * m})
+			var next time.Duration
+			if !out.Next.IsZero() {
+				next = out.Next.Sub(t0)
+			}
+			if len(out.Specs) != tc.specs || next != tc.next {
+				t.Errorf("%d specs, next +%v; want %d, +%v", len(out.Specs), next, tc.specs, tc.next)
+			}
 		})
 	}
 }

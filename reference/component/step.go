@@ -3,6 +3,7 @@ package component
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	configv1 "github.com/openshift/api/config/v1"
@@ -39,6 +40,9 @@ func (p Params) Step(in Input, now time.Time) Output {
 		}
 	}
 	d := p.decide(in, rs, now)
+	if d.holdSpecs {
+		out.Specs = nil
+	}
 	out.Next = d.next
 	status := in.Status.DeepCopy()
 	status.Conditions = append(p.conditions(in, d, now), foreign(in.Status.Conditions)...)
@@ -70,6 +74,9 @@ type decision struct {
 	wasRolling bool      // the status says Progressing True
 	stuck      []rollout // operands that made no progress for StuckAfter
 	next       time.Time
+	// quiet and holdSpecs are flaws' (ProgressingLate3s, ProgressingEarly1s):
+	// Progressing left False while rolling; the specs not written yet.
+	quiet, holdSpecs bool
 }
 
 func (p Params) decide(in Input, rs []rollout, now time.Time) decision {
@@ -81,14 +88,21 @@ func (p Params) decide(in Input, rs []rollout, now time.Time) decision {
 		moving = moving || !r.applied() || r.old()
 	}
 	want := p.versions(rs)
+	reported := versionOf(d.versions, OperatorVersion)
 	switch {
+	case d.complete && p.versionDelay() > 0 && now.Before(lastMoved(rs).Add(p.versionDelay())):
+		// VersionLate1s, VersionAtResync: complete, but reported only later,
+		// rolling until then.
+		d.next = lastMoved(rs).Add(p.versionDelay())
 	case d.complete:
 		// 001 §Version reporting during an upgrade: no old version runs or
 		// will run, and the new one is rolled out (honored by components 5).
 		// On install, the first versions are written now too: a version is
 		// never reported before it is reached.
 		d.versions = want
-	case p.has(EarlyVersion) && versionOf(d.versions, OperatorVersion) != "" && applied:
+	case p.has(EarlyVersion) && reported != "" && applied,
+		p.has(VersionShortOne) && reported != "" && applied && oldPods(rs) <= 1,
+		p.has(InstallVersionEarly) && reported == "" && applied:
 		d.versions = want
 	}
 	d.wasRolling = conditionStatus(in.Status.Conditions, configv1.OperatorProgressing) == configv1.ConditionTrue
@@ -101,9 +115,13 @@ func (p Params) decide(in Input, rs []rollout, now time.Time) decision {
 	if old := versionOf(in.Status.Versions, OperatorVersion); p.has(KeepsOldVersion) && old != "" {
 		d.versions = withVersion(d.versions, OperatorVersion, old)
 	}
+	stuckAfter := p.StuckAfter
+	if p.has(DegradedLate1s) {
+		stuckAfter += time.Second
+	}
 	if d.rolling {
 		for _, r := range rs {
-			switch at := r.stuckAt(p.StuckAfter); {
+			switch at := r.stuckAt(stuckAfter); {
 			case at.IsZero():
 			case !now.Before(at):
 				d.stuck = append(d.stuck, r)
@@ -115,6 +133,7 @@ func (p Params) decide(in Input, rs []rollout, now time.Time) decision {
 	if in.ApplyError != nil {
 		d.next = earliest(d.next, now.Add(p.RetryAfter))
 	}
+	p.flawedTiming(in, &d, applied, now)
 	return d
 }
 
@@ -134,7 +153,7 @@ func (p Params) versions(rs []rollout) []configv1.OperandVersion {
 // at an upgrade's completion (001 §Version reporting during an upgrade).
 func (p Params) conditions(in Input, d decision, now time.Time) []configv1.ClusterOperatorStatusCondition {
 	conds := []configv1.ClusterOperatorStatusCondition{
-		p.available(d), p.progressing(in, d), p.degraded(in, d), p.upgradeable(in),
+		p.available(d), p.progressing(in, d), p.degraded(in, d), p.upgradeable(in, d),
 	}
 	stamp := metav1.NewTime(now).Rfc3339Copy() // the API server keeps seconds
 	completed := conds[1].Status == configv1.ConditionFalse &&
@@ -151,6 +170,10 @@ func (p Params) conditions(in Input, d decision, now time.Time) []configv1.Clust
 		switch {
 		case c.Type == configv1.OperatorProgressing && completed && found && p.has(StaleCompletion):
 			c.LastTransitionTime = prev.LastTransitionTime
+		case c.Type == configv1.OperatorProgressing && completed && p.has(StampEarly1s):
+			c.LastTransitionTime = metav1.NewTime(stamp.Add(-time.Second))
+		case c.Type == configv1.OperatorProgressing && completed && p.has(StampRolloutStart):
+			c.LastTransitionTime = metav1.NewTime(lastWritten(d.rs)).Rfc3339Copy()
 		case c.Type == configv1.OperatorProgressing && completed:
 			c.LastTransitionTime = stamp
 		case found && prev.Status == c.Status:
@@ -171,6 +194,9 @@ func (p Params) available(d decision) configv1.ClusterOperatorStatusCondition {
 	switch {
 	case reported != "" && serves:
 		c.Message = fmt.Sprintf("Component %s has deployed %s", p.Name, reported)
+		if p.has(TwoSentenceAvailable) {
+			c.Message += ". All operands are ready"
+		}
 	case reported != "":
 		var down []string
 		for _, r := range d.rs {
@@ -180,14 +206,20 @@ func (p Params) available(d decision) configv1.ClusterOperatorStatusCondition {
 		}
 		c.Status, c.Reason = configv1.ConditionFalse, ReasonOperandUnavailable
 		c.Message = fmt.Sprintf("%s %s no ready pods", joinAnd(down), plural(len(down), "has", "have"))
-	case p.has(EarlyAvailable) && serves:
+	case p.has(EarlyAvailable) && serves, p.has(AvailableOnCreation) && created(d.rs):
 		c.Message = fmt.Sprintf("Component %s has deployed %s", p.Name, p.Version)
 	default:
 		c.Status, c.Reason = configv1.ConditionFalse, ReasonInstalling
 		c.Message = fmt.Sprintf("Component %s has not yet deployed %s", p.Name, p.Version)
+		if p.has(EllipsisInstalling) {
+			c.Message += "..."
+		}
 	}
 	if p.has(PunctuatedAvailable) {
 		c.Message += "."
+	}
+	if p.has(NameFirstAvailable) {
+		c.Message = strings.TrimPrefix(c.Message, "Component ")
 	}
 	return c
 }
@@ -200,9 +232,15 @@ func (p Params) progressing(in Input, d decision) configv1.ClusterOperatorStatus
 	case p.has(ProgressingAtRest) && in.FirstLook && !d.rolling && !d.wasRolling:
 		c.Reason = reasonReconciling
 		c.Message = fmt.Sprintf("Reconciling component %s at version %s", p.Name, versionOf(d.versions, OperatorVersion))
-	case !d.rolling || p.has(NeverProgressing):
+	case p.has(ProgressingOnBlocker) && !d.rolling && len(in.Blockers) > 0:
+		c.Reason, c.Message = reasonReconciling, "Reconciling the administrator's upgrade blocker"
+	case !d.rolling || p.has(NeverProgressing) || d.quiet:
 		c.Status, c.Reason = configv1.ConditionFalse, ReasonAsExpected
-		if v := versionOf(d.versions, OperatorVersion); v != "" {
+		v := versionOf(d.versions, OperatorVersion)
+		if old := versionOf(in.Status.Versions, OperatorVersion); p.has(StaleRestMessage) && old != "" {
+			v = old
+		}
+		if v != "" {
 			c.Message = fmt.Sprintf("Component %s is at version %s", p.Name, v)
 		} else {
 			c.Message = fmt.Sprintf("Component %s has no version yet", p.Name)
@@ -213,6 +251,12 @@ func (p Params) progressing(in Input, d decision) configv1.ClusterOperatorStatus
 			summary = "an operand could not be updated"
 		}
 		c.Reason, c.Message = ReasonApplyFailed, fmt.Sprintf("Unable to apply %s: %s", p.Version, summary)
+	case p.has(DetailedStuckProgressing) && len(d.stuck) > 0:
+		var parts []string
+		for _, r := range d.stuck {
+			parts = append(parts, r.describeStuck(p.StuckAfter))
+		}
+		c.Reason, c.Message = ReasonOperandStuck, fmt.Sprintf("Unable to apply %s: %s", p.Version, joinSentences(parts))
 	case len(d.stuck) == 1:
 		c.Reason, c.Message = ReasonOperandStuck, fmt.Sprintf("Unable to apply %s: %s is not progressing", p.Version, d.stuck[0].noun())
 	case len(d.stuck) > 1:
@@ -223,6 +267,12 @@ func (p Params) progressing(in Input, d decision) configv1.ClusterOperatorStatus
 			updated, total = updated+min(r.ready, r.total), total+r.total
 		}
 		c.Reason, c.Message = ReasonRollingOut, fmt.Sprintf("Working towards %s: %d of %d pods updated", p.Version, updated, total)
+		if p.has(UnversionedProgressing) {
+			c.Message = fmt.Sprintf("Rolling out: %d of %d pods updated", updated, total)
+		}
+		if p.has(PodListProgressing) {
+			c.Message += ", waiting for " + waitingFor(d.rs)
+		}
 	}
 	if p.has(WordyProgressing) {
 		c.Message += fmt.Sprintf(wordyClause, p.Name)
@@ -260,14 +310,32 @@ func (p Params) degraded(in Input, d decision) configv1.ClusterOperatorStatusCon
 			c.Message = joinSentences(parts)
 		}
 	}
+	if len(parts) > 0 && in.ApplyError == nil { // a stall alone
+		switch {
+		case p.has(DegradedUnknown):
+			c.Status = configv1.ConditionUnknown
+		case p.has(NounDegraded):
+			var nouns []string
+			for _, r := range stuck {
+				nouns = append(nouns, r.noun())
+			}
+			c.Message = joinAnd(nouns) + " stuck"
+		}
+	}
+	if p.has(TerseDegraded) && c.Status == configv1.ConditionTrue {
+		c.Message = c.Reason
+	}
 	return c
 }
 
 // upgradeable: False with what the administrator must fix while a blocker
 // stands (honored by components 4); True with no message otherwise.
-func (p Params) upgradeable(in Input) configv1.ClusterOperatorStatusCondition {
+func (p Params) upgradeable(in Input, d decision) configv1.ClusterOperatorStatusCondition {
 	c := configv1.ClusterOperatorStatusCondition{Type: configv1.OperatorUpgradeable, Status: configv1.ConditionTrue, Reason: ReasonAsExpected}
 	if len(in.Blockers) == 0 || p.has(IgnoresBlockers) {
+		if p.has(UpgradeableWhileRolling) && d.rolling {
+			c.Status, c.Reason = configv1.ConditionFalse, ReasonRollingOut
+		}
 		return c
 	}
 	c.Status = configv1.ConditionFalse
@@ -291,7 +359,8 @@ func (p Params) upgradeable(in Input) configv1.ClusterOperatorStatusCondition {
 		c.Reason = reasons[0]
 	}
 	switch {
-	case p.has(SilentUpgradeable):
+	case p.has(SilentUpgradeable),
+		p.has(TransientUpgradeable) && conditionStatus(in.Status.Conditions, configv1.OperatorUpgradeable) == configv1.ConditionFalse:
 	case len(fixes) == 1:
 		c.Message = capitalize(fixes[0])
 	default:

@@ -82,13 +82,11 @@
 // workload controller takes its time; the stuck message names the
 // threshold, not the time elapsed, so it is written once.
 //
-// Flaws (Params.Flaws) are the deliberate deviations of the broken
-// subjects: EarlyVersion, NeverProgressing, EarlyAvailable, SplitWrite,
-// SilentUpgradeable, SilentDegraded, StaleCompletion, NeverDegraded,
-// IgnoresBlockers, ProgressingAtRest, KeepsOldVersion, LowercaseMessages,
-// WordyProgressing, PunctuatedAvailable, ChurnsTransitions, SpacedReason;
-// flaw_test.go shows each one differs from the reference in its own fields
-// only. ProgressingAtRest needs the one input the reference ignores,
+// Flaws (Params.Flaws; Flaws lists them, flaw.go says what each breaks)
+// are the deliberate deviations of the broken subjects, many of them one
+// second or one step off at a phase change (VersionLate1s, StampEarly1s,
+// DegradedLate1s, ProgressingLate3s); flaw_test.go shows each one differs
+// from the reference in its own fields only. ProgressingAtRest needs the one input the reference ignores,
 // Input.FirstLook: the core keeps no memory of its process, so the adapter
 // says which look is a new process's first.
 package component

@@ -18,12 +18,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 
+	"github.com/go-logr/logr"
 	"github.com/go-logr/logr/funcr"
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/sim/world"
@@ -68,16 +71,29 @@ func signalName(sig syscall.Signal) string {
 
 func main() {
 	world.MaybeLaunch()
-	// What controller-runtime logs in opcert (the API server's warnings on
-	// a request) is said on stderr in one line; without a logger it would
-	// print a stack trace instead.
-	ctrllog.SetLogger(funcr.New(func(prefix, args string) {
-		fmt.Fprintln(os.Stderr, "opcert:", strings.TrimSpace(prefix+" "+args))
-	}, funcr.Options{}))
+	ctrllog.SetLogger(onceEach(os.Stderr))
 	ctx, cancel := context.WithCancelCause(context.Background())
 	go onSignals(cancel)
 	err := newRoot().ExecuteContext(ctx)
 	os.Exit(exitCode(ctx, err))
+}
+
+// onceEach is the logger of what controller-runtime logs in opcert (the
+// API server's warnings on a request): each distinct line said once on w,
+// since the same warning comes back with every write of its kind. Without
+// a logger controller-runtime would print a stack trace instead.
+func onceEach(w io.Writer) logr.Logger {
+	var mu sync.Mutex
+	said := map[string]bool{}
+	return funcr.New(func(prefix, args string) {
+		line := strings.TrimSpace(prefix + " " + args)
+		mu.Lock()
+		defer mu.Unlock()
+		if !said[line] {
+			said[line] = true
+			fmt.Fprintln(w, "opcert:", line)
+		}
+	}, funcr.Options{})
 }
 
 // onSignals turns the first SIGINT, SIGTERM or SIGHUP into a cancelled

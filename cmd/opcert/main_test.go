@@ -226,3 +226,16 @@ func TestRunWritesReportsAndExitCodes(t *testing.T) {
 		t.Errorf("junit.xml lacks the STALE-007 failure (%v)", err)
 	}
 }
+
+// What controller-runtime logs reaches stderr once per distinct line.
+func TestLogsOnceEach(t *testing.T) {
+	var out strings.Builder
+	l := onceEach(&out)
+	for range 3 {
+		l.Info("unknown field \"spec.x\"")
+	}
+	l.Info("another")
+	if got := strings.Count(out.String(), "\n"); got != 2 || !strings.HasPrefix(out.String(), "opcert: ") {
+		t.Errorf("logged %q, want each of the two lines once", out.String())
+	}
+}

@@ -148,8 +148,12 @@ func (s *Stage) stop() {
 
 // At is the instant of a scenario time: the origin plus the time, scaled.
 func (s *Stage) At(offset time.Duration) time.Time {
-	return s.Origin.Add(scaled(offset, s.Scale))
+	return s.Origin.Add(s.Scaled(offset))
 }
+
+// Scaled is a duration of the scenario's world (a pod's pace) as the run
+// plays it: multiplied by Scale.
+func (s *Stage) Scaled(d time.Duration) time.Duration { return scaled(d, s.Scale) }
 
 // scaled multiplies d by scale (0 meaning 1).
 func scaled(d time.Duration, scale float64) time.Duration {

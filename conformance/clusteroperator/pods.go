@@ -11,7 +11,7 @@ import (
 // in the components' operand namespaces only (an operator's own
 // Deployment, in "<name>-operator", is the operator process itself, which
 // the world runs as an actor or a process). Its default pace is the
-// world's 30s, scaled in a real-time run (Stage.At); an operand's own
+// world's 30s, scaled in a real-time run (Stage.Scaled); an operand's own
 // opcert.io/ready-after annotation overrides it.
 type podWorld struct{ ctl *workload.Controller }
 
@@ -21,7 +21,7 @@ func startPods(ctx context.Context, st *conformance.Stage, w *World) (*podWorld,
 		namespaces = append(namespaces, c.Name)
 	}
 	ctl := workload.New(workload.Options{Scheduler: st.Sched, API: st.API, Namespaces: namespaces, Nodes: w.nodes(),
-		ReadyAfter: st.At(defaultReadyAfter).Sub(st.Origin)})
+		ReadyAfter: st.Scaled(defaultReadyAfter)})
 	if err := st.Sched.Start(ctx, ctl.Actor()); err != nil {
 		return nil, err
 	}

@@ -130,10 +130,6 @@ func workloadGK(od Operand) schema.GroupKind {
 	return DeploymentGVK.GroupKind()
 }
 
-func (e *execs) scaled(d time.Duration) time.Duration {
-	return e.w.st.At(d).Sub(e.w.st.Origin)
-}
-
 // launch starts the launcher for the components' operator Deployments.
 func (e *execs) launch(ctx context.Context) error {
 	byDeployment := map[types.NamespacedName]string{}
@@ -228,7 +224,7 @@ func (e *execs) vars(c Component, v string) map[string]string {
 		"version":           v,
 		"operands":          strings.Join(operands, ","),
 		"nodes":             strings.Join(e.w.spec.nodes(), ","),
-		"readyAfter":        e.scaled(c.readyAfter()).String(),
+		"readyAfter":        e.w.st.Scaled(c.readyAfter()).String(),
 		"timeScale":         strconv.FormatFloat(e.w.st.Scale, 'g', -1, 64),
 	}
 }

@@ -1,13 +1,12 @@
 package conformance_test
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/conformance/conformancetest"
 	"github.com/opcert/opcert/conformance/stale"
 	"github.com/opcert/opcert/scenarios"
 	"github.com/opcert/opcert/sim/timeline"
@@ -36,26 +35,17 @@ func benchScenario(b *testing.B, sc *scenarios.Scenario) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var wall, floor time.Duration
-	var calls, runs, cycleMax, moving int
-	for b.Loop() {
-		run, tl := conformance.Play(context.Background(), api.Client, m, sc, subjects, conformance.Options{Prefix: prefix()})
-		if run.Error != "" {
-			b.Fatal(run.Error)
-		}
-		runs++
-		wall += run.Wall
-		calls += run.APICalls
-		floor += time.Duration(run.APICalls) * run.MedianCall
+	var cycleMax, moving int
+	t := conformancetest.PlayLoop(b, api.Client, m, sc, subjects, prefix, func(tl *timeline.Timeline) {
 		c, mv := detectorWrites(tl.Events())
 		cycleMax, moving = max(cycleMax, c), moving+mv
-	}
-	b.ReportMetric(sc.Duration.Seconds()*float64(runs)/wall.Seconds(), "virtual-s/s")
-	b.ReportMetric(float64(calls)/float64(runs), "api-calls")
-	b.ReportMetric(floor.Seconds()/float64(runs), "floor-s")
-	b.ReportMetric(wall.Seconds()/floor.Seconds(), "x-floor")
+	})
+	b.ReportMetric(sc.Duration.Seconds()*float64(t.Runs)/t.Wall.Seconds(), "virtual-s/s")
+	b.ReportMetric(float64(t.Calls)/float64(t.Runs), "api-calls")
+	b.ReportMetric(t.Floor.Seconds()/float64(t.Runs), "floor-s")
+	b.ReportMetric(t.Wall.Seconds()/t.Floor.Seconds(), "x-floor")
 	b.ReportMetric(float64(cycleMax), "det-writes/cycle")
-	b.ReportMetric(float64(moving)/float64(runs), "det-writes-moving")
+	b.ReportMetric(float64(moving)/float64(t.Runs), "det-writes-moving")
 }
 
 // detectorWrites returns the most detector writes to one ClusterOperator

@@ -1,15 +1,12 @@
 package clusteroperator_test
 
 import (
-	"context"
 	"fmt"
 	"strings"
 	"testing"
-	"time"
 
-	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/conformance/clusteroperator"
-	"github.com/opcert/opcert/reports"
+	"github.com/opcert/opcert/conformance/conformancetest"
 	"github.com/opcert/opcert/scenarios"
 )
 
@@ -43,25 +40,9 @@ func BenchmarkPayload30(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var wall, floor time.Duration
-	var calls, n int
-	for b.Loop() {
-		run, _ := conformance.Play(context.Background(), api.Client, m, sc, cast, conformance.Options{Prefix: prefix()})
-		if run.Error != "" {
-			b.Fatal(run.Error)
-		}
-		for _, c := range run.Cases {
-			if c.Status == reports.Fail {
-				b.Fatalf("%s: %s", c.Rule, c.Message)
-			}
-		}
-		n++
-		wall += run.Wall
-		calls += run.APICalls
-		floor += time.Duration(run.APICalls) * run.MedianCall
-	}
-	b.ReportMetric(wall.Seconds()/float64(n), "wall-s")
-	b.ReportMetric(sc.Duration.Seconds()*float64(n)/wall.Seconds(), "virtual-s/s")
-	b.ReportMetric(float64(calls)/float64(n), "api-calls")
-	b.ReportMetric(wall.Seconds()/floor.Seconds(), "wall/floor")
+	t := conformancetest.PlayLoop(b, api.Client, m, sc, cast, prefix, nil)
+	b.ReportMetric(t.Wall.Seconds()/float64(t.Runs), "wall-s")
+	b.ReportMetric(sc.Duration.Seconds()*float64(t.Runs)/t.Wall.Seconds(), "virtual-s/s")
+	b.ReportMetric(float64(t.Calls)/float64(t.Runs), "api-calls")
+	b.ReportMetric(t.Wall.Seconds()/t.Floor.Seconds(), "wall/floor")
 }

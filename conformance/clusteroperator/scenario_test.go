@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/opcert/opcert/conformance/conformancetest"
 	"github.com/opcert/opcert/reference/cvo"
 	"github.com/opcert/opcert/scenarios"
 )
@@ -20,17 +21,7 @@ components:
 
 // Every built-in loads (Parse validates it).
 func TestBuiltinsLoad(t *testing.T) {
-	all, err := scenarios.Builtin()
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := 0
-	for _, sc := range all {
-		if sc.Mechanism == Name {
-			n++
-		}
-	}
-	if n < 7 {
+	if n := len(conformancetest.Builtins(Name)); n < 7 {
 		t.Errorf("%d built-in clusteroperator scenarios, want 7 or more", n)
 	}
 }

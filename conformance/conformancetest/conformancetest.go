@@ -1,6 +1,7 @@
 // Package conformancetest holds what every mechanism's envtest suite needs:
-// one API server for the test package (Main), golden timelines of the
-// built-in scenarios (Golden), and a run's case by rule (Case). It is for
+// one API server for the test package (Main), its built-in scenarios
+// (Builtins), golden timelines of them (Golden), a run's case by rule
+// (Case), and a benchmark's loop of runs (PlayLoop). It is for
 // tests only; it names no mechanism.
 package conformancetest
 

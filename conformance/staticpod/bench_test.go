@@ -1,13 +1,10 @@
 package staticpod_test
 
 import (
-	"context"
 	"testing"
-	"time"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/conformance/conformancetest"
 	"github.com/opcert/opcert/conformance/staticpod"
-	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/scenarios"
 )
 
@@ -26,23 +23,8 @@ func BenchmarkLadder24h(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	var wall time.Duration
-	var calls, n int
-	for b.Loop() {
-		run, _ := conformance.Play(context.Background(), api.Client, m, sc, cast, conformance.Options{Prefix: prefix()})
-		if run.Error != "" {
-			b.Fatal(run.Error)
-		}
-		for _, c := range run.Cases {
-			if c.Status == reports.Fail {
-				b.Fatalf("%s: %s", c.Rule, c.Message)
-			}
-		}
-		n++
-		wall += run.Wall
-		calls += run.APICalls
-	}
-	b.ReportMetric(sc.Duration.Seconds()*float64(n)/wall.Seconds(), "virtual-s/s")
-	b.ReportMetric(wall.Seconds()/float64(n), "wall-s")
-	b.ReportMetric(float64(calls)/float64(n), "api-calls")
+	t := conformancetest.PlayLoop(b, api.Client, m, sc, cast, prefix, nil)
+	b.ReportMetric(sc.Duration.Seconds()*float64(t.Runs)/t.Wall.Seconds(), "virtual-s/s")
+	b.ReportMetric(t.Wall.Seconds()/float64(t.Runs), "wall-s")
+	b.ReportMetric(float64(t.Calls)/float64(t.Runs), "api-calls")
 }

@@ -26,19 +26,7 @@ func TestConformance(t *testing.T) {
 }
 
 // builtins are this mechanism's built-in scenarios.
-func builtins() []*scenarios.Scenario {
-	all, err := scenarios.Builtin()
-	if err != nil {
-		panic(err)
-	}
-	var out []*scenarios.Scenario
-	for _, sc := range all {
-		if sc.Mechanism == staticpod.Name {
-			out = append(out, sc)
-		}
-	}
-	return out
-}
+func builtins() []*scenarios.Scenario { return conformancetest.Builtins(staticpod.Name) }
 
 func playWith(cfg staticpod.Config, name string, choices map[string]string) (reports.Run, *timeline.Timeline) {
 	GinkgoHelper()

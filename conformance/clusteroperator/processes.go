@@ -10,8 +10,6 @@ import (
 	"sync"
 	"time"
 
-	appsv1 "k8s.io/api/apps/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -20,6 +18,7 @@ import (
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/conformance/clusteroperator/rules"
 	"github.com/opcert/opcert/record"
+	"github.com/opcert/opcert/reference/component"
 	"github.com/opcert/opcert/sim"
 	"github.com/opcert/opcert/sim/timeline"
 )
@@ -175,16 +174,8 @@ func (e *execs) Reconcile(ctx context.Context, req reconcile.Request) (reconcile
 // deployedVersion is the version the component's operator Deployment
 // asks, and whether it is applied.
 func (e *execs) deployedVersion(ctx context.Context, name string) (string, bool, error) {
-	d := &appsv1.Deployment{}
 	c := e.w.st.Sched.Client(e.w.st.API, launcherActor, roleWorkload)
-	err := c.Get(ctx, client.ObjectKey{Namespace: operatorNamespace(name), Name: operatorDeployment(name)}, d)
-	if apierrors.IsNotFound(err) {
-		return "", false, nil
-	}
-	if err != nil {
-		return "", false, err
-	}
-	return d.Spec.Template.Labels[versionLabel], true, nil
+	return component.DeployedVersion(ctx, c, types.NamespacedName{Namespace: operatorNamespace(name), Name: operatorDeployment(name)})
 }
 
 // start starts the component's process at version v (e.mu held).

@@ -146,11 +146,17 @@ func (o *Operator) version(ctx context.Context) (string, bool, error) {
 	if o.opts.Deployment == nil {
 		return o.opts.Version, true, nil
 	}
-	self := &appsv1.Deployment{}
-	if err := o.client.Get(ctx, *o.opts.Deployment, self); err != nil {
+	return DeployedVersion(ctx, o.client, *o.opts.Deployment)
+}
+
+// DeployedVersion is the version an operator's Deployment asks for (its pod
+// template's VersionLabel), and whether the Deployment exists.
+func DeployedVersion(ctx context.Context, c client.Reader, key types.NamespacedName) (string, bool, error) {
+	d := &appsv1.Deployment{}
+	if err := c.Get(ctx, key, d); err != nil {
 		return "", false, client.IgnoreNotFound(err)
 	}
-	return self.Spec.Template.Labels[VersionLabel], true, nil
+	return d.Spec.Template.Labels[VersionLabel], true, nil
 }
 
 // look reads what the core decides from.

@@ -44,7 +44,7 @@ func (r Ref) String() string {
 //   - writing to an object the run created (or one in its namespaces);
 //   - writing to the objects of Allowed: the ones listed to the user and
 //     allowed by --allow-disruption (a team's ClusterOperators, the scale
-//     of its Deployments).
+//     of its Deployments), and creating one of them that is missing.
 //
 // Anything else is refused with a Forbidden error before it reaches the
 // cluster, so that a bug in opcert, or a scenario, cannot write to what
@@ -154,6 +154,10 @@ func (g *Guard) create(ctx context.Context, c client.WithWatch, obj client.Objec
 		name = obj.GetGenerateName()
 	}
 	switch {
+	case g.allowed[r]:
+		// An object the user agreed the run may write, which it creates
+		// when missing (the admin's ConfigMap a step writes): deleted at
+		// the end as the run's own, since it was not there before.
 	case namespaced && !g.ownNamespace(r.Namespace):
 		return g.refuse(c, obj, "create", fmt.Sprintf("namespace %q was not created by this run; a scenario creates its namespaces first", r.Namespace))
 	case !namespaced && !strings.HasPrefix(name, g.Prefix):

@@ -110,3 +110,34 @@ func TestGuardWritesOnlyWhatItCreatedOrWasAllowed(t *testing.T) {
 		}
 	}
 }
+
+// An object the user allowed may be created where the run could not
+// create anything else (a step's ConfigMap in the team's namespace); it is
+// then the run's, deleted at the end.
+func TestGuardCreatesAnAllowedObjectAndDeletesIt(t *testing.T) {
+	admin := Ref{Kind: corev1.SchemeGroupVersion.WithKind("ConfigMap").GroupKind(), Namespace: "operators", Name: "etcd-admin"}
+	g, base := newTestGuard(t, admin)
+	ctx := context.Background()
+	for _, tc := range []struct {
+		obj     *corev1.ConfigMap
+		allowed bool
+	}{
+		{&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "operators", Name: "etcd-admin"}}, true},
+		{&corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "operators", Name: "dns-admin"}}, false},
+	} {
+		err := g.Create(ctx, tc.obj)
+		if tc.allowed && (err != nil || tc.obj.Labels[RunLabel] != "abc") {
+			t.Errorf("creating the allowed %s: %v, labels %v", tc.obj.Name, err, tc.obj.Labels)
+		}
+		if !tc.allowed && !apierrors.IsForbidden(err) {
+			t.Errorf("creating %s: %v, want Forbidden", tc.obj.Name, err)
+		}
+	}
+	if deleted, left := g.Cleanup(5 * time.Second); deleted != 1 || len(left) != 0 {
+		t.Errorf("cleanup deleted %d, left %v", deleted, left)
+	}
+	err := base.Get(ctx, types.NamespacedName{Namespace: "operators", Name: "etcd-admin"}, &corev1.ConfigMap{})
+	if !apierrors.IsNotFound(err) {
+		t.Errorf("the created ConfigMap after cleanup: %v, want not found", err)
+	}
+}

@@ -29,6 +29,11 @@ const (
 // others set (defaults, labels, status) stay. An object that already holds
 // every field of want is not written.
 func (o *Operator) apply(ctx context.Context, want *unstructured.Unstructured) error {
+	if o.Applier != nil {
+		if taken, err := o.Applier(ctx, want.DeepCopy()); taken || err != nil {
+			return err
+		}
+	}
 	live := &unstructured.Unstructured{}
 	live.SetGroupVersionKind(want.GroupVersionKind())
 	err := o.client.Get(ctx, client.ObjectKeyFromObject(want), live)

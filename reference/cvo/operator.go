@@ -38,6 +38,14 @@ type Operator struct {
 	// before the first Reconcile (tests that share an API server give each
 	// operator its own).
 	Name string
+	// Applier, when set before the first Reconcile, is asked first for
+	// each manifest the sweep applies, and applies those it takes (true)
+	// in its own way: on a cluster whose operators a team deployed,
+	// opcert gives a team's Deployment its version instead of applying
+	// the payload's operator Deployment over it. Its error is read as an
+	// apply's (a refusal, or a retry). The core's decisions are the same
+	// either way.
+	Applier func(ctx context.Context, want *unstructured.Unstructured) (bool, error)
 
 	client client.Client
 	clock  clock.PassiveClock

@@ -1,0 +1,167 @@
+package rules
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/sim/timeline"
+)
+
+// "Within one reconcile", the timing every state rule uses (doc.go,
+// Readings): between two changes of what a subject reads, what it should
+// write is fixed. Each such interval longer than the tolerance is judged
+// at its start plus the tolerance (with none, at the interval's first
+// instant once every event of that instant has happened: quiescence in
+// virtual time), and at every write of the output after that and before
+// the next change.
+
+// watch is one output of one subject, judged interval by interval.
+type watch struct {
+	// actor is the subject's process: while it is down its outputs are
+	// not judged, until it starts again plus the tolerance.
+	actor string
+	// input tells whether event i changes what the output should be
+	// (including someone else's write of the output).
+	input func(i int, e timeline.Event) bool
+	// output tells whether event i is the subject's write of the output.
+	output func(i int, e timeline.Event) bool
+	// check compares the output to what it should be in w: what differs
+	// ("" when nothing does), and whether there was anything to judge.
+	check func(w *world) (problem string, judged bool)
+}
+
+// judgeIntervals judges w over s, adding to f.
+func (c Config) judgeIntervals(j *conformance.Judging, s *story, w watch, f *judgement) {
+	// The first input event of each instant at which inputs changed.
+	var starts []int
+	for i, e := range s.events {
+		if w.input(i, e) && (len(starts) == 0 || !s.events[starts[len(starts)-1]].Time.Equal(e.Time)) {
+			starts = append(starts, i)
+		}
+	}
+	for k, first := range starts {
+		from := s.events[first].Time
+		next, nextPos := j.End, len(s.events)
+		if k+1 < len(starts) {
+			nextPos = starts[k+1]
+			next = s.events[nextPos].Time
+		}
+		if c.Tolerance > 0 && next.Sub(from) <= c.Tolerance {
+			continue // shorter than the tolerance: not judged
+		}
+		owed, ok := s.procs.owed(w.actor, from, c.Tolerance)
+		if !ok {
+			f.skip(fmt.Sprintf("%s down from %s", w.actor, j.Offset(from)))
+			continue
+		}
+		if owed.After(j.End) {
+			f.skip(fmt.Sprintf("the run ended before %s, when the change at %s was owed", j.Offset(owed), j.Offset(from)))
+			continue
+		}
+		if owed.After(from) && !owed.Before(next) {
+			f.skip(fmt.Sprintf("%s came back after the change at %s only once the next one was made", w.actor, j.Offset(from)))
+			continue
+		}
+		// The last event at or before the deadline, and the last input
+		// event of the interval's first instant: the change judged.
+		at, cause := first, first
+		for i := first; i < nextPos && !s.events[i].Time.After(owed); i++ {
+			at = i
+			if w.input(i, s.events[i]) && s.events[i].Time.Equal(from) {
+				cause = i
+			}
+		}
+		problem, judged := w.check(s.after[at])
+		if !judged {
+			continue
+		}
+		f.judged++
+		if problem != "" {
+			ev := []timeline.Event{s.events[cause]}
+			if last := lastOutput(s, w, cause, at); last >= 0 {
+				ev = append(ev, s.events[last])
+			}
+			f.failIn(fmt.Sprintf("%s (at %s, after the change at %s)", problem, j.Offset(owed), j.Offset(from)), from, owed, ev...)
+			continue
+		}
+		for i := at + 1; i < nextPos; i++ {
+			if !w.output(i, s.events[i]) {
+				continue
+			}
+			if problem, _ := w.check(s.after[i]); problem != "" {
+				f.failIn(fmt.Sprintf("%s (write at %s, after the change at %s)", problem, j.Offset(s.events[i].Time), j.Offset(from)),
+					from, s.events[i].Time, s.events[cause], s.events[i])
+				break
+			}
+		}
+	}
+}
+
+// lastOutput is the last output write in events [from, to], or -1.
+func lastOutput(s *story, w watch, from, to int) int {
+	for i := to; i >= from; i-- {
+		if w.output(i, s.events[i]) {
+			return i
+		}
+	}
+	return -1
+}
+
+// processes are the spans each actor was down, from the timeline's
+// Process events.
+type processes map[string][]span
+
+// span is a time a process was down, from its kill or hang (zero: the
+// start of the run) to its start or reconnect (zero while still down).
+type span struct{ from, to time.Time }
+
+func (p processes) note(e timeline.Event) {
+	actor := e.Object.Name
+	spans, seen := p[actor]
+	open := len(spans) > 0 && spans[len(spans)-1].to.IsZero()
+	switch e.Verb {
+	case timeline.VerbKill, timeline.VerbHang:
+		if !open {
+			spans = append(spans, span{from: e.Time})
+		}
+	case timeline.VerbStart, timeline.VerbReconnect:
+		switch {
+		case open:
+			spans[len(spans)-1].to = e.Time
+		case !seen:
+			spans = append(spans, span{to: e.Time}) // not running before its first start
+		}
+	}
+	p[actor] = spans
+}
+
+// owed is when actor owes its reaction to a change at from: from plus
+// tol, or, if it was down in between, its next start plus tol; false
+// if it never started again.
+func (p processes) owed(actor string, from time.Time, tol time.Duration) (time.Time, bool) {
+	owed := from.Add(tol)
+	for _, s := range p[actor] {
+		if !s.from.IsZero() && s.from.After(owed) {
+			break
+		}
+		if s.to.IsZero() {
+			return time.Time{}, false
+		}
+		if s.to.Before(from) {
+			continue
+		}
+		owed = s.to.Add(tol)
+	}
+	return owed, true
+}
+
+// downAt tells whether actor was down at t.
+func (p processes) downAt(actor string, t time.Time) bool {
+	for _, s := range p[actor] {
+		if !s.from.After(t) && (s.to.IsZero() || s.to.After(t)) {
+			return true
+		}
+	}
+	return false
+}

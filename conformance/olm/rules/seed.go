@@ -1,0 +1,122 @@
+package rules
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// What the rules expect, written here from seed 002 and the shared design
+// (DESIGN 002), never taken from the reference they judge (DESIGN "The
+// judge does not borrow from the judged").
+
+// Roles of the subjects the rules judge.
+const (
+	// RoleAggregator is the seed's Status Probe Operator, which keeps the
+	// Probe's spec and status (002 §Example Workflow).
+	RoleAggregator = "aggregator"
+	// RoleOLM is OLM itself: the upgrade gate and the copier of an
+	// OperatorCondition's conditions.
+	RoleOLM = "olm"
+)
+
+// The actors whose processes the timeline shows starting and dying.
+const (
+	actorAggregator = "aggregator"
+	actorGate       = "olm"
+	actorCopier     = "olm-conditions"
+)
+
+// Readings of the Upgradeable expression (DESIGN 002).
+const (
+	// ReadingHolds: the expression states when the operator is
+	// upgradeable; a CR blocks iff it evaluates to False.
+	ReadingHolds = "holds"
+	// ReadingBlocks: 002 §Test Plan read literally; a CR blocks iff the
+	// expression evaluates to True.
+	ReadingBlocks = "blocks"
+)
+
+// The objects the rules read (olm.md, timeline contract in doc.go).
+const (
+	groupOperators = "operators.coreos.com"
+	groupOpcert    = "opcert.io"
+	groupCRD       = "apiextensions.k8s.io"
+
+	kindProbe             = "Probe"
+	kindOperatorCondition = "OperatorCondition"
+	kindUpgrade           = "Upgrade"
+	kindCRD               = "CustomResourceDefinition"
+
+	fieldSpec             = "spec"
+	fieldStatus           = "status"
+	fieldGeneration       = "metadata.generation"
+	fieldAnnotations      = "metadata.annotations"
+	fieldPlural           = "spec.names.plural"
+	fieldKind             = "spec.names.kind"
+	fieldNames            = "spec.names"
+	fieldConditions       = "status.conditions"
+	fieldProbeResources   = "status.probeResources"
+	managerCRDAnnotations = "crdAnnotations"
+	managerOperator       = "operator"
+)
+
+// The annotations of 002 §Opting into OLM Supported Conditions and the
+// supported conditions of 002 §Design Details.
+const (
+	annotationPrefix = "olm.operatorframework.io/condition."
+	nameUpgradeable  = "Upgradeable"
+	nameImportant    = "Important"
+)
+
+// The Probe's conditions (002 §Example Workflow; DESIGN 002).
+const (
+	condUpgradeable = "Upgradeable"
+	condProbeValid  = "ProbeValid"
+
+	reasonNotUpgradeable = "NotUpgradeable"
+	// messageNotUpgradeable is the seed's text, 002 §Example Workflow.
+	messageNotUpgradeable = "The operator has communicated that the operator is not upgradeable"
+
+	statusTrue    = "True"
+	statusFalse   = "False"
+	statusUnknown = "Unknown"
+)
+
+// The upgrade gate's phases and reasons (olm.md; UPSTREAM for the
+// OperatorCondition gate).
+const (
+	gateProbe             = "probe"
+	gateOperatorCondition = "operatorcondition"
+
+	phasePending   = "Pending"
+	phaseSucceeded = "Succeeded"
+
+	reasonProbeNotUpgradeable = "ProbeNotUpgradeable"
+	reasonOCNotUpgradeable    = "OperatorConditionNotUpgradeable"
+)
+
+// reasonPattern is what Kubernetes asks of a condition's reason (UPSTREAM
+// "Kubernetes conditions in general"): CamelCase, 1 to 1024 characters.
+var reasonPattern = regexp.MustCompile(`^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$`)
+
+const maxReason = 1024
+
+// annotationProblem says why a condition annotation on a CRD is wrong
+// (002 §Opting into OLM Supported Conditions; DESIGN 002): a name OLM does
+// not support, an expression that does not parse, an Important expression
+// using && or !. "" when it is right.
+func annotationProblem(key, value string) string {
+	name := strings.TrimPrefix(key, annotationPrefix)
+	if name != nameUpgradeable && name != nameImportant {
+		return fmt.Sprintf("%s: OLM supports the conditions %s and %s", key, nameUpgradeable, nameImportant)
+	}
+	p, err := compile(value)
+	if err == nil && name == nameImportant {
+		err = p.onlyOr()
+	}
+	if err != nil {
+		return fmt.Sprintf("%s: %q: %v", key, value, err)
+	}
+	return ""
+}

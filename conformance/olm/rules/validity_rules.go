@@ -1,0 +1,69 @@
+package rules
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/sim/timeline"
+)
+
+// validConditions is OLM-007: every condition the aggregator writes on a
+// Probe has the fields of 002 §Design Details' table (KEP-1623) right.
+func (c Config) validConditions(j *conformance.Judging) conformance.Verdict {
+	s := storyOf(j)
+	var g judgement
+	for i, e := range s.events {
+		if !e.IsWrite() || e.Verb == timeline.VerbDelete || !isProbe(e.Object) || e.Role != RoleAggregator {
+			continue
+		}
+		for _, ch := range e.Conditions {
+			if ch.After == nil {
+				continue
+			}
+			g.judged++
+			if why := conditionProblem(ch); why != "" {
+				g.failIn(fmt.Sprintf("%s at %s: condition %s %s", e.Object, j.Offset(e.Time), ch.Type, why), e.Time, e.Time, e)
+			}
+		}
+		// observedGeneration, when the timeline records status.conditions.
+		p := s.after[i].probes[e.Object]
+		if _, ok := field(e, fieldConditions); !ok {
+			continue
+		}
+		for _, t := range slices.Sorted(maps.Keys(p.gens)) {
+			if p.gens[t] != p.generation {
+				g.failIn(fmt.Sprintf("%s at %s: condition %s has observedGeneration %d, the Probe's generation is %d",
+					e.Object, j.Offset(e.Time), t, p.gens[t], p.generation), e.Time, e.Time, e)
+			}
+		}
+	}
+	return g.verdict("no condition written on a Probe by the aggregator")
+}
+
+// conditionProblem says what is wrong with a condition as a write left
+// it: "" when nothing is.
+func conditionProblem(ch timeline.ConditionChange) string {
+	a := *ch.After
+	switch {
+	case !conditionType(a.Type):
+		return "has a type that is neither CamelCase nor prefix/CamelCase"
+	case a.Status != statusTrue && a.Status != statusFalse && a.Status != statusUnknown:
+		return fmt.Sprintf("has status %q, not True, False or Unknown", a.Status)
+	case a.Reason == "":
+		return "has no reason"
+	case len(a.Reason) > maxReason || !reasonPattern.MatchString(a.Reason):
+		return fmt.Sprintf("has reason %q, not CamelCase", a.Reason)
+	case a.LastTransitionTime.IsZero():
+		return "has no lastTransitionTime"
+	case ch.Before == nil:
+		return ""
+	case ch.Before.Status != a.Status && a.LastTransitionTime.Equal(ch.Before.LastTransitionTime):
+		return fmt.Sprintf("went from %s to %s without moving lastTransitionTime", ch.Before.Status, a.Status)
+	case ch.Before.Status == a.Status && !a.LastTransitionTime.Equal(ch.Before.LastTransitionTime):
+		return fmt.Sprintf("moved lastTransitionTime from %s to %s while its status stayed %s",
+			ch.Before.LastTransitionTime.Format("15:04:05"), a.LastTransitionTime.Format("15:04:05"), a.Status)
+	}
+	return ""
+}

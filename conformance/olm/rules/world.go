@@ -1,0 +1,408 @@
+package rules
+
+import (
+	"encoding/json"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/opcert/opcert/sim/timeline"
+)
+
+// The seed-002 world as the rules read it off the timeline (doc.go,
+// Timeline contract): owned CRDs with their annotations, custom resources
+// with their conditions, Probes, OperatorConditions and Upgrades. The
+// world after each event is kept, so that a rule reads what stood at any
+// instant. Objects are values replaced on each write, never changed in
+// place, so that a world shares them with the one before it.
+
+// world is every object as the events up to one point left it.
+type world struct {
+	crds     map[string]crd // by name: foos.example.com
+	crs      map[timeline.ObjectRef]cr
+	probes   map[timeline.ObjectRef]probe
+	opConds  map[timeline.ObjectRef]opCond
+	upgrades map[timeline.ObjectRef]upgrade
+}
+
+func (w *world) clone() *world {
+	return &world{crds: maps.Clone(w.crds), crs: maps.Clone(w.crs), probes: maps.Clone(w.probes),
+		opConds: maps.Clone(w.opConds), upgrades: maps.Clone(w.upgrades)}
+}
+
+// crd is an owned CRD: its annotations and names.
+type crd struct {
+	annotations map[string]string
+	plural      string
+	kind        string // "" when the timeline does not record it
+}
+
+// group is the API group a CRD named plural.group serves.
+func crdGroup(name string) string {
+	_, g, _ := strings.Cut(name, ".")
+	return g
+}
+
+// conditionAnnotations are the annotations under OLM's prefix, by key.
+func (c crd) conditionAnnotations() map[string]string {
+	out := map[string]string{}
+	for k, v := range c.annotations {
+		if strings.HasPrefix(k, annotationPrefix) {
+			out[k] = v
+		}
+	}
+	return out
+}
+
+// cr is a custom resource: its conditions in .status.conditions order.
+type cr struct {
+	ref    timeline.ObjectRef
+	order  []string          // condition types, in the CR's order
+	status map[string]string // type -> status
+}
+
+// probe is a Probe (olm.md).
+type probe struct {
+	ref       timeline.ObjectRef
+	spec      *probeSpec // nil: absent or null (002 §Example Workflow note)
+	resources []resourceStatus
+	conds     map[string]timeline.Condition
+	// gens are the conditions' observedGeneration, when the timeline
+	// records status.conditions (otherwise nil).
+	gens       map[string]int64
+	generation int64
+}
+
+type probeSpec struct {
+	Manager        string          `json:"manager,omitempty"`
+	ProbeResources []probeResource `json:"probeResources,omitempty"`
+}
+
+type probeResource struct {
+	Resource    string `json:"resource"`
+	Upgradeable string `json:"upgradeable,omitempty"`
+	Important   string `json:"important,omitempty"`
+}
+
+type resourceStatus struct {
+	Kind      string   `json:"kind"`
+	Name      string   `json:"name"`
+	Namespace string   `json:"namespace"`
+	Reasons   []string `json:"reasons"`
+}
+
+// opCond is an OperatorCondition (UPSTREAM): spec and status conditions.
+type opCond struct {
+	generation int64
+	spec       opCondSpec
+	status     []ocCondition
+}
+
+type opCondSpec struct {
+	Conditions []ocCondition `json:"conditions,omitempty"`
+	Overrides  []ocCondition `json:"overrides,omitempty"`
+}
+
+type ocCondition struct {
+	Type               string `json:"type"`
+	Status             string `json:"status"`
+	Reason             string `json:"reason,omitempty"`
+	Message            string `json:"message,omitempty"`
+	ObservedGeneration int64  `json:"observedGeneration,omitempty"`
+}
+
+// upgrade is an Upgrade: the scenario's request and the gate's answer.
+type upgrade struct {
+	spec   upgradeSpec
+	status upgradeStatus
+}
+
+type upgradeSpec struct {
+	From string `json:"from"`
+	To   string `json:"to"`
+	Gate string `json:"gate"`
+}
+
+type upgradeStatus struct {
+	Phase   string `json:"phase,omitempty"`
+	Reason  string `json:"reason,omitempty"`
+	Message string `json:"message,omitempty"`
+}
+
+// story is the timeline replayed: the world after each event, and when
+// each process was down.
+type story struct {
+	events []timeline.Event
+	after  []*world // after[i]: the world after events[i]
+	procs  processes
+}
+
+// empty is the world before the first event.
+var empty = &world{}
+
+// before is the world just before event i.
+func (s *story) before(i int) *world {
+	if i == 0 {
+		return empty
+	}
+	return s.after[i-1]
+}
+
+func readStory(events []timeline.Event) *story {
+	s := &story{events: events, after: make([]*world, len(events)), procs: processes{}}
+	w := &world{crds: map[string]crd{}, crs: map[timeline.ObjectRef]cr{}, probes: map[timeline.ObjectRef]probe{},
+		opConds: map[timeline.ObjectRef]opCond{}, upgrades: map[timeline.ObjectRef]upgrade{}}
+	for i, e := range events {
+		if e.Object.Kind == timeline.KindProcess && e.Object.Group == "" {
+			s.procs.note(e)
+		}
+		if e.IsWrite() {
+			w = w.clone()
+			w.apply(e)
+		}
+		s.after[i] = w
+	}
+	return s
+}
+
+// apply moves w past one API write.
+func (w *world) apply(e timeline.Event) {
+	o := e.Object
+	gone := e.Verb == timeline.VerbDelete
+	switch {
+	case o.Kind == kindCRD && o.Group == groupCRD:
+		if gone {
+			delete(w.crds, o.Name)
+			return
+		}
+		w.crds[o.Name] = w.crds[o.Name].with(e)
+	case o.Kind == kindProbe && o.Group == groupOperators:
+		if gone {
+			delete(w.probes, o)
+			return
+		}
+		w.probes[o] = w.probes[o].with(e)
+	case o.Kind == kindOperatorCondition && o.Group == groupOperators:
+		if gone {
+			delete(w.opConds, o)
+			return
+		}
+		w.opConds[o] = w.opConds[o].with(e)
+	case o.Kind == kindUpgrade && o.Group == groupOpcert:
+		if gone {
+			delete(w.upgrades, o)
+			return
+		}
+		w.upgrades[o] = w.upgrades[o].with(e)
+	case o.Group != "" && o.Group != groupOperators && o.Group != groupOpcert && o.Group != groupCRD && o.Namespace != "":
+		// A namespaced object of another group: a custom resource, which
+		// some probe resource may name.
+		if gone {
+			delete(w.crs, o)
+			return
+		}
+		w.crs[o] = w.crs[o].with(e)
+	}
+}
+
+// field is the recorded change of path on e, if e records one.
+func field(e timeline.Event, path string) (timeline.FieldChange, bool) {
+	for _, f := range e.Fields {
+		if f.Path == path {
+			return f, true
+		}
+	}
+	return timeline.FieldChange{}, false
+}
+
+// decode reads a recorded value into v; absent or null leaves v zero.
+func decode(raw json.RawMessage, v any) bool {
+	if len(raw) == 0 || string(raw) == "null" {
+		return false
+	}
+	return json.Unmarshal(raw, v) == nil
+}
+
+func (c crd) with(e timeline.Event) crd {
+	if f, ok := field(e, fieldAnnotations); ok {
+		c.annotations = nil
+		decode(f.After, &c.annotations)
+	}
+	if f, ok := field(e, fieldPlural); ok {
+		c.plural = ""
+		decode(f.After, &c.plural)
+	}
+	if f, ok := field(e, fieldKind); ok {
+		c.kind = ""
+		decode(f.After, &c.kind)
+	}
+	if f, ok := field(e, fieldNames); ok {
+		var names struct{ Plural, Kind string }
+		decode(f.After, &names)
+		c.plural, c.kind = names.Plural, names.Kind
+	}
+	return c
+}
+
+func (c cr) with(e timeline.Event) cr {
+	c.ref = e.Object
+	c.status = maps.Clone(c.status)
+	if c.status == nil {
+		c.status = map[string]string{}
+	}
+	c.order = slices.Clone(c.order)
+	for _, ch := range e.Conditions {
+		if ch.After == nil {
+			delete(c.status, ch.Type)
+			c.order = slices.DeleteFunc(c.order, func(t string) bool { return t == ch.Type })
+			continue
+		}
+		if _, had := c.status[ch.Type]; !had {
+			c.order = append(c.order, ch.Type)
+		}
+		c.status[ch.Type] = ch.After.Status
+	}
+	// The recorded list, when there is one, gives the CR's own order.
+	if f, ok := field(e, fieldConditions); ok {
+		var list []ocCondition
+		decode(f.After, &list)
+		c.order, c.status = nil, map[string]string{}
+		for _, x := range list {
+			c.order = append(c.order, x.Type)
+			c.status[x.Type] = x.Status
+		}
+	}
+	return c
+}
+
+func (p probe) with(e timeline.Event) probe {
+	if e.Verb == timeline.VerbCreate {
+		p = probe{}
+	}
+	p.ref = e.Object
+	if f, ok := field(e, fieldSpec); ok {
+		p.spec = nil
+		var s probeSpec
+		if decode(f.After, &s) {
+			p.spec = &s
+		}
+	}
+	if f, ok := field(e, fieldProbeResources); ok {
+		p.resources = nil
+		decode(f.After, &p.resources)
+	}
+	if f, ok := field(e, fieldGeneration); ok {
+		p.generation = 0
+		decode(f.After, &p.generation)
+	}
+	if f, ok := field(e, fieldConditions); ok {
+		var list []ocCondition
+		decode(f.After, &list)
+		p.gens = map[string]int64{}
+		for _, c := range list {
+			p.gens[c.Type] = c.ObservedGeneration
+		}
+	}
+	p.conds = maps.Clone(p.conds)
+	if p.conds == nil {
+		p.conds = map[string]timeline.Condition{}
+	}
+	for _, ch := range e.Conditions {
+		if ch.After == nil {
+			delete(p.conds, ch.Type)
+		} else {
+			p.conds[ch.Type] = *ch.After
+		}
+	}
+	return p
+}
+
+func (o opCond) with(e timeline.Event) opCond {
+	if e.Verb == timeline.VerbCreate {
+		o = opCond{}
+	}
+	if f, ok := field(e, fieldSpec); ok {
+		o.spec = opCondSpec{}
+		decode(f.After, &o.spec)
+	}
+	if f, ok := field(e, fieldConditions); ok {
+		o.status = nil
+		decode(f.After, &o.status)
+	}
+	if f, ok := field(e, fieldGeneration); ok {
+		o.generation = 0
+		decode(f.After, &o.generation)
+	}
+	return o
+}
+
+func (u upgrade) with(e timeline.Event) upgrade {
+	if e.Verb == timeline.VerbCreate {
+		u = upgrade{}
+	}
+	if f, ok := field(e, fieldSpec); ok {
+		u.spec = upgradeSpec{}
+		decode(f.After, &u.spec)
+	}
+	if f, ok := field(e, fieldStatus); ok {
+		u.status = upgradeStatus{}
+		decode(f.After, &u.status)
+	}
+	return u
+}
+
+// crdOf is the name of the CRD that serves r: the CRD of r's group whose
+// recorded kind is r's; when the timeline does not record kinds, the one
+// whose plural is r's kind in lower case with "s" or "es", or the only
+// CRD of the group.
+func (w *world) crdOf(r timeline.ObjectRef) string {
+	var ofGroup []string
+	for name, c := range w.crds {
+		if crdGroup(name) != r.Group {
+			continue
+		}
+		if c.kind == r.Kind {
+			return name
+		}
+		if c.kind == "" {
+			ofGroup = append(ofGroup, name)
+		}
+	}
+	lower := strings.ToLower(r.Kind)
+	for _, name := range ofGroup {
+		if p := w.crds[name].plural; p == lower+"s" || p == lower+"es" {
+			return name
+		}
+	}
+	if len(ofGroup) == 1 {
+		return ofGroup[0]
+	}
+	return lower + "s." + r.Group
+}
+
+// plural is the plural a CRD's CRs are listed under: its recorded
+// spec.names.plural, or the first label of its name.
+func (w *world) plural(crdName string) string {
+	if p := w.crds[crdName].plural; p != "" {
+		return p
+	}
+	p, _, _ := strings.Cut(crdName, ".")
+	return p
+}
+
+// annotated are the owned CRDs that carry at least one condition
+// annotation, by name.
+func (w *world) annotated() []string {
+	var out []string
+	for name, c := range w.crds {
+		if len(c.conditionAnnotations()) > 0 {
+			out = append(out, name)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// gen reads a recorded generation (a JSON number) as text for messages.
+func gen(g int64) string { return strconv.FormatInt(g, 10) }

@@ -1,0 +1,57 @@
+package olm
+
+import (
+	"reflect"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+)
+
+// UPSTREAM 002: OLM copies an OperatorCondition's spec.conditions to its
+// status, stamping observedGeneration.
+func TestCopyConditions(t *testing.T) {
+	c := func(typ string, status metav1.ConditionStatus, message string, since time.Time, gen int64) metav1.Condition {
+		return metav1.Condition{Type: typ, Status: status, Reason: "Because", Message: message,
+			LastTransitionTime: metav1.NewTime(since), ObservedGeneration: gen}
+	}
+	zero := time.Time{}
+	for _, tc := range []struct {
+		name         string
+		spec, status []metav1.Condition
+		generation   int64
+		want         []metav1.Condition
+		changed      bool
+	}{
+		{name: "nothing in the spec: nothing to copy"},
+		{name: "a new condition is copied with the generation and its own time",
+			spec: []metav1.Condition{c("Upgradeable", "False", "Migrating", at(time.Second), 0)}, generation: 2,
+			want: []metav1.Condition{c("Upgradeable", "False", "Migrating", at(time.Second), 2)}, changed: true},
+		{name: "a condition without a time is stamped with now",
+			spec: []metav1.Condition{c("Upgradeable", "False", "Migrating", zero, 0)}, generation: 1,
+			want: []metav1.Condition{c("Upgradeable", "False", "Migrating", at(time.Minute), 1)}, changed: true},
+		{name: "already copied at this generation: nothing to write",
+			spec:   []metav1.Condition{c("Upgradeable", "False", "Migrating", at(0), 0)},
+			status: []metav1.Condition{c("Upgradeable", "False", "Migrating", at(0), 2)}, generation: 2,
+			want: []metav1.Condition{c("Upgradeable", "False", "Migrating", at(0), 2)}},
+		{name: "a new generation: the message follows, the time stays with the status",
+			spec:   []metav1.Condition{c("Upgradeable", "False", "Still migrating", at(30*time.Second), 0)},
+			status: []metav1.Condition{c("Upgradeable", "False", "Migrating", at(0), 2)}, generation: 3,
+			want: []metav1.Condition{c("Upgradeable", "False", "Still migrating", at(0), 3)}, changed: true},
+		{name: "a status change moves the time",
+			spec:   []metav1.Condition{c("Upgradeable", "True", "Done", at(30*time.Second), 0)},
+			status: []metav1.Condition{c("Upgradeable", "False", "Migrating", at(0), 2)}, generation: 3,
+			want: []metav1.Condition{c("Upgradeable", "True", "Done", at(30*time.Second), 3)}, changed: true},
+		{name: "a status condition gone from the spec is kept, as OLM keeps it",
+			spec:   []metav1.Condition{c("Other", "True", "", at(0), 0)},
+			status: []metav1.Condition{c("Upgradeable", "False", "Migrating", at(0), 2)}, generation: 3,
+			want: []metav1.Condition{c("Upgradeable", "False", "Migrating", at(0), 2), c("Other", "True", "", at(0), 3)}, changed: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, changed := CopyConditions(tc.spec, tc.status, tc.generation, at(time.Minute))
+			if changed != tc.changed || !reflect.DeepEqual(got, tc.want) {
+				t.Errorf("changed=%t %+v\nwant changed=%t %+v", changed, got, tc.changed, tc.want)
+			}
+		})
+	}
+}

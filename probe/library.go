@@ -9,6 +9,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/discovery"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -66,6 +67,21 @@ func New(c client.Client, d discovery.DiscoveryInterface, key types.NamespacedNa
 	}
 	if !ok {
 		return nil, fmt.Errorf("probe %s: %w", key, ErrNotInstalled)
+	}
+	return &Client{c: c, key: key}, nil
+}
+
+// NewFromClient is New for a caller without a discovery client (an actor
+// of the simulator has only its client.Client): it asks c's REST mapper,
+// which controller-runtime backs with the Discovery API, whether the API
+// server serves Probes.
+func NewFromClient(c client.Client, key types.NamespacedName) (*Client, error) {
+	_, err := c.RESTMapper().RESTMapping(schema.GroupKind{Group: GroupVersion.Group, Kind: "Probe"}, GroupVersion.Version)
+	if meta.IsNoMatchError(err) {
+		return nil, fmt.Errorf("probe %s: %w", key, ErrNotInstalled)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("probe: mapping %s Probe: %w", GroupVersion, err)
 	}
 	return &Client{c: c, key: key}, nil
 }

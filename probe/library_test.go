@@ -9,6 +9,7 @@ import (
 
 	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -64,6 +65,31 @@ func TestNewNotInstalled(t *testing.T) {
 	_, err := New(fakeClient(t, nil), served(), key)
 	if !errors.Is(err, ErrNotInstalled) {
 		t.Fatalf("New = %v, want ErrNotInstalled", err)
+	}
+}
+
+func TestNewFromClient(t *testing.T) {
+	s := runtime.NewScheme()
+	if err := AddToScheme(s); err != nil {
+		t.Fatal(err)
+	}
+	servesProbes := meta.NewDefaultRESTMapper([]schema.GroupVersion{GroupVersion})
+	servesProbes.Add(GroupVersion.WithKind("Probe"), meta.RESTScopeNamespace)
+	for _, tc := range []struct {
+		name    string
+		mapper  meta.RESTMapper
+		wantErr error
+	}{
+		{"served", servesProbes, nil},
+		{"not served", meta.NewDefaultRESTMapper(nil), ErrNotInstalled},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := fake.NewClientBuilder().WithScheme(s).WithRESTMapper(tc.mapper).Build()
+			pc, err := NewFromClient(c, key)
+			if !errors.Is(err, tc.wantErr) || (err == nil) != (tc.wantErr == nil) || (pc == nil) != (tc.wantErr != nil) {
+				t.Fatalf("NewFromClient = %v, %v; want error %v", pc, err, tc.wantErr)
+			}
+		})
 	}
 }
 

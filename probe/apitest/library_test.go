@@ -21,10 +21,14 @@ var (
 )
 
 func TestInstalled(t *testing.T) {
-	_, d := clients(t)
+	c, d := clients(t)
 	ok, err := probe.Installed(d)
 	if err != nil || !ok {
 		t.Fatalf("Installed = %v, %v; the fixtures' Probe CRD is installed", ok, err)
+	}
+	// The REST mapper of client.New asks the Discovery API.
+	if _, err := probe.NewFromClient(c, types.NamespacedName{Namespace: ns, Name: "installed.v1.0.0"}); err != nil {
+		t.Errorf("NewFromClient = %v; the fixtures' Probe CRD is installed", err)
 	}
 }
 

@@ -24,6 +24,7 @@ judges the recorded timeline with rules that cite the design they enforce.`,
 		SilenceErrors: true,
 	}
 	root.AddCommand(newRun(), newWatch(), newAnalyze(), newSelftest(), newFuzz(), newScenarios(), newSubjects(), newRules(), newLint(), newVersion(), newKind())
+	root.AddCommand(newTools()...)
 	return root
 }
 

@@ -60,10 +60,29 @@ type World struct {
 	KubeVersion, EtcdVersion string
 }
 
+// types are the Go types of the kinds opcert's worlds hold: the core and
+// apps kinds every mechanism's world may use, and what mechanisms add with
+// RegisterTypes.
+var (
+	typesMu sync.Mutex
+	types   = []func(*runtime.Scheme) error{corev1.AddToScheme, appsv1.AddToScheme, configv1.Install}
+)
+
+// RegisterTypes adds the Go types of a mechanism's kinds to every World's
+// scheme (call it from the mechanism's init), so that its actors may use
+// typed objects; kinds without Go types are read as unstructured.
+func RegisterTypes(add func(*runtime.Scheme) error) {
+	typesMu.Lock()
+	defer typesMu.Unlock()
+	types = append(types, add)
+}
+
 // Scheme returns the types opcert's worlds hold.
 func Scheme() *runtime.Scheme {
+	typesMu.Lock()
+	defer typesMu.Unlock()
 	s := runtime.NewScheme()
-	for _, add := range []func(*runtime.Scheme) error{corev1.AddToScheme, appsv1.AddToScheme, configv1.Install} {
+	for _, add := range types {
 		if err := add(s); err != nil {
 			panic(err) // the schemes are static; this cannot fail at run time
 		}

@@ -79,7 +79,7 @@ func (c Config) judgeIntervals(j *conformance.Judging, s *story, w watch, f *jud
 		f.judged++
 		if problem != "" {
 			ev := []timeline.Event{s.events[cause]}
-			if last := lastOutput(s, w, cause, at); last >= 0 {
+			if last := lastOutput(s, w, at); last >= 0 {
 				ev = append(ev, s.events[last])
 			}
 			f.failIn(fmt.Sprintf("%s (at %s, after the change at %s)", problem, j.Offset(owed), j.Offset(from)), from, owed, ev...)
@@ -98,9 +98,10 @@ func (c Config) judgeIntervals(j *conformance.Judging, s *story, w watch, f *jud
 	}
 }
 
-// lastOutput is the last output write in events [from, to], or -1.
-func lastOutput(s *story, w watch, from, to int) int {
-	for i := to; i >= from; i-- {
+// lastOutput is the last output write up to event i, or -1: what stood
+// at the deadline.
+func lastOutput(s *story, w watch, i int) int {
+	for ; i >= 0; i-- {
 		if w.output(i, s.events[i]) {
 			return i
 		}
@@ -154,14 +155,4 @@ func (p processes) owed(actor string, from time.Time, tol time.Duration) (time.T
 		owed = s.to.Add(tol)
 	}
 	return owed, true
-}
-
-// downAt tells whether actor was down at t.
-func (p processes) downAt(actor string, t time.Time) bool {
-	for _, s := range p[actor] {
-		if !s.from.After(t) && (s.to.IsZero() || s.to.After(t)) {
-			return true
-		}
-	}
-	return false
 }

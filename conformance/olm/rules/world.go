@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"maps"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/opcert/opcert/sim/timeline"
@@ -403,6 +402,3 @@ func (w *world) annotated() []string {
 	slices.Sort(out)
 	return out
 }
-
-// gen reads a recorded generation (a JSON number) as text for messages.
-func gen(g int64) string { return strconv.FormatInt(g, 10) }

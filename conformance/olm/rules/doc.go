@@ -11,7 +11,7 @@
 //	rule     section                                                   role        statement
 //	OLM-001  002 §Example Workflow; 002 §Test Plan; DESIGN 002         aggregator  the Probe's Upgradeable is False (NotUpgradeable, the seed's message) iff a CR blocks under the reading, True otherwise
 //	OLM-002  002 §Example Workflow                                     aggregator  status.probeResources lists exactly the CRs with reasons, each with its reasons in order
-//	OLM-003  002 §Example Workflow                                     aggregator  a Probe exists once an annotation does; a crdAnnotations Probe's spec is what the annotations say
+//	OLM-003  002 §Example Workflow                                     aggregator  a Probe exists once an Upgradeable or Important annotation does; a crdAnnotations Probe's spec is what the annotations say
 //	OLM-004  002 §Writing to the Probe Resource Directly; §Example Workflow  aggregator  a Probe managed by the operator is never written; one with a nil spec has no status written
 //	OLM-005  002 §Opting into OLM Supported Conditions; DESIGN 002     aggregator  a wrong annotation makes ProbeValid False naming the CRD and the annotation; right ones never do
 //	OLM-006  002 §Design Details; §Example Workflow; UPSTREAM          olm         an Upgrade is Succeeded iff its gate's input allows, Pending naming the blocking CRs otherwise
@@ -68,13 +68,15 @@
 //     fails OLM-003 alone. The CRs of a probe resource are all those on
 //     the timeline: the scenario places them in the namespaces the
 //     aggregator watches.
-//   - A condition annotation is any annotation under
-//     "olm.operatorframework.io/condition."; a CRD carrying one gets a
-//     probe resource (OLM-003), whose upgradeable and important are the
-//     Upgradeable and Important annotations verbatim, whether or not they
-//     parse. An unsupported name, an expression that does not parse and
-//     an Important expression using && or ! are reported (OLM-005): the
-//     message must hold the CRD's name and the annotation's key.
+//   - A CRD carrying an Upgradeable or Important condition annotation
+//     gets a probe resource (OLM-003) whose upgradeable and important are
+//     those annotations verbatim, whether or not they parse; another
+//     name under "olm.operatorframework.io/condition." is no OLM
+//     supported condition (002 §Design Details): it lists nothing and
+//     calls for no Probe, but is reported, as are an expression that does
+//     not parse and an Important expression using && or ! (OLM-005, on
+//     a Probe managed by crdAnnotations): ProbeValid's message must hold
+//     the CRD's name and the annotation's key.
 //   - The gate (OLM-006) is judged on what it reads: the Probe's recorded
 //     Upgradeable condition (gate probe), not the CRs, so that a broken
 //     aggregator does not fail the gate; the OperatorCondition (gate

@@ -16,7 +16,7 @@ func Rules(cfg Config) []conformance.Rule {
 			Statement: fmt.Sprintf("status.probeResources lists exactly the CRs with reasons (kind the CRD's plural), each with the failing Upgradeable expression as written, then the True conditions the Important expression names in the CR's order, %s", reconcile(cfg)),
 			Check:     cfg.probeResourcesListed},
 		{ID: "OLM-003", Section: "002 §Example Workflow", Role: RoleAggregator,
-			Statement: fmt.Sprintf("a Probe exists once an owned CRD carries a condition annotation, and a Probe managed by crdAnnotations has spec.probeResources as the annotations say (one per annotated CRD, in name order, expressions verbatim), %s", reconcile(cfg)),
+			Statement: fmt.Sprintf("a Probe exists once an owned CRD carries an Upgradeable or Important annotation, and a Probe managed by crdAnnotations has spec.probeResources as the annotations say (one per annotated CRD, in name order, expressions verbatim), %s", reconcile(cfg)),
 			Check:     cfg.specFollows},
 		{ID: "OLM-004", Section: "002 §Writing to the Probe Resource Directly; 002 §Example Workflow", Role: RoleAggregator,
 			Statement: "the aggregator never writes a Probe whose spec.manager is operator, nor the status of a Probe whose spec is nil",

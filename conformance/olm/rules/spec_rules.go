@@ -44,7 +44,7 @@ func specProblem(w *world) (string, bool) {
 			Upgradeable: ann[annotationPrefix+nameUpgradeable], Important: ann[annotationPrefix+nameImportant]})
 	}
 	if len(annotated) > 0 && len(w.probes) == 0 {
-		return fmt.Sprintf("no Probe, though CRD %s carries a condition annotation", annotated[0]), true
+		return fmt.Sprintf("no Probe, though CRD %s carries an Upgradeable or Important annotation", annotated[0]), true
 	}
 	judged := len(annotated) > 0
 	for _, ref := range sortedRefs(w.probes) {

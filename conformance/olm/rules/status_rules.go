@@ -159,7 +159,7 @@ type badAnnotation struct{ crd, key, why string }
 // invalidAnnotations are w's wrong condition annotations, by CRD and key.
 func invalidAnnotations(w *world) []badAnnotation {
 	var out []badAnnotation
-	for _, name := range w.annotated() {
+	for _, name := range slices.Sorted(maps.Keys(w.crds)) {
 		ann := w.crds[name].conditionAnnotations()
 		for _, key := range slices.Sorted(maps.Keys(ann)) {
 			if why := annotationProblem(key, ann[key]); why != "" {

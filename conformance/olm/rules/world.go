@@ -390,12 +390,16 @@ func (w *world) plural(crdName string) string {
 	return p
 }
 
-// annotated are the owned CRDs that carry at least one condition
-// annotation, by name.
+// annotated are the owned CRDs that carry an Upgradeable or Important
+// condition annotation, by name: those the Probe's spec lists (an
+// annotation under the prefix with another name is no OLM supported
+// condition, 002 §Design Details, and lists nothing).
 func (w *world) annotated() []string {
 	var out []string
 	for name, c := range w.crds {
-		if len(c.conditionAnnotations()) > 0 {
+		_, up := c.annotations[annotationPrefix+nameUpgradeable]
+		_, imp := c.annotations[annotationPrefix+nameImportant]
+		if up || imp {
 			out = append(out, name)
 		}
 	}

@@ -17,10 +17,10 @@ import (
 
 // statusWatch judges an output of Probe ref that the aggregator derives
 // from the CRs, the CRDs and the Probe's spec.
-func statusWatch(ref timeline.ObjectRef, check func(w *world) (string, bool)) watch {
+func statusWatch(s *story, ref timeline.ObjectRef, check func(w *world) (string, bool)) watch {
 	return watch{
 		actor: actorAggregator,
-		input: func(_ int, e timeline.Event) bool {
+		input: func(i int, e timeline.Event) bool {
 			if !e.IsWrite() {
 				return false
 			}
@@ -28,7 +28,7 @@ func statusWatch(ref timeline.ObjectRef, check func(w *world) (string, bool)) wa
 				_, spec := field(e, fieldSpec)
 				return e.Role != RoleAggregator || spec || e.Verb == timeline.VerbCreate || e.Verb == timeline.VerbDelete
 			}
-			return isCR(e.Object) || isCRD(e.Object)
+			return isCRD(e.Object) || isCR(e.Object) && s.after[i].served(e.Object.Group)
 		},
 		output: func(_ int, e timeline.Event) bool { return e.IsWrite() && e.Object == ref && e.Role == RoleAggregator },
 		check:  check,
@@ -40,7 +40,7 @@ func (c Config) upgradeableReflects(j *conformance.Judging) conformance.Verdict 
 	s := storyOf(j)
 	var g judgement
 	for _, ref := range s.refs(isProbe) {
-		c.judgeIntervals(j, s, statusWatch(ref, func(w *world) (string, bool) {
+		c.judgeIntervals(j, s, statusWatch(s, ref, func(w *world) (string, bool) {
 			p, ok := w.probes[ref]
 			if !ok || !p.aggregated() {
 				return "", false
@@ -80,7 +80,7 @@ func (c Config) probeResourcesListed(j *conformance.Judging) conformance.Verdict
 	s := storyOf(j)
 	var g judgement
 	for _, ref := range s.refs(isProbe) {
-		c.judgeIntervals(j, s, statusWatch(ref, func(w *world) (string, bool) {
+		c.judgeIntervals(j, s, statusWatch(s, ref, func(w *world) (string, bool) {
 			p, ok := w.probes[ref]
 			if !ok || !p.aggregated() {
 				return "", false
@@ -126,7 +126,7 @@ func (c Config) invalidReported(j *conformance.Judging) conformance.Verdict {
 	s := storyOf(j)
 	var g judgement
 	for _, ref := range s.refs(isProbe) {
-		c.judgeIntervals(j, s, statusWatch(ref, func(w *world) (string, bool) {
+		c.judgeIntervals(j, s, statusWatch(s, ref, func(w *world) (string, bool) {
 			p, ok := w.probes[ref]
 			if !ok || p.spec == nil || p.spec.Manager != managerCRDAnnotations {
 				return "", false

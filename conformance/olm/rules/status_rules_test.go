@@ -63,6 +63,11 @@ func TestUpgradeableReflects(t *testing.T) {
 			tl: installed().seedFoo("1m", statusTrue).
 				probeStatus("1m10s", actorAggregator, []resourceStatus{entry("foos", "default", "foo-example", "!Migrating", "UnhealthyDatabase", "BadConnectivity")}, notUpgradeable(), valid()),
 			cfg: realTime, want: reports.Fail, message: []string{"at +1m5s"}, evidence: []string{"1m", "0s"}},
+		{name: "in real time, an object no CRD serves is no change",
+			tl: installed().seedFoo("1m", statusTrue).
+				write("1m2s", "operator", timeline.VerbUpdate, timeline.ObjectRef{Kind: "Deployment", Group: "apps", Namespace: "operators", Name: "foo-operator"}, nil, nil).
+				probeStatus("1m10s", actorAggregator, []resourceStatus{entry("foos", "default", "foo-example", "!Migrating", "UnhealthyDatabase", "BadConnectivity")}, notUpgradeable(), valid()),
+			cfg: realTime, want: reports.Fail, message: []string{"at +1m5s"}},
 		{name: "in real time, a change undone within the tolerance is not judged",
 			tl:  installed().seedFoo("1m", statusTrue).seedFoo("1m2s", statusFalse),
 			cfg: realTime, want: reports.Pass, message: []string{"2 judged"}},

@@ -380,6 +380,17 @@ func (w *world) crdOf(r timeline.ObjectRef) string {
 	return lower + "s." + r.Group
 }
 
+// served tells whether an owned CRD serves group: whether its objects
+// are CRs a probe resource may name.
+func (w *world) served(group string) bool {
+	for name := range w.crds {
+		if crdGroup(name) == group {
+			return true
+		}
+	}
+	return false
+}
+
 // plural is the plural a CRD's CRs are listed under: its recorded
 // spec.names.plural, or the first label of its name.
 func (w *world) plural(crdName string) string {

@@ -69,7 +69,9 @@ func (a *Aggregator) judge(ctx context.Context, crds []CRD, spec probe.Spec) ([]
 		if stale || !m.fresh {
 			m.verdict, m.fresh = Judge(resources[u.index], m.conds, a.o.Reading, a.o.Flaw), true
 		}
-		entries = append(entries, Entry{Resource: u.index, Kind: u.crd.Plural, Namespace: k.namespace, Name: k.name, Verdict: m.verdict})
+		if len(m.verdict.Reasons) > 0 { // Status lists no other
+			entries = append(entries, Entry{Resource: u.index, Kind: u.crd.Plural, Namespace: k.namespace, Name: k.name, Verdict: m.verdict})
+		}
 	}
 	return entries, nil
 }

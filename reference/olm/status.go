@@ -53,24 +53,34 @@ type Entry struct {
 // moves only when its status changes. Conditions of other types in prev are
 // kept.
 func Status(entries []Entry, problems []string, prev probe.Status, generation int64, now time.Time, flaw AggregatorFlaw) (st probe.Status, changed bool) {
-	listed := slices.Clone(entries)
-	listed = slices.DeleteFunc(listed, func(e Entry) bool { return len(e.Reasons) == 0 })
-	slices.SortFunc(listed, func(a, b Entry) int {
+	var listed []*Entry
+	for i := range entries {
+		if len(entries[i].Reasons) > 0 {
+			listed = append(listed, &entries[i])
+		}
+	}
+	slices.SortFunc(listed, func(a, b *Entry) int {
 		return cmp.Or(cmp.Compare(a.Resource, b.Resource), strings.Compare(a.Namespace, b.Namespace), strings.Compare(a.Name, b.Name))
 	})
+	type cr struct{ kind, namespace, name string }
+	var frozen map[cr][]string
+	if flaw == FrozenReasons {
+		frozen = map[cr][]string{}
+		for _, p := range prev.ProbeResources {
+			frozen[cr{p.Kind, p.Namespace, p.Name}] = p.Reasons
+		}
+	}
 	blocks := false
+	if len(listed) > 0 {
+		st.ProbeResources = make([]probe.ResourceStatus, 0, len(listed))
+	}
 	for _, e := range listed {
 		blocks = blocks || e.Blocks
-		reasons := e.Reasons
-		if flaw == FrozenReasons {
-			if i := slices.IndexFunc(prev.ProbeResources, func(p probe.ResourceStatus) bool {
-				return p.Kind == e.Kind && p.Namespace == e.Namespace && p.Name == e.Name
-			}); i >= 0 {
-				reasons = prev.ProbeResources[i].Reasons
-			}
+		rs := probe.ResourceStatus{Kind: e.Kind, Name: e.Name, Namespace: e.Namespace, Reasons: slices.Clone(e.Reasons)}
+		if reasons, ok := frozen[cr{e.Kind, e.Namespace, e.Name}]; ok {
+			rs.Reasons = slices.Clone(reasons)
 		}
-		st.ProbeResources = append(st.ProbeResources, probe.ResourceStatus{Kind: e.Kind, Name: e.Name, Namespace: e.Namespace,
-			Reasons: slices.Clone(reasons)})
+		st.ProbeResources = append(st.ProbeResources, rs)
 	}
 
 	st.Conditions = slices.Clone(prev.Conditions)

@@ -184,6 +184,7 @@ func (a *Aggregator) Reconcile(ctx context.Context, _ reconcile.Request) (reconc
 		}
 		spec = &desired
 	case spec.Manager == probe.ManagerOperator && a.o.Flaw == IgnoresManager:
+		// The flaw aggregates the operator's spec, which lists nothing.
 	case spec.Manager != probe.ManagerCRDAnnotations:
 		// 002 §Writing to the Probe Resource Directly: the operator's.
 		return reconcile.Result{}, nil
@@ -197,11 +198,11 @@ func (a *Aggregator) Reconcile(ctx context.Context, _ reconcile.Request) (reconc
 		}
 		spec = &desired
 	}
-	entries, err := a.judge(ctx, crds, *spec)
+	resources, problems := Compile(*spec)
+	entries, err := a.judge(ctx, crds, spec.ProbeResources, resources)
 	if err != nil {
 		return reconcile.Result{}, err
 	}
-	_, problems := Compile(*spec)
 	st, changed := Status(entries, problems, p.Status, u.GetGeneration(), now, a.o.Flaw)
 	if a.o.Flaw == Late {
 		st, changed = a.late(st, p.Status)

@@ -15,14 +15,14 @@ import (
 	"github.com/opcert/opcert/probe"
 )
 
-// judge brings the CRs in memory up to date and judges them against spec:
-// the kinds not listed yet are listed in each target namespace, the dirty
-// CRs of the others read again, and the CRs whose conditions or spec
-// changed judged again. A probe resource whose CRD is not an owned one,
+// judge brings the CRs in memory up to date and judges them against the
+// spec's probe resources (specified, and as compiled): the kinds not
+// listed yet are listed in each target namespace, the dirty CRs of the
+// others read again, and the CRs whose conditions or spec changed judged
+// again. Only CRs with a reason are returned. A probe resource whose CRD is not an owned one,
 // or does not exist, has no CRs: the aggregator has the operator's rights
 // (002 §Example Workflow), not more.
-func (a *Aggregator) judge(ctx context.Context, crds []CRD, spec probe.Spec) ([]Entry, error) {
-	resources, _ := Compile(spec)
+func (a *Aggregator) judge(ctx context.Context, crds []CRD, specified []probe.Resource, resources []Resource) ([]Entry, error) {
 	byName := map[string]CRD{}
 	for _, c := range crds {
 		byName[c.Name] = c
@@ -53,7 +53,7 @@ func (a *Aggregator) judge(ctx context.Context, crds []CRD, spec probe.Spec) ([]
 		}
 	}
 
-	judged := fmt.Sprintf("%s %+v", a.o.Reading, spec.ProbeResources)
+	judged := fmt.Sprintf("%s %+v", a.o.Reading, specified)
 	for _, u := range uses {
 		judged += fmt.Sprintf(" %s=%s", u.crd.Name, u.crd.GVK())
 	}

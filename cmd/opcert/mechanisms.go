@@ -5,6 +5,7 @@ package main
 // mechanism to the CLI is one line here.
 import (
 	_ "github.com/opcert/opcert/conformance/clusteroperator"
+	_ "github.com/opcert/opcert/conformance/olm"
 	_ "github.com/opcert/opcert/conformance/stale"
 	_ "github.com/opcert/opcert/conformance/staticpod"
 )

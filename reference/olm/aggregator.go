@@ -199,6 +199,7 @@ func (a *Aggregator) Reconcile(ctx context.Context, _ reconcile.Request) (reconc
 		spec = &desired
 	}
 	resources, problems := Compile(*spec)
+	problems = append(problems, Unsupported(crds)...)
 	entries, err := a.judge(ctx, crds, spec.ProbeResources, resources)
 	if err != nil {
 		return reconcile.Result{}, err

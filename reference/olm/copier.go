@@ -16,11 +16,13 @@ import (
 type Copier struct {
 	client client.Client
 	clock  clock.PassiveClock
+	flaw   GateFlaw
 }
 
-// NewCopier is a Copier talking through c, with time from clk.
-func NewCopier(c client.Client, clk clock.PassiveClock) *Copier {
-	return &Copier{client: c, clock: clk}
+// NewCopier is a Copier talking through c, with time from clk, and the
+// flaw of the olm role's subject (only CopiesStatusOnly changes it).
+func NewCopier(c client.Client, clk clock.PassiveClock, flaw GateFlaw) *Copier {
+	return &Copier{client: c, clock: clk, flaw: flaw}
 }
 
 // Reconcile copies the conditions of the OperatorCondition of req.
@@ -33,7 +35,7 @@ func (c *Copier) Reconcile(ctx context.Context, req reconcile.Request) (reconcil
 	if err != nil {
 		return reconcile.Result{}, err
 	}
-	conds, changed := CopyConditions(spec.Conditions, status.Conditions, u.GetGeneration(), c.clock.Now())
+	conds, changed := CopyConditions(spec.Conditions, status.Conditions, u.GetGeneration(), c.clock.Now(), c.flaw)
 	if !changed {
 		return reconcile.Result{}, nil
 	}

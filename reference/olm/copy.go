@@ -17,11 +17,13 @@ import (
 // change of the spec is copied). lastTransitionTime moves only when the
 // status changes, to the spec's own time or, when it has none, to now.
 // Status conditions no longer in the spec are kept, as OLM keeps them.
-// changed says the result differs from status.
-func CopyConditions(spec, status []metav1.Condition, generation int64, now time.Time) (out []metav1.Condition, changed bool) {
+// changed says the result differs from status. The flaw CopiesStatusOnly
+// copies a condition only when its status changed.
+func CopyConditions(spec, status []metav1.Condition, generation int64, now time.Time, flaw GateFlaw) (out []metav1.Condition, changed bool) {
 	out = slices.Clone(status)
 	for _, c := range spec {
-		if have := meta.FindStatusCondition(out, c.Type); have != nil && have.Status == c.Status && have.ObservedGeneration == generation {
+		if have := meta.FindStatusCondition(out, c.Type); have != nil && have.Status == c.Status &&
+			(have.ObservedGeneration == generation || flaw == CopiesStatusOnly) {
 			continue
 		}
 		c.ObservedGeneration = generation

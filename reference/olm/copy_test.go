@@ -48,10 +48,23 @@ func TestCopyConditions(t *testing.T) {
 			want: []metav1.Condition{c("Upgradeable", "False", "Migrating", at(0), 2), c("Other", "True", "", at(0), 3)}, changed: true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			got, changed := CopyConditions(tc.spec, tc.status, tc.generation, at(time.Minute))
+			got, changed := CopyConditions(tc.spec, tc.status, tc.generation, at(time.Minute), "")
 			if changed != tc.changed || !reflect.DeepEqual(got, tc.want) {
 				t.Errorf("changed=%t %+v\nwant changed=%t %+v", changed, got, tc.changed, tc.want)
 			}
 		})
+	}
+}
+
+// The flaw CopiesStatusOnly leaves a new generation's message uncopied:
+// the status keeps the old observedGeneration.
+func TestCopyConditionsStatusOnly(t *testing.T) {
+	spec := []metav1.Condition{{Type: "Upgradeable", Status: "True", Reason: "Ready", Message: "Ready, data migrated"}}
+	status := []metav1.Condition{{Type: "Upgradeable", Status: "True", Reason: "Ready", Message: "Ready", ObservedGeneration: 1, LastTransitionTime: metav1.NewTime(at(0))}}
+	if got, changed := CopyConditions(spec, status, 2, at(time.Minute), CopiesStatusOnly); changed || !reflect.DeepEqual(got, status) {
+		t.Errorf("flawed copy: changed=%t %+v, want the status untouched", changed, got)
+	}
+	if got, changed := CopyConditions(spec, status, 2, at(time.Minute), ""); !changed || got[0].ObservedGeneration != 2 || got[0].Message != "Ready, data migrated" {
+		t.Errorf("reference copy: changed=%t %+v", changed, got)
 	}
 }

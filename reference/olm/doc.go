@@ -42,8 +42,8 @@
 //     left alone, spec and status.
 //   - An annotation under the prefix with another name than Upgradeable or
 //     Important is not an OLM supported condition: it gives no probe
-//     resource, and ProbeValid, which judges the spec's expressions, does
-//     not mention it. An empty annotation counts as no expression.
+//     resource, but ProbeValid names it (Unsupported; DESIGN 002: errors
+//     rather than silence). An empty annotation counts as no expression.
 //   - A probe resource whose CRD is not one of the owned CRDs aggregates
 //     nothing: the aggregator has the operator's rights (002 §Example
 //     Workflow: "The permissions of the probe will match the same

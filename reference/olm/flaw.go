@@ -105,6 +105,13 @@ const (
 	// Unknown, in both profiles (breaks 002 §Test Plan's "cannot be
 	// calculated" and UPSTREAM 002: True or Unknown allow).
 	UnknownBlocks GateFlaw = "unknown-blocks"
+	// CopiesStatusOnly is OLM's copier copying an OperatorCondition's
+	// condition only when its status changes, not when its message or
+	// reason does with the generation: the status keeps the old
+	// observedGeneration, and the gate reads it as outdated for ever
+	// (breaks UPSTREAM 002: OLM copies spec.conditions to the status,
+	// stamping observedGeneration).
+	CopiesStatusOnly GateFlaw = "copies-status-only"
 )
 
 var gateFlaws = []struct {
@@ -115,6 +122,7 @@ var gateFlaws = []struct {
 	{IgnoresOverride, "operatorcondition profile: reads the status even when an Upgradeable override exists"},
 	{IgnoresGeneration, "does not block on an Upgradeable condition with a stale observedGeneration"},
 	{UnknownBlocks, "an Upgradeable condition whose status is Unknown blocks the upgrade"},
+	{CopiesStatusOnly, "the OperatorCondition copier copies a condition only when its status changes, leaving the old observedGeneration"},
 }
 
 // GateFlaws lists every gate flaw, in a stable order.

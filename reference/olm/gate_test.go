@@ -137,8 +137,8 @@ func TestFlawsAreDescribed(t *testing.T) {
 	if AggregatorFlaw("").Description() != "" || GateFlaw("").Description() != "" {
 		t.Error("the reference has a flaw's description")
 	}
-	if len(AggregatorFlaws()) != 10 || len(GateFlaws()) != 4 {
-		t.Errorf("%d aggregator and %d gate flaws, want 10 and 4", len(AggregatorFlaws()), len(GateFlaws()))
+	if len(AggregatorFlaws()) != 10 || len(GateFlaws()) != 5 {
+		t.Errorf("%d aggregator and %d gate flaws, want 10 and 5", len(AggregatorFlaws()), len(GateFlaws()))
 	}
 }
 

@@ -102,6 +102,33 @@ func Compile(spec probe.Spec) (resources []Resource, problems []string) {
 	return resources, problems
 }
 
+// Unsupported lists, as problems for ProbeValid, the annotations under the
+// condition prefix whose name is no OLM supported condition (002 §Design
+// Details: Upgradeable and Important): they give no probe resource, but an
+// author who wrote one meant something, and is told (DESIGN 002: errors
+// rather than silence). In order of CRD name, then key.
+func Unsupported(crds []CRD) []string {
+	sorted := slices.Clone(crds)
+	slices.SortFunc(sorted, func(a, b CRD) int { return strings.Compare(a.Name, b.Name) })
+	var problems []string
+	for _, c := range sorted {
+		var keys []string
+		for k := range c.Annotations {
+			name, ok := strings.CutPrefix(k, expr.AnnotationPrefix)
+			if ok && name != expr.NameUpgradeable && name != expr.NameImportant {
+				keys = append(keys, k)
+			}
+		}
+		slices.Sort(keys)
+		for _, k := range keys {
+			if _, _, err := expr.ParseAnnotation(k, c.Annotations[k]); err != nil {
+				problems = append(problems, problem(c.Name, err))
+			}
+		}
+	}
+	return problems
+}
+
 // problem is one ProbeValid error: the resource, then the annotation's own
 // error (its key, the column and what was expected).
 func problem(resource string, err error) string {

@@ -3,6 +3,7 @@ package olm
 import (
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/opcert/opcert/probe"
@@ -120,5 +121,26 @@ func TestCompile(t *testing.T) {
 				t.Errorf("upgradeable kept %v, important %q; want %v, %q", up, imp, tc.upgradeable, tc.important)
 			}
 		})
+	}
+}
+
+// DESIGN 002: an annotation under the condition prefix with a name OLM does
+// not support is an error ProbeValid names (CRD, key), not silence.
+func TestUnsupported(t *testing.T) {
+	crds := []CRD{
+		foosCRD(map[string]string{keyUpgradeable: "!Migrating", "olm.operatorframework.io/condition.Degraded": "Broken", "olm.operatorframework.io/condition.Available": "Up"}),
+		barsCRD(map[string]string{keyImportant: "Throttled"}),
+	}
+	got := Unsupported(crds)
+	if len(got) != 2 {
+		t.Fatalf("got %q, want the two unsupported annotations of foos", got)
+	}
+	for i, key := range []string{"olm.operatorframework.io/condition.Available", "olm.operatorframework.io/condition.Degraded"} {
+		if !strings.HasPrefix(got[i], "foos.example.com: ") || !strings.Contains(got[i], key) || !strings.Contains(got[i], "OLM supports the conditions Upgradeable and Important") {
+			t.Errorf("problem %d = %q, want foos.example.com, %s and what OLM supports", i, got[i], key)
+		}
+	}
+	if got := Unsupported(crds[1:]); got != nil {
+		t.Errorf("supported annotations only: got %q", got)
 	}
 }

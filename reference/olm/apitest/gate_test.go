@@ -93,7 +93,7 @@ func TestGateProbe(t *testing.T) {
 func TestGateOperatorCondition(t *testing.T) {
 	h := start(t, "olm-gate-oc")
 	gate := olm.NewGate(api.Client, h.clk, olm.GateOptions{Namespace: h.ns})
-	copier := olm.NewCopier(api.Client, h.clk)
+	copier := olm.NewCopier(api.Client, h.clk, "")
 	up := h.upgrade(olm.ProfileOperatorCondition)
 
 	oc := &unstructured.Unstructured{Object: map[string]any{"spec": map[string]any{"conditions": []any{

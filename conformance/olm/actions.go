@@ -1,0 +1,125 @@
+package olm
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/types"
+
+	"github.com/opcert/opcert/probe"
+	"github.com/opcert/opcert/scenarios"
+)
+
+// Do carries out a step's action (scenario.go lists them). Killing an
+// actor that is not running does nothing; restarting one that runs kills
+// it first, as with the other mechanisms.
+func (w *world) Do(ctx context.Context, action string, arg any) error {
+	switch action {
+	case actSetConditions:
+		return w.setConditions(ctx, arg.(*SetConditions))
+	case actCreateCR:
+		return w.createCR(ctx, *arg.(*CR))
+	case actDeleteCR:
+		r := arg.(*ObjectRef)
+		return w.operator.Delete(ctx, object(crGVK(r.Kind), r.Namespace, r.Name))
+	case actAnnotate:
+		return w.annotate(ctx, *arg.(*CRD))
+	case actEditProbe:
+		return w.editProbeSpec(ctx, arg.(*ProbeSpec))
+	case actProbeStatus:
+		return w.setProbeUpgradeable(ctx, arg.(*scenarios.Condition))
+	case actOCCondition:
+		return w.setOperatorCondition(ctx, arg.(*scenarios.Condition))
+	case actOverride:
+		return w.override(ctx, arg.(*Override))
+	case actUpgrade:
+		return w.upgrade(ctx, arg.(string))
+	case actKill:
+		if sched := w.st.Sched; sched.Running(arg.(string)) {
+			return sched.Kill(ctx, arg.(string))
+		}
+		return nil
+	case actRestart:
+		name := arg.(string)
+		if sched := w.st.Sched; sched.Running(name) {
+			if err := sched.Kill(ctx, name); err != nil {
+				return err
+			}
+		}
+		return w.start(ctx, name)
+	}
+	return fmt.Errorf("%s scenarios have no action %q", Name, action)
+}
+
+// start starts an actor of the world afresh (a new process: nothing
+// remembered).
+func (w *world) start(ctx context.Context, actor string) error {
+	switch actor {
+	case actorAggregator:
+		return w.startAggregator(ctx)
+	case actorOLM:
+		return w.startGate(ctx)
+	default:
+		return w.startCopier(ctx)
+	}
+}
+
+// loadCRs creates the load's CRs, spread round-robin over its namespaces,
+// each with no condition yet (the changes write them).
+func (w *world) loadCRs(ctx context.Context) error {
+	l := w.spec.Load
+	if l == nil {
+		return nil
+	}
+	nss := w.spec.loadNamespaces()
+	for i := range l.CRs {
+		if err := w.operator.Create(ctx, object(crGVK(l.Kind), nss[i%len(nss)], loadName(i))); err != nil {
+			return fmt.Errorf("creating the load's %s %d: %w", l.Kind, i, err)
+		}
+	}
+	return nil
+}
+
+func loadName(i int) string { return fmt.Sprintf("load-%05d", i) }
+
+// loadConditions are what the load's changes write: the seed example's
+// types, so that the annotations of a load scenario find them.
+var loadConditions = []string{"Migrating", "UnhealthyDatabase", "BadConnectivity"}
+
+// queueLoad queues the load's changes: change i at (i+1)*Every sets one
+// of loadConditions of a CR, both drawn from Seed, to True or False.
+func (w *world) queueLoad() {
+	l := w.spec.Load
+	r := rand.New(rand.NewPCG(l.Seed, 0))
+	nss := w.spec.loadNamespaces()
+	for i := range l.Changes {
+		n := r.IntN(l.CRs)
+		s := &SetConditions{Kind: l.Kind, Namespace: nss[n%len(nss)], Name: loadName(n),
+			Conditions: []scenarios.Condition{{Type: loadConditions[r.IntN(len(loadConditions))],
+				Status: []string{"True", "False"}[r.IntN(2)], Reason: "Load"}}}
+		w.st.Sched.At(w.st.At(l.Every.Duration*time.Duration(i+1)), func(ctx context.Context) error {
+			return w.setConditions(ctx, s)
+		})
+	}
+}
+
+// setProbeUpgradeable is the operator writing its Probe's Upgradeable
+// condition itself, through package probe (002 §Writing to the Probe
+// Resource Directly).
+func (w *world) setProbeUpgradeable(ctx context.Context, c *scenarios.Condition) error {
+	p, err := w.probeClient()
+	if err != nil {
+		return err
+	}
+	return p.SetUpgradeable(ctx, metav1.ConditionStatus(c.Status), c.Reason, c.Message, w.st.Sched.Now())
+}
+
+// probeClient is the operator's client of its Probe, through package
+// probe (which finds out from the client's REST mapper, backed by the
+// Discovery API, whether Probes are served).
+func (w *world) probeClient() (*probe.Client, error) {
+	return probe.NewFromClient(w.operator, types.NamespacedName{Namespace: w.spec.namespace(), Name: w.spec.csv()})
+}

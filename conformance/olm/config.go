@@ -1,0 +1,47 @@
+package olm
+
+import (
+	"fmt"
+
+	"github.com/spf13/pflag"
+
+	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/conformance/olm/rules"
+	"github.com/opcert/opcert/probe"
+	simworld "github.com/opcert/opcert/sim/world"
+)
+
+// Config is the run's settings for seed 002: the reading of the
+// Upgradeable expression, given to the aggregator and to the rules alike.
+type Config = rules.Config
+
+// DefaultConfig is DESIGN 002's reading.
+func DefaultConfig() Config { return rules.DefaultConfig() }
+
+// Readings of an Upgradeable expression (DESIGN 002): holds, the
+// expression says when the operator is upgradeable (the seed's example);
+// blocks, it says when an upgrade is blocked (the seed's test plan, read
+// literally).
+const (
+	ReadingHolds  = "holds"
+	ReadingBlocks = "blocks"
+)
+
+func init() {
+	simworld.RegisterTypes(probe.AddToScheme)
+	conformance.Register(conformance.Plugin{Name: Name, Seed: Seed, Flags: flags,
+		Profiles: []string{ReadingHolds, ReadingBlocks}, ProfileFlag: "olm-reading"})
+}
+
+// flags are seed 002's settings.
+func flags(fs *pflag.FlagSet) func() (*conformance.Mechanism, error) {
+	cfg := DefaultConfig()
+	fs.StringVar(&cfg.Reading, "olm-reading", ReadingHolds,
+		"olm: what an Upgradeable annotation's expression states: holds (upgradeable while it is True, the seed's example; DESIGN 002) or blocks (an upgrade is blocked while it is True, the seed's test plan read literally)")
+	return func() (*conformance.Mechanism, error) {
+		if cfg.Reading != ReadingHolds && cfg.Reading != ReadingBlocks {
+			return nil, fmt.Errorf("--olm-reading %q: use %s or %s", cfg.Reading, ReadingHolds, ReadingBlocks)
+		}
+		return Mechanism(cfg), nil
+	}
+}

@@ -1,0 +1,332 @@
+package olm
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"slices"
+	"strings"
+
+	"github.com/spf13/pflag"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
+	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
+	"sigs.k8s.io/yaml"
+
+	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/reference/olm/expr"
+)
+
+// opcert olm explain: for given CRs, each condition annotation's value
+// and why, and whether the upgrade gate is open: the question operator
+// authors ask ("why is my operator not upgraded?").
+
+func init() {
+	conformance.RegisterTool(conformance.Tool{Mechanism: Name, Seed: Seed, Name: "explain",
+		Usage: "[FILE...]",
+		Short: "Evaluate the condition annotations over CRs and say why an upgrade is blocked or not",
+		Long: `Evaluate seed 002's condition annotations (olm.operatorframework.io/condition.
+Upgradeable and .Important) over custom resources, and say, for each CR,
+each expression's value with the status of every condition it names, whether
+the CR blocks an upgrade and the reasons a Probe would list for it; then
+whether the gate is open.
+
+FILEs are YAML or JSON, several documents each: CustomResourceDefinitions
+(their annotations apply to their CRs), CRs (any object; its
+.status.conditions are read), or lists of them (kubectl get -o yaml). With
+--annotation the expressions apply to every CR given, whatever its CRD says.
+With no FILE, standard input is read.
+
+Semantics (DESIGN 002): three-valued; a condition missing or neither True
+nor False is Unknown; with --reading holds (the default) a CR blocks when
+its Upgradeable expression is False, with --reading blocks when it is True;
+Unknown never blocks.
+
+Examples:
+  kubectl get crd foos.example.com -o yaml > crd.yaml
+  kubectl get foos -A -o yaml | opcert olm explain crd.yaml -
+  opcert olm explain --annotation 'Upgradeable=!Migrating' foo.yaml`,
+		Flags: explainFlags})
+}
+
+func explainFlags(fs *pflag.FlagSet) func([]string, io.Writer) error {
+	annotations := fs.StringArray("annotation", nil, "NAME=EXPRESSION: a condition annotation (Upgradeable or Important) applying to every CR; repeatable")
+	reading := fs.String("reading", ReadingHolds, "what an Upgradeable expression states: holds (upgradeable while True) or blocks (blocked while True)")
+	format := fs.StringP("output", "o", "", "print as json or yaml instead of text")
+	return func(args []string, out io.Writer) error {
+		if *reading != ReadingHolds && *reading != ReadingBlocks {
+			return fmt.Errorf("--reading %q: use %s or %s", *reading, ReadingHolds, ReadingBlocks)
+		}
+		if *format != "" && *format != "json" && *format != "yaml" {
+			return fmt.Errorf("-o %q: use json or yaml, or leave it out for text", *format)
+		}
+		given, err := parseAnnotationFlags(*annotations)
+		if err != nil {
+			return err
+		}
+		in, err := readExplainInput(args)
+		if err != nil {
+			return err
+		}
+		ex := explain(in, given, *reading)
+		switch *format {
+		case "json", "yaml":
+			data, err := yaml.Marshal(ex)
+			if err == nil && *format == "json" {
+				data, err = yaml.YAMLToJSON(data)
+				data = append(data, '\n')
+			}
+			if err != nil {
+				return err
+			}
+			_, err = out.Write(data)
+			return err
+		}
+		return ex.print(out)
+	}
+}
+
+// parseAnnotationFlags reads --annotation NAME=EXPRESSION values into
+// annotation keys.
+func parseAnnotationFlags(flags []string) (map[string]string, error) {
+	if len(flags) == 0 {
+		return nil, nil
+	}
+	out := map[string]string{}
+	for _, f := range flags {
+		name, value, ok := strings.Cut(f, "=")
+		if !ok {
+			return nil, fmt.Errorf("--annotation %q: give NAME=EXPRESSION, like Upgradeable=!Migrating", f)
+		}
+		out[expr.AnnotationPrefix+strings.TrimPrefix(name, expr.AnnotationPrefix)] = value
+	}
+	return out, nil
+}
+
+// explainInput is what the files hold: CRDs' annotations by group and kind,
+// and CRs.
+type explainInput struct {
+	crds map[string]map[string]string // "Kind.group" -> annotations
+	crs  []*unstructured.Unstructured
+}
+
+func readExplainInput(args []string) (*explainInput, error) {
+	if len(args) == 0 {
+		args = []string{"-"}
+	}
+	in := &explainInput{crds: map[string]map[string]string{}}
+	for _, path := range args {
+		if err := in.read(path); err != nil {
+			return nil, err
+		}
+	}
+	if len(in.crs) == 0 {
+		return nil, errors.New("no custom resource found in the input: give the CRs to evaluate (kubectl get KIND -A -o yaml)")
+	}
+	return in, nil
+}
+
+func (in *explainInput) read(path string) error {
+	var r io.Reader = os.Stdin
+	if path != "-" {
+		f, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		r = f
+	}
+	dec := utilyaml.NewYAMLOrJSONDecoder(r, 4096)
+	for doc := 1; ; doc++ {
+		u := &unstructured.Unstructured{}
+		err := dec.Decode(&u.Object)
+		if errors.Is(err, io.EOF) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("%s: document %d: %w", path, doc, err)
+		}
+		if len(u.Object) == 0 {
+			continue
+		}
+		in.add(u)
+	}
+}
+
+func (in *explainInput) add(u *unstructured.Unstructured) {
+	switch {
+	case u.IsList():
+		_ = u.EachListItem(func(o runtime.Object) error {
+			in.add(o.(*unstructured.Unstructured))
+			return nil
+		})
+	case u.GetKind() == "CustomResourceDefinition":
+		kind, _, _ := unstructured.NestedString(u.Object, "spec", "names", "kind")
+		group, _, _ := unstructured.NestedString(u.Object, "spec", "group")
+		in.crds[kind+"."+group] = u.GetAnnotations()
+	default:
+		in.crs = append(in.crs, u)
+	}
+}
+
+// Explanation is what opcert olm explain prints (-o json|yaml: stable
+// lowerCamelCase names).
+type Explanation struct {
+	Reading string      `json:"reading"`
+	Blocked bool        `json:"blocked"`
+	CRs     []CRVerdict `json:"crs"`
+}
+
+// CRVerdict is one CR's expressions and what they make of it.
+type CRVerdict struct {
+	Kind        string      `json:"kind"`
+	Namespace   string      `json:"namespace,omitempty"`
+	Name        string      `json:"name"`
+	Expressions []ExprValue `json:"expressions,omitempty"`
+	Blocks      bool        `json:"blocks"`
+	Reasons     []string    `json:"reasons,omitempty"`
+	Note        string      `json:"note,omitempty"`
+}
+
+// ExprValue is one annotation's expression over a CR.
+type ExprValue struct {
+	Annotation string            `json:"annotation"` // Upgradeable or Important
+	Expression string            `json:"expression"`
+	Value      string            `json:"value,omitempty"` // True, False, Unknown
+	Error      string            `json:"error,omitempty"`
+	Conditions map[string]string `json:"conditions,omitempty"` // each named type: its status, "missing" if absent
+}
+
+// explain evaluates the expressions over each CR as DESIGN 002 reads them.
+func explain(in *explainInput, given map[string]string, reading string) Explanation {
+	ex := Explanation{Reading: reading}
+	for _, cr := range in.crs {
+		gvk := cr.GroupVersionKind()
+		annotations := given
+		if annotations == nil {
+			annotations = in.crds[gvk.Kind+"."+gvk.Group]
+		}
+		v := explainCR(cr, annotations, reading)
+		ex.Blocked = ex.Blocked || v.Blocks
+		ex.CRs = append(ex.CRs, v)
+	}
+	return ex
+}
+
+func explainCR(cr *unstructured.Unstructured, annotations map[string]string, reading string) CRVerdict {
+	v := CRVerdict{Kind: cr.GetKind(), Namespace: cr.GetNamespace(), Name: cr.GetName()}
+	conds := crConditions(cr)
+	status := func(t string) expr.Value {
+		i := slices.IndexFunc(conds, func(c [2]string) bool { return c[0] == t })
+		if i < 0 {
+			return expr.Unknown
+		}
+		return expr.ValueOf(conds[i][1])
+	}
+	var important expr.Expr
+	keys := make([]string, 0, len(annotations))
+	for k := range annotations {
+		if strings.HasPrefix(k, expr.AnnotationPrefix) {
+			keys = append(keys, k)
+		}
+	}
+	slices.Sort(keys)
+	if len(keys) == 0 {
+		v.Note = "no condition annotation: the CR does not opt in (002 §Test Plan: OLM keeps its existing behaviour)"
+	}
+	for _, k := range keys {
+		name, e, err := expr.ParseAnnotation(k, annotations[k])
+		ev := ExprValue{Annotation: strings.TrimPrefix(k, expr.AnnotationPrefix), Expression: annotations[k]}
+		if err != nil {
+			ev.Error = err.Error() + " (cannot be calculated: blocks nothing)"
+			v.Expressions = append(v.Expressions, ev)
+			continue
+		}
+		ev.Conditions = map[string]string{}
+		for _, t := range expr.Vars(e) {
+			ev.Conditions[t] = "missing"
+			if i := slices.IndexFunc(conds, func(c [2]string) bool { return c[0] == t }); i >= 0 {
+				ev.Conditions[t] = conds[i][1]
+			}
+		}
+		val := expr.Eval(e, status)
+		ev.Value = val.String()
+		v.Expressions = append(v.Expressions, ev)
+		switch name {
+		case expr.NameUpgradeable:
+			if (reading == ReadingHolds && val == expr.False) || (reading == ReadingBlocks && val == expr.True) {
+				v.Blocks = true
+				v.Reasons = append([]string{annotations[k]}, v.Reasons...)
+			}
+		case expr.NameImportant:
+			important = e
+		}
+	}
+	if important != nil {
+		named := expr.Vars(important)
+		for _, c := range conds {
+			if c[1] == "True" && slices.Contains(named, c[0]) {
+				v.Reasons = append(v.Reasons, c[0])
+			}
+		}
+	}
+	return v
+}
+
+// crConditions are a CR's conditions as (type, status), in order.
+func crConditions(cr *unstructured.Unstructured) [][2]string {
+	list, _, _ := unstructured.NestedSlice(cr.Object, "status", "conditions")
+	var out [][2]string
+	for _, c := range list {
+		m, ok := c.(map[string]any)
+		if !ok {
+			continue
+		}
+		t, _ := m["type"].(string)
+		s, _ := m["status"].(string)
+		out = append(out, [2]string{t, s})
+	}
+	return out
+}
+
+func (ex Explanation) print(w io.Writer) error {
+	var b strings.Builder
+	for _, cr := range ex.CRs {
+		ref := cr.Name
+		if cr.Namespace != "" {
+			ref = cr.Namespace + "/" + cr.Name
+		}
+		fmt.Fprintf(&b, "%s %s:", cr.Kind, ref)
+		switch {
+		case cr.Note != "":
+			fmt.Fprintf(&b, " %s\n", cr.Note)
+			continue
+		case cr.Blocks:
+			b.WriteString(" BLOCKS the upgrade\n")
+		default:
+			b.WriteString(" does not block\n")
+		}
+		for _, e := range cr.Expressions {
+			if e.Error != "" {
+				fmt.Fprintf(&b, "  %s %q: %s\n", e.Annotation, e.Expression, e.Error)
+				continue
+			}
+			var why []string
+			for _, t := range sortedKeys(e.Conditions) {
+				why = append(why, t+"="+e.Conditions[t])
+			}
+			fmt.Fprintf(&b, "  %s %q = %s (%s)\n", e.Annotation, e.Expression, e.Value, strings.Join(why, ", "))
+		}
+		if len(cr.Reasons) > 0 {
+			fmt.Fprintf(&b, "  reasons: %s\n", strings.Join(cr.Reasons, ", "))
+		}
+	}
+	if ex.Blocked {
+		fmt.Fprintf(&b, "gate: CLOSED (reading %s): at least one CR blocks the upgrade (002 §Example Workflow)\n", ex.Reading)
+	} else {
+		fmt.Fprintf(&b, "gate: open (reading %s): no CR blocks the upgrade\n", ex.Reading)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}

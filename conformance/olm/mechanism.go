@@ -1,0 +1,185 @@
+package olm
+
+import (
+	"context"
+	"fmt"
+
+	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
+
+	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/conformance/olm/rules"
+	olmref "github.com/opcert/opcert/reference/olm"
+	"github.com/opcert/opcert/scenarios"
+	"github.com/opcert/opcert/sim"
+)
+
+// The mechanism's name, as scenarios give it, and its seed.
+const (
+	Name = "olm"
+	Seed = "002"
+)
+
+// The kinds the mechanism works on.
+var (
+	ProbeGVK             = olmref.ProbeGVK
+	OperatorConditionGVK = olmref.OperatorConditionGVK
+	UpgradeGVK           = olmref.UpgradeGVK
+	CRDGVK               = apiextensionsv1.SchemeGroupVersion.WithKind("CustomResourceDefinition")
+)
+
+// Roles of seed 002, and the operator whose writes the scenario makes.
+const (
+	RoleAggregator = rules.RoleAggregator
+	RoleOLM        = rules.RoleOLM
+	roleOperator   = "operator"
+)
+
+// Actors of the world.
+const (
+	actorAggregator = "aggregator"
+	actorOLM        = "olm"
+	actorCopier     = "olm-conditions"
+	actorOperator   = "operator"
+	actorAdmin      = "admin"
+)
+
+// Mechanism returns seed 002's plug-in with cfg.
+func Mechanism(cfg Config) *conformance.Mechanism {
+	return &conformance.Mechanism{
+		Name: Name, Seed: Seed,
+		Roles: []conformance.Role{
+			{Name: RoleAggregator, Subjects: aggregators},
+			{Name: RoleOLM, Subjects: gates},
+		},
+		Rules:    rules.Rules(cfg),
+		Estimate: estimate,
+		Expects:  ProbeGVK,
+		Build: func(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
+			return build(ctx, st, sc, cast, cfg)
+		},
+	}
+}
+
+// world is a scenario's running cluster.
+type world struct {
+	st   *conformance.Stage
+	spec *World
+	cfg  Config
+	cast conformance.Cast
+	// operator, admin and scenario write as the operator, the cluster's
+	// admin and the harness.
+	operator, admin, scenario client.Client
+}
+
+// recordedFields are what the rules read beside conditions (the timeline
+// contract in rules/doc.go).
+var recordedFields = map[schema.GroupVersionKind][]string{
+	CRDGVK:               {"metadata.annotations", "spec.names.plural", "spec.names.kind"},
+	ProbeGVK:             {"spec", "status.conditions", "status.probeResources", "metadata.generation"},
+	OperatorConditionGVK: {"spec", "status.conditions", "metadata.generation"},
+	UpgradeGVK:           {"spec", "status"},
+}
+
+func build(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast, cfg Config) (conformance.Actions, error) {
+	if _, ok := cast[RoleAggregator].Impl.(olmref.AggregatorFlaw); !ok {
+		return nil, fmt.Errorf("%s: the %s role cannot be played by %T", Name, RoleAggregator, cast[RoleAggregator].Impl)
+	}
+	if _, ok := cast[RoleOLM].Impl.(olmref.GateFlaw); !ok {
+		return nil, fmt.Errorf("%s: the %s role cannot be played by %T", Name, RoleOLM, cast[RoleOLM].Impl)
+	}
+	sched := st.Sched
+	w := &world{st: st, spec: scenarioWorld(sc), cfg: cfg, cast: cast,
+		operator: sched.Client(st.API, actorOperator, roleOperator),
+		admin:    sched.Client(st.API, actorAdmin, "scenario"),
+		scenario: sched.Client(st.API, "scenario", "scenario")}
+	for gvk, paths := range recordedFields {
+		if err := sched.RecordFields(gvk, paths...); err != nil {
+			return nil, err
+		}
+	}
+	for kind := range crKinds {
+		if err := sched.RecordFields(crGVK(kind), "status.conditions"); err != nil {
+			return nil, err
+		}
+	}
+	// A CRD's name is its plural and group: it cannot carry the run's
+	// prefix (package doc).
+	sched.FixNames(CRDGVK.GroupKind())
+	if err := w.setUp(ctx); err != nil {
+		return nil, err
+	}
+	for _, start := range []func(context.Context) error{w.startAggregator, w.startGate, w.startCopier} {
+		if err := start(ctx); err != nil {
+			return nil, err
+		}
+	}
+	if w.spec.Load != nil {
+		w.queueLoad()
+	}
+	return w, nil
+}
+
+// startAggregator starts the aggregator role's subject.
+func (w *world) startAggregator(ctx context.Context) error {
+	sched := w.st.Sched
+	spec := w.spec
+	a, err := olmref.NewAggregator(sched.Client(w.st.API, actorAggregator, RoleAggregator), sched.Clock(), olmref.AggregatorOptions{
+		Probe:      types.NamespacedName{Namespace: spec.namespace(), Name: spec.csv()},
+		CRDs:       spec.crdNames(),
+		Namespaces: spec.targets(),
+		Reading:    olmref.Reading(w.cfg.Reading),
+		Flaw:       w.cast[RoleAggregator].Impl.(olmref.AggregatorFlaw),
+	})
+	if err != nil {
+		return err
+	}
+	kinds, err := a.Kinds(ctx)
+	if err != nil {
+		return err
+	}
+	watches := []sim.Watch{{GVK: CRDGVK, Map: a.Map}, {GVK: ProbeGVK, Map: a.Map}}
+	for _, k := range kinds {
+		watches = append(watches, sim.Watch{GVK: k, Map: a.Map})
+	}
+	return sched.Start(ctx, sim.Actor{Name: actorAggregator, Role: RoleAggregator, Reconciler: a, Watches: watches,
+		Initial: []reconcile.Request{{NamespacedName: types.NamespacedName{Namespace: spec.namespace(), Name: spec.csv()}}}})
+}
+
+// startGate starts OLM's upgrade gate.
+func (w *world) startGate(ctx context.Context) error {
+	sched := w.st.Sched
+	g := olmref.NewGate(sched.Client(w.st.API, actorOLM, RoleOLM), sched.Clock(),
+		olmref.GateOptions{Namespace: w.spec.namespace(), Flaw: w.cast[RoleOLM].Impl.(olmref.GateFlaw)})
+	return sched.Start(ctx, sim.Actor{Name: actorOLM, Role: RoleOLM, Reconciler: g,
+		Watches: []sim.Watch{{GVK: UpgradeGVK}, {GVK: ProbeGVK, Map: g.Map}, {GVK: OperatorConditionGVK, Map: g.Map}}})
+}
+
+// startCopier starts OLM's copy of OperatorCondition spec.conditions to
+// their status.
+func (w *world) startCopier(ctx context.Context) error {
+	sched := w.st.Sched
+	c := olmref.NewCopier(sched.Client(w.st.API, actorCopier, RoleOLM), sched.Clock(), w.cast[RoleOLM].Impl.(olmref.GateFlaw))
+	var initial []reconcile.Request
+	if w.spec.OperatorCondition != nil {
+		initial = append(initial, reconcile.Request{NamespacedName: types.NamespacedName{Namespace: w.spec.namespace(), Name: w.spec.csv()}})
+	}
+	return sched.Start(ctx, sim.Actor{Name: actorCopier, Role: RoleOLM, Reconciler: c,
+		Watches: []sim.Watch{{GVK: OperatorConditionGVK}}, Initial: initial})
+}
+
+// estimate is how many API calls a scenario costs on the reference: the
+// set-up's writes (namespaces, CRDs, each CR's create and status), the
+// aggregator's reads and writes per change (a read of the CR, a status
+// write), and a few per step.
+func estimate(sc *scenarios.Scenario) int {
+	w := scenarioWorld(sc)
+	n := 10 + len(w.targets()) + 2*len(w.CRDs) + 2*len(w.CRs) + 6*len(sc.Steps)
+	if w.Load != nil {
+		n += 2*w.Load.CRs + w.Load.Namespaces + 3*w.Load.Changes
+	}
+	return n
+}

@@ -1,0 +1,56 @@
+package olm_test
+
+import (
+	"fmt"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/opcert/opcert/conformance/olm"
+	"github.com/opcert/opcert/conformance/olm/rules"
+	"github.com/opcert/opcert/reports"
+)
+
+// broken names, per broken subject, a built-in where it breaks a rule.
+var broken = []struct {
+	role, subject, scenario, rule string
+}{
+	{olm.RoleAggregator, "unknown-as-false", "olm-cannot-calculate", "OLM-001"},
+	{olm.RoleAggregator, "ignores-namespace", "olm-one-of-many", "OLM-001"},
+	{olm.RoleAggregator, "late", "olm-seed-example", "OLM-001"},
+	{olm.RoleAggregator, "frozen-reasons", "olm-seed-example", "OLM-002"},
+	{olm.RoleAggregator, "all-true-important", "olm-seed-example", "OLM-002"},
+	{olm.RoleAggregator, "frozen-spec", "olm-annotations-change", "OLM-003"},
+	{olm.RoleAggregator, "ignores-manager", "olm-operator-managed", "OLM-004"},
+	{olm.RoleAggregator, "nil-spec-aggregates", "olm-nil-spec", "OLM-004"},
+	{olm.RoleAggregator, "silent-invalid", "olm-invalid-annotations", "OLM-005"},
+	{olm.RoleAggregator, "moving-transition", "olm-seed-example", "OLM-007"},
+	{olm.RoleOLM, "ignores-probe", "olm-seed-example", "OLM-006"},
+	{olm.RoleOLM, "ignores-override", "olm-oc-override-true", "OLM-006"},
+	{olm.RoleOLM, "ignores-generation", "olm-oc-stale-generation", "OLM-006"},
+	{olm.RoleOLM, "unknown-blocks", "olm-oc-unknown", "OLM-006"},
+	{olm.RoleOLM, "copies-status-only", "olm-oc-stale-generation", "OLM-008"},
+}
+
+// Every OLM rule fails on a broken subject, with the writes that prove it
+// as evidence (the self-test shows the whole matrix).
+var _ = Describe("the broken subjects", func() {
+	for _, tc := range broken {
+		It(fmt.Sprintf("%s %s: %s fails in %s", tc.role, tc.subject, tc.rule, tc.scenario), func() {
+			run, _ := play(tc.scenario, olm.DefaultConfig(), map[string]string{tc.role: tc.subject})
+			c := verdict(run, tc.rule)
+			Expect(c.Status).To(Equal(reports.Fail), c.Message)
+			Expect(c.Evidence).NotTo(BeEmpty())
+		})
+	}
+
+	It("break every rule between them", func() {
+		shown := map[string]bool{}
+		for _, tc := range broken {
+			shown[tc.rule] = true
+		}
+		for _, r := range rules.Rules(rules.DefaultConfig()) {
+			Expect(shown).To(HaveKey(r.ID), "no broken subject is shown failing %s", r.ID)
+		}
+	})
+})

@@ -14,10 +14,19 @@ import (
 const RBACFile = "config/rbac/opcert-cluster.yaml"
 
 // Permission is one right cluster mode needs: a verb on a resource (and
-// subresource), cluster-wide or in one namespace.
+// subresource), cluster-wide or in one namespace; Role names the
+// ClusterRole of config/rbac that grants it, which a missing right's
+// message names.
 type Permission struct {
 	Verb, Group, Resource, Subresource, Namespace string
+	Role                                          string
 }
+
+// The ClusterRoles of RBACFile.
+const (
+	RoleCluster = "opcert-cluster"       // bound cluster-wide
+	RoleScale   = "opcert-cluster-scale" // bound in each namespace of a Deployment subject
+)
 
 func (p Permission) String() string {
 	res := p.Resource
@@ -30,6 +39,9 @@ func (p Permission) String() string {
 	where := "cluster-wide"
 	if p.Namespace != "" {
 		where = "in namespace " + p.Namespace
+	}
+	if p.Role != "" {
+		where += " (ClusterRole " + p.Role + ")"
 	}
 	return fmt.Sprintf("%s %s %s", p.Verb, res, where)
 }
@@ -44,14 +56,14 @@ func (p Permission) String() string {
 func Needs(kinds, create []GroupResource, deployNamespaces []string) []Permission {
 	var out []Permission
 	for _, v := range []string{"get", "create", "delete"} {
-		out = append(out, Permission{Verb: v, Resource: "namespaces"})
+		out = append(out, Permission{Verb: v, Resource: "namespaces", Role: RoleCluster})
 	}
 	for _, k := range kinds {
 		for _, v := range []string{"get", "list", "watch", "create", "update", "patch", "delete"} {
-			out = append(out, Permission{Verb: v, Group: k.Group, Resource: k.Resource})
+			out = append(out, Permission{Verb: v, Group: k.Group, Resource: k.Resource, Role: RoleCluster})
 		}
 		for _, v := range []string{"update", "patch"} {
-			out = append(out, Permission{Verb: v, Group: k.Group, Resource: k.Resource, Subresource: "status"})
+			out = append(out, Permission{Verb: v, Group: k.Group, Resource: k.Resource, Subresource: "status", Role: RoleCluster})
 		}
 	}
 	for _, k := range create {
@@ -61,7 +73,7 @@ func Needs(kinds, create []GroupResource, deployNamespaces []string) []Permissio
 	}
 	for _, ns := range deployNamespaces {
 		for _, v := range []string{"get", "patch"} {
-			out = append(out, Permission{Verb: v, Group: "apps", Resource: "deployments", Subresource: "scale", Namespace: ns})
+			out = append(out, Permission{Verb: v, Group: "apps", Resource: "deployments", Subresource: "scale", Namespace: ns, Role: RoleScale})
 		}
 	}
 	return dedupe(out)
@@ -109,6 +121,6 @@ func MissingError(user string, missing []Permission) error {
 	for i, p := range missing {
 		lines[i] = "  " + p.String()
 	}
-	return fmt.Errorf("the cluster's user%s lacks %d permissions cluster mode needs:\n%s\nbind the ClusterRoles of %s (opcert-cluster cluster-wide, opcert-cluster-scale in each namespace of a Deployment subject), or use a kubeconfig that has them",
-		user, len(missing), strings.Join(lines, "\n"), RBACFile)
+	return fmt.Errorf("the cluster's user%s lacks %d permissions cluster mode needs:\n%s\nbind the ClusterRoles named, from config/rbac (%s: %s cluster-wide, %s in each namespace of a Deployment subject; a mechanism's own file for its roles), or use a kubeconfig that has them",
+		user, len(missing), strings.Join(lines, "\n"), RBACFile, RoleCluster, RoleScale)
 }

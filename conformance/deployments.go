@@ -70,6 +70,23 @@ func (d *Deployments) Attach(ctx context.Context, name, role string, key types.N
 	return n > 0, nil
 }
 
+// Attached tells whether the instance's Deployment has been attached.
+func (d *Deployments) Attached(name string) bool {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.deps[name] != nil
+}
+
+// Note adds what the run did to the instance's Deployment besides its
+// scale (a mechanism's own writes to it) to what the report says of it.
+func (d *Deployments) Note(name, what string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if dep := d.deps[name]; dep != nil {
+		dep.endings = append(dep.endings, what)
+	}
+}
+
 // Running tells whether the instance's Deployment has replicas, as far as
 // opcert set or saw.
 func (d *Deployments) Running(name string) bool {

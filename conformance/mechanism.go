@@ -56,6 +56,9 @@ type Mechanism struct {
 	// cannot be played on a cluster (its world is simulated: a node's
 	// files). An empty list means the run writes only what it creates.
 	Touches func(sc *scenarios.Scenario, cast Cast) []Touch
+	// Access lists the rights a scenario played by cast on a cluster needs
+	// beyond the ones every run needs (touch.go); nil: none.
+	Access func(sc *scenarios.Scenario, cast Cast) []Access
 }
 
 // Role is a part a subject plays; its first subject is the reference.

@@ -30,3 +30,18 @@ func (t Touch) Object() string {
 	}
 	return kind + " " + t.Name
 }
+
+// Access is a right a run on a cluster needs beyond what every run has
+// checked for it (cluster.Needs: the kind the mechanism works on, Expects;
+// the scale of its Deployment subjects): Verbs on Kind's resource (its
+// Subresource, if set) in Namespace, "" meaning cluster-wide. The cluster
+// must serve Kind; Role names the ClusterRole of config/rbac that grants
+// it, which a missing right's message names. opcert checks every Access
+// before it writes anything.
+type Access struct {
+	Kind        schema.GroupVersionKind
+	Subresource string
+	Namespace   string
+	Verbs       []string
+	Role        string
+}

@@ -32,6 +32,23 @@ type Who func(ctx context.Context, obj client.Object, e *timeline.Event)
 // recording began: no one is judged for it); the watches then run beside
 // the run (Stage.Go) until it ends.
 func Feed(ctx context.Context, st *conformance.Stage, rec *conformance.Recording, who Who) error {
+	return feed(ctx, st, rec, "", func(ctx context.Context) Sink { return filer(ctx, st, who) })
+}
+
+// Sink takes a recorder's events (Options.Sink).
+type Sink func(e timeline.Event, obj *unstructured.Unstructured) error
+
+// FeedNamespace is Feed limited to the namespaced objects of one
+// namespace (Options.Namespace), whose events it hands to the sink that
+// sink makes with the run's background context, instead of filing them
+// by their names: a mechanism that files a team namespace's objects under
+// its scenario's names (cluster mode) does so there, through
+// Scheduler.ObserveEvent. A recording gap is handed to the sink too.
+func FeedNamespace(ctx context.Context, st *conformance.Stage, rec *conformance.Recording, namespace string, sink func(context.Context) Sink) error {
+	return feed(ctx, st, rec, namespace, sink)
+}
+
+func feed(ctx context.Context, st *conformance.Stage, rec *conformance.Recording, namespace string, sink func(context.Context) Sink) error {
 	if st.Config == nil || !st.Sched.Realtime() {
 		return errors.New("record: feeding a run's scheduler needs a real-time run on an API server")
 	}
@@ -41,7 +58,7 @@ func Feed(ctx context.Context, st *conformance.Stage, rec *conformance.Recording
 	ready := make(chan struct{})
 	failed := make(chan error, 1)
 	st.Go(func(ctx context.Context) {
-		r, err := New(Options{Config: st.Config, Recording: rec, Sink: filer(ctx, st, who), Ready: func() { close(ready) }})
+		r, err := New(Options{Config: st.Config, Recording: rec, Namespace: namespace, Sink: sink(ctx), Ready: func() { close(ready) }})
 		if err == nil {
 			err = r.Run(ctx)
 		}
@@ -72,7 +89,7 @@ func Feed(ctx context.Context, st *conformance.Stage, rec *conformance.Recording
 
 // filer is Feed's sink: the run's scheduler, with the objects in the
 // run's types.
-func filer(ctx context.Context, st *conformance.Stage, who Who) func(timeline.Event, *unstructured.Unstructured) error {
+func filer(ctx context.Context, st *conformance.Stage, who Who) Sink {
 	scheme := st.API.Scheme()
 	return func(e timeline.Event, obj *unstructured.Unstructured) error {
 		switch {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -41,6 +42,9 @@ type Options struct {
 	// Ready, if set, is called once every kind is listed and the watches
 	// start: from then on every write is seen.
 	Ready func()
+	// Namespace, if set, limits the namespaced kinds to that namespace:
+	// what a user with rights in that namespace only may list and watch.
+	Namespace string
 }
 
 // Recorder records a live API server's writes to a mechanism's kinds.
@@ -99,7 +103,11 @@ func (r *Recorder) Run(ctx context.Context) error {
 		if err != nil {
 			return fmt.Errorf("the API server at %s does not serve %s (%s): %w", r.opts.Config.Host, gvk.Kind, gvk.GroupVersion(), err)
 		}
-		kinds = append(kinds, kindWatch{gvk: gvk, res: dyn.Resource(m.Resource), name: kindName(gvk)})
+		var res dynamic.ResourceInterface = dyn.Resource(m.Resource)
+		if r.opts.Namespace != "" && m.Scope.Name() == meta.RESTScopeNameNamespace {
+			res = dyn.Resource(m.Resource).Namespace(r.opts.Namespace)
+		}
+		kinds = append(kinds, kindWatch{gvk: gvk, res: res, name: kindName(gvk)})
 	}
 	all := kindNames(r.opts.Recording)
 	if err := r.emit(timeline.Event{Time: r.now(), Actor: RecorderActor, Verb: timeline.VerbRecord,
@@ -151,7 +159,7 @@ func (r *Recorder) Run(ctx context.Context) error {
 // kindWatch is one kind being recorded.
 type kindWatch struct {
 	gvk  schema.GroupVersionKind
-	res  dynamic.NamespaceableResourceInterface
+	res  dynamic.ResourceInterface
 	name string
 }
 

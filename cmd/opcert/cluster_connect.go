@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -133,7 +134,15 @@ func preflight(ctx context.Context, c client.Client, plans []plan, objects []clu
 			namespaces = append(namespaces, r.Namespace)
 		}
 	}
-	missing, err := cluster.Missing(ctx, c, cluster.Needs(kinds, creates, namespaces))
+	needs := cluster.Needs(kinds, creates, namespaces)
+	for _, p := range plans {
+		more, err := access(c, p)
+		if err != nil {
+			return err
+		}
+		needs = append(needs, more...)
+	}
+	missing, err := cluster.Missing(ctx, c, dedupe(needs))
 	if err != nil {
 		return err
 	}
@@ -145,13 +154,46 @@ func preflight(ctx context.Context, c client.Client, plans []plan, objects []clu
 
 var deploymentKind = appsv1.SchemeGroupVersion.WithKind("Deployment").GroupKind()
 
+// access is the rights a plan's mechanism says its run needs beyond
+// cluster.Needs (Mechanism.Access), on kinds the cluster must serve.
+func access(c client.Client, p plan) ([]cluster.Permission, error) {
+	if p.m.Access == nil {
+		return nil, nil
+	}
+	var out []cluster.Permission
+	for _, a := range p.m.Access(p.sc, p.cast) {
+		gr, err := resource(c, a.Kind, fmt.Sprintf("which mechanism %s reads or writes", p.m.Name))
+		if err != nil {
+			return nil, err
+		}
+		for _, v := range a.Verbs {
+			out = append(out, cluster.Permission{Verb: v, Group: gr.Group, Resource: gr.Resource, Subresource: a.Subresource,
+				Namespace: a.Namespace, Role: a.Role})
+		}
+	}
+	return out, nil
+}
+
+// dedupe keeps the first of each permission: plans share most of theirs.
+func dedupe(ps []cluster.Permission) []cluster.Permission {
+	seen := map[cluster.Permission]bool{}
+	out := ps[:0:0]
+	for _, p := range ps {
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
 // resource is the resource of a kind the cluster must serve.
 func resource(c client.Client, gvk schema.GroupVersionKind, why string) (cluster.GroupResource, error) {
 	m, err := c.RESTMapper().RESTMapping(gvk.GroupKind(), gvk.Version)
 	if err != nil {
 		hint := ""
 		if gvk.Group == "config.openshift.io" {
-			hint = " (kubectl apply -f fixtures/clusteroperators.crd.yaml; opcert kind up installs it)"
+			hint = fmt.Sprintf(" (kubectl apply -f fixtures/%ss.crd.yaml; opcert kind up installs it)", strings.ToLower(gvk.Kind))
 		}
 		return cluster.GroupResource{}, fmt.Errorf("the cluster does not serve %s (%s), %s: install its CRD%s: %w", gvk.Kind, gvk.GroupVersion(), why, hint, err)
 	}

@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -18,6 +19,7 @@ import (
 	configv1 "github.com/openshift/api/config/v1"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -201,22 +203,36 @@ func scaleTo(t *testing.T, c client.Client, name string, n int32) {
 }
 
 // standIn plays the controller-manager and the kubelet for the example's
-// Deployments: while a Deployment's spec.replicas is 1 or more, its pod is
-// the example operator's binary run here with the container's args (one
-// process, however many replicas), killed (SIGKILL to its group) once they
-// are 0; a namespace being deleted is finalized (the namespace controller's
-// part, once its objects are gone). It looks every 50ms.
+// Deployments in namespace ns: while a Deployment's spec.replicas is 1 or
+// more, its pod is the example operator's binary run here with the
+// container's args and environment (one process, however many replicas;
+// a variable from the downward API's metadata.labels read from the pod
+// template), killed (SIGKILL to its group) once they are 0, and replaced
+// when its template's labels change (a rollout); the operands that
+// operator writes in ns (workloads labelled opcert.io/operand) get their
+// pods (operandPods); a namespace being deleted is finalized (the
+// namespace controller's part, once its objects are gone). It looks every
+// 50ms.
 type standIn struct {
 	c          client.Client
 	cs         kubernetes.Interface
+	ns         string
 	bin, kc    string
 	dir        string
 	mu         sync.Mutex
 	procs      map[string]*process.Proc
+	started    map[string]string // what each process was started from: its template's labels
+	pods       *operandPods
 	quit, done chan struct{}
 }
 
 func startStandIn(t *testing.T, cfg *rest.Config, kubeconfig, bin string) *standIn {
+	t.Helper()
+	return startStandInIn(t, cfg, operatorNS, kubeconfig, bin)
+}
+
+// startStandInIn starts a stand-in for the Deployments of namespace ns.
+func startStandInIn(t *testing.T, cfg *rest.Config, ns, kubeconfig, bin string) *standIn {
 	t.Helper()
 	c, err := client.New(cfg, client.Options{Scheme: cluster.Scheme()})
 	if err != nil {
@@ -226,7 +242,8 @@ func startStandIn(t *testing.T, cfg *rest.Config, kubeconfig, bin string) *stand
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &standIn{c: c, cs: cs, bin: bin, kc: kubeconfig, dir: t.TempDir(), procs: map[string]*process.Proc{},
+	s := &standIn{c: c, cs: cs, ns: ns, bin: bin, kc: kubeconfig, dir: t.TempDir(), procs: map[string]*process.Proc{},
+		started: map[string]string{}, pods: &operandPods{c: c, ns: ns, born: map[string]time.Time{}},
 		quit: make(chan struct{}), done: make(chan struct{})}
 	go s.loop()
 	return s
@@ -249,11 +266,14 @@ func (s *standIn) loop() {
 func (s *standIn) sync() {
 	ctx := context.Background()
 	var deps appsv1.DeploymentList
-	if err := s.c.List(ctx, &deps, client.InNamespace(operatorNS)); err == nil {
+	if err := s.c.List(ctx, &deps, client.InNamespace(s.ns)); err == nil {
 		for _, d := range deps.Items {
-			s.reconcile(d)
+			if d.Labels[operandLabel] == "" {
+				s.reconcile(d)
+			}
 		}
 	}
+	s.pods.sync(ctx)
 	var nss corev1.NamespaceList
 	if err := s.c.List(ctx, &nss); err == nil {
 		for _, ns := range nss.Items {
@@ -278,18 +298,41 @@ func (s *standIn) reconcile(d appsv1.Deployment) {
 		}
 	}
 	want := d.Spec.Replicas == nil || *d.Spec.Replicas > 0
+	from := fmt.Sprint(d.Spec.Template.Labels)
+	if want && running && s.started[d.Name] != from {
+		_ = p.Kill() // a new template: the rollout replaces the pod
+		running = false
+	}
 	switch {
 	case want && !running && len(d.Spec.Template.Spec.Containers) > 0:
-		argv := append([]string{s.bin}, d.Spec.Template.Spec.Containers[0].Args...)
-		p, err := process.Start(process.Options{Argv: argv, Env: []string{"KUBECONFIG=" + s.kc},
-			Log: filepath.Join(s.dir, d.Name+".log")})
+		ctr := d.Spec.Template.Spec.Containers[0]
+		argv := append([]string{s.bin}, ctr.Args...)
+		env := []string{"KUBECONFIG=" + s.kc}
+		for _, e := range ctr.Env {
+			env = append(env, e.Name+"="+downward(e, d.Spec.Template.Labels))
+		}
+		p, err := process.Start(process.Options{Argv: argv, Env: env, Log: filepath.Join(s.dir, d.Name+".log")})
 		if err == nil {
-			s.procs[d.Name] = p
+			s.procs[d.Name], s.started[d.Name] = p, from
 		}
 	case !want && running:
 		_ = p.Kill()
 		delete(s.procs, d.Name)
 	}
+}
+
+// downward is a container variable's value as the kubelet gives it: its
+// value, or a pod label's through the downward API (the pod's labels are
+// its template's).
+func downward(e corev1.EnvVar, labels map[string]string) string {
+	if e.ValueFrom == nil || e.ValueFrom.FieldRef == nil {
+		return e.Value
+	}
+	key, ok := strings.CutPrefix(e.ValueFrom.FieldRef.FieldPath, "metadata.labels['")
+	if !ok {
+		return ""
+	}
+	return labels[strings.TrimSuffix(key, "']")]
 }
 
 // running lists the Deployments whose pod runs.
@@ -340,4 +383,161 @@ func (s *standIn) logs() string {
 		fmt.Fprintf(&b, "== %s\n%s\n", filepath.Base(f), data)
 	}
 	return b.String()
+}
+
+// The keys of seed 001's world the stand-in reads and writes, as the
+// example operator (reference/component) and the rules name them.
+const (
+	operandLabel  = "opcert.io/operand"     // on each operand workload
+	versionKey    = "opcert.io/version"     // on a pod template and its pods
+	workloadKey   = "opcert.io/workload"    // on each pod: its workload
+	readyAfterKey = "opcert.io/ready-after" // on a workload: how long its new pods take to get ready
+)
+
+// standInNodes are the nodes the operands' pods run on: the scenarios'
+// default nodes.
+var standInNodes = []string{"master-0", "master-1", "master-2"}
+
+// operandPods plays the Deployment and DaemonSet controllers and the
+// kubelet for the operands of namespace ns, in a few lines rather than
+// sim/workload's (which run on opcert's scheduler): pods from the
+// template, Pending, then Running and Ready once the workload's
+// opcert.io/ready-after has passed since their creation; installed all at
+// once, then a Deployment rolled one surged pod at a time (an old pod
+// deleted once a new one is ready), a DaemonSet node by node (the old pod
+// deleted, then the new one made); the workloads' status counted from
+// their pods.
+type operandPods struct {
+	c    client.Client
+	ns   string
+	born map[string]time.Time // each pod's creation, to the millisecond (the server keeps seconds)
+	seq  int
+}
+
+func (o *operandPods) sync(ctx context.Context) {
+	var deps appsv1.DeploymentList
+	var dss appsv1.DaemonSetList
+	var pods corev1.PodList
+	sel := client.HasLabels{operandLabel}
+	if o.c.List(ctx, &deps, client.InNamespace(o.ns), sel) != nil || o.c.List(ctx, &dss, client.InNamespace(o.ns), sel) != nil ||
+		o.c.List(ctx, &pods, client.InNamespace(o.ns), client.HasLabels{workloadKey}) != nil {
+		return
+	}
+	byWorkload := map[string][]corev1.Pod{}
+	for _, p := range pods.Items {
+		byWorkload[p.Labels[workloadKey]] = append(byWorkload[p.Labels[workloadKey]], p)
+	}
+	for i := range deps.Items {
+		d := &deps.Items[i]
+		n := int(ptrOr(d.Spec.Replicas, 1))
+		ready, updated := o.roll(ctx, d, d.Spec.Template, byWorkload[d.Name], nil, n)
+		st := appsv1.DeploymentStatus{ObservedGeneration: d.Generation, Replicas: int32(len(byWorkload[d.Name])),
+			UpdatedReplicas: int32(updated), ReadyReplicas: int32(ready), AvailableReplicas: int32(ready)}
+		if !equality.Semantic.DeepEqual(d.Status, st) {
+			d.Status = st
+			_ = o.c.Status().Update(ctx, d)
+		}
+	}
+	for i := range dss.Items {
+		d := &dss.Items[i]
+		ready, updated := o.roll(ctx, d, d.Spec.Template, byWorkload[d.Name], standInNodes, len(standInNodes))
+		n := int32(len(standInNodes))
+		st := appsv1.DaemonSetStatus{ObservedGeneration: d.Generation, DesiredNumberScheduled: n, CurrentNumberScheduled: n,
+			UpdatedNumberScheduled: int32(updated), NumberReady: int32(ready), NumberAvailable: int32(ready)}
+		if !equality.Semantic.DeepEqual(d.Status, st) {
+			d.Status = st
+			_ = o.c.Status().Update(ctx, d)
+		}
+	}
+}
+
+// roll moves a workload's pods one step towards n pods of its template's
+// version, ready; nodes, for a DaemonSet, are where each pod must run.
+// It returns how many pods are ready and how many run the version.
+func (o *operandPods) roll(ctx context.Context, w client.Object, tmpl corev1.PodTemplateSpec, pods []corev1.Pod, nodes []string, n int) (ready, updated int) {
+	v := tmpl.Labels[versionKey]
+	pace, _ := time.ParseDuration(w.GetAnnotations()[readyAfterKey])
+	var fresh, old []corev1.Pod
+	waiting := false // a new pod is not ready yet: the rollout waits for it
+	for _, p := range pods {
+		isReady := podReady(p)
+		if !isReady && time.Since(o.born[p.Name]) >= pace {
+			p.Status.Phase = corev1.PodRunning
+			p.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue, LastTransitionTime: metav1.Now()}}
+			isReady = o.c.Status().Update(ctx, &p) == nil
+		}
+		if isReady {
+			ready++
+		}
+		if p.Labels[versionKey] == v {
+			fresh = append(fresh, p)
+			waiting = waiting || !isReady
+		} else {
+			old = append(old, p)
+		}
+	}
+	updated = len(fresh)
+	switch {
+	case waiting:
+	case nodes == nil && len(old) > 0 && len(fresh)+len(old) > n:
+		o.remove(ctx, old[0])
+	case nodes == nil && len(fresh) < n:
+		for i := len(fresh); i < n && (i == len(fresh) || len(old) == 0); i++ { // an installation: all at once
+			o.create(ctx, w, tmpl, standInNodes[(i+len(old))%len(standInNodes)])
+		}
+	case nodes != nil && len(old) == 0: // an installation: on every node at once
+		for _, node := range nodes {
+			if !slices.ContainsFunc(fresh, func(p corev1.Pod) bool { return p.Spec.NodeName == node }) {
+				o.create(ctx, w, tmpl, node)
+			}
+		}
+	case nodes != nil:
+		for _, node := range nodes {
+			if slices.ContainsFunc(fresh, func(p corev1.Pod) bool { return p.Spec.NodeName == node }) {
+				continue
+			}
+			if i := slices.IndexFunc(old, func(p corev1.Pod) bool { return p.Spec.NodeName == node }); i >= 0 {
+				o.remove(ctx, old[i])
+			}
+			o.create(ctx, w, tmpl, node)
+			break
+		}
+	}
+	return ready, updated
+}
+
+func (o *operandPods) create(ctx context.Context, w client.Object, tmpl corev1.PodTemplateSpec, node string) {
+	o.seq++
+	labels := map[string]string{workloadKey: w.GetName()}
+	for k, v := range tmpl.Labels {
+		labels[k] = v
+	}
+	p := &corev1.Pod{ObjectMeta: metav1.ObjectMeta{Namespace: o.ns, Name: fmt.Sprintf("%s-%d", w.GetName(), o.seq), Labels: labels},
+		Spec: *tmpl.Spec.DeepCopy()}
+	p.Spec.NodeName = node
+	if o.c.Create(ctx, p) == nil {
+		o.born[p.Name] = time.Now()
+	}
+}
+
+// remove deletes a pod at once: no kubelet here waits out its grace.
+func (o *operandPods) remove(ctx context.Context, p corev1.Pod) {
+	_ = o.c.Delete(ctx, &p, client.GracePeriodSeconds(0))
+	delete(o.born, p.Name)
+}
+
+func podReady(p corev1.Pod) bool {
+	for _, c := range p.Status.Conditions {
+		if c.Type == corev1.PodReady {
+			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}
+
+func ptrOr(p *int32, d int32) int32 {
+	if p == nil {
+		return d
+	}
+	return *p
 }

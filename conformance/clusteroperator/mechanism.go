@@ -63,6 +63,7 @@ func Mechanism(cfg Config) *conformance.Mechanism {
 		Rules:    rules.Rules(cfg.Rules()),
 		Estimate: estimate,
 		Expects:  ClusterOperatorGVK, Recording: recording(),
+		Touches: touches, Access: access,
 		Build: func(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
 			return build(ctx, st, sc, cast)
 		},
@@ -76,8 +77,11 @@ type world struct {
 	subject any // the operator role's Subject.Impl (operator.go)
 	version *versionOperator
 	pods    *podWorld
-	// execs runs the operators as processes (process mode, processes.go).
-	execs *execs
+	// execs runs the operators as processes (process mode, processes.go);
+	// deploys plays them by the team's Deployments (cluster mode,
+	// deployments.go).
+	execs   *execs
+	deploys *deploys
 }
 
 func build(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
@@ -85,12 +89,23 @@ func build(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, c
 		return nil, fmt.Errorf("%s: the %s role cannot be played by %T", Name, RoleVersionOperator, cast[RoleVersionOperator].Impl)
 	}
 	w := &world{st: st, spec: scenarioWorld(sc), subject: cast[RoleOperator].Impl}
-	if cmd, ok := w.subject.(conformance.Process); ok {
-		var err error
-		if w.execs, err = newExecs(ctx, w, cmd); err != nil {
-			return nil, err
+	var err error
+	switch impl := w.subject.(type) {
+	case conformance.Process:
+		w.execs, err = newExecs(ctx, w, impl)
+	case conformance.Deployment:
+		w.deploys, err = newDeploys(ctx, w, impl)
+	case operatorImpl, conformance.Reconciler:
+		if st.Deployments != nil {
+			// The cluster's controllers would run the operands opcert's
+			// operators wrote, beside opcert's simulated pods.
+			err = fmt.Errorf("%s: on a cluster the %s role is played by the team's Deployments: give --subject %s.%s=deployment:NAMESPACE/{name}-operator",
+				Name, RoleOperator, Name, RoleOperator)
 		}
-	} else if err := w.checkOperatorSubject(); err != nil {
+	default:
+		err = w.checkOperatorSubject()
+	}
+	if err != nil {
 		return nil, err
 	}
 	sched := st.Sched
@@ -105,6 +120,9 @@ func build(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, c
 	}
 	if err := w.startVersionOperator(ctx, p); err != nil {
 		return nil, err
+	}
+	if w.deploys != nil {
+		return w, nil // the cluster runs the pods, the team's Deployments the operators
 	}
 	if w.pods, err = startPods(ctx, st, w.spec); err != nil {
 		return nil, err
@@ -138,6 +156,9 @@ func (w *world) startVersionOperator(ctx context.Context, p *payload.Payload) er
 	op, err := cvo.New(sched.Client(w.st.API, versionOperatorActor, RoleVersionOperator), sched.Clock(), cvo.DefaultParams(), w.spec.Release, p)
 	if err != nil {
 		return err
+	}
+	if w.deploys != nil {
+		op.Applier = w.deploys.apply
 	}
 	w.version = &versionOperator{op: op, c: sched.Client(w.st.API, versionOperatorActor, RoleVersionOperator), w: w.spec,
 		release: w.spec.Release, payloads: map[string]*payload.Payload{w.spec.Release: p}}
@@ -193,18 +214,33 @@ func (w *world) Do(ctx context.Context, action string, arg any) error {
 		cv.Spec.DesiredUpdate = &configv1.Update{Version: arg.(string)}
 		return scenario.Update(ctx, cv)
 	case actStick:
+		if w.pods == nil {
+			return errPods
+		}
 		s := arg.(*StickOperand)
 		return w.pods.stick(ctx, s.Component, s.Operand, s.Version)
 	case actHoldNode:
+		if w.pods == nil {
+			return errPods
+		}
 		return w.pods.holdNode(ctx, arg.(string))
 	case actBlock:
 		b := arg.(*BlockUpgrade)
+		if w.deploys != nil {
+			return w.deploys.SetBlocker(ctx, b.Component, b.Message)
+		}
 		return setBlocker(ctx, scenario, b.Component, b.Message)
 	case actUnblock:
+		if w.deploys != nil {
+			return w.deploys.SetBlocker(ctx, arg.(string), "")
+		}
 		return setBlocker(ctx, scenario, arg.(string), "")
 	case actKill:
 		if w.execs != nil {
 			return w.execs.Kill(ctx, arg.(string))
+		}
+		if w.deploys != nil {
+			return w.deploys.Kill(ctx, arg.(string))
 		}
 		if actor := OperatorActor(arg.(string)); sched.Running(actor) {
 			return sched.Kill(ctx, actor)
@@ -214,6 +250,9 @@ func (w *world) Do(ctx context.Context, action string, arg any) error {
 		name := arg.(string)
 		if w.execs != nil {
 			return w.execs.Restart(ctx, name)
+		}
+		if w.deploys != nil {
+			return w.deploys.Restart(ctx, name)
 		}
 		if actor := OperatorActor(name); sched.Running(actor) {
 			if err := sched.Kill(ctx, actor); err != nil {

@@ -1,0 +1,466 @@
+package clusteroperator
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/record"
+	"github.com/opcert/opcert/scenarios"
+	"github.com/opcert/opcert/sim"
+	"github.com/opcert/opcert/sim/timeline"
+)
+
+// Cluster mode: a team's Deployment plays each component's operator
+// (opcert run --kubeconfig F --subject
+// clusteroperator.operator=deployment:NS/{name}-operator), on the
+// cluster, in real time; the version operator is the reference, in
+// opcert, on the wall clock, writing a ClusterVersion of its own under the
+// run's prefix (never the cluster's "version").
+//
+//   - The team's ClusterOperators keep their names (Scheduler.FixNames),
+//     those of the scenario's components only.
+//   - The version operator applies no payload manifest of a played
+//     component but its operator Deployment, and that by giving the team's
+//     Deployment the release's version: a patch of the pod template label
+//     opcert.io/version alone, when it differs, so that the cluster's
+//     Deployment controller rolls the operator to it (the team's operator
+//     reads its version from its own pod's label, by the downward API).
+//     A Deployment with no replica is scaled up then, as the payload's
+//     would start (a clean installation deploys them at 0). The label's
+//     and the replicas' first values are restored at the end. The
+//     component's namespaces are not created: its operands live in NS.
+//   - The operands are the team's operator's, in NS, run by the cluster's
+//     controllers: opcert simulates no pod (stickOperand and holdNode are
+//     skipped, said in the EXPECT case). The admin's ConfigMap
+//     "{name}-admin" is opcert's to write in NS (blockUpgrade), created
+//     if missing (and then deleted at the end) or restored at the end.
+//   - Recording: the ClusterOperators by record.Feed; the Deployments,
+//     DaemonSets, Pods and ConfigMaps of each NS by a recorder of that
+//     namespace (FeedNamespace), filed under the namespace of their
+//     component, as the rules read them (rules/doc.go: X's operands and
+//     pods are in namespace X). A write not the run's own to a component's
+//     ClusterOperator or operands is its operator's, but for a status
+//     written by the cluster's controllers; pods are the cluster's.
+//   - killOperator scales the Deployment to 0, restartOperator back
+//     (conformance.Deployments), both process events on the timeline; a
+//     rollout the label starts is the cluster's, not one.
+
+// clusterActor names the cluster's own controllers (the Deployment
+// controller, the kubelet), whose writes to a component's world no rule
+// judges.
+const clusterActor = "cluster"
+
+// errPods is why a step on the simulated pods does not apply on a cluster.
+var errPods = &conformance.Skipped{Reason: "the operator is a Deployment on the cluster: its operands' pods are the cluster's, which opcert does not simulate"}
+
+type deploys struct {
+	w    *world
+	spec conformance.Deployment
+	d    *conformance.Deployments
+	// operands and admins name, per namespace of the team's Deployments,
+	// each operand and admin ConfigMap's component.
+	operands, admins map[string]map[string]string
+
+	mu sync.Mutex
+	// found is what the run first found of what it writes, restored at
+	// the end: each component's version label, each admin's blocker.
+	labels, blockers map[string]found
+	// down are the components a step killed: the version operator does
+	// not start them again.
+	down map[string]bool
+}
+
+// found is a map entry as the run found it: absent, or its value.
+type found struct {
+	value string
+	set   bool
+}
+
+func newDeploys(ctx context.Context, w *world, spec conformance.Deployment) (*deploys, error) {
+	st := w.st
+	if st.Deployments == nil || st.Config == nil {
+		return nil, errors.New(Name + ": an operator that is a Deployment needs a run on a cluster (cluster mode: opcert run --kubeconfig)")
+	}
+	p := &deploys{w: w, spec: spec, d: st.Deployments, operands: map[string]map[string]string{}, admins: map[string]map[string]string{},
+		labels: map[string]found{}, blockers: map[string]found{}, down: map[string]bool{}}
+	var names, teams []string
+	for _, c := range w.spec.Components {
+		key := spec.For(c.Name)
+		names, teams = append(names, c.Name), append(teams, key.Name)
+		if p.operands[key.Namespace] == nil {
+			p.operands[key.Namespace], p.admins[key.Namespace] = map[string]string{}, map[string]string{}
+		}
+		for _, od := range c.Operands {
+			if other, taken := p.operands[key.Namespace][od.Name]; taken || od.Name == key.Name {
+				return nil, fmt.Errorf("%s: operand %s of component %s is also %s's in namespace %s: on a cluster, components whose Deployments share a namespace need operands of distinct names",
+					Name, od.Name, c.Name, other, key.Namespace)
+			}
+			p.operands[key.Namespace][od.Name] = c.Name
+		}
+		p.admins[key.Namespace][adminConfigMap(c.Name)] = c.Name
+	}
+	// The team's objects reach the API server as named: its
+	// ClusterOperators, and its Deployments, which the version operator
+	// patches through its recorded client.
+	st.Sched.FixNames(ClusterOperatorGVK.GroupKind(), names...)
+	st.Sched.FixNames(DeploymentGVK.GroupKind(), teams...)
+	who := func(_ context.Context, obj client.Object, e *timeline.Event) {
+		e.Actor, e.Role = OperatorActor(obj.GetName()), RoleOperator
+	}
+	if err := record.Feed(ctx, st, kindsRecording(ClusterOperatorGVK), who); err != nil {
+		return nil, err
+	}
+	for ns := range p.operands {
+		sink := func(ctx context.Context) record.Sink { return p.file(ctx, ns) }
+		if err := record.FeedNamespace(ctx, st, kindsRecording(DeploymentGVK, DaemonSetGVK, PodGVK, ConfigMapGVK), ns, sink); err != nil {
+			return nil, err
+		}
+	}
+	// At the run's end, before its Deployments are scaled back.
+	st.Go(func(ctx context.Context) {
+		<-ctx.Done()
+		p.restore()
+	})
+	return p, nil
+}
+
+// kindsRecording records kinds with the fields the rules read; who wrote
+// what is the mechanism's to say (file, and Feed's who).
+func kindsRecording(kinds ...schema.GroupVersionKind) *conformance.Recording {
+	fields := map[schema.GroupVersionKind][]string{}
+	for _, k := range kinds {
+		fields[k] = recordedFields[k]
+	}
+	return &conformance.Recording{Kinds: kinds, Fields: fields, Role: func(string) string { return "" }}
+}
+
+// file files a write seen in the team's namespace ns under the namespace
+// of its component, as the rules read it, or drops it when it is none of
+// the scenario's (the operators' own Deployments and pods, others').
+func (p *deploys) file(ctx context.Context, ns string) record.Sink {
+	return func(e timeline.Event, obj *unstructured.Unstructured) error {
+		if obj == nil {
+			if e.Verb == timeline.VerbLost || e.Verb == timeline.VerbResumed {
+				p.w.st.Sched.ObserveEvent(ctx, e)
+			}
+			return nil
+		}
+		component, actor, role := p.whose(ns, e, obj)
+		if component == "" {
+			return nil
+		}
+		if e.Actor != record.RecorderActor { // what was there before the run is no one's
+			e.Actor, e.Role = actor, role
+		}
+		e.Object.Namespace = component
+		p.w.st.Sched.ObserveEvent(ctx, e)
+		return nil
+	}
+}
+
+// whose is the component of an object of namespace ns, and who wrote e.
+func (p *deploys) whose(ns string, e timeline.Event, obj *unstructured.Unstructured) (component, actor, role string) {
+	switch e.Object.Kind {
+	case ConfigMapGVK.Kind:
+		return p.admins[ns][obj.GetName()], timeline.RoleScenario, timeline.RoleScenario
+	case DeploymentGVK.Kind, DaemonSetGVK.Kind:
+		component = p.operands[ns][obj.GetName()]
+		if e.Verb == timeline.VerbUpdateStatus {
+			return component, clusterActor, roleWorkload
+		}
+		return component, OperatorActor(component), RoleOperator
+	case PodGVK.Kind:
+		labels := obj.GetLabels()
+		operand := labels[workloadLabel]
+		if operand == "" {
+			operand = labels["app"] // the pod template's selector label, on a cluster whose pods carry no workload label
+		}
+		return p.operands[ns][operand], clusterActor, roleWorkload
+	}
+	return "", "", ""
+}
+
+// apply is the version operator's Applier: it takes the payload's
+// namespaces and operator Deployment of each component, which the team
+// deployed, and gives that Deployment the release's version.
+func (p *deploys) apply(ctx context.Context, u *unstructured.Unstructured) (bool, error) {
+	for _, c := range p.w.spec.Components {
+		switch {
+		case u.GetKind() == "Namespace" && (u.GetName() == c.Name || u.GetName() == operatorNamespace(c.Name)):
+			return true, nil
+		case u.GetKind() == DeploymentGVK.Kind && u.GetNamespace() == operatorNamespace(c.Name) && u.GetName() == operatorDeployment(c.Name):
+			v, _, err := unstructured.NestedString(u.Object, "spec", "template", "metadata", "labels", versionLabel)
+			if err != nil {
+				return true, err
+			}
+			return true, p.deploy(ctx, c.Name, v)
+		}
+	}
+	return false, nil
+}
+
+// deploy sets the version of component's Deployment to v and starts it
+// if it has no replica (unless a step killed it).
+func (p *deploys) deploy(ctx context.Context, component, v string) error {
+	key := p.spec.For(component)
+	running, err := p.attach(ctx, component)
+	if err != nil {
+		return err
+	}
+	c := p.w.st.Sched.Client(p.w.st.API, versionOperatorActor, RoleVersionOperator)
+	dep := &appsv1.Deployment{}
+	if err := c.Get(ctx, key, dep); err != nil {
+		return err
+	}
+	have, set := dep.Spec.Template.Labels[versionLabel]
+	p.mu.Lock()
+	if _, seen := p.labels[component]; !seen {
+		p.labels[component] = found{have, set}
+	}
+	down := p.down[component]
+	p.mu.Unlock()
+	if !set || have != v {
+		if err := c.Patch(ctx, dep, labelPatch(&v)); err != nil {
+			return err
+		}
+	}
+	if running || down {
+		return nil
+	}
+	return p.start(ctx, component)
+}
+
+// labelPatch sets the version label of a pod template (nil removes it),
+// and nothing else.
+func labelPatch(v *string) client.Patch {
+	data, _ := json.Marshal(map[string]any{"spec": map[string]any{"template": map[string]any{"metadata": map[string]any{
+		"labels": map[string]any{versionLabel: v}}}}})
+	return client.RawPatch(types.MergePatchType, data)
+}
+
+// attach reads the component's Deployment's scale once; one that runs
+// when the run first sees it is the operator's process starting then.
+func (p *deploys) attach(ctx context.Context, component string) (bool, error) {
+	actor := OperatorActor(component)
+	first := !p.d.Attached(actor)
+	running, err := p.d.Attach(ctx, actor, RoleOperator, p.spec.For(component))
+	if err == nil && first && running {
+		p.record(ctx, component, timeline.VerbStart)
+	}
+	return running, err
+}
+
+func (p *deploys) start(ctx context.Context, component string) error {
+	if err := p.d.Start(ctx, OperatorActor(component)); err != nil {
+		return err
+	}
+	p.record(ctx, component, timeline.VerbStart)
+	return nil
+}
+
+// Kill is the killOperator step: the Deployment is scaled to 0 and stays
+// there until restartOperator.
+func (p *deploys) Kill(ctx context.Context, component string) error {
+	p.mu.Lock()
+	p.down[component] = true
+	p.mu.Unlock()
+	running, err := p.attach(ctx, component)
+	if err != nil || !running {
+		return err
+	}
+	return p.kill(ctx, component)
+}
+
+func (p *deploys) kill(ctx context.Context, component string) error {
+	err := p.d.Kill(ctx, OperatorActor(component))
+	p.record(ctx, component, timeline.VerbKill)
+	return err
+}
+
+// Restart is the restartOperator step: the Deployment is scaled to 0 and
+// back, or up if it was down, once the version operator has reached it
+// (before that, it starts it then).
+func (p *deploys) Restart(ctx context.Context, component string) error {
+	p.mu.Lock()
+	p.down[component] = false
+	p.mu.Unlock()
+	if !p.d.Attached(OperatorActor(component)) {
+		return nil
+	}
+	if p.d.Running(OperatorActor(component)) {
+		if err := p.kill(ctx, component); err != nil {
+			return err
+		}
+	}
+	return p.start(ctx, component)
+}
+
+func (p *deploys) record(ctx context.Context, component, verb string) {
+	actor := OperatorActor(component)
+	p.w.st.Sched.Record(ctx, timeline.Event{Actor: actor, Role: RoleOperator, Verb: verb,
+		Object: timeline.ObjectRef{Kind: sim.ProcessKind, Name: actor}})
+}
+
+// SetBlocker writes the admin's blocker of component in the namespace of
+// its Deployment ("" clears it), remembering what was there first.
+func (p *deploys) SetBlocker(ctx context.Context, component, message string) error {
+	key := client.ObjectKey{Namespace: p.spec.For(component).Namespace, Name: adminConfigMap(component)}
+	cm := &corev1.ConfigMap{}
+	err := p.w.st.API.Get(ctx, key, cm)
+	if err != nil && !apierrors.IsNotFound(err) {
+		return err
+	}
+	p.mu.Lock()
+	if _, seen := p.blockers[component]; !seen && err == nil {
+		have, set := cm.Data[blockerKey]
+		p.blockers[component] = found{have, set}
+	}
+	p.mu.Unlock()
+	if err != nil {
+		cm = &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: key.Namespace, Name: key.Name}, Data: map[string]string{blockerKey: message}}
+		return p.w.st.API.Create(ctx, cm) // the run's own, deleted with what it created
+	}
+	if cm.Data == nil {
+		cm.Data = map[string]string{}
+	}
+	cm.Data[blockerKey] = message
+	return p.w.st.API.Update(ctx, cm)
+}
+
+// restoreTimeout bounds restore, which runs once the run's context is
+// gone (Ctrl-C too).
+const restoreTimeout = 20 * time.Second
+
+// restore puts back the version labels and the blockers the run changed
+// on the team's objects, as it first found them; the report says so with
+// each Deployment (conformance.Deployments.Note).
+func (p *deploys) restore() {
+	ctx, cancel := context.WithTimeout(context.Background(), restoreTimeout)
+	defer cancel()
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for component, f := range p.labels {
+		var v *string
+		was := "removed (it had none)"
+		if f.set {
+			v, was = &f.value, "restored to "+f.value
+		}
+		key := p.spec.For(component)
+		dep := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: key.Namespace, Name: key.Name}}
+		note := fmt.Sprintf("its pod template label %s %s at the end of the run", versionLabel, was)
+		if err := p.w.st.API.Patch(ctx, dep, labelPatch(v)); err != nil {
+			note = fmt.Sprintf("its pod template label %s NOT %s: %v", versionLabel, was, err)
+		}
+		p.d.Note(OperatorActor(component), note)
+	}
+	for component, f := range p.blockers {
+		cm := &corev1.ConfigMap{}
+		key := client.ObjectKey{Namespace: p.spec.For(component).Namespace, Name: adminConfigMap(component)}
+		err := p.w.st.API.Get(ctx, key, cm)
+		if err == nil {
+			if cm.Data == nil {
+				cm.Data = map[string]string{}
+			}
+			if f.set {
+				cm.Data[blockerKey] = f.value
+			} else {
+				delete(cm.Data, blockerKey)
+			}
+			err = p.w.st.API.Update(ctx, cm)
+		}
+		if err != nil {
+			p.d.Note(OperatorActor(component), fmt.Sprintf("ConfigMap %s NOT restored: %v", key, err))
+		}
+	}
+}
+
+// The ClusterRoles of config/rbac/opcert-cluster-components.yaml.
+const (
+	roleVersion    = "opcert-cluster-version"    // bound cluster-wide: the run's ClusterVersion
+	roleComponents = "opcert-cluster-components" // bound in each namespace of the team's Deployments
+)
+
+// touches lists what a scenario played by the team's Deployments writes
+// on the cluster that opcert did not create (conformance.Touch): each
+// component's Deployment (its version label, its scale) and the admin's
+// ConfigMap a blocker step writes. The version operator writes no
+// ClusterOperator. Nothing is touched by opcert's own operators, which
+// cannot play on a cluster (build refuses them).
+func touches(sc *scenarios.Scenario, cast conformance.Cast) []conformance.Touch {
+	spec, ok := cast[RoleOperator].Impl.(conformance.Deployment)
+	if !ok {
+		return nil
+	}
+	w := scenarioWorld(sc)
+	var out []conformance.Touch
+	dep := func(component, why string) {
+		key := spec.For(component)
+		out = append(out, conformance.Touch{Kind: DeploymentGVK.GroupKind(), Namespace: key.Namespace, Name: key.Name, Why: why})
+	}
+	for _, c := range w.Components {
+		dep(c.Name, fmt.Sprintf("%s: when the version operator reaches component %s, it sets the pod template label %s to %s (a patch of that label alone, so that the cluster rolls the operator to it) and scales it to 1 if it has no replica; label and replicas restored at the end",
+			sc.Name, c.Name, versionLabel, w.Release))
+	}
+	for _, st := range sc.Steps {
+		switch st.Action {
+		case actUpgrade:
+			for _, c := range w.Components {
+				dep(c.Name, fmt.Sprintf("%s: step upgrade at +%s: the version operator sets its label %s to %s when it reaches component %s", sc.Name, st.Time, versionLabel, st.Arg, c.Name))
+			}
+		case actKill, actRestart:
+			name := st.Arg.(string)
+			dep(name, fmt.Sprintf("%s: step %s %s at +%s scales it to 0%s", sc.Name, st.Action, name, st.Time, map[bool]string{true: " and back"}[st.Action == actRestart]))
+		case actBlock, actUnblock:
+			name, _ := st.Arg.(string)
+			if b, ok := st.Arg.(*BlockUpgrade); ok {
+				name = b.Component
+			}
+			out = append(out, conformance.Touch{Kind: ConfigMapGVK.GroupKind(), Namespace: spec.For(name).Namespace, Name: adminConfigMap(name),
+				Why: fmt.Sprintf("%s: step %s at +%s writes the admin's upgrade blocker of %s (data.%s); created if missing, and then deleted at the end, else restored", sc.Name, st.Action, st.Time, name, blockerKey)})
+		}
+	}
+	return out
+}
+
+// access is the rights a scenario played by the team's Deployments needs
+// beyond the ClusterOperators' and the Deployments' scale: the run's
+// ClusterVersion, and in each namespace of the Deployments, the
+// Deployments' version label and the recording of the components' world.
+func access(sc *scenarios.Scenario, cast conformance.Cast) []conformance.Access {
+	spec, ok := cast[RoleOperator].Impl.(conformance.Deployment)
+	if !ok {
+		return nil
+	}
+	out := []conformance.Access{
+		{Kind: ClusterVersionGVK, Verbs: []string{"get", "create", "update", "delete"}, Role: roleVersion},
+		{Kind: ClusterVersionGVK, Subresource: "status", Verbs: []string{"update"}, Role: roleVersion},
+	}
+	seen := map[string]bool{}
+	for _, c := range scenarioWorld(sc).Components {
+		ns := spec.For(c.Name).Namespace
+		if seen[ns] {
+			continue
+		}
+		seen[ns] = true
+		out = append(out,
+			conformance.Access{Kind: DeploymentGVK, Namespace: ns, Verbs: []string{"get", "list", "watch", "patch"}, Role: roleComponents},
+			conformance.Access{Kind: DaemonSetGVK, Namespace: ns, Verbs: []string{"list", "watch"}, Role: roleComponents},
+			conformance.Access{Kind: PodGVK, Namespace: ns, Verbs: []string{"list", "watch"}, Role: roleComponents},
+			conformance.Access{Kind: ConfigMapGVK, Namespace: ns, Verbs: []string{"get", "list", "watch", "create", "update", "delete"}, Role: roleComponents})
+	}
+	return out
+}

@@ -95,23 +95,15 @@ func newDeploys(ctx context.Context, w *world, spec conformance.Deployment) (*de
 	if st.Deployments == nil || st.Config == nil {
 		return nil, errors.New(Name + ": an operator that is a Deployment needs a run on a cluster (cluster mode: opcert run --kubeconfig)")
 	}
-	p := &deploys{w: w, spec: spec, d: st.Deployments, operands: map[string]map[string]string{}, admins: map[string]map[string]string{},
+	operands, admins, err := layout(w.spec, spec)
+	if err != nil {
+		return nil, err
+	}
+	p := &deploys{w: w, spec: spec, d: st.Deployments, operands: operands, admins: admins,
 		labels: map[string]found{}, blockers: map[string]found{}, down: map[string]bool{}}
 	var names, teams []string
 	for _, c := range w.spec.Components {
-		key := spec.For(c.Name)
-		names, teams = append(names, c.Name), append(teams, key.Name)
-		if p.operands[key.Namespace] == nil {
-			p.operands[key.Namespace], p.admins[key.Namespace] = map[string]string{}, map[string]string{}
-		}
-		for _, od := range c.Operands {
-			if other, taken := p.operands[key.Namespace][od.Name]; taken || od.Name == key.Name {
-				return nil, fmt.Errorf("%s: operand %s of component %s is also %s's in namespace %s: on a cluster, components whose Deployments share a namespace need operands of distinct names",
-					Name, od.Name, c.Name, other, key.Namespace)
-			}
-			p.operands[key.Namespace][od.Name] = c.Name
-		}
-		p.admins[key.Namespace][adminConfigMap(c.Name)] = c.Name
+		names, teams = append(names, c.Name), append(teams, spec.For(c.Name).Name)
 	}
 	// The team's objects reach the API server as named: its
 	// ClusterOperators, and its Deployments, which the version operator
@@ -136,6 +128,41 @@ func newDeploys(ctx context.Context, w *world, spec conformance.Deployment) (*de
 		p.restore()
 	})
 	return p, nil
+}
+
+// layout names, per namespace of the team's Deployments, the component
+// of each operand and admin ConfigMap; components whose Deployments share
+// a namespace must not share an operand's name, nor name one as a
+// Deployment of theirs.
+func layout(w *World, spec conformance.Deployment) (operands, admins map[string]map[string]string, err error) {
+	operands, admins = map[string]map[string]string{}, map[string]map[string]string{}
+	teams := map[string]string{} // "namespace/name" of each team Deployment -> its component
+	for _, c := range w.Components {
+		key := spec.For(c.Name)
+		teams[key.String()] = c.Name
+		if operands[key.Namespace] == nil {
+			operands[key.Namespace], admins[key.Namespace] = map[string]string{}, map[string]string{}
+		}
+		admins[key.Namespace][adminConfigMap(c.Name)] = c.Name
+	}
+	for _, c := range w.Components {
+		ns := spec.For(c.Name).Namespace
+		for _, od := range c.Operands {
+			other := ""
+			if x, taken := operands[ns][od.Name]; taken {
+				other = "an operand of component " + x
+			}
+			if x, ok := teams[ns+"/"+od.Name]; ok && od.Kind == DeploymentGVK.Kind {
+				other = "the operator Deployment of component " + x
+			}
+			if other != "" {
+				return nil, nil, fmt.Errorf("%s: operand %s of component %s is also %s in namespace %s: on a cluster, the components whose Deployments share a namespace need objects of distinct names",
+					Name, od.Name, c.Name, other, ns)
+			}
+			operands[ns][od.Name] = c.Name
+		}
+	}
+	return operands, admins, nil
 }
 
 // kindsRecording records kinds with the fields the rules read; who wrote

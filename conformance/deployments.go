@@ -163,6 +163,18 @@ func (d *Deployments) scale(ctx context.Context, key types.NamespacedName, n *in
 	return sc.Spec.Replicas, nil
 }
 
+// Restore scales the instance's Deployment back to the replicas it had
+// when the run first saw it, before Close: for a mechanism that undoes its
+// own writes to a Deployment (a pod template label) and must not have a
+// pod run them first.
+func (d *Deployments) Restore(ctx context.Context, name string) error {
+	dep, err := d.get(name)
+	if err != nil || dep.replicas == dep.original {
+		return err
+	}
+	return d.set(ctx, dep, dep.original)
+}
+
 // Close scales every Deployment back to the replicas it had when the run
 // first saw it, within restoreTimeout of a context of its own (the run's
 // may be cancelled), and returns what the report says of each instance.

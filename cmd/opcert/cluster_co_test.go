@@ -271,6 +271,17 @@ func TestClusterModeCertifiesTheComponentOperator(t *testing.T) {
 					t.Errorf("the version operator set %s's label to %s, want 4.0.1 once", name, got)
 				}
 			}
+			// The operators were stopped before their label went back: no
+			// pod of 4.0.0 rolled the operands back.
+			etcd, agent := &appsv1.Deployment{}, &appsv1.DaemonSet{}
+			for name, obj := range map[string]client.Object{"etcd": etcd, "network-agent": agent} {
+				if err := c.admin.Get(context.Background(), client.ObjectKey{Namespace: componentsNS, Name: name}, obj); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if a, b := etcd.Spec.Template.Labels[versionKey], agent.Spec.Template.Labels[versionKey]; a != "4.0.1" || b != "4.0.1" {
+				t.Errorf("the operands ask %q and %q after the run, want 4.0.1", a, b)
+			}
 		}
 		sameState(t, before, c.state(t, false))
 		c.stand.waitRunning(t, "", 10*time.Second) // both back at 0 replicas

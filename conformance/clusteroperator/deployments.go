@@ -389,7 +389,14 @@ func (p *deploys) restore() {
 		key := p.spec.For(component)
 		dep := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: key.Namespace, Name: key.Name}}
 		note := fmt.Sprintf("its pod template label %s %s at the end of the run", versionLabel, was)
-		if err := p.w.st.API.Patch(ctx, dep, labelPatch(v)); err != nil {
+		// Back to its replicas first: a Deployment found at 0 must not
+		// run the old version, even briefly (its operator would roll its
+		// operands back).
+		err := p.d.Restore(ctx, OperatorActor(component))
+		if err == nil {
+			err = p.w.st.API.Patch(ctx, dep, labelPatch(v))
+		}
+		if err != nil {
 			note = fmt.Sprintf("its pod template label %s NOT %s: %v", versionLabel, was, err)
 		}
 		p.d.Note(OperatorActor(component), note)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -242,6 +243,7 @@ func TestClusterModeCertifiesTheComponentOperator(t *testing.T) {
 		if tc.scenario == "co-cluster-upgrade" {
 			sc = []string{write(t, t.TempDir(), "upgrade.yaml", coClusterUpgrade)}
 		}
+		c.stand.startedSince()
 		r := opcert(t, nil, append(append([]string{"run", "--out", out}, sc...), args...)...)
 		if r.code != tc.code {
 			t.Fatalf("%s on the cluster: exit %d, want %d\n%s\n%s\n%s", tc.scenario, r.code, tc.code, r.stdout, r.stderr, c.stand.logs())
@@ -272,7 +274,12 @@ func TestClusterModeCertifiesTheComponentOperator(t *testing.T) {
 				}
 			}
 			// The operators were stopped before their label went back: no
-			// pod of 4.0.0 rolled the operands back.
+			// pod of 4.0.0 ran after the upgrade, nor rolled the operands
+			// back.
+			want := []string{"etcd-operator 4.0.0", "etcd-operator 4.0.1", "network-operator 4.0.0", "network-operator 4.0.1"}
+			if got := c.stand.startedSince(); !slices.Equal(sorted(got), want) {
+				t.Errorf("the operators' pods started %v, want %v", got, want)
+			}
 			etcd, agent := &appsv1.Deployment{}, &appsv1.DaemonSet{}
 			for name, obj := range map[string]client.Object{"etcd": etcd, "network-agent": agent} {
 				if err := c.admin.Get(context.Background(), client.ObjectKey{Namespace: componentsNS, Name: name}, obj); err != nil {
@@ -287,6 +294,12 @@ func TestClusterModeCertifiesTheComponentOperator(t *testing.T) {
 		c.stand.waitRunning(t, "", 10*time.Second) // both back at 0 replicas
 		c.startOver(t)                             // the next scenario installs afresh
 	}
+}
+
+func sorted(s []string) []string {
+	s = slices.Clone(s)
+	slices.Sort(s)
+	return s
 }
 
 // labelWrites are, per Deployment, the version labels the version

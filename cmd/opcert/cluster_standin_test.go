@@ -222,6 +222,7 @@ type standIn struct {
 	mu         sync.Mutex
 	procs      map[string]*process.Proc
 	started    map[string]string // what each process was started from: its template's labels
+	starts     []string          // every start: the Deployment's name and its template's version label
 	pods       *operandPods
 	quit, done chan struct{}
 }
@@ -314,6 +315,7 @@ func (s *standIn) reconcile(d appsv1.Deployment) {
 		p, err := process.Start(process.Options{Argv: argv, Env: env, Log: filepath.Join(s.dir, d.Name+".log")})
 		if err == nil {
 			s.procs[d.Name], s.started[d.Name] = p, from
+			s.starts = append(s.starts, d.Name+" "+d.Spec.Template.Labels[versionKey])
 		}
 	case !want && running:
 		_ = p.Kill()
@@ -348,6 +350,15 @@ func (s *standIn) running() []string {
 		}
 	}
 	sort.Strings(out)
+	return out
+}
+
+// startedSince lists every process start since the last call: "NAME VERSION".
+func (s *standIn) startedSince() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := s.starts
+	s.starts = nil
 	return out
 }
 

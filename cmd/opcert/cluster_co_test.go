@@ -345,6 +345,7 @@ func labelWrites(t *testing.T, path string) map[string][]string {
 func TestClusterModeComponentsRefused(t *testing.T) {
 	c := setupComponents(t)
 	c.bind(t, "opcert-co-half", false) // not opcert-cluster-components
+	c.bind(t, "opcert-co", true)
 	sc := write(t, t.TempDir(), "upgrade.yaml", coClusterUpgrade)
 	before := c.state(t, true)
 	args := []string{"run", sc, "--subject", componentsSubject, "--time-scale", "0.01", "--out", filepath.Join(t.TempDir(), "report")}
@@ -374,6 +375,14 @@ func TestClusterModeComponentsRefused(t *testing.T) {
 		if strings.Contains(r.stderr, "clusterversions") {
 			t.Errorf("%s: the error names clusterversions, which the user may write:\n%s", tc.name, r.stderr)
 		}
+	}
+	// opcert's own operators cannot play seed 001 on a cluster: the
+	// cluster's controllers would run their operands beside opcert's
+	// simulated pods.
+	r := opcert(t, nil, "run", sc, "--time-scale", "0.01", "--out", filepath.Join(t.TempDir(), "report"),
+		"--kubeconfig", c.kubeconfig("opcert-co-runner", "opcert-co"))
+	if r.code == 0 || !strings.Contains(r.stdout+r.stderr, "on a cluster the operator role is played by the team's Deployments") {
+		t.Errorf("opcert's own operators on a cluster: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 	sameState(t, before, c.state(t, true))
 }

@@ -99,7 +99,8 @@ type KindOptions struct {
 
 // Up creates the cluster (or reuses it if it exists, so that a CI job
 // can be run again), waits for its control plane, loads the images into
-// its nodes and installs opcert's CRDs (the ClusterOperator's), so that
+// its nodes and installs opcert's CRDs (the ClusterOperator's, and the
+// ClusterVersion's that seed 001's version operator writes), so that
 // operators can be deployed and opcert run --kubeconfig can play them.
 func Up(ctx context.Context, o KindOptions) error {
 	rt, option, err := FindRuntime(ctx)

@@ -118,7 +118,7 @@ func failureBody(c Case, origin time.Time) string {
 	if len(c.Evidence) > 0 {
 		b.WriteString("evidence:\n")
 		for _, e := range c.Evidence {
-			b.WriteString("  " + FormatEventFrom(e, origin) + "\n")
+			b.WriteString("  " + BriefEventFrom(e, origin) + "\n")
 		}
 	}
 	return b.String()

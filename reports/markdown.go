@@ -112,7 +112,7 @@ func writeCase(b *bytes.Buffer, c Case, origin time.Time) {
 	if len(c.Evidence) > 0 {
 		lines := make([]string, len(c.Evidence))
 		for i, e := range c.Evidence {
-			lines[i] = FormatEventFrom(e, origin)
+			lines[i] = BriefEventFrom(e, origin)
 		}
 		text := strings.Join(lines, "\n")
 		f := fence(text)

@@ -193,7 +193,7 @@ func TestWriteJUnit(t *testing.T) {
 		"section: 000 §Proposal",
 		"measure stale-answer Widget/default/w1: count=4 p50=30s p99=1m30s max=2m0s budget=1m0s",
 		"  +5m0s scenario kill (operator-0)",
-		`  +10m0s operator-0 update-status Widget/default/w1 Ready: True/"ok" -> True/"ok | still"`,
+		`  +10m0s operator-0 update-status Widget/default/w1 Ready: "ok" -> "ok | still"`,
 	} {
 		if !slices.Contains(strings.Split(fail.Failure.Body, "\n"), line) {
 			t.Errorf("failure body lacks line %q:\n%s", line, fail.Failure.Body)
@@ -242,7 +242,7 @@ func TestWriteMarkdown(t *testing.T) {
 		"### STALE-001 FAIL: Stale conditions are answered.\n",
 		"| stale-answer Widget/default/w1 | 4 | 30s | 1m30s | 2m0s | 1m0s |\n",
 		"```\n+5m0s scenario kill (operator-0)\n" +
-			`+10m0s operator-0 update-status Widget/default/w1 Ready: True/"ok" -> True/"ok | still"` + "\n```\n",
+			`+10m0s operator-0 update-status Widget/default/w1 Ready: "ok" -> "ok | still"` + "\n```\n",
 		// A passing case with measures still shows them.
 		"### STALE-001 PASS: Stale conditions are answered.\n",
 		"| stale-answer | 3 | 1s | 2s | 2s | - |\n",

@@ -59,7 +59,7 @@ func TestWarnRendering(t *testing.T) {
 	}
 	warned := doc.Suites[0].Cases[1]
 	if warned.Failure != nil || warned.Skipped != nil || !strings.HasPrefix(warned.SystemOut, `warning: ClusterOperator/etcd Available: "all is well" starts with "a"`) ||
-		!strings.Contains(warned.SystemOut, `+1m0s operator/etcd update-status ClusterOperator/etcd Available: absent -> True/"all is well"`) {
+		!strings.Contains(warned.SystemOut, `+1m0s operator/etcd update-status ClusterOperator/etcd Available: absent -> True "all is well"`) {
 		t.Errorf("warned testcase: %+v", warned)
 	}
 	if passed := doc.Suites[0].Cases[0]; passed.SystemOut != "" {
@@ -76,7 +76,7 @@ func TestWarnRendering(t *testing.T) {
 		"| upgrade | operator=lowercase | 1h0m0s | 0s | - | 0 | PASS | 1 | 1 | 0 | 0 |\n",
 		"| CO-021 | 001 §Conditions | every condition message starts with a capital letter | WARN |\n",
 		"### CO-021 WARN: every condition message starts with a capital letter\n",
-		`+1m0s operator/etcd update-status ClusterOperator/etcd Available: absent -> True/"all is well"`,
+		`+1m0s operator/etcd update-status ClusterOperator/etcd Available: absent -> True "all is well"`,
 	} {
 		if !strings.Contains(md.String(), want) {
 			t.Errorf("markdown lacks %q:\n%s", want, md.String())

@@ -37,7 +37,7 @@ const (
 
 // RecorderActor is the actor of what the recorder writes on the timeline
 // itself: objects listed at its start, its own lost/resumed events.
-const RecorderActor = "recorder"
+const RecorderActor = timeline.ActorRecorder
 
 // UnknownActor is the actor of a write whose writer managedFields does not
 // name (a deletion, a server without managedFields).

@@ -147,6 +147,16 @@ type Event struct {
 	Written time.Time `json:"written,omitzero"`
 }
 
+// ActorRecorder is the actor of what a recorder of a live API server puts
+// on a timeline itself: the objects it found when it began (a create,
+// Listed), and its record, lost, resumed and stop events.
+const ActorRecorder = "recorder"
+
+// Listed tells whether the event is an object found by a recording when it
+// began (or after a gap), written before anyone on the timeline could see
+// it: its creation is not on the timeline, only its state.
+func (e Event) Listed() bool { return e.Verb == VerbCreate && e.Actor == ActorRecorder }
+
 // IsWrite tells whether the event is a successful API write.
 func (e Event) IsWrite() bool {
 	switch e.Verb {

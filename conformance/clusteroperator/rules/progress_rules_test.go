@@ -51,6 +51,13 @@ func TestCO001AvailableAfterInstall(t *testing.T) {
 				return b
 			}(),
 			want: reports.Skip, message: []string{"not judged: ClusterOperator/etcd was created before the timeline began"}},
+		{name: "a ClusterOperator a recording found when it began (its creation listed): not judged",
+			tl: func() *builder {
+				b := early("29s", 0).builder
+				b.events[0].Actor, b.events[0].Role = timeline.ActorRecorder, ""
+				return b
+			}(),
+			want: reports.Skip, message: []string{"not judged: ClusterOperator/etcd was created before the timeline began"}},
 		{name: "never Available: not judged",
 			tl:   newStory().co("0s", "etcd", "", c(condAvailable, statusFalse, "Component etcd has not yet deployed 4.0.0")).builder,
 			want: reports.Skip, message: []string{"not judged: no operator reported Available=True"}},

@@ -155,8 +155,8 @@ func (x *component) noteStatus(e timeline.Event, pos int) {
 		last := x.writes[n-1]
 		w.conds, w.version = maps.Clone(last.conds), last.version
 	}
-	if e.Verb == timeline.VerbCreate {
-		x.created = true
+	if e.Verb == timeline.VerbCreate && !e.Listed() {
+		x.created = true // a ClusterOperator a recording found was installed before it
 	}
 	w.hadVersion = w.version
 	if e.Verb == timeline.VerbDelete {

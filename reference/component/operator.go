@@ -25,7 +25,7 @@ import (
 // The labels, annotations and keys of the world.
 const (
 	VersionLabel  = "opcert.io/version"  // on a pod template and its pods: the version it runs
-	WorkloadLabel = "opcert.io/workload" // on each pod: its workload
+	WorkloadLabel = "opcert.io/workload" // on a pod template and its pods: its workload (the rules match pods to operands by it)
 	OperandLabel  = "opcert.io/operand"  // on each operand workload
 	// ReadyAfterAnnotation on an operand tells opcert's simulated pods how
 	// long they take to get ready.
@@ -244,7 +244,7 @@ func (o *Operator) writeSpec(ctx context.Context, s Spec, now time.Time) error {
 func (o *Operator) fill(obj client.Object, w Workload, v string, now time.Time) {
 	selector := &metav1.LabelSelector{MatchLabels: map[string]string{"app": w.Name}}
 	tmpl := corev1.PodTemplateSpec{
-		ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": w.Name, VersionLabel: v}},
+		ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{"app": w.Name, VersionLabel: v, WorkloadLabel: w.Name}},
 		Spec:       corev1.PodSpec{Containers: []corev1.Container{{Name: w.Name, Image: "example.com/" + w.Name + ":" + v}}},
 	}
 	switch x := obj.(type) {

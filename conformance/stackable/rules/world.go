@@ -1,0 +1,343 @@
+package rules
+
+import (
+	"encoding/json"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/sim/timeline"
+)
+
+// The seed-004 world as the rules read it off the timeline (doc.go,
+// Timeline contract), one SampleCluster at a time: the cluster with its
+// annotations, spec and conditions, the workloads it owns and their pods.
+// Each cluster's events are replayed apart, the scene after each of them
+// kept, so that a rule reads what stood at any instant; a scene shares
+// with the one before it every map its event did not change, so a
+// thousand clusters cost a thousand small replays, not one large one.
+
+// cluster is a SampleCluster.
+type cluster struct {
+	annotations map[string]string
+	spec        clusterSpec
+	// conds are its conditions from the condition diffs.
+	conds map[string]timeline.Condition
+	// list is status.conditions as last recorded, for lastProbeTime; nil
+	// when the timeline does not record it.
+	list []condition
+}
+
+type clusterSpec struct {
+	ClusterOperation clusterOperation `json:"clusterOperation"`
+	Broken           string           `json:"broken"`
+}
+
+// clusterOperation is operator-rs's switches (UPSTREAM;
+// commons/cluster_operation.rs).
+type clusterOperation struct {
+	ReconciliationPaused bool `json:"reconciliationPaused"`
+	Stopped              bool `json:"stopped"`
+}
+
+// condition is one entry of a recorded status.conditions.
+type condition struct {
+	Type               string     `json:"type"`
+	Status             string     `json:"status"`
+	Reason             string     `json:"reason"`
+	Message            string     `json:"message"`
+	LastProbeTime      *time.Time `json:"lastProbeTime"`
+	LastTransitionTime *time.Time `json:"lastTransitionTime"`
+}
+
+func (c cluster) command() string { return c.annotations[annotationCommand] }
+
+// workload is an owned StatefulSet, Deployment or DaemonSet.
+type workload struct {
+	spec   *int              // spec.replicas; nil when not recorded
+	labels map[string]string // its pod template's labels: its pods' selector
+	status workloadStatus
+}
+
+// pod is a workload's pod.
+type pod struct {
+	labels map[string]string
+	phase  string
+}
+
+// scene is one cluster's world after an event.
+type scene struct {
+	cluster   *cluster // nil while the cluster does not exist
+	workloads map[timeline.ObjectRef]workload
+	pods      map[timeline.ObjectRef]pod
+}
+
+// story is one cluster's part of the timeline: its events (the cluster's
+// writes and those of the workloads and pods labelled with its name) and
+// the scene after each.
+type story struct {
+	ref    timeline.ObjectRef
+	events []timeline.Event
+	after  []scene
+}
+
+// before is the scene just before the story's event i.
+func (s *story) before(i int) scene {
+	if i == 0 {
+		return scene{}
+	}
+	return s.after[i-1]
+}
+
+// stories are a timeline's clusters, in name order, and when the
+// operator was down.
+type stories struct {
+	clusters []*story
+	procs    processes
+}
+
+// storiesKey is the key of the replayed timeline among a judging's facts:
+// every rule reads the same stories.
+type storiesKey struct{}
+
+func storiesOf(j *conformance.Judging) *stories {
+	return conformance.Facts(j, storiesKey{}, readStories)
+}
+
+func isCluster(o timeline.ObjectRef) bool { return o.Kind == kindCluster && o.Group == groupSamples }
+
+func isWorkload(o timeline.ObjectRef) bool {
+	return o.Group == groupApps && (o.Kind == kindStatefulSet || o.Kind == kindDeployment || o.Kind == kindDaemonSet)
+}
+
+func isPod(o timeline.ObjectRef) bool { return o.Kind == kindPod && o.Group == "" }
+
+func readStories(events []timeline.Event) *stories {
+	all := &stories{procs: processes{}}
+	byRef := map[timeline.ObjectRef]*story{}
+	names := map[string][]string{} // cluster names by namespace
+	for _, e := range events {
+		if e.IsWrite() && isCluster(e.Object) && byRef[e.Object] == nil {
+			byRef[e.Object] = &story{ref: e.Object}
+			names[e.Object.Namespace] = append(names[e.Object.Namespace], e.Object.Name)
+			all.clusters = append(all.clusters, byRef[e.Object])
+		}
+	}
+	slices.SortFunc(all.clusters, func(a, b *story) int { return strings.Compare(a.ref.String(), b.ref.String()) })
+	owner := map[timeline.ObjectRef]*story{} // of each workload and pod, by its last labels
+	for _, e := range events {
+		if e.Object.Kind == timeline.KindProcess && e.Object.Group == "" {
+			all.procs.note(e)
+			continue
+		}
+		if !e.IsWrite() {
+			continue
+		}
+		switch {
+		case isCluster(e.Object):
+			byRef[e.Object].add(e)
+		case isWorkload(e.Object) || isPod(e.Object):
+			path := fieldLabels
+			if isWorkload(e.Object) {
+				path = fieldTemplateLabels
+			}
+			was := owner[e.Object]
+			now := was
+			if f, ok := field(e, path); ok {
+				var labels map[string]string
+				decode(f.After, &labels)
+				now = nil
+				if name := ownerName(names[e.Object.Namespace], labels[labelInstance]); name != "" {
+					now = byRef[timeline.ObjectRef{Kind: kindCluster, Group: groupSamples, Namespace: e.Object.Namespace, Name: name}]
+				}
+			}
+			// An object relabelled away from a cluster leaves its story
+			// with this event, and joins its new one.
+			if was != nil && was != now {
+				was.add(e)
+			}
+			if now != nil {
+				now.add(e)
+			}
+			owner[e.Object] = now
+			if e.Verb == timeline.VerbDelete {
+				delete(owner, e.Object)
+			}
+		}
+	}
+	return all
+}
+
+// ownerName is the cluster among names that the instance label names:
+// the one it equals, or else the longest it ends with after a "-" (the
+// run prefix, which a subject that sees the API server's names puts in
+// its labels: names inside objects keep it); "" for none.
+func ownerName(names []string, instance string) string {
+	if instance == "" {
+		return ""
+	}
+	best := ""
+	for _, n := range names {
+		switch {
+		case n == instance:
+			return n
+		case strings.HasSuffix(instance, "-"+n) && len(n) > len(best):
+			best = n
+		}
+	}
+	return best
+}
+
+// add appends e to the story and the scene it leaves.
+func (s *story) add(e timeline.Event) {
+	sc := s.before(len(s.events))
+	gone := e.Verb == timeline.VerbDelete
+	switch {
+	case isCluster(e.Object):
+		if gone {
+			sc.cluster = nil
+			break
+		}
+		var c cluster
+		if sc.cluster != nil && e.Verb != timeline.VerbCreate {
+			c = *sc.cluster
+		}
+		c = c.with(e)
+		sc.cluster = &c
+	case isWorkload(e.Object):
+		sc.workloads = maps.Clone(sc.workloads)
+		if sc.workloads == nil {
+			sc.workloads = map[timeline.ObjectRef]workload{}
+		}
+		if gone {
+			delete(sc.workloads, e.Object)
+			break
+		}
+		sc.workloads[e.Object] = sc.workloads[e.Object].with(e)
+	case isPod(e.Object):
+		sc.pods = maps.Clone(sc.pods)
+		if sc.pods == nil {
+			sc.pods = map[timeline.ObjectRef]pod{}
+		}
+		if gone {
+			delete(sc.pods, e.Object)
+			break
+		}
+		sc.pods[e.Object] = sc.pods[e.Object].with(e)
+	}
+	s.events = append(s.events, e)
+	s.after = append(s.after, sc)
+}
+
+// field is the recorded change of path on e, if e records one.
+func field(e timeline.Event, path string) (timeline.FieldChange, bool) {
+	for _, f := range e.Fields {
+		if f.Path == path {
+			return f, true
+		}
+	}
+	return timeline.FieldChange{}, false
+}
+
+// decode reads a recorded value into v; absent or null leaves v zero.
+func decode(raw json.RawMessage, v any) bool {
+	if len(raw) == 0 || string(raw) == "null" {
+		return false
+	}
+	return json.Unmarshal(raw, v) == nil
+}
+
+func (c cluster) with(e timeline.Event) cluster {
+	if f, ok := field(e, fieldAnnotations); ok {
+		c.annotations = nil
+		decode(f.After, &c.annotations)
+	}
+	if f, ok := field(e, fieldSpec); ok {
+		c.spec = clusterSpec{}
+		decode(f.After, &c.spec)
+	}
+	if f, ok := field(e, fieldConditions); ok {
+		c.list = []condition{}
+		decode(f.After, &c.list)
+	}
+	c.conds = maps.Clone(c.conds)
+	if c.conds == nil {
+		c.conds = map[string]timeline.Condition{}
+	}
+	for _, ch := range e.Conditions {
+		if ch.After == nil {
+			delete(c.conds, ch.Type)
+		} else {
+			c.conds[ch.Type] = *ch.After
+		}
+	}
+	return c
+}
+
+func (w workload) with(e timeline.Event) workload {
+	if e.Verb == timeline.VerbCreate {
+		w = workload{}
+	}
+	if f, ok := field(e, fieldReplicas); ok {
+		w.spec = nil
+		var n int
+		if decode(f.After, &n) {
+			w.spec = &n
+		}
+	}
+	if f, ok := field(e, fieldTemplateLabels); ok {
+		w.labels = nil
+		decode(f.After, &w.labels)
+	}
+	if f, ok := field(e, fieldStatus); ok {
+		w.status = workloadStatus{}
+		decode(f.After, &w.status)
+	}
+	return w
+}
+
+func (p pod) with(e timeline.Event) pod {
+	if e.Verb == timeline.VerbCreate {
+		p = pod{}
+	}
+	if f, ok := field(e, fieldLabels); ok {
+		p.labels = nil
+		decode(f.After, &p.labels)
+	}
+	if f, ok := field(e, fieldPhase); ok {
+		p.phase = ""
+		decode(f.After, &p.phase)
+	}
+	return p
+}
+
+// owned are the scene's workloads in ref order, each with what the table
+// reads of it: its pods are those of its namespace whose labels hold
+// every label of its pod template (the selector, in the shared design).
+func (sc scene) owned() ([]timeline.ObjectRef, []counts) {
+	refs := slices.SortedFunc(maps.Keys(sc.workloads), func(a, b timeline.ObjectRef) int { return strings.Compare(a.String(), b.String()) })
+	out := make([]counts, 0, len(refs))
+	for _, ref := range refs {
+		w := sc.workloads[ref]
+		c := counts{kind: ref.Kind, spec: w.spec, status: w.status, podPhase: map[string]string{}}
+		for pr, p := range sc.pods {
+			if pr.Namespace == ref.Namespace && len(w.labels) > 0 && selects(w.labels, p.labels) {
+				c.podPhase[pr.Name] = p.phase
+			}
+		}
+		out = append(out, c)
+	}
+	return refs, out
+}
+
+// selects tells whether labels hold every label of selector.
+func selects(selector, labels map[string]string) bool {
+	for k, v := range selector {
+		if labels[k] != v {
+			return false
+		}
+	}
+	return true
+}

@@ -251,12 +251,15 @@ func (o *runOptions) run(cmd *cobra.Command, files []string) error {
 	if err := reports.WriteAll(staging, written); err != nil {
 		return envError{err}
 	}
+	if err := reports.WriteHTMLFile(staging, written); err != nil {
+		return envError{err}
+	}
 	if err := replaceDir(staging, o.out); err != nil {
 		return err
 	}
 	fmt.Fprintln(cmd.OutOrStdout())
 	reports.WriteSummary(cmd.OutOrStdout(), rep)
-	fmt.Fprintf(cmd.OutOrStdout(), "\nreports in %s (junit.xml, report.json, report.md, timelines/)\n", o.out)
+	fmt.Fprintf(cmd.OutOrStdout(), "\nreports in %s (junit.xml, report.json, report.md, report.html, timelines/)\n", o.out)
 	switch {
 	case stopped != nil:
 		return stopped

@@ -276,7 +276,9 @@ func c(typ, status string) cond { return cond{typ: typ, status: status} }
 
 func available() cond { return c(condAvailable, statusTrue).because(reasonAvailable, msgDesired) }
 
-func unavailable() cond { return c(condAvailable, statusFalse).because(reasonUnavailable, msgNotDesired) }
+func unavailable() cond {
+	return c(condAvailable, statusFalse).because(reasonUnavailable, msgNotDesired)
+}
 
 func availabilityUnknown(pods string) cond {
 	return c(condAvailable, statusUnknown).because(reasonPhaseUnknown, fmt.Sprintf(msgAvailableUnknown, pods))

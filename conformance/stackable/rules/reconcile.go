@@ -155,14 +155,3 @@ func (p processes) owed(actor string, from time.Time, tol time.Duration) (time.T
 	}
 	return owed, true
 }
-
-// down tells whether actor was down at t (killed or hung, not started
-// again).
-func (p processes) down(actor string, t time.Time) bool {
-	for _, s := range p[actor] {
-		if !t.Before(s.from) && (s.to.IsZero() || t.Before(s.to)) {
-			return true
-		}
-	}
-	return false
-}

@@ -39,7 +39,8 @@ type expect struct {
 // within one reconcile; state describes the state judged. A cluster that
 // is gone or whose reconcile fails (spec.broken, 004 §Implementation
 // details, "Precondition - Reconcile without errors") owes nothing.
-func (c Config) conditionsFollow(j *conformance.Judging, wants func(sc scene) (exps []expect, state string)) conformance.Verdict {
+// nothing says why a verdict judged nothing.
+func (c Config) conditionsFollow(j *conformance.Judging, nothing string, wants func(sc scene) (exps []expect, state string)) conformance.Verdict {
 	all := storiesOf(j)
 	var g judgement
 	for _, s := range all.clusters {
@@ -64,7 +65,7 @@ func (c Config) conditionsFollow(j *conformance.Judging, wants func(sc scene) (e
 			},
 		}, &g)
 	}
-	return g.verdict("no SampleCluster with a workload, reconciled without errors")
+	return g.verdict(nothing)
 }
 
 // matches tells whether a condition is what the row asks.
@@ -98,6 +99,8 @@ func describe(refs []timeline.ObjectRef, cs []counts) string {
 	return strings.Join(parts, "; ")
 }
 
+const noWorkload = "no SampleCluster with a workload, reconciled without errors"
+
 // seedTable is what the seed's table asks of a scene's cluster, and the
 // state it read; false when it asks nothing (no workload yet).
 func seedTable(sc scene) (table, string, bool) {
@@ -117,7 +120,7 @@ func seedTable(sc scene) (table, string, bool) {
 
 // availableFollows is STACKABLE-001.
 func (c Config) availableFollows(j *conformance.Judging) conformance.Verdict {
-	return c.conditionsFollow(j, func(sc scene) ([]expect, string) {
+	return c.conditionsFollow(j, noWorkload, func(sc scene) ([]expect, string) {
 		if c.operatorRS() {
 			refs, cs := sc.owned()
 			if len(cs) == 0 {
@@ -148,7 +151,7 @@ func (c Config) progressingFollows(j *conformance.Judging) conformance.Verdict {
 	if c.operatorRS() {
 		return c.notBuilt(condProgressing)
 	}
-	return c.conditionsFollow(j, func(sc scene) ([]expect, string) {
+	return c.conditionsFollow(j, noWorkload, func(sc scene) ([]expect, string) {
 		t, state, ok := seedTable(sc)
 		if !ok {
 			return nil, ""
@@ -162,7 +165,7 @@ func (c Config) degradedFollows(j *conformance.Judging) conformance.Verdict {
 	if c.operatorRS() {
 		return c.notBuilt(condDegraded)
 	}
-	return c.conditionsFollow(j, func(sc scene) ([]expect, string) {
+	return c.conditionsFollow(j, noWorkload, func(sc scene) ([]expect, string) {
 		t, state, ok := seedTable(sc)
 		if !ok {
 			return nil, ""
@@ -173,7 +176,7 @@ func (c Config) degradedFollows(j *conformance.Judging) conformance.Verdict {
 
 // commandFollows is STACKABLE-004.
 func (c Config) commandFollows(j *conformance.Judging) conformance.Verdict {
-	return c.conditionsFollow(j, func(sc scene) ([]expect, string) {
+	return c.conditionsFollow(j, "no SampleCluster reconciled without errors", func(sc scene) ([]expect, string) {
 		if c.operatorRS() {
 			op := sc.cluster.spec.ClusterOperation
 			paused, stopped := operationRows(op)

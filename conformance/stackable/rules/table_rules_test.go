@@ -74,8 +74,8 @@ func TestAvailableFollows(t *testing.T) {
 			tl:  started().pod("2m", "server", "c1-server-0", "Unknown").counted("2m", server, 1).status("2m", unavailable()),
 			cfg: rs, want: reports.Pass},
 		{name: "operator-rs: Unknown from a pod phase is not what it ships",
-			tl:   lost(),
-			cfg:  rs, want: reports.Fail, message: []string{"Available is Unknown/PodPhaseUnknown", "want False"}},
+			tl:  lost(),
+			cfg: rs, want: reports.Fail, message: []string{"Available is Unknown/PodPhaseUnknown", "want False"}},
 	})
 }
 

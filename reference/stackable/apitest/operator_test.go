@@ -56,6 +56,16 @@ func TestCreatesOwnedWorkloads(t *testing.T) {
 
 	conds, _ := h.conditions("c")
 	epoch := metav1.NewTime(sim.Epoch)
+	defer func() {
+		// A role removed from the spec: its workload is deleted.
+		h.edit("c", func(u *unstructured.Unstructured) {
+			_ = unstructured.SetNestedSlice(u.Object, []any{server, agent}, "spec", "roles")
+		})
+		h.mustReconcile(op, "c")
+		if h.deployment("c-web") != nil || h.statefulSet("c-server") == nil || h.daemonSet("c-agent") == nil {
+			t.Error("a removed role's workload was kept, or another one deleted")
+		}
+	}()
 	for typ, status := range map[string]metav1.ConditionStatus{
 		stackable.TypeAvailable: metav1.ConditionFalse, stackable.TypeProgressing: metav1.ConditionTrue,
 		stackable.TypeDegraded: metav1.ConditionFalse, stackable.TypePaused: metav1.ConditionFalse, stackable.TypeStopped: metav1.ConditionFalse,

@@ -105,10 +105,17 @@ func TestOperatorAsSimulatorActor(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Errorf("the operator's status at each instant it wrote:\n%q\nwant:\n%q", got, want)
 	}
+	var writes []string
 	for _, e := range tl.Events() {
-		if e.Actor == "operator" && e.IsWrite() && e.Object.Kind == "DaemonSet" && e.Verb == "delete" {
-			return
+		if e.Actor == "operator" && e.IsWrite() && e.Verb != "update-status" {
+			writes = append(writes, fmt.Sprintf("+%s %s %s/%s", e.Time.Sub(sim.Epoch), e.Verb, e.Object.Kind, e.Object.Name))
 		}
 	}
-	t.Error("the stop did not delete the DaemonSet")
+	wantWrites := []string{
+		"+0s create StatefulSet/c-server", "+0s create Deployment/c-web", "+0s create DaemonSet/c-agent",
+		"+5m0s update StatefulSet/c-server", "+5m0s update Deployment/c-web", "+5m0s delete DaemonSet/c-agent",
+	}
+	if !slices.Equal(writes, wantWrites) {
+		t.Errorf("the operator's workload writes:\n%q\nwant (one each, no churn):\n%q", writes, wantWrites)
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/opcert/opcert/reports"
+	"github.com/opcert/opcert/sim/timeline"
 )
 
 func TestValidConditions(t *testing.T) {
@@ -73,4 +74,13 @@ func TestNoStatusWhileBroken(t *testing.T) {
 			want: reports.Fail},
 		{name: "never broken", tl: started(), want: reports.Skip, message: []string{"no SampleCluster whose reconcile fails"}},
 	})
+}
+
+// A timeline that does not record status.conditions judges the
+// conditions' diffs and says lastProbeTime was not judged.
+func TestValidConditionsUnrecordedList(t *testing.T) {
+	b := newTimeline().cluster("0s", "", roles()).
+		write("0s", RoleOperator, timeline.VerbUpdateStatus, c1, nil, []cond{unavailable(), starting()})
+	runTable(t, "STACKABLE-007", []ruleCase{{name: "no status.conditions", tl: b, want: reports.Pass,
+		message: []string{"2 judged; 1 not judged (lastProbeTime: no write recorded status.conditions)"}}})
 }

@@ -64,8 +64,10 @@ func conditionSide(c *timeline.Condition) string {
 // operator's message runs to hundreds of characters, and a change of one
 // word in it is what matters.
 const (
-	briefText    = 72 // the most runes a message, field value or detail shows
-	briefContext = 16 // runes kept either side of where two messages differ
+	briefText    = 72  // the most runes a message, field value or detail shows
+	briefLine    = 144 // the most runes an event's messages show together, when more than two change
+	briefMin     = 32  // the fewest runes a message shows however many change
+	briefContext = 16  // runes kept either side of where two messages differ
 )
 
 // BriefEventFrom renders one event on one line naming only what changed,
@@ -94,9 +96,20 @@ func BriefEventFrom(e timeline.Event, origin time.Time) string {
 	if e.Target != "" {
 		fmt.Fprintf(&b, " -> %s", e.Target)
 	}
+	// A write that changes many messages at once (a challenge prefixes
+	// every one) shows less of each, so the line stays a line.
+	limit, messages := briefText, 0
+	for _, c := range e.Conditions {
+		if c.Before == nil || c.After == nil || c.Before.Message != c.After.Message {
+			messages++
+		}
+	}
+	if messages > 2 {
+		limit = max(briefMin, briefLine/messages)
+	}
 	var changes []string
 	for _, c := range e.Conditions {
-		changes = append(changes, c.Type+": "+conditionChange(c))
+		changes = append(changes, c.Type+": "+conditionChange(c, limit))
 	}
 	for _, f := range e.Fields {
 		changes = append(changes, fmt.Sprintf("%s: %s -> %s", f.Path, fieldSide(f.Before), fieldSide(f.After)))
@@ -114,12 +127,12 @@ func BriefEventFrom(e timeline.Event, origin time.Time) string {
 }
 
 // conditionChange names what a write changed of one condition.
-func conditionChange(c timeline.ConditionChange) string {
+func conditionChange(c timeline.ConditionChange, limit int) string {
 	switch {
 	case c.Before == nil && c.After == nil:
 		return "absent"
 	case c.Before == nil:
-		return "absent -> " + c.After.Status + " " + quoteBrief(c.After.Message)
+		return "absent -> " + c.After.Status + " " + quoteBrief(c.After.Message, limit)
 	case c.After == nil:
 		return c.Before.Status + " -> absent"
 	}
@@ -132,7 +145,7 @@ func conditionChange(c timeline.ConditionChange) string {
 		parts = append(parts, "reason "+orNone(before.Reason)+" -> "+orNone(after.Reason))
 	}
 	if before.Message != after.Message {
-		b, a := messageDiff(before.Message, after.Message)
+		b, a := messageDiff(before.Message, after.Message, limit)
 		parts = append(parts, b+" -> "+a)
 	}
 	if len(parts) == 0 {
@@ -143,9 +156,9 @@ func conditionChange(c timeline.ConditionChange) string {
 
 // messageDiff quotes two messages cut to where they differ: the common
 // start and end beyond a few runes of context become "…".
-func messageDiff(before, after string) (string, string) {
+func messageDiff(before, after string, limit int) (string, string) {
 	b, a := []rune(oneLine(before)), []rune(oneLine(after))
-	if len(b) <= briefText && len(a) <= briefText {
+	if len(b) <= limit && len(a) <= limit {
 		return strconv.QuoteToGraphic(string(b)), strconv.QuoteToGraphic(string(a))
 	}
 	p := 0
@@ -166,7 +179,7 @@ func messageDiff(before, after string) (string, string) {
 		if len(r)-to <= briefContext {
 			to = len(r)
 		}
-		text := elide(string(r[from:to]), briefText)
+		text := elide(string(r[from:to]), limit)
 		if from > 0 {
 			text = "…" + text
 		}
@@ -178,9 +191,11 @@ func messageDiff(before, after string) (string, string) {
 	return cut(b), cut(a)
 }
 
-// quoteBrief quotes a message elided to briefText runes. Quoting keeps
+// quoteBrief quotes a message elided to limit runes. Quoting keeps
 // "…" and other printable runes as they are.
-func quoteBrief(s string) string { return strconv.QuoteToGraphic(elide(oneLine(s), briefText)) }
+func quoteBrief(s string, limit int) string {
+	return strconv.QuoteToGraphic(elide(oneLine(s), limit))
+}
 
 // fieldSide is one side of a field change: its JSON text elided, or
 // "absent".

@@ -49,6 +49,16 @@ func TestBriefEventFrom(t *testing.T) {
 				Before: cond("True", "", long+"3 of 5 pods updated"), After: cond("True", "", long+"4 of 5 pods updated")}}},
 		want: `+10m0s op update-status Widget/default/w1 Progressing: "… node master-0; 3 of 5 pods updated" -> "… node master-0; 4 of 5 pods updated"`,
 	}, {
+		name: "many messages at once show less of each",
+		e: timeline.Event{Time: at, Actor: "detector", Verb: timeline.VerbUpdateStatus, Object: widget,
+			Conditions: []timeline.ConditionChange{
+				{Type: "A", Before: cond("True", "", "All is well"), After: cond("True", "", "Operator checking for stale status, the active operator will reset this message: All is well")},
+				{Type: "B", Before: cond("False", "", "No problems"), After: cond("False", "", "Operator checking for stale status, the active operator will reset this message: No problems")},
+				{Type: "C", Before: cond("True", "", "Fine"), After: cond("True", "", "Operator checking for stale status, the active operator will reset this message: Fine")},
+				{Type: "D", Before: cond("True", "", "Same"), After: cond("True", "", "Same")}}},
+		want: `+10m0s detector update-status Widget/default/w1 A: "All is well" -> "Operator checking for s…his message: All is well"; ` +
+			`B: "No problems" -> "Operator checking for s…his message: No problems"; C: "Fine" -> "Operator checking for s…reset this message: Fine"; D: unchanged True`,
+	}, {
 		name: "fields, target, detail and a refused write",
 		e: timeline.Event{Time: at, Actor: "installer", Verb: timeline.VerbRename,
 			Object: timeline.ObjectRef{Kind: timeline.KindFile, Namespace: "master-0", Name: "/a.tmp"}, Target: "/a",

@@ -194,7 +194,7 @@ func (p *page) counts(pass, fail, warn, skip, errs int) string {
 		failed = fmt.Sprintf("<a id=\"fail-count\" class=\"n fail\" href=\"#%s\">%d failed</a>", p.first, fail)
 	}
 	return fmt.Sprintf("%s · <span class=\"n pass\">%d passed</span> · <span class=\"n warn\">%d warned</span> · "+
-		"<span class=\"n skip\">%d not judged</span> · <span class=\"n error\">%d runs in error</span>", failed, pass, warn, skip, errs)
+		"<span class=\"n skip\">%d not judged</span> · <span class=\"n broken\">%d runs in error</span>", failed, pass, warn, skip, errs)
 }
 
 func (p *page) fact(name, value string) { p.f("<dt>%s</dt><dd>%s</dd>\n", name, value) }

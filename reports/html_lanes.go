@@ -39,7 +39,7 @@ const (
 	maxMarkers = 300
 	// minRestarts is how many (re)starts of one object make a ladder of
 	// the times between them worth a chart.
-	minRestarts = 3
+	minRestarts = 6
 )
 
 // Classes of bars (CSS classes on the page). Condition statuses are

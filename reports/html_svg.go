@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/opcert/opcert/sim/timeline"
 )
 
 // The timeline is HTML rows, each an inline SVG of the same viewBox: rows
@@ -42,15 +44,16 @@ func (p *page) timeline(i int, d *drawing, err error) {
 	p.f("<button type=\"button\" data-zoom=\"0.5\" aria-label=\"zoom in\">+</button><button type=\"button\" data-zoom=\"2\" aria-label=\"zoom out\">−</button>")
 	p.f("<button type=\"button\" data-pan=\"-0.5\" aria-label=\"earlier\">←</button><button type=\"button\" data-pan=\"0.5\" aria-label=\"later\">→</button>")
 	p.f(" <span class=\"legend\"><i class=\"b-True\"></i>True <i class=\"b-False\"></i>False <i class=\"b-Unknown\"></i>Unknown " +
-		"<i class=\"b-exists\"></i>exists/runs <i class=\"b-down\"></i>dead/failed <i class=\"b-hung\"></i>hung " +
-		"<i class=\"b-mixed\"></i>too fast to draw <i class=\"m-fault\"></i>fault <i class=\"m-step\"></i>step <i class=\"m-cite\"></i>cited</span></div>\n")
+		"<i class=\"b-exists\"></i>exists/runs <i class=\"b-down\"></i>not running <i class=\"b-hung\"></i>hung <i class=\"b-failed\"></i>probe failed " +
+		"<i class=\"b-mixed\"></i>too fast to draw <i class=\"m-fault\"></i>death, hang, failed expectation <i class=\"m-step\"></i>scenario step " +
+		"<i class=\"m-cite\"></i>cited by a failure</span></div>\n")
 	p.axis(d.span, scale)
 	if err != nil {
 		p.f("<p class=\"error\">The timeline could not be read (%s): only the evidence is drawn.</p>\n", esc(err.Error()))
 	}
 	p.runRow(run, d)
 	for _, k := range d.kinds {
-		p.kind(k, len(d.kinds))
+		p.kind(k)
 	}
 	p.f("<p class=\"meta\">%d events", d.events)
 	if d.skipped > 0 {
@@ -178,11 +181,13 @@ func fmtOffset(sec float64) string {
 }
 
 // kind writes the block of one kind: open when it holds an object worth
-// looking at, or when the run has few kinds and this one few objects.
-func (p *page) kind(k *kindLanes, kinds int) {
-	open := kinds <= 3 && len(k.groups) <= 6
+// looking at (cited by a failure, or with a fault), or objects with
+// conditions and not too many of them; the rest (namespaces, node files,
+// hundreds of CRs) collapsed.
+func (p *page) kind(k *kindLanes) {
+	open := false
 	for _, g := range k.groups {
-		open = open || g.cited || g.faulted
+		open = open || g.cited || g.faulted || len(g.lanes) > 0 && g.kind != timeline.KindFile && len(k.groups) <= 12
 	}
 	p.f("<details class=\"kind\"%s><summary>%s <small>(%s)</small></summary>\n", attrIf(open, " open"), esc(k.kind), countText(k))
 	for _, g := range k.groups {

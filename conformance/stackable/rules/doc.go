@@ -60,7 +60,14 @@
 //     over True, Progressing and Degraded True if any is; a merged
 //     message names the offending pods of every workload of its reason,
 //     sorted, "[a,b]", and the phases among them, Unknown before Failed.
-//     A cluster with no workload is not judged by 001 to 003.
+//   - A cluster's workloads are one per role of its spec: the labelled
+//     workload of the role's kind named <cluster>-<role> (or whose
+//     template's component label is the role), or, while it does not
+//     exist (not yet created, or a role added while paused), one with
+//     none of the role's replicas available; a workload no role asks for
+//     is not counted. A cluster with no role (or no spec recorded) reads
+//     the workloads labelled with its name; with none, 001 to 003 do not
+//     judge it.
 //   - Reasons (the ADR has none) and messages (its "Example Message"
 //     column, verbatim) are the shared design's and are judged in the
 //     seed profile; once stopped, Progressing and Degraded are judged on

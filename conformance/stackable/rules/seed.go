@@ -32,6 +32,8 @@ const (
 	// labelInstance names the SampleCluster a workload and its pods
 	// belong to (the shared design's labels).
 	labelInstance = "app.kubernetes.io/instance"
+	// labelComponent names the role of a workload's pod template.
+	labelComponent = "app.kubernetes.io/component"
 )
 
 // The operator-command annotation and its values (004 §Implementation

@@ -40,7 +40,7 @@ type expect struct {
 // is gone or whose reconcile fails (spec.broken, 004 §Implementation
 // details, "Precondition - Reconcile without errors") owes nothing.
 // nothing says why a verdict judged nothing.
-func (c Config) conditionsFollow(j *conformance.Judging, nothing string, wants func(sc scene) (exps []expect, state string)) conformance.Verdict {
+func (c Config) conditionsFollow(j *conformance.Judging, nothing string, wants func(s *story, sc scene) (exps []expect, state string)) conformance.Verdict {
 	all := storiesOf(j)
 	var g judgement
 	for _, s := range all.clusters {
@@ -51,7 +51,7 @@ func (c Config) conditionsFollow(j *conformance.Judging, nothing string, wants f
 				if sc.cluster == nil || sc.cluster.spec.Broken != "" {
 					return "", false
 				}
-				exps, state := wants(sc)
+				exps, state := wants(s, sc)
 				if exps == nil {
 					return "", false
 				}
@@ -83,13 +83,16 @@ func conditionText(got timeline.Condition, has bool) string {
 
 // describe writes the workloads a table was derived from: "StatefulSet
 // c1-server 2/3 available (c1-server-2 Failed)".
-func describe(refs []timeline.ObjectRef, cs []counts) string {
-	parts := make([]string, 0, len(cs))
-	for i, w := range cs {
-		p := fmt.Sprintf("%s %s %d/%d available", refs[i].Kind, refs[i].Name, w.available(), w.replicas())
+func describe(ms []member) string {
+	parts := make([]string, 0, len(ms))
+	for _, m := range ms {
+		p := fmt.Sprintf("%s %s %d/%d available", m.ref.Kind, m.ref.Name, m.available(), m.replicas())
 		var bad []string
-		for _, name := range w.podsIn(phaseUnknown, phaseFailed) {
-			bad = append(bad, name+" "+w.podPhase[name])
+		for _, name := range m.podsIn(phaseUnknown, phaseFailed) {
+			bad = append(bad, name+" "+m.podPhase[name])
+		}
+		if m.absent {
+			bad = append(bad, "not created")
 		}
 		if len(bad) > 0 {
 			p += " (" + strings.Join(bad, ", ") + ")"
@@ -103,36 +106,36 @@ const noWorkload = "no SampleCluster with a workload, reconciled without errors"
 
 // seedTable is what the seed's table asks of a scene's cluster, and the
 // state it read; false when it asks nothing (no workload yet).
-func seedTable(sc scene) (table, string, bool) {
+func seedTable(s *story, sc scene) (table, string, bool) {
 	if sc.cluster.command() == commandStopped {
 		return stoppedRows(), "operator-command Stopped", true
 	}
-	refs, cs := sc.owned()
-	if len(cs) == 0 {
+	ms := sc.members(s.ref)
+	if len(ms) == 0 {
 		return table{}, "", false
 	}
-	ts := make([]table, 0, len(cs))
-	for _, w := range cs {
-		ts = append(ts, seedRows(w))
+	ts := make([]table, 0, len(ms))
+	for _, m := range ms {
+		ts = append(ts, seedRows(m.counts))
 	}
-	return mergeSeed(ts), describe(refs, cs), true
+	return mergeSeed(ts), describe(ms), true
 }
 
 // availableFollows is STACKABLE-001.
 func (c Config) availableFollows(j *conformance.Judging) conformance.Verdict {
-	return c.conditionsFollow(j, noWorkload, func(sc scene) ([]expect, string) {
+	return c.conditionsFollow(j, noWorkload, func(s *story, sc scene) ([]expect, string) {
 		if c.operatorRS() {
-			refs, cs := sc.owned()
-			if len(cs) == 0 {
+			ms := sc.members(s.ref)
+			if len(ms) == 0 {
 				return nil, ""
 			}
-			statuses := make([]string, 0, len(cs))
-			for _, w := range cs {
-				statuses = append(statuses, operatorRSAvailable(w))
+			statuses := make([]string, 0, len(ms))
+			for _, m := range ms {
+				statuses = append(statuses, operatorRSAvailable(m.counts))
 			}
-			return []expect{{condAvailable, row{status: mergeOperatorRS(statuses)}}}, describe(refs, cs)
+			return []expect{{condAvailable, row{status: mergeOperatorRS(statuses)}}}, describe(ms)
 		}
-		t, state, ok := seedTable(sc)
+		t, state, ok := seedTable(s, sc)
 		if !ok {
 			return nil, ""
 		}
@@ -151,8 +154,8 @@ func (c Config) progressingFollows(j *conformance.Judging) conformance.Verdict {
 	if c.operatorRS() {
 		return c.notBuilt(condProgressing)
 	}
-	return c.conditionsFollow(j, noWorkload, func(sc scene) ([]expect, string) {
-		t, state, ok := seedTable(sc)
+	return c.conditionsFollow(j, noWorkload, func(s *story, sc scene) ([]expect, string) {
+		t, state, ok := seedTable(s, sc)
 		if !ok {
 			return nil, ""
 		}
@@ -165,8 +168,8 @@ func (c Config) degradedFollows(j *conformance.Judging) conformance.Verdict {
 	if c.operatorRS() {
 		return c.notBuilt(condDegraded)
 	}
-	return c.conditionsFollow(j, noWorkload, func(sc scene) ([]expect, string) {
-		t, state, ok := seedTable(sc)
+	return c.conditionsFollow(j, noWorkload, func(s *story, sc scene) ([]expect, string) {
+		t, state, ok := seedTable(s, sc)
 		if !ok {
 			return nil, ""
 		}
@@ -176,7 +179,7 @@ func (c Config) degradedFollows(j *conformance.Judging) conformance.Verdict {
 
 // commandFollows is STACKABLE-004.
 func (c Config) commandFollows(j *conformance.Judging) conformance.Verdict {
-	return c.conditionsFollow(j, "no SampleCluster reconciled without errors", func(sc scene) ([]expect, string) {
+	return c.conditionsFollow(j, "no SampleCluster reconciled without errors", func(s *story, sc scene) ([]expect, string) {
 		if c.operatorRS() {
 			op := sc.cluster.spec.ClusterOperation
 			paused, stopped := operationRows(op)

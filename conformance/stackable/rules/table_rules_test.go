@@ -59,9 +59,19 @@ func TestAvailableFollows(t *testing.T) {
 			tl: started().spec("2m", specOf{Roles: roles().Roles, Broken: "cannot render"}).
 				pod("3m", "server", "c1-server-1", "Failed").counted("3m", server, 1),
 			want: reports.Pass, message: []string{"2 judged"}},
-		{name: "no workload yet",
-			tl:   newTimeline().process("0s", timeline.VerbStart).cluster("0s", "", roles()),
+		{name: "no role",
+			tl:   newTimeline().process("0s", timeline.VerbStart).cluster("0s", "", specOf{}),
 			want: reports.Skip, message: []string{"no SampleCluster with a workload"}},
+		{name: "nothing published for a new cluster",
+			tl:   newTimeline().process("0s", timeline.VerbStart).cluster("0s", "", roles()),
+			want: reports.Fail, message: []string{"Available is absent", "(StatefulSet c1-server 0/2 available (not created))"}},
+		{name: "a role added while paused counts with none of its replicas",
+			tl: paused().spec("5m", specOf{Roles: append(roles().Roles, map[string]any{"name": "web", "kind": kindDeployment, "replicas": 1})}).
+				status("5m", unavailable(), starting(), notDegraded(), pausedCond(), running()),
+			want: reports.Pass},
+		{name: "a role added while paused overlooked",
+			tl:   paused().spec("5m", specOf{Roles: append(roles().Roles, map[string]any{"name": "web", "kind": kindDeployment, "replicas": 1})}),
+			want: reports.Fail, message: []string{"Deployment c1-web 0/1 available (not created)"}},
 		{name: "in real time, within the tolerance",
 			tl: started().pod("2m", "server", "c1-server-1", "Failed").counted("2m", server, 1).
 				status("2m3s", unavailable(), podFailed("[c1-server-1]"), degraded("[c1-server-1]", "[Failed]"), reconciling(), running()),
@@ -138,7 +148,7 @@ func TestThreeWorkloads(t *testing.T) {
 	}
 	runTable(t, "STACKABLE-003", []ruleCase{{name: "the DaemonSet overlooked",
 		tl:   threeRoles().status("2m", unavailable(), podFailed("[c1-agent-b]"), notDegraded(), reconciling(), running()),
-		want: reports.Fail, message: []string{"DaemonSet c1-agent 1/2 available (c1-agent-b Failed); Deployment c1-web 1/1 available; StatefulSet c1-server 1/1 available"}}})
+		want: reports.Fail, message: []string{"StatefulSet c1-server 1/1 available; Deployment c1-web 1/1 available; DaemonSet c1-agent 1/2 available (c1-agent-b Failed)"}}})
 	runTable(t, "STACKABLE-001", []ruleCase{{name: "operator-rs: a DaemonSet with a ready pod is available",
 		tl:  threeRoles().status("2m", available()),
 		cfg: &Config{Profile: ProfileOperatorRS}, want: reports.Pass}})

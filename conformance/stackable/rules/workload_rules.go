@@ -94,13 +94,12 @@ func (c Config) scaledToZero(j *conformance.Judging) conformance.Verdict {
 				if !c.stopped(sc) || sc.cluster.spec.Broken != "" {
 					return "", false
 				}
-				refs, cs := sc.owned()
-				for i, w := range cs {
+				for _, m := range sc.labelled() {
 					switch {
-					case w.kind == kindDaemonSet && w.status.DesiredNumberScheduled > 0:
-						return fmt.Sprintf("%s: stopped, but %s is not deleted and schedules %d pods", s.ref, refs[i], w.status.DesiredNumberScheduled), true
-					case w.kind != kindDaemonSet && (w.spec == nil || *w.spec != 0):
-						return fmt.Sprintf("%s: stopped, but %s has spec.replicas %s", s.ref, refs[i], replicasText(w.spec)), true
+					case m.kind == kindDaemonSet && m.status.DesiredNumberScheduled > 0:
+						return fmt.Sprintf("%s: stopped, but %s is not deleted and schedules %d pods", s.ref, m.ref, m.status.DesiredNumberScheduled), true
+					case m.kind != kindDaemonSet && (m.spec == nil || *m.spec != 0):
+						return fmt.Sprintf("%s: stopped, but %s has spec.replicas %s", s.ref, m.ref, replicasText(m.spec)), true
 					}
 				}
 				return "", true

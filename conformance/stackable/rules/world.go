@@ -31,8 +31,16 @@ type cluster struct {
 }
 
 type clusterSpec struct {
+	Roles            []role           `json:"roles"`
 	ClusterOperation clusterOperation `json:"clusterOperation"`
 	Broken           string           `json:"broken"`
+}
+
+// role is one of the workloads a cluster asks for.
+type role struct {
+	Name     string `json:"name"`
+	Kind     string `json:"kind"`
+	Replicas int    `json:"replicas"`
 }
 
 // clusterOperation is operator-rs's switches (UPSTREAM;
@@ -313,12 +321,21 @@ func (p pod) with(e timeline.Event) pod {
 	return p
 }
 
-// owned are the scene's workloads in ref order, each with what the table
-// reads of it: its pods are those of its namespace whose labels hold
-// every label of its pod template (the selector, in the shared design).
-func (sc scene) owned() ([]timeline.ObjectRef, []counts) {
+// member is a workload of a cluster as the table reads it: absent when
+// its role's workload does not exist.
+type member struct {
+	ref timeline.ObjectRef
+	counts
+	absent bool
+}
+
+// labelled are the scene's workloads, those labelled with its cluster's
+// name, in ref order, each with what the table reads of it: its pods are
+// those of its namespace whose labels hold every label of its pod
+// template (the selector, in the shared design).
+func (sc scene) labelled() []member {
 	refs := slices.SortedFunc(maps.Keys(sc.workloads), func(a, b timeline.ObjectRef) int { return strings.Compare(a.String(), b.String()) })
-	out := make([]counts, 0, len(refs))
+	out := make([]member, 0, len(refs))
 	for _, ref := range refs {
 		w := sc.workloads[ref]
 		c := counts{kind: ref.Kind, spec: w.spec, status: w.status, podPhase: map[string]string{}}
@@ -327,9 +344,41 @@ func (sc scene) owned() ([]timeline.ObjectRef, []counts) {
 				c.podPhase[pr.Name] = p.phase
 			}
 		}
-		out = append(out, c)
+		out = append(out, member{ref: ref, counts: c})
 	}
-	return refs, out
+	return out
+}
+
+// members are the workloads the table reads for the scene's cluster: one
+// per role of its spec, the labelled workload of the role's kind named
+// <cluster>-<role> or whose pod template's component label is the role,
+// or, when there is none (not yet created, or not while paused), the
+// role's workload with none of its replicas available (a DaemonSet's
+// wanted pods unknown: none). A spec that lists no role (or is not
+// recorded) reads the labelled workloads.
+func (sc scene) members(cluster timeline.ObjectRef) []member {
+	have := sc.labelled()
+	roles := sc.cluster.spec.Roles
+	if len(roles) == 0 {
+		return have
+	}
+	out := make([]member, 0, len(roles))
+	for _, r := range roles {
+		i := slices.IndexFunc(have, func(m member) bool {
+			return m.ref.Kind == r.Kind && (m.ref.Name == cluster.Name+"-"+r.Name || sc.workloads[m.ref].labels[labelComponent] == r.Name)
+		})
+		if i >= 0 {
+			out = append(out, have[i])
+			continue
+		}
+		m := member{ref: timeline.ObjectRef{Kind: r.Kind, Group: groupApps, Namespace: cluster.Namespace, Name: cluster.Name + "-" + r.Name},
+			counts: counts{kind: r.Kind}, absent: true}
+		if r.Kind != kindDaemonSet {
+			m.spec = &r.Replicas
+		}
+		out = append(out, m)
+	}
+	return out
 }
 
 // selects tells whether labels hold every label of selector.

@@ -177,7 +177,6 @@ type drawing struct {
 	markers int // fault and step markers drawn
 	skipped int // fault and step markers left out (maxMarkers)
 	events  int
-	lastAt  time.Time
 }
 
 func newDrawing(origin time.Time, span time.Duration) *drawing {
@@ -191,8 +190,12 @@ func (d *drawing) x(t time.Time) float64 {
 }
 
 // groupKey is what an event's row is: its object, or for a node file the
-// node (its files are the lanes).
+// node (its files are the lanes); an event on no object (evidence written
+// by hand, a rule's own) has a row of its own.
 func groupKey(o timeline.ObjectRef) (key, label string) {
+	if o == (timeline.ObjectRef{}) {
+		return "/", "no object"
+	}
 	if o.Kind == timeline.KindFile && o.Group == "" {
 		return "File/" + o.Namespace, "files of node " + o.Namespace
 	}
@@ -213,7 +216,7 @@ func (d *drawing) group(o timeline.ObjectRef, cited map[string]bool) *group {
 	}
 	k := d.byKind[o.Kind]
 	if k == nil {
-		k = &kindLanes{kind: o.Kind}
+		k = &kindLanes{kind: cmp.Or(o.Kind, "Events")}
 		d.byKind[o.Kind] = k
 		d.kinds = append(d.kinds, k)
 	}
@@ -246,7 +249,6 @@ func isNonAPI(kind string) bool {
 // add files one event.
 func (d *drawing) add(e timeline.Event, cited map[string]bool) {
 	d.events++
-	d.lastAt = e.Time
 	g := d.group(e.Object, cited)
 	x := d.x(e.Time)
 	g.events++

@@ -101,6 +101,7 @@ func TestWriteHTML(t *testing.T) {
 		{"evidence with its whole diff", "Ready before: True &#34;ok&#34;\nReady after:  Unknown &#34;&lt;stale&gt; &amp; late&#34;</pre>"},
 		{"a run without a timeline draws its evidence only", `<div class="tl" id="tl-3"`},
 		{"the run's times", "1h0m0s of virtual time played in 1.5s of wall time (2400x)"},
+		{"cited evidence on no object gets a row", `<span class="lbl" title="no object: 0 events">no object</span><svg viewBox="0 0 1000 10" preserveAspectRatio="none" role="img"><a class="mk m-cite" href="#ev-3-1">`},
 	} {
 		if !strings.Contains(page, tc.want) {
 			t.Errorf("%s: page lacks %q", tc.what, tc.want)

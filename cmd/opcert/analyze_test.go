@@ -269,7 +269,7 @@ func TestAnalyzeRefusesBadInput(t *testing.T) {
 		{[]string{write(t, dir, "pods.jsonl", `{"time":"2026-01-01T00:00:00Z","actor":"a","verb":"create","object":{"kind":"Pod","name":"p"}}`)}, "which no mechanism records"},
 		{[]string{filepath.Join(dir, "missing.jsonl")}, "missing.jsonl"},
 		{[]string{dir}, "is not a file"},
-		{[]string{write(t, dir, "x.jsonl", ""), "--mechanism", "olm"}, `no such mechanism`},
+		{[]string{write(t, dir, "x.jsonl", ""), "--mechanism", "nosuch"}, `no such mechanism`},
 	} {
 		r := opcert(t, nil, append([]string{"analyze", "--out", out}, tc.args...)...)
 		if r.code != exitUsage || !strings.Contains(r.stderr, tc.want) {

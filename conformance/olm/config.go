@@ -29,6 +29,9 @@ const (
 
 func init() {
 	simworld.RegisterTypes(probe.AddToScheme)
+	// The aggregator lists the CRs when it starts, the gate the Upgrades
+	// at each change of a Probe: from etcd, not waiting on the cache.
+	simworld.ListFromEtcd("foos.example.com", "bars.example.com", "upgrades.opcert.io", "probes.operators.coreos.com")
 	conformance.Register(conformance.Plugin{Name: Name, Seed: Seed, Flags: flags,
 		Profiles: []string{ReadingHolds, ReadingBlocks}, ProfileFlag: "olm-reading"})
 }

@@ -60,8 +60,9 @@ type Aggregator struct {
 	// compiled resources of the spec, with the kinds and plurals of their
 	// CRDs.
 	judged string
-	// owed is the status the Late flaw writes at its next reconcile.
-	owed *probe.Status
+	// owed is the status the Late flaw writes, the one it computed at the
+	// change before computed.
+	owed, computed *probe.Status
 
 	dirtyMu sync.Mutex
 	dirty   map[crKey]bool
@@ -217,15 +218,33 @@ func (a *Aggregator) Reconcile(ctx context.Context, _ reconcile.Request) (reconc
 	return reconcile.Result{}, a.client.Status().Update(ctx, u)
 }
 
-// late is the Late flaw: it writes what the reconcile before computed and
-// owes st to the next.
+// late is the Late flaw: at each change of what it computes, it writes
+// what it computed at the change before, one change behind. A reconcile
+// its own write wakes brings no change and writes nothing more, so the
+// flaw never chases its own writes.
 func (a *Aggregator) late(st, have probe.Status) (probe.Status, bool) {
-	owed := a.owed
-	a.owed = &st
-	if owed == nil {
+	if a.computed == nil || !sameContent(*a.computed, st) {
+		a.owed, a.computed = a.computed, &st
+	}
+	if a.owed == nil {
 		return have, false
 	}
-	return *owed, !apiequality.Semantic.DeepEqual(*owed, have)
+	return *a.owed, !apiequality.Semantic.DeepEqual(*a.owed, have)
+}
+
+// sameContent tells whether two statuses say the same, their conditions'
+// times and generations aside.
+func sameContent(a, b probe.Status) bool {
+	if len(a.Conditions) != len(b.Conditions) || !apiequality.Semantic.DeepEqual(a.ProbeResources, b.ProbeResources) {
+		return false
+	}
+	for i, c := range a.Conditions {
+		d := b.Conditions[i]
+		if c.Type != d.Type || c.Status != d.Status || c.Reason != d.Reason || c.Message != d.Message {
+			return false
+		}
+	}
+	return true
 }
 
 // create makes the Probe with the spec the annotations ask for.

@@ -74,9 +74,10 @@ func (w *World) start(ctx context.Context, crds []*apiextensionsv1.CustomResourc
 	// which it learns from a progress request sent every 100ms: each such
 	// list waits up to 100ms. Without the cache it is one read of etcd.
 	// Pods are what actors list at every look (an operator counting its
-	// operand's pods); the other kinds keep the cache, and their watches
+	// operand's pods), and mechanisms add the kinds their actors list
+	// (ListFromEtcd); the other kinds keep the cache, and their watches
 	// its semantics (an expired resourceVersion is 410 Gone at once).
-	api.Configure().Set("watch-cache-sizes", "pods#0")
+	api.Configure().Set("watch-cache-sizes", watchCacheSizes())
 	w.env.ControlPlane.Etcd = &envtest.Etcd{Path: filepath.Join(bin, "etcd"), DataDir: filepath.Join(w.dir, "etcd"),
 		Out: w.logs[1], Err: w.logs[1]}
 
@@ -238,4 +239,34 @@ func Abort() {
 		_ = killAndRemove(dir.(string))
 		return true
 	})
+}
+
+// uncached are the resources whose lists a World's API server serves from
+// etcd rather than its watch cache (see start).
+var (
+	uncachedMu sync.Mutex
+	uncached   = []string{"pods"}
+)
+
+// ListFromEtcd makes every World's API server serve the lists of these
+// resources ("resource.group": "upgrades.opcert.io") from etcd, without
+// the up to 100ms a list for the latest state waits for the watch cache
+// to catch up: a mechanism whose actors list a kind at each look registers
+// it from its init.
+func ListFromEtcd(resources ...string) {
+	uncachedMu.Lock()
+	defer uncachedMu.Unlock()
+	uncached = append(uncached, resources...)
+}
+
+// watchCacheSizes is the API server's --watch-cache-sizes: no cache for
+// the uncached resources.
+func watchCacheSizes() string {
+	uncachedMu.Lock()
+	defer uncachedMu.Unlock()
+	sizes := make([]string, len(uncached))
+	for i, r := range uncached {
+		sizes[i] = r + "#0"
+	}
+	return strings.Join(sizes, ",")
 }

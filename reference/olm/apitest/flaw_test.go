@@ -1,6 +1,7 @@
 package apitest
 
 import (
+	"fmt"
 	"reflect"
 	"testing"
 	"time"
@@ -19,6 +20,7 @@ import (
 func TestAggregatorFlaws(t *testing.T) {
 	operatorsFalse := probe.Status{Conditions: []metav1.Condition{{Type: "Upgradeable", Status: metav1.ConditionFalse,
 		Reason: "FooProcess", Message: "FooProcess is running", LastTransitionTime: metav1.NewTime(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))}}}
+	i := 0 // each run its own namespace: two cases may share a flaw
 	for _, tc := range []struct {
 		name string
 		flaw olm.AggregatorFlaw
@@ -79,24 +81,32 @@ func TestAggregatorFlaws(t *testing.T) {
 				return 1
 			}, reference: "False", flawed: ""},
 		{name: "late: one change behind", flaw: olm.Late,
-			world: func(h *harness, _ *olm.Aggregator) int {
+			world: func(h *harness, a *olm.Aggregator) int {
 				h.annotate(foos, seedAnnotations)
-				h.foo(h.ns, "foo-example", seedCR...)
-				return 2
-			}, reference: "False", flawed: "False",
-			check: func(t *testing.T, _ bool, p *probe.Probe) {
+				h.reconcile(a, h.key()) // no Foo yet: upgradeable, owed to the next change
+				a.Map(h.ctx, h.foo(h.ns, "foo-example", seedCR...))
+				return 2 // the change, then its own write's wake-up, which changes nothing
+			}, reference: "False", flawed: "True",
+			check: func(t *testing.T, flawed bool, p *probe.Probe) {
+				if flawed {
+					if len(p.Status.ProbeResources) != 0 {
+						t.Errorf("the flaw lists %v, the change before listed nothing", p.Status.ProbeResources)
+					}
+					return
+				}
 				if reasons := p.Status.ProbeResources[0].Reasons; !reflect.DeepEqual(reasons, []string{"!Migrating", "UnhealthyDatabase", "BadConnectivity"}) {
 					t.Errorf("reasons %q", reasons)
 				}
 			}},
 	} {
 		for _, flaw := range []olm.AggregatorFlaw{"", tc.flaw} {
+			i++
 			name := "reference"
 			if flaw != "" {
 				name = "flawed"
 			}
 			t.Run(tc.name+"/"+name, func(t *testing.T) {
-				h := start(t, "olm-flaw-"+string(tc.flaw)+"-"+name)
+				h := start(t, fmt.Sprintf("olm-flaw-%d-%s-%s", i, tc.flaw, name))
 				h.namespace(h.ns + "-z")
 				a := h.aggregatorWith(flaw)
 				for range tc.world(h, a) {

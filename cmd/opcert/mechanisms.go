@@ -6,6 +6,7 @@ package main
 import (
 	_ "github.com/opcert/opcert/conformance/clusteroperator"
 	_ "github.com/opcert/opcert/conformance/olm"
+	_ "github.com/opcert/opcert/conformance/stackable"
 	_ "github.com/opcert/opcert/conformance/stale"
 	_ "github.com/opcert/opcert/conformance/staticpod"
 )

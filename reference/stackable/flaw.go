@@ -45,6 +45,10 @@ const (
 	// it computed: one change behind (breaks DESIGN 004: the conditions
 	// match the table within one reconcile).
 	Late Flaw = "late"
+	// SilentPause stops writing the workloads while Paused, as it must,
+	// but publishes Paused False (breaks 004 §Implementation details,
+	// Paused True).
+	SilentPause Flaw = "silent-pause"
 )
 
 var flaws = []struct {
@@ -61,6 +65,7 @@ var flaws = []struct {
 	{ProgressingOnFailed, "publishes Progressing True although a pod has phase Failed"},
 	{NoProbeTime, "omits lastProbeTime"},
 	{Late, "writes the conditions only at the next reconcile after a change: one change behind"},
+	{SilentPause, "pauses, but publishes Paused False"},
 }
 
 // Flaws lists every flaw, in a stable order, for a registry of broken

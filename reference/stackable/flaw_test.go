@@ -11,8 +11,8 @@ import (
 
 func TestFlawsListed(t *testing.T) {
 	all := Flaws()
-	if len(all) != 10 {
-		t.Errorf("%d flaws, want the 10 of the brief: %v", len(all), all)
+	if len(all) != 11 {
+		t.Errorf("%d flaws, want 11: %v", len(all), all)
 	}
 	for _, f := range all {
 		if f.Description() == "" {
@@ -43,6 +43,7 @@ func TestStatusFlaws(t *testing.T) {
 		{NeverDegraded, Cluster{}, failed, map[string]metav1.ConditionStatus{TypeDegraded: metav1.ConditionFalse}},
 		{ProgressingOnFailed, Cluster{}, failed, map[string]metav1.ConditionStatus{TypeProgressing: metav1.ConditionTrue}},
 		{StoppedAvailable, stop, stopped, map[string]metav1.ConditionStatus{TypeAvailable: metav1.ConditionTrue}},
+		{SilentPause, Cluster{Command: CommandPaused}, lost, map[string]metav1.ConditionStatus{TypePaused: metav1.ConditionFalse}},
 	} {
 		t.Run(string(tc.flaw), func(t *testing.T) {
 			ref := Table(ClusterState{Cluster: tc.cluster, Workloads: tc.ws})

@@ -48,7 +48,7 @@ func Table(s ClusterState) []Condition {
 		m.Progressing = row(metav1.ConditionTrue, ReasonReplicasStarting, MessageStarting, nil, nil)
 	}
 	paused := row(metav1.ConditionFalse, ReasonReconciling, MessageReconciled, nil, nil)
-	if s.Cluster.Paused(s.Profile) {
+	if s.Cluster.Paused(s.Profile) && s.Flaw != SilentPause {
 		paused = row(metav1.ConditionTrue, ReasonPaused, MessagePaused, nil, nil)
 	}
 	stopped := row(metav1.ConditionFalse, ReasonRunning, MessageNotStopped, nil, nil)

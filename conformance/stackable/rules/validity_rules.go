@@ -69,8 +69,10 @@ func (c Config) conditionProblem(ch timeline.ConditionChange, t time.Time) strin
 		return fmt.Sprintf("has lastTransitionTime %s, after the write", a.LastTransitionTime.Format(time.RFC3339))
 	case ch.Before == nil:
 		return ""
-	case ch.Before.Status != a.Status && a.LastTransitionTime.Equal(ch.Before.LastTransitionTime):
-		return fmt.Sprintf("went from %s to %s without moving lastTransitionTime", ch.Before.Status, a.Status)
+	case ch.Before.Status != a.Status && a.LastTransitionTime.Before(t.Truncate(time.Second).Add(-c.Tolerance)):
+		// A transition stamps the write's time (to the second, as the API
+		// server keeps it): two transitions at one instant share it.
+		return fmt.Sprintf("went from %s to %s without moving lastTransitionTime to the write's time (it says %s)", ch.Before.Status, a.Status, a.LastTransitionTime.Format(time.RFC3339))
 	case ch.Before.Status == a.Status && !a.LastTransitionTime.Equal(ch.Before.LastTransitionTime):
 		return fmt.Sprintf("moved lastTransitionTime from %s to %s while its status stayed %s",
 			ch.Before.LastTransitionTime.Format(time.RFC3339), a.LastTransitionTime.Format(time.RFC3339), a.Status)

@@ -1,0 +1,36 @@
+package stackable
+
+import (
+	"github.com/spf13/pflag"
+
+	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/conformance/stackable/rules"
+	simworld "github.com/opcert/opcert/sim/world"
+)
+
+// Config is the run's settings for seed 004: the profile the rules judge
+// against.
+type Config = rules.Config
+
+// DefaultConfig is the seed's, as DESIGN 004 reads it.
+func DefaultConfig() Config { return rules.DefaultConfig() }
+
+func init() {
+	// The operator lists its clusters' workloads at each look.
+	simworld.ListFromEtcd("sampleclusters.samples.opcert.io", "statefulsets.apps", "deployments.apps", "daemonsets.apps")
+	conformance.Register(conformance.Plugin{Name: Name, Seed: Seed, Flags: flags,
+		Profiles: []string{rules.ProfileSeed, rules.ProfileOperatorRS}, ProfileFlag: "stackable-profile"})
+}
+
+// flags are seed 004's settings.
+func flags(fs *pflag.FlagSet) func() (*conformance.Mechanism, error) {
+	cfg := DefaultConfig()
+	fs.StringVar(&cfg.Profile, "stackable-profile", rules.ProfileSeed,
+		"stackable: what the rules judge against: seed (ADR027's table row by row, DESIGN 004) or operator-rs (what stackabletech/operator-rs shipped)")
+	return func() (*conformance.Mechanism, error) {
+		if err := cfg.Validate(); err != nil {
+			return nil, err
+		}
+		return Mechanism(cfg), nil
+	}
+}

@@ -1,0 +1,91 @@
+package stackable_test
+
+import (
+	"context"
+	"testing"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/conformance/conformancetest"
+	"github.com/opcert/opcert/conformance/stackable"
+	"github.com/opcert/opcert/conformance/stackable/rules"
+	"github.com/opcert/opcert/reports"
+	"github.com/opcert/opcert/scenarios"
+	"github.com/opcert/opcert/sim/timeline"
+)
+
+func TestConformance(t *testing.T) {
+	if testing.Short() {
+		t.Skip("needs the API server")
+	}
+	RegisterFailHandler(Fail)
+	RunSpecs(t, "seed 004 (stackable) on envtest")
+}
+
+// builtins are this mechanism's built-in scenarios.
+func builtins() []*scenarios.Scenario { return conformancetest.Builtins(stackable.Name) }
+
+func play(name string, cfg stackable.Config, choices map[string]string) (reports.Run, *timeline.Timeline) {
+	GinkgoHelper()
+	sc, err := scenarios.BuiltinNamed(name)
+	Expect(err).NotTo(HaveOccurred())
+	m := stackable.Mechanism(cfg)
+	cast, err := m.Subjects(choices)
+	Expect(err).NotTo(HaveOccurred())
+	run, tl := conformance.Play(context.Background(), api.Client, m, sc, cast, conformance.Options{Prefix: prefix()})
+	Expect(run.Error).To(BeEmpty())
+	return run, tl
+}
+
+func verdict(run reports.Run, rule string) reports.Case {
+	GinkgoHelper()
+	c, ok := conformancetest.Case(run, rule)
+	Expect(ok).To(BeTrue(), "no case %s", rule)
+	return c
+}
+
+var _ = Describe("the reference", Ordered, func() {
+	judged := map[string]bool{} // the rules some built-in judged and passed
+	for _, sc := range builtins() {
+		It("passes every STACKABLE rule and expectation in "+sc.Name+", on its golden timeline", func() {
+			run, tl := play(sc.Name, stackable.DefaultConfig(), nil)
+			Expect(conformancetest.Golden(sc.Name, tl)).To(Succeed())
+			for _, c := range run.Cases {
+				Expect(c.Status).To(Or(Equal(reports.Pass), Equal(reports.Skip)), "%s: %s %s", c.Rule, c.Status, c.Message)
+				if c.Status == reports.Pass {
+					judged[c.Rule] = true
+				}
+			}
+		})
+	}
+
+	It("has judged every STACKABLE rule somewhere in the built-ins", func() {
+		for _, r := range rules.Rules(rules.DefaultConfig()) {
+			Expect(judged).To(HaveKey(r.ID), "no built-in scenario judges %s", r.ID)
+		}
+	})
+})
+
+// What operator-rs shipped passes the rules of its profile, and fails the
+// seed's where it departs from the table (the pod phases it ignores).
+var _ = Describe("the operator-rs profile", func() {
+	rs := stackable.DefaultConfig()
+	rs.Profile = rules.ProfileOperatorRS
+	for _, name := range []string{"stackable-steady", "stackable-pod-unknown", "stackable-operator-restart"} {
+		It("passes the operator-rs rules in "+name, func() {
+			run, _ := play(name, rs, map[string]string{stackable.RoleOperator: "operator-rs"})
+			for _, c := range run.Cases {
+				if c.Rule == "EXPECT" {
+					continue // the built-ins' expectations are the seed's
+				}
+				Expect(c.Status).To(Or(Equal(reports.Pass), Equal(reports.Skip)), "%s: %s %s", c.Rule, c.Status, c.Message)
+			}
+		})
+	}
+	It("fails the seed's Available rule where a pod's phase is Unknown", func() {
+		run, _ := play("stackable-pod-unknown", stackable.DefaultConfig(), map[string]string{stackable.RoleOperator: "operator-rs"})
+		Expect(verdict(run, "STACKABLE-001").Status).To(Equal(reports.Fail))
+	})
+})

@@ -1,0 +1,21 @@
+package stackable_test
+
+import (
+	"fmt"
+	"sync/atomic"
+	"testing"
+
+	"github.com/opcert/opcert/conformance/conformancetest"
+	"github.com/opcert/opcert/sim/world"
+)
+
+// api is the one API server this package's integration tests and
+// benchmarks share, as one `opcert run` does.
+var api *world.World
+
+var runs atomic.Int64
+
+// prefix gives each run its own object names on the shared server.
+func prefix() string { return fmt.Sprintf("s%03d-", runs.Add(1)) }
+
+func TestMain(m *testing.M) { conformancetest.Main(m, &api) }

@@ -1,0 +1,146 @@
+package stackable
+
+import (
+	"context"
+	"fmt"
+
+	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/conformance/stackable/rules"
+	ref "github.com/opcert/opcert/reference/stackable"
+	"github.com/opcert/opcert/scenarios"
+	"github.com/opcert/opcert/sim"
+	"github.com/opcert/opcert/sim/workload"
+)
+
+// The mechanism's name, as scenarios give it, and its seed.
+const (
+	Name = "stackable"
+	Seed = "004"
+)
+
+// The kinds the mechanism works on.
+var (
+	SampleClusterGVK = ref.SampleClusterGVK
+	PodGVK           = corev1.SchemeGroupVersion.WithKind("Pod")
+	workloadGVKs     = []schema.GroupVersionKind{
+		appsv1.SchemeGroupVersion.WithKind("StatefulSet"),
+		appsv1.SchemeGroupVersion.WithKind("Deployment"),
+		appsv1.SchemeGroupVersion.WithKind("DaemonSet"),
+	}
+)
+
+// RoleOperator is seed 004's one role; actorOperator its actor.
+const (
+	RoleOperator  = rules.RoleOperator
+	actorOperator = "operator"
+)
+
+// Mechanism returns seed 004's plug-in with cfg.
+func Mechanism(cfg Config) *conformance.Mechanism {
+	return &conformance.Mechanism{
+		Name: Name, Seed: Seed,
+		Roles:    []conformance.Role{{Name: RoleOperator, Subjects: operators}},
+		Rules:    rules.Rules(cfg),
+		Estimate: estimate,
+		Expects:  SampleClusterGVK,
+		Build: func(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
+			return build(ctx, st, sc, cast)
+		},
+	}
+}
+
+// recordedFields are what the rules read beside conditions (the timeline
+// contract in rules/doc.go).
+var recordedFields = map[schema.GroupVersionKind][]string{
+	SampleClusterGVK: {"metadata.annotations", "spec", "status.conditions"},
+	PodGVK:           {"metadata.labels", "status.phase", "spec.nodeName"},
+}
+
+// world is a scenario's running cluster.
+type world struct {
+	st       *conformance.Stage
+	spec     *World
+	subject  operatorImpl
+	pods     *workload.Controller
+	user     *sim.Client
+	clusters map[string]Cluster // by name, what the scenario declared
+}
+
+func build(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
+	impl, ok := cast[RoleOperator].Impl.(operatorImpl)
+	if !ok {
+		return nil, fmt.Errorf("%s: the %s role cannot be played by %T", Name, RoleOperator, cast[RoleOperator].Impl)
+	}
+	sched := st.Sched
+	w := &world{st: st, spec: scenarioWorld(sc), subject: impl,
+		user: sched.Client(st.API, "scenario", "scenario"), clusters: map[string]Cluster{}}
+	for gvk, paths := range recordedFields {
+		if err := sched.RecordFields(gvk, paths...); err != nil {
+			return nil, err
+		}
+	}
+	for _, gvk := range workloadGVKs {
+		if err := sched.RecordFields(gvk, "spec.replicas", "spec.template.metadata.labels", "status"); err != nil {
+			return nil, err
+		}
+	}
+	if err := w.setUp(ctx); err != nil {
+		return nil, err
+	}
+	w.pods = workload.New(workload.Options{Scheduler: sched, API: st.API, Namespaces: w.spec.namespaces(),
+		Nodes: w.spec.nodes(), ReadyAfter: st.Scaled(w.spec.readyAfter())})
+	if err := sched.Start(ctx, w.pods.Actor()); err != nil {
+		return nil, err
+	}
+	if err := w.startOperator(ctx); err != nil {
+		return nil, err
+	}
+	if w.spec.Load != nil {
+		w.queueLoad(sc.Duration.Duration)
+	}
+	return w, nil
+}
+
+// startOperator starts the operator role's subject, a new process.
+func (w *world) startOperator(ctx context.Context) error {
+	sched := w.st.Sched
+	op, err := ref.New(sched.Client(w.st.API, actorOperator, RoleOperator), sched.Clock(),
+		ref.Options{Namespaces: w.spec.namespaces(), Profile: w.subject.profile, Flaw: w.subject.flaw})
+	if err != nil {
+		return err
+	}
+	watches := []sim.Watch{{GVK: SampleClusterGVK, Map: op.Map}, {GVK: PodGVK, Map: op.Map}}
+	for _, gvk := range workloadGVKs {
+		watches = append(watches, sim.Watch{GVK: gvk, Map: op.Map})
+	}
+	return sched.Start(ctx, sim.Actor{Name: actorOperator, Role: RoleOperator, Reconciler: op, Watches: watches, Initial: op.Initial()})
+}
+
+// estimate is how many API calls a scenario costs on the reference: per
+// pod its creation and three status writes, per cluster its creation, its
+// workloads' writes and statuses and a few status writes of its own, and
+// per fault (a step, or the load's failures) a pod's two writes, its
+// workload's status and the cluster's.
+func estimate(sc *scenarios.Scenario) int {
+	w := scenarioWorld(sc)
+	n := 10 + 6*len(sc.Steps)
+	for _, c := range w.clusters() {
+		n += 4
+		for _, r := range c.Roles {
+			pods := r.Replicas
+			if r.Kind == "DaemonSet" {
+				pods = len(w.nodes())
+			}
+			n += 4 + 4*pods
+		}
+	}
+	if l := w.Load; l != nil && l.MeanTimeToFailure.Duration > 0 {
+		failures := int(sc.Duration.Duration/l.MeanTimeToFailure.Duration) * l.Clusters
+		n += 8 * failures
+	}
+	return n
+}

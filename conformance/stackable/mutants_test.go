@@ -1,0 +1,52 @@
+package stackable_test
+
+import (
+	"fmt"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/opcert/opcert/conformance/stackable"
+	"github.com/opcert/opcert/conformance/stackable/rules"
+	"github.com/opcert/opcert/reports"
+)
+
+// broken names, per broken operator, a built-in where it breaks a rule.
+var broken = []struct {
+	subject, scenario, rule string
+}{
+	{"ignores-unknown", "stackable-pod-unknown", "STACKABLE-001"},
+	{"stopped-available", "stackable-stop-start", "STACKABLE-001"},
+	{"late", "stackable-pod-failed", "STACKABLE-001"},
+	{"progressing-on-failed", "stackable-pod-failed", "STACKABLE-002"},
+	{"never-degraded", "stackable-pod-failed", "STACKABLE-003"},
+	{"writes-while-paused", "stackable-paused", "STACKABLE-005"},
+	{"stop-keeps-replicas", "stackable-stop-start", "STACKABLE-006"},
+	{"moving-transition", "stackable-pod-failed", "STACKABLE-007"},
+	{"no-probe-time", "stackable-steady", "STACKABLE-007"},
+	{"publishes-on-error", "stackable-reconcile-error", "STACKABLE-008"},
+	{"silent-pause", "stackable-paused", "STACKABLE-004"},
+}
+
+// Every STACKABLE rule fails on a broken operator, with the writes that
+// prove it as evidence (the self-test shows the whole matrix).
+var _ = Describe("the broken operators", func() {
+	for _, tc := range broken {
+		It(fmt.Sprintf("%s: %s fails in %s", tc.subject, tc.rule, tc.scenario), func() {
+			run, _ := play(tc.scenario, stackable.DefaultConfig(), map[string]string{stackable.RoleOperator: tc.subject})
+			c := verdict(run, tc.rule)
+			Expect(c.Status).To(Equal(reports.Fail), c.Message)
+			Expect(c.Evidence).NotTo(BeEmpty())
+		})
+	}
+
+	It("break every rule between them", func() {
+		shown := map[string]bool{}
+		for _, tc := range broken {
+			shown[tc.rule] = true
+		}
+		for _, r := range rules.Rules(rules.DefaultConfig()) {
+			Expect(shown).To(HaveKey(r.ID), "no broken operator is shown failing %s", r.ID)
+		}
+	})
+})

@@ -1,0 +1,199 @@
+package stackable
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	ref "github.com/opcert/opcert/reference/stackable"
+)
+
+// setUp creates the namespaces and the clusters at time zero.
+func (w *world) setUp(ctx context.Context) error {
+	for _, ns := range w.spec.namespaces() {
+		if err := w.user.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}); err != nil {
+			return fmt.Errorf("creating namespace %s: %w", ns, err)
+		}
+	}
+	for _, c := range w.spec.clusters() {
+		w.clusters[c.Name] = c
+		if err := w.user.Create(ctx, clusterObject(c)); err != nil {
+			return fmt.Errorf("creating SampleCluster %s/%s: %w", c.namespace(), c.Name, err)
+		}
+	}
+	return nil
+}
+
+// clusterObject is the SampleCluster of c.
+func clusterObject(c Cluster) *unstructured.Unstructured {
+	u := object(c)
+	roles := make([]any, 0, len(c.Roles))
+	for _, r := range c.Roles {
+		m := map[string]any{"name": r.Name, "kind": r.Kind}
+		if r.Kind != "DaemonSet" {
+			m["replicas"] = int64(r.Replicas)
+		}
+		roles = append(roles, m)
+	}
+	spec := map[string]any{"roles": roles}
+	if op := c.ClusterOperation; op != nil {
+		spec["clusterOperation"] = map[string]any{"reconciliationPaused": op.ReconciliationPaused, "stopped": op.Stopped}
+	}
+	u.Object["spec"] = spec
+	if c.Command != "" {
+		u.SetAnnotations(map[string]string{ref.AnnotationCommand: c.Command})
+	}
+	return u
+}
+
+func object(c Cluster) *unstructured.Unstructured {
+	u := &unstructured.Unstructured{Object: map[string]any{}}
+	u.SetGroupVersionKind(SampleClusterGVK)
+	u.SetNamespace(c.namespace())
+	u.SetName(c.Name)
+	return u
+}
+
+// Do carries out a step's action (scenario.go lists them).
+func (w *world) Do(ctx context.Context, action string, arg any) error {
+	switch action {
+	case actFail, actLose, actRecover:
+		r := arg.(*PodRef)
+		ns, name, err := w.pod(ctx, *r)
+		if err != nil {
+			return err
+		}
+		switch action {
+		case actFail:
+			return w.pods.FailPod(ctx, ns, name)
+		case actLose:
+			return w.pods.LosePod(ctx, ns, name)
+		}
+		return w.pods.RecoverPod(ctx, ns, name)
+	case actScale:
+		s := arg.(*Scale)
+		return w.edit(ctx, s.Cluster, func(u *unstructured.Unstructured) error { return setReplicas(u, s.Role, s.Replicas) })
+	case actCommand:
+		c := arg.(*Command)
+		return w.edit(ctx, c.Cluster, func(u *unstructured.Unstructured) error {
+			ann := u.GetAnnotations()
+			if ann == nil {
+				ann = map[string]string{}
+			}
+			if c.Command == "" {
+				delete(ann, ref.AnnotationCommand)
+			} else {
+				ann[ref.AnnotationCommand] = c.Command
+			}
+			u.SetAnnotations(ann)
+			return nil
+		})
+	case actOperation:
+		o := arg.(*Operation)
+		return w.edit(ctx, o.Cluster, func(u *unstructured.Unstructured) error {
+			return unstructured.SetNestedMap(u.Object, map[string]any{"reconciliationPaused": o.ReconciliationPaused, "stopped": o.Stopped}, "spec", "clusterOperation")
+		})
+	case actBreak:
+		b := arg.(*Break)
+		return w.edit(ctx, b.Cluster, func(u *unstructured.Unstructured) error {
+			return unstructured.SetNestedField(u.Object, b.Message, "spec", "broken")
+		})
+	case actFix:
+		return w.edit(ctx, arg.(string), func(u *unstructured.Unstructured) error {
+			unstructured.RemoveNestedField(u.Object, "spec", "broken")
+			return nil
+		})
+	case actKill:
+		if w.st.Sched.Running(actorOperator) {
+			return w.st.Sched.Kill(ctx, actorOperator)
+		}
+		return nil
+	case actRestart:
+		if w.st.Sched.Running(actorOperator) {
+			if err := w.st.Sched.Kill(ctx, actorOperator); err != nil {
+				return err
+			}
+		}
+		return w.startOperator(ctx)
+	}
+	return fmt.Errorf("%s scenarios have no action %q", Name, action)
+}
+
+// edit is the user changing a cluster.
+func (w *world) edit(ctx context.Context, name string, change func(*unstructured.Unstructured) error) error {
+	u := object(w.clusters[name])
+	if err := w.user.Get(ctx, client.ObjectKeyFromObject(u), u); err != nil {
+		return fmt.Errorf("reading SampleCluster %s: %w", name, err)
+	}
+	if err := change(u); err != nil {
+		return err
+	}
+	return w.user.Update(ctx, u)
+}
+
+// setReplicas sets a role's replicas in a SampleCluster's spec.
+func setReplicas(u *unstructured.Unstructured, role string, n int) error {
+	roles, _, err := unstructured.NestedSlice(u.Object, "spec", "roles")
+	if err != nil {
+		return err
+	}
+	for _, r := range roles {
+		if m, ok := r.(map[string]any); ok && m["name"] == role {
+			m["replicas"] = int64(n)
+		}
+	}
+	return unstructured.SetNestedSlice(u.Object, roles, "spec", "roles")
+}
+
+// pod is the namespace and name of the pod a step names: the role's
+// workload's pods, by name, as the simulated kubelet runs them now.
+func (w *world) pod(ctx context.Context, r PodRef) (string, string, error) {
+	c := w.clusters[r.Cluster]
+	pods := &corev1.PodList{}
+	err := w.user.List(ctx, pods, client.InNamespace(c.namespace()),
+		client.MatchingLabels{ref.LabelInstance: c.Name, ref.LabelComponent: r.Role})
+	if err != nil {
+		return "", "", err
+	}
+	var names []string
+	for _, p := range pods.Items {
+		if p.DeletionTimestamp == nil {
+			names = append(names, p.Name)
+		}
+	}
+	slices.Sort(names)
+	if r.Pod >= len(names) {
+		return "", "", fmt.Errorf("cluster %s's role %s has %d pods now: there is no pod %d", r.Cluster, r.Role, len(names), r.Pod)
+	}
+	return c.namespace(), names[r.Pod], nil
+}
+
+// queueLoad queues the load's pod failures over the run: each cluster's
+// failures at exponentially distributed intervals, a pod drawn among its
+// replicas failing (or, one time in four, lost), recovering RecoverAfter
+// later; all drawn from Seed, so a run replays exactly.
+func (w *world) queueLoad(duration time.Duration) {
+	l := w.spec.Load
+	r := rand.New(rand.NewPCG(l.Seed, 1))
+	mean := float64(l.MeanTimeToFailure.Duration)
+	for _, c := range w.spec.loadClusters() {
+		ns := c.namespace()
+		for at := time.Duration(r.ExpFloat64() * mean); at+l.RecoverAfter.Duration < duration; at += time.Duration(r.ExpFloat64() * mean) {
+			name := fmt.Sprintf("%s-server-%d", c.Name, r.IntN(l.Replicas))
+			fail := w.pods.FailPod
+			if r.IntN(4) == 0 {
+				fail = w.pods.LosePod
+			}
+			w.st.Sched.At(w.st.At(at), func(ctx context.Context) error { return fail(ctx, ns, name) })
+			w.st.Sched.At(w.st.At(at+l.RecoverAfter.Duration), func(ctx context.Context) error { return w.pods.RecoverPod(ctx, ns, name) })
+			at += l.RecoverAfter.Duration
+		}
+	}
+}

@@ -1,6 +1,7 @@
 // Package reports holds the result of an opcert run and writes it as JUnit
-// XML (for CI), JSON (for machines) and Markdown (for people, and for the
-// terminal summary).
+// XML (for CI), JSON (for machines), Markdown (for people, and for the
+// terminal summary) and one self-contained HTML page with the runs'
+// timelines drawn (html.go).
 package reports
 
 import (

@@ -298,10 +298,10 @@ func TestWriteAll(t *testing.T) {
 	if err := WriteAll(dir, testReport()); err != nil {
 		t.Fatal(err)
 	}
-	if got := dirNames(t, dir); !slices.Equal(got, []string{"junit.xml", "report.json", "report.md"}) {
+	if got := dirNames(t, dir); !slices.Equal(got, []string{"junit.xml", "report.html", "report.json", "report.md"}) {
 		t.Errorf("files: %v", got)
 	}
-	for _, name := range []string{"junit.xml", "report.json", "report.md"} {
+	for _, name := range []string{"junit.xml", "report.html", "report.json", "report.md"} {
 		if fi, err := os.Stat(filepath.Join(dir, name)); err != nil || fi.Size() == 0 || fi.Mode().Perm() != 0o644 {
 			t.Errorf("%s: %v %v", name, fi, err)
 		}

@@ -18,9 +18,11 @@ var files = []struct {
 }
 
 // WriteAll writes junit.xml, report.json and report.md into dir, creating
-// dir if needed. All three are first written to temporary files in dir and
-// only renamed into place once every one is complete, so a failure leaves
-// neither a truncated report nor a mix of new and old ones for CI to pick up.
+// dir if needed, then report.html (WriteHTMLFile), which draws the runs'
+// timelines the caller wrote under dir. The three are first written to
+// temporary files in dir and only renamed into place once every one is
+// complete, so a failure leaves neither a truncated report nor a mix of new
+// and old ones for CI to pick up.
 func WriteAll(dir string, r *Report) (err error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
@@ -50,5 +52,6 @@ func WriteAll(dir string, r *Report) (err error) {
 			return err
 		}
 	}
-	return nil
+	// The page draws the timelines the caller wrote under dir.
+	return WriteHTMLFile(dir, r)
 }

@@ -131,9 +131,6 @@ func (o *analyzeOptions) run(cmd *cobra.Command, files []string) error {
 	if err := reports.WriteAll(staging, rep); err != nil {
 		return envError{err}
 	}
-	if err := reports.WriteHTMLFile(staging, rep); err != nil {
-		return envError{err}
-	}
 	if err := replaceDir(staging, o.out); err != nil {
 		return err
 	}

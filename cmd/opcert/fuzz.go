@@ -167,9 +167,6 @@ func (o *fuzzOptions) run(cmd *cobra.Command) error {
 	if err := reports.WriteAll(staging, rep); err != nil {
 		return envError{err}
 	}
-	if err := reports.WriteHTMLFile(staging, rep); err != nil {
-		return envError{err}
-	}
 	if err := replaceDir(staging, o.out); err != nil {
 		return err
 	}

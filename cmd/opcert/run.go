@@ -251,9 +251,6 @@ func (o *runOptions) run(cmd *cobra.Command, files []string) error {
 	if err := reports.WriteAll(staging, written); err != nil {
 		return envError{err}
 	}
-	if err := reports.WriteHTMLFile(staging, written); err != nil {
-		return envError{err}
-	}
 	if err := replaceDir(staging, o.out); err != nil {
 		return err
 	}

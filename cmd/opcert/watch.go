@@ -261,9 +261,6 @@ func (o *watchOptions) judge(parent context.Context, m *conformance.Mechanism, r
 	if err := reports.WriteAll(staging, rep); err != nil {
 		return envError{err}
 	}
-	if err := reports.WriteHTMLFile(staging, rep); err != nil {
-		return envError{err}
-	}
 	if err := replaceDir(staging, o.out); err != nil {
 		return err
 	}

@@ -168,6 +168,11 @@ func (a *Aggregator) Reconcile(ctx context.Context, _ reconcile.Request) (reconc
 		if !Annotated(crds) {
 			return reconcile.Result{}, nil
 		}
+		if a.o.Flaw == WaitsForCRs {
+			if none, err := a.noCRs(ctx, crds, desired); err != nil || none {
+				return reconcile.Result{}, err
+			}
+		}
 		if u, err = a.create(ctx, desired); err != nil {
 			return reconcile.Result{}, err
 		}
@@ -177,6 +182,9 @@ func (a *Aggregator) Reconcile(ctx context.Context, _ reconcile.Request) (reconc
 		return reconcile.Result{}, err
 	}
 	spec := p.Spec
+	if a.o.Flaw == AppendsResources && spec != nil {
+		desired = appended(spec.ProbeResources, desired)
+	}
 	switch {
 	case spec == nil:
 		// 002 §Example Workflow's note: the operator updates the CRs itself.
@@ -186,7 +194,7 @@ func (a *Aggregator) Reconcile(ctx context.Context, _ reconcile.Request) (reconc
 		spec = &desired
 	case spec.Manager == probe.ManagerOperator && a.o.Flaw == IgnoresManager:
 		// The flaw aggregates the operator's spec, which lists nothing.
-	case spec.Manager != probe.ManagerCRDAnnotations:
+	case spec.Manager != probe.ManagerCRDAnnotations && a.o.Flaw != OverridesOperatorSpec:
 		// 002 §Writing to the Probe Resource Directly: the operator's.
 		return reconcile.Result{}, nil
 	case !SameSpec(spec, &desired) && a.o.Flaw != FrozenSpec:
@@ -245,6 +253,17 @@ func sameContent(a, b probe.Status) bool {
 		}
 	}
 	return true
+}
+
+// noCRs is the WaitsForCRs flaw's question before it creates the Probe:
+// whether the probe resources of spec have no CR in the target
+// namespaces (it lists them, as the first aggregation would).
+func (a *Aggregator) noCRs(ctx context.Context, crds []CRD, spec probe.Spec) (bool, error) {
+	resources, _ := Compile(spec)
+	if _, err := a.judge(ctx, crds, spec.ProbeResources, resources); err != nil {
+		return false, err
+	}
+	return len(a.crs) == 0, nil
 }
 
 // create makes the Probe with the spec the annotations ask for.

@@ -18,7 +18,8 @@ import (
 // status changes, to the spec's own time or, when it has none, to now.
 // Status conditions no longer in the spec are kept, as OLM keeps them.
 // changed says the result differs from status. The flaw CopiesStatusOnly
-// copies a condition only when its status changed.
+// copies a condition only when its status changed; UnstampedCopy keeps the
+// spec's observedGeneration; CopiesWithoutMessage drops the message.
 func CopyConditions(spec, status []metav1.Condition, generation int64, now time.Time, flaw GateFlaw) (out []metav1.Condition, changed bool) {
 	out = slices.Clone(status)
 	for _, c := range spec {
@@ -26,7 +27,12 @@ func CopyConditions(spec, status []metav1.Condition, generation int64, now time.
 			(have.ObservedGeneration == generation || flaw == CopiesStatusOnly) {
 			continue
 		}
-		c.ObservedGeneration = generation
+		if flaw != UnstampedCopy {
+			c.ObservedGeneration = generation
+		}
+		if flaw == CopiesWithoutMessage {
+			c.Message = ""
+		}
 		if c.LastTransitionTime.IsZero() {
 			c.LastTransitionTime = metav1.NewTime(now)
 		}

@@ -2,6 +2,7 @@ package olm
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -66,5 +67,34 @@ func TestCopyConditionsStatusOnly(t *testing.T) {
 	}
 	if got, changed := CopyConditions(spec, status, 2, at(time.Minute), ""); !changed || got[0].ObservedGeneration != 2 || got[0].Message != "Ready, data migrated" {
 		t.Errorf("reference copy: changed=%t %+v", changed, got)
+	}
+}
+
+// The copier's other flaws, against the reference on the same new
+// generation: each differs from it in the one field it breaks.
+func TestCopyConditionsFlaws(t *testing.T) {
+	spec := []metav1.Condition{{Type: "Upgradeable", Status: "False", Reason: "Migrating", Message: "Migrating the database"}}
+	reference := []metav1.Condition{{Type: "Upgradeable", Status: "False", Reason: "Migrating", Message: "Migrating the database",
+		ObservedGeneration: 2, LastTransitionTime: metav1.NewTime(at(time.Minute))}}
+	for _, tc := range []struct {
+		flaw GateFlaw
+		want func(c *metav1.Condition)
+	}{
+		{flaw: "", want: func(*metav1.Condition) {}},
+		{flaw: UnstampedCopy, want: func(c *metav1.Condition) { c.ObservedGeneration = 0 }},
+		{flaw: CopiesWithoutMessage, want: func(c *metav1.Condition) { c.Message = "" }},
+	} {
+		t.Run(string(tc.flaw), func(t *testing.T) {
+			want := slices.Clone(reference)
+			tc.want(&want[0])
+			got, changed := CopyConditions(spec, nil, 2, at(time.Minute), tc.flaw)
+			if !changed || !reflect.DeepEqual(got, want) {
+				t.Errorf("changed=%t %+v\nwant %+v", changed, got, want)
+			}
+			// Copied once, the flawed status is stable: no write at every reconcile.
+			if _, again := CopyConditions(spec, got, 2, at(2*time.Minute), tc.flaw); again {
+				t.Error("a second copy changed the status again")
+			}
+		})
 	}
 }

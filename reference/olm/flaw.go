@@ -46,6 +46,29 @@ const (
 	// Late writes, at each reconcile, the status the reconcile before it
 	// computed: one change behind.
 	Late AggregatorFlaw = "late"
+	// AppendsResources keeps the probe resources of the Probe's spec in
+	// the order it has them and appends a newly annotated CRD's at the
+	// end, instead of listing them in order of CRD name (breaks 002
+	// §Example Workflow's spec as OLM keeps it: OLM-003).
+	AppendsResources AggregatorFlaw = "appends-resources"
+	// WaitsForCRs creates no Probe until a CR of an annotated CRD exists
+	// (breaks 002 §Example Workflow: OLM creates the Probe for an operator
+	// whose CRDs opt in; 002 §Test Plan's "no CRs exist" still has one:
+	// OLM-003).
+	WaitsForCRs AggregatorFlaw = "waits-for-crs"
+	// OverridesOperatorSpec overrides the spec of every Probe with the
+	// annotations', a Probe whose spec.manager is operator too, and then
+	// aggregates it (breaks 002 §Writing to the Probe Resource Directly:
+	// OLM-004).
+	OverridesOperatorSpec AggregatorFlaw = "overrides-operator-spec"
+	// FirstProblemOnly names only the first expression that does not parse
+	// in ProbeValid's message (breaks DESIGN 002: every invalid
+	// annotation is an error naming it: OLM-005).
+	FirstProblemOnly AggregatorFlaw = "first-problem-only"
+	// NoObservedGeneration leaves the conditions' observedGeneration at 0
+	// instead of the Probe's metadata.generation (breaks 002 §Design
+	// Details' condition fields: OLM-007).
+	NoObservedGeneration AggregatorFlaw = "no-observed-generation"
 )
 
 var aggregatorFlaws = []struct {
@@ -62,6 +85,11 @@ var aggregatorFlaws = []struct {
 	{MovingTransition, "moves every condition's lastTransitionTime to now on every write"},
 	{NilSpecAggregates, "aggregates a Probe whose spec is nil, from the CRDs' annotations"},
 	{Late, "writes the status only at the next reconcile after a change: one change behind"},
+	{AppendsResources, "appends a newly annotated CRD's probe resource to the spec instead of keeping them in order of CRD name"},
+	{WaitsForCRs, "creates no Probe until a CR of an annotated CRD exists"},
+	{OverridesOperatorSpec, "overrides the spec of a Probe whose spec.manager is operator with the annotations' and aggregates it"},
+	{FirstProblemOnly, "names only the first expression that does not parse in ProbeValid's message"},
+	{NoObservedGeneration, "leaves the Probe's conditions' observedGeneration at 0"},
 }
 
 // AggregatorFlaws lists every aggregator flaw, in a stable order, for a
@@ -112,6 +140,14 @@ const (
 	// (breaks UPSTREAM 002: OLM copies spec.conditions to the status,
 	// stamping observedGeneration).
 	CopiesStatusOnly GateFlaw = "copies-status-only"
+	// UnstampedCopy is OLM's copier copying an OperatorCondition's
+	// conditions as the spec has them, without stamping observedGeneration
+	// with the generation (breaks UPSTREAM 002: OLM-008).
+	UnstampedCopy GateFlaw = "unstamped-copy"
+	// CopiesWithoutMessage is OLM's copier copying a condition's type,
+	// status and reason but not its message (breaks UPSTREAM 002: the
+	// status conditions are the spec's: OLM-008).
+	CopiesWithoutMessage GateFlaw = "copies-without-message"
 )
 
 var gateFlaws = []struct {
@@ -123,6 +159,8 @@ var gateFlaws = []struct {
 	{IgnoresGeneration, "does not block on an Upgradeable condition with a stale observedGeneration"},
 	{UnknownBlocks, "an Upgradeable condition whose status is Unknown blocks the upgrade"},
 	{CopiesStatusOnly, "the OperatorCondition copier copies a condition only when its status changes, leaving the old observedGeneration"},
+	{UnstampedCopy, "the OperatorCondition copier does not stamp observedGeneration with the generation"},
+	{CopiesWithoutMessage, "the OperatorCondition copier copies a condition without its message"},
 }
 
 // GateFlaws lists every gate flaw, in a stable order.

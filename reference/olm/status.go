@@ -92,7 +92,14 @@ func Status(entries []Entry, problems []string, prev probe.Status, generation in
 	}
 	valid := metav1.Condition{Type: ConditionProbeValid, Status: metav1.ConditionTrue, Reason: ReasonValid, Message: MessageValid}
 	if len(problems) > 0 {
-		valid.Status, valid.Reason, valid.Message = metav1.ConditionFalse, ReasonInvalidExpression, strings.Join(problems, "; ")
+		named := problems
+		if flaw == FirstProblemOnly {
+			named = problems[:1]
+		}
+		valid.Status, valid.Reason, valid.Message = metav1.ConditionFalse, ReasonInvalidExpression, strings.Join(named, "; ")
+	}
+	if flaw == NoObservedGeneration {
+		generation = 0
 	}
 	for _, c := range []metav1.Condition{upgradeable, valid} {
 		c.ObservedGeneration, c.LastTransitionTime = generation, stamp

@@ -29,7 +29,8 @@ func TestAggregatorFlaws(t *testing.T) {
 		// aggregator a, and returns how many times to call it after.
 		world func(h *harness, a *olm.Aggregator) int
 		// reference and flawed are Upgradeable's status on the Probe after,
-		// for each ("" when there is none).
+		// for each ("" when there is none, "no Probe" when there is no
+		// Probe).
 		reference, flawed string
 		// check, if set, compares more of the Probe.
 		check func(t *testing.T, flawed bool, p *probe.Probe)
@@ -98,6 +99,60 @@ func TestAggregatorFlaws(t *testing.T) {
 					t.Errorf("reasons %q", reasons)
 				}
 			}},
+		{name: "waits-for-crs: an annotation and no CR: no Probe", flaw: olm.WaitsForCRs,
+			world: func(h *harness, _ *olm.Aggregator) int {
+				h.annotate(foos, seedAnnotations)
+				return 1
+			}, reference: "True", flawed: "no Probe"},
+		{name: "waits-for-crs: once a CR exists the Probe is the reference's", flaw: olm.WaitsForCRs,
+			world: func(h *harness, a *olm.Aggregator) int {
+				h.annotate(foos, seedAnnotations)
+				h.reconcile(a, h.key())
+				a.Map(h.ctx, h.foo(h.ns, "foo-example", seedCR...))
+				return 1
+			}, reference: "False", flawed: "False"},
+		{name: "overrides-operator-spec: an operator's Probe gets the annotations' spec", flaw: olm.OverridesOperatorSpec,
+			world: func(h *harness, _ *olm.Aggregator) int {
+				h.annotate(foos, seedAnnotations)
+				h.writeProbe(&probe.Spec{Manager: probe.ManagerOperator}, operatorsFalse)
+				return 1
+			}, reference: "False", flawed: "True",
+			check: func(t *testing.T, flawed bool, p *probe.Probe) {
+				want := probe.ManagerOperator
+				if flawed {
+					want = probe.ManagerCRDAnnotations
+				}
+				if p.Spec.Manager != want {
+					t.Errorf("spec.manager %q, want %q", p.Spec.Manager, want)
+				}
+			}},
+		{name: "appends-resources: a newly annotated CRD goes last", flaw: olm.AppendsResources,
+			world: func(h *harness, a *olm.Aggregator) int {
+				h.annotate(foos, map[string]string{keyUpgradeable: "!Migrating"})
+				h.reconcile(a, h.key())
+				h.annotate(bars, map[string]string{keyImportant: "Broken"})
+				return 1
+			}, reference: "True", flawed: "True",
+			check: func(t *testing.T, flawed bool, p *probe.Probe) {
+				want := []string{bars, foos}
+				if flawed {
+					want = []string{foos, bars}
+				}
+				if got := resourceNames(p.Spec); !reflect.DeepEqual(got, want) {
+					t.Errorf("spec.probeResources %q, want %q", got, want)
+				}
+			}},
+		{name: "appends-resources: CRDs annotated at once are in order of name", flaw: olm.AppendsResources,
+			world: func(h *harness, _ *olm.Aggregator) int {
+				h.annotate(foos, map[string]string{keyUpgradeable: "!Migrating"})
+				h.annotate(bars, map[string]string{keyImportant: "Broken"})
+				return 1
+			}, reference: "True", flawed: "True",
+			check: func(t *testing.T, _ bool, p *probe.Probe) {
+				if got := resourceNames(p.Spec); !reflect.DeepEqual(got, []string{bars, foos}) {
+					t.Errorf("spec.probeResources %q, want bars then foos", got)
+				}
+			}},
 	} {
 		for _, flaw := range []olm.AggregatorFlaw{"", tc.flaw} {
 			i++
@@ -118,7 +173,9 @@ func TestAggregatorFlaws(t *testing.T) {
 					want = tc.flawed
 				}
 				got := ""
-				if c := find(p.Status.Conditions, olm.ConditionUpgradeable); c != nil {
+				if p == nil {
+					got = "no Probe"
+				} else if c := find(p.Status.Conditions, olm.ConditionUpgradeable); c != nil {
 					got = string(c.Status)
 				}
 				if got != want {
@@ -142,4 +199,13 @@ func (h *harness) aggregatorWith(flaw olm.AggregatorFlaw) *olm.Aggregator {
 		h.t.Fatal(err)
 	}
 	return a
+}
+
+// resourceNames are the CRD names of spec's probe resources, in order.
+func resourceNames(spec *probe.Spec) []string {
+	var out []string
+	for _, r := range spec.ProbeResources {
+		out = append(out, r.Resource)
+	}
+	return out
 }

@@ -65,6 +65,9 @@ func object(c Cluster) *unstructured.Unstructured {
 func (w *world) Do(ctx context.Context, action string, arg any) error {
 	switch action {
 	case actFail, actLose, actRecover:
+		if w.pods == nil {
+			return errPods
+		}
 		r := arg.(*PodRef)
 		ns, name, err := w.pod(ctx, *r)
 		if err != nil {
@@ -111,11 +114,23 @@ func (w *world) Do(ctx context.Context, action string, arg any) error {
 			return nil
 		})
 	case actKill:
+		switch {
+		case w.execs != nil:
+			return w.execs.Kill(ctx)
+		case w.deploys != nil:
+			return w.deploys.Kill(ctx)
+		}
 		if w.st.Sched.Running(actorOperator) {
 			return w.st.Sched.Kill(ctx, actorOperator)
 		}
 		return nil
 	case actRestart:
+		switch {
+		case w.execs != nil:
+			return w.execs.Restart(ctx)
+		case w.deploys != nil:
+			return w.deploys.Restart(ctx)
+		}
 		if w.st.Sched.Running(actorOperator) {
 			if err := w.st.Sched.Kill(ctx, actorOperator); err != nil {
 				return err
@@ -176,16 +191,19 @@ func (w *world) pod(ctx context.Context, r PodRef) (string, string, error) {
 }
 
 // queueLoad queues the load's pod failures over the run: each cluster's
-// failures at exponentially distributed intervals, a pod drawn among its
+// failures, once its pods are up, at exponentially distributed intervals, a pod drawn among its
 // replicas failing (or, one time in four, lost), recovering RecoverAfter
 // later; all drawn from Seed, so a run replays exactly.
 func (w *world) queueLoad(duration time.Duration) {
 	l := w.spec.Load
 	r := rand.New(rand.NewPCG(l.Seed, 1))
 	mean := float64(l.MeanTimeToFailure.Duration)
+	// A StatefulSet starts its pods one after another: failures begin once
+	// every cluster is up.
+	up := w.spec.readyAfter() * time.Duration(l.Replicas+1)
 	for _, c := range w.spec.loadClusters() {
 		ns := c.namespace()
-		for at := time.Duration(r.ExpFloat64() * mean); at+l.RecoverAfter.Duration < duration; at += time.Duration(r.ExpFloat64() * mean) {
+		for at := up + time.Duration(r.ExpFloat64()*mean); at+l.RecoverAfter.Duration < duration; at += time.Duration(r.ExpFloat64() * mean) {
 			name := fmt.Sprintf("%s-server-%d", c.Name, r.IntN(l.Replicas))
 			fail := w.pods.FailPod
 			if r.IntN(4) == 0 {

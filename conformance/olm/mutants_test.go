@@ -25,11 +25,18 @@ var broken = []struct {
 	{olm.RoleAggregator, "nil-spec-aggregates", "olm-nil-spec", "OLM-004"},
 	{olm.RoleAggregator, "silent-invalid", "olm-invalid-annotations", "OLM-005"},
 	{olm.RoleAggregator, "moving-transition", "olm-seed-example", "OLM-007"},
+	{olm.RoleAggregator, "appends-resources", "olm-annotations-change", "OLM-003"},
+	{olm.RoleAggregator, "waits-for-crs", "olm-no-crs", "OLM-003"},
+	{olm.RoleAggregator, "nil-spec-as-empty", "olm-nil-spec", "OLM-004"},
+	{olm.RoleAggregator, "first-problem-only", "olm-invalid-annotations", "OLM-005"},
+	{olm.RoleAggregator, "no-observed-generation", "olm-seed-example", "OLM-007"},
 	{olm.RoleOLM, "ignores-probe", "olm-seed-example", "OLM-006"},
 	{olm.RoleOLM, "ignores-override", "olm-oc-override-true", "OLM-006"},
 	{olm.RoleOLM, "ignores-generation", "olm-oc-stale-generation", "OLM-006"},
 	{olm.RoleOLM, "unknown-blocks", "olm-oc-unknown", "OLM-006"},
 	{olm.RoleOLM, "copies-status-only", "olm-oc-stale-generation", "OLM-008"},
+	{olm.RoleOLM, "unstamped-copy", "olm-oc-override-true", "OLM-008"},
+	{olm.RoleOLM, "copies-without-message", "olm-oc-override-true", "OLM-008"},
 }
 
 // Every OLM rule fails on a broken subject, with the writes that prove it

@@ -188,13 +188,17 @@ func (a *Aggregator) Reconcile(ctx context.Context, _ reconcile.Request) (reconc
 	switch {
 	case spec == nil:
 		// 002 §Example Workflow's note: the operator updates the CRs itself.
-		if a.o.Flaw != NilSpecAggregates {
+		switch a.o.Flaw {
+		case NilSpecAggregates:
+			spec = &desired
+		case NilSpecAsEmpty:
+			spec = &probe.Spec{Manager: probe.ManagerCRDAnnotations}
+		default:
 			return reconcile.Result{}, nil
 		}
-		spec = &desired
 	case spec.Manager == probe.ManagerOperator && a.o.Flaw == IgnoresManager:
 		// The flaw aggregates the operator's spec, which lists nothing.
-	case spec.Manager != probe.ManagerCRDAnnotations && a.o.Flaw != OverridesOperatorSpec:
+	case spec.Manager != probe.ManagerCRDAnnotations:
 		// 002 §Writing to the Probe Resource Directly: the operator's.
 		return reconcile.Result{}, nil
 	case !SameSpec(spec, &desired) && a.o.Flaw != FrozenSpec:

@@ -56,11 +56,11 @@ const (
 	// whose CRDs opt in; 002 §Test Plan's "no CRs exist" still has one:
 	// OLM-003).
 	WaitsForCRs AggregatorFlaw = "waits-for-crs"
-	// OverridesOperatorSpec overrides the spec of every Probe with the
-	// annotations', a Probe whose spec.manager is operator too, and then
-	// aggregates it (breaks 002 §Writing to the Probe Resource Directly:
-	// OLM-004).
-	OverridesOperatorSpec AggregatorFlaw = "overrides-operator-spec"
+	// NilSpecAsEmpty reads a Probe's nil spec as one with no probe
+	// resources and writes its status (Upgradeable True, nothing listed)
+	// (breaks 002 §Example Workflow's note: a nil spec is the operator's,
+	// "SPO will not create a pod": OLM-004).
+	NilSpecAsEmpty AggregatorFlaw = "nil-spec-as-empty"
 	// FirstProblemOnly names only the first expression that does not parse
 	// in ProbeValid's message (breaks DESIGN 002: every invalid
 	// annotation is an error naming it: OLM-005).
@@ -87,7 +87,7 @@ var aggregatorFlaws = []struct {
 	{Late, "writes the status only at the next reconcile after a change: one change behind"},
 	{AppendsResources, "appends a newly annotated CRD's probe resource to the spec instead of keeping them in order of CRD name"},
 	{WaitsForCRs, "creates no Probe until a CR of an annotated CRD exists"},
-	{OverridesOperatorSpec, "overrides the spec of a Probe whose spec.manager is operator with the annotations' and aggregates it"},
+	{NilSpecAsEmpty, "reads a Probe's nil spec as an empty one and writes its status"},
 	{FirstProblemOnly, "names only the first expression that does not parse in ProbeValid's message"},
 	{NoObservedGeneration, "leaves the Probe's conditions' observedGeneration at 0"},
 }

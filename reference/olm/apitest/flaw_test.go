@@ -111,19 +111,16 @@ func TestAggregatorFlaws(t *testing.T) {
 				a.Map(h.ctx, h.foo(h.ns, "foo-example", seedCR...))
 				return 1
 			}, reference: "False", flawed: "False"},
-		{name: "overrides-operator-spec: an operator's Probe gets the annotations' spec", flaw: olm.OverridesOperatorSpec,
+		{name: "nil-spec-as-empty: a Probe with a nil spec gets a status", flaw: olm.NilSpecAsEmpty,
 			world: func(h *harness, _ *olm.Aggregator) int {
 				h.annotate(foos, seedAnnotations)
-				h.writeProbe(&probe.Spec{Manager: probe.ManagerOperator}, operatorsFalse)
+				h.writeProbe(nil, probe.Status{})
+				h.foo(h.ns, "foo-example", seedCR...)
 				return 1
-			}, reference: "False", flawed: "True",
-			check: func(t *testing.T, flawed bool, p *probe.Probe) {
-				want := probe.ManagerOperator
-				if flawed {
-					want = probe.ManagerCRDAnnotations
-				}
-				if p.Spec.Manager != want {
-					t.Errorf("spec.manager %q, want %q", p.Spec.Manager, want)
+			}, reference: "", flawed: "True",
+			check: func(t *testing.T, _ bool, p *probe.Probe) {
+				if p.Spec != nil || len(p.Status.ProbeResources) != 0 {
+					t.Errorf("spec %+v, probeResources %+v: want both nil", p.Spec, p.Status.ProbeResources)
 				}
 			}},
 		{name: "appends-resources: a newly annotated CRD goes last", flaw: olm.AppendsResources,

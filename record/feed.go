@@ -100,18 +100,25 @@ func filer(ctx context.Context, st *conformance.Stage, who Who) Sink {
 			return nil // the recording's start and end: the run has its own
 		}
 		gvk := obj.GroupVersionKind()
-		typed, err := scheme.New(gvk)
-		if err != nil {
-			return fmt.Errorf("record: %s is not in the run's scheme: %w", gvk.Kind, err)
-		}
-		if err := runtime.DefaultUnstructuredConverter.FromUnstructured(obj.Object, typed); err != nil {
-			return fmt.Errorf("record: reading %s %s: %w", gvk.Kind, obj.GetName(), err)
+		// A kind without a Go type in the run's scheme (a CRD's, such as
+		// seed 004's SampleCluster) is held unstructured, as the run's
+		// actors hold it.
+		var typed client.Object = obj
+		if scheme.Recognizes(gvk) {
+			o, err := scheme.New(gvk)
+			if err != nil {
+				return fmt.Errorf("record: %s: %w", gvk.Kind, err)
+			}
+			if err := runtime.DefaultUnstructuredConverter.FromUnstructured(obj.Object, o); err != nil {
+				return fmt.Errorf("record: reading %s %s: %w", gvk.Kind, obj.GetName(), err)
+			}
+			typed = o.(client.Object)
 		}
 		var name Who
 		if who != nil && e.Actor != RecorderActor {
 			name = who // a listed object was written before the run: no one's
 		}
-		st.Sched.Observe(ctx, gvk, typed.(client.Object), e, name)
+		st.Sched.Observe(ctx, gvk, typed, e, name)
 		return nil
 	}
 }

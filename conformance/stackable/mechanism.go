@@ -41,55 +41,81 @@ const (
 
 // Mechanism returns seed 004's plug-in with cfg.
 func Mechanism(cfg Config) *conformance.Mechanism {
-	return &conformance.Mechanism{
+	return scalable(&conformance.Mechanism{
 		Name: Name, Seed: Seed,
-		Roles:    []conformance.Role{{Name: RoleOperator, Subjects: operators}},
+		Roles:    []conformance.Role{{Name: RoleOperator, Subjects: operators, RealTime: true}},
 		Rules:    rules.Rules(cfg),
 		Estimate: estimate,
 		Expects:  SampleClusterGVK,
+		Touches:  touches, Access: access,
 		Build: func(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
 			return build(ctx, st, sc, cast)
 		},
-	}
+	}, cfg)
 }
 
 // recordedFields are what the rules read beside conditions (the timeline
-// contract in rules/doc.go).
-var recordedFields = map[schema.GroupVersionKind][]string{
-	SampleClusterGVK: {"metadata.annotations", "spec", "status.conditions"},
-	PodGVK:           {"metadata.labels", "status.phase", "spec.nodeName"},
-}
+// contract in rules/doc.go), in virtual and in real time alike.
+var recordedFields = func() map[schema.GroupVersionKind][]string {
+	out := map[schema.GroupVersionKind][]string{
+		SampleClusterGVK: {"metadata.annotations", "spec", "status.conditions"},
+		PodGVK:           {"metadata.labels", "status.phase", "spec.nodeName"},
+	}
+	for _, gvk := range workloadGVKs {
+		out[gvk] = []string{"spec.replicas", "spec.template.metadata.labels", "status"}
+	}
+	return out
+}()
 
 // world is a scenario's running cluster.
 type world struct {
-	st       *conformance.Stage
-	spec     *World
-	subject  operatorImpl
+	st      *conformance.Stage
+	spec    *World
+	subject operatorImpl
+	// execs runs a team's operator as a process (process mode,
+	// processes.go); deploys scales its Deployment (cluster mode,
+	// deployments.go), where the cluster runs the pods (pods is nil).
+	execs    *execs
+	deploys  *deploys
 	pods     *workload.Controller
 	user     *sim.Client
 	clusters map[string]Cluster // by name, what the scenario declared
 }
 
 func build(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
-	impl, ok := cast[RoleOperator].Impl.(operatorImpl)
-	if !ok {
-		return nil, fmt.Errorf("%s: the %s role cannot be played by %T", Name, RoleOperator, cast[RoleOperator].Impl)
-	}
 	sched := st.Sched
-	w := &world{st: st, spec: scenarioWorld(sc), subject: impl,
+	w := &world{st: st, spec: scenarioWorld(sc),
 		user: sched.Client(st.API, "scenario", "scenario"), clusters: map[string]Cluster{}}
+	var err error
+	switch impl := cast[RoleOperator].Impl.(type) {
+	case operatorImpl:
+		if st.Deployments != nil {
+			// The cluster's controllers would run the workloads the
+			// operator writes: opcert's operator has no place there.
+			err = fmt.Errorf("%s: on a cluster the %s role is played by the team's Deployment: give --subject %s.%s=deployment:NAMESPACE/NAME",
+				Name, RoleOperator, Name, RoleOperator)
+		}
+		w.subject = impl
+	case conformance.Process:
+		w.execs, err = newExecs(ctx, w, impl)
+	case conformance.Deployment:
+		w.deploys, err = newDeploys(ctx, w, impl)
+	default:
+		err = fmt.Errorf("%s: the %s role cannot be played by %T", Name, RoleOperator, impl)
+	}
+	if err != nil {
+		return nil, err
+	}
 	for gvk, paths := range recordedFields {
 		if err := sched.RecordFields(gvk, paths...); err != nil {
 			return nil, err
 		}
 	}
-	for _, gvk := range workloadGVKs {
-		if err := sched.RecordFields(gvk, "spec.replicas", "spec.template.metadata.labels", "status"); err != nil {
-			return nil, err
-		}
-	}
 	if err := w.setUp(ctx); err != nil {
 		return nil, err
+	}
+	if w.deploys != nil {
+		return w, w.deploys.start(ctx) // the cluster runs the pods
 	}
 	w.pods = workload.New(workload.Options{Scheduler: sched, API: st.API, Namespaces: w.spec.namespaces(),
 		Nodes: w.spec.nodes(), ReadyAfter: st.Scaled(w.spec.readyAfter())})
@@ -107,6 +133,9 @@ func build(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, c
 
 // startOperator starts the operator role's subject, a new process.
 func (w *world) startOperator(ctx context.Context) error {
+	if w.execs != nil {
+		return w.execs.start(ctx)
+	}
 	sched := w.st.Sched
 	op, err := ref.New(sched.Client(w.st.API, actorOperator, RoleOperator), sched.Clock(),
 		ref.Options{Namespaces: w.spec.namespaces(), Profile: w.subject.profile, Flaw: w.subject.flaw})

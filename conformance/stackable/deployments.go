@@ -1,0 +1,170 @@
+package stackable
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	appsv1 "k8s.io/api/apps/v1"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/record"
+	"github.com/opcert/opcert/scenarios"
+	"github.com/opcert/opcert/sim/timeline"
+	"github.com/opcert/opcert/sim/workload"
+)
+
+// Cluster mode: a team's Deployment plays the operator role (opcert run
+// --kubeconfig F --subject stackable.operator=deployment:NS/NAME
+// --allow-disruption), on the cluster, in real time.
+//
+//   - The Deployment must watch every namespace: opcert creates the
+//     scenario's namespaces when the run starts, named under the run's
+//     prefix (opcert-<id>-NN-default) and labelled opcert.io/run=<id>, and
+//     the SampleClusters in them, with the scenario's names (FixNames,
+//     as in process mode). {name} in NS/NAME stands for "operator", the
+//     role's one instance.
+//   - The cluster's own controllers and kubelet run the workloads the
+//     operator writes: sim/workload is off. A pod's fault (failPod,
+//     losePod, recoverPod) cannot be injected faithfully on a real
+//     cluster (deleting a pod is not its failure: the controller replaces
+//     it), so those steps are skipped with the reason, said in the EXPECT
+//     case. scale, annotate, clusterOperation, break and fix are writes
+//     to the SampleClusters opcert created (no disruption).
+//   - killOperator scales the Deployment to 0, restartOperator back
+//     (conformance.Deployments, which puts it back as found at the end);
+//     a Deployment found with no replica is scaled to 1 at the start.
+//     Each is a process event on the timeline. A pod takes its time to
+//     start on a cluster, which the rules, after a start, count against
+//     the operator: deploy it running.
+//   - Recording (record.Feed, cluster-wide: the run's namespaces are
+//     named at run time): the SampleClusters, the workloads and the pods.
+//     A write not the run's own is the operator's (actor "operator"), but
+//     a workload's status, a write of the controller-manager's field
+//     manager and the pods, which are the cluster's (actor "cluster",
+//     role workload, as sim/workload's are).
+//   - The SampleCluster CRD must be served (fixtures/sampleclusters.crd.yaml;
+//     opcert kind up installs it): the preflight names it otherwise.
+
+// clusterActor names the cluster's own controllers and kubelet, whose
+// writes the operator reads and no rule judges.
+const clusterActor = "cluster"
+
+// controllerManager is the field manager of the cluster's controllers'
+// writes that are not a status (a Deployment's revision annotation).
+const controllerManager = "kube-controller-manager"
+
+// errPods is why a pod's fault does not apply on a cluster.
+var errPods = &conformance.Skipped{Reason: "the operator is a Deployment on the cluster: its pods are the cluster's, and a pod's failure cannot be injected there (deleting a pod is not a failure: its controller replaces it)"}
+
+// deploys scales the team's Deployment that plays the operator.
+type deploys struct {
+	w    *world
+	spec conformance.Deployment
+	d    *conformance.Deployments
+}
+
+func newDeploys(ctx context.Context, w *world, spec conformance.Deployment) (*deploys, error) {
+	st := w.st
+	if st.Deployments == nil || st.Config == nil {
+		return nil, errors.New(Name + ": an operator that is a Deployment needs a run on a cluster (cluster mode: opcert run --kubeconfig)")
+	}
+	fixNames(st.Sched)
+	rec := kindsRecording(append(feedRecording().Kinds, PodGVK)...)
+	if err := record.Feed(ctx, st, rec, whoOnCluster); err != nil {
+		return nil, err
+	}
+	return &deploys{w: w, spec: spec, d: st.Deployments}, nil
+}
+
+// whoOnCluster names the writer of a write the run did not make: the
+// operator, or the cluster's controllers and kubelet.
+func whoOnCluster(_ context.Context, _ client.Object, e *timeline.Event) {
+	switch {
+	case e.Object.Kind == SampleClusterGVK.Kind:
+		e.Actor, e.Role = actorOperator, RoleOperator
+	case e.Object.Kind == PodGVK.Kind || e.Verb == timeline.VerbUpdateStatus || e.Actor == controllerManager:
+		e.Actor, e.Role = clusterActor, workload.Role
+	default:
+		e.Actor, e.Role = actorOperator, RoleOperator
+	}
+}
+
+// start scales the Deployment up unless it runs when the run first sees
+// it (a team's operator running then is not started).
+func (p *deploys) start(ctx context.Context) error {
+	running, err := p.d.Attach(ctx, actorOperator, RoleOperator, p.spec.For(actorOperator))
+	if err != nil || running {
+		return err
+	}
+	return p.scaleUp(ctx)
+}
+
+func (p *deploys) scaleUp(ctx context.Context) error {
+	if err := p.d.Start(ctx, actorOperator); err != nil {
+		return err
+	}
+	recordProcess(ctx, p.w.st.Sched, timeline.VerbStart)
+	return nil
+}
+
+// Kill is the killOperator step: the Deployment to 0 replicas.
+func (p *deploys) Kill(ctx context.Context) error {
+	if !p.d.Running(actorOperator) {
+		return nil
+	}
+	err := p.d.Kill(ctx, actorOperator)
+	recordProcess(ctx, p.w.st.Sched, timeline.VerbKill)
+	return err
+}
+
+// Restart is the restartOperator step: to 0 and back, or back up.
+func (p *deploys) Restart(ctx context.Context) error {
+	if err := p.Kill(ctx); err != nil {
+		return err
+	}
+	return p.scaleUp(ctx)
+}
+
+// roleOnCluster is the ClusterRole of config/rbac/opcert-cluster-stackable.yaml.
+const roleOnCluster = "opcert-cluster-stackable"
+
+// touches lists what a scenario played by the team's Deployment writes on
+// the cluster that opcert did not create: the Deployment's scale. The
+// SampleClusters are opcert's. Nothing with opcert's own operators, which
+// cannot play on a cluster (build refuses them).
+func touches(sc *scenarios.Scenario, cast conformance.Cast) []conformance.Touch {
+	spec, ok := cast[RoleOperator].Impl.(conformance.Deployment)
+	if !ok {
+		return nil
+	}
+	key := spec.For(actorOperator)
+	dep := func(why string) conformance.Touch {
+		return conformance.Touch{Kind: appsv1.SchemeGroupVersion.WithKind("Deployment").GroupKind(), Namespace: key.Namespace, Name: key.Name, Why: why}
+	}
+	out := []conformance.Touch{dep(sc.Name + ": scaled to 1 if it has no replica at the start, and back at the end")}
+	for _, st := range sc.Steps {
+		switch st.Action {
+		case actKill:
+			out = append(out, dep(fmt.Sprintf("%s: step %s at +%s scales it to 0", sc.Name, st.Action, st.Time)))
+		case actRestart:
+			out = append(out, dep(fmt.Sprintf("%s: step %s at +%s scales it to 0 and back", sc.Name, st.Action, st.Time)))
+		}
+	}
+	return out
+}
+
+// access is the rights a run on a cluster needs beyond the SampleClusters'
+// and the Deployment's scale: to record the workloads and pods of the
+// run's namespaces, cluster-wide, as those are named at run time.
+func access(_ *scenarios.Scenario, cast conformance.Cast) []conformance.Access {
+	if _, ok := cast[RoleOperator].Impl.(conformance.Deployment); !ok {
+		return nil
+	}
+	var out []conformance.Access
+	for _, gvk := range append(workloadGVKs, PodGVK) {
+		out = append(out, conformance.Access{Kind: gvk, Verbs: []string{"list", "watch"}, Role: roleOnCluster})
+	}
+	return out
+}

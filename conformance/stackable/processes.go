@@ -1,0 +1,179 @@
+package stackable
+
+import (
+	"context"
+	"errors"
+	"strconv"
+	"strings"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/conformance/stackable/rules"
+	"github.com/opcert/opcert/record"
+	"github.com/opcert/opcert/sim"
+	"github.com/opcert/opcert/sim/timeline"
+)
+
+// Process mode: a team's operator binary plays the operator role
+// (opcert run --subject stackable.operator=exec:'./my-operator
+// --namespaces {namespaces}'), in real time, against opcert's API server.
+//
+//   - One process plays the operator of every SampleCluster of the
+//     scenario, as the reference's one actor does (the timeline contract:
+//     one actor "operator"). Its command's placeholders, also set as
+//     OPCERT_<KEY> in its environment: {namespaces} the scenario's
+//     namespaces as the API server names them (with the run's prefix,
+//     r01-default), comma separated, and {timeScale} the run's time
+//     scale. {role} is "operator".
+//   - Names: the run's namespaces carry its prefix and keep runs apart;
+//     inside them the SampleClusters, the workloads the operator makes
+//     and their pods keep the scenario's names (Scheduler.FixNames), so
+//     that the pods the operator names in its messages are the timeline's.
+//   - Its writes (SampleCluster status, its workloads) reach the run
+//     through record.Feed, each put down by the API server's audit to the
+//     process whose user made it (actor "operator", role operator; a
+//     deletion, which the audit cannot name, to the process too); the
+//     writes to its workloads wake sim/workload, which plays their pods
+//     on the wall clock, as envtest has no kubelet.
+//   - killOperator is SIGKILL to its process group, restartOperator a new
+//     process; both are process events on the timeline, so that the rules
+//     judge nothing the operator missed while down.
+//   - Time: scenario times and the pods' pace are scaled (Stage.At,
+//     Stage.Scaled); the rules, which have no threshold of their own,
+//     allow conformance.RealtimeTolerance for the operator to reflect a
+//     change (rules.Config.Tolerance).
+
+// execs runs the operator as a process.
+type execs struct {
+	w     *world
+	cmd   conformance.Process
+	procs *conformance.Processes
+}
+
+func newExecs(ctx context.Context, w *world, cmd conformance.Process) (*execs, error) {
+	st := w.st
+	if st.Processes == nil || !st.Sched.Realtime() {
+		return nil, errors.New(Name + ": an operator that is an executable needs a real-time run on opcert's own API server (process mode)")
+	}
+	fixNames(st.Sched)
+	if err := record.Feed(ctx, st, feedRecording(), attribute(st.Processes)); err != nil {
+		return nil, err
+	}
+	return &execs{w: w, cmd: cmd, procs: st.Processes}, nil
+}
+
+// attribute puts a write down to the process whose user made it, as the
+// API server's audit says (Processes.Attribute), but a deletion: the
+// audit names writers by the resourceVersion their write left, which a
+// deletion's watch event does not carry, so asking would wait out the
+// audit's bound (holding back every later write) to learn nothing. The
+// fed kinds' only writers besides the run's own actors, which delete
+// none, are the operator's process: a deletion is its (a role it no
+// longer wants, a stopped cluster's DaemonSet).
+func attribute(procs *conformance.Processes) record.Who {
+	return func(ctx context.Context, obj client.Object, e *timeline.Event) {
+		if e.Verb == timeline.VerbDelete {
+			e.Actor, e.Role = actorOperator, RoleOperator
+			return
+		}
+		procs.Attribute(ctx, obj, e)
+	}
+}
+
+// fixNames keeps the scenario's names, in the run's namespaces, for the
+// kinds a team's operator names or reads the names of: its clusters, the
+// workloads named after them and their pods.
+func fixNames(sched *sim.Scheduler) {
+	sched.FixNames(SampleClusterGVK.GroupKind())
+	sched.FixNames(PodGVK.GroupKind())
+	for _, gvk := range workloadGVKs {
+		sched.FixNames(gvk.GroupKind())
+	}
+}
+
+// feedRecording is what the run must see of the process's writes: its
+// SampleClusters and workloads, with the fields the rules read. Pods are
+// written by the run's own actors only (sim/workload).
+func feedRecording() *conformance.Recording {
+	return kindsRecording(append([]schema.GroupVersionKind{SampleClusterGVK}, workloadGVKs...)...)
+}
+
+// kindsRecording records kinds with the fields the rules read; who wrote
+// what is the mode's to say (the audit, or the cluster mode's sink).
+func kindsRecording(kinds ...schema.GroupVersionKind) *conformance.Recording {
+	fields := map[schema.GroupVersionKind][]string{}
+	for _, k := range kinds {
+		fields[k] = recordedFields[k]
+	}
+	return &conformance.Recording{Kinds: kinds, Fields: fields, Role: func(string) string { return "" }}
+}
+
+// start starts the operator's process.
+func (e *execs) start(ctx context.Context) error {
+	if err := e.procs.StartWith(actorOperator, RoleOperator, e.vars(), e.cmd.Command); err != nil {
+		return err
+	}
+	recordProcess(ctx, e.w.st.Sched, timeline.VerbStart)
+	return nil
+}
+
+// vars are the placeholders of the operator's process.
+func (e *execs) vars() map[string]string {
+	sched := e.w.st.Sched
+	var namespaces []string
+	for _, ns := range e.w.spec.namespaces() {
+		namespaces = append(namespaces, sched.ServerName(namespaceKind, ns))
+	}
+	return map[string]string{
+		"namespaces": strings.Join(namespaces, ","),
+		"timeScale":  strconv.FormatFloat(e.w.st.Scale, 'g', -1, 64),
+	}
+}
+
+// namespaceKind names namespaces for the run's prefix.
+var namespaceKind = schema.GroupKind{Kind: "Namespace"}
+
+// Kill is the killOperator step.
+func (e *execs) Kill(ctx context.Context) error {
+	if !e.procs.Running(actorOperator) {
+		return nil
+	}
+	err := e.procs.Kill(actorOperator)
+	recordProcess(ctx, e.w.st.Sched, timeline.VerbKill)
+	return err
+}
+
+// Restart is the restartOperator step: a new process, the running one
+// killed first.
+func (e *execs) Restart(ctx context.Context) error {
+	if err := e.Kill(ctx); err != nil {
+		return err
+	}
+	return e.start(ctx)
+}
+
+// recordProcess puts a start or a kill of the operator on the timeline:
+// the rules do not judge the operator while it is down.
+func recordProcess(ctx context.Context, sched *sim.Scheduler, verb string) {
+	sched.Record(ctx, timeline.Event{Actor: actorOperator, Role: RoleOperator, Verb: verb,
+		Object: timeline.ObjectRef{Kind: sim.ProcessKind, Name: actorOperator}})
+}
+
+// scalable gives m what a real-time run needs: its times scaled with the
+// run's (Mechanism.Scaled: the rules have no threshold to scale, the
+// scenario's times are the stage's) and a tolerance on when the operator
+// must reflect a change (Mechanism.WithTolerance: rules.Config.Tolerance).
+func scalable(m *conformance.Mechanism, rc rules.Config) *conformance.Mechanism {
+	m.Scaled = func(float64) *conformance.Mechanism { return m }
+	m.WithTolerance = func(d time.Duration) *conformance.Mechanism {
+		c := rc
+		c.Tolerance = max(c.Tolerance, d)
+		t := *m
+		t.Rules = rules.Rules(c)
+		return scalable(&t, c)
+	}
+	return m
+}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -18,33 +17,27 @@ import (
 
 // stackableRestart is stackable-operator-restart with its expectation a
 // minute after the restart, not 10s: at 0.03, 10s is 0.3s of wall time,
-// less than a new process takes to list its world (3.6s here).
+// less than a new process takes to list its world.
 const stackableRestart = `name: stackable-process-restart
 mechanism: stackable
-duration: 4m
+duration: 3m
 clusters:
   - name: simple
     roles:
       - {name: server, kind: StatefulSet, replicas: 2}
 steps:
-  - at: 1m30s
+  - at: 1m
     killOperator: true
-  - at: 2m
+  - at: 1m20s
     failPod: {cluster: simple, role: server, pod: 1}
-  - at: 2m30s
+  - at: 1m40s
     restartOperator: true
-  - at: 3m30s
+  - at: 2m40s
     expect: {namespace: default, object: simple, condition: Degraded, status: "True"}
 `
 
 func TestProcessStackableCertifiesTheExample(t *testing.T) {
-	if testing.Short() {
-		t.Skip("needs the API server")
-	}
-	bin := filepath.Join(t.TempDir(), "stackableoperator")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../examples/stackableoperator/cmd/stackableoperator").CombinedOutput(); err != nil {
-		t.Fatalf("building the example operator: %v\n%s", err, out)
-	}
+	bin := stackableBinary(t)
 	out := filepath.Join(t.TempDir(), "report")
 	restart := write(t, t.TempDir(), "restart.yaml", stackableRestart)
 	r := opcert(t, nil, "run", "--time-scale", "0.03", "--out", out,

@@ -70,9 +70,11 @@ func (c Config) aggregate(w *world, spec *probeSpec) ([]resourceStatus, []blocke
 			}
 		}
 		var crs []cr
-		for ref, r := range w.crs {
-			if w.crdOf(ref) == pr.Resource {
-				crs = append(crs, r)
+		for _, ns := range w.crs {
+			for ref, r := range ns {
+				if w.crdOf(ref) == pr.Resource {
+					crs = append(crs, r)
+				}
 			}
 		}
 		slices.SortFunc(crs, func(a, b cr) int {

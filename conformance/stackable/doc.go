@@ -12,5 +12,9 @@
 // render), and the operator's death and restart.
 //
 // The role: operator (reference/stackable's Operator, with its flaws and
-// the operator-rs profile), judged by conformance/stackable/rules.
+// the operator-rs profile), judged by conformance/stackable/rules. A team's
+// operator plays it too: a binary in process mode (processes.go, the pods
+// still sim/workload's), or a Deployment on a cluster in cluster mode
+// (deployments.go: the cluster's controllers and kubelet run the pods, and
+// the pod faults are skipped).
 package stackable

@@ -26,7 +26,7 @@ func TestParseSubjectsScopesRoles(t *testing.T) {
 		{"operator=reference", "stale.operator=reference staticpod.operator=reference"}, // both have it
 		{"janitor=x", `no role "janitor" in any mechanism`},
 		{"operator=sluggish", `no subject "sluggish" for role operator`},
-		{"olm.operator=x", `no mechanism "olm"`},
+		{"nosuch.operator=x", `no mechanism "nosuch"`},
 	} {
 		got, err := parseSubjects([]string{tc.flag}, mechs)
 		if err != nil {
@@ -52,7 +52,7 @@ func TestParseSubjectsScopesRoles(t *testing.T) {
 // take it, the run is refused until the mechanism is named.
 func TestUnscopedExecutableMustBeUnambiguous(t *testing.T) {
 	r := opcert(t, nil, "run", "--dry-run", "--subject", "operator=exec:/bin/true")
-	if r.code != 2 || !strings.Contains(r.stderr, "the scenarios of clusteroperator and stale all have a role operator that takes it; name the mechanism (clusteroperator.operator=...)") {
+	if r.code != 2 || !strings.Contains(r.stderr, "the scenarios of clusteroperator and stackable and stale all have a role operator that takes it; name the mechanism (clusteroperator.operator=...)") {
 		t.Errorf("all built-ins: exit %d, stderr %q; want 2 and the mechanisms named", r.code, r.stderr)
 	}
 	for _, args := range [][]string{

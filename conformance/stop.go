@@ -9,6 +9,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
 	"github.com/opcert/opcert/reports"
+	"github.com/opcert/opcert/sim"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -43,9 +44,27 @@ func refused(err error) bool {
 	return errors.As(err, &status)
 }
 
-// stopReason classifies why Run returned err before the scenario's end.
+// environmentVerdict bounds how long stopReason waits to learn whether the
+// API server died: the world notices a dead process within its check
+// period (a second), and a request cut off by the death can fail first.
+const environmentVerdict = 3 * time.Second
+
+// stopReason classifies why Run returned err before the scenario's end. An
+// error that is neither a step's nor a subject's own (a wall-clock stamp)
+// may be the API server dying under a request ("unexpected EOF"): the
+// caller's context says so once the world notices, so it is waited for,
+// boundedly, before the subject is held to it.
 func stopReason(ctx context.Context, err error) reports.Stop {
 	var step *StepError
+	var stamp *sim.WallClockError
+	if context.Cause(ctx) == nil && !errors.As(err, &step) && !errors.As(err, &stamp) {
+		t := time.NewTimer(environmentVerdict)
+		select {
+		case <-ctx.Done():
+		case <-t.C:
+		}
+		t.Stop()
+	}
 	switch cause := context.Cause(ctx); {
 	case cause != nil && errors.Is(cause, ErrEnvironment):
 		return reports.StopEnvironment

@@ -93,7 +93,7 @@ func blockingNames(w *world, p probe) []string {
 // gateDecides is OLM-006.
 func (c Config) gateDecides(j *conformance.Judging) conformance.Verdict {
 	s := storyOf(j)
-	var g judgement
+	var g conformance.Judgement
 	for _, ref := range s.refs(func(o timeline.ObjectRef) bool { return o.Kind == kindUpgrade && o.Group == groupOpcert }) {
 		c.judgeDecisions(j, s, ref, &g)
 		c.judgeIntervals(j, s, watch{
@@ -134,13 +134,13 @@ func (c Config) gateDecides(j *conformance.Judging) conformance.Verdict {
 			},
 		}, &g)
 	}
-	return g.verdict("no Upgrade")
+	return g.Verdict("no Upgrade")
 }
 
 // judgeDecisions judges the writes that make Upgrade ref Succeeded: the
 // gate's input must allow the upgrade then (at the write, or within the
 // tolerance before it); and Succeeded is final.
-func (c Config) judgeDecisions(j *conformance.Judging, s *story, ref timeline.ObjectRef, g *judgement) {
+func (c Config) judgeDecisions(j *conformance.Judging, s *story, ref timeline.ObjectRef, g *conformance.Judgement) {
 	for i, e := range s.events {
 		if !e.IsWrite() || e.Object != ref || e.Role != RoleOLM {
 			continue
@@ -148,16 +148,16 @@ func (c Config) judgeDecisions(j *conformance.Judging, s *story, ref timeline.Ob
 		was, after := s.before(i).upgrades[ref], s.after[i].upgrades[ref]
 		switch {
 		case was.status.Phase == phaseSucceeded && after.status.Phase != phaseSucceeded:
-			g.failIn(fmt.Sprintf("%s at %s: Succeeded is final, but the gate wrote %s", ref, j.Offset(e.Time), phaseText(after.status)),
+			g.FailIn(fmt.Sprintf("%s at %s: Succeeded is final, but the gate wrote %s", ref, j.Offset(e.Time), phaseText(after.status)),
 				e.Time, e.Time, e)
 		case was.status.Phase != phaseSucceeded && after.status.Phase == phaseSucceeded:
 			in, known := gateOf(s.before(i), ref, after)
 			if !known {
 				continue
 			}
-			g.judged++
+			g.Judged++
 			if in.blocked && c.blockedThrough(s, i, ref, after) {
-				g.failIn(fmt.Sprintf("%s at %s: Succeeded while %s", ref, j.Offset(e.Time), in.why), e.Time.Add(-c.Tolerance), e.Time, e)
+				g.FailIn(fmt.Sprintf("%s at %s: Succeeded while %s", ref, j.Offset(e.Time), in.why), e.Time.Add(-c.Tolerance), e.Time, e)
 			}
 		}
 	}
@@ -185,7 +185,7 @@ func phaseText(st upgradeStatus) string {
 // conditionsCopied is OLM-008.
 func (c Config) conditionsCopied(j *conformance.Judging) conformance.Verdict {
 	s := storyOf(j)
-	var g judgement
+	var g conformance.Judgement
 	for _, ref := range s.refs(func(o timeline.ObjectRef) bool { return o.Kind == kindOperatorCondition && o.Group == groupOperators }) {
 		c.judgeIntervals(j, s, watch{
 			actor:  actorCopier,
@@ -203,7 +203,7 @@ func (c Config) conditionsCopied(j *conformance.Judging) conformance.Verdict {
 			},
 		}, &g)
 	}
-	return g.verdict("no OperatorCondition")
+	return g.Verdict("no OperatorCondition")
 }
 
 // copyProblem says how o's status.conditions differ from its

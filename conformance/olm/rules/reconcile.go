@@ -32,7 +32,7 @@ type watch struct {
 }
 
 // judgeIntervals judges w over s, adding to f.
-func (c Config) judgeIntervals(j *conformance.Judging, s *story, w watch, f *judgement) {
+func (c Config) judgeIntervals(j *conformance.Judging, s *story, w watch, f *conformance.Judgement) {
 	// The first input event of each instant at which inputs changed.
 	var starts []int
 	for i, e := range s.events {
@@ -52,15 +52,15 @@ func (c Config) judgeIntervals(j *conformance.Judging, s *story, w watch, f *jud
 		}
 		owed, ok := s.procs.owed(w.actor, from, c.Tolerance)
 		if !ok {
-			f.skip(fmt.Sprintf("%s down from %s", w.actor, j.Offset(from)))
+			f.Skip(fmt.Sprintf("%s down from %s", w.actor, j.Offset(from)))
 			continue
 		}
 		if owed.After(j.End) {
-			f.skip(fmt.Sprintf("the run ended before %s, when the change at %s was owed", j.Offset(owed), j.Offset(from)))
+			f.Skip(fmt.Sprintf("the run ended before %s, when the change at %s was owed", j.Offset(owed), j.Offset(from)))
 			continue
 		}
 		if owed.After(from) && !owed.Before(next) {
-			f.skip(fmt.Sprintf("%s came back after the change at %s only once the next one was made", w.actor, j.Offset(from)))
+			f.Skip(fmt.Sprintf("%s came back after the change at %s only once the next one was made", w.actor, j.Offset(from)))
 			continue
 		}
 		// The last event at or before the deadline, and the last input
@@ -76,13 +76,13 @@ func (c Config) judgeIntervals(j *conformance.Judging, s *story, w watch, f *jud
 		if !judged {
 			continue
 		}
-		f.judged++
+		f.Judged++
 		if problem != "" {
 			ev := []timeline.Event{s.events[cause]}
 			if last := lastOutput(s, w, at); last >= 0 {
 				ev = append(ev, s.events[last])
 			}
-			f.failIn(fmt.Sprintf("%s (at %s, after the change at %s)", problem, j.Offset(owed), j.Offset(from)), from, owed, ev...)
+			f.FailIn(fmt.Sprintf("%s (at %s, after the change at %s)", problem, j.Offset(owed), j.Offset(from)), from, owed, ev...)
 			continue
 		}
 		for i := at + 1; i < nextPos; i++ {
@@ -90,7 +90,7 @@ func (c Config) judgeIntervals(j *conformance.Judging, s *story, w watch, f *jud
 				continue
 			}
 			if problem, _ := w.check(s.after[i]); problem != "" {
-				f.failIn(fmt.Sprintf("%s (write at %s, after the change at %s)", problem, j.Offset(s.events[i].Time), j.Offset(from)),
+				f.FailIn(fmt.Sprintf("%s (write at %s, after the change at %s)", problem, j.Offset(s.events[i].Time), j.Offset(from)),
 					from, s.events[i].Time, s.events[cause], s.events[i])
 				break
 			}

@@ -17,7 +17,7 @@ import (
 // specFollows is OLM-003.
 func (c Config) specFollows(j *conformance.Judging) conformance.Verdict {
 	s := storyOf(j)
-	var g judgement
+	var g conformance.Judgement
 	c.judgeIntervals(j, s, watch{
 		actor: actorAggregator,
 		input: func(_ int, e timeline.Event) bool {
@@ -28,7 +28,7 @@ func (c Config) specFollows(j *conformance.Judging) conformance.Verdict {
 		},
 		check: specProblem,
 	}, &g)
-	return g.verdict("no condition annotation and no Probe managed by crdAnnotations")
+	return g.Verdict("no condition annotation and no Probe managed by crdAnnotations")
 }
 
 // specProblem compares every Probe managed by crdAnnotations with what
@@ -86,7 +86,7 @@ func specText(l []probeResource) string {
 // leftAlone is OLM-004.
 func (c Config) leftAlone(j *conformance.Judging) conformance.Verdict {
 	s := storyOf(j)
-	var g judgement
+	var g conformance.Judgement
 	inScope := map[timeline.ObjectRef]bool{}
 	for i, e := range s.events {
 		if !e.IsWrite() || !isProbe(e.Object) {
@@ -102,15 +102,15 @@ func (c Config) leftAlone(j *conformance.Judging) conformance.Verdict {
 		switch {
 		case !existed:
 		case p.spec != nil && p.spec.Manager == managerOperator:
-			g.failIn(fmt.Sprintf("%s at %s: the aggregator wrote (%s) a Probe whose spec.manager is %s", e.Object, j.Offset(e.Time), e.Verb, managerOperator),
+			g.FailIn(fmt.Sprintf("%s at %s: the aggregator wrote (%s) a Probe whose spec.manager is %s", e.Object, j.Offset(e.Time), e.Verb, managerOperator),
 				e.Time, e.Time, e)
 		case p.spec == nil && statusWrite(e):
-			g.failIn(fmt.Sprintf("%s at %s: the aggregator wrote the status of a Probe whose spec is nil", e.Object, j.Offset(e.Time)),
+			g.FailIn(fmt.Sprintf("%s at %s: the aggregator wrote the status of a Probe whose spec is nil", e.Object, j.Offset(e.Time)),
 				e.Time, e.Time, e)
 		}
 	}
-	g.judged = len(inScope)
-	return g.verdict("no Probe managed by the operator or with a nil spec")
+	g.Judged = len(inScope)
+	return g.Verdict("no Probe managed by the operator or with a nil spec")
 }
 
 // statusWrite tells whether e writes a Probe's status.

@@ -38,7 +38,7 @@ func statusWatch(s *story, ref timeline.ObjectRef, check func(w *world) (string,
 // upgradeableReflects is OLM-001.
 func (c Config) upgradeableReflects(j *conformance.Judging) conformance.Verdict {
 	s := storyOf(j)
-	var g judgement
+	var g conformance.Judgement
 	for _, ref := range s.refs(isProbe) {
 		c.judgeIntervals(j, s, statusWatch(s, ref, func(w *world) (string, bool) {
 			p, ok := w.probes[ref]
@@ -64,7 +64,7 @@ func (c Config) upgradeableReflects(j *conformance.Judging) conformance.Verdict 
 			return "", true
 		}), &g)
 	}
-	return g.verdict("no Probe with a spec the aggregator keeps")
+	return g.Verdict("no Probe with a spec the aggregator keeps")
 }
 
 // reading is the reading in force, by name.
@@ -78,7 +78,7 @@ func (c Config) reading() string {
 // probeResourcesListed is OLM-002.
 func (c Config) probeResourcesListed(j *conformance.Judging) conformance.Verdict {
 	s := storyOf(j)
-	var g judgement
+	var g conformance.Judgement
 	for _, ref := range s.refs(isProbe) {
 		c.judgeIntervals(j, s, statusWatch(s, ref, func(w *world) (string, bool) {
 			p, ok := w.probes[ref]
@@ -92,7 +92,7 @@ func (c Config) probeResourcesListed(j *conformance.Judging) conformance.Verdict
 			return "", true
 		}), &g)
 	}
-	return g.verdict("no Probe with a spec the aggregator keeps")
+	return g.Verdict("no Probe with a spec the aggregator keeps")
 }
 
 // sameResources compares two lists, an empty list of reasons and none
@@ -124,7 +124,7 @@ func listText(l []resourceStatus) string {
 // invalidReported is OLM-005.
 func (c Config) invalidReported(j *conformance.Judging) conformance.Verdict {
 	s := storyOf(j)
-	var g judgement
+	var g conformance.Judgement
 	for _, ref := range s.refs(isProbe) {
 		c.judgeIntervals(j, s, statusWatch(s, ref, func(w *world) (string, bool) {
 			p, ok := w.probes[ref]
@@ -150,7 +150,7 @@ func (c Config) invalidReported(j *conformance.Judging) conformance.Verdict {
 			return "", true
 		}), &g)
 	}
-	return g.verdict("no Probe managed by crdAnnotations")
+	return g.Verdict("no Probe managed by crdAnnotations")
 }
 
 // badAnnotation is a condition annotation that is wrong.

@@ -14,7 +14,7 @@ import (
 // Probe has the fields of 002 §Design Details' table (KEP-1623) right.
 func (c Config) validConditions(j *conformance.Judging) conformance.Verdict {
 	s := storyOf(j)
-	var g judgement
+	var g conformance.Judgement
 	for i, e := range s.events {
 		if !e.IsWrite() || e.Verb == timeline.VerbDelete || !isProbe(e.Object) || e.Role != RoleAggregator {
 			continue
@@ -23,9 +23,9 @@ func (c Config) validConditions(j *conformance.Judging) conformance.Verdict {
 			if ch.After == nil {
 				continue
 			}
-			g.judged++
+			g.Judged++
 			if why := conditionProblem(ch, e.Time, c.Tolerance); why != "" {
-				g.failIn(fmt.Sprintf("%s at %s: condition %s %s", e.Object, j.Offset(e.Time), ch.Type, why), e.Time, e.Time, e)
+				g.FailIn(fmt.Sprintf("%s at %s: condition %s %s", e.Object, j.Offset(e.Time), ch.Type, why), e.Time, e.Time, e)
 			}
 		}
 		// observedGeneration, when the timeline records status.conditions.
@@ -35,12 +35,12 @@ func (c Config) validConditions(j *conformance.Judging) conformance.Verdict {
 		}
 		for _, t := range slices.Sorted(maps.Keys(p.gens)) {
 			if p.gens[t] != p.generation {
-				g.failIn(fmt.Sprintf("%s at %s: condition %s has observedGeneration %d, the Probe's generation is %d",
+				g.FailIn(fmt.Sprintf("%s at %s: condition %s has observedGeneration %d, the Probe's generation is %d",
 					e.Object, j.Offset(e.Time), t, p.gens[t], p.generation), e.Time, e.Time, e)
 			}
 		}
 	}
-	return g.verdict("no condition written on a Probe by the aggregator")
+	return g.Verdict("no condition written on a Probe by the aggregator")
 }
 
 // conditionProblem says what is wrong with a condition as a write left

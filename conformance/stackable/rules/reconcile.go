@@ -31,7 +31,7 @@ type watch struct {
 }
 
 // judgeIntervals judges w over the story s of all, adding to g.
-func (c Config) judgeIntervals(j *conformance.Judging, all *stories, s *story, w watch, g *judgement) {
+func (c Config) judgeIntervals(j *conformance.Judging, all *stories, s *story, w watch, g *conformance.Judgement) {
 	// The first input event of each instant at which inputs changed.
 	var starts []int
 	for i, e := range s.events {
@@ -51,15 +51,15 @@ func (c Config) judgeIntervals(j *conformance.Judging, all *stories, s *story, w
 		}
 		owed, ok := all.procs.owed(actorOperator, from, c.Tolerance)
 		if !ok {
-			g.skip(fmt.Sprintf("%s down from %s", actorOperator, j.Offset(from)))
+			g.Skip(fmt.Sprintf("%s down from %s", actorOperator, j.Offset(from)))
 			continue
 		}
 		if owed.After(j.End) {
-			g.skip(fmt.Sprintf("the run ended before %s, when the change at %s was owed", j.Offset(owed), j.Offset(from)))
+			g.Skip(fmt.Sprintf("the run ended before %s, when the change at %s was owed", j.Offset(owed), j.Offset(from)))
 			continue
 		}
 		if owed.After(from) && !owed.Before(next) {
-			g.skip(fmt.Sprintf("%s came back after the change at %s only once the next one was made", actorOperator, j.Offset(from)))
+			g.Skip(fmt.Sprintf("%s came back after the change at %s only once the next one was made", actorOperator, j.Offset(from)))
 			continue
 		}
 		// The last event at or before the deadline, and the last input
@@ -75,13 +75,13 @@ func (c Config) judgeIntervals(j *conformance.Judging, all *stories, s *story, w
 		if !judged {
 			continue
 		}
-		g.judged++
+		g.Judged++
 		if problem != "" {
 			ev := []timeline.Event{s.events[cause]}
 			if last := lastOutput(s, w, at); last >= 0 {
 				ev = append(ev, s.events[last])
 			}
-			g.failIn(fmt.Sprintf("%s (at %s, after the change at %s)", problem, j.Offset(owed), j.Offset(from)), from, owed, ev...)
+			g.FailIn(fmt.Sprintf("%s (at %s, after the change at %s)", problem, j.Offset(owed), j.Offset(from)), from, owed, ev...)
 			continue
 		}
 		for i := at + 1; i < nextPos; i++ {
@@ -89,7 +89,7 @@ func (c Config) judgeIntervals(j *conformance.Judging, all *stories, s *story, w
 				continue
 			}
 			if problem, _ := w.check(s.after[i]); problem != "" {
-				g.failIn(fmt.Sprintf("%s (write at %s, after the change at %s)", problem, j.Offset(s.events[i].Time), j.Offset(from)),
+				g.FailIn(fmt.Sprintf("%s (write at %s, after the change at %s)", problem, j.Offset(s.events[i].Time), j.Offset(from)),
 					from, s.events[i].Time, s.events[cause], s.events[i])
 				break
 			}

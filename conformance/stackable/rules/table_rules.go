@@ -42,7 +42,7 @@ type expect struct {
 // nothing says why a verdict judged nothing.
 func (c Config) conditionsFollow(j *conformance.Judging, nothing string, wants func(s *story, sc scene) (exps []expect, state string)) conformance.Verdict {
 	all := storiesOf(j)
-	var g judgement
+	var g conformance.Judgement
 	for _, s := range all.clusters {
 		c.judgeIntervals(j, all, s, watch{
 			input:  func(e timeline.Event) bool { return reads(s.ref, e) },
@@ -65,7 +65,7 @@ func (c Config) conditionsFollow(j *conformance.Judging, nothing string, wants f
 			},
 		}, &g)
 	}
-	return g.verdict(nothing)
+	return g.Verdict(nothing)
 }
 
 // matches tells whether a condition is what the row asks.

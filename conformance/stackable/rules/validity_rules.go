@@ -13,7 +13,7 @@ import (
 
 // validConditions is STACKABLE-007.
 func (c Config) validConditions(j *conformance.Judging) conformance.Verdict {
-	var g judgement
+	var g conformance.Judgement
 	probed := false
 	for _, s := range storiesOf(j).clusters {
 		for i, e := range s.events {
@@ -24,9 +24,9 @@ func (c Config) validConditions(j *conformance.Judging) conformance.Verdict {
 				if ch.After == nil {
 					continue
 				}
-				g.judged++
+				g.Judged++
 				if why := c.conditionProblem(ch, e.Time); why != "" {
-					g.failIn(fmt.Sprintf("%s at %s: condition %s %s", e.Object, j.Offset(e.Time), ch.Type, why), e.Time, e.Time, e)
+					g.FailIn(fmt.Sprintf("%s at %s: condition %s %s", e.Object, j.Offset(e.Time), ch.Type, why), e.Time, e.Time, e)
 				}
 			}
 			// lastProbeTime, when the write records status.conditions;
@@ -36,17 +36,17 @@ func (c Config) validConditions(j *conformance.Judging) conformance.Verdict {
 			}
 			probed = true
 			for _, x := range s.after[i].cluster.list {
-				g.judged++
+				g.Judged++
 				if why := c.probeProblem(x, e.Time); why != "" {
-					g.failIn(fmt.Sprintf("%s at %s: condition %s %s", e.Object, j.Offset(e.Time), x.Type, why), e.Time, e.Time, e)
+					g.FailIn(fmt.Sprintf("%s at %s: condition %s %s", e.Object, j.Offset(e.Time), x.Type, why), e.Time, e.Time, e)
 				}
 			}
 		}
 	}
-	if !probed && !c.operatorRS() && g.judged > 0 {
-		g.skip("lastProbeTime: no write recorded status.conditions")
+	if !probed && !c.operatorRS() && g.Judged > 0 {
+		g.Skip("lastProbeTime: no write recorded status.conditions")
 	}
-	return g.verdict("no condition written on a SampleCluster by the operator")
+	return g.Verdict("no condition written on a SampleCluster by the operator")
 }
 
 // conditionProblem says what is wrong with a condition as a write at t
@@ -98,7 +98,7 @@ func (c Config) probeProblem(x condition, t time.Time) string {
 
 // noStatusWhileBroken is STACKABLE-008.
 func (c Config) noStatusWhileBroken(j *conformance.Judging) conformance.Verdict {
-	var g judgement
+	var g conformance.Judgement
 	c.during(j, func(sc scene) bool { return sc.cluster != nil && sc.cluster.spec.Broken != "" },
 		func(s *story, e timeline.Event) string {
 			if e.Object != s.ref || e.Role != RoleOperator || !publishes(e) {
@@ -106,7 +106,7 @@ func (c Config) noStatusWhileBroken(j *conformance.Judging) conformance.Verdict 
 			}
 			return fmt.Sprintf("the operator's status write (%s) while its reconcile fails", changedTypes(e))
 		}, &g)
-	return g.verdict("no SampleCluster whose reconcile fails")
+	return g.Verdict("no SampleCluster whose reconcile fails")
 }
 
 // publishes tells whether e writes a cluster's status: a status update,

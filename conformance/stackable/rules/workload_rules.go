@@ -44,7 +44,7 @@ func (c Config) stopped(sc scene) bool {
 // the scene (already before the event judged): an event offends (what it
 // does, or "") only once the span is older than the tolerance; an offence within it may have been
 // decided before the operator saw the change, and is not judged.
-func (c Config) during(j *conformance.Judging, holds func(sc scene) bool, offends func(s *story, e timeline.Event) string, g *judgement) {
+func (c Config) during(j *conformance.Judging, holds func(sc scene) bool, offends func(s *story, e timeline.Event) string, g *conformance.Judgement) {
 	for _, s := range storiesOf(j).clusters {
 		var since time.Time
 		open := false
@@ -52,16 +52,16 @@ func (c Config) during(j *conformance.Judging, holds func(sc scene) bool, offend
 			if open {
 				if what := offends(s, e); what != "" {
 					if c.Tolerance > 0 && !e.Time.After(since.Add(c.Tolerance)) {
-						g.skip(fmt.Sprintf("%s at %s, within %s of the change at %s", what, j.Offset(e.Time), c.Tolerance, j.Offset(since)))
+						g.Skip(fmt.Sprintf("%s at %s, within %s of the change at %s", what, j.Offset(e.Time), c.Tolerance, j.Offset(since)))
 					} else {
-						g.failIn(fmt.Sprintf("%s: %s at %s (since %s)", s.ref, what, j.Offset(e.Time), j.Offset(since)), since, e.Time, e)
+						g.FailIn(fmt.Sprintf("%s: %s at %s (since %s)", s.ref, what, j.Offset(e.Time), j.Offset(since)), since, e.Time, e)
 					}
 				}
 			}
 			now := holds(s.after[i])
 			if now && !open {
 				since, open = e.Time, true
-				g.judged++
+				g.Judged++
 			}
 			open = now
 		}
@@ -70,20 +70,20 @@ func (c Config) during(j *conformance.Judging, holds func(sc scene) bool, offend
 
 // leftAlone is STACKABLE-005.
 func (c Config) leftAlone(j *conformance.Judging) conformance.Verdict {
-	var g judgement
+	var g conformance.Judgement
 	c.during(j, c.paused, func(s *story, e timeline.Event) string {
 		if !isWorkload(e.Object) || e.Role != RoleOperator {
 			return ""
 		}
 		return fmt.Sprintf("the operator's %s of %s while paused", e.Verb, e.Object)
 	}, &g)
-	return g.verdict("no SampleCluster paused")
+	return g.Verdict("no SampleCluster paused")
 }
 
 // scaledToZero is STACKABLE-006.
 func (c Config) scaledToZero(j *conformance.Judging) conformance.Verdict {
 	all := storiesOf(j)
-	var g judgement
+	var g conformance.Judgement
 	for _, s := range all.clusters {
 		c.judgeIntervals(j, all, s, watch{
 			input: func(e timeline.Event) bool {
@@ -106,7 +106,7 @@ func (c Config) scaledToZero(j *conformance.Judging) conformance.Verdict {
 			},
 		}, &g)
 	}
-	return g.verdict("no SampleCluster stopped")
+	return g.Verdict("no SampleCluster stopped")
 }
 
 func replicasText(n *int) string {

@@ -1,0 +1,73 @@
+package conformance
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/opcert/opcert/reports"
+	"github.com/opcert/opcert/sim/timeline"
+)
+
+// Judgement accumulates what a rule found: how many things it judged
+// (Judged), its problems, each with the window it judged, so that a
+// problem in a recording gap is excused alone (Verdict.Problems), and what
+// it could not judge and why (a subject down, a run ended before a
+// deadline): never a failure (DESIGN "A verdict is true or absent"). Rules
+// packages build their verdicts with it.
+type Judgement struct {
+	Judged    int
+	problems  []Problem
+	notJudged []string
+}
+
+// FailIn adds a problem that judged the window [from, to] (zero: its
+// evidence's span).
+func (g *Judgement) FailIn(msg string, from, to time.Time, evidence ...timeline.Event) {
+	g.problems = append(g.problems, Problem{Message: msg, Evidence: evidence, From: from, To: to})
+}
+
+// Skip notes something not judged, and why.
+func (g *Judgement) Skip(why string) { g.notJudged = append(g.notJudged, why) }
+
+// Verdict fails with the problems, passes when something was judged, and
+// otherwise skips, saying why (nothing, or what was not judged).
+func (g *Judgement) Verdict(nothing string) Verdict {
+	var v Verdict
+	switch {
+	case len(g.problems) > 0:
+		v = Verdict{Status: reports.Fail, Message: g.problems[0].Message, Problems: g.problems}
+		if n := len(g.problems); n > 1 {
+			v.Message += fmt.Sprintf(" (and %d more)", n-1)
+		}
+		for _, p := range g.problems {
+			for _, e := range p.Evidence {
+				// One write with several faults is shown once.
+				if n := len(v.Evidence); n == 0 || v.Evidence[n-1].Seq != e.Seq || !v.Evidence[n-1].Time.Equal(e.Time) {
+					v.Evidence = append(v.Evidence, e)
+				}
+			}
+		}
+		if len(v.Evidence) > MaxEvidence {
+			v.Evidence = v.Evidence[:MaxEvidence]
+		}
+	case g.Judged == 0 && len(g.notJudged) > 0:
+		return Verdict{Status: reports.Skip, Message: "not judged: " + g.notes()}
+	case g.Judged == 0:
+		return Verdict{Status: reports.Skip, Message: nothing}
+	default:
+		v = Verdict{Status: reports.Pass, Message: fmt.Sprintf("%d judged", g.Judged)}
+	}
+	if len(g.notJudged) > 0 {
+		v.Message += fmt.Sprintf("; %d not judged (%s)", len(g.notJudged), g.notes())
+	}
+	return v
+}
+
+// notes is the first reason something was not judged, and how many more.
+func (g *Judgement) notes() string {
+	s := g.notJudged[0]
+	if n := len(g.notJudged); n > 1 {
+		s += fmt.Sprintf(" (and %d more)", n-1)
+	}
+	return s
+}

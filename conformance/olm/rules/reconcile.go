@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/sim/timeline"
@@ -50,7 +49,7 @@ func (c Config) judgeIntervals(j *conformance.Judging, s *story, w watch, f *con
 		if c.Tolerance > 0 && next.Sub(from) <= c.Tolerance {
 			continue // shorter than the tolerance: not judged
 		}
-		owed, ok := s.procs.owed(w.actor, from, c.Tolerance)
+		owed, ok := s.procs.Owed(w.actor, from, c.Tolerance)
 		if !ok {
 			f.Skip(fmt.Sprintf("%s down from %s", w.actor, j.Offset(from)))
 			continue
@@ -107,52 +106,4 @@ func lastOutput(s *story, w watch, i int) int {
 		}
 	}
 	return -1
-}
-
-// processes are the spans each actor was down, from the timeline's
-// Process events.
-type processes map[string][]span
-
-// span is a time a process was down, from its kill or hang (zero: the
-// start of the run) to its start or reconnect (zero while still down).
-type span struct{ from, to time.Time }
-
-func (p processes) note(e timeline.Event) {
-	actor := e.Object.Name
-	spans, seen := p[actor]
-	open := len(spans) > 0 && spans[len(spans)-1].to.IsZero()
-	switch e.Verb {
-	case timeline.VerbKill, timeline.VerbHang:
-		if !open {
-			spans = append(spans, span{from: e.Time})
-		}
-	case timeline.VerbStart, timeline.VerbReconnect:
-		switch {
-		case open:
-			spans[len(spans)-1].to = e.Time
-		case !seen:
-			spans = append(spans, span{to: e.Time}) // not running before its first start
-		}
-	}
-	p[actor] = spans
-}
-
-// owed is when actor owes its reaction to a change at from: from plus
-// tol, or, if it was down in between, its next start plus tol; false
-// if it never started again.
-func (p processes) owed(actor string, from time.Time, tol time.Duration) (time.Time, bool) {
-	owed := from.Add(tol)
-	for _, s := range p[actor] {
-		if !s.from.IsZero() && s.from.After(owed) {
-			break
-		}
-		if s.to.IsZero() {
-			return time.Time{}, false
-		}
-		if s.to.Before(from) {
-			continue
-		}
-		owed = s.to.Add(tol)
-	}
-	return owed, true
 }

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -149,7 +150,7 @@ type upgradeStatus struct {
 type story struct {
 	events []timeline.Event
 	after  []*world // after[i]: the world after events[i]
-	procs  processes
+	procs  conformance.Downtimes
 }
 
 // empty is the world before the first event.
@@ -164,12 +165,12 @@ func (s *story) before(i int) *world {
 }
 
 func readStory(events []timeline.Event) *story {
-	s := &story{events: events, after: make([]*world, len(events)), procs: processes{}}
+	s := &story{events: events, after: make([]*world, len(events)), procs: conformance.Downtimes{}}
 	w := &world{crds: map[string]crd{}, crs: map[string]map[timeline.ObjectRef]cr{}, probes: map[timeline.ObjectRef]probe{},
 		opConds: map[timeline.ObjectRef]opCond{}, upgrades: map[timeline.ObjectRef]upgrade{}}
 	for i, e := range events {
 		if e.Object.Kind == timeline.KindProcess && e.Object.Group == "" {
-			s.procs.note(e)
+			s.procs.Note(e)
 		}
 		if e.IsWrite() {
 			w = w.clone()

@@ -103,7 +103,7 @@ func (s *story) before(i int) scene {
 // operator was down.
 type stories struct {
 	clusters []*story
-	procs    processes
+	procs    conformance.Downtimes
 }
 
 // storiesKey is the key of the replayed timeline among a judging's facts:
@@ -123,7 +123,7 @@ func isWorkload(o timeline.ObjectRef) bool {
 func isPod(o timeline.ObjectRef) bool { return o.Kind == kindPod && o.Group == "" }
 
 func readStories(events []timeline.Event) *stories {
-	all := &stories{procs: processes{}}
+	all := &stories{procs: conformance.Downtimes{}}
 	byRef := map[timeline.ObjectRef]*story{}
 	names := map[string][]string{} // cluster names by namespace
 	for _, e := range events {
@@ -137,7 +137,7 @@ func readStories(events []timeline.Event) *stories {
 	owner := map[timeline.ObjectRef]*story{} // of each workload and pod, by its last labels
 	for _, e := range events {
 		if e.Object.Kind == timeline.KindProcess && e.Object.Group == "" {
-			all.procs.note(e)
+			all.procs.Note(e)
 			continue
 		}
 		if !e.IsWrite() {

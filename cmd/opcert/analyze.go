@@ -89,7 +89,7 @@ func (o *analyzeOptions) run(cmd *cobra.Command, files []string) error {
 	if o.until < 0 {
 		return fmt.Errorf("--until %s: give a positive duration", o.until)
 	}
-	if err := checkOut(o.out); err != nil {
+	if err := checkOut(o.out, files...); err != nil {
 		return err
 	}
 	for _, f := range files {
@@ -131,16 +131,17 @@ func (o *analyzeOptions) run(cmd *cobra.Command, files []string) error {
 	if err := reports.WriteAll(staging, rep); err != nil {
 		return envError{err}
 	}
-	if err := replaceDir(staging, o.out); err != nil {
+	var verdict error
+	if rep.Failed() {
+		verdict = errRulesFailed
+	}
+	if err := commitReport(staging, o.out, verdict); err != nil {
 		return err
 	}
 	fmt.Fprintln(cmd.OutOrStdout())
 	reports.WriteSummary(cmd.OutOrStdout(), rep)
 	fmt.Fprintf(cmd.OutOrStdout(), "\nreports in %s (junit.xml, report.json, report.md, timelines/)\n", o.out)
-	if rep.Failed() {
-		return errRulesFailed
-	}
-	return nil
+	return verdict
 }
 
 // analyze judges one file with m as the report's run i, named name, and
@@ -165,7 +166,37 @@ func (o *analyzeOptions) analyze(cmd *cobra.Command, m *conformance.Mechanism, f
 		return reports.Run{}, envError{err}
 	}
 	defer out.Close()
+	// Judging runs aside, so that a signal is honoured at once even while
+	// the rules judge at the end of a long file, which nothing interrupts:
+	// the command returns, and the exit ends the judging. Everything it
+	// writes is in files opened here, never a path made after the return.
+	type judged struct {
+		run reports.Run
+		err error
+	}
+	done := make(chan judged, 1)
+	go func() {
+		run, err := o.judge(cmd.Context(), m, file, name, in, src, out)
+		done <- judged{run, err}
+	}()
+	select {
+	case j := <-done:
+		if j.err != nil {
+			return reports.Run{}, j.err
+		}
+		j.run.Timeline = rel
+		j.run.Subjects = map[string]string{"mechanism": m.Name} // what the summary shows of who was judged
+		return j.run, nil
+	case <-cmd.Context().Done():
+		return reports.Run{}, context.Cause(cmd.Context())
+	}
+}
+
+// judge judges file, open as in and src, with m, and writes its timeline
+// to out.
+func (o *analyzeOptions) judge(ctx context.Context, m *conformance.Mechanism, file, name string, in *os.File, src record.Source, out *os.File) (reports.Run, error) {
 	j := record.Judgement{Name: name, Source: file, Until: o.until, Strict: o.strict}
+	var err error
 	// The tolerance first, so that the rules may judge as the events pass
 	// (a long recording is then not held): a quick scan of a timeline; a
 	// kubectl stream's times are managedFields', whole seconds, so a
@@ -188,9 +219,9 @@ func (o *analyzeOptions) analyze(cmd *cobra.Command, m *conformance.Mechanism, f
 		enc := json.NewEncoder(w)
 		j.Tee = func(e timeline.Event) error { return enc.Encode(e) }
 	}
-	run, err := record.Judge(cmd.Context(), src, m, j)
+	run, err := record.Judge(ctx, src, m, j)
 	if err != nil {
-		if cmd.Context().Err() != nil {
+		if ctx.Err() != nil {
 			return reports.Run{}, err
 		}
 		return reports.Run{}, fmt.Errorf("%s: %w", file, err)
@@ -206,8 +237,6 @@ func (o *analyzeOptions) analyze(cmd *cobra.Command, m *conformance.Mechanism, f
 	if err := errors.Join(w.Flush(), out.Close()); err != nil {
 		return reports.Run{}, envError{err}
 	}
-	run.Timeline = rel
-	run.Subjects = map[string]string{"mechanism": m.Name} // what the summary shows of who was judged
 	return run, nil
 }
 

@@ -111,7 +111,7 @@ func (o *fuzzOptions) run(cmd *cobra.Command) error {
 	if err := checkPort(o.apiPort); err != nil {
 		return err
 	}
-	if err := checkOut(o.out); err != nil {
+	if err := checkOut(o.out, programs(o.subjects)...); err != nil {
 		return err
 	}
 	choices, err := parseSubjects(o.subjects, mechs)
@@ -167,7 +167,11 @@ func (o *fuzzOptions) run(cmd *cobra.Command) error {
 	if err := reports.WriteAll(staging, rep); err != nil {
 		return envError{err}
 	}
-	if err := replaceDir(staging, o.out); err != nil {
+	var verdict error
+	if finding != nil {
+		verdict = errRulesFailed
+	}
+	if err := commitReport(staging, o.out, verdict); err != nil {
 		return err
 	}
 	fmt.Fprintln(stdout)

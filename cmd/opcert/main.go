@@ -10,8 +10,11 @@
 //	     server refuses), the --out directory; nothing is written
 //	3    the environment's fault: no binaries, a port in use, the API server
 //	     or etcd dying mid-run (the report marks that run ERROR), a disk error
-//	128+n  stopped by signal n (130 for Ctrl-C); the report directory is
-//	     left as it was
+//	128+n  stopped by signal n (130 for Ctrl-C, 143 for SIGTERM, 131 for
+//	     SIGQUIT, which stops opcert as the others do rather than dump its
+//	     goroutines); the report directory is left as it was. A signal
+//	     that comes once the report directory was replaced changes
+//	     nothing: the exit status is the report's (outcome.go)
 package main
 
 import (
@@ -65,17 +68,22 @@ func signalName(sig syscall.Signal) string {
 		return "SIGTERM"
 	case syscall.SIGHUP:
 		return "SIGHUP"
+	case syscall.SIGQUIT:
+		return "SIGQUIT"
 	}
 	return sig.String()
 }
 
 func main() {
 	world.MaybeLaunch()
+	becomeSubreaper()
 	ctrllog.SetLogger(onceEach(os.Stderr))
 	ctx, cancel := context.WithCancelCause(context.Background())
 	go onSignals(cancel)
 	err := newRoot().ExecuteContext(ctx)
-	os.Exit(exitCode(ctx, err))
+	code := exitCode(ctx, err)
+	killDescendants()
+	os.Exit(code)
 }
 
 // onceEach is the logger of what controller-runtime logs in opcert (the
@@ -96,9 +104,11 @@ func onceEach(w io.Writer) logr.Logger {
 	}, funcr.Options{})
 }
 
-// onSignals turns the first SIGINT, SIGTERM or SIGHUP into a cancelled
-// context, so that every exit path stops the API server and removes what
-// opcert wrote; a second one kills the API server at once and exits.
+// onSignals turns the first SIGINT, SIGTERM, SIGHUP or SIGQUIT into a
+// cancelled context, so that every exit path stops the API server and
+// removes what opcert wrote; a second one kills the API server and every
+// descendant at once and exits. Whether --out is replaced is decided
+// under the same lock as the signal (outcome.go).
 //
 // SIGPIPE is received and dropped: a closed stdout (opcert run | head -1)
 // then fails writes with EPIPE, which the summary ignores, instead of
@@ -113,13 +123,17 @@ func onSignals(cancel context.CancelCauseFunc) {
 		}
 	}()
 	sigs := make(chan os.Signal, 2)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
 	first := (<-sigs).(syscall.Signal)
+	note := decided.first(first)
 	cancel(signalled{first})
-	fmt.Fprintf(os.Stderr, "\nopcert: %s: %s (again to stop at once)\n", signalName(first), *interruptNote.Load())
+	fmt.Fprintf(os.Stderr, "\nopcert: %s: %s (again to stop at once)\n", signalName(first), note)
 	<-sigs
+	code, said := decided.atOnce() // holds the lock: nothing is replaced from now on
 	world.Abort()
-	os.Exit(128 + int(first))
+	killDescendants()
+	fmt.Fprintf(os.Stderr, "opcert: stopped at once: %s\n", said)
+	os.Exit(code)
 }
 
 // interruptNote says what the first signal does; a command that does
@@ -134,10 +148,16 @@ func init() {
 func exitCode(ctx context.Context, err error) int {
 	var sig signalled
 	if errors.As(context.Cause(ctx), &sig) {
+		if out, done := decided.writtenBeforeSignal(); done {
+			fmt.Fprintf(os.Stderr, "opcert: %s came after the reports were written to %s: the exit status is theirs\n", signalName(sig.sig), out)
+			sig.sig = 0
+		}
+	}
+	if sig.sig != 0 {
 		if err != nil && !errors.Is(err, conformance.ErrInterrupted) && !errors.Is(err, errRulesFailed) {
 			fmt.Fprintln(os.Stderr, "opcert:", err)
 		}
-		fmt.Fprintln(os.Stderr, "opcert: interrupted:", signalName(sig.sig))
+		fmt.Fprintf(os.Stderr, "opcert: interrupted: %s; %s\n", signalName(sig.sig), decided.interrupted())
 		return 128 + int(sig.sig)
 	}
 	switch {

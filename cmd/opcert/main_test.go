@@ -64,8 +64,10 @@ func earlierReport(t *testing.T, out string) {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	write(t, out, marker, markerText)
 	write(t, out, "keep", "an earlier report")
+	if err := writeManifest(out); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // A report directory from an earlier run must survive a failed one, and no

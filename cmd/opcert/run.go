@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/process"
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/scenarios"
 	"github.com/opcert/opcert/sim/world"
@@ -171,7 +172,7 @@ func (o *runOptions) run(cmd *cobra.Command, files []string) error {
 	if err := checkPort(o.apiPort); err != nil {
 		return err
 	}
-	if err := checkOut(o.out); err != nil {
+	if err := checkOut(o.out, append(append(files, o.cluster.kubeconfig), programs(o.subjects)...)...); err != nil {
 		return err
 	}
 	plans, err := o.plan(files, mechs)
@@ -251,19 +252,34 @@ func (o *runOptions) run(cmd *cobra.Command, files []string) error {
 	if err := reports.WriteAll(staging, written); err != nil {
 		return envError{err}
 	}
-	if err := replaceDir(staging, o.out); err != nil {
+	verdict := stopped
+	if verdict == nil && rep.Failed() {
+		verdict = errRulesFailed
+	}
+	if err := commitReport(staging, o.out, verdict); err != nil {
 		return err
 	}
 	fmt.Fprintln(cmd.OutOrStdout())
 	reports.WriteSummary(cmd.OutOrStdout(), rep)
 	fmt.Fprintf(cmd.OutOrStdout(), "\nreports in %s (junit.xml, report.json, report.md, report.html, timelines/)\n", o.out)
-	switch {
-	case stopped != nil:
-		return stopped
-	case rep.Failed():
-		return errRulesFailed
+	return verdict
+}
+
+// programs are the executables of exec: subjects named by a path, inputs
+// of the command that --out must not hold.
+func programs(subjects []string) []string {
+	var out []string
+	for _, s := range subjects {
+		_, subject, _ := strings.Cut(s, "=")
+		line, ok := strings.CutPrefix(subject, "exec:")
+		if !ok {
+			continue
+		}
+		if words, err := process.ParseCommand(line); err == nil && strings.ContainsRune(words[0], '/') {
+			out = append(out, words[0])
+		}
 	}
-	return nil
+	return out
 }
 
 // plan loads the scenarios and resolves each one's mechanism and subjects.

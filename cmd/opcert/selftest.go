@@ -413,16 +413,17 @@ func (o *selftestOptions) run(cmd *cobra.Command) error {
 	if err := writeSelftest(staging, rep); err != nil {
 		return envError{err}
 	}
-	if err := replaceDir(staging, o.out); err != nil {
+	var verdict error
+	if !rep.Passed {
+		verdict = errRulesFailed
+	}
+	if err := commitReport(staging, o.out, verdict); err != nil {
 		return err
 	}
 	fmt.Fprintln(stdout)
 	writeSelftestSummary(stdout, rep)
 	fmt.Fprintf(stdout, "\nmatrix in %s (selftest.json, selftest.md)\n", o.out)
-	if !rep.Passed {
-		return errRulesFailed
-	}
-	return nil
+	return verdict
 }
 
 func writeSelftest(dir string, rep *selftestReport) error {

@@ -93,12 +93,13 @@ func (o *watchOptions) run(cmd *cobra.Command) error {
 	if o.duration < 0 || o.every < 0 {
 		return errors.New("--for and --judge-every take a positive duration")
 	}
-	if err := checkOut(o.out); err != nil {
-		return err
-	}
 	loading := clientcmd.NewDefaultClientConfigLoadingRules()
+	kubeconfigs := loading.GetLoadingPrecedence()
 	if o.kubeconfig != "" {
-		loading.ExplicitPath = o.kubeconfig
+		loading.ExplicitPath, kubeconfigs = o.kubeconfig, []string{o.kubeconfig}
+	}
+	if err := checkOut(o.out, kubeconfigs...); err != nil {
+		return err
 	}
 	cfg, err := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(loading, &clientcmd.ConfigOverrides{CurrentContext: o.context}).ClientConfig()
 	if err != nil {
@@ -133,6 +134,9 @@ func (o *watchOptions) run(cmd *cobra.Command) error {
 	}
 	note := "ending the recording, judging it and writing the reports"
 	interruptNote.Store(&note)
+	decided.mu.Lock()
+	decided.writesAfterSignal = true
+	decided.mu.Unlock()
 
 	parent := cmd.Context()
 	ctx, stop := context.WithCancel(parent)
@@ -261,10 +265,10 @@ func (o *watchOptions) judge(parent context.Context, m *conformance.Mechanism, r
 	if err := reports.WriteAll(staging, rep); err != nil {
 		return envError{err}
 	}
-	if err := replaceDir(staging, o.out); err != nil {
+	o.failed = rep.Failed()
+	if err := commitReport(staging, o.out, nil); err != nil {
 		return err
 	}
-	o.failed = rep.Failed()
 	out := cmd.OutOrStdout()
 	if final {
 		fmt.Fprintln(out)

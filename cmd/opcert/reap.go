@@ -1,0 +1,90 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// opcert is the subreaper of every process it starts: a descendant that
+// leaves its process group and session (an operator started through
+// setsid, a daemon that double-forks) is reparented to opcert when its
+// parent dies, not to init, and every exit path of opcert (the end of a
+// command, a second signal) kills what is left of its descendants.
+//
+// A subreaper, not a cgroup of the run: it needs no privilege and no
+// delegated cgroup tree, which CI containers and laptops rarely give.
+// What it cannot do is outlive opcert: after a SIGKILL of opcert its
+// direct children die by their parent-death signal, but a descendant that
+// had detached from them is reparented to init. Orphans reparented to
+// opcert during a run are not reaped until it exits (reaping them then
+// would race os/exec's own waits).
+func becomeSubreaper() {
+	_ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+}
+
+// reapRounds bounds killDescendants: a descendant forking as fast as it is
+// killed is given up on after this many rounds.
+const (
+	reapRounds = 40
+	reapPause  = 25 * time.Millisecond
+)
+
+// killDescendants sends SIGKILL to every live descendant of opcert until
+// none is left (a killed process's children are reparented to opcert, the
+// subreaper, and killed in the next round).
+func killDescendants() {
+	for range reapRounds {
+		live := descendants(os.Getpid())
+		if len(live) == 0 {
+			return
+		}
+		for _, pid := range live {
+			_ = unix.Kill(pid, unix.SIGKILL)
+		}
+		<-time.After(reapPause)
+	}
+}
+
+// descendants lists the processes below pid that are not zombies, from
+// the parent links in /proc.
+func descendants(pid int) []int {
+	children := map[int][]int{}
+	zombie := map[int]bool{}
+	dirs, _ := filepath.Glob("/proc/[0-9]*")
+	for _, d := range dirs {
+		data, err := os.ReadFile(filepath.Join(d, "stat"))
+		if err != nil {
+			continue
+		}
+		// Fields count from after the command name's closing parenthesis
+		// (it may hold spaces): the state, then the parent's pid.
+		f := strings.Fields(string(data[bytes.LastIndexByte(data, ')')+1:]))
+		if len(f) < 2 {
+			continue
+		}
+		self, err1 := strconv.Atoi(filepath.Base(d))
+		parent, err2 := strconv.Atoi(f[1])
+		if err1 != nil || err2 != nil {
+			continue
+		}
+		children[parent] = append(children[parent], self)
+		zombie[self] = f[0] == "Z"
+	}
+	var out []int
+	queue := children[pid]
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		if !zombie[p] {
+			out = append(out, p)
+		}
+		queue = append(queue, children[p]...)
+	}
+	return out
+}

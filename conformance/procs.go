@@ -48,10 +48,15 @@ const auditWait = 2 * time.Second
 // (process mode), one per instance of a role, and says at the end how each
 // ended. Each instance has its own user (the same across restarts), its
 // own proxy in front of the API server, and its output in
-// <dir>/<instance>.log.
+// <dir>/<instance>.log. Its kubeconfig, which holds its user's client key,
+// is kept apart from the output, which goes into reports: in a directory
+// of its own (0700, each file 0600) inside the run directory, which Close
+// removes, and with it anything that removes the run directory (a second
+// signal, the sweep after a SIGKILL).
 type Processes struct {
 	host Host
 	dir  string
+	keys string // the kubeconfigs' directory
 
 	mu    sync.Mutex
 	procs map[string]*instance
@@ -66,12 +71,17 @@ type instance struct {
 	endings    []string // of earlier processes of the instance
 }
 
-// NewProcesses keeps the instances' kubeconfigs and logs in dir.
-func NewProcesses(host Host, dir string) (*Processes, error) {
+// NewProcesses keeps the instances' logs in dir, and their kubeconfigs in
+// a new directory inside runDir.
+func NewProcesses(host Host, dir, runDir string) (*Processes, error) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
 	}
-	return &Processes{host: host, dir: dir, procs: map[string]*instance{}}, nil
+	keys, err := os.MkdirTemp(runDir, "kubeconfigs-") // 0700
+	if err != nil {
+		return nil, err
+	}
+	return &Processes{host: host, dir: dir, keys: keys, procs: map[string]*instance{}}, nil
 }
 
 // fileName turns an instance name ("operator/etcd") into a file name.
@@ -107,7 +117,7 @@ func (p *Processes) StartWith(name, role string, vars map[string]string, cmd pro
 			proxy.Close()
 			return err
 		}
-		path := filepath.Join(p.dir, fileName(name)+".kubeconfig")
+		path := filepath.Join(p.keys, fileName(name)+".kubeconfig")
 		if err := os.WriteFile(path, kc, 0o600); err != nil {
 			proxy.Close()
 			return err
@@ -199,9 +209,10 @@ func (p *Processes) Cut(name string, cut bool) {
 	}
 }
 
-// Close kills every process still running, stops the proxies, and returns
-// what the report says of each instance, by name.
+// Close kills every process still running, stops the proxies, removes the
+// kubeconfigs, and returns what the report says of each instance, by name.
 func (p *Processes) Close() []reports.Process {
+	defer os.RemoveAll(p.keys)
 	p.mu.Lock()
 	names := make([]string, 0, len(p.procs))
 	for n := range p.procs {

@@ -34,7 +34,8 @@ type Options struct {
 	// Host is the API server a run with executable subjects (Process)
 	// starts them against; such a run is in real time (realtime.go).
 	Host Host
-	// ProcessDir receives the processes' kubeconfigs and output.
+	// ProcessDir receives the processes' output; their kubeconfigs go
+	// into a directory of their own in Dir (process mode needs both).
 	ProcessDir string
 	// Cluster, when set, is the cluster the run is played on (cluster
 	// mode), reached with opcert's rights; api is then a client of it that

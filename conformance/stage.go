@@ -46,11 +46,11 @@ func newStage(api client.Client, cast Cast, tl *timeline.Timeline, m **Mechanism
 		st.Config, st.Deployments = opts.Cluster, NewDeployments(api)
 	case deps:
 		return nil, errNoCluster
-	case opts.Host == nil || opts.ProcessDir == "":
+	case opts.Host == nil || opts.ProcessDir == "" || opts.Dir == "":
 		return nil, errNoHost
 	default:
 		var err error
-		if st.Processes, err = NewProcesses(opts.Host, opts.ProcessDir); err != nil {
+		if st.Processes, err = NewProcesses(opts.Host, opts.ProcessDir, opts.Dir); err != nil {
 			return nil, err
 		}
 		st.Config = opts.Host.RESTConfig()

@@ -11,9 +11,12 @@ import (
 	"sync"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
+	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 )
 
@@ -34,8 +37,16 @@ var ErrInterrupted = errors.New("interrupted while starting the API server")
 // process's environment, steady while one World's children start.
 var launchMu sync.Mutex
 
-// start runs envtest with its binaries behind the launcher and their
-// directories inside the run directory.
+// start runs envtest's control plane with its binaries behind the
+// launcher and their directories inside the run directory, and installs
+// the CRDs.
+//
+// Not envtest.Environment: its Start always makes a webhook serving key in
+// $TMPDIR/envtest-serving-certs-*, outside the run directory, which a
+// SIGKILL or SIGQUIT of opcert would leave behind and nothing sweeps;
+// opcert serves no webhook. Every file of the control plane, its keys
+// included, is in the run directory (0700), which Stop and Abort remove
+// and the next Start sweeps.
 func (w *World) start(ctx context.Context, crds []*apiextensionsv1.CustomResourceDefinition, port int) (*rest.Config, error) {
 	exe, err := os.Executable()
 	if err != nil {
@@ -58,9 +69,9 @@ func (w *World) start(ctx context.Context, crds []*apiextensionsv1.CustomResourc
 		return nil, err
 	}
 	w.audit = audit
-	w.env = &envtest.Environment{CRDs: crds, Scheme: w.Scheme, ErrorIfCRDPathMissing: true,
-		ControlPlaneStartTimeout: startTimeout, ControlPlaneStopTimeout: stopTimeout}
-	api := w.env.ControlPlane.GetAPIServer()
+	w.plane = &envtest.ControlPlane{}
+	api := w.plane.GetAPIServer()
+	api.StartTimeout, api.StopTimeout = startTimeout, stopTimeout
 	api.Path, api.CertDir = filepath.Join(bin, "kube-apiserver"), filepath.Join(w.dir, "certs")
 	if port != 0 {
 		api.SecureServing.Address, api.SecureServing.Port = "127.0.0.1", strconv.Itoa(port)
@@ -78,8 +89,8 @@ func (w *World) start(ctx context.Context, crds []*apiextensionsv1.CustomResourc
 	// (ListFromEtcd); the other kinds keep the cache, and their watches
 	// its semantics (an expired resourceVersion is 410 Gone at once).
 	api.Configure().Set("watch-cache-sizes", watchCacheSizes())
-	w.env.ControlPlane.Etcd = &envtest.Etcd{Path: filepath.Join(bin, "etcd"), DataDir: filepath.Join(w.dir, "etcd"),
-		Out: w.logs[1], Err: w.logs[1]}
+	w.plane.Etcd = &envtest.Etcd{Path: filepath.Join(bin, "etcd"), DataDir: filepath.Join(w.dir, "etcd"),
+		Out: w.logs[1], Err: w.logs[1], StartTimeout: startTimeout, StopTimeout: stopTimeout}
 
 	type started struct {
 		cfg *rest.Config
@@ -92,7 +103,7 @@ func (w *World) start(ctx context.Context, crds []*apiextensionsv1.CustomResourc
 	os.Setenv(envRunDir, w.dir)
 	go func() {
 		defer launchMu.Unlock()
-		cfg, err := w.env.Start()
+		cfg, err := w.startPlane(crds)
 		done <- started{cfg, err}
 	}()
 	select {
@@ -111,6 +122,52 @@ func (w *World) start(ctx context.Context, crds []*apiextensionsv1.CustomResourc
 		}
 		return nil, ErrInterrupted
 	}
+}
+
+// startTries is how many times startPlane tries: a port picked free may be taken
+// before the server binds it (envtest.Environment tries as often).
+const startTries = 5
+
+// startPlane starts the control plane, as envtest.Environment.Start does
+// without its webhook set-up, and installs the CRDs.
+func (w *World) startPlane(crds []*apiextensionsv1.CustomResourceDefinition) (*rest.Config, error) {
+	var err error
+	for range startTries {
+		if err = w.plane.Start(); err == nil {
+			break
+		}
+	}
+	if err != nil {
+		return nil, fmt.Errorf("unable to start control plane itself: %w", err)
+	}
+	admin, err := w.plane.AddUser(envtest.User{Name: "admin", Groups: []string{"system:masters"}}, &rest.Config{QPS: 1000, Burst: 2000})
+	if err != nil {
+		return nil, fmt.Errorf("unable to provision admin user: %w", err)
+	}
+	cfg := admin.Config()
+	if err := defaultNamespace(cfg); err != nil {
+		return nil, err
+	}
+	if _, err := envtest.InstallCRDs(cfg, envtest.CRDInstallOptions{CRDs: crds, Scheme: w.Scheme, ErrorIfPathMissing: true}); err != nil {
+		return nil, fmt.Errorf("unable to install CRDs onto control plane: %w", err)
+	}
+	return cfg, nil
+}
+
+// defaultNamespace waits, up to 5 seconds as envtest does, for the API
+// server to have made the default namespace, which scenarios use.
+func defaultNamespace(cfg *rest.Config) error {
+	c, err := client.New(cfg, client.Options{})
+	if err != nil {
+		return err
+	}
+	err = wait.PollUntilContextTimeout(context.Background(), 50*time.Millisecond, 5*time.Second, true, func(ctx context.Context) (bool, error) {
+		return c.Get(ctx, client.ObjectKey{Name: "default"}, &corev1.Namespace{}) == nil, nil
+	})
+	if err != nil {
+		return fmt.Errorf("the default namespace did not appear within 5s: %w", err)
+	}
+	return nil
 }
 
 // output is what the binaries printed last, for a failed start-up's message.
@@ -132,7 +189,7 @@ func (w *World) Stop() error {
 		defer live.Delete(w.dir)
 		close(w.quit)
 		done := make(chan error, 1)
-		go func() { done <- w.env.Stop() }()
+		go func() { done <- w.plane.Stop() }()
 		select {
 		case err = <-done:
 		case <-time.After(stopTimeout + time.Second):

@@ -24,7 +24,7 @@ func (w *World) AddUser(name, server string) ([]byte, *rest.Config, error) {
 // rights are then what RBAC grants them: cluster mode's tests give such a
 // user only opcert's least-privilege roles.
 func (w *World) AddUserInGroups(name, server string, groups []string) ([]byte, *rest.Config, error) {
-	u, err := w.env.AddUser(envtest.User{Name: name, Groups: groups}, nil)
+	u, err := w.plane.AddUser(envtest.User{Name: name, Groups: groups}, nil)
 	if err != nil {
 		return nil, nil, fmt.Errorf("adding user %s: %w", name, err)
 	}

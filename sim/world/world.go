@@ -36,9 +36,9 @@ type Options struct {
 
 // World is a running API server.
 type World struct {
-	env  *envtest.Environment
-	dir  string // run directory (procs.go)
-	logs [2]*tail
+	plane *envtest.ControlPlane
+	dir   string // run directory (procs.go)
+	logs  [2]*tail
 	// quit stops the watch; died is closed, and cause set, when the API
 	// server or etcd stops serving during the World's life.
 	quit     chan struct{}

@@ -287,6 +287,9 @@ func TestKilledOpcertLeavesNoProcess(t *testing.T) {
 	p.wait(t, 10*time.Second)
 	noChildren(t, p.cmd.Process.Pid)
 	checkUntouchedReport(t, out)
+	if certs, _ := filepath.Glob(filepath.Join(tmp, "envtest-serving-certs-*")); len(certs) > 0 {
+		t.Errorf("a key outside the run directory, which nothing sweeps: %v", certs)
+	}
 	r := opcert(t, []string{"TMPDIR=" + tmp}, "run", "--out", out, "--scenario", "stale-hang")
 	if r.code != 0 {
 		t.Fatalf("the next run: exit %d\n%s", r.code, r.stderr)
@@ -294,6 +297,9 @@ func TestKilledOpcertLeavesNoProcess(t *testing.T) {
 	noRunDirs(t, tmp)
 	if left, _ := filepath.Glob(filepath.Join(filepath.Dir(out), ".*tmp-*")); len(left) > 0 {
 		t.Errorf("staging directories left behind: %v", left)
+	}
+	if keys := keyLeftovers(tmp); len(keys) > 0 {
+		t.Errorf("keys left behind: %v", keys)
 	}
 }
 

@@ -1,12 +1,12 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -128,16 +128,106 @@ func keyLeftovers(dirs ...string) []string {
 	return out
 }
 
-// linesOf reads a file's lines, for the pid files of test operators.
-func linesOf(path string) []string {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil
+// detachingOperator is an operator executable that starts a child in a
+// session of its own (as a wrapper using setsid would) and then idles:
+// neither may outlive opcert.
+func detachingOperator(t *testing.T) string {
+	t.Helper()
+	path := write(t, t.TempDir(), "operator.sh", "#!/bin/sh\nsetsid sleep 300 </dev/null >/dev/null 2>&1 &\nexec sleep 300\n")
+	if err := os.Chmod(path, 0o755); err != nil {
+		t.Fatal(err)
 	}
-	defer f.Close()
-	var out []string
-	for sc := bufio.NewScanner(f); sc.Scan(); {
-		out = append(out, sc.Text())
+	return path
+}
+
+// Every command that writes a report, stopped by a signal at a random
+// point (seeded and logged; start-up, mid-work, around the report): it
+// exits 128+n, or with its normal status had it finished first (or had it
+// already replaced --out); --out is the earlier report untouched or a
+// complete new one, never a part; the inputs are all there; and no
+// process, staging directory, run directory or key is left behind. A
+// second signal (GNU timeout -s INT signals the child, then its group)
+// stops at once under the same guarantees.
+func TestSignalsAtRandomPointsForEveryCommand(t *testing.T) {
+	if testing.Short() {
+		t.Skip("needs the API server")
 	}
-	return out
+	seed := time.Now().UnixNano()
+	t.Logf("seed %d", seed)
+	rng := rand.New(rand.NewPCG(uint64(seed), 0))
+	w := sharedWorld(t)
+	inputs := t.TempDir()
+	scenario := write(t, inputs, "pm.yaml", `name: signals
+mechanism: stale
+duration: 10m
+operators:
+  - name: etcd
+    conditions: [{type: Available, status: "True", reason: AsExpected, message: All is well}]
+`)
+	operator := detachingOperator(t)
+	timeline := benchTimeline(t, 20_000)
+	kc := kubeconfig(t, w, "opcert-signals")
+	type command struct {
+		name  string
+		args  []string
+		ready string        // the stderr line after which the signal may come
+		span  time.Duration // how long after it the command may still be working
+		codes []int         // its normal exit statuses
+	}
+	for _, c := range []command{
+		{"run", []string{"run", scenario, "--time-scale", "0.01", "--subject", "operator=exec:" + operator + " {name}"}, "starting kube-apiserver", 20 * time.Second, []int{exitPass, exitFail}},
+		{"analyze", []string{"analyze", "--mechanism", "clusteroperator", timeline}, "", 3 * time.Second, []int{exitPass}},
+		{"selftest", []string{"selftest", "--mechanism", "stale", "--max-calls", "200"}, "starting kube-apiserver", 15 * time.Second, []int{exitPass, exitFail}},
+		{"fuzz", []string{"fuzz", "--mechanism", "stale", "--runs", "2", "--duration", "1h", "--shrink-runs", "0"}, "starting kube-apiserver", 15 * time.Second, []int{exitPass, exitFail}},
+		{"watch", []string{"watch", "--kubeconfig", kc, "--mechanism", "stale", "--for", "4s", "--judge-every", "1s"}, "", 6 * time.Second, []int{exitPass, exitFail}},
+	} {
+		sig := []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGQUIT}[rng.IntN(3)]
+		twice := rng.IntN(3) == 0
+		delay := time.Duration(rng.Int64N(int64(c.span)))
+		name := fmt.Sprintf("%s %s after %s", c.name, sig, delay.Round(time.Millisecond))
+		if twice {
+			name += " twice"
+		}
+		t.Run(name, func(t *testing.T) {
+			tmp, out := t.TempDir(), filepath.Join(t.TempDir(), "report")
+			earlierReport(t, out)
+			p := startOpcert(t, []string{"TMPDIR=" + tmp}, append(c.args, "--out", out)...)
+			if c.ready != "" {
+				p.waitLine(t, c.ready, time.Minute)
+			}
+			<-time.After(delay)
+			_ = p.cmd.Process.Signal(sig)
+			if twice {
+				<-time.After(time.Duration(rng.IntN(300)) * time.Millisecond)
+				_ = p.cmd.Process.Signal(syscall.SIGINT)
+			}
+			code := p.wait(t, 40*time.Second)
+			switch {
+			case code == 128+int(sig):
+			case slices.Contains(c.codes, code):
+			default:
+				t.Errorf("exit %d, want %d or %v\n%s", code, 128+int(sig), c.codes, p.stderr.String())
+			}
+			if _, err := os.Stat(filepath.Join(out, "keep")); err == nil {
+				checkUntouched(t, out)
+				if slices.Contains(c.codes, code) && c.name != "watch" {
+					t.Errorf("exit %d, the report's, but --out was not replaced\n%s", code, p.stderr.String())
+				}
+			} else {
+				completeReport(t, out)
+			}
+			if left, _ := filepath.Glob(filepath.Join(filepath.Dir(out), ".*tmp-*")); len(left) > 0 {
+				t.Errorf("staging directories left behind: %v", left)
+			}
+			if keys := keyLeftovers(tmp, filepath.Dir(out)); len(keys) > 0 {
+				t.Errorf("keys left behind: %v", keys)
+			}
+			for _, in := range []string{scenario, operator, timeline, kc} {
+				if _, err := os.Stat(in); err != nil {
+					t.Errorf("input %s: %v", in, err)
+				}
+			}
+			noChildren(t, p.cmd.Process.Pid)
+		})
+	}
 }

@@ -208,7 +208,9 @@ operators:
 			default:
 				t.Errorf("exit %d, want %d or %v\n%s", code, 128+int(sig), c.codes, p.stderr.String())
 			}
-			if _, err := os.Stat(filepath.Join(out, "keep")); err == nil {
+			_, err := os.Stat(filepath.Join(out, "keep"))
+			t.Logf("exit %d, --out replaced: %t", code, err != nil)
+			if err == nil {
 				checkUntouched(t, out)
 				if slices.Contains(c.codes, code) && c.name != "watch" {
 					t.Errorf("exit %d, the report's, but --out was not replaced\n%s", code, p.stderr.String())

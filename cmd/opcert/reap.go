@@ -21,7 +21,8 @@ import (
 // delegated cgroup tree, which CI containers and laptops rarely give.
 // What it cannot do is outlive opcert: after a SIGKILL of opcert its
 // direct children die by their parent-death signal, but a descendant that
-// had detached from them is reparented to init. Orphans reparented to
+// had detached from them is reparented to init, until the next opcert's
+// start-up kills it (sim/world's sweep). Orphans reparented to
 // opcert during a run are not reaped until it exits (reaping them then
 // would race os/exec's own waits).
 func becomeSubreaper() {

@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // A descendant that detached itself (setsid, as an operator's wrapper may
@@ -232,4 +234,52 @@ operators:
 			noChildren(t, p.cmd.Process.Pid)
 		})
 	}
+}
+
+// A SIGKILL of opcert gives its detached descendants to init, out of its
+// reach: the next opcert's start-up kills them (they carry the dead run's
+// directory in their environment), as it removes that directory.
+func TestNextStartKillsWhatAKilledOpcertLeft(t *testing.T) {
+	if testing.Short() {
+		t.Skip("needs the API server")
+	}
+	tmp := t.TempDir()
+	sc := write(t, t.TempDir(), "pm.yaml", `name: killed
+mechanism: stale
+duration: 1h
+operators:
+  - name: etcd
+    conditions: [{type: Available, status: "True", reason: AsExpected, message: All is well}]
+`)
+	p := startOpcert(t, []string{"TMPDIR=" + tmp}, "run", sc, "--time-scale", "0.01", "--subject", "operator=exec:"+detachingOperator(t)+" {name}", "--out", filepath.Join(t.TempDir(), "r"))
+	p.waitLine(t, "API server up", time.Minute)
+	for deadline := time.Now().Add(10 * time.Second); len(detached(p.cmd.Process.Pid)) == 0; <-time.After(50 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the operator did not start its detached child")
+		}
+	}
+	_ = p.cmd.Process.Kill()
+	p.wait(t, 10*time.Second)
+	if len(detached(p.cmd.Process.Pid)) == 0 {
+		t.Fatal("no detached child survived the SIGKILL: the test proves nothing")
+	}
+	if r := opcert(t, []string{"TMPDIR=" + tmp}, "run", "--scenario", "stale-hang", "--out", filepath.Join(t.TempDir(), "r")); r.code != exitPass {
+		t.Fatalf("the next run: exit %d\n%s", r.code, r.stderr)
+	}
+	noChildren(t, p.cmd.Process.Pid)
+	noRunDirs(t, tmp)
+}
+
+// detached lists the live processes of opcert pid that left its session.
+func detached(pid int) []string {
+	var out []string
+	for _, c := range children(pid) {
+		if strings.Contains(c, "(sleep)") {
+			n, _ := strconv.Atoi(strings.Fields(c)[0])
+			if sid, _ := unix.Getsid(n); sid == n {
+				out = append(out, c)
+			}
+		}
+	}
+	return out
 }

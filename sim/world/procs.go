@@ -1,6 +1,7 @@
 package world
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"os"
@@ -133,7 +134,11 @@ func killAndRemove(dir string) error {
 }
 
 // sweep removes the run directories left by opcert processes that are gone
-// (killed with SIGKILL: their children died with them, their files did not).
+// (killed with SIGKILL: their children died with them, their files did not),
+// and kills what is left of their descendants: a process that detached
+// itself from its parent (setsid) escapes the parent-death signal, but it
+// still carries the run directory in its environment, inherited from
+// opcert, which names the dead run and no other.
 func sweep() {
 	dirs, _ := filepath.Glob(filepath.Join(os.TempDir(), runDirPattern))
 	for _, dir := range dirs {
@@ -142,7 +147,24 @@ func sweep() {
 			continue // not ours, or still being made
 		}
 		if owner, err := parseProc(string(data)); err == nil && !owner.running() {
+			killCarrying(envRunDir + "=" + dir)
 			_ = killAndRemove(dir)
+		}
+	}
+}
+
+// killCarrying sends SIGKILL to every process whose environment holds the
+// variable setting v (NAME=value).
+func killCarrying(v string) {
+	mark := []byte(v + "\x00")
+	procs, _ := filepath.Glob("/proc/[0-9]*")
+	for _, d := range procs {
+		env, err := os.ReadFile(filepath.Join(d, "environ"))
+		if err != nil || !bytes.HasPrefix(env, mark) && !bytes.Contains(env, append([]byte{0}, mark...)) {
+			continue
+		}
+		if pid, err := strconv.Atoi(filepath.Base(d)); err == nil && pid != os.Getpid() {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
 		}
 	}
 }

@@ -301,3 +301,22 @@ func TestClusterModeSweepsWhatAKilledRunLeft(t *testing.T) {
 	}
 	waitState(t, func() []string { return snapshot(t, tm, true) }, before)
 }
+
+// --allow-disruption takes a kind, or nothing; a kind is for runs on a
+// cluster.
+func TestAllowDisruptionKindBadInput(t *testing.T) {
+	kc := write(t, t.TempDir(), "kubeconfig", "apiVersion: v1\nkind: Config\n")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--kubeconfig", kc, "--scenario", "stale-hang", "--allow-disruption=rbac/Role"}, `--allow-disruption=rbac/Role: "rbac/Role" is not a kind: give Kind or Kind.group`},
+		{[]string{"--kubeconfig", kc, "--scenario", "stale-hang", "--allow-disruption=Role."}, "is not a kind"},
+		{[]string{"--scenario", "stale-hang", "--allow-disruption=PriorityClass"}, "--allow-disruption is for runs on a cluster"},
+	} {
+		r := opcert(t, nil, append([]string{"run", "--out", filepath.Join(t.TempDir(), "out")}, tc.args...)...)
+		if r.code != 2 || !strings.Contains(r.stderr, tc.want) {
+			t.Errorf("%v: exit %d, want 2 saying %q:\n%s", tc.args, r.code, tc.want, r.stderr)
+		}
+	}
+}

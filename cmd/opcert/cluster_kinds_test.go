@@ -20,6 +20,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/opcert/opcert/cluster"
+	"github.com/opcert/opcert/conformance"
 )
 
 // Cluster mode and the kinds a scenario creates (README "Cluster safety"):
@@ -317,6 +318,33 @@ func TestAllowDisruptionKindBadInput(t *testing.T) {
 		r := opcert(t, nil, append([]string{"run", "--out", filepath.Join(t.TempDir(), "out")}, tc.args...)...)
 		if r.code != 2 || !strings.Contains(r.stderr, tc.want) {
 			t.Errorf("%v: exit %d, want 2 saying %q:\n%s", tc.args, r.code, tc.want, r.stderr)
+		}
+	}
+}
+
+// Every mechanism that can be played on a cluster declares the
+// cluster-scoped kinds its world creates there (none is a declaration:
+// an empty list), none of them a kind that changes the cluster's
+// security; Scaled keeps the declaration.
+func TestMechanismsDeclareTheirClusterKinds(t *testing.T) {
+	mechs, err := conformance.Defaults()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range mechs {
+		if m.Touches == nil {
+			continue
+		}
+		if m.ClusterKinds == nil {
+			t.Errorf("mechanism %s can be played on a cluster but does not declare ClusterKinds", m.Name)
+		}
+		for _, gk := range m.ClusterKinds {
+			if why := cluster.Sensitive(gk); why != "" {
+				t.Errorf("mechanism %s declares %s, which changes the cluster's security (%s)", m.Name, gk, why)
+			}
+		}
+		if m.Scaled != nil && !slices.Equal(m.Scaled(0.01).ClusterKinds, m.ClusterKinds) {
+			t.Errorf("mechanism %s scaled declares %v, unscaled %v", m.Name, m.Scaled(0.01).ClusterKinds, m.ClusterKinds)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package cluster
 
 import (
 	"context"
+	"errors"
 	"os/exec"
 	"slices"
 	"strings"
@@ -12,9 +13,11 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 )
 
 // goneProcess is the ID of a process of this machine that has exited.
@@ -109,5 +112,40 @@ func TestSweepDeletesWhatDeadRunsLeft(t *testing.T) {
 		"ns opcert-busy0004", "ns opcert-busy0004-01-default", "ns opcert-kept0005", "ns opcert-live0002", "ns opcert-live0002-01-default", "ns production"}
 	if !slices.Equal(left, want) {
 		t.Errorf("after the sweep:\n  %v\nwant\n  %v", left, want)
+	}
+}
+
+// A run that cannot delete everything it created keeps its record, for
+// the next run's sweep, and says so.
+func TestCleanupKeepsTheRecordOfWhatIsLeft(t *testing.T) {
+	rm := meta.NewDefaultRESTMapper(nil)
+	rm.Add(corev1.SchemeGroupVersion.WithKind("Namespace"), meta.RESTScopeRoot)
+	rm.Add(configv1.GroupVersion.WithKind("ClusterOperator"), meta.RESTScopeRoot)
+	base := fake.NewClientBuilder().WithScheme(Scheme()).WithRESTMapper(rm).Build()
+	stuck := interceptor.NewClient(base, interceptor.Funcs{Delete: func(ctx context.Context, c client.WithWatch, obj client.Object, opts ...client.DeleteOption) error {
+		if _, ok := obj.(*unstructured.Unstructured); ok && obj.GetObjectKind().GroupVersionKind().Kind == "ClusterOperator" {
+			return errors.New("the API server is away")
+		}
+		return c.Delete(ctx, obj, opts...)
+	}})
+	g := NewGuard(stuck, "abc", RunNamespace("abc"), nil, KindPolicy{Declared: []schema.GroupKind{configv1.GroupVersion.WithKind("ClusterOperator").GroupKind()}})
+	ctx := context.Background()
+	for _, obj := range []client.Object{
+		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: RunNamespace("abc")}},
+		&corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: RunNamespace("abc") + "-01-default"}},
+		&configv1.ClusterOperator{ObjectMeta: metav1.ObjectMeta{Name: RunNamespace("abc") + "-01-etcd"}},
+	} {
+		if err := g.Create(ctx, obj); err != nil {
+			t.Fatal(err)
+		}
+	}
+	deleted, left := g.Cleanup(time.Second)
+	said := strings.Join(left, "\n")
+	if deleted != 1 || !strings.Contains(said, "ClusterOperator.config.openshift.io opcert-abc-01-etcd (label opcert.io/run=abc): not deleted: the API server is away") ||
+		!strings.Contains(said, "Namespace opcert-abc (label opcert.io/run=abc): kept, the record of what is left") {
+		t.Errorf("cleanup deleted %d, left:\n%s", deleted, said)
+	}
+	if err := base.Get(ctx, client.ObjectKey{Name: RunNamespace("abc")}, &corev1.Namespace{}); err != nil {
+		t.Errorf("the run's record: %v, want it kept", err)
 	}
 }

@@ -126,14 +126,17 @@ func (cf *clusterFlags) preflight(ctx context.Context, c client.Client, plans []
 	scopes := map[schema.GroupKind]bool{}
 	namespaced := func(gvk schema.GroupVersionKind) (bool, error) {
 		m, err := c.RESTMapper().RESTMapping(gvk.GroupKind(), gvk.Version)
-		if err != nil {
-			return false, fmt.Errorf("the cluster does not serve %s (%s), which a scenario creates: %w", gvk.Kind, gvk.GroupVersion(), err)
+		if meta.IsNoMatchError(err) {
+			return true, nil // not served: rights says so, with the step
 		}
-		ns := m.Scope.Name() == meta.RESTScopeNameNamespace
-		scopes[gvk.GroupKind()] = ns
-		return ns, nil
+		if err != nil {
+			return false, err
+		}
+		scopes[gvk.GroupKind()] = m.Scope.Name() == meta.RESTScopeNameNamespace
+		return scopes[gvk.GroupKind()], nil
 	}
-	refused, err := refusedCreates(cf.creations(plans), namespaced)
+	creations := cf.creations(plans)
+	refused, err := refusedCreates(creations, namespaced)
 	if err != nil {
 		return nil, err
 	}
@@ -145,25 +148,26 @@ func (cf *clusterFlags) preflight(ctx context.Context, c client.Client, plans []
 		record = append(record, p.m.ClusterKinds...)
 	}
 	var sweep []cluster.Permission
-	for gk, ns := range scopes {
-		if !ns && gk != namespaceGK && !slices.Contains(record, gk) {
-			record = append(record, gk) // allowed by --allow-disruption=KIND
-			gr, err := resource(c, gk.WithVersion(""), "which a scenario creates")
-			if err != nil {
-				return nil, err
-			}
-			// The next run lists it to sweep what a killed run left.
-			sweep = append(sweep, cluster.Permission{Verb: "list", Group: gr.Group, Resource: gr.Resource})
+	for _, cr := range creations {
+		gk := cr.gvk.GroupKind()
+		if namespaced, known := scopes[gk]; !known || namespaced || gk == namespaceGK || slices.Contains(record, gk) {
+			continue
 		}
+		record = append(record, gk) // allowed by --allow-disruption=KIND
+		gr, err := resource(c, cr.gvk, "which "+cr.where+" creates")
+		if err != nil {
+			return nil, err
+		}
+		// The next run lists it to sweep what a killed run left.
+		sweep = append(sweep, cluster.Permission{Verb: "list", Group: gr.Group, Resource: gr.Resource})
 	}
 	slices.SortFunc(record, func(a, b schema.GroupKind) int { return strings.Compare(a.String(), b.String()) })
-	record = slices.Compact(record)
-	return record, cf.rights(ctx, c, plans, objects, sweep)
+	return slices.Compact(record), rights(ctx, c, plans, objects, sweep)
 }
 
 // rights checks that the kubeconfig's user has every right the runs need,
-// and more.
-func (cf *clusterFlags) rights(ctx context.Context, c client.Client, plans []plan, objects []cluster.Ref, more []cluster.Permission) error {
+// more included.
+func rights(ctx context.Context, c client.Client, plans []plan, objects []cluster.Ref, more []cluster.Permission) error {
 	var kinds, creates []cluster.GroupResource
 	for _, p := range plans {
 		gr, err := resource(c, p.m.Expects, fmt.Sprintf("which mechanism %s works on", p.m.Name))

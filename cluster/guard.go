@@ -15,8 +15,8 @@ import (
 )
 
 // RunLabel is on everything a run creates on a cluster; its value is the
-// run's ID. `kubectl get ns -l opcert.io/run` finds what a killed opcert
-// left.
+// run's ID. `kubectl get ns -l opcert.io/run` finds the runs a killed
+// opcert left, whose records name the other kinds to look at (Sweep does).
 const RunLabel = "opcert.io/run"
 
 // Ref names one object on the cluster.

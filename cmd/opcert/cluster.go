@@ -38,7 +38,7 @@ func (c *clusterFlags) add(f *pflag.FlagSet) {
 	f.StringVar(&c.kubeconfig, "kubeconfig", "", "run on the cluster of this kubeconfig file instead of opcert's own API server (cluster mode; only this file is read, never $KUBECONFIG)")
 	f.StringVar(&c.context, "context", "", "the kubeconfig context to use (default: its current context)")
 	f.StringArrayVar(&c.disruption, "allow-disruption", nil, "cluster mode: alone, let the run write to objects opcert did not create (the detector challenging a team's ClusterOperators, steps scaling its Deployments); without it such a run is refused and what it would touch is listed. "+
-		"=KIND (Kind or Kind.group, repeatable): let the scenarios' create steps create objects of a kind refused by default because it changes the cluster's security or what it serves (RBAC, admission webhooks and policies, CRDs, APIServices, PriorityClasses, kinds that run pods, cluster-scoped kinds no mechanism declares), under the run's names only")
+		"=`KIND` (Kind or Kind.group, repeatable): let the scenarios' create steps create objects of a kind refused by default because it changes the cluster's security or what it serves (RBAC, admission webhooks and policies, CRDs, APIServices, PriorityClasses, kinds that run pods, cluster-scoped kinds no mechanism declares), under the run's names only")
 	f.Lookup("allow-disruption").NoOptDefVal = "true"
 }
 

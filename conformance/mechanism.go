@@ -65,6 +65,12 @@ type Mechanism struct {
 	// these kinds for what a killed run left. Every mechanism that can be
 	// played on a cluster (Touches) declares what it creates.
 	ClusterKinds []schema.GroupKind
+	// Namespaces lists the namespaces a scenario's world creates (named
+	// under the run's prefix), in which its create steps may place
+	// objects besides the namespaces the steps create; nil: none. On a
+	// cluster a create step into any other namespace is refused before
+	// anything is written.
+	Namespaces func(sc *scenarios.Scenario) []string
 	// Access lists the rights a scenario played by cast on a cluster needs
 	// beyond the ones every run needs (touch.go); nil: none.
 	Access func(sc *scenarios.Scenario, cast Cast) []Access

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"slices"
@@ -9,6 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/opcert/opcert/cluster"
+	"github.com/opcert/opcert/scenarios"
 )
 
 // What a run may create on a cluster, by kind (cluster.KindPolicy): the
@@ -27,6 +29,9 @@ type creation struct {
 	// is added on the cluster).
 	namespace, name string
 	policy          cluster.KindPolicy
+	// own are the namespaces the run has created when the step is
+	// played: its world's and those of the Namespace steps before it.
+	own []string
 }
 
 func (c creation) String() string {
@@ -43,7 +48,15 @@ func (c *clusterFlags) creations(plans []plan) []creation {
 	var out []creation
 	for _, p := range plans {
 		policy := cluster.KindPolicy{Declared: p.m.ClusterKinds, Allowed: c.allowKinds}
-		for _, st := range p.sc.Steps {
+		var own []string
+		if p.m.Namespaces != nil {
+			own = p.m.Namespaces(p.sc)
+		}
+		// Steps play in the order of their times, those at one time in
+		// the order of the file.
+		steps := slices.Clone(p.sc.Steps)
+		slices.SortStableFunc(steps, func(a, b scenarios.Step) int { return cmp.Compare(a.Time, b.Time) })
+		for _, st := range steps {
 			if st.Create == nil {
 				continue
 			}
@@ -55,8 +68,12 @@ func (c *clusterFlags) creations(plans []plan) []creation {
 			if name == "" {
 				name, _ = meta["generateName"].(string)
 			}
-			out = append(out, creation{where: fmt.Sprintf("%s:%d", p.sc.Source, st.Line), gvk: schema.FromAPIVersionAndKind(api, kind),
-				namespace: ns, name: name, policy: policy})
+			cr := creation{where: fmt.Sprintf("%s:%d", p.sc.Source, st.Line), gvk: schema.FromAPIVersionAndKind(api, kind),
+				namespace: ns, name: name, policy: policy, own: slices.Clone(own)}
+			out = append(out, cr)
+			if cr.gvk.GroupKind() == namespaceGK {
+				own = append(own, name)
+			}
 		}
 	}
 	return out
@@ -76,11 +93,27 @@ func refusedCreates(creations []creation, namespaced func(schema.GroupVersionKin
 				return nil, err
 			}
 		}
-		if why := cr.policy.Refuses(cr.gvk.GroupKind(), scoped); why != "" {
+		why := cr.policy.Refuses(cr.gvk.GroupKind(), scoped)
+		if why == "" && namespaced != nil && scoped {
+			why = cr.notOwnNamespace()
+		}
+		if why != "" {
 			out = append(out, fmt.Sprintf("%s: %s", cr, why))
 		}
 	}
 	return out, nil
+}
+
+// notOwnNamespace says why a namespaced object's step is refused for its
+// namespace, or "".
+func (c creation) notOwnNamespace() string {
+	switch {
+	case c.namespace == "":
+		return "a namespaced kind: give metadata.namespace, a namespace the run creates"
+	case !slices.Contains(c.own, c.namespace):
+		return fmt.Sprintf("namespace %q is not one the run creates (a Namespace step before it, or its mechanism's world): a run writes only in its own namespaces", c.namespace)
+	}
+	return ""
 }
 
 // refusedError is the error of a run whose create steps are refused.
@@ -118,6 +151,9 @@ func (c *clusterFlags) printCreates(w io.Writer, plans []plan) {
 			fmt.Fprintf(w, "  %s: cluster-scoped, named under the run's prefix\n", cr)
 		case cr.policy.Refuses(gk, false) == "":
 			fmt.Fprintf(w, "  %s: allowed by --allow-disruption=KIND (named under the run's prefix, or in its namespaces)\n", cr)
+		case cr.notOwnNamespace() != "":
+			fmt.Fprintf(w, "  %s: refused before anything is written, whatever the cluster says of the kind: if namespaced, %s; if cluster-scoped, %s\n",
+				cr, cr.notOwnNamespace(), cr.policy.Refuses(gk, false))
 		default:
 			fmt.Fprintf(w, "  %s: in a namespace of the run if the cluster serves the kind namespaced; refused before anything is written if it is cluster-scoped\n", cr)
 		}

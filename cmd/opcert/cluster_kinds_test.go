@@ -150,10 +150,10 @@ func securityState(t *testing.T, tm *team) []string {
 // Each forbidden kind, made by a scenario's create step, by a user whose
 // rights would let it: the run is refused (exit 2) before anything is
 // written, naming each step and why; a cluster-scoped kind no mechanism
-// declares is refused once the cluster says its scope; a ConfigMap in a
-// namespace not the run's is refused when it is made. The cluster is
-// unchanged. A kind --allow-disruption names is created under the run's
-// names and deleted at the end.
+// declares is refused once the cluster says its scope, and so is a
+// ConfigMap in a namespace not the run's. The cluster is unchanged. A kind
+// --allow-disruption names is created under the run's names and deleted
+// at the end.
 func TestClusterModeRefusesKindsThatChangeTheClustersSecurity(t *testing.T) {
 	tm := setupTeam(t)
 	bindOpcertRBAC(t, tm, "opcert-kinds", false)
@@ -200,15 +200,22 @@ func TestClusterModeRefusesKindsThatChangeTheClustersSecurity(t *testing.T) {
 	}
 
 	// A namespace not the run's: a scenario's Namespace always is (named
-	// under the run's prefix); an object placed in another is refused
-	// when it is made, and what the run made is deleted.
+	// under the run's prefix); an object placed in another, or in one the
+	// run creates only later, is refused before anything is written.
 	sc = ownOperator(t, "elsewhere", "12m", `steps:
   - at: 1m
     create: {apiVersion: v1, kind: ConfigMap, metadata: {name: planted, namespace: default}}
+  - at: 2m
+    create: {apiVersion: v1, kind: ConfigMap, metadata: {name: early, namespace: team}}
+  - at: 3m
+    create: {apiVersion: v1, kind: Namespace, metadata: {name: team}}
 `)
 	r = run(sc)
-	if r.code != 2 || !strings.Contains(r.stderr, `elsewhere.yaml:9`) || !strings.Contains(r.stderr, `namespace "default" was not created by this run`) {
-		t.Errorf("a ConfigMap in namespace default: exit %d, want 2\n%s", r.code, r.stderr)
+	for _, want := range []string{`elsewhere.yaml:9: ConfigMap default/planted: namespace "default" is not one the run creates`,
+		`elsewhere.yaml:11: ConfigMap team/early: namespace "team" is not one the run creates`, "nothing was written"} {
+		if r.code != 2 || !strings.Contains(r.stderr, want) || strings.Contains(r.stderr, "everything opcert creates is labelled") {
+			t.Errorf("ConfigMaps in namespaces not the run's: exit %d, want 2 before the run's namespace, saying %q\n%s", r.code, want, r.stderr)
+		}
 	}
 	waitState(t, func() []string { return securityState(t, tm) }, before)
 	sameState(t, snap, snapshot(t, tm, true))

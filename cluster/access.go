@@ -47,7 +47,8 @@ func (p Permission) String() string {
 }
 
 // Needs is what a cluster-mode run asks of the cluster (what RBACFile
-// grants): its namespace made and removed; on each kind a mechanism
+// grants): its namespace made and removed, and the namespaces of earlier
+// runs listed (Sweep); on each kind a mechanism
 // works on (resources, e.g. clusteroperators in config.openshift.io),
 // reading and watching, creating and deleting its own objects, writing
 // them and their status; in each namespace of a Deployment subject,
@@ -55,7 +56,7 @@ func (p Permission) String() string {
 // creating and deleting the kinds a scenario's create steps name (create).
 func Needs(kinds, create []GroupResource, deployNamespaces []string) []Permission {
 	var out []Permission
-	for _, v := range []string{"get", "create", "delete"} {
+	for _, v := range []string{"get", "list", "create", "delete"} {
 		out = append(out, Permission{Verb: v, Resource: "namespaces", Role: RoleCluster})
 	}
 	for _, k := range kinds {

@@ -16,7 +16,9 @@ const CleanupTimeout = 30 * time.Second
 
 // Cleanup deletes what the run created, newest first (namespaced objects
 // one by one too, so that nothing waits on a namespace controller), and
-// then waits for its namespaces to be gone; all within timeout, on a
+// then waits for its namespaces to be gone; the run's namespace (its
+// record, named Prefix, the first it created) is kept if anything could
+// not be deleted, for the next run's Sweep; all within timeout, on a
 // context of its own, since the run's may be cancelled. It returns how
 // many objects it deleted and, said one by one, what is left.
 func (g *Guard) Cleanup(timeout time.Duration) (deleted int, left []string) {
@@ -28,6 +30,11 @@ func (g *Guard) Cleanup(timeout time.Duration) (deleted int, left []string) {
 	var namespaces []string
 	for i := len(created) - 1; i >= 0; i-- {
 		m := created[i]
+		if m.Kind == namespaceKind && m.Name == g.Prefix && len(left) > 0 {
+			// The run's record: the next run sweeps what is left.
+			left = append(left, fmt.Sprintf("Namespace %s (label %s=%s): kept, the record of what is left, which the next run on the cluster deletes", m.Name, RunLabel, g.ID))
+			continue
+		}
 		u := object(m)
 		err := g.Delete(ctx, u, client.PropagationPolicy("Background"))
 		switch {

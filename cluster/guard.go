@@ -3,6 +3,7 @@ package cluster
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -14,8 +15,8 @@ import (
 )
 
 // RunLabel is on everything a run creates on a cluster; its value is the
-// run's ID. `kubectl get ns -l opcert.io/run` finds what a killed opcert
-// left.
+// run's ID. `kubectl get ns -l opcert.io/run` finds the runs a killed
+// opcert left, whose records name the other kinds to look at (Sweep does).
 const RunLabel = "opcert.io/run"
 
 // Ref names one object on the cluster.
@@ -38,9 +39,10 @@ func (r Ref) String() string {
 // Guard is the client of a cluster-mode run: every write goes through it,
 // and it lets through only
 //
-//   - creating an object named under the run's prefix (cluster-scoped) or
-//     in a namespace the run created, which it labels RunLabel=<run id>
-//     and remembers for Cleanup;
+//   - creating an object of a kind its KindPolicy lets it create, named
+//     under the run's prefix (cluster-scoped) or in a namespace the run
+//     created, which it labels RunLabel=<run id> and remembers for
+//     Cleanup;
 //   - writing to an object the run created (or one in its namespaces);
 //   - writing to the objects of Allowed: the ones listed to the user and
 //     allowed by --allow-disruption (a team's ClusterOperators, the scale
@@ -56,6 +58,7 @@ type Guard struct {
 	ID, Prefix string
 
 	allowed map[Ref]bool
+	policy  KindPolicy
 	mu      sync.Mutex
 	created []made
 	ownNS   map[string]bool
@@ -69,9 +72,10 @@ type made struct {
 
 // NewGuard guards writes through base for the run id, whose
 // cluster-scoped objects are named prefix...; allowed are the objects the
-// user agreed it may write although it did not create them.
-func NewGuard(base client.WithWatch, id, prefix string, allowed []Ref) *Guard {
-	g := &Guard{ID: id, Prefix: prefix, allowed: map[Ref]bool{}, ownNS: map[string]bool{}}
+// user agreed it may write although it did not create them, policy the
+// kinds it may create.
+func NewGuard(base client.WithWatch, id, prefix string, allowed []Ref, policy KindPolicy) *Guard {
+	g := &Guard{ID: id, Prefix: prefix, allowed: map[Ref]bool{}, policy: policy, ownNS: map[string]bool{}}
 	for _, r := range allowed {
 		g.allowed[r] = true
 	}
@@ -153,15 +157,19 @@ func (g *Guard) create(ctx context.Context, c client.WithWatch, obj client.Objec
 	if name == "" {
 		name = obj.GetGenerateName()
 	}
-	switch {
+	switch why := g.policy.Refuses(r.Kind, namespaced); {
 	case g.allowed[r]:
 		// An object the user agreed the run may write, which it creates
 		// when missing (the admin's ConfigMap a step writes): deleted at
 		// the end as the run's own, since it was not there before.
+	case why != "":
+		return g.refuse(c, obj, "create", why)
 	case namespaced && !g.ownNamespace(r.Namespace):
 		return g.refuse(c, obj, "create", fmt.Sprintf("namespace %q was not created by this run; a scenario creates its namespaces first", r.Namespace))
 	case !namespaced && !strings.HasPrefix(name, g.Prefix):
 		return g.refuse(c, obj, "create", fmt.Sprintf("a cluster-scoped object the run creates is named under the run's prefix %q", g.Prefix))
+	case !namespaced && r.Kind != namespaceKind && !slices.Contains(g.policy.Declared, r.Kind):
+		return g.refuse(c, obj, "create", "the run's record does not name its kind, so that the next run could not find it after a SIGKILL")
 	}
 	labels := obj.GetLabels()
 	if labels == nil {
@@ -181,8 +189,6 @@ func (g *Guard) create(ctx context.Context, c client.WithWatch, obj client.Objec
 	}
 	return nil
 }
-
-var namespaceKind = schema.GroupKind{Kind: "Namespace"}
 
 func (g *Guard) ownNamespace(ns string) bool {
 	g.mu.Lock()

@@ -12,6 +12,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
@@ -35,7 +36,8 @@ func newTestGuard(t *testing.T, allowed ...Ref) (*Guard, client.Client) {
 	}
 	base := fake.NewClientBuilder().WithScheme(Scheme()).WithRESTMapper(rm).WithObjects(team...).
 		WithStatusSubresource(&configv1.ClusterOperator{}).Build()
-	return NewGuard(base, "abc", "opcert-abc", allowed), base
+	policy := KindPolicy{Declared: []schema.GroupKind{configv1.GroupVersion.WithKind("ClusterOperator").GroupKind()}}
+	return NewGuard(base, "abc", "opcert-abc", allowed, policy), base
 }
 
 func TestGuardCreatesOnlyUnderItsNamesAndLabelsThem(t *testing.T) {

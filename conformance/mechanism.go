@@ -56,6 +56,21 @@ type Mechanism struct {
 	// cannot be played on a cluster (its world is simulated: a node's
 	// files). An empty list means the run writes only what it creates.
 	Touches func(sc *scenarios.Scenario, cast Cast) []Touch
+	// ClusterKinds are the cluster-scoped kinds a scenario's world creates
+	// on a cluster (a ClusterOperator, a ClusterVersion, named under the
+	// run's prefix); Namespaces under the prefix need no entry. A run on a
+	// cluster may create no other cluster-scoped kind (cluster.KindPolicy:
+	// a scenario's create step of one is refused before anything is
+	// written, unless the user names the kind), and the next run sweeps
+	// these kinds for what a killed run left. Every mechanism that can be
+	// played on a cluster (Touches) declares what it creates.
+	ClusterKinds []schema.GroupKind
+	// Namespaces lists the namespaces a scenario's world creates (named
+	// under the run's prefix), in which its create steps may place
+	// objects besides the namespaces the steps create; nil: none. On a
+	// cluster a create step into any other namespace is refused before
+	// anything is written.
+	Namespaces func(sc *scenarios.Scenario) []string
 	// Access lists the rights a scenario played by cast on a cluster needs
 	// beyond the ones every run needs (touch.go); nil: none.
 	Access func(sc *scenarios.Scenario, cast Cast) []Access

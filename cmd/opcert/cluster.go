@@ -17,18 +17,49 @@ import (
 // cluster instead of its own API server, in real time. What it creates
 // there is labelled opcert.io/run=<id>, lives in the namespace opcert-<id>
 // or is named opcert-<id>-NN-... (cluster-scoped), and is deleted at the
-// end, Ctrl-C included; what it did not create it writes only as listed
-// by the mechanisms (Mechanism.Touches) and allowed by --allow-disruption.
+// end, Ctrl-C included, or by the next run after a SIGKILL (cluster.Sweep);
+// what it did not create it writes only as listed by the mechanisms
+// (Mechanism.Touches) and allowed by --allow-disruption. It creates only
+// what its kinds allow (cluster_kinds.go): security-sensitive kinds only
+// when --allow-disruption=KIND names them.
 
 type clusterFlags struct {
 	kubeconfig, context string
-	allowDisruption     bool
+	// disruption are the values of --allow-disruption: "true" (the flag
+	// alone) lets the run write to objects opcert did not create
+	// (allowDisruption); a kind lets its create steps create objects of
+	// that kind (allowKinds).
+	disruption      []string
+	allowDisruption bool
+	allowKinds      []cluster.KindName
 }
 
 func (c *clusterFlags) add(f *pflag.FlagSet) {
 	f.StringVar(&c.kubeconfig, "kubeconfig", "", "run on the cluster of this kubeconfig file instead of opcert's own API server (cluster mode; only this file is read, never $KUBECONFIG)")
 	f.StringVar(&c.context, "context", "", "the kubeconfig context to use (default: its current context)")
-	f.BoolVar(&c.allowDisruption, "allow-disruption", false, "cluster mode: let the run write to objects opcert did not create (the detector challenging a team's ClusterOperators, steps scaling its Deployments); without it such a run is refused and what it would touch is listed")
+	f.StringArrayVar(&c.disruption, "allow-disruption", nil, "cluster mode: alone, let the run write to objects opcert did not create (the detector challenging a team's ClusterOperators, steps scaling its Deployments); without it such a run is refused and what it would touch is listed. "+
+		"=`KIND` (Kind or Kind.group, repeatable): let the scenarios' create steps create objects of a kind refused by default because it changes the cluster's security or what it serves (RBAC, admission webhooks and policies, CRDs, APIServices, PriorityClasses, kinds that run pods, cluster-scoped kinds no mechanism declares), under the run's names only")
+	f.Lookup("allow-disruption").NoOptDefVal = "true"
+}
+
+// parse reads the values of --allow-disruption.
+func (c *clusterFlags) parse() error {
+	c.allowDisruption, c.allowKinds = false, nil
+	for _, v := range c.disruption {
+		switch v {
+		case "true":
+			c.allowDisruption = true
+		case "false":
+			c.allowDisruption = false
+		default:
+			k, err := cluster.ParseKindName(v)
+			if err != nil {
+				return fmt.Errorf("--allow-disruption=%s: %w", v, err)
+			}
+			c.allowKinds = append(c.allowKinds, k)
+		}
+	}
+	return nil
 }
 
 func (c *clusterFlags) on() bool { return c.kubeconfig != "" }
@@ -38,11 +69,14 @@ func (c *clusterFlags) on() bool { return c.kubeconfig != "" }
 // they must be, since each plays in real time (the 24-hour fleet would
 // take 24h times the scale) and not every mechanism can play there.
 func (c *clusterFlags) check(plans []plan, named bool) error {
+	if err := c.parse(); err != nil {
+		return err
+	}
 	if !c.on() {
 		switch {
 		case c.context != "":
 			return errors.New("--context needs --kubeconfig (cluster mode)")
-		case c.allowDisruption:
+		case c.allowDisruption || len(c.allowKinds) > 0:
 			return errors.New("--allow-disruption is for runs on a cluster: give --kubeconfig too")
 		}
 		for _, p := range plans {
@@ -108,10 +142,18 @@ func printTouches(w io.Writer, plans []plan) {
 	}
 }
 
-// refuse is the error of a run that would touch what opcert did not
-// create, without --allow-disruption: it lists all of it.
+// refuse is the error of a run whose create steps make a kind refused
+// whatever its scope (the cluster need not be reached to know), or that
+// would touch what opcert did not create without --allow-disruption: it
+// lists all of it.
 func (c *clusterFlags) refuse(plans []plan) error {
-	if !c.on() || c.allowDisruption {
+	if !c.on() {
+		return nil
+	}
+	if refused, _ := refusedCreates(c.creations(plans), nil); len(refused) > 0 {
+		return c.refusedError(refused)
+	}
+	if c.allowDisruption {
 		return nil
 	}
 	if objects, _ := touches(plans); len(objects) == 0 {
@@ -130,8 +172,9 @@ func (c *clusterFlags) printPlan(w io.Writer, plans []plan, out string, scale fl
 		return err
 	}
 	fmt.Fprintf(w, "\n%s\n", realTime(plans, scale))
+	c.printCreates(w, plans)
 	if objects, _ := touches(plans); len(objects) == 0 {
-		_, err := fmt.Fprintln(w, "\non the cluster, the runs write only to objects opcert creates (deleted at the end)")
+		_, err := fmt.Fprintln(w, "\non the cluster, the runs write to no object opcert did not create")
 		return err
 	}
 	fmt.Fprintln(w, "\non the cluster, the runs write to these objects opcert did not create (needs --allow-disruption):")
@@ -142,10 +185,15 @@ func (c *clusterFlags) printPlan(w io.Writer, plans []plan, out string, scale fl
 // realTime says how long runs on a cluster take: they play in real time,
 // so the API calls estimated say nothing of it.
 func realTime(plans []plan, scale float64) string {
-	var d time.Duration
-	for _, p := range plans {
-		d += p.sc.Duration.Duration
-	}
-	wall := time.Duration(float64(d) * scale)
+	d, wall := wallTime(plans, scale)
 	return fmt.Sprintf("on a cluster the runs play in real time: about %s of wall time (%s of scenarios x --time-scale %g)", wall.Round(time.Second), d, scale)
+}
+
+// wallTime is the scenarios' time and the wall time of their runs on a
+// cluster, in real time scaled by scale.
+func wallTime(plans []plan, scale float64) (scenarios, wall time.Duration) {
+	for _, p := range plans {
+		scenarios += p.sc.Duration.Duration
+	}
+	return scenarios, time.Duration(float64(scenarios) * scale)
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -13,8 +12,8 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	autoscalingv1 "k8s.io/api/autoscaling/v1"
-	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/discovery"
@@ -62,7 +61,8 @@ func (c *clusterFlags) connect(parent context.Context, stderr io.Writer, plans [
 		return nil, nil, err
 	}
 	objects, _ := touches(plans)
-	if err := preflight(pre, base, plans, objects); err != nil {
+	kinds, err := c.preflight(pre, base, plans, objects)
+	if err != nil {
 		if pre.Err() != nil && parent.Err() != nil {
 			return nil, nil, context.Cause(parent)
 		}
@@ -76,9 +76,20 @@ func (c *clusterFlags) connect(parent context.Context, stderr io.Writer, plans [
 	if err != nil {
 		return nil, nil, err
 	}
-	ns := "opcert-" + id
-	g := cluster.NewGuard(base, id, ns, objects)
-	if err := createNamespace(pre, g, ns, replicas); err != nil {
+	swept, err := cluster.Sweep(pre, base, cluster.Self(), time.Now())
+	if err != nil {
+		return nil, nil, envError{err}
+	}
+	for _, l := range swept {
+		fmt.Fprintf(stderr, "opcert: %s\n", l)
+	}
+	ns := cluster.RunNamespace(id)
+	g := cluster.NewGuard(base, id, ns, objects, cluster.KindPolicy{Declared: kinds, Allowed: c.allowKinds})
+	_, wall := wallTime(plans, scale)
+	started := time.Now()
+	rec := cluster.Record{ID: id, Started: started, Deadline: cluster.DeadlineAfter(started, wall), Owner: cluster.Self(),
+		Kinds: kinds, Replicas: replicas}
+	if err := createRecord(pre, g, rec); err != nil {
 		return nil, nil, envError{fmt.Errorf("creating the run's namespace %s: %w", ns, err)}
 	}
 	fmt.Fprintf(stderr, "opcert: run %s: everything opcert creates is labelled %s=%s (namespace %s)\n", id, cluster.RunLabel, id, ns)
@@ -105,9 +116,58 @@ func (c *clusterFlags) connect(parent context.Context, stderr io.Writer, plans [
 	}, ctx, nil
 }
 
-// preflight checks, reading only, that the cluster serves the kinds the
-// runs work on and that the kubeconfig's user has every right they need.
-func preflight(ctx context.Context, c client.Client, plans []plan, objects []cluster.Ref) error {
+// preflight checks, reading only, that the runs' create steps make only
+// what the run may create (cluster_kinds.go), that the cluster serves the
+// kinds the runs work on and that the kubeconfig's user has every right
+// they need. It returns the cluster-scoped kinds the runs may create
+// besides Namespaces (the mechanisms', and the create steps' that
+// --allow-disruption=KIND allows), for the run's record.
+func (cf *clusterFlags) preflight(ctx context.Context, c client.Client, plans []plan, objects []cluster.Ref) ([]schema.GroupKind, error) {
+	scopes := map[schema.GroupKind]bool{}
+	namespaced := func(gvk schema.GroupVersionKind) (bool, error) {
+		m, err := c.RESTMapper().RESTMapping(gvk.GroupKind(), gvk.Version)
+		if meta.IsNoMatchError(err) {
+			return true, nil // not served: rights says so, with the step
+		}
+		if err != nil {
+			return false, err
+		}
+		scopes[gvk.GroupKind()] = m.Scope.Name() == meta.RESTScopeNameNamespace
+		return scopes[gvk.GroupKind()], nil
+	}
+	creations := cf.creations(plans)
+	refused, err := refusedCreates(creations, namespaced)
+	if err != nil {
+		return nil, err
+	}
+	if len(refused) > 0 {
+		return nil, cf.refusedError(refused)
+	}
+	var record []schema.GroupKind
+	for _, p := range plans {
+		record = append(record, p.m.ClusterKinds...)
+	}
+	var sweep []cluster.Permission
+	for _, cr := range creations {
+		gk := cr.gvk.GroupKind()
+		if namespaced, known := scopes[gk]; !known || namespaced || gk == namespaceGK || slices.Contains(record, gk) {
+			continue
+		}
+		record = append(record, gk) // allowed by --allow-disruption=KIND
+		gr, err := resource(c, cr.gvk, "which "+cr.where+" creates")
+		if err != nil {
+			return nil, err
+		}
+		// The next run lists it to sweep what a killed run left.
+		sweep = append(sweep, cluster.Permission{Verb: "list", Group: gr.Group, Resource: gr.Resource})
+	}
+	slices.SortFunc(record, func(a, b schema.GroupKind) int { return strings.Compare(a.String(), b.String()) })
+	return slices.Compact(record), rights(ctx, c, plans, objects, sweep)
+}
+
+// rights checks that the kubeconfig's user has every right the runs need,
+// more included.
+func rights(ctx context.Context, c client.Client, plans []plan, objects []cluster.Ref, more []cluster.Permission) error {
 	var kinds, creates []cluster.GroupResource
 	for _, p := range plans {
 		gr, err := resource(c, p.m.Expects, fmt.Sprintf("which mechanism %s works on", p.m.Name))
@@ -134,7 +194,7 @@ func preflight(ctx context.Context, c client.Client, plans []plan, objects []clu
 			namespaces = append(namespaces, r.Namespace)
 		}
 	}
-	needs := cluster.Needs(kinds, creates, namespaces)
+	needs := append(cluster.Needs(kinds, creates, namespaces), more...)
 	for _, p := range plans {
 		more, err := access(c, p)
 		if err != nil {
@@ -222,18 +282,16 @@ func deploymentReplicas(ctx context.Context, c client.Client, objects []cluster.
 	return out, nil
 }
 
-// createNamespace creates the run's namespace. Its annotations say when
-// the run began and the replicas of the Deployments it may scale, so that
-// a run killed outright (SIGKILL) can be undone by hand.
-func createNamespace(ctx context.Context, c client.Client, ns string, replicas map[string]int32) error {
-	restore, err := json.Marshal(replicas)
+// createRecord creates the run's namespace, its record (cluster.Record):
+// who runs it, until when, the cluster-scoped kinds it may create and the
+// replicas of the Deployments it may scale, so that the next run sweeps
+// what a run killed outright (SIGKILL) left, and the Deployments can be
+// scaled back by hand.
+func createRecord(ctx context.Context, c client.Client, r cluster.Record) error {
+	obj, err := r.Namespace()
 	if err != nil {
 		return err
 	}
-	obj := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns, Annotations: map[string]string{
-		"opcert.io/started":  time.Now().UTC().Format(time.RFC3339),
-		"opcert.io/replicas": string(restore),
-	}}}
 	return c.Create(ctx, obj)
 }
 

@@ -236,7 +236,7 @@ func TestClusterModeSaysWhichPermissionIsMissing(t *testing.T) {
 		want        []string
 		notWant     []string
 	}{
-		{"opcert-nobody", "nobody", []string{"lacks 14 permissions", "create namespaces cluster-wide",
+		{"opcert-nobody", "nobody", []string{"lacks 15 permissions", "create namespaces cluster-wide", "list namespaces cluster-wide",
 			"list clusteroperators.config.openshift.io cluster-wide", "update clusteroperators/status.config.openshift.io cluster-wide",
 			"patch deployments/scale.apps in namespace example-operators", cluster.RBACFile}, nil},
 		{"opcert-half", "opcert-half", []string{"lacks 2 permissions", "get deployments/scale.apps in namespace example-operators",

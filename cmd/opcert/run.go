@@ -125,9 +125,13 @@ With --kubeconfig FILE the runs are played on that cluster instead (cluster
 mode), in real time: --subject operator=deployment:NS/{name}-operator has
 your operator's Deployments play the role (kill scales one to 0, restart
 scales it back). What opcert creates there is labelled opcert.io/run and
-deleted at the end; a run that would write to anything else needs
---allow-disruption, and without it opcert lists what it would touch and
-exits 2 before writing anything.
+deleted at the end (or by the next run, if opcert is killed); a run that
+would write to anything else needs --allow-disruption, and without it
+opcert lists what it would touch and exits 2 before writing anything. A
+scenario's create step of a kind that changes the cluster's security (RBAC,
+admission webhooks and policies, CRDs, APIServices, PriorityClasses, kinds
+that run pods, cluster-scoped kinds no mechanism declares) is refused the
+same way unless --allow-disruption=KIND names the kind.
 
 One API server (kube-apiserver and etcd, built by hack/envtest or found
 through KUBEBUILDER_ASSETS) serves the whole run. Reports (junit.xml,

@@ -472,7 +472,7 @@ func touches(sc *scenarios.Scenario, cast conformance.Cast) []conformance.Touch 
 
 // access is the rights a scenario played by the team's Deployments needs
 // beyond the ClusterOperators' and the Deployments' scale: the run's
-// ClusterVersion, and in each namespace of the Deployments, the
+// ClusterVersion (listed by the next run's sweep), and in each namespace of the Deployments, the
 // Deployments' version label and the recording of the components' world.
 func access(sc *scenarios.Scenario, cast conformance.Cast) []conformance.Access {
 	spec, ok := cast[RoleOperator].Impl.(conformance.Deployment)
@@ -480,7 +480,7 @@ func access(sc *scenarios.Scenario, cast conformance.Cast) []conformance.Access 
 		return nil
 	}
 	out := []conformance.Access{
-		{Kind: ClusterVersionGVK, Verbs: []string{"get", "create", "update", "delete"}, Role: roleVersion},
+		{Kind: ClusterVersionGVK, Verbs: []string{"get", "list", "create", "update", "delete"}, Role: roleVersion},
 		{Kind: ClusterVersionGVK, Subresource: "status", Verbs: []string{"update"}, Role: roleVersion},
 	}
 	seen := map[string]bool{}

@@ -64,6 +64,9 @@ func Mechanism(cfg Config) *conformance.Mechanism {
 		Estimate: estimate,
 		Expects:  ClusterOperatorGVK, Recording: recording(),
 		Touches: touches, Access: access,
+		// The version operator's ClusterVersion, and the ClusterOperators
+		// of its payload's manifests.
+		ClusterKinds: []schema.GroupKind{ClusterVersionGVK.GroupKind(), ClusterOperatorGVK.GroupKind()},
 		Build: func(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
 			return build(ctx, st, sc, cast)
 		},

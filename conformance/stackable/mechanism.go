@@ -48,6 +48,10 @@ func Mechanism(cfg Config) *conformance.Mechanism {
 		Estimate: estimate,
 		Expects:  SampleClusterGVK,
 		Touches:  touches, Access: access,
+		// Its namespaces only, which need no entry: its SampleClusters are
+		// in them.
+		ClusterKinds: []schema.GroupKind{},
+		Namespaces:   func(sc *scenarios.Scenario) []string { return scenarioWorld(sc).namespaces() },
 		Build: func(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
 			return build(ctx, st, sc, cast)
 		},

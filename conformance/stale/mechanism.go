@@ -11,6 +11,7 @@ import (
 	"time"
 
 	configv1 "github.com/openshift/api/config/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
@@ -45,6 +46,8 @@ func MechanismRecording(cfg Config, detectorManagers []string) *conformance.Mech
 		Estimate: func(sc *scenarios.Scenario) int { return estimate(cfg, sc) },
 		Expects:  ClusterOperatorGVK,
 		Touches:  touches,
+		// opcert's own operators create their ClusterOperators.
+		ClusterKinds: []schema.GroupKind{ClusterOperatorGVK.GroupKind()},
 		Build: func(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
 			return build(ctx, st, cfg, sc, cast)
 		},

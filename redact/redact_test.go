@@ -1,0 +1,83 @@
+package redact
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestArgs(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		in   []string
+		want []string
+		n    int
+	}{
+		{"nothing secret", []string{"/bin/op", "--name", "{name}", "-v=2", "--kubeconfig", "kc"}, nil, 0},
+		{"--flag=value", []string{"/bin/op", "--token=abc123", "-name", "{name}"}, []string{"/bin/op", "--token=REDACTED", "-name", "{name}"}, 1},
+		{"-flag=value", []string{"op", "-password=hunter2"}, []string{"op", "-password=REDACTED"}, 1},
+		{"--flag value", []string{"op", "--api-key", "k1", "--name", "x"}, []string{"op", "--api-key", "REDACTED", "--name", "x"}, 1},
+		{"-flag value", []string{"op", "-Secret", "s", "x"}, []string{"op", "-Secret", "REDACTED", "x"}, 1},
+		{"value keeps its own =", []string{"op", "--bearer-token=a=b=c"}, []string{"op", "--bearer-token=REDACTED"}, 1},
+		{"a boolean flag before a flag", []string{"op", "--no-auth", "--name", "x"}, nil, 0},
+		{"a flag last", []string{"op", "--token"}, nil, 0},
+		{"empty value", []string{"op", "--token="}, nil, 0},
+		{"environment assignments", []string{"env", "DB_PASSWD=pw", "MY_CREDENTIALS=c", "LOG_LEVEL=debug", "/bin/op"},
+			[]string{"env", "DB_PASSWD=REDACTED", "MY_CREDENTIALS=REDACTED", "LOG_LEVEL=debug", "/bin/op"}, 2},
+		{"not a variable name", []string{"op", "a key=b"}, nil, 0},
+		{"URL credentials", []string{"op", "--server=https://admin:pw@api.example:6443/x"}, []string{"op", "--server=https://REDACTED@api.example:6443/x"}, 1},
+		{"every one", []string{"op", "--token=a", "--auth", "b", "PWD=c", "--client-key=d"},
+			[]string{"op", "--token=REDACTED", "--auth", "REDACTED", "PWD=REDACTED", "--client-key=REDACTED"}, 4},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in := slices.Clone(tc.in)
+			got, n := Args(tc.in)
+			want := tc.want
+			if want == nil {
+				want = tc.in
+			}
+			if !slices.Equal(got, want) || n != tc.n {
+				t.Errorf("Args(%q) = %q, %d; want %q, %d", tc.in, got, n, want, tc.n)
+			}
+			if !slices.Equal(tc.in, in) {
+				t.Errorf("Args changed its input: %q", tc.in)
+			}
+		})
+	}
+}
+
+func TestURLs(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"https://api.example:6443", "https://api.example:6443"},
+		{"https://user:pass@api.example:6443", "https://REDACTED@api.example:6443"},
+		{"https://tok3n@api.example/path?q=a@b", "https://REDACTED@api.example/path?q=a@b"},
+		{"https://u:p@ss@host:1/x", "https://REDACTED@host:1/x"},
+		{`Get "https://u:***@10.0.0.1:6443/version": dial tcp: refused`, `Get "https://REDACTED@10.0.0.1:6443/version": dial tcp: refused`},
+		{"two: http://a:b@h1 and HTTPS://c@h2/", "two: http://REDACTED@h1 and HTTPS://REDACTED@h2/"},
+		{"mail me@example.com", "mail me@example.com"},
+		{"", ""},
+	} {
+		if got := URLs(tc.in); got != tc.want {
+			t.Errorf("URLs(%q) = %q, want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestSecret(t *testing.T) {
+	for _, name := range []string{"token", "TOKEN", "password", "passwd", "db-pwd", "client_secret", "credentials", "auth", "oauth2", "apikey", "API_KEY", "bearer", "ssh-key", "session-cookie"} {
+		if !Secret(name) {
+			t.Errorf("Secret(%q) = false, want true", name)
+		}
+	}
+	for _, name := range []string{"name", "kubeconfig", "v", "leader-elect", "metrics-bind-address", "namespace", "zap-log-level"} {
+		if Secret(name) {
+			t.Errorf("Secret(%q) = true, want false", name)
+		}
+	}
+}
+
+func TestNote(t *testing.T) {
+	if Note(0) != "" || Note(1) != "1 secret-looking value redacted" || !strings.HasPrefix(Note(3), "3 secret-looking values") {
+		t.Errorf("Note: %q, %q, %q", Note(0), Note(1), Note(3))
+	}
+}

@@ -86,6 +86,40 @@ func URLs(text string) string {
 	return userinfo.ReplaceAllString(text, "${1}"+Mask+"@")
 }
 
+// assignment is a flag given a value (--token=V, --token V, -token V) or
+// an environment assignment (TOKEN=V) in free text, the value quoted or
+// not.
+var assignment = regexp.MustCompile(`(^|[\s'"(\[])(-{1,2}[A-Za-z0-9][\w.-]*(?:=|[ \t]+)|[A-Za-z_]\w*=)('[^']*'|"[^"]*"|[^\s'"]+)`)
+
+// Text returns free text (an error, a log line, a command line as typed)
+// with what Args and URLs would hide hidden: URL credentials, and the
+// values of secret-looking flags and environment assignments wherever
+// they appear. A value given after a blank is hidden only when it does not
+// begin with a dash, as in Args.
+func Text(text string) string {
+	text = URLs(text)
+	var b strings.Builder
+	for {
+		loc := assignment.FindStringSubmatchIndex(text)
+		if loc == nil {
+			break
+		}
+		key, value := text[loc[4]:loc[5]], text[loc[6]:loc[7]]
+		name := strings.TrimRight(strings.TrimLeft(key, "-"), "= \t")
+		if Secret(name) && (strings.HasSuffix(key, "=") || !strings.HasPrefix(value, "-")) {
+			b.WriteString(text[:loc[6]] + Mask)
+			text = text[loc[7]:]
+			continue
+		}
+		// The value is read again: a quoted one may hold flags of its own
+		// (--subject "operator=exec:./op --token=...").
+		b.WriteString(text[:loc[5]])
+		text = text[loc[5]:]
+	}
+	b.WriteString(text)
+	return b.String()
+}
+
 // Note says in words that n values were redacted, for a report: "2
 // secret-looking values redacted"; empty for none.
 func Note(n int) string {

@@ -81,3 +81,20 @@ func TestNote(t *testing.T) {
 		t.Errorf("Note: %q, %q, %q", Note(0), Note(1), Note(3))
 	}
 }
+
+func TestText(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{`--subject "operator=exec:/bin/op --token=abc123 -name {name}": the quote ' at byte 3 is not closed`,
+			`--subject "operator=exec:/bin/op --token=REDACTED -name {name}": the quote ' at byte 3 is not closed`},
+		{"exec:'/bin/op --password hunter2 --name x'", "exec:'/bin/op --password REDACTED --name x'"},
+		{"run --api-key='a b' --secret=\"c d\" next", "run --api-key=REDACTED --secret=REDACTED next"},
+		{"env GITHUB_TOKEN=ghp_x /bin/op", "env GITHUB_TOKEN=REDACTED /bin/op"},
+		{"--auth --name x", "--auth --name x"},
+		{"cannot reach https://u:p@h:6443 (context c)", "cannot reach https://REDACTED@h:6443 (context c)"},
+		{"the key is missing; token expired; name=x", "the key is missing; token expired; name=x"},
+	} {
+		if got := Text(tc.in); got != tc.want {
+			t.Errorf("Text(%q)\n = %q\nwant %q", tc.in, got, tc.want)
+		}
+	}
+}

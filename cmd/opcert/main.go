@@ -29,7 +29,9 @@ import (
 	"github.com/go-logr/logr"
 	"github.com/go-logr/logr/funcr"
 	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/redact"
 	"github.com/opcert/opcert/sim/world"
+	"github.com/opcert/opcert/visible"
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 )
 
@@ -91,7 +93,7 @@ func onceEach(w io.Writer) logr.Logger {
 		defer mu.Unlock()
 		if !said[line] {
 			said[line] = true
-			fmt.Fprintln(w, "opcert:", line)
+			fmt.Fprintln(w, "opcert:", shown(line))
 		}
 	}, funcr.Options{})
 }
@@ -131,11 +133,17 @@ func init() {
 	interruptNote.Store(&note)
 }
 
+// shown is text opcert prints that may hold what a user or a server gave
+// (an error naming a --subject or a kubeconfig's server, an API server's
+// warning): secret-looking values and URL credentials redacted, control
+// characters made visible, newlines kept.
+func shown(text string) string { return visible.Text(redact.Text(text)) }
+
 func exitCode(ctx context.Context, err error) int {
 	var sig signalled
 	if errors.As(context.Cause(ctx), &sig) {
 		if err != nil && !errors.Is(err, conformance.ErrInterrupted) && !errors.Is(err, errRulesFailed) {
-			fmt.Fprintln(os.Stderr, "opcert:", err)
+			fmt.Fprintln(os.Stderr, "opcert:", shown(err.Error()))
 		}
 		fmt.Fprintln(os.Stderr, "opcert: interrupted:", signalName(sig.sig))
 		return 128 + int(sig.sig)
@@ -146,7 +154,7 @@ func exitCode(ctx context.Context, err error) int {
 	case errors.Is(err, errRulesFailed):
 		return exitFail
 	}
-	fmt.Fprintln(os.Stderr, "opcert:", err)
+	fmt.Fprintln(os.Stderr, "opcert:", shown(err.Error()))
 	var env envError
 	if errors.As(err, &env) {
 		return exitEnv

@@ -98,3 +98,23 @@ func TestText(t *testing.T) {
 		}
 	}
 }
+
+// FuzzText: redacting twice changes nothing more, and a token given as
+// --token=V is hidden whatever V is (one word, not a flag).
+func FuzzText(f *testing.F) {
+	for _, s := range []string{"abc123", "--subject \"op=exec:./x --token=a\"", "https://u:p@h", "A_KEY='x y'", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		once := Text(s)
+		if twice := Text(once); twice != once {
+			t.Fatalf("Text(%q) = %q, and again %q", s, once, twice)
+		}
+		if s == "" || strings.ContainsAny(s, " \t\n\v\f\r\u0085\u00a0'\"") || strings.HasPrefix(s, "-") {
+			return
+		}
+		if got := Text("run --token=" + s); got != "run --token="+Mask {
+			t.Fatalf("Text(run --token=%s) = %q", s, got)
+		}
+	})
+}

@@ -1,6 +1,8 @@
 package visible
 
 import (
+	"bytes"
+	"encoding/json"
 	"strconv"
 	"testing"
 	"unicode/utf8"
@@ -69,4 +71,23 @@ func FuzzLine(f *testing.F) {
 			}
 		}
 	})
+}
+
+func TestJSON(t *testing.T) {
+	msg := "del\x7f c1\u009b bidi\u202e sep\u2028 esc\x1b ü <b>"
+	var b bytes.Buffer
+	if err := json.NewEncoder(JSONWriter(&b)).Encode(map[string]string{"m": msg}); err != nil {
+		t.Fatal(err)
+	}
+	if want := `{"m":"del\u007f c1\u009b bidi\u202e sep\u2028 esc\u001b ü \u003cb\u003e"}` + "\n"; b.String() != want {
+		t.Errorf("encoded %s, want %s", b.String(), want)
+	}
+	var back map[string]string
+	if err := json.Unmarshal(b.Bytes(), &back); err != nil || back["m"] != msg {
+		t.Errorf("read back %q, %v", back["m"], err)
+	}
+	plain := []byte(`{"a":"b"}`)
+	if got := JSON(plain); &got[0] != &plain[0] {
+		t.Error("JSON copied text with nothing to escape")
+	}
 }

@@ -308,7 +308,7 @@ func newRecordingFile(path string) (*recordingFile, error) {
 		return nil, err
 	}
 	w := bufio.NewWriterSize(f, 256<<10)
-	return &recordingFile{path: path, f: f, w: w, enc: json.NewEncoder(w)}, nil
+	return &recordingFile{path: path, f: f, w: w, enc: json.NewEncoder(visible.JSONWriter(w))}, nil
 }
 
 func (r *recordingFile) write(e timeline.Event, _ *unstructured.Unstructured) error {

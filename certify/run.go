@@ -63,7 +63,7 @@ func (p *plan) play(ctx context.Context, a *api, sc *scenarios.Scenario) (run re
 	// is a run that could not be made, not a crash of the team's tests.
 	defer func() {
 		if r := recover(); r != nil {
-			run = reports.Run{Scenario: sc.Name, Subjects: p.cast.Names(), Virtual: sc.Duration.Duration, Stopped: reports.StopSubject,
+			run = reports.Run{Scenario: sc.Name, Subjects: p.cast.Names(), Redacted: p.cast.Redacted(), Virtual: sc.Duration.Duration, Stopped: reports.StopSubject,
 				Error: fmt.Sprintf("mechanism %s could not cast your reconciler as %s (its roles may not take reconcilers opcert did not write yet): %v", p.m.Name, p.opts.Role, r)}
 			tl = &timeline.Timeline{}
 		}

@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation"
 
 	"github.com/opcert/opcert/process"
+	"github.com/opcert/opcert/redact"
 	"k8s.io/utils/clock"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
@@ -67,6 +68,28 @@ func (s *Skipped) Error() string { return "skipped: " + s.Reason }
 // outside opcert (exec:..., deployment:...).
 func External(subject string) bool {
 	return strings.HasPrefix(subject, execPrefix) || strings.HasPrefix(subject, deploymentPrefix)
+}
+
+// Shown is a subject's name as opcert shows it (reports, progress lines,
+// errors, the plan), and how many values it hid: an executable's command
+// with the values of its secret-looking flags and environment assignments
+// and its URLs' credentials redacted (package redact), requoted when it
+// hid any. The process runs with them. A command that does not parse
+// (only errors show it) is redacted as free text, uncounted.
+func Shown(subject string) (string, int) {
+	cmd, ok := strings.CutPrefix(subject, execPrefix)
+	if !ok {
+		return subject, 0 // a name of opcert's, or a Deployment's: DNS names
+	}
+	words, err := process.ParseCommand(cmd)
+	if err != nil { // refused, and its error must not show it either
+		return execPrefix + redact.Text(cmd), 0
+	}
+	hidden, n := redact.Args(words)
+	if n == 0 {
+		return subject, 0
+	}
+	return execPrefix + process.Command(hidden).String(), n
 }
 
 // deploymentPrefix marks a subject that is a Deployment on the cluster:

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+
+	"github.com/opcert/opcert/visible"
 )
 
 // Linter checks files a mechanism's design says something about (a release
@@ -67,12 +69,16 @@ type LintFinding struct {
 	Section  string   `json:"section"`        // the seed section: "001 §Version"
 }
 
+// String is the finding on one line, as opcert lint prints it: a file name
+// that does not print as itself (a newline, an ESC in it) quoted, and the
+// message's hidden characters made visible, so that no name can forge a
+// line of the output or drive the terminal.
 func (f LintFinding) String() string {
-	at := f.File
+	at := visible.Quote(f.File)
 	if f.Line > 0 {
-		at = fmt.Sprintf("%s:%d", f.File, f.Line)
+		at = fmt.Sprintf("%s:%d", at, f.Line)
 	}
-	return fmt.Sprintf("%s: %s %s: %s [%s]", at, f.Severity, f.ID, f.Message, f.Section)
+	return fmt.Sprintf("%s: %s %s: %s [%s]", at, f.Severity, f.ID, visible.Line(f.Message), visible.Line(f.Section))
 }
 
 // SortFindings orders findings by file, line, then ID, as people read them.

@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/opcert/opcert/process"
+	"github.com/opcert/opcert/redact"
 	"github.com/opcert/opcert/scenarios"
 	"github.com/opcert/opcert/sim"
 )
@@ -105,13 +106,24 @@ type Subject struct {
 // Cast is the subject chosen for each role of a run.
 type Cast map[string]Subject
 
-// Names is the cast as role -> subject name, as reports show it.
+// Names is the cast as role -> subject name, as reports show it: an
+// executable's command with its secrets redacted (Shown).
 func (c Cast) Names() map[string]string {
 	out := make(map[string]string, len(c))
 	for role, s := range c {
-		out[role] = s.Name
+		out[role], _ = Shown(s.Name)
 	}
 	return out
+}
+
+// Redacted is how many values Names hid.
+func (c Cast) Redacted() int {
+	n := 0
+	for _, s := range c {
+		_, hidden := Shown(s.Name)
+		n += hidden
+	}
+	return n
 }
 
 // Stage is what a mechanism builds a scenario's world on.
@@ -208,10 +220,12 @@ func (m *Mechanism) Subjects(choices map[string]string) (Cast, error) {
 			if err == nil {
 				return nil, fmt.Errorf("role %s.%s cannot be played by an executable or a Deployment; subjects: %s", m.Name, role, strings.Join(r.names(), ", "))
 			}
-			return nil, fmt.Errorf("--subject %s=%s: %w", role, subject, err)
+			shown, _ := Shown(subject)
+			return nil, fmt.Errorf("--subject %s=%s: %w", role, shown, err)
 		}
 		if !ok {
-			return nil, fmt.Errorf("role %s.%s has no subject %q; subjects: %s", m.Name, role, subject, strings.Join(r.names(), ", "))
+			shown, _ := Shown(subject)
+			return nil, fmt.Errorf("role %s.%s has no subject %q; subjects: %s", m.Name, role, shown, strings.Join(r.names(), ", "))
 		}
 		out[role] = s
 	}
@@ -264,7 +278,8 @@ func (r *Role) subject(name string) (Subject, bool) {
 	}
 	if cmd, ok := strings.CutPrefix(name, execPrefix); ok && r.RealTime {
 		c, err := process.ParseCommand(cmd)
-		return Subject{Name: name, Description: "the executable " + c.String(), Impl: Process{Command: c}}, err == nil
+		shown, _ := redact.Args(c)
+		return Subject{Name: name, Description: "the executable " + process.Command(shown).String(), Impl: Process{Command: c}}, err == nil
 	}
 	if spec, ok := strings.CutPrefix(name, deploymentPrefix); ok && r.RealTime {
 		d, err := ParseDeployment(spec)

@@ -18,6 +18,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/opcert/opcert/process"
+	"github.com/opcert/opcert/redact"
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/sim/timeline"
 )
@@ -236,7 +237,8 @@ func (p *Processes) Close() []reports.Process {
 			in.proc = nil
 		}
 		in.proxy.Close()
-		out = append(out, reports.Process{Name: n, Role: in.role, Command: process.Command(in.cmd).String(),
+		shown, _ := redact.Args(in.cmd) // the subject's secrets, counted once in Run.Redacted
+		out = append(out, reports.Process{Name: n, Role: in.role, Command: process.Command(shown).String(),
 			Log: filepath.Join(p.dir, fileName(n)+".log"), Endings: in.endings})
 	}
 	return out

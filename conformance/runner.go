@@ -53,7 +53,8 @@ type Options struct {
 // and Stopped, and is judged only as far as that reason allows (stop.go).
 func Play(ctx context.Context, api client.Client, m *Mechanism, sc *scenarios.Scenario, cast Cast, opts Options) (run reports.Run, tl *timeline.Timeline) {
 	tl = &timeline.Timeline{}
-	run = reports.Run{Scenario: sc.Name, Mechanism: m.Name, Description: sc.Description, Subjects: cast.Names(), Virtual: sc.Duration.Duration}
+	run = reports.Run{Scenario: sc.Name, Mechanism: m.Name, Description: sc.Description, Subjects: cast.Names(),
+		Redacted: cast.Redacted(), Virtual: sc.Duration.Duration}
 	stage, err := newStage(api, cast, tl, &m, opts)
 	if err != nil {
 		run.Error, run.Stopped = err.Error(), reports.StopScenario

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path"
 	"strings"
+
+	"github.com/opcert/opcert/visible"
 )
 
 // Payload is a manifest directory as the version operator sweeps it.
@@ -54,16 +56,16 @@ func Read(dir string) (*Payload, error) {
 	info, err := os.Stat(dir)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("%s does not exist: give the directory that holds the manifests (an operator's manifests/, a payload's release-manifests/)", dir)
+			return nil, fmt.Errorf("%s does not exist: give the directory that holds the manifests (an operator's manifests/, a payload's release-manifests/)", visible.Quote(dir))
 		}
 		return nil, err
 	}
 	if !info.IsDir() {
-		return nil, fmt.Errorf("%s is not a directory: give the directory that holds the manifests (an operator's manifests/, a payload's release-manifests/)", dir)
+		return nil, fmt.Errorf("%s is not a directory: give the directory that holds the manifests (an operator's manifests/, a payload's release-manifests/)", visible.Quote(dir))
 	}
 	p, err := ReadFS(os.DirFS(dir))
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", dir, err)
+		return nil, fmt.Errorf("%s: %w", visible.Quote(dir), err)
 	}
 	p.Dir = dir
 	return p, nil

@@ -21,6 +21,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 
 	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/redact"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -101,7 +102,7 @@ func (r *Recorder) Run(ctx context.Context) error {
 	for _, gvk := range r.opts.Recording.Kinds {
 		m, err := mapper.RESTMapping(gvk.GroupKind(), gvk.Version)
 		if err != nil {
-			return fmt.Errorf("the API server at %s does not serve %s (%s): %w", r.opts.Config.Host, gvk.Kind, gvk.GroupVersion(), err)
+			return fmt.Errorf("the API server at %s does not serve %s (%s): %w", redact.URLs(r.opts.Config.Host), gvk.Kind, gvk.GroupVersion(), err)
 		}
 		var res dynamic.ResourceInterface = dyn.Resource(m.Resource)
 		if r.opts.Namespace != "" && m.Scope.Name() == meta.RESTScopeNameNamespace {
@@ -112,7 +113,7 @@ func (r *Recorder) Run(ctx context.Context) error {
 	all := kindNames(r.opts.Recording)
 	if err := r.emit(timeline.Event{Time: r.now(), Actor: RecorderActor, Verb: timeline.VerbRecord,
 		Object: timeline.ObjectRef{Kind: timeline.KindRecording, Name: all},
-		Detail: fmt.Sprintf("listing and watching %s on %s", all, r.opts.Config.Host)}); err != nil {
+		Detail: fmt.Sprintf("listing and watching %s on %s", all, redact.URLs(r.opts.Config.Host))}); err != nil {
 		return err
 	}
 	rvs := make([]string, len(kinds))

@@ -8,6 +8,7 @@ import (
 
 	"github.com/opcert/opcert/sim"
 	"github.com/opcert/opcert/sim/timeline"
+	"github.com/opcert/opcert/visible"
 )
 
 // FormatEvent is FormatEventFrom the simulator's epoch.
@@ -50,7 +51,7 @@ func FormatEventFrom(e timeline.Event, origin time.Time) string {
 	if e.Failed {
 		b.WriteString(" [failed]")
 	}
-	return b.String()
+	return visible.Line(b.String()) // actors, reasons, managers: anyone's text
 }
 
 func conditionSide(c *timeline.Condition) string {
@@ -123,7 +124,7 @@ func BriefEventFrom(e timeline.Event, origin time.Time) string {
 	if e.Failed {
 		b.WriteString(" [failed]")
 	}
-	return b.String()
+	return visible.Line(b.String()) // actors, reasons, managers: anyone's text
 }
 
 // conditionChange names what a write changed of one condition.

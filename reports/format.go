@@ -38,7 +38,8 @@ func speedup(virtual, wall time.Duration) string {
 func (run Run) subjects() string { return SubjectList(run.Subjects) }
 
 // SubjectList writes role=subject pairs sorted by role, so that names built
-// from them are stable across runs and diffable in CI history.
+// from them are stable across runs and diffable in CI history, on one line
+// with hidden characters made visible.
 func SubjectList(subjects map[string]string) string {
 	roles := make([]string, 0, len(subjects))
 	for role := range subjects {
@@ -48,16 +49,17 @@ func SubjectList(subjects map[string]string) string {
 	for i, role := range roles {
 		roles[i] = role + "=" + subjects[role]
 	}
-	return strings.Join(roles, ",")
+	return shownLine(strings.Join(roles, ","))
 }
 
 // name is "<scenario> [role=subject,...]": the same scenario runs once per
-// set of subjects, so the scenario alone does not identify a run.
+// set of subjects, so the scenario alone does not identify a run. It is on
+// one line, hidden characters made visible.
 func (run Run) name() string {
 	if len(run.Subjects) == 0 {
-		return run.Scenario
+		return shownLine(run.Scenario)
 	}
-	return run.Scenario + " [" + run.subjects() + "]"
+	return shownLine(run.Scenario) + " [" + run.subjects() + "]"
 }
 
 // counts tallies the run's cases by verdict.

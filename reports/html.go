@@ -14,6 +14,8 @@ import (
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/opcert/opcert/visible"
 )
 
 // The page's style and script, inlined: the page is one file that opens
@@ -106,7 +108,8 @@ func newPage(r *Report) *page {
 	return p
 }
 
-func esc(s string) string { return html.EscapeString(s) }
+// esc escapes text for HTML, hidden characters made visible.
+func esc(s string) string { return html.EscapeString(visible.Text(s)) }
 
 func (p *page) f(format string, args ...any) { fmt.Fprintf(&p.b, format, args...) }
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/opcert/opcert/redact"
 	"github.com/opcert/opcert/sim"
 	"github.com/opcert/opcert/sim/timeline"
 )
@@ -31,6 +32,9 @@ func (p *page) run(i int, fsys fs.FS) {
 	p.f("</p>\n")
 	if run.Description != "" {
 		p.f("<p>%s</p>\n", esc(run.Description))
+	}
+	if run.Redacted > 0 {
+		p.f("<p class=\"meta\">Subjects and commands are shown with %s (the subjects ran with them).</p>\n", esc(redact.Note(run.Redacted)))
 	}
 	if run.Error != "" {
 		p.f("<p class=\"error\"><strong>The run could not complete</strong> (%s): %s</p>\n", esc(run.reached()), esc(run.Error))

@@ -6,6 +6,9 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/opcert/opcert/redact"
+	"github.com/opcert/opcert/visible"
 )
 
 // The JUnit XML written here is the de-facto dialect Jenkins, GitLab and
@@ -18,6 +21,10 @@ import (
 // JUnit has no warning: a warned case (Warn) is a passing testcase whose
 // <system-out> begins "warning: " and holds what a failure's body would,
 // so CI stays green and the reader still finds the evidence.
+// Every text is written with its hidden characters made visible: XML 1.0
+// cannot hold most control characters at all (encoding/xml would write
+// U+FFFD for them), and a CI page shows the rest raw. A run whose subjects
+// are shown redacted says so in a property of its suite, opcert.redacted.
 
 type junitCounts struct {
 	Tests    int `xml:"tests,attr"`
@@ -44,8 +51,14 @@ type junitSuites struct {
 type junitSuite struct {
 	Name string `xml:"name,attr"`
 	junitCounts
-	Time  string      `xml:"time,attr"`
-	Cases []junitCase `xml:"testcase"`
+	Time       string          `xml:"time,attr"`
+	Properties []junitProperty `xml:"properties>property,omitempty"`
+	Cases      []junitCase     `xml:"testcase"`
+}
+
+type junitProperty struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:"value,attr"`
 }
 
 type junitCase struct {
@@ -67,15 +80,19 @@ func WriteJUnit(w io.Writer, r *Report) error {
 	doc := junitSuites{Name: r.Tool, Time: seconds(r.Wall)}
 	for _, run := range r.Runs {
 		s := junitSuite{Name: run.name(), Time: seconds(run.Wall)}
-		class := "opcert." + run.Scenario
+		class := "opcert." + shownLine(run.Scenario)
+		if run.Redacted > 0 {
+			s.Properties = []junitProperty{{Name: "opcert.redacted", Value: redact.Note(run.Redacted) + " from the subjects shown"}}
+		}
 		for _, c := range run.Cases {
-			tc := junitCase{Name: c.Rule + " " + c.Statement, Classname: class}
+			tc := junitCase{Name: shownLine(c.Rule + " " + c.Statement), Classname: class}
+			message := visible.Text(c.Message)
 			switch c.Status {
 			case Fail:
-				tc.Failure = &junitProblem{Message: c.Message, Body: failureBody(c, run.Start)}
+				tc.Failure = &junitProblem{Message: message, Body: failureBody(c, run.Start)}
 				s.Failures++
 			case Skip:
-				tc.Skipped = &junitProblem{Message: c.Message}
+				tc.Skipped = &junitProblem{Message: message}
 				s.Skipped++
 			case Warn:
 				tc.SystemOut = "warning: " + failureBody(c, run.Start)
@@ -84,7 +101,7 @@ func WriteJUnit(w io.Writer, r *Report) error {
 		}
 		if run.Error != "" {
 			s.Cases = append(s.Cases, junitCase{Name: "run", Classname: class,
-				Error: &junitProblem{Message: run.Error, Body: run.Error}})
+				Error: &junitProblem{Message: visible.Text(run.Error), Body: visible.Text(run.Error)}})
 			s.Errors++
 		}
 		s.Tests = len(s.Cases)
@@ -121,7 +138,7 @@ func failureBody(c Case, origin time.Time) string {
 			b.WriteString("  " + BriefEventFrom(e, origin) + "\n")
 		}
 	}
-	return b.String()
+	return visible.Text(b.String())
 }
 
 // budget prints a measure's budget, "-" when the rule set none.

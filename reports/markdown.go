@@ -6,6 +6,9 @@ import (
 	"io"
 	"strings"
 	"time"
+
+	"github.com/opcert/opcert/redact"
+	"github.com/opcert/opcert/visible"
 )
 
 // WriteMarkdown writes r for people: a heading with the overall verdict, the
@@ -30,17 +33,17 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	env := r.Environment
 	b.WriteString("## Environment\n\n")
 	if env.Cluster != "" {
-		fmt.Fprintf(&b, "- Cluster: %s\n- Kubernetes: %s\n- Reached in: %s\n", env.Cluster, env.KubeVersion, fmtDur(env.Startup))
+		fmt.Fprintf(&b, "- Cluster: %s\n- Kubernetes: %s\n- Reached in: %s\n", mdInline(env.Cluster), mdInline(env.KubeVersion), fmtDur(env.Startup))
 	} else {
-		fmt.Fprintf(&b, "- Kubernetes: %s\n- etcd: %s\n- API server start-up: %s\n", env.KubeVersion, env.EtcdVersion, fmtDur(env.Startup))
+		fmt.Fprintf(&b, "- Kubernetes: %s\n- etcd: %s\n- API server start-up: %s\n", mdInline(env.KubeVersion), mdInline(env.EtcdVersion), fmtDur(env.Startup))
 	}
 	if env.Assets != "" {
-		fmt.Fprintf(&b, "- Assets: `%s`\n", env.Assets)
+		fmt.Fprintf(&b, "- Assets: %s\n", mdCode(env.Assets))
 	}
 
 	b.WriteString("\n## Summary\n\n")
 	row(&b, "Scenario", "Subjects", "Virtual", "Wall", "Speed-up", "API calls", "Verdict", "Pass", "Warn", "Fail", "Skip")
-	row(&b, "---", "---", "---:", "---:", "---:", "---:", "---", "---:", "---:", "---:", "---:")
+	align(&b, "---", "---", "---:", "---:", "---:", "---:", "---", "---:", "---:", "---:", "---:")
 	for _, run := range r.Runs {
 		pass, warn, fail, skip := run.counts()
 		row(&b, run.Scenario, run.subjects(), fmtDur(run.Virtual), fmtDur(run.Wall.Round(time.Millisecond)),
@@ -55,15 +58,18 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 }
 
 func writeRun(b *bytes.Buffer, run Run) {
-	fmt.Fprintf(b, "\n## %s\n\n", oneLine(run.name()))
+	fmt.Fprintf(b, "\n## %s\n\n", mdInline(run.name()))
 	if run.Description != "" {
-		fmt.Fprintf(b, "%s\n\n", run.Description)
+		fmt.Fprintf(b, "%s\n\n", mdText(run.Description))
+	}
+	if run.Redacted > 0 {
+		fmt.Fprintf(b, "Subjects and commands are shown with %s (the subjects ran with them).\n\n", redact.Note(run.Redacted))
 	}
 	if run.Error != "" {
-		fmt.Fprintf(b, "**The run could not complete** (%s): %s\n\n", run.reached(), oneLine(run.Error))
+		fmt.Fprintf(b, "**The run could not complete** (%s): %s\n\n", run.reached(), mdInline(run.Error))
 	}
 	if run.Timeline != "" {
-		fmt.Fprintf(b, "Timeline: [%s](%s)\n\n", run.Timeline, run.Timeline)
+		fmt.Fprintf(b, "Timeline: %s\n\n", mdLink(run.Timeline))
 	}
 	if run.Recording != nil {
 		writeRecording(b, run.Recording)
@@ -73,18 +79,18 @@ func writeRun(b *bytes.Buffer, run Run) {
 	}
 	if len(run.Processes) > 0 {
 		row(b, "Process", "Role", "Command", "Ended", "Output")
-		row(b, "---", "---", "---", "---", "---")
+		align(b, "---", "---", "---", "---", "---")
 		for _, p := range run.Processes {
 			output := "-" // a Deployment's pods log on the cluster
 			if p.Log != "" {
-				output = fmt.Sprintf("[%s](%s)", p.Log, p.Log)
+				output = mdLink(p.Log)
 			}
-			row(b, p.Name, p.Role, "`"+p.Command+"`", strings.Join(p.Endings, "; "), output)
+			align(b, mdInline(p.Name), mdInline(p.Role), mdCode(p.Command), mdInline(strings.Join(p.Endings, "; ")), output)
 		}
 		b.WriteString("\n")
 	}
 	row(b, "Rule", "Section", "Statement", "Verdict")
-	row(b, "---", "---", "---", "---")
+	align(b, "---", "---", "---", "---")
 	for _, c := range run.Cases {
 		row(b, c.Rule, c.Section, c.Statement, strings.ToUpper(string(c.Status)))
 	}
@@ -96,15 +102,15 @@ func writeRun(b *bytes.Buffer, run Run) {
 }
 
 func writeCase(b *bytes.Buffer, c Case, origin time.Time) {
-	fmt.Fprintf(b, "\n### %s %s: %s\n", c.Rule, strings.ToUpper(string(c.Status)), oneLine(c.Statement))
-	fmt.Fprintf(b, "\nSection %s, role %s.\n", c.Section, c.Role)
+	fmt.Fprintf(b, "\n### %s %s: %s\n", mdInline(c.Rule), strings.ToUpper(string(c.Status)), mdInline(c.Statement))
+	fmt.Fprintf(b, "\nSection %s, role %s.\n", mdInline(c.Section), mdInline(c.Role))
 	if c.Message != "" {
-		fmt.Fprintf(b, "\n%s\n", c.Message)
+		fmt.Fprintf(b, "\n%s\n", mdText(c.Message))
 	}
 	if len(c.Measures) > 0 {
 		b.WriteString("\n")
 		row(b, "Measure", "Count", "p50", "p99", "Max", "Budget")
-		row(b, "---", "---:", "---:", "---:", "---:", "---:")
+		align(b, "---", "---:", "---:", "---:", "---:", "---:")
 		for _, m := range c.Measures {
 			row(b, m.Name, fmt.Sprint(m.Count), fmtDur(m.P50), fmtDur(m.P99), fmtDur(m.Max), budget(m))
 		}
@@ -114,18 +120,25 @@ func writeCase(b *bytes.Buffer, c Case, origin time.Time) {
 		for i, e := range c.Evidence {
 			lines[i] = BriefEventFrom(e, origin)
 		}
-		text := strings.Join(lines, "\n")
+		text := visible.Text(strings.Join(lines, "\n"))
 		f := fence(text)
 		fmt.Fprintf(b, "\nEvidence:\n\n%s\n%s\n%s\n", f, text, f)
 	}
 }
 
-// row writes one Markdown table row. Cells are flattened to one line and
-// their pipes escaped, since operator messages can contain either.
+// row writes one Markdown table row of text: each cell flattened to one
+// line and escaped (mdInline), pipes included, since operator messages
+// can hold anything.
 func row(b *bytes.Buffer, cells ...string) {
 	for i, c := range cells {
-		cells[i] = strings.ReplaceAll(oneLine(c), "|", `\|`)
+		cells[i] = mdInline(c)
 	}
+	align(b, cells...)
+}
+
+// align writes one Markdown table row of cells written for Markdown
+// already: the alignment row, links, code.
+func align(b *bytes.Buffer, cells ...string) {
 	fmt.Fprintf(b, "| %s |\n", strings.Join(cells, " | "))
 }
 
@@ -136,14 +149,5 @@ func oneLine(s string) string {
 // fence returns a code fence longer than any run of backticks in text, so
 // evidence quoting an operator's message cannot close the block early.
 func fence(text string) string {
-	longest, n := 0, 0
-	for _, r := range text {
-		if r == '`' {
-			n++
-			longest = max(longest, n)
-		} else {
-			n = 0
-		}
-	}
-	return strings.Repeat("`", max(3, longest+1))
+	return strings.Repeat("`", max(3, longestRun(text, '`')+1))
 }

@@ -90,6 +90,10 @@ type Run struct {
 	// by (0 or 1: none).
 	Processes []Process `json:"processes,omitempty"`
 	TimeScale float64   `json:"timeScale,omitempty"`
+	// Redacted is how many secret-looking values (an executable's
+	// --token=..., a URL's password) Subjects and the Processes' commands
+	// hide; the reports say so.
+	Redacted int `json:"redacted,omitempty"`
 }
 
 // Process is one instance of a role played by an executable: its log,

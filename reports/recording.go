@@ -46,7 +46,7 @@ type Gap struct {
 
 // writeRecording says, in Markdown, how the run was recorded.
 func writeRecording(b *bytes.Buffer, r *Recording) {
-	fmt.Fprintf(b, "Recorded from %s (%s): %d events", oneLine(r.Source), r.Format, r.Events)
+	fmt.Fprintf(b, "Recorded from %s (%s): %d events", mdInline(r.Source), mdInline(r.Format), r.Events)
 	if !r.From.IsZero() {
 		fmt.Fprintf(b, " from %s to %s (%s)", r.From.UTC().Format(time.RFC3339Nano), r.To.UTC().Format(time.RFC3339Nano), fmtDur(r.To.Sub(r.From)))
 	}
@@ -57,7 +57,7 @@ func writeRecording(b *bytes.Buffer, r *Recording) {
 	}
 	fmt.Fprintf(b, " Rules judged with a tolerance of %s on deadlines.\n\n", fmtDur(r.Tolerance))
 	for _, g := range r.Gaps {
-		fmt.Fprintf(b, "- Recording gap from %s to %s (%s): not judged.\n", g.From.UTC().Format(time.RFC3339Nano), g.To.UTC().Format(time.RFC3339Nano), oneLine(g.Why))
+		fmt.Fprintf(b, "- Recording gap from %s to %s (%s): not judged.\n", g.From.UTC().Format(time.RFC3339Nano), g.To.UTC().Format(time.RFC3339Nano), mdInline(g.Why))
 	}
 	if len(r.Gaps) > 0 {
 		b.WriteString("\n")

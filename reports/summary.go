@@ -23,20 +23,20 @@ func WriteSummary(w io.Writer, r *Report) {
 		if run.Error != "" {
 			broken++
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%d\n", run.Scenario, run.subjects(), run.verdict(),
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%d\n", shownLine(run.Scenario), run.subjects(), run.verdict(),
 			p, wa, f, s, fmtDur(run.Virtual), fmtDur(run.Wall.Round(time.Millisecond)), speedup(run.Virtual, run.Wall), run.APICalls)
 	}
 	tw.Flush()
 	for _, run := range r.Runs {
 		if run.Error != "" {
-			fmt.Fprintf(w, "ERROR run %s: %s\n", run.name(), oneLine(run.Error))
+			fmt.Fprintf(w, "ERROR run %s: %s\n", run.name(), shownLine(run.Error))
 		}
 		for _, c := range run.Cases {
 			switch c.Status {
 			case Fail:
-				fmt.Fprintf(w, "FAIL %s %s: %s\n", c.Rule, run.name(), oneLine(c.Message))
+				fmt.Fprintf(w, "FAIL %s %s: %s\n", c.Rule, run.name(), shownLine(c.Message))
 			case Warn:
-				fmt.Fprintf(w, "WARN %s %s: %s\n", c.Rule, run.name(), oneLine(c.Message))
+				fmt.Fprintf(w, "WARN %s %s: %s\n", c.Rule, run.name(), shownLine(c.Message))
 			}
 		}
 	}

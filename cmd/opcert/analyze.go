@@ -20,6 +20,7 @@ import (
 	"github.com/opcert/opcert/record"
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/sim/timeline"
+	"github.com/opcert/opcert/visible"
 )
 
 type analyzeOptions struct {
@@ -140,7 +141,7 @@ func (o *analyzeOptions) run(cmd *cobra.Command, files []string) error {
 	}
 	fmt.Fprintln(cmd.OutOrStdout())
 	reports.WriteSummary(cmd.OutOrStdout(), rep)
-	fmt.Fprintf(cmd.OutOrStdout(), "\nreports in %s (junit.xml, report.json, report.md, timelines/)\n", o.out)
+	fmt.Fprintf(cmd.OutOrStdout(), "\nreports in %s (junit.xml, report.json, report.md, timelines/)\n", visible.Quote(o.out))
 	return verdict
 }
 

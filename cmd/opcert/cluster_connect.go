@@ -22,6 +22,7 @@ import (
 
 	"github.com/opcert/opcert/cluster"
 	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/redact"
 	"github.com/opcert/opcert/reports"
 )
 
@@ -43,7 +44,7 @@ func (c *clusterFlags) connect(parent context.Context, stderr io.Writer, plans [
 	if err != nil {
 		return nil, nil, err
 	}
-	fmt.Fprintf(stderr, "opcert: cluster mode: %s (context %s)\n", cfg.Host, ctxName)
+	fmt.Fprintf(stderr, "opcert: cluster mode: %s (context %s)\n", redact.URLs(cfg.Host), ctxName)
 	pre, cancel := context.WithTimeout(parent, connectTimeout)
 	defer cancel()
 	dcfg := rest.CopyConfig(cfg)
@@ -54,7 +55,7 @@ func (c *clusterFlags) connect(parent context.Context, stderr io.Writer, plans [
 	}
 	version, err := dc.ServerVersion()
 	if err != nil {
-		return nil, nil, envError{fmt.Errorf("cannot reach the cluster at %s (context %s): %w", cfg.Host, ctxName, err)}
+		return nil, nil, envError{fmt.Errorf("cannot reach the cluster at %s (context %s): %w", redact.URLs(cfg.Host), ctxName, err)}
 	}
 	base, err := client.NewWithWatch(cfg, client.Options{Scheme: cluster.Scheme()})
 	if err != nil {
@@ -99,7 +100,7 @@ func (c *clusterFlags) connect(parent context.Context, stderr io.Writer, plans [
 	ctx, stop := context.WithCancelCause(parent)
 	return &target{
 		api: g,
-		env: reports.Environment{KubeVersion: version.GitVersion, Startup: time.Since(start), Cluster: cfg.Host + " (context " + ctxName + ")"},
+		env: reports.Environment{KubeVersion: version.GitVersion, Startup: time.Since(start), Cluster: redact.URLs(cfg.Host) + " (context " + ctxName + ")"},
 		options: func(i int, opts conformance.Options) conformance.Options {
 			opts.Prefix, opts.Cluster = fmt.Sprintf("%s-%02d-", ns, i+1), cfg
 			return opts

@@ -14,6 +14,7 @@ import (
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/scenarios"
+	"github.com/opcert/opcert/visible"
 )
 
 type fuzzOptions struct {
@@ -225,8 +226,8 @@ func writeFinding(dir string, f *conformance.Finding, rep *reports.Report) error
 func printFinding(w io.Writer, f *conformance.Finding, out string) {
 	fmt.Fprintf(w, "FAIL: seed %d fails %s: %s (%d steps over %s)\n", f.Seed, f.Failure, failures(f.DrawnRun), len(f.Drawn.Steps), f.Drawn.Duration.Duration)
 	fmt.Fprintf(w, "shrunk in %d runs to %d steps over %s, which still fails %s\n\n", f.ShrinkRuns, len(f.Minimal.Steps), f.Minimal.Duration.Duration, f.Failure)
-	fmt.Fprintf(w, "replay:  opcert run %s\n", filepath.Join(out, f.Drawn.Name+".yaml"))
-	fmt.Fprintf(w, "minimal: opcert run %s\n\n", filepath.Join(out, f.Minimal.Name+".yaml"))
+	fmt.Fprintf(w, "replay:  opcert run %s\n", visible.Quote(filepath.Join(out, f.Drawn.Name+".yaml")))
+	fmt.Fprintf(w, "minimal: opcert run %s\n\n", visible.Quote(filepath.Join(out, f.Minimal.Name+".yaml")))
 	w.Write(f.MinimalFile)
 	fmt.Fprintf(w, "\nreport in %s (the drawn runs and the minimal one)\n", out)
 }

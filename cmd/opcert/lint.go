@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/visible"
 )
 
 // lintExits is what every linter's help says of exit codes (main.go maps
@@ -119,7 +120,8 @@ func newLinter(l conformance.Linter) *cobra.Command {
 }
 
 // printLint writes findings as file:line: severity ID: message [section],
-// paths as the user gave them, then a summary line.
+// paths as the user gave them (quoted when they hold what does not print
+// as itself: LintFinding.String), then a summary line.
 func printLint(w io.Writer, rep lintReport) error {
 	for _, f := range rep.Findings {
 		f.File = filepath.Join(rep.Path, f.File)
@@ -131,7 +133,7 @@ func printLint(w io.Writer, rep lintReport) error {
 	if !rep.Passed {
 		verdict = "failed"
 	}
-	summary := fmt.Sprintf("%s: %s, %s (%s): %s", rep.Path, plural(rep.Errors, "error"), plural(rep.Warnings, "warning"), rep.Checked, verdict)
+	summary := fmt.Sprintf("%s: %s, %s (%s): %s", visible.Quote(rep.Path), plural(rep.Errors, "error"), plural(rep.Warnings, "warning"), rep.Checked, verdict)
 	if rep.Strict && rep.Errors == 0 && rep.Warnings > 0 {
 		summary += " (--strict counts warnings)"
 	}

@@ -32,7 +32,9 @@ import (
 	"github.com/go-logr/logr"
 	"github.com/go-logr/logr/funcr"
 	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/redact"
 	"github.com/opcert/opcert/sim/world"
+	"github.com/opcert/opcert/visible"
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 )
 
@@ -99,7 +101,7 @@ func onceEach(w io.Writer) logr.Logger {
 		defer mu.Unlock()
 		if !said[line] {
 			said[line] = true
-			fmt.Fprintln(w, "opcert:", line)
+			fmt.Fprintln(w, "opcert:", shown(line))
 		}
 	}, funcr.Options{})
 }
@@ -145,6 +147,12 @@ func init() {
 	interruptNote.Store(&note)
 }
 
+// shown is text opcert prints that may hold what a user or a server gave
+// (an error naming a --subject or a kubeconfig's server, an API server's
+// warning): secret-looking values and URL credentials redacted, control
+// characters made visible, newlines kept.
+func shown(text string) string { return visible.Text(redact.Text(text)) }
+
 func exitCode(ctx context.Context, err error) int {
 	var sig signalled
 	if errors.As(context.Cause(ctx), &sig) {
@@ -155,7 +163,7 @@ func exitCode(ctx context.Context, err error) int {
 	}
 	if sig.sig != 0 {
 		if err != nil && !errors.Is(err, conformance.ErrInterrupted) && !errors.Is(err, errRulesFailed) {
-			fmt.Fprintln(os.Stderr, "opcert:", err)
+			fmt.Fprintln(os.Stderr, "opcert:", shown(err.Error()))
 		}
 		fmt.Fprintf(os.Stderr, "opcert: interrupted: %s; %s\n", signalName(sig.sig), decided.interrupted())
 		return 128 + int(sig.sig)
@@ -166,7 +174,7 @@ func exitCode(ctx context.Context, err error) int {
 	case errors.Is(err, errRulesFailed):
 		return exitFail
 	}
-	fmt.Fprintln(os.Stderr, "opcert:", err)
+	fmt.Fprintln(os.Stderr, "opcert:", shown(err.Error()))
 	var env envError
 	if errors.As(err, &env) {
 		return exitEnv

@@ -20,6 +20,7 @@ import (
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/scenarios"
 	"github.com/opcert/opcert/sim/world"
+	"github.com/opcert/opcert/visible"
 )
 
 type runOptions struct {
@@ -265,7 +266,7 @@ func (o *runOptions) run(cmd *cobra.Command, files []string) error {
 	}
 	fmt.Fprintln(cmd.OutOrStdout())
 	reports.WriteSummary(cmd.OutOrStdout(), rep)
-	fmt.Fprintf(cmd.OutOrStdout(), "\nreports in %s (junit.xml, report.json, report.md, report.html, timelines/)\n", o.out)
+	fmt.Fprintf(cmd.OutOrStdout(), "\nreports in %s (junit.xml, report.json, report.md, report.html, timelines/)\n", visible.Quote(o.out))
 	return verdict
 }
 
@@ -460,7 +461,7 @@ func allRoles(mechs map[string]*conformance.Mechanism) string {
 func progress(w io.Writer, i, n int, run reports.Run) {
 	fmt.Fprintf(w, "[%d/%d] %s\n", i, n, run.Headline())
 	if run.Error != "" {
-		fmt.Fprintf(w, "        error: %s\n", run.Error)
+		fmt.Fprintf(w, "        error: %s\n", shown(run.Error))
 	}
 }
 
@@ -474,7 +475,7 @@ func ticker(w io.Writer, i, n int, sc *scenarios.Scenario) func(time.Duration) {
 			return
 		}
 		last = time.Now()
-		fmt.Fprintf(w, "[%d/%d] %s ... %s of %s virtual\n", i, n, sc.Name, virtual.Truncate(time.Second), sc.Duration.Duration)
+		fmt.Fprintf(w, "[%d/%d] %s ... %s of %s virtual\n", i, n, visible.Line(sc.Name), virtual.Truncate(time.Second), sc.Duration.Duration)
 	}
 }
 

@@ -17,6 +17,7 @@ import (
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/scenarios"
+	"github.com/opcert/opcert/visible"
 )
 
 // The self-test turns the broken subjects into mutation testing of the
@@ -422,7 +423,7 @@ func (o *selftestOptions) run(cmd *cobra.Command) error {
 	}
 	fmt.Fprintln(stdout)
 	writeSelftestSummary(stdout, rep)
-	fmt.Fprintf(stdout, "\nmatrix in %s (selftest.json, selftest.md)\n", o.out)
+	fmt.Fprintf(stdout, "\nmatrix in %s (selftest.json, selftest.md)\n", visible.Quote(o.out))
 	return verdict
 }
 

@@ -21,8 +21,10 @@ import (
 
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/record"
+	"github.com/opcert/opcert/redact"
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/sim/timeline"
+	"github.com/opcert/opcert/visible"
 )
 
 type watchOptions struct {
@@ -110,7 +112,7 @@ func (o *watchOptions) run(cmd *cobra.Command) error {
 	stderr := cmd.ErrOrStderr()
 	version, err := serverVersion(cfg)
 	if err != nil {
-		return envError{fmt.Errorf("the cluster at %s: %w", cfg.Host, err)}
+		return envError{fmt.Errorf("the cluster at %s: %w", redact.URLs(cfg.Host), err)}
 	}
 
 	// The recording goes to a marked directory beside --out (swept by the
@@ -127,7 +129,7 @@ func (o *watchOptions) run(cmd *cobra.Command) error {
 	}
 	defer rec.close()
 	recorder, err := record.New(record.Options{Config: cfg, Recording: m.Recording, Sink: rec.write, Ready: func() {
-		fmt.Fprintf(stderr, "opcert: recording %s on %s (%s), read-only\n", m.Name, cfg.Host, version)
+		fmt.Fprintf(stderr, "opcert: recording %s on %s (%s), read-only\n", m.Name, redact.URLs(cfg.Host), version)
 	}})
 	if err != nil {
 		return err
@@ -149,7 +151,7 @@ func (o *watchOptions) run(cmd *cobra.Command) error {
 	go func() { done <- recorder.Run(ctx) }()
 
 	judge := func(final bool) error {
-		return o.judge(parent, m, rec, cfg.Host, version, final, cmd)
+		return o.judge(parent, m, rec, redact.URLs(cfg.Host), version, final, cmd)
 	}
 	var tick <-chan time.Time
 	if o.every > 0 {
@@ -167,7 +169,7 @@ func (o *watchOptions) run(cmd *cobra.Command) error {
 			}
 		case err := <-done:
 			if err != nil {
-				return envError{fmt.Errorf("recording %s: %w", cfg.Host, err)}
+				return envError{fmt.Errorf("recording %s: %w", redact.URLs(cfg.Host), err)}
 			}
 			if err := judge(true); err != nil {
 				return err
@@ -273,7 +275,7 @@ func (o *watchOptions) judge(parent context.Context, m *conformance.Mechanism, r
 	if final {
 		fmt.Fprintln(out)
 		reports.WriteSummary(out, rep)
-		fmt.Fprintf(out, "\nreports in %s (junit.xml, report.json, report.md, timelines/)\n", o.out)
+		fmt.Fprintf(out, "\nreports in %s (junit.xml, report.json, report.md, timelines/)\n", visible.Quote(o.out))
 	} else {
 		fmt.Fprintf(cmd.ErrOrStderr(), "opcert: judged %s\n", run.Headline())
 	}
@@ -310,7 +312,7 @@ func newRecordingFile(path string) (*recordingFile, error) {
 		return nil, err
 	}
 	w := bufio.NewWriterSize(f, 256<<10)
-	return &recordingFile{path: path, f: f, w: w, enc: json.NewEncoder(w)}, nil
+	return &recordingFile{path: path, f: f, w: w, enc: json.NewEncoder(visible.JSONWriter(w))}, nil
 }
 
 func (r *recordingFile) write(e timeline.Event, _ *unstructured.Unstructured) error {

@@ -9,6 +9,8 @@ import (
 	"io"
 	"sync"
 	"time"
+
+	"github.com/opcert/opcert/visible"
 )
 
 // Timeline is the ordered record of one run of one scenario.
@@ -34,9 +36,11 @@ func (t *Timeline) Events() []Event {
 	return append([]Event(nil), t.events...)
 }
 
-// WriteJSONL writes one event per line.
+// WriteJSONL writes one event per line, hidden characters (a C1 control,
+// a bidi override in a message) as \u escapes that read back the same
+// (visible.JSON).
 func (t *Timeline) WriteJSONL(w io.Writer) error {
-	enc := json.NewEncoder(w)
+	enc := json.NewEncoder(visible.JSONWriter(w))
 	for _, e := range t.Events() {
 		if err := enc.Encode(e); err != nil {
 			return err

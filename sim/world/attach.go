@@ -8,6 +8,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	"github.com/opcert/opcert/fixtures"
+	"github.com/opcert/opcert/redact"
 )
 
 // Attach readies an API server someone else runs (a team's envtest, reached
@@ -23,7 +24,7 @@ func Attach(cfg *rest.Config) (client.Client, error) {
 	cfg = rest.CopyConfig(cfg)
 	cfg.QPS, cfg.Burst = -1, 0
 	if _, err := envtest.InstallCRDs(cfg, envtest.CRDInstallOptions{CRDs: crds, Scheme: Scheme()}); err != nil {
-		return nil, fmt.Errorf("installing opcert's CRDs on %s: %w", cfg.Host, err)
+		return nil, fmt.Errorf("installing opcert's CRDs on %s: %w", redact.URLs(cfg.Host), err)
 	}
 	return client.New(cfg, client.Options{Scheme: Scheme()})
 }

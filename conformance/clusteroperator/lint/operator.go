@@ -7,6 +7,7 @@ import (
 
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/payload"
+	"github.com/opcert/opcert/visible"
 )
 
 // operator checks that the operator reporting co is deployed before it:
@@ -57,12 +58,13 @@ func searched(co payload.Manifest) string {
 }
 
 // where places a manifest for a message: its file and line, and which of
-// the file's objects it is when there are several.
+// the file's objects it is when there are several. A file name that does
+// not print as itself is quoted.
 func where(m payload.Manifest) string {
 	if m.Index > 0 {
-		return fmt.Sprintf("%s:%d, object %d of the file", m.File, m.Line, m.Index+1)
+		return fmt.Sprintf("%s:%d, object %d of the file", visible.Quote(m.File), m.Line, m.Index+1)
 	}
-	return fmt.Sprintf("%s:%d", m.File, m.Line)
+	return fmt.Sprintf("%s:%d", visible.Quote(m.File), m.Line)
 }
 
 // unreported finds components that deploy something but declare no

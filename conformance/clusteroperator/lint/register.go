@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -20,8 +21,8 @@ func init() {
 }
 
 // run reads dir as a payload and lints it.
-func run(dir string) (conformance.LintResult, error) {
-	p, err := payload.Read(dir)
+func run(ctx context.Context, dir string) (conformance.LintResult, error) {
+	p, err := payload.Read(ctx, dir)
 	if err != nil {
 		return conformance.LintResult{}, err
 	}

@@ -110,4 +110,3 @@ func TestReadAllEndless(t *testing.T) {
 type zeros struct{}
 
 func (zeros) Read(p []byte) (int, error) { clear(p); return len(p), nil }
-

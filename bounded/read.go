@@ -126,7 +126,7 @@ func ReadAll(ctx context.Context, r io.Reader, limit int64, name string) ([]byte
 	}
 	done := make(chan result, 1)
 	go func() {
-		data, err := io.ReadAll(&ctxReader{ctx: ctx, r: io.LimitReader(r, limit+1)})
+		data, err := io.ReadAll(Reader(ctx, io.LimitReader(r, limit+1)))
 		done <- result{data, err}
 	}()
 	select {
@@ -140,16 +140,19 @@ func ReadAll(ctx context.Context, r io.Reader, limit int64, name string) ([]byte
 	}
 }
 
-// ctxReader stops reading once ctx is done, so that a reader that never
-// blocks (a device) does not keep the goroutine of ReadAll busy.
+// Reader reads r until ctx is done, then returns ctx's cause: a stream
+// read to its end (a timeline of millions of events) stops at the next
+// read after Ctrl-C.
+func Reader(ctx context.Context, r io.Reader) io.Reader { return &ctxReader{ctx: ctx, r: r} }
+
 type ctxReader struct {
 	ctx context.Context
 	r   io.Reader
 }
 
 func (c *ctxReader) Read(p []byte) (int, error) {
-	if err := c.ctx.Err(); err != nil {
-		return 0, err
+	if c.ctx.Err() != nil {
+		return 0, context.Cause(c.ctx)
 	}
 	return c.r.Read(p)
 }

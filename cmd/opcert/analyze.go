@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/opcert/opcert/bounded"
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/record"
 	"github.com/opcert/opcert/reports"
@@ -107,7 +108,7 @@ func (o *analyzeOptions) run(cmd *cobra.Command, files []string) error {
 	rep := &reports.Report{Tool: "opcert", StartedAt: time.Now().UTC(), Environment: reports.Environment{KubeVersion: "none (judged offline)", EtcdVersion: "none"}}
 	start := time.Now()
 	for i, f := range files {
-		judges, err := o.mechanismsOf(mechs, f)
+		judges, err := o.mechanismsOf(cmd.Context(), mechs, f)
 		if err != nil {
 			return err
 		}
@@ -146,12 +147,12 @@ func (o *analyzeOptions) run(cmd *cobra.Command, files []string) error {
 // analyze judges one file with m as the report's run i, named name, and
 // keeps a copy of its timeline in the report.
 func (o *analyzeOptions) analyze(cmd *cobra.Command, m *conformance.Mechanism, file, name string, i int, staging string) (reports.Run, error) {
-	in, err := os.Open(file)
+	in, err := bounded.Open(file)
 	if err != nil {
 		return reports.Run{}, err
 	}
 	defer in.Close()
-	src, err := record.Open(in, m.Recording)
+	src, err := record.Open(bounded.Reader(cmd.Context(), in), m.Recording)
 	if err != nil {
 		return reports.Run{}, fmt.Errorf("%s: %w", file, err)
 	}
@@ -171,14 +172,16 @@ func (o *analyzeOptions) analyze(cmd *cobra.Command, m *conformance.Mechanism, f
 	// kubectl stream's times are managedFields', whole seconds, so a
 	// second.
 	if src.Format() == record.FormatJSONL {
-		if j.Tolerance, err = scanTolerance(file, -1); err != nil {
+		if j.Tolerance, err = scanTolerance(cmd.Context(), file, -1); err != nil {
 			return reports.Run{}, fmt.Errorf("%s: %w", file, err)
 		}
 	} else {
 		second := time.Second
 		j.Tolerance = &second
 	}
-	if r, ok := inReport(file); ok && j.Until == 0 {
+	if r, ok, err := inReport(cmd.Context(), file); err != nil {
+		return reports.Run{}, err
+	} else if ok && j.Until == 0 {
 		j.Until = r.Reached
 	}
 	// A timeline in opcert's format is kept as it is; a kubectl stream as
@@ -199,7 +202,7 @@ func (o *analyzeOptions) analyze(cmd *cobra.Command, m *conformance.Mechanism, f
 		if _, err := in.Seek(0, io.SeekStart); err != nil {
 			return reports.Run{}, envError{err}
 		}
-		if _, err := io.Copy(w, in); err != nil {
+		if _, err := io.Copy(w, bounded.Reader(cmd.Context(), in)); err != nil {
 			return reports.Run{}, envError{err}
 		}
 	}
@@ -217,16 +220,20 @@ func (o *analyzeOptions) analyze(cmd *cobra.Command, m *conformance.Mechanism, f
 // the file's first API object, in name order (stale and clusteroperator
 // both record ClusterOperators: a captured stream is judged by each, and
 // says so in its runs' names).
-func (o *analyzeOptions) mechanismsOf(mechs map[string]*conformance.Mechanism, file string) ([]*conformance.Mechanism, error) {
+func (o *analyzeOptions) mechanismsOf(ctx context.Context, mechs map[string]*conformance.Mechanism, file string) ([]*conformance.Mechanism, error) {
 	if o.mechanism != "" {
 		return []*conformance.Mechanism{mechs[o.mechanism]}, nil
 	}
-	if r, ok := inReport(file); ok {
+	r, ok, err := inReport(ctx, file)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
 		if m := r.mechanism(mechs); m != nil {
 			return []*conformance.Mechanism{m}, nil
 		}
 	}
-	gk, err := firstKind(file)
+	gk, err := firstKind(ctx, file)
 	if err != nil {
 		return nil, err
 	}
@@ -243,13 +250,13 @@ func (o *analyzeOptions) mechanismsOf(mechs map[string]*conformance.Mechanism, f
 }
 
 // firstKind is the kind of the first API object a file's timeline names.
-func firstKind(file string) (schema.GroupKind, error) {
-	in, err := os.Open(file)
+func firstKind(ctx context.Context, file string) (schema.GroupKind, error) {
+	in, err := bounded.Open(file)
 	if err != nil {
 		return schema.GroupKind{}, err
 	}
 	defer in.Close()
-	src, err := record.Open(in, nil)
+	src, err := record.Open(bounded.Reader(ctx, in), nil)
 	if err != nil {
 		return schema.GroupKind{}, fmt.Errorf("%s: %w", file, err)
 	}
@@ -257,6 +264,9 @@ func firstKind(file string) (schema.GroupKind, error) {
 		e, err := src.Next()
 		if err == io.EOF {
 			return schema.GroupKind{}, fmt.Errorf("%s: no API object in it to tell its mechanism by: give --mechanism", file)
+		}
+		if ctx.Err() != nil {
+			return schema.GroupKind{}, context.Cause(ctx)
 		}
 		if err != nil {
 			return schema.GroupKind{}, fmt.Errorf("%s: %w", file, err)
@@ -275,15 +285,34 @@ type reportRun struct {
 	Mechanism string        `json:"mechanism"`
 }
 
+// maxReportJSON is the most analyze reads of the report.json beside a
+// timeline: a self-test's, the largest opcert writes, is a few MiB.
+const maxReportJSON = 64 << 20
+
 // inReport is the run whose timeline file is, when the file lies in an
 // opcert report directory (DIR/timelines/F, with DIR/report.json naming
-// it).
-func inReport(file string) (reportRun, bool) {
-	dir := filepath.Dir(filepath.Dir(file))
-	data, err := os.ReadFile(filepath.Join(dir, "report.json"))
-	if err != nil {
-		return reportRun{}, false
+// it). A report.json that is missing or does not read as a report is no
+// report; one that is not a regular file or is larger than maxReportJSON
+// is an error (it is not read: a FIFO would block, a device never end).
+func inReport(ctx context.Context, file string) (reportRun, bool, error) {
+	path := filepath.Join(filepath.Dir(filepath.Dir(file)), "report.json")
+	data, err := bounded.ReadFile(ctx, path, maxReportJSON)
+	var notRegular *bounded.NotRegularError
+	var tooLarge *bounded.TooLargeError
+	switch {
+	case errors.As(err, &notRegular) || errors.As(err, &tooLarge):
+		return reportRun{}, false, fmt.Errorf("%s lies in a report directory whose %w", file, err)
+	case ctx.Err() != nil:
+		return reportRun{}, false, context.Cause(ctx)
+	case err != nil:
+		return reportRun{}, false, nil
 	}
+	r, ok := reportRunOf(data, file)
+	return r, ok, nil
+}
+
+// reportRunOf reads a report.json for the run whose timeline file is.
+func reportRunOf(data []byte, file string) (reportRun, bool) {
 	var rep struct {
 		Runs []reportRun `json:"runs"`
 	}
@@ -319,16 +348,16 @@ func mechanismNames(mechs map[string]*conformance.Mechanism) string {
 }
 
 // scanTolerance is the tolerance a timeline file's lag needs (its first n
-// bytes; all of it for n < 0), scanned ahead of judging.
-func scanTolerance(file string, n int64) (*time.Duration, error) {
-	f, err := os.Open(file)
+// bytes; all of it for n < 0), scanned ahead of judging until ctx is done.
+func scanTolerance(ctx context.Context, file string, n int64) (*time.Duration, error) {
+	f, err := bounded.Open(file)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	var r io.Reader = f
+	r := bounded.Reader(ctx, f)
 	if n >= 0 {
-		r = io.LimitReader(f, n)
+		r = io.LimitReader(r, n)
 	}
 	lag, err := timeline.ScanLag(r)
 	if err != nil {

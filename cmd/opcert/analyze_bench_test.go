@@ -160,7 +160,7 @@ func BenchmarkAnalyze(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			tol, err := scanTolerance(path, -1) // as opcert analyze does, ahead
+			tol, err := scanTolerance(context.Background(), path, -1) // as opcert analyze does, ahead
 			if err != nil {
 				b.Fatal(err)
 			}

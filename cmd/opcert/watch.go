@@ -242,7 +242,7 @@ func (o *watchOptions) judge(parent context.Context, m *conformance.Mechanism, r
 	if err != nil {
 		return envError{err}
 	}
-	tol, err := scanTolerance(rec.path, size)
+	tol, err := scanTolerance(context.WithoutCancel(parent), rec.path, size)
 	if err != nil {
 		return envError{err}
 	}

@@ -137,3 +137,21 @@ func TestExplainCtrlCWhileReadingStdin(t *testing.T) {
 		t.Fatalf("still reading 10s after Ctrl-C\n%s", errb.String())
 	}
 }
+
+// The fault budget applies to every mechanism's random faults: stackable's
+// meanTimeToFailure of 1ns (8 GB in 25 s before) or one that draws more
+// than 100,000 failures is refused when the scenario is loaded, exit 2,
+// as stale's chaos is.
+func TestFaultBudgetForEveryMechanism(t *testing.T) {
+	dir := t.TempDir()
+	for mttf, want := range map[string]string{
+		"1ns": "load.meanTimeToFailure: 1ns is too short; use at least 1s",
+		"1s":  "load.meanTimeToFailure: 1s with 20 clusters for 24h0m0s means about 1728000 faults; a run plays at most 100000, so use a meanTimeToFailure of at least 18s (or fewer clusters, or a shorter duration)",
+	} {
+		file := write(t, dir, "load-"+mttf+".yaml", "name: load\nmechanism: stackable\nduration: 24h\nload: {clusters: 20, namespaces: 4, replicas: 3, meanTimeToFailure: "+mttf+", recoverAfter: 5m, seed: 4}\n")
+		r := opcertWithin(t, 30*time.Second, nil, "run", "--out", filepath.Join(dir, "out"), file)
+		if r.code != exitUsage || !strings.Contains(r.stderr, want) {
+			t.Errorf("meanTimeToFailure %s: exit %d, want 2 saying %q\n%s", mttf, r.code, want, r.stderr)
+		}
+	}
+}

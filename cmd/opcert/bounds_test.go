@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/opcert/opcert/sim/world"
 )
 
 // opcertWithin runs opcert with stdin and fails the test when it runs
@@ -153,5 +155,38 @@ func TestFaultBudgetForEveryMechanism(t *testing.T) {
 		if r.code != exitUsage || !strings.Contains(r.stderr, want) {
 			t.Errorf("meanTimeToFailure %s: exit %d, want 2 saying %q\n%s", mttf, r.code, want, r.stderr)
 		}
+	}
+}
+
+// An API server that never gets ready ends the start-up at its limit
+// with a message naming the binary and what it said last: before, envtest
+// tried five times, 60 s each, and said "exit status 1" after 303 s.
+func TestStartUpThatNeverGetsReady(t *testing.T) {
+	etcd := filepath.Join(world.CacheDir(), "etcd")
+	if _, err := os.Stat(etcd); err != nil {
+		t.Skip("no etcd built:", err)
+	}
+	assets := t.TempDir()
+	if err := os.Symlink(etcd, filepath.Join(assets, "etcd")); err != nil {
+		t.Fatal(err)
+	}
+	apiserver := write(t, assets, "kube-apiserver", "#!/bin/sh\ncase \"$1\" in --help) echo '      --etcd-servers strings'; exit 0;; --version) echo 'Kubernetes v1.36.3'; exit 0;; esac\n"+
+		"echo 'apiserver: waiting for a webhook that never answers' >&2\nexec sleep 600\n")
+	if err := os.Chmod(apiserver, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("KUBEBUILDER_ASSETS", assets)
+	start := time.Now()
+	w, err := world.Start(t.Context(), world.Options{StartTimeout: 8 * time.Second})
+	if err == nil {
+		_ = w.Stop()
+		t.Fatal("started")
+	}
+	want := "kube-apiserver (" + apiserver + ") did not get ready within 8s; killed"
+	if !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "waiting for a webhook that never answers") {
+		t.Errorf("got %v\nwant it to say %q and the binary's last words", err, want)
+	}
+	if d := time.Since(start); d > 30*time.Second {
+		t.Errorf("took %s", d.Round(time.Second))
 	}
 }

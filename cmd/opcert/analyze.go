@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/opcert/opcert/bounded"
@@ -38,8 +39,8 @@ func newAnalyze() *cobra.Command {
 		Short: "Judge captured timelines offline: opcert's JSON lines or a kubectl -w -o json stream",
 		Long: `Judge captured timelines offline and write the usual reports.
 
-Each FILE is read one event at a time, in memory that does not grow with
-it, and its format is told from its first value:
+Each FILE is read one event at a time, and its format is told from its
+first value:
 
   - opcert's timeline, one JSON event per line (opcert run and opcert
     watch write them under timelines/ in their report directories);
@@ -61,6 +62,8 @@ lag needs, stated in the report.
 A convention rule (how a message reads) that fails gives a warning, which
 fails nothing unless --strict.
 
+Memory: ` + analyzeMemory() + `
+
 Exit codes: 0 every rule passed (or only warned, unless --strict), 1 a
 rule failed, 2 a file or flag is wrong (nothing written), 3 a disk error,
 128+n stopped by signal n (the report directory left as it was).`,
@@ -77,6 +80,34 @@ rule failed, 2 a file or flag is wrong (nothing written), 3 a disk error,
 	f.DurationVar(&o.until, "until", 0, "how far the timelines cover, after their first event (default: the run's end for a timeline in an opcert report, else the last event)")
 	o.mechanisms = addMechanismFlags(f)
 	return cmd
+}
+
+// analyzeMemory says, per mechanism, whether judging holds the timeline:
+// a mechanism whose rules read events one at a time (conformance.Online)
+// judges in memory that does not grow with the file; the others keep the
+// events until their rules run at the end (BenchmarkAnalyzeHeld measures
+// both; README "Performance").
+func analyzeMemory() string {
+	mechs, err := addMechanismFlags(pflag.NewFlagSet("analyze", pflag.ContinueOnError)).build()
+	if err != nil {
+		return "see the README (\"Performance\")."
+	}
+	var streaming, holding []string
+	for _, n := range sortedNames(mechs) {
+		if len(mechs[n].Online) > 0 {
+			streaming = append(streaming, n)
+		} else {
+			holding = append(holding, n)
+		}
+	}
+	say := "per mechanism,"
+	if len(streaming) > 0 {
+		say += "\n  judged as the events pass, in memory that does not grow with the file:\n    " + strings.Join(streaming, ", ")
+	}
+	if len(holding) > 0 {
+		say += "\n  held whole until the rules run at the end (about 1.2 KB an event of a\n  ClusterOperator capture, up to 6 KB at the peak; README \"Performance\"):\n    " + strings.Join(holding, ", ")
+	}
+	return say
 }
 
 func (o *analyzeOptions) run(cmd *cobra.Command, files []string) error {

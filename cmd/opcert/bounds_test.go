@@ -190,3 +190,17 @@ func TestStartUpThatNeverGetsReady(t *testing.T) {
 		t.Errorf("took %s", d.Round(time.Second))
 	}
 }
+
+// analyze --help says the truth about memory per mechanism: it promised
+// memory that does not grow with the file for all, while clusteroperator
+// held about 5 KB an event (BenchmarkAnalyzeHeld).
+func TestAnalyzeHelpSaysMemoryPerMechanism(t *testing.T) {
+	out, err := listCmd(t, "analyze", "--help")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "in memory that does not grow with the file:\n    stale\n  held whole until the rules run at the end"
+	if !strings.Contains(out, want) || !strings.Contains(out, "):\n    clusteroperator, olm, stackable, staticpod\n") {
+		t.Errorf("analyze --help:\n%s\nwant it to say which mechanisms hold the timeline", out)
+	}
+}

@@ -81,6 +81,22 @@ func Open(path string) (*os.File, error) {
 	return f, nil
 }
 
+// Check refuses a path that is not a regular file or is larger than
+// limit, for a file another library reads (a kubeconfig, which client-go
+// reads whole, without a limit).
+func Check(path string, limit int64) error {
+	fi, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return err
+	case !fi.Mode().IsRegular():
+		return &NotRegularError{Name: path, Mode: fi.Mode()}
+	case fi.Size() > limit:
+		return &TooLargeError{Name: path, Limit: limit}
+	}
+	return nil
+}
+
 // ReadFile reads the regular file at path, at most limit bytes.
 func ReadFile(ctx context.Context, path string, limit int64) ([]byte, error) {
 	f, err := Open(path)

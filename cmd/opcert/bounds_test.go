@@ -85,6 +85,8 @@ func TestSpecialAndLargeInputsAreRefused(t *testing.T) {
 		{[]string{"lint", "manifests", payload}, 1, "0000_50_a_02_zero.yaml:1: error LINT-001: cannot be read: 0000_50_a_02_zero.yaml is a character device"},
 		{[]string{"lint", "manifests", big}, 2, "huge.yaml is larger than 8 MiB"},
 		{[]string{"analyze", "--out", filepath.Join(dir, "a"), timeline}, 2, "report.json is a FIFO (named pipe), not a regular file"},
+		{[]string{"watch", "--kubeconfig", fifo, "--mechanism", "stale", "--out", filepath.Join(dir, "w")}, 2, "kubeconfig: " + fifo + " is a FIFO (named pipe), not a regular file"},
+		{[]string{"run", "--kubeconfig", fifo, "--out", filepath.Join(dir, "c"), "--scenario", "stale-hang"}, 2, fifo + " is a FIFO (named pipe), not a regular file"},
 	} {
 		r := opcertWithin(t, 30*time.Second, nil, tc.args...)
 		if r.code != tc.code || !strings.Contains(r.stdout+r.stderr, tc.want) {

@@ -19,6 +19,8 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 
+	"github.com/opcert/opcert/bounded"
+	"github.com/opcert/opcert/cluster"
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/record"
 	"github.com/opcert/opcert/reports"
@@ -105,6 +107,14 @@ func (o *watchOptions) run(cmd *cobra.Command) error {
 		return err
 	}
 	loading := clientcmd.NewDefaultClientConfigLoadingRules()
+	for _, path := range append(loading.Precedence, o.kubeconfig) {
+		if _, err := os.Stat(path); path == "" || err != nil {
+			continue // client-go says what is missing
+		}
+		if err := bounded.Check(path, cluster.MaxKubeconfigBytes); err != nil {
+			return fmt.Errorf("kubeconfig: %w", err)
+		}
+	}
 	if o.kubeconfig != "" {
 		loading.ExplicitPath = o.kubeconfig
 	}

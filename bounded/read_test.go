@@ -110,3 +110,19 @@ func TestReadAllEndless(t *testing.T) {
 type zeros struct{}
 
 func (zeros) Read(p []byte) (int, error) { clear(p); return len(p), nil }
+
+// A stream read through Reader stops at the next read once its context
+// is done, with the context's cause.
+func TestReaderStops(t *testing.T) {
+	stop := errors.New("interrupted")
+	ctx, cancel := context.WithCancelCause(context.Background())
+	r := Reader(ctx, zeros{})
+	buf := make([]byte, 8)
+	if _, err := r.Read(buf); err != nil {
+		t.Fatal(err)
+	}
+	cancel(stop)
+	if _, err := r.Read(buf); !errors.Is(err, stop) {
+		t.Errorf("after cancel: %v, want the cause", err)
+	}
+}

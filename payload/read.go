@@ -64,9 +64,11 @@ const (
 )
 
 // Read sweeps dir. The error is for a dir that cannot be listed, a file
-// that is not a regular file (a FIFO, a device) or is larger than the
-// limits, or ctx done (Ctrl-C); what is wrong inside its files is in
-// Problems.
+// larger than MaxFileBytes or files adding up to more than
+// MaxPayloadBytes, or ctx done (Ctrl-C: the sweep stops between files);
+// what is wrong inside its files is in Problems, and so is a file that
+// cannot be read, such as one that is not a regular file (a FIFO, a
+// device), which is never opened.
 func Read(ctx context.Context, dir string) (*Payload, error) {
 	info, err := os.Stat(dir)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/opcert/opcert/bounded"
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/payload"
 )
@@ -59,6 +60,10 @@ reports it must be deployed before it. That operator is the Deployment named
 by the annotation ` + payload.ReportedByAnnotation + `: <namespace>/<name>, else the
 Deployment of the same component (files named 0000_<runlevel>_<component>_...),
 else the Deployment named <name> or <name>-operator.
+
+A file that is not a regular file (a FIFO, a device) is an error of the
+payload and is not read; a file larger than ` + bounded.Size(payload.MaxFileBytes) + `, or files adding up to more
+than ` + bounded.Size(payload.MaxPayloadBytes) + `, are refused (exit 2).
 
 Checks:
 `)

@@ -3,7 +3,6 @@ package cluster
 import (
 	"fmt"
 	"maps"
-	"os"
 	"slices"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -13,16 +12,23 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 
+	"github.com/opcert/opcert/bounded"
 	"github.com/opcert/opcert/sim/world"
 )
+
+// MaxKubeconfigBytes is the largest kubeconfig opcert reads: client-go
+// reads it whole, and one with many clusters and their certificates is
+// tens of KiB. A kubeconfig that is not a regular file (a FIFO would block
+// the read) is refused too.
+const MaxKubeconfigBytes = 4 << 20
 
 // Load reads the kubeconfig at path, in its current context or the one
 // named. Only an explicit file is read: cluster mode never falls back to
 // $KUBECONFIG or ~/.kube/config, so that no run lands on a cluster by
 // accident.
 func Load(path, context string) (*rest.Config, string, error) {
-	if _, err := os.Stat(path); err != nil {
-		return nil, "", fmt.Errorf("--kubeconfig %s: %w", path, err)
+	if err := bounded.Check(path, MaxKubeconfigBytes); err != nil {
+		return nil, "", fmt.Errorf("--kubeconfig: %w", err)
 	}
 	rules := &clientcmd.ClientConfigLoadingRules{ExplicitPath: path}
 	cc := clientcmd.NewNonInteractiveDeferredLoadingClientConfig(rules, &clientcmd.ConfigOverrides{CurrentContext: context})

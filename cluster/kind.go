@@ -54,6 +54,11 @@ func (e *NoRuntimeError) Error() string {
 		"GitHub's ubuntu runners have Docker), or run against a cluster you have with opcert run --kubeconfig"
 }
 
+// waitDelay bounds how long a runtime command's Wait waits for its output
+// to close once it is killed or has exited: a child it left behind keeps
+// the pipe open.
+const waitDelay = 2 * time.Second
+
 // FindRuntime is the first container runtime whose engine answers (its
 // `info` succeeds): kind's own detection looks only for the command, and a
 // docker client without a daemon would fail later, half way through.
@@ -64,7 +69,9 @@ func FindRuntime(ctx context.Context) (string, kind.ProviderOption, error) {
 			continue
 		}
 		pctx, cancel := context.WithTimeout(ctx, probeTimeout)
-		out, err := exec.CommandContext(pctx, rt.name, "info").CombinedOutput()
+		info := exec.CommandContext(pctx, rt.name, "info")
+		info.WaitDelay = waitDelay
+		out, err := info.CombinedOutput()
 		cancel()
 		if err == nil {
 			return rt.name, rt.option(), nil
@@ -150,7 +157,9 @@ func load(ctx context.Context, p *kind.Provider, rt, name, img string) error {
 	}
 	defer os.RemoveAll(dir)
 	tar := filepath.Join(dir, "image.tar")
-	if out, err := exec.CommandContext(ctx, rt, "save", "-o", tar, img).CombinedOutput(); err != nil {
+	save := exec.CommandContext(ctx, rt, "save", "-o", tar, img)
+	save.WaitDelay = waitDelay
+	if out, err := save.CombinedOutput(); err != nil {
 		return fmt.Errorf("--image %s: %s save: %s", img, rt, lastLine(out, err))
 	}
 	nodes, err := p.ListInternalNodes(name)

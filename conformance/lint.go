@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"slices"
 	"sync"
@@ -21,9 +22,11 @@ type Linter struct {
 	Short     string // one line for listings
 	Long      string // the help text: what is checked, each check's ID and section
 	// Run checks path. The error is for a path that cannot be checked at
-	// all (missing, not what the linter reads) and says what to give
-	// instead; what is wrong inside is in the findings.
-	Run func(path string) (LintResult, error)
+	// all (missing, not what the linter reads, larger than the linter
+	// reads) and says what to give instead, or is ctx's cause once ctx is
+	// done (Ctrl-C), which Run heeds between files; what is wrong inside
+	// is in the findings.
+	Run func(ctx context.Context, path string) (LintResult, error)
 }
 
 // LintResult is what one run of a linter found, and what it read.

@@ -2,6 +2,7 @@ package conformance
 
 import (
 	"cmp"
+	"context"
 	"fmt"
 	"io"
 	"slices"
@@ -24,10 +25,12 @@ type Tool struct {
 	Short     string // one line for listings
 	Long      string // the help text: what it reads and prints
 	// Flags adds the tool's flags to fs and returns its run, which is
-	// given the positional arguments and where to print. Its error is the
-	// input's fault (a file that cannot be read, an unknown flag value):
-	// the CLI exits 2 with it.
-	Flags func(fs *pflag.FlagSet) func(args []string, out io.Writer) error
+	// given the command's context (done on Ctrl-C: the run returns its
+	// cause at once, also from a read that blocks), the positional
+	// arguments and where to print. Its error is the input's fault (a
+	// file that cannot be read or is larger than the tool reads, an
+	// unknown flag value): the CLI exits 2 with it.
+	Flags func(fs *pflag.FlagSet) func(ctx context.Context, args []string, out io.Writer) error
 }
 
 var (

@@ -83,44 +83,34 @@ func ReportedBy(co Manifest) (Ref, bool, error) {
 // the ClusterOperator manifest co (the package doc says how), and false
 // when the payload has none.
 func (p *Payload) OperatorOf(co Manifest) (Manifest, bool) {
+	d := p.deployments
 	if ref, given, err := ReportedBy(co); given {
 		if err != nil {
 			return Manifest{}, false
 		}
-		return p.first(func(d Manifest) bool { return d.Namespace == ref.Namespace && d.Name == ref.Name })
+		return firstOf(d.byRef[ref])
 	}
-	named := func(d Manifest) bool { return d.Name == co.Name || d.Name == co.Name+"-operator" }
-	sameComponent := func(d Manifest) bool { return SameComponent(d, co) }
-	if d, ok := p.first(func(d Manifest) bool { return sameComponent(d) && named(d) }); ok {
-		return d, true
-	}
-	if d, ok := p.first(sameComponent); ok {
-		return d, true
+	if c, ok := ComponentOf(co); ok {
+		if m, ok := firstOf(d.byComponentName[[2]string{c, co.Name}], d.byComponentName[[2]string{c, co.Name + "-operator"}]); ok {
+			return m, true
+		}
+		if m, ok := firstOf(d.byComponent[c]); ok {
+			return m, true
+		}
 	}
 	if co.Name == "" {
 		return Manifest{}, false
 	}
-	return p.first(named)
+	return firstOf(d.byName[co.Name], d.byName[co.Name+"-operator"])
 }
 
 // SameComponent says whether a and b belong to one component: both
 // files name the same one, or neither name starts with "0000_". The
 // payload build gives the files of an operator's manifests directory that
 // do not start with "0000_" the prefix 0000_50_<operator>_, so before the
-// build they are one component without a name.
+// build they are one component without a name (ComponentOf).
 func SameComponent(a, b Manifest) bool {
-	if a.Component != "" || b.Component != "" {
-		return a.Component == b.Component
-	}
-	return !strings.HasPrefix(a.File, "0000_") && !strings.HasPrefix(b.File, "0000_")
-}
-
-// first is the first Deployment manifest in sweep order that match takes.
-func (p *Payload) first(match func(Manifest) bool) (Manifest, bool) {
-	for _, m := range p.Manifests {
-		if m.IsDeployment() && match(m) {
-			return m, true
-		}
-	}
-	return Manifest{}, false
+	ca, oka := ComponentOf(a)
+	cb, okb := ComponentOf(b)
+	return oka && okb && ca == cb
 }

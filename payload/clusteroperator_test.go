@@ -21,7 +21,7 @@ func clusterOperator(name, annotation string) string {
 }
 
 func TestClusterOperatorsVersions(t *testing.T) {
-	p, err := ReadFS(fstest.MapFS{
+	p, err := ReadFS(t.Context(), fstest.MapFS{
 		"a.yaml": {Data: []byte(clusterOperator("a", "") + "    - {name: kube, version: 1.36.3}\n" +
 			"---\napiVersion: config.openshift.io/v1\nkind: ClusterOperator\nmetadata:\n  name: b\n" +
 			"---\napiVersion: config.openshift.io/v1\nkind: ClusterOperator\nmetadata:\n  name: c\nstatus:\n  versions: {operator: x}\n" +
@@ -138,7 +138,7 @@ func TestOperatorOf(t *testing.T) {
 			for name, data := range tc.files {
 				fsys[name] = &fstest.MapFile{Data: []byte(data)}
 			}
-			p, err := ReadFS(fsys)
+			p, err := ReadFS(t.Context(), fsys)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -169,7 +169,7 @@ func TestOperatorOfFixtures(t *testing.T) {
 		"good":          "0000_50_example-operator_03_deployment.yaml example-operator/example-operator before",
 		"ordering-trap": "0000_50_example-operator_09_deployment.yaml example-operator/example-operator after",
 	} {
-		p, err := Read(filepath.Join(fixtures, dir))
+		p, err := Read(t.Context(), filepath.Join(fixtures, dir))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,6 +1,7 @@
 package payload
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -8,6 +9,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/opcert/opcert/bounded"
 	"github.com/opcert/opcert/visible"
 )
 
@@ -25,6 +27,8 @@ type Payload struct {
 	// Problems are the documents (or whole files) that hold no object the
 	// version operator could apply, in sweep order.
 	Problems []Problem
+
+	deployments *deployments // of Manifests
 }
 
 // Ignored is an entry of the directory the sweep does not take.
@@ -50,9 +54,23 @@ var knownFiles = map[string]string{
 	"release-metadata": "the payload's metadata, read by the version operator, never applied",
 }
 
-// Read sweeps dir. The error is for a dir that cannot be listed; what is
-// wrong inside its files is in Problems.
-func Read(dir string) (*Payload, error) {
+// The limits of a sweep (an error beyond them, not a Problem: the input is
+// not a payload opcert can check). The largest manifests of a release
+// payload (CRDs) are about 1 MiB, and a release's manifests add up to
+// tens of MiB; a file is held as its objects and their YAML positions,
+// several times its size.
+const (
+	MaxFileBytes    = 8 << 20   // one file
+	MaxPayloadBytes = 128 << 20 // all the files swept
+)
+
+// Read sweeps dir. The error is for a dir that cannot be listed, a file
+// larger than MaxFileBytes or files adding up to more than
+// MaxPayloadBytes, or ctx done (Ctrl-C: the sweep stops between files);
+// what is wrong inside its files is in Problems, and so is a file that
+// cannot be read, such as one that is not a regular file (a FIFO, a
+// device), which is never opened.
+func Read(ctx context.Context, dir string) (*Payload, error) {
 	info, err := os.Stat(dir)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -63,7 +81,7 @@ func Read(dir string) (*Payload, error) {
 	if !info.IsDir() {
 		return nil, fmt.Errorf("%s is not a directory: give the directory that holds the manifests (an operator's manifests/, a payload's release-manifests/)", visible.Quote(dir))
 	}
-	p, err := ReadFS(os.DirFS(dir))
+	p, err := ReadFS(ctx, os.DirFS(dir))
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", visible.Quote(dir), err)
 	}
@@ -72,23 +90,36 @@ func Read(dir string) (*Payload, error) {
 }
 
 // ReadFS sweeps the root of fsys, as Read does a directory.
-func ReadFS(fsys fs.FS) (*Payload, error) {
+func ReadFS(ctx context.Context, fsys fs.FS) (*Payload, error) {
 	entries, err := fs.ReadDir(fsys, ".") // sorted by name: the sweep's order
 	if err != nil {
 		return nil, err
 	}
 	p := &Payload{}
+	var total int64
 	for _, e := range entries {
+		if err := ctx.Err(); err != nil {
+			return nil, context.Cause(ctx)
+		}
 		name := e.Name()
 		if ig, skip := ignore(name, e.IsDir()); skip {
 			p.Ignored = append(p.Ignored, ig)
 			continue
 		}
 		p.Files = append(p.Files, name)
-		data, err := fs.ReadFile(fsys, name)
-		if err != nil {
+		data, err := bounded.ReadFileFS(ctx, fsys, name, MaxFileBytes)
+		var tooLarge *bounded.TooLargeError
+		switch {
+		case errors.As(err, &tooLarge): // opcert's limit, not the payload's flaw
+			return nil, err
+		case ctx.Err() != nil:
+			return nil, context.Cause(ctx)
+		case err != nil:
 			p.Problems = append(p.Problems, Problem{File: name, Line: 1, Message: "cannot be read: " + err.Error()})
 			continue
+		}
+		if total += int64(len(data)); total > MaxPayloadBytes {
+			return nil, fmt.Errorf("the files up to %s add up to more than %s, the most opcert sweeps as one payload", name, bounded.Size(MaxPayloadBytes))
 		}
 		ms, probs := parseFile(name, data)
 		for _, m := range ms {
@@ -97,6 +128,7 @@ func ReadFS(fsys fs.FS) (*Payload, error) {
 		}
 		p.Problems = append(p.Problems, probs...)
 	}
+	p.deployments = indexDeployments(p.Manifests)
 	return p, nil
 }
 

@@ -14,7 +14,7 @@ import (
 const fixtures = "../fixtures/payloads"
 
 func TestReadGoodPayload(t *testing.T) {
-	p, err := Read(filepath.Join(fixtures, "good"))
+	p, err := Read(t.Context(), filepath.Join(fixtures, "good"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func TestReadFSOrderAndIgnored(t *testing.T) {
 		"image-references":       {Data: []byte("kind: ImageStream\n")},
 		"0000_10_a_z.yaml/inner": obj("a directory named like a file"),
 	}
-	p, err := ReadFS(fsys)
+	p, err := ReadFS(t.Context(), fsys)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,7 @@ func TestReadRefusesWhatIsNoDirectory(t *testing.T) {
 		{filepath.Join(dir, "nope"), "nope does not exist: give the directory that holds the manifests"},
 		{file, "a.yaml is not a directory: give the directory that holds the manifests"},
 	} {
-		if _, err := Read(tc.path); err == nil || !strings.Contains(err.Error(), tc.want) {
+		if _, err := Read(t.Context(), tc.path); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("Read(%s): %v, want it to say %q", tc.path, err, tc.want)
 		}
 	}
@@ -129,7 +129,7 @@ func TestReadUnreadableFile(t *testing.T) {
 	if err := os.Symlink(t.TempDir(), filepath.Join(dir, "b.yaml")); err != nil {
 		t.Fatal(err)
 	}
-	p, err := Read(dir)
+	p, err := Read(t.Context(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -48,6 +48,9 @@ func Start(o Options) (*Proc, error) {
 	cmd.Env = append(os.Environ(), o.Env...)
 	cmd.Stdout, cmd.Stderr = log, log
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	// Its output is a file (no copying to wait for), but a bound costs
+	// nothing and keeps Kill's wait bounded if that changes.
+	cmd.WaitDelay = stopWait
 	if err := cmd.Start(); err != nil {
 		log.Close()
 		return nil, fmt.Errorf("starting %s: %w", o.Argv[0], err)

@@ -142,22 +142,40 @@ type axisTick struct{ x, sec float64 }
 var axisSteps = []float64{0.001, 0.01, 0.1, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400}
 
 // axisTicks are the ticks between units a and b of a run of spanSec
-// seconds: the smallest step that gives at most 8. page.js computes the
-// same.
+// seconds: the smallest step that gives at most 8; past 8 days, a whole
+// number of days, 1, 2 or 5 times a power of ten, so that a span of
+// centuries (a capture dated year 1) still has 8 ticks, not one a day.
+// page.js computes the same.
 func axisTicks(spanSec, a, b float64) []axisTick {
 	from, to := a/laneWidth*spanSec, b/laneWidth*spanSec
-	step := axisSteps[len(axisSteps)-1]
+	step := 0.0
 	for _, s := range axisSteps {
 		if (to-from)/s <= 8 {
 			step = s
 			break
 		}
 	}
+	if step == 0 {
+		const day = 86400
+		step = day * niceCeil((to-from)/8/day)
+	}
 	var ticks []axisTick
 	for t := math.Ceil(from/step) * step; t <= to+1e-9; t += step {
 		ticks = append(ticks, axisTick{x: t / spanSec * laneWidth, sec: t})
 	}
 	return ticks
+}
+
+// niceCeil is the least of 1, 2 and 5 times a power of ten that is at
+// least x (x >= 1).
+func niceCeil(x float64) float64 {
+	p := math.Pow(10, math.Floor(math.Log10(x)))
+	for _, m := range []float64{1, 2, 5, 10} {
+		if m*p >= x {
+			return m * p
+		}
+	}
+	return 10 * p
 }
 
 // fmtOffset is an axis label: "+1h30m", "+45s", "+0.5s", to the

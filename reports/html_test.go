@@ -220,6 +220,10 @@ func TestAxis(t *testing.T) {
 		{86400, 500, 510, "+12h +12h2m +12h4m +12h6m +12h8m +12h10m +12h12m +12h14m"},
 		{2, 0, laneWidth, "0 +0.5s +1s +1.5s +2s"},
 		{90, 0, laneWidth, "0 +15s +30s +45s +1m +1m15s +1m30s"},
+		// Past 8 days, whole days that keep the count at 8 or fewer:
+		// before, one tick a day of any span.
+		{30 * 86400, 0, laneWidth, "0 +120h +240h +360h +480h +600h +720h"},
+		{9 * 86400, 0, laneWidth, "0 +48h +96h +144h +192h"},
 	} {
 		var got []string
 		for _, tick := range axisTicks(tc.span, tc.a, tc.b) {
@@ -228,6 +232,11 @@ func TestAxis(t *testing.T) {
 		if strings.Join(got, " ") != tc.want {
 			t.Errorf("axis of %gs from %g to %g: %q, want %q", tc.span, tc.a, tc.b, strings.Join(got, " "), tc.want)
 		}
+	}
+	// A capture dated year 1 beside one of today: 2,025 years, 739,631
+	// ticks before.
+	if n := len(axisTicks(2025*365.25*86400, 0, laneWidth)); n < 2 || n > 9 {
+		t.Errorf("axis of 2,025 years: %d ticks, want 2 to 9", n)
 	}
 }
 

@@ -3,6 +3,7 @@ package scenarios
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -90,22 +91,35 @@ func (c *Check) steps() bool {
 	return true
 }
 
-// faults bounds the faults chaos draws: about processes x duration /
-// meanUptime, each of which the run plays.
-func (c *Check) faults(path string, meanUptime time.Duration, processes int) {
+// Faults holds a mechanism's random faults to the fault budget, the same
+// for every mechanism: about sources x duration / mean faults are drawn
+// (each process of stale's chaos fails once per meanUptime; each cluster
+// of stackable's load once per meanTimeToFailure), each of which the run
+// plays, so a mean shorter than a second, or more than MaxFaults faults,
+// is refused. field is the path of the mean, sources names what fails
+// ("processes", "clusters"). Every mechanism whose scenarios draw faults
+// at random calls it from its validation.
+func (c *Check) Faults(field string, mean time.Duration, sources int, what string) {
+	name := field[strings.LastIndexByte(field, '.')+1:]
 	d := c.s.Duration.Duration
-	if d <= 0 || d > MaxDuration || processes > MaxProcesses {
+	switch {
+	case mean <= 0:
+		return // the mechanism says what it needs
+	case mean < minMeanUptime:
+		c.Errorf(field, "%v is too short; use at least %v", mean, minMeanUptime)
+		return
+	case d <= 0 || d > MaxDuration || sources <= 0 || sources > MaxProcesses:
 		return // reported already
 	}
-	expected := float64(processes) * float64(d) / float64(meanUptime)
+	expected := float64(sources) * float64(d) / float64(mean)
 	if expected <= MaxFaults {
 		return
 	}
 	// Rounded up to the nanosecond, then to the second, for the message.
-	total := time.Duration(processes) * d // at most 500 x 720h: no overflow
+	total := time.Duration(sources) * d // at most 500 x 720h: no overflow
 	least := ((total+MaxFaults-1)/MaxFaults + time.Second - 1).Truncate(time.Second)
-	c.Errorf(path+".meanUptime", "%v with %d processes for %v means about %.0f faults; a run plays at most %d, so use a meanUptime of at least %v (or fewer processes, or a shorter duration)",
-		meanUptime, processes, d, expected, MaxFaults, least)
+	c.Errorf(field, "%v with %d %s for %v means about %.0f faults; a run plays at most %d, so use a %s of at least %v (or fewer %s, or a shorter duration)",
+		mean, sources, what, d, expected, MaxFaults, name, least, what)
 }
 
 // result joins the problems found, at most maxErrors of them.

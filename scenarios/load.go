@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"reflect"
 	"regexp"
 	"strconv"
@@ -14,13 +13,15 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/opcert/opcert/bounded"
 )
 
-// Load reads and parses the scenario file at path. It reads at most one byte
-// more than a scenario may hold, so that a device or a pipe that never ends
-// is refused rather than read forever.
+// Load reads and parses the scenario file at path. A path that is not a
+// regular file (a FIFO, which would block the open, a device) is refused,
+// and it reads at most one byte more than a scenario may hold.
 func Load(path string) (*Scenario, error) {
-	f, err := os.Open(path)
+	f, err := bounded.Open(path)
 	if err != nil {
 		return nil, err
 	}

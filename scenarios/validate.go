@@ -216,14 +216,10 @@ func (c *Check) Chaos(path string, ch *Chaos, processes int) {
 	if ch == nil {
 		return
 	}
-	switch mu := ch.MeanUptime.Duration; {
-	case mu <= 0:
+	if ch.MeanUptime.Duration <= 0 {
 		c.Errorf(path+".meanUptime", `must be more than 0, like "8h"`)
-	case mu < minMeanUptime:
-		c.Errorf(path+".meanUptime", "%v is too short; use at least %v", mu, minMeanUptime)
-	default:
-		c.faults(path, mu, processes)
 	}
+	c.Faults(path+".meanUptime", ch.MeanUptime.Duration, processes, "processes")
 	if ch.Downtime.Min.Duration <= 0 {
 		c.Errorf(path+".downtime.min", `must be more than 0, like "5m"`)
 	}

@@ -14,8 +14,10 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
+	"github.com/opcert/opcert/bounded"
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/record"
 	"github.com/opcert/opcert/reports"
@@ -38,8 +40,8 @@ func newAnalyze() *cobra.Command {
 		Short: "Judge captured timelines offline: opcert's JSON lines or a kubectl -w -o json stream",
 		Long: `Judge captured timelines offline and write the usual reports.
 
-Each FILE is read one event at a time, in memory that does not grow with
-it, and its format is told from its first value:
+Each FILE is read one event at a time, and its format is told from its
+first value:
 
   - opcert's timeline, one JSON event per line (opcert run and opcert
     watch write them under timelines/ in their report directories);
@@ -61,6 +63,8 @@ lag needs, stated in the report.
 A convention rule (how a message reads) that fails gives a warning, which
 fails nothing unless --strict.
 
+Memory: ` + analyzeMemory() + `
+
 Exit codes: 0 every rule passed (or only warned, unless --strict), 1 a
 rule failed, 2 a file or flag is wrong (nothing written), 3 a disk error,
 128+n stopped by signal n (the report directory left as it was).`,
@@ -77,6 +81,34 @@ rule failed, 2 a file or flag is wrong (nothing written), 3 a disk error,
 	f.DurationVar(&o.until, "until", 0, "how far the timelines cover, after their first event (default: the run's end for a timeline in an opcert report, else the last event)")
 	o.mechanisms = addMechanismFlags(f)
 	return cmd
+}
+
+// analyzeMemory says, per mechanism, whether judging holds the timeline:
+// a mechanism whose rules read events one at a time (conformance.Online)
+// judges in memory that does not grow with the file; the others keep the
+// events until their rules run at the end (BenchmarkAnalyzeHeld measures
+// both; README "Performance").
+func analyzeMemory() string {
+	mechs, err := addMechanismFlags(pflag.NewFlagSet("analyze", pflag.ContinueOnError)).build()
+	if err != nil {
+		return "see the README (\"Performance\")."
+	}
+	var streaming, holding []string
+	for _, n := range sortedNames(mechs) {
+		if len(mechs[n].Online) > 0 {
+			streaming = append(streaming, n)
+		} else {
+			holding = append(holding, n)
+		}
+	}
+	say := "per mechanism,"
+	if len(streaming) > 0 {
+		say += "\n  judged as the events pass, in memory that does not grow with the file:\n    " + strings.Join(streaming, ", ")
+	}
+	if len(holding) > 0 {
+		say += "\n  held whole until the rules run at the end (about 1.2 KB an event of a\n  ClusterOperator capture, up to 6 KB at the peak; README \"Performance\"):\n    " + strings.Join(holding, ", ")
+	}
+	return say
 }
 
 func (o *analyzeOptions) run(cmd *cobra.Command, files []string) error {
@@ -108,7 +140,7 @@ func (o *analyzeOptions) run(cmd *cobra.Command, files []string) error {
 	rep := &reports.Report{Tool: "opcert", StartedAt: time.Now().UTC(), Environment: reports.Environment{KubeVersion: "none (judged offline)", EtcdVersion: "none"}}
 	start := time.Now()
 	for i, f := range files {
-		judges, err := o.mechanismsOf(mechs, f)
+		judges, err := o.mechanismsOf(cmd.Context(), mechs, f)
 		if err != nil {
 			return err
 		}
@@ -148,12 +180,12 @@ func (o *analyzeOptions) run(cmd *cobra.Command, files []string) error {
 // analyze judges one file with m as the report's run i, named name, and
 // keeps a copy of its timeline in the report.
 func (o *analyzeOptions) analyze(cmd *cobra.Command, m *conformance.Mechanism, file, name string, i int, staging string) (reports.Run, error) {
-	in, err := os.Open(file)
+	in, err := bounded.Open(file)
 	if err != nil {
 		return reports.Run{}, err
 	}
 	defer in.Close()
-	src, err := record.Open(in, m.Recording)
+	src, err := record.Open(bounded.Reader(cmd.Context(), in), m.Recording)
 	if err != nil {
 		return reports.Run{}, fmt.Errorf("%s: %w", file, err)
 	}
@@ -203,14 +235,16 @@ func (o *analyzeOptions) judge(ctx context.Context, m *conformance.Mechanism, fi
 	// kubectl stream's times are managedFields', whole seconds, so a
 	// second.
 	if src.Format() == record.FormatJSONL {
-		if j.Tolerance, err = scanTolerance(file, -1); err != nil {
+		if j.Tolerance, err = scanTolerance(ctx, file, -1); err != nil {
 			return reports.Run{}, fmt.Errorf("%s: %w", file, err)
 		}
 	} else {
 		second := time.Second
 		j.Tolerance = &second
 	}
-	if r, ok := inReport(file); ok && j.Until == 0 {
+	if r, ok, err := inReport(ctx, file); err != nil {
+		return reports.Run{}, err
+	} else if ok && j.Until == 0 {
 		j.Until = r.Reached
 	}
 	// A timeline in opcert's format is kept as it is; a kubectl stream as
@@ -231,7 +265,7 @@ func (o *analyzeOptions) judge(ctx context.Context, m *conformance.Mechanism, fi
 		if _, err := in.Seek(0, io.SeekStart); err != nil {
 			return reports.Run{}, envError{err}
 		}
-		if _, err := io.Copy(w, in); err != nil {
+		if _, err := io.Copy(w, bounded.Reader(ctx, in)); err != nil {
 			return reports.Run{}, envError{err}
 		}
 	}
@@ -247,16 +281,20 @@ func (o *analyzeOptions) judge(ctx context.Context, m *conformance.Mechanism, fi
 // the file's first API object, in name order (stale and clusteroperator
 // both record ClusterOperators: a captured stream is judged by each, and
 // says so in its runs' names).
-func (o *analyzeOptions) mechanismsOf(mechs map[string]*conformance.Mechanism, file string) ([]*conformance.Mechanism, error) {
+func (o *analyzeOptions) mechanismsOf(ctx context.Context, mechs map[string]*conformance.Mechanism, file string) ([]*conformance.Mechanism, error) {
 	if o.mechanism != "" {
 		return []*conformance.Mechanism{mechs[o.mechanism]}, nil
 	}
-	if r, ok := inReport(file); ok {
+	r, ok, err := inReport(ctx, file)
+	if err != nil {
+		return nil, err
+	}
+	if ok {
 		if m := r.mechanism(mechs); m != nil {
 			return []*conformance.Mechanism{m}, nil
 		}
 	}
-	gk, err := firstKind(file)
+	gk, err := firstKind(ctx, file)
 	if err != nil {
 		return nil, err
 	}
@@ -273,13 +311,13 @@ func (o *analyzeOptions) mechanismsOf(mechs map[string]*conformance.Mechanism, f
 }
 
 // firstKind is the kind of the first API object a file's timeline names.
-func firstKind(file string) (schema.GroupKind, error) {
-	in, err := os.Open(file)
+func firstKind(ctx context.Context, file string) (schema.GroupKind, error) {
+	in, err := bounded.Open(file)
 	if err != nil {
 		return schema.GroupKind{}, err
 	}
 	defer in.Close()
-	src, err := record.Open(in, nil)
+	src, err := record.Open(bounded.Reader(ctx, in), nil)
 	if err != nil {
 		return schema.GroupKind{}, fmt.Errorf("%s: %w", file, err)
 	}
@@ -287,6 +325,9 @@ func firstKind(file string) (schema.GroupKind, error) {
 		e, err := src.Next()
 		if err == io.EOF {
 			return schema.GroupKind{}, fmt.Errorf("%s: no API object in it to tell its mechanism by: give --mechanism", file)
+		}
+		if ctx.Err() != nil {
+			return schema.GroupKind{}, context.Cause(ctx)
 		}
 		if err != nil {
 			return schema.GroupKind{}, fmt.Errorf("%s: %w", file, err)
@@ -305,15 +346,34 @@ type reportRun struct {
 	Mechanism string        `json:"mechanism"`
 }
 
+// maxReportJSON is the most analyze reads of the report.json beside a
+// timeline: a self-test's, the largest opcert writes, is a few MiB.
+const maxReportJSON = 64 << 20
+
 // inReport is the run whose timeline file is, when the file lies in an
 // opcert report directory (DIR/timelines/F, with DIR/report.json naming
-// it).
-func inReport(file string) (reportRun, bool) {
-	dir := filepath.Dir(filepath.Dir(file))
-	data, err := os.ReadFile(filepath.Join(dir, "report.json"))
-	if err != nil {
-		return reportRun{}, false
+// it). A report.json that is missing or does not read as a report is no
+// report; one that is not a regular file or is larger than maxReportJSON
+// is an error (it is not read: a FIFO would block, a device never end).
+func inReport(ctx context.Context, file string) (reportRun, bool, error) {
+	path := filepath.Join(filepath.Dir(filepath.Dir(file)), "report.json")
+	data, err := bounded.ReadFile(ctx, path, maxReportJSON)
+	var notRegular *bounded.NotRegularError
+	var tooLarge *bounded.TooLargeError
+	switch {
+	case errors.As(err, &notRegular) || errors.As(err, &tooLarge):
+		return reportRun{}, false, fmt.Errorf("%s lies in a report directory whose %w", file, err)
+	case ctx.Err() != nil:
+		return reportRun{}, false, context.Cause(ctx)
+	case err != nil:
+		return reportRun{}, false, nil
 	}
+	r, ok := reportRunOf(data, file)
+	return r, ok, nil
+}
+
+// reportRunOf reads a report.json for the run whose timeline file is.
+func reportRunOf(data []byte, file string) (reportRun, bool) {
 	var rep struct {
 		Runs []reportRun `json:"runs"`
 	}
@@ -349,16 +409,16 @@ func mechanismNames(mechs map[string]*conformance.Mechanism) string {
 }
 
 // scanTolerance is the tolerance a timeline file's lag needs (its first n
-// bytes; all of it for n < 0), scanned ahead of judging.
-func scanTolerance(file string, n int64) (*time.Duration, error) {
-	f, err := os.Open(file)
+// bytes; all of it for n < 0), scanned ahead of judging until ctx is done.
+func scanTolerance(ctx context.Context, file string, n int64) (*time.Duration, error) {
+	f, err := bounded.Open(file)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	var r io.Reader = f
+	r := bounded.Reader(ctx, f)
 	if n >= 0 {
-		r = io.LimitReader(f, n)
+		r = io.LimitReader(r, n)
 	}
 	lag, err := timeline.ScanLag(r)
 	if err != nil {

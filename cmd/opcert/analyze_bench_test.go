@@ -14,6 +14,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/spf13/pflag"
+
 	"github.com/opcert/opcert/conformance/stale"
 	"github.com/opcert/opcert/record"
 	"github.com/opcert/opcert/reports"
@@ -160,7 +162,7 @@ func BenchmarkAnalyze(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			tol, err := scanTolerance(path, -1) // as opcert analyze does, ahead
+			tol, err := scanTolerance(context.Background(), path, -1) // as opcert analyze does, ahead
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -188,4 +190,62 @@ func BenchmarkAnalyze(b *testing.B) {
 	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MiB")
 	b.ReportMetric(float64(held)/(1<<20), "held-MiB")
 	b.ReportMetric(float64(held)/float64(n), "held-B/event")
+}
+
+// BenchmarkAnalyzeHeld judges the same timeline as BenchmarkAnalyze (a
+// ClusterOperator fleet, about 1.4 KB an event as JSON) with each
+// mechanism's rules, and reports what is held once every event is read
+// and the peak heap while judging (both above what was live before):
+// a mechanism whose rules read events one at a time (conformance.Online)
+// holds what its readers keep; the others hold the events until the
+// rules run at the end. The README's figures ("Performance"):
+//
+//	OPCERT_BENCH_EVENTS=100000 go test -run '^$' -bench AnalyzeHeld -benchtime 1x ./cmd/opcert/
+func BenchmarkAnalyzeHeld(b *testing.B) {
+	n := benchEvents()
+	path := benchTimeline(b, n)
+	mechs, err := addMechanismFlags(pflag.NewFlagSet("bench", pflag.ContinueOnError)).build()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, name := range sortedNames(mechs) {
+		m := mechs[name]
+		b.Run(name, func(b *testing.B) {
+			var held, peak uint64
+			for b.Loop() {
+				runtime.GC()
+				var base runtime.MemStats
+				runtime.ReadMemStats(&base)
+				peak = max(peak, peakHeap(func() {
+					in, err := os.Open(path)
+					if err != nil {
+						b.Fatal(err)
+					}
+					src, err := record.Open(in, nil)
+					if err != nil {
+						b.Fatal(err)
+					}
+					tol, err := scanTolerance(context.Background(), path, -1)
+					if err != nil {
+						b.Fatal(err)
+					}
+					measure := func() {
+						runtime.GC()
+						var ms runtime.MemStats
+						runtime.ReadMemStats(&ms)
+						if ms.HeapAlloc > base.HeapAlloc {
+							held = max(held, ms.HeapAlloc-base.HeapAlloc)
+						}
+					}
+					if _, err := record.Judge(context.Background(), src, m, record.Judgement{Name: "bench", Source: path, Tolerance: tol, AfterRead: measure}); err != nil {
+						b.Fatal(err)
+					}
+					in.Close()
+				})-base.HeapAlloc)
+			}
+			b.ReportMetric(float64(held)/(1<<20), "held-MiB")
+			b.ReportMetric(float64(held)/float64(n), "held-B/event")
+			b.ReportMetric(float64(peak)/float64(n), "peak-B/event")
+		})
+	}
 }

@@ -99,7 +99,7 @@ func newLinter(l conformance.Linter) *cobra.Command {
 	strict := cmd.Flags().Bool("strict", false, "count warnings as errors (exit 1)")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		path := args[0]
-		res, err := l.Run(path)
+		res, err := l.Run(cmd.Context(), path)
 		if err != nil {
 			return err
 		}

@@ -39,6 +39,6 @@ func newTool(t conformance.Tool) *cobra.Command {
 		Long:  t.Long + "\n\nExit codes: 0 done; 2 the input's fault (a file that cannot be read, a bad flag).",
 	}
 	run := t.Flags(cmd.Flags())
-	cmd.RunE = func(cmd *cobra.Command, args []string) error { return run(args, cmd.OutOrStdout()) }
+	cmd.RunE = func(cmd *cobra.Command, args []string) error { return run(cmd.Context(), args, cmd.OutOrStdout()) }
 	return cmd
 }

@@ -19,6 +19,8 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 
+	"github.com/opcert/opcert/bounded"
+	"github.com/opcert/opcert/cluster"
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/record"
 	"github.com/opcert/opcert/redact"
@@ -81,11 +83,16 @@ A second signal stops at once and leaves --out as it was.`,
 	f.StringVar(&o.mechanism, "mechanism", "", "the mechanism to record and judge, one a watch (needed when several can be recorded: clusteroperator and stale both record ClusterOperators)")
 	f.StringVarP(&o.out, "out", "o", "opcert-watch", "report directory (replaced at each judging)")
 	f.DurationVar(&o.duration, "for", 0, "how long to record (default: until Ctrl-C)")
-	f.DurationVar(&o.every, "judge-every", 0, "judge what was recorded so far, and rewrite the reports, at this interval (default: only at the end)")
+	f.DurationVar(&o.every, "judge-every", 0, "judge what was recorded so far, and rewrite the reports, at this interval, "+minJudgeEvery.String()+" or more (default: only at the end)")
 	f.BoolVar(&o.strict, "strict", false, "count the warnings of convention rules (how messages read) as failures: exit 1 instead of 0")
 	o.mechanisms = addMechanismFlags(f)
 	return cmd
 }
+
+// minJudgeEvery is the shortest --judge-every: a judging reads the whole
+// recording and replaces the report directory, so a shorter interval
+// (1ns rewrote the reports 3,592 times in 10 s) only burns the disk.
+const minJudgeEvery = time.Second
 
 func (o *watchOptions) run(cmd *cobra.Command) error {
 	m, err := o.pick()
@@ -95,8 +102,19 @@ func (o *watchOptions) run(cmd *cobra.Command) error {
 	if o.duration < 0 || o.every < 0 {
 		return errors.New("--for and --judge-every take a positive duration")
 	}
+	if o.every > 0 && o.every < minJudgeEvery {
+		return fmt.Errorf("--judge-every %s: give %s or more; each judging reads the whole recording and rewrites the reports", o.every, minJudgeEvery)
+	}
 	loading := clientcmd.NewDefaultClientConfigLoadingRules()
 	kubeconfigs := loading.GetLoadingPrecedence()
+	for _, path := range append(loading.Precedence, o.kubeconfig) {
+		if _, err := os.Stat(path); path == "" || err != nil {
+			continue // client-go says what is missing
+		}
+		if err := bounded.Check(path, cluster.MaxKubeconfigBytes); err != nil {
+			return fmt.Errorf("kubeconfig: %w", err)
+		}
+	}
 	if o.kubeconfig != "" {
 		loading.ExplicitPath, kubeconfigs = o.kubeconfig, []string{o.kubeconfig}
 	}
@@ -110,9 +128,16 @@ func (o *watchOptions) run(cmd *cobra.Command) error {
 	cfg = record.ReadOnly(cfg)
 	cfg.QPS, cfg.Burst = 50, 100
 	stderr := cmd.ErrOrStderr()
-	version, err := serverVersion(cfg)
+	parent := cmd.Context()
+	ctx, stop := context.WithCancel(parent)
+	defer stop()
+	if o.duration > 0 {
+		ctx, stop = context.WithTimeout(ctx, o.duration)
+		defer stop()
+	}
+	version, err := watchConnect(ctx, cfg, o.duration)
 	if err != nil {
-		return envError{fmt.Errorf("the cluster at %s: %w", redact.URLs(cfg.Host), err)}
+		return err
 	}
 
 	// The recording goes to a marked directory beside --out (swept by the
@@ -140,13 +165,6 @@ func (o *watchOptions) run(cmd *cobra.Command) error {
 	decided.writesAfterSignal = true
 	decided.mu.Unlock()
 
-	parent := cmd.Context()
-	ctx, stop := context.WithCancel(parent)
-	defer stop()
-	if o.duration > 0 {
-		ctx, stop = context.WithTimeout(ctx, o.duration)
-		defer stop()
-	}
 	done := make(chan error, 1)
 	go func() { done <- recorder.Run(ctx) }()
 
@@ -248,7 +266,7 @@ func (o *watchOptions) judge(parent context.Context, m *conformance.Mechanism, r
 	if err != nil {
 		return envError{err}
 	}
-	tol, err := scanTolerance(rec.path, size)
+	tol, err := scanTolerance(context.WithoutCancel(parent), rec.path, size)
 	if err != nil {
 		return envError{err}
 	}

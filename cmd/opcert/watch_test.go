@@ -149,7 +149,7 @@ func TestWatchRecordsAndJudges(t *testing.T) {
 
 	t.Run("Ctrl-C judges what was recorded, and --judge-every judges before", func(t *testing.T) {
 		out := filepath.Join(t.TempDir(), "watch")
-		p := startOpcert(t, nil, "watch", "--kubeconfig", kc, "--mechanism", "stale", "--out", out, "--answer-budget", "1s", "--unknown-after", "1m", "--judge-every", "500ms")
+		p := startOpcert(t, nil, "watch", "--kubeconfig", kc, "--mechanism", "stale", "--out", out, "--answer-budget", "1s", "--unknown-after", "1m", "--judge-every", "1s")
 		p.waitLine(t, "opcert: recording stale on", 30*time.Second)
 		challengeAndAnswer(t, w.Client, "interrupted", 0)
 		p.waitLine(t, "opcert: judged watch", 30*time.Second) // --judge-every rewrites the report while recording

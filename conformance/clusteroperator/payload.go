@@ -1,6 +1,7 @@
 package clusteroperator
 
 import (
+	"context"
 	"fmt"
 	"testing/fstest"
 
@@ -53,7 +54,7 @@ func releasePayload(w *World, v string) (*payload.Payload, error) {
 		}
 		files[co] = &fstest.MapFile{Data: fmt.Appendf(nil, clusterOperatorYAML, c.Name, v)}
 	}
-	p, err := payload.ReadFS(files)
+	p, err := payload.ReadFS(context.Background(), files)
 	if err != nil {
 		return nil, err
 	}

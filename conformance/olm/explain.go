@@ -1,6 +1,8 @@
 package olm
 
 import (
+	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -14,6 +16,7 @@ import (
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"sigs.k8s.io/yaml"
 
+	"github.com/opcert/opcert/bounded"
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/reference/olm/expr"
 )
@@ -36,7 +39,8 @@ FILEs are YAML or JSON, several documents each: CustomResourceDefinitions
 (their annotations apply to their CRs), CRs (any object; its
 .status.conditions are read), or lists of them (kubectl get -o yaml). With
 --annotation the expressions apply to every CR given, whatever its CRD says.
-With no FILE, standard input is read.
+With no FILE, or "-", standard input is read. Each FILE must be a regular
+file, and each input at most 64 MiB (more is refused, exit 2).
 
 Semantics (DESIGN 002): three-valued; a condition missing or neither True
 nor False is Unknown; with --reading holds (the default) a CR blocks when
@@ -50,11 +54,11 @@ Examples:
 		Flags: explainFlags})
 }
 
-func explainFlags(fs *pflag.FlagSet) func([]string, io.Writer) error {
+func explainFlags(fs *pflag.FlagSet) func(context.Context, []string, io.Writer) error {
 	annotations := fs.StringArray("annotation", nil, "NAME=EXPRESSION: a condition annotation (Upgradeable or Important) applying to every CR; repeatable")
 	reading := fs.String("reading", ReadingHolds, "what an Upgradeable expression states: holds (upgradeable while True) or blocks (blocked while True)")
 	format := fs.StringP("output", "o", "", "print as json or yaml instead of text")
-	return func(args []string, out io.Writer) error {
+	return func(ctx context.Context, args []string, out io.Writer) error {
 		if *reading != ReadingHolds && *reading != ReadingBlocks {
 			return fmt.Errorf("--reading %q: use %s or %s", *reading, ReadingHolds, ReadingBlocks)
 		}
@@ -65,7 +69,7 @@ func explainFlags(fs *pflag.FlagSet) func([]string, io.Writer) error {
 		if err != nil {
 			return err
 		}
-		in, err := readExplainInput(args)
+		in, err := readExplainInput(ctx, args)
 		if err != nil {
 			return err
 		}
@@ -111,13 +115,17 @@ type explainInput struct {
 	crs  []*unstructured.Unstructured
 }
 
-func readExplainInput(args []string) (*explainInput, error) {
+// maxExplainInput is the most explain reads of one input: the CRs of a
+// large cluster (kubectl get KIND -A -o yaml) are a few MiB.
+const maxExplainInput = 64 << 20
+
+func readExplainInput(ctx context.Context, args []string) (*explainInput, error) {
 	if len(args) == 0 {
 		args = []string{"-"}
 	}
 	in := &explainInput{crds: map[string]map[string]string{}}
 	for _, path := range args {
-		if err := in.read(path); err != nil {
+		if err := in.read(ctx, path); err != nil {
 			return nil, err
 		}
 	}
@@ -127,18 +135,25 @@ func readExplainInput(args []string) (*explainInput, error) {
 	return in, nil
 }
 
-func (in *explainInput) read(path string) error {
-	var r io.Reader = os.Stdin
-	if path != "-" {
-		f, err := os.Open(path)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		r = f
+// read adds the documents of one input: a file, or standard input for
+// "-" (abandoned, with ctx's cause, when ctx is done: Ctrl-C on a
+// terminal or a pipe nobody writes to).
+func (in *explainInput) read(ctx context.Context, path string) error {
+	var data []byte
+	var err error
+	if path == "-" {
+		data, err = bounded.ReadAll(ctx, os.Stdin, maxExplainInput, "standard input")
+	} else {
+		data, err = bounded.ReadFile(ctx, path, maxExplainInput)
 	}
-	dec := utilyaml.NewYAMLOrJSONDecoder(r, 4096)
+	if err != nil {
+		return err
+	}
+	dec := utilyaml.NewYAMLOrJSONDecoder(bytes.NewReader(data), 4096)
 	for doc := 1; ; doc++ {
+		if ctx.Err() != nil {
+			return context.Cause(ctx)
+		}
 		u := &unstructured.Unstructured{}
 		err := dec.Decode(&u.Object)
 		if errors.Is(err, io.EOF) {

@@ -32,7 +32,7 @@ func explainTool(t *testing.T, args ...string) (string, error) {
 		return "", err
 	}
 	var out bytes.Buffer
-	err := run(fs.Args(), &out)
+	err := run(t.Context(), fs.Args(), &out)
 	return out.String(), err
 }
 

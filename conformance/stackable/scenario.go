@@ -301,6 +301,7 @@ func (c *checker) load(l Load) {
 	if l.MeanTimeToFailure.Duration <= 0 {
 		c.Errorf("load.meanTimeToFailure", "required: the mean time between two pod failures of a cluster, like 6h")
 	}
+	c.Faults("load.meanTimeToFailure", l.MeanTimeToFailure.Duration, l.Clusters, "clusters")
 	if l.RecoverAfter.Duration <= 0 {
 		c.Errorf("load.recoverAfter", "required: how long a failed pod stays failed, like 5m")
 	}

@@ -6,7 +6,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/opcert/opcert/scenarios"
 )
@@ -221,7 +223,26 @@ func TestLoadStopsAtTheLimit(t *testing.T) {
 		t.Skip("no /dev/zero")
 	}
 	_, err := scenarios.Load("/dev/zero")
-	if want := "/dev/zero:1: the file is larger than 1 MiB"; err == nil || !strings.HasPrefix(err.Error(), want) {
+	if want := "/dev/zero is a character device, not a regular file"; err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Errorf("scenarios.Load(/dev/zero) = %v, want %q", err, want)
+	}
+}
+
+// A FIFO given as a scenario file (opcert run FIFO) is refused at once:
+// opening it would block until something writes to it, deaf to Ctrl-C.
+func TestLoadRefusesAFIFO(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "scenario.yaml")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := scenarios.Load(fifo); done <- err }()
+	select {
+	case err := <-done:
+		if want := fifo + " is a FIFO (named pipe), not a regular file"; err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("scenarios.Load(FIFO) = %v, want %q", err, want)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("scenarios.Load(FIFO) still blocked after 5s")
 	}
 }

@@ -1,6 +1,7 @@
 package cvo
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -108,7 +109,7 @@ func TestTasksOf(t *testing.T) {
 // readPayload reads one of fixtures/payloads, or fsys when dir is empty.
 func readPayload(dir string, fsys fstest.MapFS) (*manifests.Payload, error) {
 	if dir == "" {
-		return manifests.ReadFS(fsys)
+		return manifests.ReadFS(context.Background(), fsys)
 	}
-	return manifests.Read(filepath.Join("..", "..", "fixtures", "payloads", dir))
+	return manifests.Read(context.Background(), filepath.Join("..", "..", "fixtures", "payloads", dir))
 }

@@ -35,8 +35,12 @@
   }
   function drawAxis(axis, span, a, b, scale) {
     const from = a / W * span, to = b / W * span;
-    let step = steps[steps.length - 1];
+    let step = 0;
     for (const s of steps) { if ((to - from) / s <= 8) { step = s; break; } }
+    if (step === 0) { // whole days, 1, 2 or 5 times a power of ten (Go: niceCeil)
+      const x = (to - from) / 8 / 86400, p = Math.pow(10, Math.floor(Math.log10(x)));
+      step = 86400 * ([1, 2, 5, 10].map(function (m) { return m * p; }).find(function (v) { return v >= x; }));
+    }
     axis.textContent = "";
     for (let t = Math.ceil(from / step) * step; t <= to + 1e-9; t += step) {
       const el = document.createElement("span");

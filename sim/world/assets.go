@@ -97,6 +97,7 @@ func findBuildScript() (string, bool) {
 
 func build(ctx context.Context, script string, progress io.Writer) error {
 	cmd := exec.CommandContext(ctx, "bash", script)
+	boundWait(cmd)
 	cmd.Stdout = io.Discard
 	stderr, err := cmd.StderrPipe()
 	if err != nil {

@@ -24,6 +24,10 @@ import (
 const (
 	startTimeout = 60 * time.Second
 	stopTimeout  = 10 * time.Second
+	// startupLimit bounds the whole start-up (Options.StartTimeout):
+	// envtest tries a control plane that does not get ready five times,
+	// startTimeout each, which took 303 s and ended in "exit status 1".
+	startupLimit = 90 * time.Second
 	// A dead process is seen within checkEvery; an API server that stops
 	// answering within unhealthyFor (plus one check's timeout).
 	checkEvery   = time.Second
@@ -47,7 +51,7 @@ var launchMu sync.Mutex
 // opcert serves no webhook. Every file of the control plane, its keys
 // included, is in the run directory (0700), which Stop and Abort remove
 // and the next Start sweeps.
-func (w *World) start(ctx context.Context, crds []*apiextensionsv1.CustomResourceDefinition, port int) (*rest.Config, error) {
+func (w *World) start(ctx context.Context, crds []*apiextensionsv1.CustomResourceDefinition, port int, limit time.Duration) (*rest.Config, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, err
@@ -92,10 +96,6 @@ func (w *World) start(ctx context.Context, crds []*apiextensionsv1.CustomResourc
 	w.plane.Etcd = &envtest.Etcd{Path: filepath.Join(bin, "etcd"), DataDir: filepath.Join(w.dir, "etcd"),
 		Out: w.logs[1], Err: w.logs[1], StartTimeout: startTimeout, StopTimeout: stopTimeout}
 
-	type started struct {
-		cfg *rest.Config
-		err error
-	}
 	done := make(chan started, 1)
 	launchMu.Lock()
 	os.Setenv(envAssets, w.Assets)
@@ -113,14 +113,17 @@ func (w *World) start(ctx context.Context, crds []*apiextensionsv1.CustomResourc
 		}
 		return s.cfg, nil
 	case <-ctx.Done():
-		// Kill what has started; envtest's Start then returns on its own,
-		// soon enough not to be waited for long.
-		_ = killAndRemove(w.dir)
-		select {
-		case <-done:
-		case <-time.After(2 * time.Second):
-		}
+		w.abandonStart(done)
 		return nil, ErrInterrupted
+	case <-time.After(limit):
+		// Which binary is late: the API server starts once etcd is ready.
+		late := "etcd"
+		if _, ok := processes(w.dir)["kube-apiserver"]; ok {
+			late = "kube-apiserver"
+		}
+		output := w.output()
+		w.abandonStart(done)
+		return nil, fmt.Errorf("%s (%s) did not get ready within %s; killed%s", late, filepath.Join(w.Assets, late), limit, output)
 	}
 }
 
@@ -168,6 +171,22 @@ func defaultNamespace(cfg *rest.Config) error {
 		return fmt.Errorf("the default namespace did not appear within 5s: %w", err)
 	}
 	return nil
+}
+
+// abandonStart kills what has started; envtest's Start then returns on
+// its own, soon enough not to be waited for long.
+func (w *World) abandonStart(done <-chan started) {
+	_ = killAndRemove(w.dir)
+	select {
+	case <-done:
+	case <-time.After(2 * time.Second):
+	}
+}
+
+// started is what envtest's Start returned.
+type started struct {
+	cfg *rest.Config
+	err error
 }
 
 // output is what the binaries printed last, for a failed start-up's message.

@@ -79,7 +79,7 @@ func probe(bin, flag string) int {
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, flag)
 	cmd.Stdout, cmd.Stderr = os.Stdout, os.Stderr
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	boundWait(cmd)
 	err := cmd.Run()
 	if ctx.Err() != nil {
 		fmt.Fprintf(os.Stderr, "%s %s did not answer in %s\n", bin, flag, probeTimeout)
@@ -90,4 +90,19 @@ func probe(bin, flag string) int {
 		return 1
 	}
 	return 0
+}
+
+// waitDelay bounds how long a command's Wait waits, once the command is
+// killed or has exited, for its output to close: a wrapper script's child
+// that hangs keeps the pipe open, and held opcert for ever.
+const waitDelay = 2 * time.Second
+
+// boundWait makes cmd end as a whole: it runs in a process group of its
+// own, killed together (a wrapper and its children) when its context is
+// done, dies with this process, and its Wait returns at most waitDelay
+// after that.
+func boundWait(cmd *exec.Cmd) {
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = waitDelay
 }

@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	configv1 "github.com/openshift/api/config/v1"
@@ -30,6 +29,9 @@ import (
 type Options struct {
 	// Port pins the API server's port; 0 picks a free one.
 	Port int
+	// StartTimeout bounds the start-up of etcd and the API server
+	// together (default startupLimit).
+	StartTimeout time.Duration
 	// Progress receives what a newcomer should see while assets build.
 	Progress io.Writer
 }
@@ -120,7 +122,11 @@ func Start(ctx context.Context, opts Options) (*World, error) {
 	}
 	live.Store(w.dir, true)
 	elapsed := stopwatch()
-	cfg, err := w.start(ctx, crds, opts.Port)
+	limit := opts.StartTimeout
+	if limit <= 0 {
+		limit = startupLimit
+	}
+	cfg, err := w.start(ctx, crds, opts.Port, limit)
 	if err != nil {
 		_ = killAndRemove(w.dir)
 		live.Delete(w.dir)
@@ -152,7 +158,7 @@ func version(ctx context.Context, bin string, flag string) string {
 	ctx, cancel := context.WithTimeout(ctx, probeTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, flag)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	boundWait(cmd)
 	out, err := cmd.Output()
 	if err != nil {
 		return "unknown"

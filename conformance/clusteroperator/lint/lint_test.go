@@ -22,7 +22,7 @@ func brief(f conformance.LintFinding) string {
 
 func lintDir(t *testing.T, dir string) []conformance.LintFinding {
 	t.Helper()
-	p, err := payload.Read(dir)
+	p, err := payload.Read(t.Context(), dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -163,7 +163,7 @@ func TestOrderingTrapWithinAFile(t *testing.T) {
 		}, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			p, err := payload.ReadFS(tc.files)
+			p, err := payload.ReadFS(t.Context(), tc.files)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -195,14 +195,14 @@ func TestRegisteredLinter(t *testing.T) {
 			t.Errorf("the help does not explain %s", c.ID)
 		}
 	}
-	res, err := l.Run(filepath.Join(fixtures, "ignored-files"))
+	res, err := l.Run(t.Context(), filepath.Join(fixtures, "ignored-files"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := "3 files swept, 3 manifests, 1 ClusterOperator, 5 entries ignored"; res.Checked != want || len(res.Findings) != 4 {
 		t.Errorf("checked %q with %d findings, want %q with 4", res.Checked, len(res.Findings), want)
 	}
-	if _, err := l.Run(filepath.Join(fixtures, "good", "image-references")); err == nil || !strings.Contains(err.Error(), "is not a directory") {
+	if _, err := l.Run(t.Context(), filepath.Join(fixtures, "good", "image-references")); err == nil || !strings.Contains(err.Error(), "is not a directory") {
 		t.Errorf("a file: %v", err)
 	}
 }

@@ -2,7 +2,7 @@ package lint
 
 import (
 	"fmt"
-	"slices"
+	"sort"
 	"strings"
 
 	"github.com/opcert/opcert/conformance"
@@ -35,14 +35,17 @@ func operator(p *payload.Payload, co payload.Manifest) []conformance.LintFinding
 	// A payload may hold variants of one Deployment (one per cluster
 	// profile, each applied only where its annotations include it): the
 	// trap is set if any of them comes later.
-	for _, v := range p.Manifests {
-		if v.IsDeployment() && v.Namespace == d.Namespace && v.Name == d.Name && v.Seq > co.Seq {
-			return []conformance.LintFinding{orderingTrap.at(co.File, co.Line, fmt.Sprintf(
-				"ClusterOperator %s (%s) comes before Deployment %s (%s), the operator that reports it: the version operator sweeps in order and waits at the ClusterOperator forever, never reaching its operator; rename the files so that the Deployment sorts first",
-				coName(co), where(co), ref(v), where(v)))}
-		}
+	// The variants are in sweep order: the first after co is found by
+	// bisection.
+	vs := p.Variants(payload.Ref{Namespace: d.Namespace, Name: d.Name})
+	later := sort.Search(len(vs), func(i int) bool { return vs[i].Seq > co.Seq })
+	if later == len(vs) {
+		return nil
 	}
-	return nil
+	v := vs[later]
+	return []conformance.LintFinding{orderingTrap.at(co.File, co.Line, fmt.Sprintf(
+		"ClusterOperator %s (%s) comes before Deployment %s (%s), the operator that reports it: the version operator sweeps in order and waits at the ClusterOperator forever, never reaching its operator; rename the files so that the Deployment sorts first",
+		coName(co), where(co), ref(v), where(v)))}
 }
 
 // searched says where OperatorOf looked for a ClusterOperator's operator.
@@ -83,15 +86,22 @@ func unreported(p *payload.Payload, cos []payload.ClusterOperator) []conformance
 			reported[d.Namespace+"/"+d.Name] = true
 		}
 	}
+	withClusterOperator := map[string]bool{} // components, by payload.ComponentOf
+	for _, co := range cos {
+		if c, ok := payload.ComponentOf(co.Manifest); ok {
+			withClusterOperator[c] = true
+		}
+	}
 	var out []conformance.LintFinding
-	var told []payload.Manifest
+	told := map[string]bool{} // components
 	for _, d := range p.Manifests {
-		same := func(m payload.Manifest) bool { return payload.SameComponent(m, d) }
-		if !d.IsDeployment() || reported[d.Namespace+"/"+d.Name] ||
-			slices.ContainsFunc(cos, func(co payload.ClusterOperator) bool { return same(co.Manifest) }) || slices.ContainsFunc(told, same) {
+		c, inComponent := payload.ComponentOf(d)
+		if !d.IsDeployment() || reported[d.Namespace+"/"+d.Name] || (inComponent && (withClusterOperator[c] || told[c])) {
 			continue
 		}
-		told = append(told, d)
+		if inComponent {
+			told[c] = true
+		}
 		what := "Deployment " + ref(d) + " is reported by no ClusterOperator manifest"
 		switch {
 		case d.Component != "":

@@ -1,9 +1,11 @@
 package lint
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
+	"github.com/opcert/opcert/bounded"
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/payload"
 )
@@ -20,8 +22,8 @@ func init() {
 }
 
 // run reads dir as a payload and lints it.
-func run(dir string) (conformance.LintResult, error) {
-	p, err := payload.Read(dir)
+func run(ctx context.Context, dir string) (conformance.LintResult, error) {
+	p, err := payload.Read(ctx, dir)
 	if err != nil {
 		return conformance.LintResult{}, err
 	}
@@ -58,6 +60,10 @@ reports it must be deployed before it. That operator is the Deployment named
 by the annotation ` + payload.ReportedByAnnotation + `: <namespace>/<name>, else the
 Deployment of the same component (files named 0000_<runlevel>_<component>_...),
 else the Deployment named <name> or <name>-operator.
+
+A file that is not a regular file (a FIFO, a device) is an error of the
+payload and is not read; a file larger than ` + bounded.Size(payload.MaxFileBytes) + `, or files adding up to more
+than ` + bounded.Size(payload.MaxPayloadBytes) + `, are refused (exit 2).
 
 Checks:
 `)

@@ -52,7 +52,7 @@ func release(t *testing.T, dir, id, version string, extra map[string]string) *pa
 			t.Fatal(err)
 		}
 	}
-	p, err := payload.Read(out)
+	p, err := payload.Read(t.Context(), out)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -25,6 +26,36 @@ func TestTimeScaleIsCheckedBeforeAnythingStarts(t *testing.T) {
 	for _, scale := range []string{"1", "0.01", "0.001", "1e-2"} {
 		if r := opcert(t, nil, "run", "--scenario", "stale-hang", "--time-scale", scale, "--dry-run", "--out", out); r.code != exitPass {
 			t.Errorf("--time-scale %s: exit %d, want it taken:\n%s", scale, r.code, r.stderr)
+		}
+	}
+}
+
+// A step the client refuses to send (a kind the API server does not serve,
+// a namespaced kind without a namespace), in a create or an expect, is the
+// scenario's fault as the API server's own refusals are: exit 2 with the
+// step's file:line, no rule failed, no report. It was blamed on the
+// subjects (FAIL, exit 1).
+func TestClientRefusedStepIsTheScenariosFault(t *testing.T) {
+	if testing.Short() {
+		t.Skip("needs the API server")
+	}
+	dir := t.TempDir()
+	for _, tc := range []struct{ name, step, want string }{
+		{"unknown-kind.yaml", "create: {apiVersion: example.com/v1, kind: Nope, metadata: {name: x}}", `no matches for kind "Nope"`},
+		{"no-namespace.yaml", "create: {apiVersion: v1, kind: ConfigMap, metadata: {name: cm}}", "an empty namespace may not be set"},
+		{"expect-unknown-kind.yaml", `expect: {apiVersion: example.com/v1, kind: Nope, object: x, condition: Ready, status: "True"}`, `no matches for kind "Nope"`},
+	} {
+		sc := write(t, dir, tc.name, minimal+"steps:\n  - at: 1m\n    "+tc.step+"\n")
+		out := filepath.Join(dir, "report")
+		r := opcert(t, nil, "run", "--out", out, sc)
+		if r.code != exitUsage || !strings.Contains(r.stderr, tc.name+":9: step at +1m0s: the client refused to send it") || !strings.Contains(r.stderr, tc.want) {
+			t.Errorf("%s: exit %d, want 2 with the step's line and the client's reason:\n%s", tc.name, r.code, r.stderr)
+		}
+		if strings.Contains(r.stderr, "FAIL") {
+			t.Errorf("%s: a step the client refused was reported as a rule failure:\n%s", tc.name, r.stderr)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%s: a report was written for a broken scenario", tc.name)
 		}
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/opcert/opcert/reports"
 )
 
 // --time-scale is checked when the flag is parsed: NaN (which every range
@@ -57,5 +59,41 @@ func TestClientRefusedStepIsTheScenariosFault(t *testing.T) {
 		if _, err := os.Stat(out); err == nil {
 			t.Errorf("%s: a report was written for a broken scenario", tc.name)
 		}
+	}
+}
+
+// A ClusterOperator that a create step makes, status and all, has no
+// operator: the detector rightly challenges it and marks it, and the
+// operator rules do not blame the subject for leaving it unanswered. The
+// reference failed STALE-007 and STALE-008 on it.
+func TestScenarioCreatedClusterOperatorIsNoOperators(t *testing.T) {
+	if testing.Short() {
+		t.Skip("needs the API server")
+	}
+	dir := t.TempDir()
+	sc := write(t, dir, "extra.yaml", minimal+`steps:
+  - at: 1m
+    create:
+      apiVersion: config.openshift.io/v1
+      kind: ClusterOperator
+      metadata: {name: extra}
+      spec: {}
+      status:
+        conditions:
+          - {type: Available, status: "True", reason: AsExpected, message: "Fine", lastTransitionTime: "2020-01-01T00:00:00Z"}
+`)
+	out := filepath.Join(dir, "report")
+	r := opcert(t, nil, "run", "--out", out, sc)
+	if r.code != exitPass {
+		t.Fatalf("exit %d, want the reference to pass:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+	run := readReport(t, out).Runs[0]
+	for _, rule := range []string{"STALE-007", "STALE-008"} {
+		if c := caseOf(t, run, rule); c.Status != reports.Pass || strings.Contains(c.Message, "extra") {
+			t.Errorf("%s: %s %q, want the etcd operator judged and extra, which no operator wrote, not", rule, c.Status, c.Message)
+		}
+	}
+	if c := caseOf(t, run, "STALE-002"); c.Status != reports.Pass || !strings.Contains(c.Message, "judged") {
+		t.Errorf("STALE-002: %s %q, want the detector judged on extra as on any ClusterOperator", c.Status, c.Message)
 	}
 }

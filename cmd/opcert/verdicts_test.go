@@ -97,3 +97,13 @@ func TestScenarioCreatedClusterOperatorIsNoOperators(t *testing.T) {
 		t.Errorf("STALE-002: %s %q, want the detector judged on extra as on any ClusterOperator", c.Status, c.Message)
 	}
 }
+
+// opcert olm explain refuses an --annotation that is not a condition
+// annotation of seed 002 (exit 2, nothing on stdout); it said "gate: open",
+// exit 0.
+func TestExplainRefusesUnknownAnnotation(t *testing.T) {
+	r := opcert(t, nil, "olm", "explain", "--annotation", "Foo=X", filepath.Join("..", "..", "conformance", "olm", "testdata", "explain", "foos.yaml"))
+	if r.code != exitUsage || !strings.Contains(r.stderr, `not "Foo"`) || strings.Contains(r.stdout, "gate:") {
+		t.Errorf("exit %d, want 2 refusing the annotation and no verdict on the gate:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}

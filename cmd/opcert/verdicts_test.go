@@ -1,10 +1,13 @@
 package main
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/spf13/pflag"
 
 	"github.com/opcert/opcert/reports"
 )
@@ -105,5 +108,75 @@ func TestExplainRefusesUnknownAnnotation(t *testing.T) {
 	r := opcert(t, nil, "olm", "explain", "--annotation", "Foo=X", filepath.Join("..", "..", "conformance", "olm", "testdata", "explain", "foos.yaml"))
 	if r.code != exitUsage || !strings.Contains(r.stderr, `not "Foo"`) || strings.Contains(r.stdout, "gate:") {
 		t.Errorf("exit %d, want 2 refusing the annotation and no verdict on the gate:\n%s%s", r.code, r.stdout, r.stderr)
+	}
+}
+
+// selftest --max-calls that skips every scenario is refused before the API
+// server starts (exit 2, naming the cheapest scenario's cost): it reported
+// every mutant a survivor of runs that never happened, exit 1.
+func TestSelftestRefusesMaxCallsThatSkipsEverything(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "selftest")
+	for _, calls := range []string{"0", "1"} {
+		r := opcert(t, nil, "selftest", "--max-calls", calls, "--out", out)
+		if r.code != exitUsage || !strings.Contains(r.stderr, "--max-calls "+calls+" skips every scenario: the cheapest") || strings.Contains(r.stdout+r.stderr, "survivor") {
+			t.Errorf("--max-calls %s: exit %d, want 2 refusing it:\n%s%s", calls, r.code, r.stdout, r.stderr)
+		}
+		if strings.Contains(r.stderr, "starting kube-apiserver") {
+			t.Errorf("--max-calls %s was refused only after the API server started", calls)
+		}
+	}
+}
+
+// A mechanism all of whose scenarios --max-calls skips is not judged: its
+// mutants are not survivors and its rules not unfailed, and the summary
+// and selftest.md say it was not judged, and why.
+func TestSelftestMechanismOverMaxCallsIsNotJudged(t *testing.T) {
+	mechs, err := addMechanismFlags(pflag.NewFlagSet("t", pflag.ContinueOnError)).build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cheapest := func(mech string) int {
+		o := selftestOptions{only: []string{mech}, maxCalls: math.MaxInt}
+		plans, err := o.plan(mechs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		least := math.MaxInt
+		for _, sc := range plans[0].scs {
+			least = min(least, plan{sc: sc, m: plans[0].m}.calls())
+		}
+		return least
+	}
+	played, skipped := "stale", "stackable"
+	if cheapest(played) >= cheapest(skipped) {
+		t.Fatalf("the test wants %s's cheapest scenario cheaper than %s's", played, skipped)
+	}
+	o := selftestOptions{only: []string{played, skipped}, maxCalls: cheapest(played)}
+	plans, err := o.plan(mechs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rules, mutants, notJudged := matrixInputs(plans, o.maxCalls)
+	if len(notJudged) != 1 || notJudged[0].Mechanism != skipped || len(notJudged[0].Mutants) == 0 || !strings.Contains(notJudged[0].Why, "over --max-calls") {
+		t.Fatalf("not judged %+v, want %s alone, with its mutants", notJudged, skipped)
+	}
+	if _, in := mutants[skipped]; in {
+		t.Errorf("%s's mutants are in the matrix", skipped)
+	}
+	m := buildMatrix(rules, mutants, nil)
+	for _, s := range m.Survivors {
+		if strings.HasPrefix(s, skipped+".") {
+			t.Errorf("%s, never played, is a survivor", s)
+		}
+	}
+	rep := &selftestReport{Mechanisms: []string{played, skipped}, MaxCalls: o.maxCalls, NotJudged: notJudged, Matrix: m}
+	var sum, md strings.Builder
+	writeSelftestSummary(&sum, rep)
+	writeSelftestMarkdown(&md, rep)
+	if !strings.Contains(sum.String(), skipped+": NOT JUDGED") || !strings.Contains(sum.String(), "1 mechanisms not judged") {
+		t.Errorf("the summary does not say %s was not judged:\n%s", skipped, sum.String())
+	}
+	if !strings.Contains(md.String(), "Not judged: each of its") || !strings.Contains(md.String(), "Mechanisms not judged:\n  - "+skipped) {
+		t.Errorf("selftest.md does not say %s was not judged:\n%s", skipped, md.String())
 	}
 }

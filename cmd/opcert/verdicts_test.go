@@ -1,15 +1,20 @@
 package main
 
 import (
+	"context"
 	"math"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/spf13/pflag"
 
 	"github.com/opcert/opcert/reports"
+	"github.com/opcert/opcert/sim/world"
 )
 
 // --time-scale is checked when the flag is parsed: NaN (which every range
@@ -179,4 +184,70 @@ func TestSelftestMechanismOverMaxCallsIsNotJudged(t *testing.T) {
 	if !strings.Contains(md.String(), "Not judged: each of its") || !strings.Contains(md.String(), "Mechanisms not judged:\n  - "+skipped) {
 		t.Errorf("selftest.md does not say %s was not judged:\n%s", skipped, md.String())
 	}
+}
+
+// A watch whose cluster dies mid-recording is the environment's fault:
+// stderr says what was lost while it happens and at the end, exit 3, and
+// the report marks the watch ERROR with every rule that had passed not
+// judged, saying why. It reported PASS, exit 0, with nothing on stderr.
+func TestWatchThatLosesItsClusterIsAnEnvironmentError(t *testing.T) {
+	if testing.Short() {
+		t.Skip("needs the API server")
+	}
+	w, err := world.Start(context.Background(), world.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	kc := kubeconfig(t, w, "opcert-watch-dies")
+	out := filepath.Join(t.TempDir(), "watch")
+	p := startOpcert(t, nil, "watch", "--kubeconfig", kc, "--mechanism", "stale", "--for", "10s", "--out", out)
+	p.waitLine(t, "opcert: recording stale on", 30*time.Second)
+	challengeAndAnswer(t, w.Client, "before-death", 100*time.Millisecond)
+	time.Sleep(2 * time.Second)
+	killAPIServerOf(t, w)
+	if code := p.wait(t, time.Minute); code != exitEnv {
+		t.Fatalf("exit %d, want 3; stderr:\n%s", code, p.stderr.String())
+	}
+	for _, say := range []string{"opcert: lost ClusterOperator", "never reached it again"} {
+		if !strings.Contains(p.stderr.String(), say) {
+			t.Errorf("stderr does not say %q:\n%s", say, p.stderr.String())
+		}
+	}
+	run := readReport(t, out).Runs[0]
+	if run.Stopped != reports.StopEnvironment || !strings.Contains(run.Error, "lost ClusterOperator") {
+		t.Errorf("report: stopped %q, error %q, want the environment's fault naming the loss", run.Stopped, run.Error)
+	}
+	judged := false
+	for _, c := range run.Cases {
+		switch {
+		case c.Status == reports.Pass:
+			t.Errorf("%s passed on a recording that lost its cluster: %s", c.Rule, c.Message)
+		case c.Status == reports.Skip && strings.Contains(c.Message, "not judged from +") && strings.Contains(c.Message, "never reached the cluster again"):
+			judged = true
+		}
+	}
+	if !judged {
+		t.Errorf("no rule says it was not judged because the cluster was lost: %+v", run.Cases)
+	}
+}
+
+// killAPIServerOf kills w's kube-apiserver (SIGKILL): the one whose
+// command line names w's directory, not the shared world's.
+func killAPIServerOf(t *testing.T, w *world.World) {
+	t.Helper()
+	dirs, _ := filepath.Glob("/proc/[0-9]*")
+	for _, d := range dirs {
+		cmdline, err1 := os.ReadFile(filepath.Join(d, "cmdline"))
+		comm, err2 := os.ReadFile(filepath.Join(d, "comm"))
+		if err1 != nil || err2 != nil || strings.TrimSpace(string(comm)) != "kube-apiserver" || !strings.Contains(string(cmdline), w.Dir()) {
+			continue
+		}
+		pid, _ := strconv.Atoi(filepath.Base(d))
+		if err := syscall.Kill(pid, syscall.SIGKILL); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	t.Fatalf("no kube-apiserver of the world in %s", w.Dir())
 }

@@ -33,11 +33,9 @@ func (s *scene) step(st scenarios.Step) func(context.Context) error {
 		var err error
 		switch {
 		case st.Create != nil:
-			if err = s.create(ctx, st.Create); refused(err) && ctx.Err() == nil {
-				return &StepError{Source: s.source, Line: st.Line, At: st.Time, Err: err}
-			}
+			err = s.create(ctx, st.Create)
 		case st.Expect != nil:
-			s.expect(ctx, st.Expect)
+			err = s.expect(ctx, st.Expect)
 		case st.Action != "":
 			err = (*s.actions).Do(ctx, st.Action, st.Arg)
 			var skipped *Skipped
@@ -48,10 +46,13 @@ func (s *scene) step(st scenarios.Step) func(context.Context) error {
 				return nil
 			}
 		}
-		if err != nil {
-			return fmt.Errorf("step at line %d (+%s): %w", st.Line, st.Time, err)
+		switch {
+		case err == nil:
+			return nil
+		case st.Action == "" && stepFault(ctx, err):
+			return &StepError{Source: s.source, Line: st.Line, At: st.Time, Err: err}
 		}
-		return nil
+		return fmt.Errorf("step at line %d (+%s): %w", st.Line, st.Time, err)
 	}
 }
 
@@ -78,8 +79,11 @@ func (s *scene) create(ctx context.Context, obj map[string]any) error {
 
 // expect checks one condition and records the outcome on the timeline. The
 // object is read as its Go type when the scheme has one (so the run's
-// store answers, as it does the actors), else as unstructured.
-func (s *scene) expect(ctx context.Context, x *scenarios.Expect) {
+// store answers, as it does the actors), else as unstructured. An object
+// the server says is not there fails the expectation; a read the client
+// refuses to send (a kind the server does not serve, a namespaced kind
+// without a namespace) is the step's error: it could never hold.
+func (s *scene) expect(ctx context.Context, x *scenarios.Expect) error {
 	gvk := s.expects
 	if x.Kind != "" {
 		gvk = schema.FromAPIVersionAndKind(x.APIVersion, x.Kind)
@@ -94,7 +98,9 @@ func (s *scene) expect(ctx context.Context, x *scenarios.Expect) {
 	}
 	var problems []string
 	key := types.NamespacedName{Namespace: x.Namespace, Name: x.Object}
-	if err := s.client.Get(ctx, key, obj.(client.Object)); err != nil {
+	if err := s.client.Get(ctx, key, obj.(client.Object)); err != nil && !refused(err) && stepFault(ctx, err) {
+		return err
+	} else if err != nil {
 		problems = append(problems, err.Error())
 	} else if c := find(sim.Conditions(obj), x.Condition); c == nil {
 		problems = append(problems, "condition "+x.Condition+" is absent")
@@ -107,6 +113,7 @@ func (s *scene) expect(ctx context.Context, x *scenarios.Expect) {
 		e.Failed, e.Detail = true, fmt.Sprintf("%s %s: %s", x.Object, x.Condition, strings.Join(problems, "; "))
 	}
 	s.sched.Record(ctx, e)
+	return nil
 }
 
 func find(conds []timeline.Condition, typ string) *timeline.Condition {

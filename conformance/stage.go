@@ -22,7 +22,7 @@ func newStage(api client.Client, cast Cast, tl *timeline.Timeline, m **Mechanism
 	if scale == 0 {
 		scale = 1
 	}
-	if scale <= 0 || scale > 1 {
+	if !(scale > 0 && scale <= 1) { // NaN fails every comparison
 		return nil, fmt.Errorf("time scale %g is out of range: give more than 0 and at most 1", scale)
 	}
 	if scale != 1 {

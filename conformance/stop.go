@@ -4,6 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"net"
+	"net/url"
+	"syscall"
 	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -22,8 +26,10 @@ var (
 	ErrEnvironment = errors.New("the API server stopped serving")
 )
 
-// StepError is a scenario step the API server refused (an unknown kind, a
-// missing namespace...): the scenario's fault, not the subjects'.
+// StepError is a scenario step the API server refused (a namespace that
+// does not exist, an invalid object), or that the client refused to send (a
+// kind the server does not serve, a namespaced kind without a namespace):
+// the scenario's fault, not the subjects'.
 type StepError struct {
 	Source string // the scenario file
 	Line   int
@@ -32,7 +38,11 @@ type StepError struct {
 }
 
 func (e *StepError) Error() string {
-	return fmt.Sprintf("%s:%d: step at +%s: the API server refused it: %v", e.Source, e.Line, e.At, e.Err)
+	who := "the client refused to send it"
+	if refused(e.Err) {
+		who = "the API server refused it"
+	}
+	return fmt.Sprintf("%s:%d: step at +%s: %s: %v", e.Source, e.Line, e.At, who, e.Err)
 }
 
 func (e *StepError) Unwrap() error { return e.Err }
@@ -42,6 +52,34 @@ func (e *StepError) Unwrap() error { return e.Err }
 func refused(err error) bool {
 	var status apierrors.APIStatus
 	return errors.As(err, &status)
+}
+
+// stepFault tells whether err, from carrying out a scenario step, is the
+// step's own: the API server refused it, or the client refused to send it
+// (meta.NoKindMatchError for a kind the server does not serve, client-go's
+// "an empty namespace may not be set" for a namespaced kind without one,
+// an object that does not decode). The client's refusals have no common
+// type, so the step is held to every error but those on the way: the
+// connection (a url.Error, a net.Error, an errno, an EOF), an actor cut off
+// (sim.ErrCutOff) or ctx ending, which stopReason blames on the
+// environment or the caller. No error of a step is the subjects'.
+func stepFault(ctx context.Context, err error) bool {
+	if err == nil || ctx.Err() != nil {
+		return false
+	}
+	if refused(err) {
+		return true
+	}
+	var urlErr *url.Error
+	var netErr net.Error
+	var errno syscall.Errno
+	switch {
+	case errors.As(err, &urlErr), errors.As(err, &netErr), errors.As(err, &errno),
+		errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, sim.ErrCutOff),
+		errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+		return false
+	}
+	return true
 }
 
 // environmentVerdict bounds how long stopReason waits to learn whether the

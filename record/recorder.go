@@ -46,6 +46,19 @@ type Options struct {
 	// Namespace, if set, limits the namespaced kinds to that namespace:
 	// what a user with rights in that namespace only may list and watch.
 	Namespace string
+	// Lost, if set, is told of each recording gap as it opens (the kind,
+	// and why), and Resumed as it closes: a recording that has lost its
+	// cluster says so while it waits for it.
+	Lost    func(kind, why string)
+	Resumed func(kind string)
+}
+
+// Loss is a recording gap still open when the recording ended: the kind
+// was lost at Since and not listed again before the end.
+type Loss struct {
+	Kind  string
+	Since time.Time
+	Why   string
 }
 
 // Recorder records a live API server's writes to a mechanism's kinds.
@@ -60,6 +73,8 @@ type Recorder struct {
 	held   []held
 	timer  *time.Timer
 	failed error
+	// lost are the kinds in a recording gap now, by name (Losses).
+	lost map[string]Loss
 	// For tests: breakWatch, when signalled, drops the kind's watch as a
 	// server timeout does; rewatchRV then picks the resourceVersion the
 	// next watch starts from (an expired one forces a 410).
@@ -75,7 +90,22 @@ func New(opts Options) (*Recorder, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Recorder{opts: opts, observer: NewObserver(opts.Recording)}, nil
+	return &Recorder{opts: opts, observer: NewObserver(opts.Recording), lost: map[string]Loss{}}, nil
+}
+
+// Losses are the recording gaps open when Run returned, by kind: a
+// recording that ends in one never saw the end of its span, and a rule
+// cannot say what happened there (the cluster went away, or the recorder
+// lost its rights to it).
+func (r *Recorder) Losses() []Loss {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	out := make([]Loss, 0, len(r.lost))
+	for _, l := range r.lost {
+		out = append(out, l)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Kind < out[j].Kind })
+	return out
 }
 
 // now is the recorder's clock to the millisecond, as timelines keep it.
@@ -323,10 +353,22 @@ func (r *Recorder) gap(ctx context.Context, k kindWatch, since time.Time, why st
 	if err := r.emit(timeline.Event{Time: since, Actor: RecorderActor, Verb: timeline.VerbLost, Object: ref, Detail: why}); err != nil {
 		return "", err
 	}
+	r.mu.Lock()
+	r.lost[k.name] = Loss{Kind: k.name, Since: since, Why: why}
+	r.mu.Unlock()
+	if r.opts.Lost != nil {
+		r.opts.Lost(k.name, why)
+	}
 	pause := 200 * time.Millisecond
 	for {
 		rv, err := r.list(ctx, k, Relisted)
 		if err == nil {
+			r.mu.Lock()
+			delete(r.lost, k.name)
+			r.mu.Unlock()
+			if r.opts.Resumed != nil {
+				r.opts.Resumed(k.name)
+			}
 			return rv, r.emit(timeline.Event{Time: r.now(), Actor: RecorderActor, Verb: timeline.VerbResumed, Object: ref,
 				Detail: fmt.Sprintf("listed %s again at resourceVersion %s", k.name, rv)})
 		}

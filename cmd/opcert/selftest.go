@@ -55,7 +55,10 @@ count), or when the reference fails anything. A convention rule (how a
 message reads) that warns on a mutant has caught it; one that warns on the
 reference is listed, and fails the self-test only with --strict.
 
-Scenarios estimated above --max-calls API calls are skipped, and named.
+Scenarios estimated above --max-calls API calls are skipped, and named; a
+mechanism all of whose scenarios are skipped is not judged (its mutants are
+not survivors), and said so; a --max-calls that skips every scenario is
+refused.
 
 Exit codes: 0 every rule and mutant checked out, 1 an unfailed rule, a
 survivor or a reference failure, 2 usage error, 3 environment error.`,
@@ -251,6 +254,39 @@ type skippedScenario struct {
 	Calls     int    `json:"estimatedCalls"`
 }
 
+// notJudgedMechanism is a mechanism none of whose scenarios the self-test
+// plays (each is over --max-calls): its mutants were never played, so they
+// are not survivors, and its rules not unfailed; it is reported as not
+// judged, and fails nothing, as a skipped scenario fails nothing.
+type notJudgedMechanism struct {
+	Mechanism string   `json:"mechanism"`
+	Rules     []string `json:"rules"`
+	Mutants   []string `json:"mutants"`
+	Why       string   `json:"why"`
+}
+
+// matrixInputs are the rules and mutants of each mechanism the self-test
+// plays scenarios of, for buildMatrix, and the mechanisms it plays none of.
+func matrixInputs(plans []selftestPlan, maxCalls int) (rules, mutants map[string][]string, notJudged []notJudgedMechanism) {
+	rules, mutants = map[string][]string{}, map[string][]string{}
+	for _, p := range plans {
+		var rs, ms []string
+		for _, r := range p.m.Rules {
+			rs = append(rs, r.ID)
+		}
+		for _, mu := range p.mutants {
+			ms = append(ms, mu.String())
+		}
+		if len(p.scs) == 0 {
+			notJudged = append(notJudged, notJudgedMechanism{Mechanism: p.m.Name, Rules: rs, Mutants: ms,
+				Why: fmt.Sprintf("each of its %d scenarios is over --max-calls %d", len(p.skipped), maxCalls)})
+			continue
+		}
+		rules[p.m.Name], mutants[p.m.Name] = rs, ms
+	}
+	return rules, mutants, notJudged
+}
+
 func (o *selftestOptions) plan(mechs map[string]*conformance.Mechanism) ([]selftestPlan, error) {
 	names := sortedKeys(mechs)
 	if len(o.only) > 0 {
@@ -275,6 +311,8 @@ func (o *selftestOptions) plan(mechs map[string]*conformance.Mechanism) ([]selft
 		return nil, err
 	}
 	var out []selftestPlan
+	var cheapest skippedScenario // of those skipped
+	played := 0
 	for _, n := range names {
 		p := selftestPlan{m: mechs[n]}
 		for _, r := range p.m.Roles {
@@ -291,29 +329,39 @@ func (o *selftestOptions) plan(mechs map[string]*conformance.Mechanism) ([]selft
 			}
 			if c := (plan{sc: sc, m: p.m}).calls(); c > o.maxCalls {
 				p.skipped = append(p.skipped, skippedScenario{sc.Name, n, c})
+				if cheapest.Scenario == "" || c < cheapest.Calls {
+					cheapest = skippedScenario{sc.Name, n, c}
+				}
 				continue
 			}
 			p.scs = append(p.scs, sc)
 		}
+		played += len(p.scs)
 		out = append(out, p)
+	}
+	if played == 0 && cheapest.Scenario != "" {
+		// Nothing would be judged: every mutant would be counted a
+		// survivor of runs that never happened.
+		return nil, fmt.Errorf("--max-calls %d skips every scenario: the cheapest, %s, costs about %d API calls; give at least that", o.maxCalls, cheapest.Scenario, cheapest.Calls)
 	}
 	return out, nil
 }
 
 // selftestReport is selftest.json.
 type selftestReport struct {
-	Tool        string              `json:"tool"`
-	StartedAt   time.Time           `json:"startedAt"`
-	Wall        time.Duration       `json:"wallNanos"`
-	Environment reports.Environment `json:"environment"`
-	Mechanisms  []string            `json:"mechanisms"`
-	MaxCalls    int                 `json:"maxCalls"`
-	Scenarios   map[string][]string `json:"scenarios"` // per mechanism, those played
-	Skipped     []skippedScenario   `json:"skipped"`
-	Runs        int                 `json:"runs"`
-	APICalls    int                 `json:"apiCalls"`
-	Passed      bool                `json:"passed"`
-	Matrix      *matrix             `json:"matrix"`
+	Tool        string               `json:"tool"`
+	StartedAt   time.Time            `json:"startedAt"`
+	Wall        time.Duration        `json:"wallNanos"`
+	Environment reports.Environment  `json:"environment"`
+	Mechanisms  []string             `json:"mechanisms"`
+	MaxCalls    int                  `json:"maxCalls"`
+	Scenarios   map[string][]string  `json:"scenarios"` // per mechanism, those played
+	Skipped     []skippedScenario    `json:"skipped"`
+	NotJudged   []notJudgedMechanism `json:"notJudged,omitempty"`
+	Runs        int                  `json:"runs"`
+	APICalls    int                  `json:"apiCalls"`
+	Passed      bool                 `json:"passed"`
+	Matrix      *matrix              `json:"matrix"`
 }
 
 func (o *selftestOptions) run(cmd *cobra.Command) error {
@@ -333,16 +381,11 @@ func (o *selftestOptions) run(cmd *cobra.Command) error {
 		return err
 	}
 	rep := &selftestReport{Tool: "opcert selftest", MaxCalls: o.maxCalls, Scenarios: map[string][]string{}}
-	rules, mutants := map[string][]string{}, map[string][]string{}
+	rules, mutants, notJudged := matrixInputs(plans, o.maxCalls)
+	rep.NotJudged = notJudged
 	total := 0
 	for _, p := range plans {
 		rep.Mechanisms = append(rep.Mechanisms, p.m.Name)
-		for _, r := range p.m.Rules {
-			rules[p.m.Name] = append(rules[p.m.Name], r.ID)
-		}
-		for _, mu := range p.mutants {
-			mutants[p.m.Name] = append(mutants[p.m.Name], mu.String())
-		}
 		for _, sc := range p.scs {
 			rep.Scenarios[p.m.Name] = append(rep.Scenarios[p.m.Name], sc.Name)
 		}
@@ -351,6 +394,9 @@ func (o *selftestOptions) run(cmd *cobra.Command) error {
 		for _, s := range p.skipped {
 			fmt.Fprintf(stderr, "opcert: skipping %s: about %d API calls, over --max-calls %d\n", s.Scenario, s.Calls, o.maxCalls)
 		}
+	}
+	for _, n := range notJudged {
+		fmt.Fprintf(stderr, "opcert: not judging %s: %s\n", n.Mechanism, n.Why)
 	}
 	staging, err := stagingDir(o.out)
 	if err != nil {
@@ -451,6 +497,10 @@ func mutantCount(rep *selftestReport) int { return len(rep.Matrix.Mutants) }
 func writeSelftestSummary(w io.Writer, rep *selftestReport) {
 	m := rep.Matrix
 	for _, mech := range rep.Mechanisms {
+		if n := notJudgedOf(rep, mech); n != nil {
+			fmt.Fprintf(w, "%s: NOT JUDGED: %d rules x %d mutants, none played: %s\n", mech, len(n.Rules), len(n.Mutants), n.Why)
+			continue
+		}
 		nr, nm, caught := 0, 0, 0
 		for _, r := range m.Rules {
 			if r.Mechanism == mech {
@@ -500,9 +550,23 @@ func writeSelftestSummary(w io.Writer, rep *selftestReport) {
 	if !rep.Passed {
 		verdict = "FAIL"
 	}
-	fmt.Fprintf(w, "%s: %d rules x %d mutants, kill rate %s (%d/%d caught), %d survivors, %d unfailed rules, %d reference failures; %d runs, %d API calls in %s\n",
+	notJudged := ""
+	if len(rep.NotJudged) > 0 {
+		notJudged = fmt.Sprintf(", %d mechanisms not judged", len(rep.NotJudged))
+	}
+	fmt.Fprintf(w, "%s: %d rules x %d mutants, kill rate %s (%d/%d caught), %d survivors, %d unfailed rules, %d reference failures%s; %d runs, %d API calls in %s\n",
 		verdict, len(m.Rules), mutantCount(rep), percent(m.KillRate), m.Caught, mutantCount(rep), len(m.Survivors), len(m.Unfailed), len(m.Reference),
-		rep.Runs, rep.APICalls, rep.Wall.Round(time.Millisecond))
+		notJudged, rep.Runs, rep.APICalls, rep.Wall.Round(time.Millisecond))
+}
+
+// notJudgedOf is mech's entry in rep.NotJudged, or nil.
+func notJudgedOf(rep *selftestReport, mech string) *notJudgedMechanism {
+	for i := range rep.NotJudged {
+		if rep.NotJudged[i].Mechanism == mech {
+			return &rep.NotJudged[i]
+		}
+	}
+	return nil
 }
 
 // writeSelftestMarkdown writes selftest.md: per mechanism a table of rules
@@ -521,6 +585,10 @@ func writeSelftestMarkdown(w io.Writer, rep *selftestReport) {
 	fmt.Fprintln(w, "`x` marks a rule it fails in at least one scenario. Failing only a scenario's expectations counts for nothing.")
 	for _, mech := range rep.Mechanisms {
 		fmt.Fprintf(w, "\n## %s\n\n", mech)
+		if n := notJudgedOf(rep, mech); n != nil {
+			fmt.Fprintf(w, "Not judged: %s. Its %d mutants were not played (they are not survivors) and its %d rules not tried.\n", n.Why, len(n.Mutants), len(n.Rules))
+			continue
+		}
 		fmt.Fprintf(w, "Scenarios: %s.\n\n", strings.Join(rep.Scenarios[mech], ", "))
 		var cols []matrixMutant
 		for _, mu := range m.Mutants {
@@ -587,4 +655,9 @@ func writeSelftestMarkdown(w io.Writer, rep *selftestReport) {
 		skipped = append(skipped, fmt.Sprintf("%s (about %d API calls, over --max-calls %d)", s.Scenario, s.Calls, rep.MaxCalls))
 	}
 	list("Scenarios skipped", skipped)
+	var notJudged []string
+	for _, n := range rep.NotJudged {
+		notJudged = append(notJudged, fmt.Sprintf("%s (%s)", n.Mechanism, n.Why))
+	}
+	list("Mechanisms not judged", notJudged)
 }

@@ -69,6 +69,8 @@ fails nothing unless --strict.
 Exit codes: 0 every rule passed (or only warned, unless --strict), 1 a
 rule failed, 2 a flag, the kubeconfig or --out is wrong (nothing
 written), 3 the cluster cannot be reached or does not serve the kinds, or
+was lost and not reached again by the end of the recording (the report
+marks the watch ERROR, and the rules that passed before it not judged), or
 a disk error; 128+n after a signal n (130 for Ctrl-C), once what was
 recorded is judged and written.
 A second signal stops at once and leaves --out as it was.`,
@@ -155,6 +157,10 @@ func (o *watchOptions) run(cmd *cobra.Command) error {
 	defer rec.close()
 	recorder, err := record.New(record.Options{Config: cfg, Recording: m.Recording, Sink: rec.write, Ready: func() {
 		fmt.Fprintf(stderr, "opcert: recording %s on %s (%s), read-only\n", m.Name, redact.URLs(cfg.Host), version)
+	}, Lost: func(kind, why string) {
+		fmt.Fprintf(stderr, "opcert: lost %s on %s: %s; listing it again until the cluster answers (nothing is judged meanwhile)\n", kind, redact.URLs(cfg.Host), why)
+	}, Resumed: func(kind string) {
+		fmt.Fprintf(stderr, "opcert: recording %s again\n", kind)
 	}})
 	if err != nil {
 		return err
@@ -169,7 +175,11 @@ func (o *watchOptions) run(cmd *cobra.Command) error {
 	go func() { done <- recorder.Run(ctx) }()
 
 	judge := func(final bool) error {
-		return o.judge(parent, m, rec, redact.URLs(cfg.Host), version, final, cmd)
+		var lost []record.Loss
+		if final {
+			lost = recorder.Losses()
+		}
+		return o.judge(parent, m, rec, redact.URLs(cfg.Host), version, final, lost, cmd)
 	}
 	var tick <-chan time.Time
 	if o.every > 0 {
@@ -192,7 +202,7 @@ func (o *watchOptions) run(cmd *cobra.Command) error {
 			if err := judge(true); err != nil {
 				return err
 			}
-			return o.verdict(parent, cmd)
+			return o.verdict(parent, recorder.Losses(), cfg.Host, stderr)
 		}
 	}
 }
@@ -230,20 +240,54 @@ func (o *watchOptions) pick() (*conformance.Mechanism, error) {
 	return mechs[found[0]], nil
 }
 
-// verdict is the exit of a finished watch: its report's verdict, or the
-// signal that ended it (main turns that into 128+n).
-func (o *watchOptions) verdict(parent context.Context, cmd *cobra.Command) error {
-	if parent.Err() != nil {
-		return context.Cause(parent)
+// verdict is the exit of a finished watch: the signal that ended it (main
+// turns that into 128+n), the environment's fault if the recording ended
+// having lost the cluster (exit 3, whatever the rules said of what came
+// before), else its report's verdict.
+func (o *watchOptions) verdict(parent context.Context, lost []record.Loss, host string, stderr io.Writer) error {
+	var env error
+	if len(lost) > 0 {
+		env = envError{fmt.Errorf("the recording lost %s on %s and never reached it again (%s): the report marks the watch ERROR", lost[0].Kind, host, lost[0].Why)}
 	}
-	if o.failed {
+	switch {
+	case parent.Err() != nil:
+		if env != nil { // main says only that a signal came
+			fmt.Fprintln(stderr, "opcert:", env)
+		}
+		return context.Cause(parent)
+	case env != nil:
+		return env
+	case o.failed:
 		return errRulesFailed
 	}
 	return nil
 }
 
+// markLost makes run, whose recording ended in the gaps lost, the
+// environment's fault: ERROR, saying what was lost when; a rule that
+// passed judged only what came before, so it is not judged, saying why. A
+// failure stands: it was seen outside every gap (conformance excuses the
+// rest).
+func markLost(run *reports.Run, lost []record.Loss) {
+	first := lost[0]
+	for _, l := range lost[1:] {
+		if l.Since.Before(first.Since) {
+			first = l
+		}
+	}
+	at := "+" + first.Since.Sub(run.Start).Round(time.Millisecond).String()
+	why := fmt.Sprintf("the recording lost %s at %s (%s) and never reached the cluster again before it ended", first.Kind, at, first.Why)
+	run.Stopped, run.Error = reports.StopEnvironment, why
+	for i := range run.Cases {
+		c := &run.Cases[i]
+		if c.Status == reports.Pass {
+			c.Status, c.Message = reports.Skip, fmt.Sprintf("not judged from %s to the end: the recording lost %s then and never reached the cluster again (the run's error says why); before it: %s", at, first.Kind, c.Message)
+		}
+	}
+}
+
 // judge judges the recording so far and swaps the reports in.
-func (o *watchOptions) judge(parent context.Context, m *conformance.Mechanism, rec *recordingFile, host, version string, final bool, cmd *cobra.Command) error {
+func (o *watchOptions) judge(parent context.Context, m *conformance.Mechanism, rec *recordingFile, host, version string, final bool, lost []record.Loss, cmd *cobra.Command) error {
 	size, err := rec.flush()
 	if err != nil {
 		return envError{err}
@@ -279,6 +323,9 @@ func (o *watchOptions) judge(parent context.Context, m *conformance.Mechanism, r
 	run.Subjects = map[string]string{"mechanism": m.Name} // what the summary shows of who was judged
 	if !final {
 		run.Description = "judged while recording: what was recorded so far"
+	}
+	if len(lost) > 0 {
+		markLost(&run, lost)
 	}
 	rep := &reports.Report{Tool: "opcert", StartedAt: run.Start, Wall: run.Virtual,
 		Environment: reports.Environment{KubeVersion: version, EtcdVersion: "not seen (a live cluster)", Assets: host}, Runs: []reports.Run{run}}

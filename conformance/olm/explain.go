@@ -92,7 +92,10 @@ func explainFlags(fs *pflag.FlagSet) func(context.Context, []string, io.Writer) 
 }
 
 // parseAnnotationFlags reads --annotation NAME=EXPRESSION values into
-// annotation keys.
+// annotation keys. A name that is not a condition annotation seed 002
+// defines (Upgradeable, Important), or an expression that does not parse,
+// is the flag's fault and refused: evaluated, it would block nothing and
+// the gate would look open for a typo.
 func parseAnnotationFlags(flags []string) (map[string]string, error) {
 	if len(flags) == 0 {
 		return nil, nil
@@ -103,7 +106,11 @@ func parseAnnotationFlags(flags []string) (map[string]string, error) {
 		if !ok {
 			return nil, fmt.Errorf("--annotation %q: give NAME=EXPRESSION, like Upgradeable=!Migrating", f)
 		}
-		out[expr.AnnotationPrefix+strings.TrimPrefix(name, expr.AnnotationPrefix)] = value
+		key := expr.AnnotationPrefix + strings.TrimPrefix(name, expr.AnnotationPrefix)
+		if _, _, err := expr.ParseAnnotation(key, value); err != nil {
+			return nil, fmt.Errorf("--annotation: %w", err)
+		}
+		out[key] = value
 	}
 	return out, nil
 }
@@ -188,9 +195,15 @@ func (in *explainInput) add(u *unstructured.Unstructured) {
 // Explanation is what opcert olm explain prints (-o json|yaml: stable
 // lowerCamelCase names).
 type Explanation struct {
-	Reading string      `json:"reading"`
-	Blocked bool        `json:"blocked"`
-	CRs     []CRVerdict `json:"crs"`
+	Reading string `json:"reading"`
+	Blocked bool   `json:"blocked"`
+	// Uncalculated are the expressions that could not be calculated (one
+	// that does not parse or names no condition annotation of the seed, or
+	// an Upgradeable one that is Unknown over a CR), each once: they block
+	// nothing (002 §Test Plan), so a gate not blocked with any of them is
+	// said to be not calculated, never open.
+	Uncalculated []string    `json:"uncalculated,omitempty"`
+	CRs          []CRVerdict `json:"crs"`
 }
 
 // CRVerdict is one CR's expressions and what they make of it.
@@ -225,8 +238,30 @@ func explain(in *explainInput, given map[string]string, reading string) Explanat
 		v := explainCR(cr, annotations, reading)
 		ex.Blocked = ex.Blocked || v.Blocks
 		ex.CRs = append(ex.CRs, v)
+		for _, e := range v.Expressions {
+			if u := e.uncalculated(); u != "" && !slices.Contains(ex.Uncalculated, u) {
+				ex.Uncalculated = append(ex.Uncalculated, u)
+			}
+		}
 	}
 	return ex
+}
+
+// uncalculatedNote follows the error of an expression that cannot be
+// calculated.
+const uncalculatedNote = " (cannot be calculated: blocks nothing)"
+
+// uncalculated says why e could not be calculated over its CR, or "".
+// An Important expression's Unknown blocks nothing either way: only its
+// True conditions are reasons.
+func (e ExprValue) uncalculated() string {
+	switch {
+	case e.Error != "":
+		return strings.TrimSuffix(e.Error, uncalculatedNote) // names the annotation and the expression
+	case e.Annotation == expr.NameUpgradeable && e.Value == expr.Unknown.String():
+		return fmt.Sprintf("%s %q is Unknown", e.Annotation, e.Expression)
+	}
+	return ""
 }
 
 func explainCR(cr *unstructured.Unstructured, annotations map[string]string, reading string) CRVerdict {
@@ -254,7 +289,7 @@ func explainCR(cr *unstructured.Unstructured, annotations map[string]string, rea
 		name, e, err := expr.ParseAnnotation(k, annotations[k])
 		ev := ExprValue{Annotation: strings.TrimPrefix(k, expr.AnnotationPrefix), Expression: annotations[k]}
 		if err != nil {
-			ev.Error = err.Error() + " (cannot be calculated: blocks nothing)"
+			ev.Error = err.Error() + uncalculatedNote
 			v.Expressions = append(v.Expressions, ev)
 			continue
 		}
@@ -337,9 +372,13 @@ func (ex Explanation) print(w io.Writer) error {
 			fmt.Fprintf(&b, "  reasons: %s\n", strings.Join(cr.Reasons, ", "))
 		}
 	}
-	if ex.Blocked {
+	switch {
+	case ex.Blocked:
 		fmt.Fprintf(&b, "gate: CLOSED (reading %s): at least one CR blocks the upgrade (002 §Example Workflow)\n", ex.Reading)
-	} else {
+	case len(ex.Uncalculated) > 0:
+		fmt.Fprintf(&b, "gate: NOT CALCULATED (reading %s): no CR blocks the upgrade, but %d expressions could not be calculated and so block nothing (002 §Test Plan): %s\n",
+			ex.Reading, len(ex.Uncalculated), strings.Join(ex.Uncalculated, "; "))
+	default:
 		fmt.Fprintf(&b, "gate: open (reading %s): no CR blocks the upgrade\n", ex.Reading)
 	}
 	_, err := io.WriteString(w, b.String())

@@ -88,15 +88,64 @@ func TestExplainErrors(t *testing.T) {
 		{[]string{"testdata/explain/crd.yaml"}, "no custom resource found"},
 		{[]string{"testdata/explain/missing.yaml"}, "no such file"},
 		{[]string{"-o", "xml", "testdata/explain/foos.yaml"}, "use json or yaml"},
+		// An --annotation that is not one of the seed's, or does not parse,
+		// is refused: it used to block nothing and leave the gate open.
+		{[]string{"--annotation", "Foo=X", "testdata/explain/foos.yaml"}, `--annotation: annotation olm.operatorframework.io/condition.Foo "X": OLM supports the conditions Upgradeable and Important, not "Foo"`},
+		{[]string{"--annotation", "Important=A && B", "testdata/explain/foos.yaml"}, "Important expressions may only use ||"},
+		{[]string{"--annotation", "Upgradeable=A ||", "testdata/explain/foos.yaml"}, `--annotation: annotation olm.operatorframework.io/condition.Upgradeable "A ||"`},
 	} {
 		_, err := explainTool(t, tc.args...)
 		if err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%v: error %v, want one containing %q", tc.args, err, tc.want)
 		}
 	}
-	out, err := explainTool(t, "--annotation", "Important=A && B", "testdata/explain/foos.yaml")
-	if err != nil || !strings.Contains(out, "Important expressions may only use ||") || !strings.Contains(out, "gate: open") {
-		t.Errorf("an invalid expression: %v\n%s", err, out)
+}
+
+// An expression that cannot be calculated blocks nothing (002 §Test
+// Plan), but the gate is then not said to be open: one a CRD carries that
+// is not the seed's or does not parse, or an Upgradeable one that is
+// Unknown over a CR, makes it NOT CALCULATED, naming each.
+func TestExplainUncalculatedIsNotOpen(t *testing.T) {
+	dir := t.TempDir()
+	crd := filepath.Join(dir, "crd.yaml")
+	if err := os.WriteFile(crd, []byte(`apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata:
+  name: foos.example.com
+  annotations:
+    olm.operatorframework.io/condition.Foo: "X"
+    olm.operatorframework.io/condition.Important: "A && B"
+spec:
+  group: example.com
+  names: {kind: Foo}
+`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want []string
+	}{
+		{[]string{crd, "testdata/explain/foos.yaml"}, []string{`gate: NOT CALCULATED (reading holds)`, "2 expressions could not be calculated",
+			`condition.Foo "X": OLM supports the conditions Upgradeable and Important, not "Foo"; annotation`, `condition.Important "A && B": column 3: Important expressions may only use ||`}},
+		{[]string{"--annotation", "Upgradeable=NoSuchCondition", "testdata/explain/foos.yaml"}, []string{`gate: NOT CALCULATED`, `Upgradeable "NoSuchCondition" is Unknown`}},
+	} {
+		out, err := explainTool(t, tc.args...)
+		if err != nil {
+			t.Fatalf("%v: %v", tc.args, err)
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(out, w) {
+				t.Errorf("%v: output does not say %q:\n%s", tc.args, w, out)
+			}
+		}
+		if strings.Contains(out, "gate: open") {
+			t.Errorf("%v: the gate is said open though nothing was calculated:\n%s", tc.args, out)
+		}
+	}
+	out, err := explainTool(t, "-o", "json", crd, "testdata/explain/foos.yaml")
+	var ex olm.Explanation
+	if err != nil || json.Unmarshal([]byte(out), &ex) != nil || ex.Blocked || len(ex.Uncalculated) != 2 {
+		t.Errorf("json: %v, %+v", err, ex)
 	}
 }
 

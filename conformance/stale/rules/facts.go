@@ -48,7 +48,21 @@ func (f fact) ev() timeline.Event { return f.w.event() }
 type history struct {
 	name  string
 	facts []fact
+	// operated tells whether an actor in the operator role ever wrote the
+	// ClusterOperator, and operatedFrom from which fact on: only then are
+	// its challenges the operator's to answer (operatedAt).
+	operated     bool
+	operatedFrom int
 }
+
+// operatedAt tells whether the operator role had written the
+// ClusterOperator before fact i. One that only the scenario wrote (a
+// create step's object, status and all) has no operator under test: the
+// operator rules do not blame the subject for a challenge to what the
+// scenario wrote, which no operator was there to answer. In a recording
+// every writer but the detector is the operator, so every ClusterOperator
+// there is operated.
+func (h *history) operatedAt(i int) bool { return h.operated && i >= h.operatedFrom }
 
 // processes holds when each simulated process was down (killed or cut off).
 type processes map[string][]span

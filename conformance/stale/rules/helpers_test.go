@@ -175,6 +175,12 @@ func (b *builder) operatorWrites(off string, conds []timeline.Condition) *builde
 	return b.write(off, OperatorActor(b.name), RoleOperator, conds)
 }
 
+// scenarioCreated has the scenario create the ClusterOperator healthy,
+// status and all (a create step): no operator wrote it.
+func (b *builder) scenarioCreated(off string) *builder {
+	return b.write(off, "scenario", "scenario", healthy(at(off)))
+}
+
 // created creates the ClusterOperator healthy, transition times at off.
 func (b *builder) created(off string) *builder { return b.operatorWrites(off, healthy(at(off))) }
 

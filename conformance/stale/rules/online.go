@@ -71,6 +71,7 @@ type objJudge struct {
 	moved5   *fact
 	cycle6   []fact    // STALE-006
 	queue    []*reply7 // STALE-007/008: challenges in order, settled from the head
+	operated bool      // the reader's history.operatedAt for the fact being read
 }
 
 // reply7 is one challenge's wait for its answer.
@@ -79,6 +80,7 @@ type reply7 struct {
 	reply     *fact
 	until     time.Time // the next detector write; zero while none came
 	closed    bool
+	operated  bool // the operator's to answer (history.operatedAt)
 }
 
 func (o *online) obj(name string) *objJudge {
@@ -188,7 +190,7 @@ func (j *objJudge) read(x fact) {
 		}
 	}
 	if x.kind == challenge {
-		j.queue = append(j.queue, &reply7{challenge: x})
+		j.queue = append(j.queue, &reply7{challenge: x, operated: j.operated})
 	}
 	j.settle(x.at(), time.Time{})
 }
@@ -257,6 +259,10 @@ func (j *objJudge) settle(now, end time.Time) {
 	c := j.o.cfg
 	for len(j.queue) > 0 {
 		w := j.queue[0]
+		if !w.operated { // no operator's to answer
+			j.queue = j.queue[1:]
+			continue
+		}
 		x := w.challenge
 		atEnd := !end.IsZero()
 		if w.reply == nil && !atEnd && (!w.closed || now.Before(x.at().Add(max(c.AnswerBudget, c.UnknownAfter)))) {

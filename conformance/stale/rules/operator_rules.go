@@ -16,7 +16,8 @@ type answer struct {
 	until     time.Time // unanswered: when the wait ended (the next detector write, or the end)
 }
 
-// challengesToLiveOperators pairs every challenge with the first move
+// challengesToLiveOperators pairs every challenge to an operated
+// ClusterOperator (history.operatedAt) with the first move
 // answering it, keeping those whose operator was up from the challenge
 // until the answer (or for the whole window, unanswered). An unanswered
 // challenge whose window runs past end is left out: not yet judgeable; an
@@ -28,7 +29,7 @@ func challengesToLiveOperators(j *conformance.Judging, window time.Duration) []a
 	var out []answer
 	for _, h := range hs {
 		for i, x := range h.facts {
-			if x.kind != challenge {
+			if x.kind != challenge || !h.operatedAt(i) {
 				continue
 			}
 			a := answer{h: h, challenge: x}

@@ -69,6 +69,15 @@ func TestSTALE007AnswerTime(t *testing.T) {
 			tl:  newTimeline().start("0s").created("0s").challenge("10m").kill("10m10s"),
 			end: "15m", want: reports.Skip},
 		{name: "reference: dead operator", tl: dying(), end: "25m", want: reports.Skip},
+		// A ClusterOperator only the scenario wrote has no operator to
+		// answer: its challenge is not held against the subject.
+		{name: "created with status by the scenario, never answered",
+			tl: answering().on("extra").scenarioCreated("0s").challenge("10m"), end: "25m", want: reports.Pass,
+			message: []string{"2 judged"}, measures: []reports.Measure{wantLatencies("etcd", 2, "2s", "2s", "2s")}},
+		{name: "created by the scenario, then written by an operator: later challenges are its own",
+			tl:  newTimeline().scenarioCreated("0s").challenge("10m").operator("12m", message("Rolling out", "Progressing")).challenge("22m"),
+			end: "25m", want: reports.Fail, message: []string{"challenged at +22m0s was never reset"}, evidence: []string{"22m"},
+			measures: []reports.Measure{wantLatencies("etcd", 1, "3m", "3m", "3m")}},
 		// Not excused: the outage was over before the challenge, or was another operator's.
 		{name: "hung and reconnected before the challenge",
 			tl:  newTimeline().start("0s").created("0s").hang("5m").reconnect("6m").challenge("10m"),
@@ -119,6 +128,8 @@ func TestSTALE008Answered(t *testing.T) {
 		{name: "never answered",
 			tl:  newTimeline().created("0s").challenge("10m"),
 			end: "25m", want: reports.Fail, message: []string{"challenged at +10m0s"}, evidence: []string{"10m"}},
+		{name: "created with status by the scenario: no operator's to answer",
+			tl: newTimeline().scenarioCreated("0s").challenge("10m").mark("20m"), end: "25m", want: reports.Skip},
 		{name: "Failing left challenged is no answer",
 			tl: newTimeline().operatorWrites("0s", healthyFailing(at("0s"))).challenge("10m").
 				operator("10m2s", unprefix("Available", "Progressing", "Upgradeable")),

@@ -23,6 +23,7 @@ type reader struct {
 	watched    map[timeline.ObjectRef]map[string]timeline.Condition // watched(state[o]), as last computed
 	byName     map[string]*history
 	challenged map[string]bool // a challenge since the last movement
+	operated   map[string]bool // the operator role wrote it (history.operatedAt)
 	procs      processes
 	detector   life
 	shared     sharing
@@ -40,7 +41,7 @@ type reader struct {
 
 func newReader() *reader {
 	return &reader{state: timeline.State{}, watched: map[timeline.ObjectRef]map[string]timeline.Condition{},
-		byName: map[string]*history{}, challenged: map[string]bool{}, procs: processes{}, shared: newSharing()}
+		byName: map[string]*history{}, challenged: map[string]bool{}, operated: map[string]bool{}, procs: processes{}, shared: newSharing()}
 }
 
 // newStreamReader is a reader for a stream judged with cfg's rules.
@@ -77,6 +78,9 @@ func (r *reader) Read(e timeline.Event) {
 		before = r.shared.state(r.state[e.Object])
 	}
 	r.state.Apply(e)
+	if e.Role == RoleOperator {
+		r.operated[e.Object.Name] = true
+	}
 	after := r.shared.state(r.state[e.Object])
 	if e.Verb == timeline.VerbDelete {
 		delete(r.watched, e.Object)
@@ -95,8 +99,13 @@ func (r *reader) Read(e timeline.Event) {
 	f.w = r.shared.write(e)
 	r.challenged[e.Object.Name] = f.kind == challenge || (f.kind != move && r.challenged[e.Object.Name])
 	r.kept++
+	if !h.operated && r.operated[e.Object.Name] {
+		h.operated, h.operatedFrom = true, len(h.facts)
+	}
 	if r.on != nil {
-		r.on.obj(h.name).read(f)
+		j := r.on.obj(h.name)
+		j.operated = h.operated
+		j.read(f)
 		return
 	}
 	h.facts = append(h.facts, f)
@@ -110,10 +119,11 @@ func (r *reader) goOnline() {
 	r.on = newOnline(*r.cfg, r.start)
 	for _, h := range r.byName {
 		j := r.on.obj(h.name)
-		for _, f := range h.facts {
+		for i, f := range h.facts {
+			j.operated = h.operatedAt(i)
 			j.read(f)
 		}
-		h.facts = nil
+		h.facts, h.operatedFrom = nil, 0
 	}
 }
 

@@ -61,7 +61,7 @@ func TestSecretsInNoReport(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	procs, err := conformance.NewProcesses(fakeHost{}, t.TempDir())
+	procs, err := conformance.NewProcesses(fakeHost{}, t.TempDir(), t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -202,7 +202,7 @@ func (o *watchOptions) run(cmd *cobra.Command) error {
 			if err := judge(true); err != nil {
 				return err
 			}
-			return o.verdict(parent, recorder.Losses(), cfg.Host, stderr)
+			return o.verdict(parent, recorder.Losses(), redact.URLs(cfg.Host), stderr)
 		}
 	}
 }

@@ -2,6 +2,9 @@ package conformance
 
 import (
 	"fmt"
+	"maps"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/opcert/opcert/reports"
@@ -23,12 +26,18 @@ import (
 type Gap struct {
 	From, To time.Time // To is the timeline's end for a gap never resumed
 	Why      string
+	// Open says the timeline ended in the gap: what it lost (Lost, the
+	// lost events' object names: the kinds) was never listed again.
+	Open bool
+	Lost string
 }
 
-// gapReader collects gaps from events in order.
+// gapReader collects gaps from events in order. Each kind is lost and
+// listed again on its own (the recorder watches them side by side): a gap
+// lasts from the first kind lost until every kind lost is listed again.
 type gapReader struct {
 	gaps []Gap
-	open bool
+	lost map[string]bool // the kinds lost now, by the events' object names
 }
 
 func (g *gapReader) read(e timeline.Event) {
@@ -37,23 +46,33 @@ func (g *gapReader) read(e timeline.Event) {
 	}
 	switch e.Verb {
 	case timeline.VerbLost:
-		if !g.open {
-			g.gaps, g.open = append(g.gaps, Gap{From: e.Time, Why: e.Detail}), true
+		if len(g.lost) == 0 {
+			g.gaps = append(g.gaps, Gap{From: e.Time, Why: e.Detail})
 		}
+		if g.lost == nil {
+			g.lost = map[string]bool{}
+		}
+		g.lost[e.Object.Name] = true
 	case timeline.VerbResumed:
-		if g.open {
-			g.gaps[len(g.gaps)-1].To, g.open = e.Time, false
+		if len(g.lost) == 0 {
+			return
+		}
+		delete(g.lost, e.Object.Name)
+		if len(g.lost) == 0 {
+			g.gaps[len(g.gaps)-1].To = e.Time
 		}
 	}
 }
 
-// done closes a gap still open at end.
-func (g *gapReader) done(end time.Time) []Gap {
-	if g.open {
-		g.gaps[len(g.gaps)-1].To = end
-		g.open = false
+// upTo is the gaps of a timeline that ends at end: a gap still open runs
+// to it, marked Open with the kinds still lost. The reader reads on.
+func (g *gapReader) upTo(end time.Time) []Gap {
+	gaps := append([]Gap(nil), g.gaps...)
+	if len(g.lost) > 0 {
+		last := &gaps[len(gaps)-1]
+		last.To, last.Open, last.Lost = end, true, strings.Join(slices.Sorted(maps.Keys(g.lost)), ",")
 	}
-	return g.gaps
+	return gaps
 }
 
 // Gaps lists the recording gaps of a timeline that covers time up to end.
@@ -62,7 +81,7 @@ func Gaps(events []timeline.Event, end time.Time) []Gap {
 	for _, e := range events {
 		g.read(e)
 	}
-	return g.done(end)
+	return g.upTo(end)
 }
 
 // excuseGaps turns the failures of v whose window overlaps a gap into "not

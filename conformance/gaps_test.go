@@ -80,3 +80,27 @@ func TestVerdictWithoutProblemsInAGap(t *testing.T) {
 		t.Errorf("evidence spanning the gap: %s %q, want not judged", c.Status, c.Message)
 	}
 }
+
+// Kinds are lost and listed again each on its own: a gap lasts until every
+// kind lost is listed again, and one still lost at the end is Open, naming
+// what it lost. One kind listed again while another is still lost closed
+// the gap, and a timeline ending in it passed for complete.
+func TestGapLastsUntilEveryKindIsListedAgain(t *testing.T) {
+	of := func(off time.Duration, verb, kind string) timeline.Event {
+		e := gapAt(off, verb)
+		e.Object.Name = kind
+		return e
+	}
+	end := sim.Epoch.Add(time.Hour)
+	events := []timeline.Event{of(10*time.Minute, timeline.VerbLost, "Deployment.apps"), of(11*time.Minute, timeline.VerbLost, "Pod"),
+		of(12*time.Minute, timeline.VerbResumed, "Deployment.apps")}
+	gaps := Gaps(events, end)
+	if len(gaps) != 1 || !gaps[0].From.Equal(sim.Epoch.Add(10*time.Minute)) || !gaps[0].To.Equal(end) || !gaps[0].Open || gaps[0].Lost != "Pod" {
+		t.Errorf("one kind still lost at the end: gaps %+v, want one open from +10m to the end, Pod lost", gaps)
+	}
+	events = append(events, of(13*time.Minute, timeline.VerbResumed, "Pod"))
+	gaps = Gaps(events, end)
+	if len(gaps) != 1 || !gaps[0].To.Equal(sim.Epoch.Add(13*time.Minute)) || gaps[0].Open {
+		t.Errorf("every kind listed again: gaps %+v, want one closed at +13m", gaps)
+	}
+}

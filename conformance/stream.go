@@ -138,9 +138,7 @@ func (s *Stream) Judge(end time.Time) ([]reports.Case, []Gap) {
 	case tol > 0 && m.WithTolerance != nil:
 		m = m.WithTolerance(tol)
 	}
-	gaps := append([]Gap(nil), s.gaps.gaps...)
-	g := gapReader{gaps: gaps, open: s.gaps.open}
-	j := &Judging{Events: s.events, End: end, Start: s.Start, Gaps: g.done(end), Strict: s.Strict, facts: map[any]any{}}
+	j := &Judging{Events: s.events, End: end, Start: s.Start, Gaps: s.gaps.upTo(end), Strict: s.Strict, facts: map[any]any{}}
 	for i, o := range m.Online {
 		j.facts[o.Key] = s.readers[i].Facts()
 	}

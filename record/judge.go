@@ -2,6 +2,7 @@ package record
 
 import (
 	"context"
+	"fmt"
 	"io"
 	"time"
 
@@ -34,6 +35,11 @@ type Judgement struct {
 	// Strict judges strictly (conformance.Judging.Strict): the failures of
 	// convention rules fail instead of warning.
 	Strict bool
+	// Ongoing says the recording goes on (a watch judging what it has so
+	// far): a gap open at its end may yet close, so it is a gap like any
+	// other. Otherwise a timeline that ends in a gap makes the run the
+	// environment's fault (endedLost).
+	Ongoing bool
 }
 
 // checkEvery is how many events pass between two looks at ctx.
@@ -43,7 +49,9 @@ const checkEvery = 4096
 // time (conformance.Stream): memory is what m's online facts keep. The
 // run it returns starts at the first event (its offsets count from
 // there), lasts to Until or the last event, and says how the timeline was
-// recorded: its lag, the tolerance the rules were given, its gaps.
+// recorded: its lag, the tolerance the rules were given, its gaps. A
+// timeline that ends in a gap never resumed is the environment's fault
+// (endedLost), unless the recording goes on (j.Ongoing).
 func Judge(ctx context.Context, src Source, m *conformance.Mechanism, j Judgement) (reports.Run, error) {
 	start := time.Now()
 	s := conformance.NewStream(m)
@@ -82,9 +90,33 @@ func Judge(ctx context.Context, src Source, m *conformance.Mechanism, j Judgemen
 		rec.Lag = &reports.Lag{Count: l.Count(), P50: l.Quantile(0.5), P99: l.Quantile(0.99), Min: l.Min(), Max: l.Max()}
 	}
 	for _, g := range gaps {
-		rec.Gaps = append(rec.Gaps, reports.Gap{From: g.From, To: g.To, Why: g.Why})
+		rec.Gaps = append(rec.Gaps, reports.Gap{From: g.From, To: g.To, Why: g.Why, Open: g.Open})
 	}
-	return reports.Run{Scenario: j.Name, Mechanism: m.Name, Description: "judged from " + j.Source, Subjects: map[string]string{},
+	run := reports.Run{Scenario: j.Name, Mechanism: m.Name, Description: "judged from " + j.Source, Subjects: map[string]string{},
 		Virtual: end.Sub(s.Start), Reached: end.Sub(s.Start), Wall: time.Since(start),
-		Start: s.Start, Recording: rec, Cases: cases}, nil
+		Start: s.Start, Recording: rec, Cases: cases}
+	if n := len(gaps); n > 0 && gaps[n-1].Open && !gaps[n-1].From.After(end) && !j.Ongoing {
+		endedLost(&run, gaps[n-1])
+	}
+	return run, nil
+}
+
+// endedLost makes run, whose timeline ended in the recording gap g, the
+// environment's fault: the recorder lost the cluster (or its rights to
+// it) and never reached it again, so nobody saw how the span ended. The
+// run is ERROR (reports.StopEnvironment), its Error saying what was lost
+// when; a rule that passed judged only what came before, so it is not
+// judged, saying why. A failure stands: it was seen outside every gap
+// (conformance excuses the rest). watch and analyze alike: a watch that
+// ends having lost its cluster, or the timeline it left, judged again.
+func endedLost(run *reports.Run, g conformance.Gap) {
+	at := "+" + g.From.Sub(run.Start).Round(time.Millisecond).String()
+	run.Stopped = reports.StopEnvironment
+	run.Error = fmt.Sprintf("the recording lost %s at %s (%s) and never reached it again before it ended", g.Lost, at, g.Why)
+	for i := range run.Cases {
+		c := &run.Cases[i]
+		if c.Status == reports.Pass {
+			c.Status, c.Message = reports.Skip, fmt.Sprintf("not judged from %s to the end: the recording lost %s then and never reached the cluster again (the run's error says why); before it: %s", at, g.Lost, c.Message)
+		}
+	}
 }

@@ -53,14 +53,6 @@ type Options struct {
 	Resumed func(kind string)
 }
 
-// Loss is a recording gap still open when the recording ended: the kind
-// was lost at Since and not listed again before the end.
-type Loss struct {
-	Kind  string
-	Since time.Time
-	Why   string
-}
-
 // Recorder records a live API server's writes to a mechanism's kinds.
 type Recorder struct {
 	opts     Options
@@ -73,8 +65,6 @@ type Recorder struct {
 	held   []held
 	timer  *time.Timer
 	failed error
-	// lost are the kinds in a recording gap now, by name (Losses).
-	lost map[string]Loss
 	// For tests: breakWatch, when signalled, drops the kind's watch as a
 	// server timeout does; rewatchRV then picks the resourceVersion the
 	// next watch starts from (an expired one forces a 410).
@@ -90,22 +80,7 @@ func New(opts Options) (*Recorder, error) {
 	if opts.Now == nil {
 		opts.Now = time.Now
 	}
-	return &Recorder{opts: opts, observer: NewObserver(opts.Recording), lost: map[string]Loss{}}, nil
-}
-
-// Losses are the recording gaps open when Run returned, by kind: a
-// recording that ends in one never saw the end of its span, and a rule
-// cannot say what happened there (the cluster went away, or the recorder
-// lost its rights to it).
-func (r *Recorder) Losses() []Loss {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	out := make([]Loss, 0, len(r.lost))
-	for _, l := range r.lost {
-		out = append(out, l)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Kind < out[j].Kind })
-	return out
+	return &Recorder{opts: opts, observer: NewObserver(opts.Recording)}, nil
 }
 
 // now is the recorder's clock to the millisecond, as timelines keep it.
@@ -353,9 +328,6 @@ func (r *Recorder) gap(ctx context.Context, k kindWatch, since time.Time, why st
 	if err := r.emit(timeline.Event{Time: since, Actor: RecorderActor, Verb: timeline.VerbLost, Object: ref, Detail: why}); err != nil {
 		return "", err
 	}
-	r.mu.Lock()
-	r.lost[k.name] = Loss{Kind: k.name, Since: since, Why: why}
-	r.mu.Unlock()
 	if r.opts.Lost != nil {
 		r.opts.Lost(k.name, why)
 	}
@@ -363,9 +335,6 @@ func (r *Recorder) gap(ctx context.Context, k kindWatch, since time.Time, why st
 	for {
 		rv, err := r.list(ctx, k, Relisted)
 		if err == nil {
-			r.mu.Lock()
-			delete(r.lost, k.name)
-			r.mu.Unlock()
 			if r.opts.Resumed != nil {
 				r.opts.Resumed(k.name)
 			}

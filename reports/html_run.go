@@ -90,7 +90,7 @@ func (p *page) recording(r *Recording) {
 	p.f("; rules judged with a tolerance of %s on deadlines.</p>\n", esc(fmtDur(r.Tolerance)))
 	for _, g := range r.Gaps {
 		p.f("<p class=\"error\">Recording gap from %s to %s (%s): not judged.</p>\n",
-			g.From.UTC().Format(time.RFC3339Nano), g.To.UTC().Format(time.RFC3339Nano), esc(g.Why))
+			g.From.UTC().Format(time.RFC3339Nano), g.until(), esc(g.Why))
 	}
 }
 

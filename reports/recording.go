@@ -42,6 +42,18 @@ type Gap struct {
 	From time.Time `json:"from"`
 	To   time.Time `json:"to"`
 	Why  string    `json:"why"`
+	// Open says the recording ended in it, never listing again what it
+	// lost: To is the recording's end.
+	Open bool `json:"open,omitempty"`
+}
+
+// until is where the gap ends: an instant, or the recording's end for one
+// never resumed.
+func (g Gap) until() string {
+	if g.Open {
+		return "the end, never resumed"
+	}
+	return g.To.UTC().Format(time.RFC3339Nano)
 }
 
 // writeRecording says, in Markdown, how the run was recorded.
@@ -57,7 +69,7 @@ func writeRecording(b *bytes.Buffer, r *Recording) {
 	}
 	fmt.Fprintf(b, " Rules judged with a tolerance of %s on deadlines.\n\n", fmtDur(r.Tolerance))
 	for _, g := range r.Gaps {
-		fmt.Fprintf(b, "- Recording gap from %s to %s (%s): not judged.\n", g.From.UTC().Format(time.RFC3339Nano), g.To.UTC().Format(time.RFC3339Nano), mdInline(g.Why))
+		fmt.Fprintf(b, "- Recording gap from %s to %s (%s): not judged.\n", g.From.UTC().Format(time.RFC3339Nano), g.until(), mdInline(g.Why))
 	}
 	if len(r.Gaps) > 0 {
 		b.WriteString("\n")

@@ -65,9 +65,17 @@ fails nothing unless --strict.
 
 Memory: ` + analyzeMemory() + `
 
+A recorded timeline that ends in a recording gap never resumed (the
+recorder lost the cluster and never listed it again: what a watch killed
+meanwhile leaves) is judged as watch judges it: its run is ERROR, and the
+rules that passed are not judged from the gap's start; failures before it
+stand. A gap that closed before the end is only not judged.
+
 Exit codes: 0 every rule passed (or only warned, unless --strict), 1 a
-rule failed, 2 a file or flag is wrong (nothing written), 3 a disk error,
-128+n stopped by signal n (the report directory left as it was).`,
+rule failed, 2 a file or flag is wrong (nothing written), 3 a timeline
+ends in a recording gap (the environment's fault when it was recorded;
+the report is written, the runs marked ERROR) or a disk error, 128+n
+stopped by signal n (the report directory left as it was).`,
 		Example: `  opcert analyze opcert-report/timelines/01-stale-hang.jsonl --out /tmp/again
   kubectl get clusteroperators -w -o json --show-managed-fields > co.json   # in CI, then:
   opcert analyze co.json --mechanism stale --detector-manager my-detector --out co-report`,
@@ -139,6 +147,7 @@ func (o *analyzeOptions) run(cmd *cobra.Command, files []string) error {
 	defer os.RemoveAll(staging)
 	rep := &reports.Report{Tool: "opcert", StartedAt: time.Now().UTC(), Environment: reports.Environment{KubeVersion: "none (judged offline)", EtcdVersion: "none"}}
 	start := time.Now()
+	lost := 0 // runs whose timeline ended in a recording gap
 	for i, f := range files {
 		judges, err := o.mechanismsOf(cmd.Context(), mechs, f)
 		if err != nil {
@@ -157,6 +166,10 @@ func (o *analyzeOptions) run(cmd *cobra.Command, files []string) error {
 				return err
 			}
 			fmt.Fprintf(cmd.ErrOrStderr(), "[%d/%d] %s\n", i+1, len(files), run.Headline())
+			if run.Stopped == reports.StopEnvironment { // record.Judge: it ended in a gap
+				fmt.Fprintf(cmd.ErrOrStderr(), "opcert: %s: %s: its run is ERROR\n", visible.Quote(f), run.Error)
+				lost++
+			}
 			rep.Runs = append(rep.Runs, run)
 		}
 	}
@@ -164,8 +177,13 @@ func (o *analyzeOptions) run(cmd *cobra.Command, files []string) error {
 	if err := reports.WriteAll(staging, rep); err != nil {
 		return envError{err}
 	}
+	// A run that ends in a gap is the environment's fault, as the watch
+	// that recorded it says (exit 3), whatever the rules said of the rest.
 	var verdict error
-	if rep.Failed() {
+	switch {
+	case lost > 0:
+		verdict = envError{fmt.Errorf("%d of %d runs judged timelines that end in a recording gap never resumed: the report marks them ERROR", lost, len(rep.Runs))}
+	case rep.Failed():
 		verdict = errRulesFailed
 	}
 	if err := commitReport(staging, o.out, verdict); err != nil {

@@ -36,7 +36,8 @@ type watchOptions struct {
 	duration, every     time.Duration
 	strict              bool
 	mechanisms          mechanismFlags
-	failed              bool // the last judging failed a rule
+	failed              bool   // the last judging failed a rule
+	lost                string // the final judging's: what the recording lost and never reached again
 }
 
 func newWatch() *cobra.Command {
@@ -175,11 +176,7 @@ func (o *watchOptions) run(cmd *cobra.Command) error {
 	go func() { done <- recorder.Run(ctx) }()
 
 	judge := func(final bool) error {
-		var lost []record.Loss
-		if final {
-			lost = recorder.Losses()
-		}
-		return o.judge(parent, m, rec, redact.URLs(cfg.Host), version, final, lost, cmd)
+		return o.judge(parent, m, rec, redact.URLs(cfg.Host), version, final, cmd)
 	}
 	var tick <-chan time.Time
 	if o.every > 0 {
@@ -202,7 +199,7 @@ func (o *watchOptions) run(cmd *cobra.Command) error {
 			if err := judge(true); err != nil {
 				return err
 			}
-			return o.verdict(parent, recorder.Losses(), redact.URLs(cfg.Host), stderr)
+			return o.verdict(parent, redact.URLs(cfg.Host), stderr)
 		}
 	}
 }
@@ -243,11 +240,11 @@ func (o *watchOptions) pick() (*conformance.Mechanism, error) {
 // verdict is the exit of a finished watch: the signal that ended it (main
 // turns that into 128+n), the environment's fault if the recording ended
 // having lost the cluster (exit 3, whatever the rules said of what came
-// before), else its report's verdict.
-func (o *watchOptions) verdict(parent context.Context, lost []record.Loss, host string, stderr io.Writer) error {
+// before: record.Judge marked the run), else its report's verdict.
+func (o *watchOptions) verdict(parent context.Context, host string, stderr io.Writer) error {
 	var env error
-	if len(lost) > 0 {
-		env = envError{fmt.Errorf("the recording lost %s on %s and never reached it again (%s): the report marks the watch ERROR", lost[0].Kind, host, lost[0].Why)}
+	if o.lost != "" {
+		env = envError{fmt.Errorf("on %s, %s: the report marks the watch ERROR", host, o.lost)}
 	}
 	switch {
 	case parent.Err() != nil:
@@ -263,31 +260,8 @@ func (o *watchOptions) verdict(parent context.Context, lost []record.Loss, host 
 	return nil
 }
 
-// markLost makes run, whose recording ended in the gaps lost, the
-// environment's fault: ERROR, saying what was lost when; a rule that
-// passed judged only what came before, so it is not judged, saying why. A
-// failure stands: it was seen outside every gap (conformance excuses the
-// rest).
-func markLost(run *reports.Run, lost []record.Loss) {
-	first := lost[0]
-	for _, l := range lost[1:] {
-		if l.Since.Before(first.Since) {
-			first = l
-		}
-	}
-	at := "+" + first.Since.Sub(run.Start).Round(time.Millisecond).String()
-	why := fmt.Sprintf("the recording lost %s at %s (%s) and never reached the cluster again before it ended", first.Kind, at, first.Why)
-	run.Stopped, run.Error = reports.StopEnvironment, why
-	for i := range run.Cases {
-		c := &run.Cases[i]
-		if c.Status == reports.Pass {
-			c.Status, c.Message = reports.Skip, fmt.Sprintf("not judged from %s to the end: the recording lost %s then and never reached the cluster again (the run's error says why); before it: %s", at, first.Kind, c.Message)
-		}
-	}
-}
-
 // judge judges the recording so far and swaps the reports in.
-func (o *watchOptions) judge(parent context.Context, m *conformance.Mechanism, rec *recordingFile, host, version string, final bool, lost []record.Loss, cmd *cobra.Command) error {
+func (o *watchOptions) judge(parent context.Context, m *conformance.Mechanism, rec *recordingFile, host, version string, final bool, cmd *cobra.Command) error {
 	size, err := rec.flush()
 	if err != nil {
 		return envError{err}
@@ -315,7 +289,7 @@ func (o *watchOptions) judge(parent context.Context, m *conformance.Mechanism, r
 		return envError{err}
 	}
 	// A judging is never cut short by the signal that asked for it.
-	run, err := record.Judge(context.WithoutCancel(parent), src, m, record.Judgement{Name: "watch", Source: host, Tolerance: tol, Strict: o.strict})
+	run, err := record.Judge(context.WithoutCancel(parent), src, m, record.Judgement{Name: "watch", Source: host, Tolerance: tol, Strict: o.strict, Ongoing: !final})
 	if err != nil {
 		return envError{fmt.Errorf("judging the recording: %w", err)}
 	}
@@ -324,15 +298,15 @@ func (o *watchOptions) judge(parent context.Context, m *conformance.Mechanism, r
 	if !final {
 		run.Description = "judged while recording: what was recorded so far"
 	}
-	if len(lost) > 0 {
-		markLost(&run, lost)
-	}
 	rep := &reports.Report{Tool: "opcert", StartedAt: run.Start, Wall: run.Virtual,
 		Environment: reports.Environment{KubeVersion: version, EtcdVersion: "not seen (a live cluster)", Assets: host}, Runs: []reports.Run{run}}
 	if err := reports.WriteAll(staging, rep); err != nil {
 		return envError{err}
 	}
 	o.failed = rep.Failed()
+	if run.Stopped == reports.StopEnvironment { // only the final judging: the recording is over
+		o.lost = run.Error
+	}
 	if err := commitReport(staging, o.out, nil); err != nil {
 		return err
 	}

@@ -58,10 +58,12 @@ const (
 //     broke or expired, 410 Gone: writes from this instant on may be
 //     missing, Detail why), resumed (it listed again: what changed while it
 //     was lost shows as one write per changed object, at the listing's
-//     instant and marked so in Detail), and stop (the recording ended). A
-//     lost with no resumed after it runs to the end of the timeline. The
-//     span from lost to resumed is a recording gap: rules do not judge
-//     what falls in it (conformance.Gap).
+//     instant and marked so in Detail), and stop (the recording ended).
+//     Each kind is lost and resumed on its own (Name the kind). A lost
+//     with no resumed after it runs to the end of the timeline, which is
+//     then not complete: its run is the environment's fault (record.Judge).
+//     The span from the first kind lost until every one is resumed is a
+//     recording gap: rules do not judge what falls in it (conformance.Gap).
 const (
 	KindProcess   = "Process"
 	KindFile      = "File"

@@ -132,6 +132,7 @@ func onSignals(cancel context.CancelCauseFunc) {
 	fmt.Fprintf(os.Stderr, "\nopcert: %s: %s (again to stop at once)\n", signalName(first), note)
 	<-sigs
 	code, said := decided.atOnce() // holds the lock: nothing is replaced from now on
+	removeStaged()
 	world.Abort()
 	killDescendants()
 	fmt.Fprintf(os.Stderr, "opcert: stopped at once: %s\n", said)

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 
 	"golang.org/x/sys/unix"
@@ -270,7 +271,31 @@ func stagingDir(out string) (string, error) {
 	if err != nil {
 		return "", envError{fmt.Errorf("report directory %s: %w", out, err)}
 	}
+	staged.Lock()
+	staged.dirs = append(staged.dirs, dir)
+	staged.Unlock()
 	return dir, nil
+}
+
+// staged are the staging directories this opcert made, for a second
+// signal to remove: it exits at once, and the commands' deferred removals
+// never run.
+var staged struct {
+	sync.Mutex
+	dirs []string
+}
+
+// removeStaged removes every staging directory this opcert made, and the
+// earlier report a swap left in one's place (swapIn). Called with the
+// decision's lock held for good (outcome.atOnce), so that no swap is under
+// way: --out itself is never touched.
+func removeStaged() {
+	staged.Lock()
+	defer staged.Unlock()
+	for _, dir := range staged.dirs {
+		_ = os.RemoveAll(dir)
+		_ = os.RemoveAll(dir + ".old")
+	}
 }
 
 // sweepStaging removes marked staging directories of out whose opcert is

@@ -62,8 +62,7 @@ func TestDetachedDescendantsAreKilled(t *testing.T) {
 // to notice a signal on a large capture), and then leaves --out as it was:
 // it never exits 130 having replaced it.
 func TestAnalyzeHonoursTheFirstSignal(t *testing.T) {
-	seed := time.Now().UnixNano()
-	t.Logf("seed %d", seed)
+	seed := signalSeed(t)
 	rng := rand.New(rand.NewPCG(uint64(seed), 0))
 	tl := benchTimeline(t, 20_000) // about 2 s of reading and judging
 	for i := range 3 {
@@ -154,8 +153,7 @@ func TestSignalsAtRandomPointsForEveryCommand(t *testing.T) {
 	if testing.Short() {
 		t.Skip("needs the API server")
 	}
-	seed := time.Now().UnixNano()
-	t.Logf("seed %d", seed)
+	seed := signalSeed(t)
 	rng := rand.New(rand.NewPCG(uint64(seed), 0))
 	w := sharedWorld(t)
 	inputs := t.TempDir()
@@ -282,4 +280,18 @@ func detached(pid int) []string {
 		}
 	}
 	return out
+}
+
+// signalSeed is a test's random seed, logged; OPCERT_SIGNAL_SEED replays
+// a logged one.
+func signalSeed(t *testing.T) int64 {
+	seed := time.Now().UnixNano()
+	if s := os.Getenv("OPCERT_SIGNAL_SEED"); s != "" {
+		var err error
+		if seed, err = strconv.ParseInt(s, 10, 64); err != nil {
+			t.Fatalf("OPCERT_SIGNAL_SEED: %v", err)
+		}
+	}
+	t.Logf("seed %d (OPCERT_SIGNAL_SEED=%d replays it)", seed, seed)
+	return seed
 }

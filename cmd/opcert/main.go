@@ -78,13 +78,13 @@ func signalName(sig syscall.Signal) string {
 
 func main() {
 	world.MaybeLaunch()
-	becomeSubreaper()
+	world.BecomeSubreaper()
 	ctrllog.SetLogger(onceEach(os.Stderr))
 	ctx, cancel := context.WithCancelCause(context.Background())
 	go onSignals(cancel)
 	err := newRoot().ExecuteContext(ctx)
 	code := exitCode(ctx, err)
-	killDescendants()
+	world.KillDescendants()
 	os.Exit(code)
 }
 
@@ -134,7 +134,7 @@ func onSignals(cancel context.CancelCauseFunc) {
 	code, said := decided.atOnce() // holds the lock: nothing is replaced from now on
 	removeStaged()
 	world.Abort()
-	killDescendants()
+	world.KillDescendants()
 	fmt.Fprintf(os.Stderr, "opcert: stopped at once: %s\n", said)
 	os.Exit(code)
 }

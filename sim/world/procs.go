@@ -48,21 +48,34 @@ func self() (proc, error) {
 
 // stat reads a process's start time and state ('Z' for a zombie).
 func stat(pid int) (start string, state byte, err error) {
-	data, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	f, err := statFields(pid)
 	if err != nil {
 		return "", 0, err
 	}
-	// The command name in parentheses may hold spaces: fields count from
-	// after its closing parenthesis (field 3 is the state, 22 the start).
-	i := strings.LastIndexByte(string(data), ')')
-	if i < 0 {
-		return "", 0, errors.New("unreadable /proc stat")
-	}
-	f := strings.Fields(string(data[i+1:]))
 	if len(f) < 20 {
 		return "", 0, errors.New("short /proc stat")
 	}
 	return f[19], f[0][0], nil
+}
+
+// statFields are the fields of a process's /proc stat from its state on
+// (field 3: the state, the parent's pid, ..., field 22 at index 19: the
+// start time). The command name before them, in parentheses, may hold
+// spaces: fields count from after its closing parenthesis.
+func statFields(pid int) ([]string, error) {
+	data, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "stat"))
+	if err != nil {
+		return nil, err
+	}
+	i := strings.LastIndexByte(string(data), ')')
+	if i < 0 {
+		return nil, errors.New("unreadable /proc stat")
+	}
+	f := strings.Fields(string(data[i+1:]))
+	if len(f) < 2 {
+		return nil, errors.New("short /proc stat")
+	}
+	return f, nil
 }
 
 // running tells whether p is still the same live (not zombie) process.

@@ -1,17 +1,15 @@
-package main
+package world
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 
 	"golang.org/x/sys/unix"
 )
 
-// opcert is the subreaper of every process it starts: a descendant that
+// BecomeSubreaper makes opcert the subreaper of every process it starts: a descendant that
 // leaves its process group and session (an operator started through
 // setsid, a daemon that double-forks) is reparented to opcert when its
 // parent dies, not to init, and every exit path of opcert (the end of a
@@ -22,26 +20,26 @@ import (
 // What it cannot do is outlive opcert: after a SIGKILL of opcert its
 // direct children die by their parent-death signal, but a descendant that
 // had detached from them is reparented to init, until the next opcert's
-// start-up kills it (sim/world's sweep). Orphans reparented to
+// start-up kills it (the run directories' sweep). Orphans reparented to
 // opcert during a run are not reaped until it exits (reaping them then
 // would race os/exec's own waits).
-func becomeSubreaper() {
+func BecomeSubreaper() {
 	_ = unix.Prctl(unix.PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 }
 
-// reapRounds bounds killDescendants: a descendant forking as fast as it is
+// reapRounds bounds KillDescendants: a descendant forking as fast as it is
 // killed is given up on after this many rounds.
 const (
 	reapRounds = 40
 	reapPause  = 25 * time.Millisecond
 )
 
-// killDescendants sends SIGKILL to every live descendant of opcert until
+// KillDescendants sends SIGKILL to every live descendant of opcert until
 // none is left (a killed process's children are reparented to opcert, the
 // subreaper, and killed in the next round).
-func killDescendants() {
+func KillDescendants() {
 	for range reapRounds {
-		live := descendants(os.Getpid())
+		live := Descendants(os.Getpid())
 		if len(live) == 0 {
 			return
 		}
@@ -52,26 +50,23 @@ func killDescendants() {
 	}
 }
 
-// descendants lists the processes below pid that are not zombies, from
+// Descendants lists the processes below pid that are not zombies, from
 // the parent links in /proc.
-func descendants(pid int) []int {
+func Descendants(pid int) []int {
 	children := map[int][]int{}
 	zombie := map[int]bool{}
 	dirs, _ := filepath.Glob("/proc/[0-9]*")
 	for _, d := range dirs {
-		data, err := os.ReadFile(filepath.Join(d, "stat"))
+		self, err := strconv.Atoi(filepath.Base(d))
 		if err != nil {
 			continue
 		}
-		// Fields count from after the command name's closing parenthesis
-		// (it may hold spaces): the state, then the parent's pid.
-		f := strings.Fields(string(data[bytes.LastIndexByte(data, ')')+1:]))
-		if len(f) < 2 {
+		f, err := statFields(self)
+		if err != nil {
 			continue
 		}
-		self, err1 := strconv.Atoi(filepath.Base(d))
-		parent, err2 := strconv.Atoi(f[1])
-		if err1 != nil || err2 != nil {
+		parent, err := strconv.Atoi(f[1])
+		if err != nil {
 			continue
 		}
 		children[parent] = append(children[parent], self)

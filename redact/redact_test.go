@@ -92,6 +92,7 @@ func TestText(t *testing.T) {
 		{"--auth --name x", "--auth --name x"},
 		{"cannot reach https://u:p@h:6443 (context c)", "cannot reach https://REDACTED@h:6443 (context c)"},
 		{"the key is missing; token expired; name=x", "the key is missing; token expired; name=x"},
+		{"KEY=''0 and A_TOKEN='a'\"b\"c next", "KEY=REDACTED and A_TOKEN=REDACTED next"},
 	} {
 		if got := Text(tc.in); got != tc.want {
 			t.Errorf("Text(%q)\n = %q\nwant %q", tc.in, got, tc.want)

@@ -97,6 +97,12 @@ type Role struct {
 	// process mode) or a Deployment on a cluster ("deployment:NS/NAME",
 	// Deployment: cluster mode).
 	RealTime bool
+	// Placeholders are the {keys} an executable's command may hold besides
+	// {role} ({name}: the object the instance owns, and what else the
+	// mechanism gives its processes); a command holding any other is
+	// refused before anything starts, as a misspelled {nmae} would leave
+	// the operator without its name.
+	Placeholders []string
 }
 
 // Subject fills a role: the reference, or a deliberately broken variant
@@ -302,7 +308,7 @@ func (r *Role) subject(name string) (Subject, bool) {
 		}
 	}
 	if cmd, ok := strings.CutPrefix(name, execPrefix); ok && r.RealTime {
-		c, err := process.ParseCommand(cmd)
+		c, err := r.command(cmd)
 		shown, _ := redact.Args(c)
 		return Subject{Name: name, Description: "the executable " + process.Command(shown).String(), Impl: Process{Command: c}}, err == nil
 	}
@@ -321,7 +327,7 @@ func (r *Role) externalError(subject string) (bool, error) {
 		if !r.RealTime {
 			return true, nil
 		}
-		_, err := process.ParseCommand(cmd)
+		_, err := r.command(cmd)
 		return true, err
 	}
 	if spec, ok := strings.CutPrefix(subject, deploymentPrefix); ok {

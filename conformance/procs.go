@@ -70,6 +70,16 @@ type instance struct {
 	proxy      *process.Proxy
 	proc       *process.Proc
 	endings    []string // of earlier processes of the instance
+	unasked    int      // of those, how many ended on their own
+}
+
+// ended records how the instance's process, which has ended, did, and
+// forgets it.
+func (in *instance) ended() {
+	if !in.proc.Asked() {
+		in.unasked++
+	}
+	in.ended()
 }
 
 // NewProcesses keeps the instances' logs in dir, and their kubeconfigs in
@@ -129,7 +139,7 @@ func (p *Processes) StartWith(name, role string, vars map[string]string, cmd pro
 	if in.proc != nil {
 		select {
 		case <-in.proc.Done():
-			in.endings, in.proc = append(in.endings, in.proc.Ending()), nil
+			in.ended()
 		default:
 			return fmt.Errorf("%s is already running", name)
 		}
@@ -137,6 +147,13 @@ func (p *Processes) StartWith(name, role string, vars map[string]string, cmd pro
 	vars = maps.Clone(vars)
 	vars["role"] = role
 	in.cmd = cmd.For(vars)
+	for _, w := range in.cmd {
+		// Role.Placeholders promised the key: a mechanism that declares
+		// one it does not give would start its operator without it.
+		if p := placeholder.FindString(w); p != "" {
+			return fmt.Errorf("%s: the placeholder %s was accepted but is not given to %s processes", name, p, role)
+		}
+	}
 	env := []string{"KUBECONFIG=" + in.kubeconfig}
 	for _, k := range slices.Sorted(maps.Keys(vars)) {
 		env = append(env, envName(k)+"="+vars[k])
@@ -229,17 +246,16 @@ func (p *Processes) Close() []reports.Process {
 		if in.proc != nil {
 			select {
 			case <-in.proc.Done():
-				in.endings = append(in.endings, in.proc.Ending())
+				in.ended()
 			default:
 				in.proc.Kill()
-				in.endings = append(in.endings, "running at the end of the run (killed by opcert)")
+				in.endings, in.proc = append(in.endings, "running at the end of the run (killed by opcert)"), nil
 			}
-			in.proc = nil
 		}
 		in.proxy.Close()
 		shown, _ := redact.Args(in.cmd) // the subject's secrets, counted once in Run.Redacted
 		out = append(out, reports.Process{Name: n, Role: in.role, Command: process.Command(shown).String(),
-			Log: filepath.Join(p.dir, fileName(n)+".log"), Endings: in.endings})
+			Log: filepath.Join(p.dir, fileName(n)+".log"), Endings: in.endings, Unasked: in.unasked})
 	}
 	return out
 }

@@ -95,6 +95,14 @@ func (p *Proc) Kill() error {
 	}
 }
 
+// Asked tells whether opcert ended the process (Kill); false for a
+// process that runs or ended on its own.
+func (p *Proc) Asked() bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.killed
+}
+
 // Ending says how the process ended, for the report: "running", "killed
 // by opcert", "exited with status N", or "killed by signal S".
 func (p *Proc) Ending() string {

@@ -98,6 +98,11 @@ func Judge(ctx context.Context, src Source, m *conformance.Mechanism, j Judgemen
 	if n := len(gaps); n > 0 && gaps[n-1].Open && !gaps[n-1].From.After(end) && !j.Ongoing {
 		endedLost(&run, gaps[n-1])
 	}
+	if why := conformance.NothingJudged(cases); why != "" && run.Stopped == "" {
+		// A recording in which nothing the rules look for happened (no
+		// detector write, a ClusterOperator never seen) proves nothing.
+		run.NotJudged = []string{why}
+	}
 	return run, nil
 }
 

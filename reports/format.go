@@ -81,7 +81,9 @@ func (run Run) counts() (pass, warn, fail, skip int) {
 
 // verdict is ERROR or INTERRUPTED for a run its environment or a signal
 // stopped (it proved nothing either way), FAIL when a case failed or the
-// subjects broke the run, PASS otherwise: warnings fail nothing.
+// subjects broke the run, NOT JUDGED when it failed nothing but proved
+// nothing of its subjects either (Run.NotJudged), PASS otherwise: warnings
+// fail nothing.
 func (run Run) verdict() string {
 	switch run.Stopped {
 	case StopEnvironment, StopScenario:
@@ -92,5 +94,27 @@ func (run Run) verdict() string {
 	if _, _, fail, _ := run.counts(); fail > 0 || run.Error != "" {
 		return "FAIL"
 	}
+	if len(run.NotJudged) > 0 {
+		return NotJudged
+	}
 	return "PASS"
+}
+
+// NotJudged is the verdict of a run that failed nothing and proved
+// nothing (Run.NotJudged).
+const NotJudged = "NOT JUDGED"
+
+// judged counts the run's rules that gave a verdict, and its rules (the
+// scenario's expectations are not a rule).
+func (run Run) judged() (judged, rules int) {
+	for _, c := range run.Cases {
+		if c.Rule == "EXPECT" {
+			continue
+		}
+		rules++
+		if c.Status != Skip {
+			judged++
+		}
+	}
+	return judged, rules
 }

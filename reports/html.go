@@ -118,19 +118,14 @@ func (p *page) head() {
 	p.f("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
 	p.f("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
 	p.f("<title>%s report: %s</title>\n<style>\n%s</style>\n</head>\n<body>\n", esc(p.r.Tool), verdict, pageCSS)
-	p.f("<header><h1>%s report <span class=\"badge %s\">%s</span></h1>\n", esc(p.r.Tool), strings.ToLower(verdict), verdict)
+	p.f("<header><h1>%s report <span class=\"badge %s\">%s</span></h1>\n", esc(p.r.Tool), badge(verdict), verdict)
 	p.f("<nav><a href=\"#summary\">Summary</a> <a href=\"#runs\">Runs</a> <a href=\"#rules\">Rules</a></nav></header>\n<main>\n")
 }
 
-func (p *page) verdict() string {
-	switch {
-	case p.r.Errored():
-		return "ERROR"
-	case p.r.Failed():
-		return "FAIL"
-	}
-	return "PASS"
-}
+func (p *page) verdict() string { return p.r.Verdict() }
+
+// badge is the CSS class of a verdict's badge: "not-judged" for NOT JUDGED.
+func badge(verdict string) string { return strings.ReplaceAll(strings.ToLower(verdict), " ", "-") }
 
 func (p *page) foot() {
 	p.f("</main>\n<div id=\"tip\" role=\"tooltip\" hidden></div>\n<script>\n%s</script>\n</body>\n</html>\n", pageJS)
@@ -219,7 +214,7 @@ func (p *page) runsTable() {
 			"<td class=\"num\">%s</td><td class=\"num\">%d</td><td><span class=\"badge %s\">%s</span></td>"+
 			"<td class=\"num\">%d</td><td class=\"num\">%d</td><td class=\"num\">%s</td><td class=\"num\">%d</td></tr>\n",
 			i+1, i+1, esc(run.Scenario), esc(orDash(run.Mechanism)), esc(run.subjects()), run.mode(p.r.Environment),
-			esc(fmtDur(run.Virtual)), esc(wallText(run.Wall)), run.APICalls, strings.ToLower(v), v,
+			esc(fmtDur(run.Virtual)), esc(wallText(run.Wall)), run.APICalls, badge(v), v,
 			pass, warn, p.failCell(i, fail), skip)
 	}
 	p.f("</tbody></table></section>\n")

@@ -18,7 +18,7 @@ import (
 func (p *page) run(i int, fsys fs.FS) {
 	run := p.r.Runs[i]
 	v := run.verdict()
-	p.f("<section class=\"run\" id=\"run-%d\">\n<h2><span class=\"badge %s\">%s</span> %s", i+1, strings.ToLower(v), v, esc(run.Scenario))
+	p.f("<section class=\"run\" id=\"run-%d\">\n<h2><span class=\"badge %s\">%s</span> %s", i+1, badge(v), v, esc(run.Scenario))
 	if len(run.Subjects) > 0 {
 		p.f(" <small>[%s]</small>", esc(run.subjects()))
 	}
@@ -35,6 +35,13 @@ func (p *page) run(i int, fsys fs.FS) {
 	}
 	if run.Redacted > 0 {
 		p.f("<p class=\"meta\">Subjects and commands are shown with %s (the subjects ran with them).</p>\n", esc(redact.Note(run.Redacted)))
+	}
+	if v == NotJudged {
+		p.f("<p class=\"error\"><strong>Not judged</strong>: the run failed nothing, but proved nothing of its subjects either:</p>\n<ul>\n")
+		for _, why := range run.NotJudged {
+			p.f("<li>%s</li>\n", esc(why))
+		}
+		p.f("</ul>\n")
 	}
 	if run.Error != "" {
 		p.f("<p class=\"error\"><strong>The run could not complete</strong> (%s): %s</p>\n", esc(run.reached()), esc(run.Error))

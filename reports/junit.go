@@ -25,6 +25,9 @@ import (
 // cannot hold most control characters at all (encoding/xml would write
 // U+FFFD for them), and a CI page shows the rest raw. A run whose subjects
 // are shown redacted says so in a property of its suite, opcert.redacted.
+// A run that proved nothing of its subjects (NOT JUDGED) has a testcase
+// "the run judged its subjects" in <error>, saying why: its passing and
+// skipped cases alone would show green.
 
 type junitCounts struct {
 	Tests    int `xml:"tests,attr"`
@@ -86,6 +89,12 @@ func WriteJUnit(w io.Writer, r *Report) error {
 		}
 		if run.Reaction > 0 {
 			s.Properties = append(s.Properties, junitProperty{Name: "opcert.reactionBound", Value: run.Reaction.String()})
+		}
+		if run.verdict() == NotJudged {
+			// CI must not count it a pass: an error of its own, saying why.
+			s.Errors++
+			s.Cases = append(s.Cases, junitCase{Name: "the run judged its subjects", Classname: class,
+				Error: &junitProblem{Message: NotJudged, Body: visible.Text(strings.Join(run.NotJudged, "\n"))}})
 		}
 		for _, c := range run.Cases {
 			tc := junitCase{Name: shownLine(c.Rule + " " + c.Statement), Classname: class}

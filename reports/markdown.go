@@ -19,11 +19,7 @@ import (
 // Warnings are counted in a column of their own and fail nothing.
 func WriteMarkdown(w io.Writer, r *Report) error {
 	var b bytes.Buffer
-	verdict := "PASS"
-	if r.Failed() {
-		verdict = "FAIL"
-	}
-	fmt.Fprintf(&b, "# %s report: %s\n\n", r.Tool, verdict)
+	fmt.Fprintf(&b, "# %s report: %s\n\n", r.Tool, r.Verdict())
 	if r.StartedAt.IsZero() {
 		b.WriteString("Wall-clock fields left out (reproducible report: the same input gives the same files).\n\n")
 	} else {
@@ -42,12 +38,13 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 	}
 
 	b.WriteString("\n## Summary\n\n")
-	row(&b, "Scenario", "Subjects", "Virtual", "Wall", "Speed-up", "API calls", "Verdict", "Pass", "Warn", "Fail", "Skip")
-	align(&b, "---", "---", "---:", "---:", "---:", "---:", "---", "---:", "---:", "---:", "---:")
+	row(&b, "Scenario", "Subjects", "Virtual", "Wall", "Speed-up", "API calls", "Verdict", "Rules judged", "Pass", "Warn", "Fail", "Skip")
+	align(&b, "---", "---", "---:", "---:", "---:", "---:", "---", "---:", "---:", "---:", "---:", "---:")
 	for _, run := range r.Runs {
 		pass, warn, fail, skip := run.counts()
+		judged, rules := run.judged()
 		row(&b, run.Scenario, run.subjects(), fmtDur(run.Virtual), fmtDur(run.Wall.Round(time.Millisecond)),
-			speedup(run.Virtual, run.Wall), fmt.Sprint(run.APICalls), run.verdict(),
+			speedup(run.Virtual, run.Wall), fmt.Sprint(run.APICalls), run.verdict(), fmt.Sprintf("%d of %d", judged, rules),
 			fmt.Sprint(pass), fmt.Sprint(warn), fmt.Sprint(fail), fmt.Sprint(skip))
 	}
 	for _, run := range r.Runs {
@@ -67,6 +64,13 @@ func writeRun(b *bytes.Buffer, run Run) {
 	}
 	if run.Error != "" {
 		fmt.Fprintf(b, "**The run could not complete** (%s): %s\n\n", run.reached(), mdInline(run.Error))
+	}
+	if run.verdict() == NotJudged {
+		b.WriteString("**Not judged**: the run failed nothing, but proved nothing of its subjects either:\n\n")
+		for _, why := range run.NotJudged {
+			fmt.Fprintf(b, "- %s\n", mdInline(why))
+		}
+		b.WriteString("\n")
 	}
 	if run.Timeline != "" {
 		fmt.Fprintf(b, "Timeline: %s\n\n", mdLink(run.Timeline))

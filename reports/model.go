@@ -90,6 +90,11 @@ type Run struct {
 	// by (0 or 1: none).
 	Processes []Process `json:"processes,omitempty"`
 	TimeScale float64   `json:"timeScale,omitempty"`
+	// NotJudged says why a run that failed nothing proved nothing of its
+	// subjects either: a subject under test never acted or ended without
+	// being asked, or no rule could judge the run. Such a run is NOT
+	// JUDGED, never a pass (opcert exits 4).
+	NotJudged []string `json:"notJudged,omitempty"`
 	// Reaction is the reaction bound the rules judged with: how long a
 	// subject could take to act on a change it could see (zero: none
 	// judged).
@@ -108,6 +113,10 @@ type Process struct {
 	Command string   `json:"command"`
 	Log     string   `json:"log"`
 	Endings []string `json:"endings"`
+	// Unasked is how many of its processes ended without opcert ending
+	// them (a scenario's kill, the end of the run): an operator that
+	// exits on a flag error, or crashes.
+	Unasked int `json:"unasked,omitempty"`
 }
 
 // Stop is why a run ended early. Only StopSubject runs are judged (up to
@@ -150,8 +159,27 @@ type Measure struct {
 	Budget time.Duration `json:"budgetNanos,omitempty"`
 }
 
+// Verdict is the report's: ERROR when a run's environment stopped it,
+// else FAIL when a run failed, else NOT JUDGED when a run proved nothing
+// of its subjects, else PASS.
+func (r *Report) Verdict() string {
+	switch {
+	case r.Errored():
+		return "ERROR"
+	case r.Failed():
+		return "FAIL"
+	case r.Unjudged():
+		return NotJudged
+	}
+	return "PASS"
+}
+
 // Failed tells whether any run failed a case or was broken by its subjects.
 func (r *Report) Failed() bool { return r.any("FAIL") }
+
+// Unjudged tells whether any run proved nothing of its subjects (NOT
+// JUDGED).
+func (r *Report) Unjudged() bool { return r.any(NotJudged) }
 
 // Errored tells whether any run was stopped by its environment.
 func (r *Report) Errored() bool { return r.any("ERROR") }

@@ -15,21 +15,28 @@ import (
 // other reports. Terminal write errors are not actionable and are ignored.
 func WriteSummary(w io.Writer, r *Report) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "SCENARIO\tSUBJECTS\tVERDICT\tPASS\tWARN\tFAIL\tSKIP\tVIRTUAL\tWALL\tSPEED-UP\tAPI CALLS")
-	var pass, warn, fail, skip, broken int
+	fmt.Fprintln(tw, "SCENARIO\tSUBJECTS\tVERDICT\tJUDGED\tPASS\tWARN\tFAIL\tSKIP\tVIRTUAL\tWALL\tSPEED-UP\tAPI CALLS")
+	var pass, warn, fail, skip, broken, judged, rules int
 	for _, run := range r.Runs {
 		p, wa, f, s := run.counts()
 		pass, warn, fail, skip = pass+p, warn+wa, fail+f, skip+s
 		if run.Error != "" {
 			broken++
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%d\n", shownLine(run.Scenario), run.subjects(), run.verdict(),
-			p, wa, f, s, fmtDur(run.Virtual), fmtDur(run.Wall.Round(time.Millisecond)), speedup(run.Virtual, run.Wall), run.APICalls)
+		j, n := run.judged()
+		judged, rules = judged+j, rules+n
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d/%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%d\n", shownLine(run.Scenario), run.subjects(), run.verdict(),
+			j, n, p, wa, f, s, fmtDur(run.Virtual), fmtDur(run.Wall.Round(time.Millisecond)), speedup(run.Virtual, run.Wall), run.APICalls)
 	}
 	tw.Flush()
 	for _, run := range r.Runs {
 		if run.Error != "" {
 			fmt.Fprintf(w, "ERROR run %s: %s\n", run.name(), shownLine(run.Error))
+		}
+		if run.verdict() == NotJudged {
+			for _, why := range run.NotJudged {
+				fmt.Fprintf(w, "NOT JUDGED %s: %s\n", run.name(), shownLine(why))
+			}
 		}
 		for _, c := range run.Cases {
 			switch c.Status {
@@ -40,15 +47,9 @@ func WriteSummary(w io.Writer, r *Report) {
 			}
 		}
 	}
-	verdict := "PASS"
-	switch {
-	case r.Errored():
-		verdict = "ERROR"
-	case r.Failed():
-		verdict = "FAIL"
-	}
-	fmt.Fprintf(w, "%s: %d runs (%d could not complete), %d passed, %d warned, %d failed, %d skipped in %s\n",
-		verdict, len(r.Runs), broken, pass, warn, fail, skip, fmtDur(r.Wall.Round(time.Millisecond)))
+	verdict := r.Verdict()
+	fmt.Fprintf(w, "%s: %d runs (%d could not complete), %d of %d rules judged: %d passed, %d warned, %d failed, %d skipped in %s\n",
+		verdict, len(r.Runs), broken, judged, rules, pass, warn, fail, skip, fmtDur(r.Wall.Round(time.Millisecond)))
 }
 
 // Headline is one line on a finished run, for progress output: its name,

@@ -72,8 +72,8 @@ func TestWarnRendering(t *testing.T) {
 	}
 	for _, want := range []string{
 		"# opcert report: PASS\n",
-		"| Scenario | Subjects | Virtual | Wall | Speed-up | API calls | Verdict | Pass | Warn | Fail | Skip |\n",
-		"| upgrade | operator=lowercase | 1h0m0s | 0s | - | 0 | PASS | 1 | 1 | 0 | 0 |\n",
+		"| Scenario | Subjects | Virtual | Wall | Speed-up | API calls | Verdict | Rules judged | Pass | Warn | Fail | Skip |\n",
+		"| upgrade | operator=lowercase | 1h0m0s | 0s | - | 0 | PASS | 2 of 2 | 1 | 1 | 0 | 0 |\n",
 		"| CO-021 | 001 §Conditions | every condition message starts with a capital letter | WARN |\n",
 		"### CO-021 WARN: every condition message starts with a capital letter\n",
 		`+1m0s operator/etcd update-status ClusterOperator/etcd Available: absent -> True "all is well"`,
@@ -95,7 +95,7 @@ func TestWarnRendering(t *testing.T) {
 	WriteSummary(&sum, r)
 	for _, want := range []string{
 		`WARN CO-021 upgrade [operator=lowercase]: ClusterOperator/etcd Available: "all is well" starts with "a"` + "\n",
-		"PASS: 1 runs (0 could not complete), 1 passed, 1 warned, 0 failed, 0 skipped in 0s\n",
+		"PASS: 1 runs (0 could not complete), 2 of 2 rules judged: 1 passed, 1 warned, 0 failed, 0 skipped in 0s\n",
 	} {
 		if !strings.Contains(sum.String(), want) {
 			t.Errorf("summary lacks %q:\n%s", want, sum.String())

@@ -72,7 +72,9 @@ rules that passed are not judged from the gap's start; failures before it
 stand. A gap that closed before the end is only not judged.
 
 Exit codes: 0 every rule passed (or only warned, unless --strict), 1 a
-rule failed, 2 a file or flag is wrong (nothing written), 3 a timeline
+rule failed, 4 no rule could judge a timeline (NOT JUDGED: nothing the
+rules look for happened in it), 2 a file or flag is wrong (nothing
+written), 3 a timeline
 ends in a recording gap (the environment's fault when it was recorded;
 the report is written, the runs marked ERROR) or a disk error, 128+n
 stopped by signal n (the report directory left as it was).`,
@@ -183,8 +185,8 @@ func (o *analyzeOptions) run(cmd *cobra.Command, files []string) error {
 	switch {
 	case lost > 0:
 		verdict = envError{fmt.Errorf("%d of %d runs judged timelines that end in a recording gap never resumed: the report marks them ERROR", lost, len(rep.Runs))}
-	case rep.Failed():
-		verdict = errRulesFailed
+	default:
+		verdict = exitVerdict(rep)
 	}
 	if err := commitReport(staging, o.out, verdict); err != nil {
 		return err

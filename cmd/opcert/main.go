@@ -10,6 +10,9 @@
 //	     server refuses), the --out directory; nothing is written
 //	3    the environment's fault: no binaries, a port in use, the API server
 //	     or etcd dying mid-run (the report marks that run ERROR), a disk error
+//	4    nothing failed, but a run proved nothing (NOT JUDGED): a subject
+//	     under test never acted or ended without being asked, or no rule
+//	     could judge the run; a CI job must not count it a pass
 //	128+n  stopped by signal n (130 for Ctrl-C, 143 for SIGTERM, 131 for
 //	     SIGQUIT, which stops opcert as the others do rather than dump its
 //	     goroutines); the report directory is left as it was. A signal
@@ -33,6 +36,7 @@ import (
 	"github.com/go-logr/logr/funcr"
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/redact"
+	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/sim/world"
 	"github.com/opcert/opcert/visible"
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
@@ -44,10 +48,29 @@ const (
 	exitFail  = 1
 	exitUsage = 2
 	exitEnv   = 3
+	// exitNotJudged: no rule failed, yet a run proved nothing of its
+	// subjects (reports.NotJudged).
+	exitNotJudged = 4
 )
 
 // errRulesFailed tells main that the run completed and a rule failed.
 var errRulesFailed = errors.New("some rules failed")
+
+// errNotJudged tells main that nothing failed but a run proved nothing of
+// its subjects (reports.NotJudged): exit 4.
+var errNotJudged = errors.New("a run proved nothing of its subjects")
+
+// exitVerdict is the error a command returns for a report it wrote: the
+// rules failed (exit 1), a run proved nothing (exit 4), or nil.
+func exitVerdict(rep *reports.Report) error {
+	switch {
+	case rep.Failed():
+		return errRulesFailed
+	case rep.Unjudged():
+		return errNotJudged
+	}
+	return nil
+}
 
 // envError marks an error as the environment's fault (exit 3).
 type envError struct{ error }
@@ -163,7 +186,7 @@ func exitCode(ctx context.Context, err error) int {
 		}
 	}
 	if sig.sig != 0 {
-		if err != nil && !errors.Is(err, conformance.ErrInterrupted) && !errors.Is(err, errRulesFailed) {
+		if err != nil && !errors.Is(err, conformance.ErrInterrupted) && !errors.Is(err, errRulesFailed) && !errors.Is(err, errNotJudged) {
 			fmt.Fprintln(os.Stderr, "opcert:", shown(err.Error()))
 		}
 		fmt.Fprintf(os.Stderr, "opcert: interrupted: %s; %s\n", signalName(sig.sig), decided.interrupted())
@@ -174,6 +197,8 @@ func exitCode(ctx context.Context, err error) int {
 		return exitPass
 	case errors.Is(err, errRulesFailed):
 		return exitFail
+	case errors.Is(err, errNotJudged):
+		return exitNotJudged
 	}
 	fmt.Fprintln(os.Stderr, "opcert:", shown(err.Error()))
 	var env envError

@@ -110,6 +110,8 @@ func statusOf(err error) int {
 		return exitPass
 	case errors.Is(err, errRulesFailed):
 		return exitFail
+	case errors.Is(err, errNotJudged):
+		return exitNotJudged
 	case errors.As(err, &env):
 		return exitEnv
 	}

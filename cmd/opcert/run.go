@@ -151,8 +151,17 @@ the --out directory only once everything is written.
 A convention rule (how a message reads) that fails gives a warning: it is
 reported, and fails nothing unless --strict.
 
+A run whose subject under test (your executable, Deployment or
+reconciler) never acted, or ended without being asked, or in which no rule
+could judge anything, is NOT JUDGED: it fails nothing and passes nothing,
+and the summary says what the subject did not do. Every report counts the
+rules each run judged.
+
 Exit codes: 0 all rules passed (warnings pass too, unless --strict), 1 a
-rule or expectation failed, 2 usage or environment error.`,
+rule or expectation failed, 2 the input's fault (flags, scenario files,
+--out; nothing written), 3 the environment's fault (the API server, the
+cluster, the disk), 4 nothing failed but a run was NOT JUDGED, 128+n
+stopped by signal n.`,
 		Example: `  opcert run
   opcert run --subject operator=slow
   opcert run --scenario 02-operator-death --subject detector=lenient
@@ -268,8 +277,8 @@ func (o *runOptions) run(cmd *cobra.Command, files []string) error {
 		return envError{err}
 	}
 	verdict := stopped
-	if verdict == nil && rep.Failed() {
-		verdict = errRulesFailed
+	if verdict == nil {
+		verdict = exitVerdict(rep)
 	}
 	if err := commitReport(staging, o.out, verdict); err != nil {
 		return err

@@ -205,6 +205,10 @@ func buildMatrix(rules, mutants, faithful map[string][]string, runs []selftestRu
 			if r.Run.Error != "" {
 				out.Reference = append(out.Reference, fmt.Sprintf("%s: ERROR: %s", r.Run.Scenario, oneLine(r.Run.Error)))
 			}
+			for _, why := range r.Run.NotJudged {
+				// A built-in the reference leaves unjudged tests nothing.
+				out.Reference = append(out.Reference, fmt.Sprintf("%s: %s: %s", r.Run.Scenario, reports.NotJudged, why))
+			}
 			for _, c := range r.Run.Cases {
 				switch c.Status {
 				case reports.Fail:
@@ -311,6 +315,9 @@ func faithfulVariants(faithful map[string][]string, runs []selftestRun) []matrix
 		}
 		if r.Run.Error != "" {
 			v.Failures = append(v.Failures, faithfulFailure{Scenario: r.Run.Scenario, Message: "the run broke: " + oneLine(r.Run.Error)})
+		}
+		for _, why := range r.Run.NotJudged {
+			v.Failures = append(v.Failures, faithfulFailure{Scenario: r.Run.Scenario, Message: reports.NotJudged + ": " + why})
 		}
 		for _, c := range r.Run.Cases {
 			if c.Status != reports.Fail {

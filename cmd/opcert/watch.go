@@ -36,7 +36,7 @@ type watchOptions struct {
 	duration, every     time.Duration
 	strict              bool
 	mechanisms          mechanismFlags
-	failed              bool   // the last judging failed a rule
+	judged              error  // of the last judging: exitVerdict of its report
 	lost                string // the final judging's: what the recording lost and never reached again
 }
 
@@ -68,7 +68,8 @@ A convention rule (how a message reads) that fails gives a warning, which
 fails nothing unless --strict.
 
 Exit codes: 0 every rule passed (or only warned, unless --strict), 1 a
-rule failed, 2 a flag, the kubeconfig or --out is wrong (nothing
+rule failed, 4 no rule could judge what was recorded (NOT JUDGED: e.g.
+no detector write was seen), 2 a flag, the kubeconfig or --out is wrong (nothing
 written), 3 the cluster cannot be reached or does not serve the kinds, or
 was lost and not reached again by the end of the recording (the report
 marks the watch ERROR, and the rules that passed before it not judged), or
@@ -254,8 +255,8 @@ func (o *watchOptions) verdict(parent context.Context, host string, stderr io.Wr
 		return context.Cause(parent)
 	case env != nil:
 		return env
-	case o.failed:
-		return errRulesFailed
+	case o.judged != nil:
+		return o.judged
 	}
 	return nil
 }
@@ -303,7 +304,7 @@ func (o *watchOptions) judge(parent context.Context, m *conformance.Mechanism, r
 	if err := reports.WriteAll(staging, rep); err != nil {
 		return envError{err}
 	}
-	o.failed = rep.Failed()
+	o.judged = exitVerdict(rep)
 	if run.Stopped == reports.StopEnvironment { // only the final judging: the recording is over
 		o.lost = run.Error
 	}

@@ -58,7 +58,7 @@ func Mechanism(cfg Config) *conformance.Mechanism {
 		Name: Name, Seed: Seed,
 		Roles: []conformance.Role{
 			{Name: RoleVersionOperator, Subjects: versionOperators},
-			{Name: RoleOperator, Subjects: operators, RealTime: true},
+			{Name: RoleOperator, Subjects: operators, RealTime: true, Placeholders: placeholders},
 		},
 		Rules:    rules.Rules(cfg.Rules()),
 		Estimate: estimate,

@@ -197,6 +197,10 @@ func (e *execs) kill(ctx context.Context, name string) error {
 	return err
 }
 
+// placeholders are the keys of vars, which an operator's command may use
+// (conformance.Role.Placeholders).
+var placeholders = []string{"name", "namespace", "operatorNamespace", "version", "operands", "nodes", "readyAfter", "timeScale"}
+
 // vars are the placeholders of component c's process at version v.
 func (e *execs) vars(c Component, v string) map[string]string {
 	sched := e.w.st.Sched

@@ -43,7 +43,7 @@ const (
 func Mechanism(cfg Config) *conformance.Mechanism {
 	return scalable(&conformance.Mechanism{
 		Name: Name, Seed: Seed,
-		Roles:    []conformance.Role{{Name: RoleOperator, Subjects: operators, RealTime: true}},
+		Roles:    []conformance.Role{{Name: RoleOperator, Subjects: operators, RealTime: true, Placeholders: placeholders}},
 		Rules:    rules.Rules(cfg),
 		Estimate: estimate,
 		Expects:  SampleClusterGVK,

@@ -120,6 +120,10 @@ func (e *execs) start(ctx context.Context) error {
 	return nil
 }
 
+// placeholders are the keys of vars, which an operator's command may use
+// (conformance.Role.Placeholders).
+var placeholders = []string{"namespaces", "timeScale"}
+
 // vars are the placeholders of the operator's process.
 func (e *execs) vars() map[string]string {
 	sched := e.w.st.Sched

@@ -40,7 +40,7 @@ func MechanismRecording(cfg Config, detectorManagers []string) *conformance.Mech
 		Name: "stale", Seed: "000",
 		Roles: []conformance.Role{
 			{Name: RoleDetector, Subjects: detectors},
-			{Name: RoleOperator, Subjects: operators, RealTime: true},
+			{Name: RoleOperator, Subjects: operators, RealTime: true, Placeholders: []string{"name"}},
 		},
 		Rules:    rules.Rules(cfg),
 		Estimate: func(sc *scenarios.Scenario) int { return estimate(cfg, sc) },

@@ -37,13 +37,13 @@ func TestCO010AvailableWhileServing(t *testing.T) {
 			tl:   reference().co("20m", "etcd", "", c(condAvailable, statusUnknown, "Component etcd cannot tell")).builder,
 			want: reports.Fail, message: []string{`Available Unknown`}, evidence: []string{"20m"}},
 		{name: "False once a pod is lost: an outage may be called",
-			tl: reference().readiness("20m", "etcd", "etcd-4.0.1-0", statusFalse).co("20m", "etcd", "", c(condAvailable, statusFalse, "Deployment etcd has no ready pod")).builder,
+			tl:   reference().readiness("20m", "etcd", "etcd-4.0.1-0", statusFalse).co("20m", "etcd", "", c(condAvailable, statusFalse, "Deployment etcd has no ready pod")).builder,
 			want: reports.Pass},
 		{name: "never installed: not judged",
 			tl:   newStory().co("0s", "etcd", "", towards("4.0.0", "0 of 1")).spec("0s", "etcd", kindDeployment, "etcd", "4.0.0", 1).builder,
 			want: reports.Skip, message: []string{"not judged: no installed component"}},
 		{name: "the operator down when the operands came back: not judged",
-			tl: lateUp("13m").proc("10m50s", "operator/etcd", timeline.VerbKill).proc("13m", "operator/etcd", timeline.VerbStart).builder,
+			tl:   lateUp("13m").proc("10m50s", "operator/etcd", timeline.VerbKill).proc("13m", "operator/etcd", timeline.VerbStart).builder,
 			want: reports.Pass, message: []string{"1 not judged (ClusterOperator/etcd: its operands served at full strength from +11m0s: its operator was down"}},
 	})
 	v := judge(t, "CO-010", ruleCase{tl: lateUp("11m20s").builder})

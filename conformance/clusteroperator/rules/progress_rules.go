@@ -309,7 +309,6 @@ func (c Config) failingWhenStuck(j *conformance.Judging) conformance.Verdict {
 	return v
 }
 
-
 // CO-009: while the administrator's ConfigMap X-admin holds an
 // upgradeBlocker, X reports Upgradeable=False, from the reaction bound
 // (+Tolerance) after it was written; once it is cleared, Upgradeable is
@@ -371,7 +370,6 @@ func (c Config) upgradeableBlocked(j *conformance.Judging) conformance.Verdict {
 	v.Measures = took.measures(c.slack())
 	return v
 }
-
 
 // blockedAs tells whether the status after w is as the blocker text asks
 // ("" for none): Upgradeable False, or not False; and, if not, what it

@@ -124,7 +124,7 @@ func TestCO004ProgressingDuringRollout(t *testing.T) {
 				co("10m40s", "etcd", "", towards("4.0.2", "0 of 3")).builder, cfg: &exact,
 			want: reports.Pass, message: []string{"3 judged"}},
 		{name: "the run ends before it is due: not judged",
-			tl:   installed().spec("59m59s", "etcd", kindDeployment, "etcd", "4.0.1", 1).builder, cfg: &exact,
+			tl: installed().spec("59m59s", "etcd", kindDeployment, "etcd", "4.0.1", 1).builder, cfg: &exact,
 			want: reports.Pass, message: []string{"1 judged; 1 not judged (ClusterOperator/etcd: the rollout to 4.0.1 begun at +59m59s: the run ended before Progressing was due)"}},
 		{name: "the operator down as the rollout begins: not judged",
 			tl: rollingOut(installed().proc("9m", "operator/etcd", timeline.VerbKill), false).
@@ -243,7 +243,7 @@ func TestCO009UpgradeableBlocked(t *testing.T) {
 			tl:   reference().blocker("20m", "etcd", fix).co("20m31s", "etcd", "", blocked).builder,
 			want: reports.Fail, message: []string{"at +20m30s Upgradeable was True, not False"}, evidence: []string{"20m", "11m"}},
 		{name: "False with a message of its own words: what it says is CO-025's",
-			tl: reference().blocker("20m", "etcd", fix).co("20m", "etcd", "", c(condUpgradeable, statusFalse, "The administrator must act before an upgrade")).builder,
+			tl:   reference().blocker("20m", "etcd", fix).co("20m", "etcd", "", c(condUpgradeable, statusFalse, "The administrator must act before an upgrade")).builder,
 			want: reports.Pass},
 		{name: "still False once cleared",
 			tl: reference().blocker("20m", "etcd", fix).co("20m", "etcd", "", blocked).blocker("30m", "etcd", "").builder, cfg: &exact,

@@ -143,7 +143,6 @@ func (c Config) versionReported(j *conformance.Judging) conformance.Verdict {
 	return v
 }
 
-
 // atRest tells whether ch brings Progressing to rest: not True after it,
 // and either True before or added, or its lastTransitionTime stamped anew
 // (001 §Version reporting during an upgrade: "if it either never set

@@ -259,12 +259,20 @@ func (e *execs) record(ctx context.Context, name, verb string) {
 
 // scalable gives m what a real-time run needs: its rules' thresholds
 // scaled with the run's time (Mechanism.Scaled) and a tolerance on their
-// deadlines (Mechanism.WithTolerance).
+// deadlines (Mechanism.WithTolerance); and its reaction bound
+// (Mechanism.Reaction, WithReaction: --reaction-bound), which a scaled
+// run leaves as it is, a budget of the subject.
 func scalable(m *conformance.Mechanism, rc rules.Config) *conformance.Mechanism {
 	with := func(c rules.Config) *conformance.Mechanism {
 		t := *m
 		t.Rules = rules.Rules(c)
 		return scalable(&t, c)
+	}
+	m.Reaction = rc.Reaction
+	m.WithReaction = func(d time.Duration) *conformance.Mechanism {
+		c := rc
+		c.Reaction = d
+		return with(c)
 	}
 	m.Scaled = func(scale float64) *conformance.Mechanism {
 		c, seed := rc, rules.DefaultConfig()

@@ -346,4 +346,3 @@ func TestCreated(t *testing.T) {
 		})
 	}
 }
-

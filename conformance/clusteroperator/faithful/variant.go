@@ -60,8 +60,8 @@ var (
 	Requeue = Variant{Requeue: 20 * time.Second, Quorum: true, ShareNum: 1, ShareDen: 1, Words: Words{
 		Installing: "Installation of %s is under way", Serving: "Serving version %s", Down: "Too few operand pods are ready to serve %s",
 		Rolling: "Rolling out %s: %d/%d ready", Stalled: "Rollout of %s has stalled", Steady: "Deployed %s",
-		StallDetail: "%s %s has not moved towards %s for %s; still waiting for %s. Check why these pods do not become ready.",
-		Blocked:     "Upgrades are blocked until the administrator resolves this: %s",
+		StallDetail:      "%s %s has not moved towards %s for %s; still waiting for %s. Check why these pods do not become ready.",
+		Blocked:          "Upgrades are blocked until the administrator resolves this: %s",
 		ReasonInstalling: "InstallInProgress", ReasonServing: "Serving", ReasonDown: "QuorumLost", ReasonRolling: "Rollout",
 		ReasonStalled: "RolloutStalled", ReasonSteady: "Deployed", ReasonFine: "NoErrors", ReasonBlocked: "AdminBlocked",
 	}}

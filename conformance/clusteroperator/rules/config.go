@@ -12,8 +12,8 @@ type Config struct {
 	// report a change it can see (a completed rollout's version, a rollout
 	// begun, an administrator's blocker, its operands serving again, a
 	// stall's deadline) before it is late. Zero asks for the same instant;
-	// DefaultConfig's is DefaultReaction (doc.go, Readings). It is a budget
-	// of the subject: a scaled run leaves it as it is.
+	// DefaultConfig's is DefaultReaction (doc.go, Readings). A scaled
+	// real-time run scales it with the scenario (Mechanism.Scaled).
 	Reaction time.Duration
 	// Significant is how long a rollout may run before it owes
 	// Progressing=True: 001 §Version reporting during an upgrade, "more

@@ -107,10 +107,13 @@
 //     completion and the stamp are one write: the status is atomic (001
 //     §Status). Whether the stamp is made when it is owed is a contract
 //     rule's question, not CO-020's.
-//   - A reason (CO-020) is judged when present: ClusterOperator conditions
-//     may leave it out, and what Kubernetes asks of one that is there
-//     (UPSTREAM "Kubernetes conditions in general") is CamelCase,
-//     ^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$, at most 1024 characters.
+//   - A reason (CO-026, Style) is judged when set anew: ClusterOperator
+//     conditions may leave it out, their schema does not check it, and
+//     the godoc calls it "the CamelCase reason"; the pattern is what
+//     Kubernetes asks of metav1.Condition's (UPSTREAM "Kubernetes
+//     conditions in general"), ^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$,
+//     at most 1024 characters. Reasons the seed does not name are not
+//     judged otherwise.
 //   - A capital letter (CO-021) is asked of the first character after
 //     leading space: a lower-case letter fails; a digit, a sign or a letter
 //     without case passes ("3 of 5 nodes are updated" starts a sentence).
@@ -129,7 +132,7 @@
 //     message's end, or inside it followed by space and a word that does
 //     not go on in lower case ("Deployed 4.0.0. Nodes updated"; "e.g. a"
 //     passes).
-//   - "Detailed" (CO-024) is at least 4 words, judged on each write that
+//   - "Detailed" (CO-024, Style) is at least 4 words, judged on each write that
 //     makes Failing or Degraded True or changes its message while True:
 //     triage needs what failed and why (the seed's example names the
 //     version, the manifest and the missing resource type), and fewer than
@@ -137,7 +140,7 @@
 //     and Degraded are one condition under two names (DESIGN 001): both
 //     are judged, and the verdict says which each ClusterOperator uses.
 //   - What must be fixed (CO-025) is the admin's to read: an
-//     Upgradeable=False whose message is empty or white space fails,
+//     Upgradeable=False whose message is empty or white space warns,
 //     judged on each write that makes it False or changes its message
 //     while False.
 //   - The operands run the component's version: what the operator
@@ -149,7 +152,8 @@
 //   - CO-002 asks, for an upgrade, what 001 §Version reporting during an
 //     upgrade asks: no old pod and every spec at B ("not and will not run
 //     any old versions"), not readiness; for an installation, the first
-//     rollout complete (honored by components 5, "rolled out"). Pods gone
+//     rollout rolled out (honored by components 5, "rolled out", with
+//     honored 1's percentage for a DaemonSet). Pods gone
 //     within Tolerance after the write are gone at it.
 //   - The reaction bound (Config.Reaction, 30s by default; config.go
 //     says why) is the slack of every reaction: the version after a
@@ -179,8 +183,9 @@
 //     installed to all nodes" (CO-001, and CO-002 at installation) is
 //     read as more than half of a DaemonSet's nodes (seed.go,
 //     minNodeShare): an operator that waits for more, or for all, passes.
-//   - A known state (CO-005) is one with no rollout under way (within
-//     Tolerance) and no operand spec written or tried since Progressing
+//   - A known state (CO-005, Style: "should not") is one with no rollout
+//     under way (within the bound) and no operand spec written or tried
+//     (up to the bound after the turn) since Progressing
 //     last turned from True (since the run began if it never did). A
 //     write that changes nothing the timeline
 //     records counts as written: a configuration lives in what it does
@@ -189,7 +194,8 @@
 //     version, is no change of state. A component with no operand on the
 //     timeline (a recording of a cluster) is not judged: no rollout can
 //     be told from it.
-//   - The write that completes a rollout (CO-006) is the operator's first,
+//   - The write that completes a rollout (CO-006, Style: "should ensure")
+//     is the operator's first,
 //     from the completion's instant (minus Tolerance) until the next
 //     rollout begins, that brings Progressing to rest: not True after it,
 //     and True before, added, or its lastTransitionTime stamped anew. It

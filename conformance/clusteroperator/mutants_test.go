@@ -59,6 +59,7 @@ var broken = []struct {
 	{"unavailable-while-rolling", "co-clean-upgrade", "CO-010", reports.Fail},
 	{"progressing-drops-version", "co-clean-upgrade", "CO-004", reports.Fail},
 	{"version-at-resync", "co-clean-upgrade", "CO-010", reports.Fail},
+	{"stays-blocked", "co-upgradeable-blocks", "CO-009", reports.Fail},
 }
 
 // Every CO rule fails on a broken operator, with the writes that prove it

@@ -74,5 +74,6 @@ var operators = []conformance.Subject{
 	{Name: "upgradeable-while-rolling", Description: "sets Upgradeable False with no message while it rolls out (warned by CO-025)", Impl: flawed(component.UpgradeableWhileRolling)},
 	{Name: "stale-rest-message", Description: "completes an upgrade with Progressing's message naming the old version beside the new versions (warned by CO-006)", Impl: flawed(component.StaleRestMessage)},
 	{Name: "unavailable-while-rolling", Description: "reports Available=False for a whole upgrade while its old pods serve (fails CO-010)", Impl: flawed(component.UnavailableWhileRolling)},
+	{Name: "stays-blocked", Description: "keeps Upgradeable False once the administrator's blocker is cleared (fails CO-009)", Impl: flawed(component.StaysBlocked)},
 	{Name: "progressing-drops-version", Description: "drops the version from Progressing's message after the write that turned it True (fails CO-004)", Impl: flawed(component.ProgressingDropsVersion)},
 }

@@ -188,6 +188,11 @@ const (
 	// rollout goes on, say "Rolling out: n of m pods updated" (breaks
 	// honored by components 3, for the whole move: DESIGN 001).
 	ProgressingDropsVersion Flaw = "progressing-drops-version"
+	// StaysBlocked keeps Upgradeable False, as it last said, once the
+	// administrator's blocker is gone (breaks honored by components 4:
+	// false "when it wishes to prevent an upgrade for an admin-correctable
+	// condition", and there is none left).
+	StaysBlocked Flaw = "stays-blocked"
 )
 
 // Flaws lists every flaw, for a registry of broken subjects: in the order
@@ -201,7 +206,7 @@ func Flaws() []Flaw {
 		ProgressingOnBlocker, StampEarly1s, StampRolloutStart, DegradedLate1m, DegradedUnknown, TerseDegraded,
 		NounDegraded, NameFirstAvailable, PodListProgressing, DetailedStuckProgressing, TwoSentenceAvailable,
 		EllipsisInstalling, TransientUpgradeable, UpgradeableWhileRolling, StaleRestMessage,
-		UnavailableWhileRolling, ProgressingDropsVersion,
+		UnavailableWhileRolling, ProgressingDropsVersion, StaysBlocked,
 	}
 }
 

@@ -127,6 +127,9 @@ var flawCases = []struct {
 	{UnavailableWhileRolling, "001 §Conditions", availableFields, []int{4, 5, 6, 7, 8, 9, 10, 11}, nil},
 	// Every rollout's looks after the one that turned Progressing True.
 	{ProgressingDropsVersion, "001 §What should an operator report, honored by components 3", []string{"Progressing.message"}, []int{1, 5, 6, 9}, nil},
+	// The blocker of +4m is gone at +5m: False ever after.
+	{StaysBlocked, "001 §What should an operator report, honored by components 4",
+		[]string{"Upgradeable.status", "Upgradeable.reason", "Upgradeable.message", "Upgradeable.lastTransitionTime"}, []int{4, 5, 6, 7, 8, 9, 10, 11}, nil},
 }
 
 // Each flaw deviates from the reference in exactly the fields named, at

@@ -331,6 +331,11 @@ func (p Params) degraded(in Input, d decision) configv1.ClusterOperatorStatusCon
 // stands (honored by components 4); True with no message otherwise.
 func (p Params) upgradeable(in Input, d decision) configv1.ClusterOperatorStatusCondition {
 	c := configv1.ClusterOperatorStatusCondition{Type: configv1.OperatorUpgradeable, Status: configv1.ConditionTrue, Reason: ReasonAsExpected}
+	if prev, ok := condition(in.Status.Conditions, configv1.OperatorUpgradeable); ok && len(in.Blockers) == 0 &&
+		p.has(StaysBlocked) && prev.Status == configv1.ConditionFalse {
+		c.Status, c.Reason, c.Message = prev.Status, prev.Reason, prev.Message
+		return c
+	}
 	if len(in.Blockers) == 0 || p.has(IgnoresBlockers) {
 		if p.has(UpgradeableWhileRolling) && d.rolling {
 			c.Status, c.Reason = configv1.ConditionFalse, ReasonRollingOut

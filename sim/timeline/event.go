@@ -43,8 +43,9 @@ const (
 //     reconnect, and fault and clear: from a fault to its clear the API
 //     server answers some of the process's calls (Detail: reads, writes or
 //     both) with an error (Detail: its code and reason) instead of doing
-//     them; its failed writes are on the timeline, Failed. A process is
-//     up during a fault: it may act on what it reads and on what fails.
+//     them; its failed writes are on the timeline, Failed. The process
+//     runs throughout; whether it owes anything meanwhile is the rules'
+//     call (conformance.Downtimes counts the fault as down time).
 //   - File: a file on a simulated node (Namespace the node, Name the absolute
 //     node path); verbs write, rename and symlink (Target the new path or the
 //     link's target), remove, lock and unlock.

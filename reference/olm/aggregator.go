@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
@@ -96,6 +97,9 @@ func NewAggregator(c client.Client, clk clock.PassiveClock, o AggregatorOptions)
 	if o.Flaw != "" && o.Flaw.Description() == "" {
 		return nil, fmt.Errorf("olm aggregator: unknown flaw %q", o.Flaw)
 	}
+	if o.Flaw == MisnamedProbe {
+		o.Probe.Name, _, _ = strings.Cut(o.Probe.Name, ".")
+	}
 	ns := slices.Sorted(slices.Values(o.Namespaces))
 	ns = slices.Compact(ns)
 	if o.Flaw == IgnoresNamespace && len(ns) > 0 {
@@ -182,9 +186,6 @@ func (a *Aggregator) Reconcile(ctx context.Context, _ reconcile.Request) (reconc
 		return reconcile.Result{}, err
 	}
 	spec := p.Spec
-	if a.o.Flaw == AppendsResources && spec != nil {
-		desired = appended(spec.ProbeResources, desired)
-	}
 	switch {
 	case spec == nil:
 		// 002 §Example Workflow's note: the operator updates the CRs itself.

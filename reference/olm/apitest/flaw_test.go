@@ -123,33 +123,11 @@ func TestAggregatorFlaws(t *testing.T) {
 					t.Errorf("spec %+v, probeResources %+v: want both nil", p.Spec, p.Status.ProbeResources)
 				}
 			}},
-		{name: "appends-resources: a newly annotated CRD goes last", flaw: olm.AppendsResources,
-			world: func(h *harness, a *olm.Aggregator) int {
-				h.annotate(foos, map[string]string{keyUpgradeable: "!Migrating"})
-				h.reconcile(a, h.key())
-				h.annotate(bars, map[string]string{keyImportant: "Broken"})
-				return 1
-			}, reference: "True", flawed: "True",
-			check: func(t *testing.T, flawed bool, p *probe.Probe) {
-				want := []string{bars, foos}
-				if flawed {
-					want = []string{foos, bars}
-				}
-				if got := resourceNames(p.Spec); !reflect.DeepEqual(got, want) {
-					t.Errorf("spec.probeResources %q, want %q", got, want)
-				}
-			}},
-		{name: "appends-resources: CRDs annotated at once are in order of name", flaw: olm.AppendsResources,
+		{name: "misnamed-probe: the Probe is not where the gate looks", flaw: olm.MisnamedProbe,
 			world: func(h *harness, _ *olm.Aggregator) int {
-				h.annotate(foos, map[string]string{keyUpgradeable: "!Migrating"})
-				h.annotate(bars, map[string]string{keyImportant: "Broken"})
+				h.annotate(foos, seedAnnotations)
 				return 1
-			}, reference: "True", flawed: "True",
-			check: func(t *testing.T, _ bool, p *probe.Probe) {
-				if got := resourceNames(p.Spec); !reflect.DeepEqual(got, []string{bars, foos}) {
-					t.Errorf("spec.probeResources %q, want bars then foos", got)
-				}
-			}},
+			}, reference: "True", flawed: "no Probe"},
 	} {
 		for _, flaw := range []olm.AggregatorFlaw{"", tc.flaw} {
 			i++

@@ -102,6 +102,9 @@ func NewAggregator(c client.Client, clk clock.PassiveClock, o AggregatorOptions)
 	}
 	ns := slices.Sorted(slices.Values(o.Namespaces))
 	ns = slices.Compact(ns)
+	if i := slices.IndexFunc(ns, func(n string) bool { return n != o.Probe.Namespace }); o.Flaw == MisplacedProbe && i >= 0 {
+		o.Probe.Namespace = ns[i]
+	}
 	if o.Flaw == IgnoresNamespace && len(ns) > 0 {
 		ns = ns[:len(ns)-1]
 	}
@@ -164,6 +167,11 @@ func (a *Aggregator) Reconcile(ctx context.Context, _ reconcile.Request) (reconc
 		return reconcile.Result{}, err
 	}
 	desired := DesiredSpec(crds)
+	if a.o.Flaw == DropsImportant {
+		for i := range desired.ProbeResources {
+			desired.ProbeResources[i].Important = ""
+		}
+	}
 	u, err := get(ctx, a.client, ProbeGVK, a.o.Probe)
 	if err != nil {
 		return reconcile.Result{}, err

@@ -62,6 +62,18 @@ const (
 	// not the seed's example's (breaks only what 002 §Example Workflow
 	// shows by example: the Style rule OLM-010 warns).
 	OwnTexts AggregatorFlaw = "own-texts"
+	// MisplacedProbe keeps the Probe, rightly named, in the first target
+	// namespace other than the operator's (breaks 002 §Example Workflow:
+	// the Probe is the CSV's, in its namespace: OLM-009).
+	MisplacedProbe AggregatorFlaw = "misplaced-probe"
+	// FrozenTransition keeps a condition's first lastTransitionTime when
+	// its status changes (breaks 002 §Design Details: "Last time the
+	// condition transitioned from one status to another": OLM-007).
+	FrozenTransition AggregatorFlaw = "frozen-transition"
+	// DropsImportant leaves the Important annotations out of the Probe's
+	// spec (breaks 002 §Example Workflow: the spec's probe resources carry
+	// both expressions: OLM-003).
+	DropsImportant AggregatorFlaw = "drops-important"
 )
 
 var aggregatorFlaws = []struct {
@@ -81,6 +93,9 @@ var aggregatorFlaws = []struct {
 	{NilSpecAsEmpty, "reads a Probe's nil spec as an empty one and writes its status"},
 	{MisnamedProbe, "keeps a Probe named after the operator, not its CSV: the gate never finds it"},
 	{OwnTexts, "writes Upgradeable False with its own reason and message, not the seed's example's"},
+	{MisplacedProbe, "keeps the Probe, rightly named, in a target namespace, not the operator's"},
+	{FrozenTransition, "keeps a condition's first lastTransitionTime when its status changes"},
+	{DropsImportant, "leaves the Important annotations out of the Probe's spec"},
 }
 
 // AggregatorFlaws lists every aggregator flaw, in a stable order, for a

@@ -94,7 +94,8 @@ func Status(entries []Entry, problems []string, prev probe.Status, generation in
 	if len(problems) > 0 {
 		valid.Status, valid.Reason, valid.Message = metav1.ConditionFalse, ReasonInvalidExpression, strings.Join(problems, "; ")
 	}
-	if blocks && flaw == OwnTexts {
+	switch {
+	case blocks && flaw == OwnTexts:
 		upgradeable.Reason, upgradeable.Message = "Blocked", "blocked by a custom resource"
 	}
 	for _, c := range []metav1.Condition{upgradeable, valid} {
@@ -102,6 +103,13 @@ func Status(entries []Entry, problems []string, prev probe.Status, generation in
 		meta.SetStatusCondition(&st.Conditions, c)
 	}
 
+	if flaw == FrozenTransition {
+		for _, p := range prev.Conditions {
+			if c := meta.FindStatusCondition(st.Conditions, p.Type); c != nil {
+				c.LastTransitionTime = p.LastTransitionTime
+			}
+		}
+	}
 	changed = !apiequality.Semantic.DeepEqual(st, prev)
 	if changed && flaw == MovingTransition {
 		for i := range st.Conditions {

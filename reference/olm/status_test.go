@@ -100,6 +100,9 @@ func TestStatus(t *testing.T) {
 			entries: []Entry{seedEntry("default", "foo-example")}, generation: 1, now: at(0), changed: true,
 			want: probe.Status{Conditions: []metav1.Condition{cond(ConditionUpgradeable, metav1.ConditionFalse, "Blocked", "blocked by a custom resource", at(0), 1), valid(at(0), 1)},
 				ProbeResources: seedStatus.ProbeResources}},
+		{name: "flaw frozen-transition: Upgradeable transitions, its time stays", flaw: FrozenTransition,
+			entries: []Entry{quiet}, prev: seedStatus, generation: 1, now: at(time.Minute), changed: true,
+			want: probe.Status{Conditions: []metav1.Condition{upgradeableTrue(at(0), 1), valid(at(0), 1)}}},
 		{name: "flaw moving-transition: still no write when nothing changed", flaw: MovingTransition,
 			entries: []Entry{seedEntry("default", "foo-example")}, prev: seedStatus, generation: 1, now: at(time.Hour), want: seedStatus},
 	} {

@@ -88,7 +88,7 @@ const (
 	phasePending   = "Pending"
 	phaseSucceeded = "Succeeded"
 
-	reasonOCNotUpgradeable    = "OperatorConditionNotUpgradeable"
+	reasonOCNotUpgradeable = "OperatorConditionNotUpgradeable"
 )
 
 // reasonPattern is what Kubernetes asks of a condition's reason (UPSTREAM

@@ -67,7 +67,7 @@ func TestProbeNamed(t *testing.T) {
 				upgrade("1m", gateProbe),
 			want: reports.Fail, message: []string{"Probe/operators/foo-operator at +0s", "not named after the operator's CSV in its namespace (operators/foo-operator.v1.0.0)"}, evidence: []string{"0s"}},
 		{name: "the OperatorCondition names the CSV",
-			tl: installed().write("0s", "operator", timeline.VerbCreate, theOC, map[string]any{fieldSpec: opCondSpec{}}, nil),
+			tl:   installed().write("0s", "operator", timeline.VerbCreate, theOC, map[string]any{fieldSpec: opCondSpec{}}, nil),
 			want: reports.Pass},
 		{name: "the operator's own Probe elsewhere is not the aggregator's",
 			tl:   installed().upgrade("1m", gateProbe).write("2m", "operator", timeline.VerbCreate, elsewhere, nil, nil),

@@ -123,6 +123,16 @@ func TestAggregatorFlaws(t *testing.T) {
 					t.Errorf("spec %+v, probeResources %+v: want both nil", p.Spec, p.Status.ProbeResources)
 				}
 			}},
+		{name: "drops-important: the spec has no Important expression", flaw: olm.DropsImportant,
+			world: func(h *harness, _ *olm.Aggregator) int {
+				h.annotate(foos, seedAnnotations)
+				return 1
+			}, reference: "True", flawed: "True",
+			check: func(t *testing.T, flawed bool, p *probe.Probe) {
+				if got := p.Spec.ProbeResources[0].Important != ""; got == flawed {
+					t.Errorf("spec %+v: Important kept %v", p.Spec, got)
+				}
+			}},
 		{name: "misnamed-probe: the Probe is not where the gate looks", flaw: olm.MisnamedProbe,
 			world: func(h *harness, _ *olm.Aggregator) int {
 				h.annotate(foos, seedAnnotations)

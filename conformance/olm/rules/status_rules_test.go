@@ -1,6 +1,9 @@
 package rules
 
 import (
+	"reflect"
+	"time"
+
 	"testing"
 
 	"github.com/opcert/opcert/reports"
@@ -169,4 +172,27 @@ func TestSeedSpellings(t *testing.T) {
 			tl:   blocked("foos", []string{"Migrating", "UnhealthyDatabase", "BadConnectivity"}, notUpgradeable()),
 			want: reports.Warn, message: []string{`the reason "!Migrating"`}},
 	})
+}
+
+// A reaction within the bound passes, later fails, and the verdict
+// reports the reactions measured against the bound.
+func TestUpgradeableReaction(t *testing.T) {
+	blocked := []resourceStatus{entry("foos", "default", "foo-example", "!Migrating", "UnhealthyDatabase", "BadConnectivity")}
+	runTable(t, "OLM-001", []ruleCase{
+		{name: "a requeue 20s later: within the bound",
+			tl:   installed().seedFoo("1m", statusTrue).probeStatus("1m20s", actorAggregator, blocked, notUpgradeable()),
+			want: reports.Pass},
+		{name: "40s later: beyond the bound",
+			tl:   installed().seedFoo("1m", statusTrue).probeStatus("1m40s", actorAggregator, blocked, notUpgradeable()),
+			want: reports.Fail, message: []string{"Upgradeable is True, want False", "at +1m30s, after the change at +1m0s"}, evidence: []string{"1m", "0s"}},
+		{name: "under a bound of 1m, 40s later passes",
+			tl:  installed().seedFoo("1m", statusTrue).probeStatus("1m40s", actorAggregator, blocked, notUpgradeable()),
+			cfg: &Config{Reading: ReadingHolds, Reaction: time.Minute}, want: reports.Pass},
+	})
+	tl := installed().seedFoo("1m", statusTrue).probeStatus("1m20s", actorAggregator, blocked, notUpgradeable())
+	v := DefaultConfig().upgradeableReflects(newJudging(tl))
+	want := []reports.Measure{{Name: "Probe/operators/foo-operator.v1.0.0 Upgradeable", Count: 2, P50: 0, P99: 20 * time.Second, Max: 20 * time.Second, Budget: 30 * time.Second}}
+	if !reflect.DeepEqual(v.Measures, want) {
+		t.Errorf("measures %+v, want %+v", v.Measures, want)
+	}
 }

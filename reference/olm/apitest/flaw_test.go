@@ -185,12 +185,3 @@ func (h *harness) aggregatorWith(flaw olm.AggregatorFlaw) *olm.Aggregator {
 	}
 	return a
 }
-
-// resourceNames are the CRD names of spec's probe resources, in order.
-func resourceNames(spec *probe.Spec) []string {
-	var out []string
-	for _, r := range spec.ProbeResources {
-		out = append(out, r.Resource)
-	}
-	return out
-}

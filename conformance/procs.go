@@ -79,7 +79,7 @@ func (in *instance) ended() {
 	if !in.proc.Asked() {
 		in.unasked++
 	}
-	in.ended()
+	in.endings, in.proc = append(in.endings, in.proc.Ending()), nil
 }
 
 // NewProcesses keeps the instances' logs in dir, and their kubeconfigs in
@@ -208,7 +208,7 @@ func (p *Processes) Kill(name string) error {
 	}
 	err := in.proc.Kill()
 	p.mu.Lock()
-	in.endings, in.proc = append(in.endings, in.proc.Ending()), nil
+	in.ended()
 	p.mu.Unlock()
 	return err
 }

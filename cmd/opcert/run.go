@@ -431,20 +431,24 @@ func parseSubjects(flags []string, mechs map[string]*conformance.Mechanism) (map
 }
 
 // external is what is wrong with a subject outside opcert (exec:,
-// deployment:) that no role took, as a role that takes such subjects
-// says it; nil if no role does.
+// deployment:) that no role took, as each role that takes such subjects
+// says it (their placeholders differ); nil if no role does.
 func external(mechs map[string]*conformance.Mechanism, role, subject string) error {
 	if !conformance.External(subject) {
 		return nil
 	}
-	for _, m := range mechs {
-		if m.TakesRealTime(role) {
+	var errs []string
+	for _, name := range sortedNames(mechs) {
+		if m := mechs[name]; m.TakesRealTime(role) {
 			if _, err := m.Subjects(map[string]string{role: subject}); err != nil {
-				return err
+				errs = append(errs, "as "+name+"."+role+": "+err.Error())
 			}
 		}
 	}
-	return nil
+	if len(errs) == 0 {
+		return nil
+	}
+	return errors.New(strings.Join(errs, "; "))
 }
 
 // subjectsOf lists the subjects of a role in every mechanism that has it.

@@ -2,7 +2,10 @@ package rules
 
 import (
 	"fmt"
+	"math"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/reports"
@@ -58,4 +61,13 @@ func summary(items []string) string {
 		return fmt.Sprintf("%s (and %d more)", items[0], n-1)
 	}
 	return items[0]
+}
+
+// measure sums up measured reactions (count, p50, p99, max) against the
+// budget a rule allows them, so a report shows how close a subject came.
+func measure(name string, ds []time.Duration, budget time.Duration) reports.Measure {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	rank := func(q float64) time.Duration { return s[int(math.Ceil(q*float64(len(s))))-1] }
+	return reports.Measure{Name: name, Count: len(s), P50: rank(0.5), P99: rank(0.99), Max: s[len(s)-1], Budget: budget}
 }

@@ -94,7 +94,7 @@ var _ = Describe("the reference", func() {
 		c := verdict(run, "STATICPOD-012")
 		Expect(c.Status).To(Equal(reports.Pass))
 		Expect(c.Message).To(Equal("2 judged"))
-		for _, subject := range []string{"never-links", "keeps-manifest", "removes-before-linking", "links-late-by-1s"} {
+		for _, subject := range []string{"never-links", "keeps-manifest", "removes-before-linking", "links-late-past-bound"} {
 			run, _ := play("staticpod-monitor-owes-step-two", map[string]string{staticpod.RoleStartupMonitor: subject})
 			c := verdict(run, "STATICPOD-012")
 			Expect(c.Status).To(Equal(reports.Fail), subject)

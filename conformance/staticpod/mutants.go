@@ -194,12 +194,12 @@ var removesBeforeLinking = onReady(func(ops []sp.Op) []sp.Op {
 	return ops
 })
 
-// readyLate acts on its operand's readiness only at a look a second after
+// readyLate acts on its operand's readiness only at a look delay after
 // the first one that found it ready (it waits for the readiness to be
 // "stable"), the operand still ready then. It remembers, per mirror pod
 // (its UID), its first look that found it ready; a look that finds it not
 // ready forgets. One per run: its memory is the run's.
-func readyLate() func(sp.MonitorParams, sp.MonitorView, time.Time) sp.MonitorDecision {
+func readyLate(delay time.Duration) func(sp.MonitorParams, sp.MonitorView, time.Time) sp.MonitorDecision {
 	var mu sync.Mutex
 	first := map[string]time.Time{}
 	return func(p sp.MonitorParams, v sp.MonitorView, now time.Time) sp.MonitorDecision {
@@ -218,7 +218,7 @@ func readyLate() func(sp.MonitorParams, sp.MonitorView, time.Time) sp.MonitorDec
 		if !ok {
 			t, first[m.UID] = now, now
 		}
-		if due := t.Add(time.Second); now.Before(due) {
+		if due := t.Add(delay); now.Before(due) {
 			d.Action, d.Ops, d.Next = sp.Wait, nil, due
 		}
 		return d
@@ -247,30 +247,73 @@ func newFallback(mem *sp.Fallback, n sp.Node) bool {
 	return mem == nil || mem.UID != n.Mirror.UID
 }
 
-// degradedLate reports a new fallback only at its next look, a second
-// after it first sees it (it waits for the fallback to be "stable"): until
-// then the condition stays as it was.
-func degradedLate(p sp.OperatorParams, mem *sp.Fallback, n sp.Node, now time.Time) sp.OperatorDecision {
-	d := sp.Operate(p, mem, n, now)
-	if !newFallback(mem, n) {
+// degradedLate reports a new fallback only at its next look, delay after
+// it first sees it (it waits for the fallback to be "stable"): until then
+// the condition stays as it was.
+func degradedLate(delay time.Duration) func(sp.OperatorParams, *sp.Fallback, sp.Node, time.Time) sp.OperatorDecision {
+	return func(p sp.OperatorParams, mem *sp.Fallback, n sp.Node, now time.Time) sp.OperatorDecision {
+		d := sp.Operate(p, mem, n, now)
+		if !newFallback(mem, n) {
+			return d
+		}
+		d.Condition = sp.Condition{Type: p.ConditionType, Status: metav1.ConditionFalse, Reason: "AsExpected"}
+		if mem != nil && p.DegradedUntilReady {
+			d.Condition = sp.Condition{Type: p.ConditionType, Status: metav1.ConditionTrue, Reason: string(mem.Reason), Message: p.Describe(*mem)}
+		}
+		d.Next = now.Add(delay)
 		return d
 	}
-	d.Condition = sp.Condition{Type: p.ConditionType, Status: metav1.ConditionFalse, Reason: "AsExpected"}
-	if mem != nil && p.DegradedUntilReady {
-		d.Condition = sp.Condition{Type: p.ConditionType, Status: metav1.ConditionTrue, Reason: string(mem.Reason), Message: p.Describe(*mem)}
-	}
-	d.Next = now.Add(time.Second)
-	return d
 }
 
-// lateTerminationMessage reads the failed revision's termination message
-// only at its second look at a fallback: the first Degraded=True it writes
-// lacks it.
-func lateTerminationMessage(p sp.OperatorParams, mem *sp.Fallback, n sp.Node, now time.Time) sp.OperatorDecision {
-	if newFallback(mem, n) {
-		n.Termination = ""
+// retriesOf is how many retries of the failed revision the operator will
+// have asked before the one it decides on now: its memory's, one more once
+// its memory's fallback was retried (Operate's count at a new fallback).
+func retriesOf(mem *sp.Fallback) int {
+	if mem == nil {
+		return 0
+	}
+	if mem.Retried {
+		return mem.Retries + 1
+	}
+	return mem.Retries
+}
+
+// backoffShrinks waits 40m before the first retry and half as long before
+// each next one, no less than the seed's 10m.
+func backoffShrinks(p sp.OperatorParams, mem *sp.Fallback, n sp.Node, now time.Time) sp.OperatorDecision {
+	wait := max(40*time.Minute>>min(retriesOf(mem), 2), 10*time.Minute)
+	p.Backoff = sp.Backoff{First: wait, Max: wait}
+	return sp.Operate(p, mem, n, now)
+}
+
+// givenUpAfter is how many retries givesUp asks before it stops.
+const givenUpAfter = 2
+
+// givesUp retries as the seed says until it has retried a revision twice,
+// then treats every later fallback of it as one never to retry.
+func givesUp(p sp.OperatorParams, mem *sp.Fallback, n sp.Node, now time.Time) sp.OperatorDecision {
+	if mem != nil && retriesOf(mem) >= givenUpAfter {
+		p.NoRetry = append(slices.Clip(p.NoRetry), mem.Reason)
 	}
 	return sp.Operate(p, mem, n, now)
+}
+
+// skipsReinstall installs a revision only the first time it is asked: the
+// second ask finds its files from the first trial and does nothing (one
+// per run: its memory is the run's).
+func skipsReinstall() func(sp.InstallerParams, int, bool) []sp.Op {
+	var mu sync.Mutex
+	done := map[int]bool{}
+	return func(p sp.InstallerParams, revision int, held bool) []sp.Op {
+		mu.Lock()
+		defer mu.Unlock()
+		if done[revision] {
+			return nil
+		}
+		ops := sp.Install(p, revision, held)
+		done[revision] = ops != nil
+		return ops
+	}
 }
 
 // truncatedTermination is how much of a termination message

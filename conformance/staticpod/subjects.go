@@ -79,8 +79,10 @@ var monitors = []conformance.Subject{
 		Impl: monitorImpl(func(c Config) monitorCore { return monitorOf(sp.Seed(), c.Timeout, wrongTarget) })},
 	{Name: "early-by-1s", Description: "falls back one second before the timeout, at 4m59s (fails the timeout rule)",
 		Impl: monitorImpl(func(c Config) monitorCore { return monitorOf(sp.Seed(), c.Timeout-time.Second, sp.Monitor) })},
-	{Name: "late-by-1s", Description: "falls back one second after the timeout, at 5m1s (fails the timeout rule)",
-		Impl: monitorImpl(func(c Config) monitorCore { return monitorOf(sp.Seed(), c.Timeout+time.Second, sp.Monitor) })},
+	{Name: "late-past-bound", Description: "falls back a second later than the timeout and the reaction bound allow, at 6m1s (fails the timeout rule)",
+		Impl: monitorImpl(func(c Config) monitorCore {
+			return monitorOf(sp.Seed(), c.Timeout+c.Reaction+time.Second, sp.Monitor)
+		})},
 	{Name: "timer-before-readiness", Description: "at the timeout, falls back on its previous look before it sees that the operand has just become ready, at that very instant (fails the timeout rule)",
 		Impl: monitorImpl(func(c Config) monitorCore { return monitorOf(sp.Seed(), c.Timeout, timerBeforeReadiness) })},
 	{Name: "timer-from-start", Description: "runs its timeout from its process's start, not from its revision's manifest, so a leftover monitor falls back at once when its revision is rolled out (fails the timeout rule)",
@@ -117,8 +119,8 @@ var monitors = []conformance.Subject{
 		Impl: monitorImpl(func(c Config) monitorCore { return monitorOf(sp.Seed(), c.Timeout, keepsManifest) })},
 	{Name: "removes-before-linking", Description: "once its operand is ready, removes its own manifest and only then links last-known-good, the other way round from the seed (fails the step 2 rule)",
 		Impl: monitorImpl(func(c Config) monitorCore { return monitorOf(sp.Seed(), c.Timeout, removesBeforeLinking) })},
-	{Name: "links-late-by-1s", Description: "links last-known-good and removes its own manifest at a look one second after the first that found its operand ready (fails the step 2 rule)",
-		Impl: monitorImpl(func(c Config) monitorCore { return monitorOf(sp.Seed(), c.Timeout, readyLate()) })},
+	{Name: "links-late-past-bound", Description: "links last-known-good and removes its own manifest at a look a second later than the reaction bound after the first that found its operand ready (fails the step 2 rule)",
+		Impl: monitorImpl(func(c Config) monitorCore { return monitorOf(sp.Seed(), c.Timeout, readyLate(c.Reaction+time.Second)) })},
 }
 
 // Installer subjects.
@@ -129,6 +131,8 @@ var installers = []conformance.Subject{
 		Impl: installerImpl(func(Config) installerCore { return installerCore{sp.LibraryGo().Installer, sp.Install} })},
 	{Name: "ignores-lock", Description: "writes without taking or honouring the installer lock (fails the lock rule)",
 		Impl: installerImpl(func(Config) installerCore { return installerCore{sp.InstallerParams{}, sp.Install} })},
+	{Name: "skips-reinstall", Description: "installs a revision only the first time it is asked: a retry finds the revision's files from its first trial and is skipped, so nothing is retried (fails the rule that every ask is carried out)",
+		Impl: installerImpl(func(Config) installerCore { return installerCore{sp.Seed().Installer, skipsReinstall()} })},
 	{Name: "locks-late", Description: "takes the installer lock only around the operand manifest: writes the resources and the startup-monitor manifest before it, under anyone's lock (fails the lock rule)",
 		Impl: installerImpl(func(Config) installerCore { return installerCore{sp.Seed().Installer, locksLate} })},
 }
@@ -167,26 +171,20 @@ var operators = []conformance.Subject{
 		Impl: operatorImpl(func(Config) operatorCore {
 			return seedOperatorWith(func(p *sp.OperatorParams) { p.Backoff.First -= time.Second })
 		})},
-	{Name: "retry-late-by-1s", Description: "retries a failed revision 10m1s after the fallback, one second late, doubling from there (fails the back-off rule)",
-		Impl: operatorImpl(func(Config) operatorCore {
-			return seedOperatorWith(func(p *sp.OperatorParams) { p.Backoff.First += time.Second })
+	{Name: "backoff-cap-past-6h", Description: "caps the back-off a second above 6h and the reaction bound (fails the back-off rule)",
+		Impl: operatorImpl(func(c Config) operatorCore {
+			return seedOperatorWith(func(p *sp.OperatorParams) { p.Backoff.Max = 6*time.Hour + c.Reaction + time.Second })
 		})},
-	{Name: "backoff-stops-early", Description: "stops doubling one step early: the back-off stays at 320m and never reaches the 6h cap (fails the back-off rule)",
-		Impl: operatorImpl(func(Config) operatorCore {
-			return seedOperatorWith(func(p *sp.OperatorParams) { p.Backoff.Max = 320 * time.Minute })
-		})},
-	{Name: "backoff-cap-over-by-1s", Description: "caps the back-off at 6h1s instead of 6h (fails the back-off rule)",
-		Impl: operatorImpl(func(Config) operatorCore {
-			return seedOperatorWith(func(p *sp.OperatorParams) { p.Backoff.Max += time.Second })
-		})},
+	{Name: "backoff-shrinks", Description: "waits 40m before the first retry, then half as long before each next one, down to 10m: the back-off shrinks (fails the back-off rule)",
+		Impl: operatorImpl(func(Config) operatorCore { return operatorCore{sp.Seed().Operator, backoffShrinks} })},
+	{Name: "gives-up", Description: "retries a failed revision twice as the seed says, then never again: a good configuration is never rolled out once the fault clears (fails the back-off rule, 003 §User Stories 4)",
+		Impl: operatorImpl(func(Config) operatorCore { return operatorCore{sp.Seed().Operator, givesUp} })},
 	{Name: "clears-degraded-on-retry", Description: "clears Degraded when the retry replaces the fallback, one step before the retried revision is ready (fails the Degraded rule)",
 		Impl: operatorImpl(func(Config) operatorCore {
 			return seedOperatorWith(func(p *sp.OperatorParams) { p.DegradedUntilReady = false })
 		})},
-	{Name: "degraded-late-by-1s", Description: "reports a new fallback a second after the mirror pod shows it, at its next look (fails the Degraded rule)",
-		Impl: operatorImpl(func(Config) operatorCore { return operatorCore{sp.Seed().Operator, degradedLate} })},
-	{Name: "late-termination-message", Description: "reports Degraded at once but adds the failed revision's termination message only at its next look (fails the termination message rule)",
-		Impl: operatorImpl(func(Config) operatorCore { return operatorCore{sp.Seed().Operator, lateTerminationMessage} })},
+	{Name: "degraded-late-past-bound", Description: "reports a new fallback a second later than the reaction bound after the mirror pod shows it, at its next look (fails the Degraded rule)",
+		Impl: operatorImpl(func(c Config) operatorCore { return operatorCore{sp.Seed().Operator, degradedLate(c.Reaction + time.Second)} })},
 	{Name: "truncates-termination-message", Description: "cuts the failed revision's termination message to its first 64 bytes in Degraded (fails the termination message rule)",
 		Impl: operatorImpl(func(Config) operatorCore { return operatorCore{sp.Seed().Operator, truncatesTermination} })},
 }

@@ -247,22 +247,44 @@ func newFallback(mem *sp.Fallback, n sp.Node) bool {
 	return mem == nil || mem.UID != n.Mirror.UID
 }
 
-// degradedLate reports a new fallback only at its next look, delay after
-// it first sees it (it waits for the fallback to be "stable"): until then
-// the condition stays as it was.
+// degradedLate reports a new fallback only delay after it first sees it
+// (it waits for the fallback to be "stable"): until then, whatever wakes
+// it, the condition stays as it was. It remembers, per fallback mirror pod
+// (its UID), when it first saw it (one per run).
 func degradedLate(delay time.Duration) func(sp.OperatorParams, *sp.Fallback, sp.Node, time.Time) sp.OperatorDecision {
+	var mu sync.Mutex
+	first := map[string]time.Time{}
 	return func(p sp.OperatorParams, mem *sp.Fallback, n sp.Node, now time.Time) sp.OperatorDecision {
 		d := sp.Operate(p, mem, n, now)
-		if !newFallback(mem, n) {
+		if d.Memory == nil || d.Memory.UID == "" || n.Mirror == nil || n.Mirror.UID != d.Memory.UID {
 			return d
 		}
-		d.Condition = sp.Condition{Type: p.ConditionType, Status: metav1.ConditionFalse, Reason: "AsExpected"}
-		if mem != nil && p.DegradedUntilReady {
-			d.Condition = sp.Condition{Type: p.ConditionType, Status: metav1.ConditionTrue, Reason: string(mem.Reason), Message: p.Describe(*mem)}
+		mu.Lock()
+		defer mu.Unlock()
+		t, ok := first[d.Memory.UID]
+		if !ok {
+			t, first[d.Memory.UID] = now, now
 		}
-		d.Next = now.Add(delay)
+		if due := t.Add(delay); now.Before(due) {
+			d.Condition = sp.Condition{Type: p.ConditionType, Status: metav1.ConditionFalse, Reason: "AsExpected"}
+			if mem != nil && mem.UID != d.Memory.UID && p.DegradedUntilReady {
+				d.Condition = sp.Condition{Type: p.ConditionType, Status: metav1.ConditionTrue, Reason: string(mem.Reason), Message: p.Describe(*mem)}
+			}
+			d.Next = due
+		}
 		return d
 	}
+}
+
+// degradedForever never lets go of a fallback: once one is over (a later
+// revision ready), it keeps its memory and Degraded=True as it was.
+func degradedForever(p sp.OperatorParams, mem *sp.Fallback, n sp.Node, now time.Time) sp.OperatorDecision {
+	d := sp.Operate(p, mem, n, now)
+	if d.Memory == nil && mem != nil {
+		d.Memory = mem
+		d.Condition = sp.Condition{Type: p.ConditionType, Status: metav1.ConditionTrue, Reason: string(mem.Reason), Message: p.Describe(*mem)}
+	}
+	return d
 }
 
 // retriesOf is how many retries of the failed revision the operator will

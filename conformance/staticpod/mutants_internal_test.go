@@ -337,14 +337,27 @@ func TestOperatorMutants(t *testing.T) {
 			d = operate(o, d.Memory, at(fellBackTo(uid, sp.NotReady)), due+5*m)
 		}
 	})
-	t.Run("degraded-late-past-bound reports a fallback 1m1s late", func(t *testing.T) {
+	t.Run("degraded-late-past-bound reports a fallback 1m1s late, whatever wakes it", func(t *testing.T) {
 		o := operatorNamed(t, "degraded-late-past-bound")
 		d := operate(o, nil, at(fellBackTo("a", sp.NotReady)), 0)
 		if d.Condition.Status != metav1.ConditionFalse || !d.Next.Equal(mt0.Add(m+s)) {
 			t.Fatalf("first look: %s next %v, want False and a look at 1m1s", d.Condition.Status, d.Next)
 		}
+		if d = operate(o, d.Memory, at(fellBackTo("a", sp.NotReady)), 30*s); d.Condition.Status != metav1.ConditionFalse {
+			t.Fatalf("woken at 30s: %s, want False still", d.Condition.Status)
+		}
 		if d = operate(o, d.Memory, at(fellBackTo("a", sp.NotReady)), m+s); d.Condition.Status != metav1.ConditionTrue || !d.Next.Equal(mt0.Add(10*m)) {
-			t.Errorf("second look: %s next %v, want True and the retry at 10m", d.Condition.Status, d.Next)
+			t.Errorf("at 1m1s: %s next %v, want True and the retry at 10m", d.Condition.Status, d.Next)
+		}
+	})
+	t.Run("degraded-forever keeps Degraded once the failed revision is ready", func(t *testing.T) {
+		ready := &sp.Mirror{Name: "kas", UID: "r", Revision: 5, Ready: true}
+		for subject, want := range map[string]metav1.ConditionStatus{"reference": metav1.ConditionFalse, "degraded-forever": metav1.ConditionTrue} {
+			o := operatorNamed(t, subject)
+			d := operate(o, nil, at(fellBackTo("a", sp.NotReady)), 0)
+			if d = operate(o, d.Memory, at(ready), 11*m); d.Condition.Status != want {
+				t.Errorf("%s once ready: %s, want %s", subject, d.Condition.Status, want)
+			}
 		}
 	})
 	t.Run("truncates-termination-message does not show the whole termination message", func(t *testing.T) {

@@ -41,6 +41,7 @@ var mutantCases = []struct{ role, subject, scenario, rule string }{
 	{"operator", "gives-up", "staticpod-backoff-ladder-24h", "STATICPOD-007"},
 	{"operator", "clears-degraded-on-retry", "staticpod-hook-never-finishes", "STATICPOD-008"},
 	{"operator", "degraded-late-past-bound", "staticpod-hook-never-finishes", "STATICPOD-008"},
+	{"operator", "degraded-forever", "staticpod-etcd-unhealthy", "STATICPOD-015"},
 	{"operator", "truncates-termination-message", "staticpod-bad-configmap-crashloop", "STATICPOD-011"},
 }
 
@@ -48,7 +49,7 @@ var _ = DescribeTable("a mutant fails its rule",
 	func(role, subject, scenario, rule string) {
 		run, _ := play(scenario, map[string]string{role: subject})
 		c := verdict(run, rule)
-		Expect(c.Status).To(Equal(reports.Fail), "%s=%s should fail %s on %s: %s", role, subject, rule, scenario, c.Message)
+		Expect(c.Status).To(Equal(failing(rule)), "%s=%s should fail %s on %s: %s", role, subject, rule, scenario, c.Message)
 		Expect(c.Message).To(ContainSubstring("master-0"))
 		Expect(c.Evidence).NotTo(BeEmpty())
 	},
@@ -60,6 +61,19 @@ var _ = DescribeTable("a mutant fails its rule",
 		return out
 	}(),
 )
+
+// styleRules are the Style rules: what the seed recommends or gives as an
+// example. Their failures are warnings unless the run is strict.
+var styleRules = map[string]bool{"STATICPOD-011": true, "STATICPOD-013": true, "STATICPOD-015": true}
+
+// failing is the status a rule's failure has in a report that is not
+// strict.
+func failing(rule string) reports.Status {
+	if styleRules[rule] {
+		return reports.Warn
+	}
+	return reports.Fail
+}
 
 // mutantsTested are the "role/subject" of mutantCases, for the check that
 // every broken subject has a failing rule in a table.

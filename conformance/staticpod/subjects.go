@@ -66,9 +66,9 @@ var monitors = []conformance.Subject{
 		Impl: monitorImpl(func(c Config) monitorCore { return monitorOf(sp.Seed(), c.Timeout, sp.Monitor) })},
 	{Name: "library-go", Profile: "library-go", Description: "reference/staticpod's Monitor, library-go profile (its checks, order and reasons)",
 		Impl: monitorImpl(func(c Config) monitorCore { return monitorOf(sp.LibraryGo(), c.Timeout, sp.Monitor) })},
-	{Name: "watchful", Description: "faithful (conformance/staticpod/faithful): the seed's checks read the other way where the seed reads both, etcd failing as EtcdUnhealthy; its own messages; keeps its manifest after a fallback",
+	{Name: "watchful", Faithful: true, Description: "faithful (conformance/staticpod/faithful): the seed's checks read the other way where the seed reads both, etcd failing as EtcdUnhealthy; its own messages; keeps its manifest after a fallback",
 		Impl: monitorImpl(func(c Config) monitorCore { return faithfulMonitor(c, faithful.Watchful) })},
-	{Name: "resyncing", Description: "faithful (conformance/staticpod/faithful): reacts on a 30s resync within the reaction bound (falls back 30s after the timeout, links 20s after it sees the operand ready); its own messages, the hooks one per line",
+	{Name: "resyncing", Faithful: true, Description: "faithful (conformance/staticpod/faithful): reacts on a 30s resync within the reaction bound (falls back 30s after the timeout, links 20s after it sees the operand ready); its own messages, the hooks one per line",
 		Impl: monitorImpl(func(c Config) monitorCore { return faithfulMonitor(c, faithful.Resyncing()) })},
 	{Name: "impatient", Description: "falls back after half the timeout (fails the timeout rule)",
 		Impl: monitorImpl(func(c Config) monitorCore { return monitorOf(sp.Seed(), c.Timeout/2, sp.Monitor) })},
@@ -148,9 +148,9 @@ var operators = []conformance.Subject{
 		Impl: operatorImpl(func(Config) operatorCore { return operatorCore{sp.Seed().Operator, sp.Operate} })},
 	{Name: "library-go", Profile: "library-go", Description: "library-go's operator: first retry after 20m, capped at 2h, every reason retried, StaticPodFallbackRevisionDegraded",
 		Impl: operatorImpl(func(Config) operatorCore { return operatorCore{sp.LibraryGo().Operator, sp.Operate} })},
-	{Name: "doubling-from-20m", Description: "faithful (conformance/staticpod/faithful): first retry 20m after the fallback, doubling up to 2h, none after CrashLooping or NeverStartedUp; Degraded with its own reason and message",
+	{Name: "doubling-from-20m", Faithful: true, Description: "faithful (conformance/staticpod/faithful): first retry 20m after the fallback, doubling up to 2h, none after CrashLooping or NeverStartedUp; Degraded with its own reason and message",
 		Impl: operatorImpl(func(Config) operatorCore { return operatorCore{decide: faithful.Doubling()} })},
-	{Name: "tripling", Description: "faithful (conformance/staticpod/faithful): first retry 15m after the fallback, tripling up to 6h, each at its next 30s resync; the fallback's reason as Degraded's, the termination message first",
+	{Name: "tripling", Faithful: true, Description: "faithful (conformance/staticpod/faithful): first retry 15m after the fallback, tripling up to 6h, each at its next 30s resync; the fallback's reason as Degraded's, the termination message first",
 		Impl: operatorImpl(func(Config) operatorCore { return operatorCore{decide: faithful.Tripling()} })},
 	{Name: "retries-crashloop", Description: "retries after CrashLooping and NeverStartedUp too (fails the no-retry rule)",
 		Impl: operatorImpl(func(Config) operatorCore {
@@ -195,7 +195,9 @@ var operators = []conformance.Subject{
 	{Name: "degraded-forever", Description: "keeps Degraded=True with the last fallback's message after the retried revision is ready (warns: the Style rule on clearing Degraded)",
 		Impl: operatorImpl(func(Config) operatorCore { return operatorCore{sp.Seed().Operator, degradedForever} })},
 	{Name: "degraded-late-past-bound", Description: "reports a new fallback a second later than the reaction bound after the mirror pod shows it, at its next look (fails the Degraded rule)",
-		Impl: operatorImpl(func(c Config) operatorCore { return operatorCore{sp.Seed().Operator, degradedLate(c.Reaction + time.Second)} })},
+		Impl: operatorImpl(func(c Config) operatorCore {
+			return operatorCore{sp.Seed().Operator, degradedLate(c.Reaction + time.Second)}
+		})},
 	{Name: "truncates-termination-message", Description: "cuts the failed revision's termination message to its first 64 bytes in Degraded (fails the termination message rule)",
 		Impl: operatorImpl(func(Config) operatorCore { return operatorCore{sp.Seed().Operator, truncatesTermination} })},
 }

@@ -18,7 +18,7 @@ func TestSTATICPOD014AsksCarriedOut(t *testing.T) {
 		{name: "an ask of the revision in place needs no write",
 			tl: rollout().ask("20m", 2), end: "1h", want: reports.Pass, message: []string{"2 judged"}},
 		{name: "the installer down when asked owes it once back",
-			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).process("10m", RoleInstaller, timeline.VerbKill).ask("16m", 2),
+			tl:  failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).process("10m", RoleInstaller, timeline.VerbKill).ask("16m", 2),
 			end: "1h", want: reports.Pass, message: []string{"1 judged", "installer/master-0 was down"}},
 		{name: "a later ask replaces one not carried out",
 			tl: asked().install("16m30s", 3), cfg: bound(), end: "1h", want: reports.Pass, message: []string{"2 judged"}},

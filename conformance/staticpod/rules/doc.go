@@ -131,6 +131,10 @@
 //     is opt-in. While another actor holds the installer lock at the
 //     deadline, the fallback is due at its unlock (003 §Coordination: the
 //     monitor waits).
+//   - The fallback is due at the deadline and may come within the
+//     reaction bound after it (a monitor that looks on a resync), never
+//     before it; an operand ready within that bound, before any
+//     fallback, owed none.
 //   - A startup-monitor judges what it sees (003 §Proposal: it "watches
 //     the operand pods for readiness"). A restarted one cannot know how
 //     long the operand has run, nor whether it was ready meanwhile: it
@@ -160,7 +164,8 @@
 //     is nothing to copy).
 //   - Whether a fallback is owed at all (STATICPOD-001) is decided on what
 //     the node holds when it is due (the deadline, or the unlock it waits
-//     for), after every event up to that instant and through Tolerance: a
+//     for), after every event up to that instant and through the slack
+//     (Tolerance and the reaction bound): a
 //     last-known-good link to another revision whose directory is there,
 //     or a revision below the failed one still on the node. Without
 //     either, the seed's monitor does nothing (003 §Proposal step 1: "or
@@ -227,13 +232,15 @@
 //     mirror pod shows the fallback is judged on what it writes once back,
 //     not on the condition it left standing. The library-go profile does
 //     not judge it: its condition never carried one.
-//   - Step 2 (STATICPOD-012) is owed at the startup-monitor's first look
-//     that can see its revision's operand ready. The seed names no delay
+//   - Step 2 (STATICPOD-012) is owed from the startup-monitor's first
+//     instant that can see its revision's operand ready, within the
+//     reaction bound (a monitor that looks on a resync is faithful). The
+//     seed names no delay
 //     ("if the operand becomes ready, the startup-monitor will link the
 //     revision to last-known-good, and then remove its own pod-manifest"),
 //     and the monitor watches the mirror pod: the write that shows it
 //     Ready=True wakes it, so that look is the one at which it knows
-//     (the same instant in virtual time; Tolerance in real time). It owes
+//     (the reference acts at that instant; the bound is the slack). It owes
 //     it only while it can act: its manifest of that revision on the node
 //     (a fallback's operand is not its own; a later revision's monitor
 //     manifest replaces it), it running (one down at the readiness owes

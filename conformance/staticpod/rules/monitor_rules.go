@@ -16,7 +16,7 @@ import (
 // whole timeout), not later, and not at all once ready.
 func (c Config) fallbackInTime(j *conformance.Judging) conformance.Verdict {
 	f := c.factsOf(j)
-	var v finding
+	v := finding{reaction: "fallback after the timeout (or the unlock)", budget: c.late()}
 	for _, n := range f.nodes {
 		monitor := monitorActor(n.name)
 		for i, in := range n.installs {
@@ -42,6 +42,9 @@ func (c Config) fallbackInTime(j *conformance.Judging) conformance.Verdict {
 					v.fail(fmt.Sprintf("%s was fallen back from at %s, %s after its manifest was written: before the %s timeout", what, off(next.at()), next.at().Sub(in.at()), c.Timeout), in.ev, next.ev)
 				case !released || !next.at().After(due.Add(c.late())):
 					v.judged++ // in time (under a lock never released: STATICPOD-010's case)
+					if released {
+						v.measured(max(next.at().Sub(due), 0))
+					}
 				case f.procs.downDuring(monitor, in.at(), due):
 					// Only an outage by the deadline excuses lateness: a monitor
 					// that lived to its deadline owed the fallback then (one
@@ -49,6 +52,7 @@ func (c Config) fallbackInTime(j *conformance.Judging) conformance.Verdict {
 					v.skip(fmt.Sprintf("%s: %s was down before its fallback was due at %s", what, monitor, off(due)))
 				default:
 					v.judged++
+					v.measured(next.at().Sub(due))
 					v.fail(fmt.Sprintf("%s was fallen back from at %s, due at %s", what, off(next.at()), off(due)), in.ev, next.ev)
 				}
 				continue
@@ -346,7 +350,7 @@ func (h holdings) fallbackTarget(failed int) (int, string) {
 // readiness (plus the reaction bound).
 func (c Config) doneWhenReady(j *conformance.Judging) conformance.Verdict {
 	f := c.factsOf(j)
-	var v finding
+	v := finding{reaction: "step 2 after the operand was ready", budget: c.late()}
 	for _, n := range f.nodes {
 		for i, in := range n.installs {
 			if !in.note.fallback && in.note.revision > 0 {
@@ -436,6 +440,7 @@ func (c Config) stepTwo(n *node, i int, j *conformance.Judging, procs processes,
 					off(e.Time), rev, laterLink(n, q, end, monitor, rev)), stepTwoEvidence(in, due, &e, n.linkAfter(q, end, monitor, rev))...)
 				return
 			}
+			v.measured(e.Time.Sub(due.at.Time))
 			due, linked = nil, nil // done: a new monitor of the revision owes it again
 		case due != nil && !can:
 			v.skip(fmt.Sprintf("%s: step 2 was owed from %s, but at %s %s", what, off(due.at.Time), off(e.Time), lapse(own, ready, down, lock, held)))

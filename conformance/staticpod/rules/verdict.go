@@ -20,7 +20,15 @@ type finding struct {
 	evidence  []timeline.Event
 	notJudged []string // cases left out, and why: never a failure
 	notes     []string // warnings on a passing verdict
+	// reactions are the reactions measured (measure), reported on the
+	// verdict against budget, under the name reaction.
+	reactions []time.Duration
+	reaction  string
+	budget    time.Duration
 }
+
+// measured notes a reaction the rule measured.
+func (f *finding) measured(d time.Duration) { f.reactions = append(f.reactions, d) }
 
 func (f *finding) fail(msg string, evidence ...timeline.Event) {
 	f.problems = append(f.problems, msg)
@@ -33,6 +41,14 @@ func (f *finding) skip(why string) { f.notJudged = append(f.notJudged, why) }
 const maxEvidence = 12
 
 func (f *finding) verdict(nothing string) conformance.Verdict {
+	v := f.judgement(nothing)
+	if len(f.reactions) > 0 {
+		v.Measures = []reports.Measure{measure(f.reaction, f.reactions, f.budget)}
+	}
+	return v
+}
+
+func (f *finding) judgement(nothing string) conformance.Verdict {
 	switch {
 	case len(f.problems) > 0:
 		ev := f.evidence

@@ -235,18 +235,6 @@ func seedOperatorWith(change func(*sp.OperatorParams)) operatorCore {
 	return operatorCore{p, sp.Operate}
 }
 
-// newFallback tells whether the node's mirror pod shows a fallback the
-// operator's memory does not know yet: its first look at it.
-func newFallback(mem *sp.Fallback, n sp.Node) bool {
-	if n.Mirror == nil {
-		return false
-	}
-	if _, ok := n.Mirror.Annotations[sp.AnnotationFallbackForRevision]; !ok {
-		return false
-	}
-	return mem == nil || mem.UID != n.Mirror.UID
-}
-
 // degradedLate reports a new fallback only delay after it first sees it
 // (it waits for the fallback to be "stable"): until then, whatever wakes
 // it, the condition stays as it was. It remembers, per fallback mirror pod

@@ -275,6 +275,32 @@ func degradedForever(p sp.OperatorParams, mem *sp.Fallback, n sp.Node, now time.
 	return d
 }
 
+// degradedClearedLate clears Degraded only delay after its first look
+// that finds the fallback over (a later revision ready): until then it
+// keeps its memory and the condition as they were. It remembers, per
+// fallback mirror pod (its UID), when it first found it over (one per run).
+func degradedClearedLate(delay time.Duration) func(sp.OperatorParams, *sp.Fallback, sp.Node, time.Time) sp.OperatorDecision {
+	var mu sync.Mutex
+	over := map[string]time.Time{}
+	return func(p sp.OperatorParams, mem *sp.Fallback, n sp.Node, now time.Time) sp.OperatorDecision {
+		d := sp.Operate(p, mem, n, now)
+		if d.Memory != nil || mem == nil {
+			return d
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		t, ok := over[mem.UID]
+		if !ok {
+			t, over[mem.UID] = now, now
+		}
+		if due := t.Add(delay); now.Before(due) {
+			d.Memory, d.Next = mem, due
+			d.Condition = sp.Condition{Type: p.ConditionType, Status: metav1.ConditionTrue, Reason: string(mem.Reason), Message: p.Describe(*mem)}
+		}
+		return d
+	}
+}
+
 // retriesOf is how many retries of the failed revision the operator will
 // have asked before the one it decides on now: its memory's, one more once
 // its memory's fallback was retried (Operate's count at a new fallback).
@@ -306,6 +332,25 @@ func givesUp(p sp.OperatorParams, mem *sp.Fallback, n sp.Node, now time.Time) sp
 		p.NoRetry = append(slices.Clip(p.NoRetry), mem.Reason)
 	}
 	return sp.Operate(p, mem, n, now)
+}
+
+// retryWithoutOperand installs a revision asked again (a retry) as it
+// installed it the first time but for the operand's manifest: the
+// resources and the startup-monitor's manifest only, so the fallback keeps
+// running (one per run: its memory is the run's).
+func retryWithoutOperand() func(sp.InstallerParams, int, bool) []sp.Op {
+	var mu sync.Mutex
+	done := map[int]bool{}
+	return func(p sp.InstallerParams, revision int, held bool) []sp.Op {
+		mu.Lock()
+		defer mu.Unlock()
+		ops := sp.Install(p, revision, held)
+		if !done[revision] {
+			done[revision] = ops != nil
+			return ops
+		}
+		return slices.DeleteFunc(ops, func(op sp.Op) bool { return op.Kind == sp.WriteManifest && op.Pod == sp.Operand })
+	}
 }
 
 // skipsReinstall installs a revision only the first time it is asked: the

@@ -360,6 +360,20 @@ func TestOperatorMutants(t *testing.T) {
 			}
 		}
 	})
+	t.Run("clears-late-past-bound clears Degraded 1m1s after the failed revision is ready", func(t *testing.T) {
+		ready := &sp.Mirror{Name: "kas", UID: "r", Revision: 5, Ready: true}
+		o := operatorNamed(t, "clears-late-past-bound")
+		d := operate(o, nil, at(fellBackTo("a", sp.NotReady)), 0)
+		mem := d.Memory
+		for _, c := range []struct {
+			at   time.Duration
+			want metav1.ConditionStatus
+		}{{11 * m, metav1.ConditionTrue}, {12 * m, metav1.ConditionTrue}, {12*m + s, metav1.ConditionFalse}} {
+			if d = operate(o, mem, at(ready), c.at); d.Condition.Status != c.want {
+				t.Errorf("at %v once ready at 11m: %s, want %s", c.at, d.Condition.Status, c.want)
+			}
+		}
+	})
 	t.Run("truncates-termination-message does not show the whole termination message", func(t *testing.T) {
 		d := operate(operatorNamed(t, "truncates-termination-message"), nil, at(fellBackTo("a", sp.CrashLooping)), 0)
 		if strings.Contains(d.Condition.Message, term) || !strings.Contains(d.Condition.Message, term[:truncatedTermination]) {
@@ -401,6 +415,13 @@ func TestInstallerAndPrunerMutants(t *testing.T) {
 		}
 		if ops := c.install(c.params, 8, false); len(ops) == 0 {
 			t.Error("first ask of 8: nothing installed")
+		}
+	})
+	t.Run("retry-without-operand leaves the operand's manifest out of a revision asked again", func(t *testing.T) {
+		c := subjectNamed(t, installers, "retry-without-operand").Impl.(installerImpl)(DefaultConfig())
+		first, again := c.install(c.params, 7, false), c.install(c.params, 7, false)
+		if len(first) != 5 || len(again) != 4 || slices.ContainsFunc(again, func(op sp.Op) bool { return op.Pod == sp.Operand }) {
+			t.Errorf("first %v, again %v: want the operand's manifest only the first time", first, again)
 		}
 	})
 	prune := func(name string) prunerCore {

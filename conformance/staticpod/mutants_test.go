@@ -31,6 +31,7 @@ var mutantCases = []struct{ role, subject, scenario, rule string }{
 	{"startup-monitor", "links-late-past-bound", "staticpod-monitor-owes-step-two", "STATICPOD-012"},
 	{"installer", "locks-late", "staticpod-lock-race", "STATICPOD-010"},
 	{"installer", "skips-reinstall", "staticpod-etcd-unhealthy", "STATICPOD-014"},
+	{"installer", "retry-without-operand", "staticpod-hook-never-finishes", "STATICPOD-014"},
 	{"pruner", "keeps-one-more", "staticpod-ten-failing-revisions", "STATICPOD-009"},
 	{"pruner", "stale-link", "staticpod-ready-at-the-deadline", "STATICPOD-009"},
 	{"operator", "retries-never-started-up", "staticpod-bad-manifest", "STATICPOD-006"},
@@ -42,6 +43,7 @@ var mutantCases = []struct{ role, subject, scenario, rule string }{
 	{"operator", "clears-degraded-on-retry", "staticpod-hook-never-finishes", "STATICPOD-008"},
 	{"operator", "degraded-late-past-bound", "staticpod-hook-never-finishes", "STATICPOD-008"},
 	{"operator", "degraded-forever", "staticpod-etcd-unhealthy", "STATICPOD-015"},
+	{"operator", "clears-late-past-bound", "staticpod-etcd-unhealthy", "STATICPOD-015"},
 	{"operator", "truncates-termination-message", "staticpod-bad-configmap-crashloop", "STATICPOD-011"},
 }
 

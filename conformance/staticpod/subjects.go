@@ -136,6 +136,8 @@ var installers = []conformance.Subject{
 		Impl: installerImpl(func(Config) installerCore { return installerCore{sp.LibraryGo().Installer, sp.Install} })},
 	{Name: "ignores-lock", Description: "writes without taking or honouring the installer lock (fails the lock rule)",
 		Impl: installerImpl(func(Config) installerCore { return installerCore{sp.InstallerParams{}, sp.Install} })},
+	{Name: "retry-without-operand", Description: "installs a revision asked again but for the operand's manifest (resources and the startup-monitor's manifest only): the fallback keeps running and nothing is retried (fails the rule that every ask is carried out)",
+		Impl: installerImpl(func(Config) installerCore { return installerCore{sp.Seed().Installer, retryWithoutOperand()} })},
 	{Name: "skips-reinstall", Description: "installs a revision only the first time it is asked: a retry finds the revision's files from its first trial and is skipped, so nothing is retried (fails the rule that every ask is carried out)",
 		Impl: installerImpl(func(Config) installerCore { return installerCore{sp.Seed().Installer, skipsReinstall()} })},
 	{Name: "locks-late", Description: "takes the installer lock only around the operand manifest: writes the resources and the startup-monitor manifest before it, under anyone's lock (fails the lock rule)",
@@ -194,6 +196,10 @@ var operators = []conformance.Subject{
 		})},
 	{Name: "degraded-forever", Description: "keeps Degraded=True with the last fallback's message after the retried revision is ready (warns: the Style rule on clearing Degraded)",
 		Impl: operatorImpl(func(Config) operatorCore { return operatorCore{sp.Seed().Operator, degradedForever} })},
+	{Name: "clears-late-past-bound", Description: "clears Degraded a second later than the reaction bound after the failed revision is ready (warns: the Style rule on clearing Degraded)",
+		Impl: operatorImpl(func(c Config) operatorCore {
+			return operatorCore{sp.Seed().Operator, degradedClearedLate(c.Reaction + time.Second)}
+		})},
 	{Name: "degraded-late-past-bound", Description: "reports a new fallback a second later than the reaction bound after the mirror pod shows it, at its next look (fails the Degraded rule)",
 		Impl: operatorImpl(func(c Config) operatorCore {
 			return operatorCore{sp.Seed().Operator, degradedLate(c.Reaction + time.Second)}

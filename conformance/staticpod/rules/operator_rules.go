@@ -74,7 +74,9 @@ func (c Config) backoffKept(j *conformance.Judging) conformance.Verdict {
 	var v finding
 	var waits []time.Duration
 	for _, n := range f.nodes {
-		prev := map[int]time.Duration{} // per failed revision, the wait of its last retry the operator was up for
+		// per failed revision, the wait of its last retry the operator was
+		// up for, from the mirror pod showing the fallback to the ask
+		prev := map[int]time.Duration{}
 		for i, in := range n.installs {
 			if !in.note.fallback {
 				continue
@@ -94,7 +96,7 @@ func (c Config) backoffKept(j *conformance.Judging) conformance.Verdict {
 				waits = append(waits, wait)
 				c.judgeRetry(f, in, seen, retry, prev[failed], what, &v)
 				if seen != nil && !f.procs.downDuring(operatorActor, seen.ev.Time, retry.ev.Time) {
-					prev[failed] = wait
+					prev[failed] = retry.ev.Time.Sub(seen.ev.Time)
 				}
 				continue
 			}
@@ -130,9 +132,10 @@ func (c Config) backoffKept(j *conformance.Judging) conformance.Verdict {
 }
 
 // judgeRetry judges the operator's retry of a fallback's failed revision:
-// not before FirstRetry, not shorter than the wait before (prev, zero if
-// none), not later than MaxBackoff and the reaction bound after the
-// mirror pod showed the fallback.
+// not before FirstRetry after the fallback's write; from the mirror pod
+// showing it (the operator's clock), not shorter than the wait before
+// (prev, zero if none) and not later than MaxBackoff and the reaction
+// bound.
 func (c Config) judgeRetry(f facts, in *install, seen *podWrite, retry *ask, prev time.Duration, what string, v *finding) {
 	wait := retry.ev.Time.Sub(in.at())
 	late := seen != nil && retry.ev.Time.After(seen.ev.Time.Add(c.MaxBackoff+c.late()))
@@ -140,9 +143,10 @@ func (c Config) judgeRetry(f facts, in *install, seen *podWrite, retry *ask, pre
 	case wait < c.FirstRetry-c.Tolerance:
 		v.judged++
 		v.fail(fmt.Sprintf("%s, was retried at %s, %s after it: sooner than %s", what, off(retry.ev.Time), wait, c.FirstRetry), in.ev, retry.ev)
-	case prev > 0 && wait < prev-c.late():
+	case prev > 0 && seen != nil && retry.ev.Time.Sub(seen.ev.Time) < prev-c.late():
 		v.judged++
-		v.fail(fmt.Sprintf("%s, was retried at %s, %s after it: sooner than the retry before, %s after its fallback (the back-off grows, %s of slack)", what, off(retry.ev.Time), wait, prev, c.late()), in.ev, retry.ev)
+		v.fail(fmt.Sprintf("%s, was retried at %s, %s after the mirror pod showed it: sooner than the retry before, %s after its fallback showed (the back-off grows, %s of slack)",
+			what, off(retry.ev.Time), retry.ev.Time.Sub(seen.ev.Time), prev, c.late()), in.ev, retry.ev)
 	case late && f.procs.downDuring(operatorActor, seen.ev.Time, retry.ev.Time):
 		v.skip(what + ": the operator was down before its late retry")
 	case late:

@@ -74,7 +74,7 @@ func TestSTATICPOD007Backoff(t *testing.T) {
 			want: reports.Fail, message: []string{"9m59s after it: sooner than 10m0s"}, evidence: []string{"6m", "15m59s"}},
 		{name: "the second wait shorter than the first",
 			tl: thrice("51m", "56m").install("1h6m", 2), end: "2h",
-			want: reports.Fail, message: []string{"fallen back from at +56m0s", "was retried at +1h6m0s, 10m0s after it: sooner than the retry before, 30m0s after its fallback"},
+			want: reports.Fail, message: []string{"fallen back from at +56m0s", "was retried at +1h6m0s, 10m0s after the mirror pod showed it: sooner than the retry before, 30m0s after its fallback showed"},
 			evidence: []string{"56m", "1h6m"}},
 		{name: "retried more than 6h after",
 			tl: retried("6h6m1s"), end: "7h",

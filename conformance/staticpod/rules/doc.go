@@ -183,9 +183,10 @@
 //     after its fallback, before another ask or fallback. ">=N minutes,
 //     N=O(10)" with an "exponential backoff starting at N ... moving up to
 //     6h maximum" is read as DESIGN 003 reads it: no retry sooner than
-//     FirstRetry (10m) after the fallback's write; each wait (fallback to
-//     ask) no shorter than the wait of the retry before it of the same
-//     revision, with the reaction bound as slack (an operator at its cap
+//     FirstRetry (10m) after the fallback's write; each wait (from the
+//     mirror pod showing the fallback to the ask) no shorter than the wait
+//     of the retry before it of the same revision, with the reaction
+//     bound as slack (an operator at its cap
 //     jitters by its resync); and no wait above MaxBackoff (6h), plus the
 //     reaction bound, after the mirror pod showed the fallback, unless the
 //     operator asked for another revision first (it is then no longer the

@@ -9,7 +9,9 @@ func replicas(n int) *int { return &n }
 
 // sts is a StatefulSet wanting want replicas with got available, its pods
 // by name and phase.
-func sts(want, got int, pods map[string]string) counts { return roleOf(kindStatefulSet, want, got, pods).counts }
+func sts(want, got int, pods map[string]string) counts {
+	return roleOf(kindStatefulSet, want, got, pods).counts
+}
 
 // role is a role asking for want replicas with got available, its pods
 // by name and phase.

@@ -175,5 +175,13 @@ func scalable(m *conformance.Mechanism, rc rules.Config) *conformance.Mechanism 
 		t.Rules = rules.Rules(c)
 		return scalable(&t, c)
 	}
+	m.Reaction = rc.Reaction
+	m.WithReaction = func(d time.Duration) *conformance.Mechanism {
+		c := rc
+		c.Reaction = d
+		t := *m
+		t.Rules = rules.Rules(c)
+		return scalable(&t, c)
+	}
 	return m
 }

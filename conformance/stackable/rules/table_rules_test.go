@@ -224,3 +224,25 @@ func TestCommandFollows(t *testing.T) {
 			cfg: rs, want: reports.Fail, message: []string{"ReconciliationPaused is True", "want False (clusterOperation reconciliationPaused false, stopped false)"}},
 	})
 }
+
+// A rule reports the operator's reactions it measured against the bound:
+// only the changes that needed one, from the change to the write that
+// matched.
+func TestReactionMeasured(t *testing.T) {
+	tl := started().pod("2m", "server", "c1-server-1", "Failed").counted("2m", server, 1).
+		status("2m20s", unavailable(), podFailed("[c1-server-1]"), degraded("[c1-server-1]", "[Failed]"), reconciling(), running())
+	cfg := Config{Reaction: 30e9}
+	for _, r := range Rules(cfg) {
+		if r.ID != "STACKABLE-001" {
+			continue
+		}
+		v := r.Check(newJudging(tl))
+		if v.Status != reports.Pass || len(v.Measures) != 1 {
+			t.Fatalf("%s %s, measures %+v", v.Status, v.Message, v.Measures)
+		}
+		m := v.Measures[0]
+		if m.Name != "SampleCluster/Available" || m.Count != 2 || m.Max != 20e9 || m.Budget != 30e9 {
+			t.Errorf("measure %+v, want 2 reactions (the start at once, the failure 20s late), max 20s of a 30s bound", m)
+		}
+	}
+}

@@ -164,8 +164,10 @@ func recordProcess(ctx context.Context, sched *sim.Scheduler, verb string) {
 
 // scalable gives m what a real-time run needs: its times scaled with the
 // run's (Mechanism.Scaled: the rules have no threshold to scale, the
-// scenario's times are the stage's) and a tolerance on when the operator
-// must reflect a change (Mechanism.WithTolerance: rules.Config.Tolerance).
+// scenario's times are the stage's), a tolerance on when the operator
+// must reflect a change (Mechanism.WithTolerance: rules.Config.Tolerance)
+// and the reaction bound the rules judge with (Mechanism.Reaction and
+// WithReaction, opcert's --reaction-bound: rules.Config.Reaction).
 func scalable(m *conformance.Mechanism, rc rules.Config) *conformance.Mechanism {
 	m.Scaled = func(float64) *conformance.Mechanism { return m }
 	m.WithTolerance = func(d time.Duration) *conformance.Mechanism {

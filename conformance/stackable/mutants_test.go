@@ -29,7 +29,10 @@ var broken = []struct {
 	{"stop-keeps-replicas", "stackable-stop-start", "STACKABLE-006"},
 	{"moving-transition", "stackable-pod-failed", "STACKABLE-007"},
 	{"verbatim-examples", "stackable-pod-failed", "STACKABLE-009"},
+	{"stop-keeps-daemonsets", "stackable-stop-start", "STACKABLE-006"},
+	{"no-transition-time", "stackable-steady", "STACKABLE-007"},
 	{"no-probe-time", "stackable-steady", "STACKABLE-010"},
+	{"sentence-reasons", "stackable-steady", "STACKABLE-010"},
 }
 
 // Every STACKABLE rule fails on a broken operator, with the writes that

@@ -69,6 +69,17 @@ const (
 	// Slow reconciles a cluster only SlowAfter after the event that asked
 	// for it (breaks the reaction bound the rules judge with).
 	Slow Flaw = "slow"
+	// NoTransitionTime writes no lastTransitionTime (breaks 004 §Decision
+	// Drivers' must-have "transition history").
+	NoTransitionTime Flaw = "no-transition-time"
+	// SentenceReasons writes each condition's message as its reason, as
+	// the ADR's examples do (departs from Kubernetes' CamelCase reasons:
+	// a Style rule's warning).
+	SentenceReasons Flaw = "sentence-reasons"
+	// StopKeepsDaemonSets scales the StatefulSets and Deployments of a
+	// stopped cluster to 0 but leaves its DaemonSets running (breaks 004
+	// §Implementation details, Stopped True: "All replicas are set to 0").
+	StopKeepsDaemonSets Flaw = "stop-keeps-daemonsets"
 )
 
 // SlowAfter is how late the Slow flaw reconciles: beyond the rules'
@@ -94,6 +105,9 @@ var flaws = []struct {
 	{VerbatimExamples, "writes the Example Message column verbatim, [Pod1,Pod2] and all"},
 	{ProgressingWhenAvailable, "keeps Progressing True once every replica is available"},
 	{Slow, "reconciles a cluster 45s after the event that asked for it, beyond the reaction bound"},
+	{NoTransitionTime, "writes no lastTransitionTime"},
+	{SentenceReasons, "writes each condition's message as its reason"},
+	{StopKeepsDaemonSets, "stops the StatefulSets and Deployments but leaves the DaemonSets running"},
 }
 
 // Flaws lists every flaw, in a stable order, for a registry of broken

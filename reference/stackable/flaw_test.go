@@ -11,8 +11,8 @@ import (
 
 func TestFlawsListed(t *testing.T) {
 	all := Flaws()
-	if len(all) != 15 {
-		t.Errorf("%d flaws, want 15: %v", len(all), all)
+	if len(all) != 18 {
+		t.Errorf("%d flaws, want 18: %v", len(all), all)
 	}
 	for _, f := range all {
 		if f.Description() == "" {
@@ -77,6 +77,15 @@ func TestTimeFlaws(t *testing.T) {
 	}
 	if _, write := Status(ClusterState{Workloads: healthy, Flaw: MovingTransition}, first, t1); write {
 		t.Error("moving-transition wrote without a change")
+	}
+
+	untimed, _ := Status(ClusterState{Workloads: lost, Flaw: NoTransitionTime}, first, t1)
+	if slices.ContainsFunc(untimed, func(c Condition) bool { return !c.LastTransitionTime.IsZero() }) {
+		t.Errorf("no-transition-time wrote a transition time: %+v", untimed)
+	}
+	sentences, _ := Status(ClusterState{Workloads: lost, Flaw: SentenceReasons}, first, t1)
+	if c := find(sentences, TypeAvailable); c.Reason != c.Message {
+		t.Errorf("sentence-reasons: Available's reason %q, want its message %q", c.Reason, c.Message)
 	}
 
 	verbatim, _ := Status(ClusterState{Workloads: lost, Flaw: VerbatimExamples}, first, t1)

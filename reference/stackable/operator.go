@@ -176,6 +176,16 @@ func (o *Operator) reconcile(ctx context.Context, key types.NamespacedName) erro
 		render.Command, render.Spec.ClusterOperation.Stopped = "", false
 	}
 	desired, failed := Desired(render, o.o.Profile)
+	if o.o.Flaw == StopKeepsDaemonSets && c.Stopped(o.o.Profile) && failed == nil {
+		running := c
+		running.Command = ""
+		all, _ := Desired(running, o.o.Profile)
+		for _, w := range all {
+			if w.Kind == DaemonSet {
+				desired = append(desired, w)
+			}
+		}
+	}
 	if failed != nil {
 		return failed
 	}

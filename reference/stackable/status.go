@@ -68,6 +68,11 @@ func Table(s ClusterState) []Condition {
 	}
 	out := []Condition{m.Available.condition(TypeAvailable), m.Progressing.condition(TypeProgressing),
 		m.Degraded.condition(TypeDegraded), paused.condition(TypePaused), stopped.condition(TypeStopped)}
+	if s.Flaw == SentenceReasons {
+		for i := range out {
+			out[i].Reason = out[i].Message
+		}
+	}
 	if s.Flaw == VerbatimExamples {
 		for i, v := range []Verdict{m.Available, m.Progressing, m.Degraded} {
 			out[i].Message = v.text
@@ -143,6 +148,9 @@ func (s ClusterState) stamp(want, prev []Condition, now time.Time) ([]Condition,
 		c.LastTransitionTime = at
 		if p := find(w.Type); p != nil && p.Status == w.Status && !p.LastTransitionTime.IsZero() && !moving {
 			c.LastTransitionTime = p.LastTransitionTime
+		}
+		if s.Flaw == NoTransitionTime {
+			c.LastTransitionTime = metav1.Time{}
 		}
 		out = append(out, c)
 	}

@@ -2,6 +2,7 @@ package rules
 
 import (
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/opcert/opcert/conformance"
@@ -172,16 +173,22 @@ func sameConditions(a, b map[string]timeline.Condition) bool {
 }
 
 // answers tells whether move m answers challenge c: every message the
-// challenge changed is no longer the challenged text.
+// challenge changed is reset, no longer the challenged text and without the
+// seed's text ("the active operators should reset this message back to the
+// original message, removing the 'checking' part", 000 §Proposal ¶3). The
+// message may be any the operator wants to report now, not only the
+// original; a condition it removed is reset too.
 func answers(c, m fact) bool {
 	if m.kind != move {
 		return false
 	}
 	for t, a := range c.after {
-		if b := c.before[t]; b.Message == a.Message {
+		b := c.before[t]
+		if b.Message == a.Message {
 			continue
 		}
-		if now, ok := m.after[t]; ok && now.Message == a.Message {
+		now, ok := m.after[t]
+		if ok && (now.Message == a.Message || strings.Contains(now.Message, challengePrefix) && !strings.Contains(b.Message, challengePrefix)) {
 			return false
 		}
 	}

@@ -75,6 +75,17 @@ type Mechanism struct {
 	// Access lists the rights a scenario played by cast on a cluster needs
 	// beyond the ones every run needs (touch.go); nil: none.
 	Access func(sc *scenarios.Scenario, cast Cast) []Access
+	// Reaction is the reaction bound the rules were built with: how long
+	// a subject may take to act on a change it can see (a rollout that
+	// completed, a condition that moved) before a rule that asks for the
+	// reaction fails. Real operators requeue and resync, so no seed's
+	// "then" means "at the same instant"; every report states the bound.
+	// Zero: the mechanism judges no reaction (or its seed fixes every
+	// deadline).
+	Reaction time.Duration
+	// WithReaction is the mechanism judged with reaction bound d
+	// (opcert's --reaction-bound); nil: it has no reaction to bound.
+	WithReaction func(d time.Duration) *Mechanism
 }
 
 // Role is a part a subject plays; its first subject is the reference.
@@ -101,6 +112,20 @@ type Subject struct {
 	// reference and the broken variants. Such a subject is not a mutant:
 	// it departs from the seed on purpose, and may well fail no rule.
 	Profile string
+	// Faithful marks a faithful variant: written from the seed, not from
+	// the reference, and different from it wherever the seed allows
+	// (other texts, orders, optional fields left out, a reaction within
+	// the bound, the other reading of an ambiguous clause). It is not a
+	// mutant: the self-test plays it on every built-in and it must fail
+	// no rule, proving the rules accept more than the reference.
+	Faithful bool
+}
+
+// Mutant tells whether s is a broken variant: neither its role's
+// reference (the role's first subject), nor a faithful variant, nor
+// another design's subject (Profile).
+func (r *Role) Mutant(s Subject) bool {
+	return s.Name != r.Subjects[0].Name && !s.Faithful && s.Profile == ""
 }
 
 // Cast is the subject chosen for each role of a run.

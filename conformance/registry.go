@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"sync"
+	"time"
 
 	"github.com/spf13/pflag"
 )
@@ -86,7 +87,7 @@ func ProfiledRules() ([]ProfiledRule, error) {
 				name = "seed"
 			}
 			for _, r := range m.Rules {
-				out = append(out, ProfiledRule{Mechanism: m.Name, Profile: name, Rule: r})
+				out = append(out, ProfiledRule{Mechanism: m.Name, Profile: name, Reaction: m.Reaction, Rule: r})
 			}
 		}
 	}
@@ -96,6 +97,9 @@ func ProfiledRules() ([]ProfiledRule, error) {
 // ProfiledRule is a rule as one profile of its mechanism states it.
 type ProfiledRule struct {
 	Mechanism, Profile string
+	// Reaction is the mechanism's default reaction bound
+	// (Mechanism.Reaction).
+	Reaction time.Duration
 	Rule
 }
 

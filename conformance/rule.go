@@ -26,6 +26,16 @@ type Rule struct {
 	Style bool
 }
 
+// Class says how binding the rule is: "MUST" for what the seed requires
+// (a failure fails the run), "SHOULD" for what it recommends or shows by
+// example (a Style rule: a warning, a failure only under --strict).
+func (r Rule) Class() string {
+	if r.Style {
+		return "SHOULD"
+	}
+	return "MUST"
+}
+
 // Verdict is a rule's finding on one timeline.
 type Verdict struct {
 	Status   reports.Status

@@ -54,7 +54,7 @@ type Options struct {
 func Play(ctx context.Context, api client.Client, m *Mechanism, sc *scenarios.Scenario, cast Cast, opts Options) (run reports.Run, tl *timeline.Timeline) {
 	tl = &timeline.Timeline{}
 	run = reports.Run{Scenario: sc.Name, Mechanism: m.Name, Description: sc.Description, Subjects: cast.Names(),
-		Redacted: cast.Redacted(), Virtual: sc.Duration.Duration}
+		Redacted: cast.Redacted(), Virtual: sc.Duration.Duration, Reaction: m.Reaction}
 	stage, err := newStage(api, cast, tl, &m, opts)
 	if err != nil {
 		run.Error, run.Stopped = err.Error(), reports.StopScenario

@@ -94,7 +94,7 @@ func Judge(ctx context.Context, src Source, m *conformance.Mechanism, j Judgemen
 	}
 	run := reports.Run{Scenario: j.Name, Mechanism: m.Name, Description: "judged from " + j.Source, Subjects: map[string]string{},
 		Virtual: end.Sub(s.Start), Reached: end.Sub(s.Start), Wall: time.Since(start),
-		Start: s.Start, Recording: rec, Cases: cases}
+		Start: s.Start, Recording: rec, Cases: cases, Reaction: m.Reaction}
 	if n := len(gaps); n > 0 && gaps[n-1].Open && !gaps[n-1].From.After(end) && !j.Ongoing {
 		endedLost(&run, gaps[n-1])
 	}

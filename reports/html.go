@@ -141,7 +141,7 @@ func (p *page) foot() {
 func (p *page) summary() {
 	r := p.r
 	var pass, warn, fail, skip, errs int
-	var subjects, modes, scales, seeds []string
+	var subjects, modes, scales, reactions, seeds []string
 	for _, run := range r.Runs {
 		p2, w2, f2, s2 := run.counts()
 		pass, warn, fail, skip = pass+p2, warn+w2, fail+f2, skip+s2
@@ -151,6 +151,9 @@ func (p *page) summary() {
 		subjects = appendNew(subjects, run.subjects())
 		modes = appendNew(modes, run.mode(r.Environment))
 		scales = appendNew(scales, scaleText(run.TimeScale))
+		if run.Reaction > 0 {
+			reactions = appendNew(reactions, run.Mechanism+" "+run.Reaction.String())
+		}
 		for _, c := range run.Cases {
 			if seed, _, ok := strings.Cut(c.Section, " §"); ok && seed != "" && strings.Trim(seed, "0123456789") == "" {
 				seeds = appendNew(seeds, seed)
@@ -165,6 +168,9 @@ func (p *page) summary() {
 	p.fact("Subjects", esc(orDash(strings.Join(subjects, "; "))))
 	p.fact("Mode", esc(strings.Join(modes, ", ")))
 	p.fact("Time scale", esc(strings.Join(scales, ", ")))
+	if len(reactions) > 0 {
+		p.fact("Reaction bound", esc(strings.Join(reactions, ", ")))
+	}
 	p.fact("opcert", esc(opcertVersion()))
 	env := r.Environment
 	if env.Cluster != "" {

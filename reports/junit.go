@@ -82,7 +82,10 @@ func WriteJUnit(w io.Writer, r *Report) error {
 		s := junitSuite{Name: run.name(), Time: seconds(run.Wall)}
 		class := "opcert." + shownLine(run.Scenario)
 		if run.Redacted > 0 {
-			s.Properties = []junitProperty{{Name: "opcert.redacted", Value: redact.Note(run.Redacted) + " from the subjects shown"}}
+			s.Properties = append(s.Properties, junitProperty{Name: "opcert.redacted", Value: redact.Note(run.Redacted) + " from the subjects shown"})
+		}
+		if run.Reaction > 0 {
+			s.Properties = append(s.Properties, junitProperty{Name: "opcert.reactionBound", Value: run.Reaction.String()})
 		}
 		for _, c := range run.Cases {
 			tc := junitCase{Name: shownLine(c.Rule + " " + c.Statement), Classname: class}

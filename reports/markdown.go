@@ -77,6 +77,9 @@ func writeRun(b *bytes.Buffer, run Run) {
 	if run.TimeScale != 0 && run.TimeScale != 1 {
 		fmt.Fprintf(b, "In real time, scenario times and thresholds scaled by %g (budgets that judge a subject are not).\n\n", run.TimeScale)
 	}
+	if run.Reaction > 0 {
+		fmt.Fprintf(b, "Reaction bound: %s (how long a subject may take to act on a change it can see; --reaction-bound).\n\n", run.Reaction)
+	}
 	if len(run.Processes) > 0 {
 		row(b, "Process", "Role", "Command", "Ended", "Output")
 		align(b, "---", "---", "---", "---", "---")

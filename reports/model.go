@@ -90,6 +90,10 @@ type Run struct {
 	// by (0 or 1: none).
 	Processes []Process `json:"processes,omitempty"`
 	TimeScale float64   `json:"timeScale,omitempty"`
+	// Reaction is the reaction bound the rules judged with: how long a
+	// subject could take to act on a change it could see (zero: none
+	// judged).
+	Reaction time.Duration `json:"reactionBoundNanos,omitempty"`
 	// Redacted is how many secret-looking values (an executable's
 	// --token=..., a URL's password) Subjects and the Processes' commands
 	// hide; the reports say so.

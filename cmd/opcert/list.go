@@ -4,8 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/spf13/cobra"
 	"sigs.k8s.io/yaml"
@@ -97,11 +99,29 @@ func newScenarios() *cobra.Command {
 }
 
 type subjectEntry struct {
-	Mechanism   string `json:"mechanism"`
-	Role        string `json:"role"`
-	Subject     string `json:"subject"`
-	Reference   bool   `json:"reference"` // the role's reference implementation; the others are broken on purpose
+	Mechanism string `json:"mechanism"`
+	Role      string `json:"role"`
+	Subject   string `json:"subject"`
+	Reference bool   `json:"reference"` // the role's reference implementation
+	// Kind is what the subject is: reference, faithful (a variant written
+	// from the seed, that must fail no rule), profile (another design's,
+	// e.g. library-go), mutant (broken on purpose) or external (a team's
+	// executable or Deployment).
+	Kind        string `json:"kind"`
 	Description string `json:"description"`
+}
+
+// subjectKind names what s is in role r, for the listing.
+func subjectKind(r conformance.Role, s conformance.Subject) string {
+	switch {
+	case s.Name == r.Subjects[0].Name:
+		return "reference"
+	case s.Faithful:
+		return "faithful"
+	case s.Profile != "":
+		return "profile"
+	}
+	return "mutant"
 }
 
 func newSubjects() *cobra.Command {
@@ -110,8 +130,12 @@ func newSubjects() *cobra.Command {
 		Short: "List the roles of each mechanism and the subjects that can fill them",
 		Long: `List the roles of each mechanism and the subjects that can fill them.
 
-The first subject of a role is the reference; the others are broken on
-purpose, each to show that a rule catches a real fault. Choose them with
+The first subject of a role is the reference. KIND says what the others are:
+mutant (broken on purpose, each to show that a rule catches a real fault),
+faithful (a variant written from the seed that differs from the reference
+wherever the seed allows, to show that the rules accept it: it must fail no
+rule), profile (what an upstream project shipped; it may depart from the
+seed where that project does), external (your own operator). Choose them with
 opcert run --subject role=subject. A role that takes your own operator lists
 the forms it takes: exec:COMMAND (process mode), deployment:NS/NAME (cluster
 mode).`,
@@ -127,21 +151,21 @@ mode).`,
 		for _, m := range mechs {
 			for _, r := range m.Roles {
 				for i, s := range r.Subjects {
-					entries = append(entries, subjectEntry{m.Name, r.Name, s.Name, i == 0, s.Description})
+					entries = append(entries, subjectEntry{m.Name, r.Name, s.Name, i == 0, subjectKind(r, s), s.Description})
 				}
 				if r.RealTime {
 					entries = append(entries,
-						subjectEntry{m.Name, r.Name, "exec:COMMAND", false, "your executable, one process per instance, in real time ({name}: the object it owns; process mode)"},
-						subjectEntry{m.Name, r.Name, "deployment:NS/NAME", false, "your Deployment on the --kubeconfig cluster, in real time ({name}: the object it owns; cluster mode)"})
+						subjectEntry{m.Name, r.Name, "exec:COMMAND", false, "external", "your executable, one process per instance, in real time ({name}: the object it owns; process mode)"},
+						subjectEntry{m.Name, r.Name, "deployment:NS/NAME", false, "external", "your Deployment on the --kubeconfig cluster, in real time ({name}: the object it owns; cluster mode)"})
 				}
 			}
 		}
 		return printAs(cmd.OutOrStdout(), *format, entries, func(w io.Writer) error {
 			var rows [][]string
 			for _, e := range entries {
-				rows = append(rows, []string{e.Mechanism, e.Role, e.Subject, e.Description})
+				rows = append(rows, []string{e.Mechanism, e.Role, e.Subject, e.Kind, e.Description})
 			}
-			return table(w, "MECHANISM\tROLE\tSUBJECT\tDESCRIPTION", rows)
+			return table(w, "MECHANISM\tROLE\tSUBJECT\tKIND\tDESCRIPTION", rows)
 		})
 	}
 	return cmd
@@ -154,6 +178,12 @@ type ruleEntry struct {
 	Section   string `json:"section"` // of the seed, like "000 §Proposal ¶2"
 	Role      string `json:"role"`    // whose subject the rule judges
 	Statement string `json:"statement"`
+	// Class is MUST (the seed requires it: a failure) or SHOULD (it
+	// recommends it: a warning, a failure under --strict).
+	Class string `json:"class"`
+	// ReactionBound is the mechanism's default reaction bound, in
+	// nanoseconds (0: it judges no reaction).
+	ReactionBound time.Duration `json:"reactionBoundNanos,omitempty"`
 }
 
 func newRules() *cobra.Command {
@@ -165,7 +195,13 @@ func newRules() *cobra.Command {
 A mechanism whose rules can judge against more than one design (the seed, and
 what an upstream project shipped) lists its rules once per profile: the
 statements say where the profiles differ. A run chooses the profile with the
-mechanism's flag (e.g. --staticpod-profile library-go).`,
+mechanism's flag (e.g. --staticpod-profile library-go).
+
+CLASS is MUST for what the seed requires (a failure fails the run) and SHOULD
+for what it recommends or shows by example (a convention: a warning, a
+failure only under --strict). What the seed leaves open is not judged and has
+no rule. Under the table, each mechanism's default reaction bound: how long a
+subject may take to act on a change it can see (--reaction-bound).`,
 		Args: cobra.NoArgs,
 	}
 	format := outputFlag(cmd)
@@ -176,14 +212,25 @@ mechanism's flag (e.g. --staticpod-profile library-go).`,
 			return err
 		}
 		for _, r := range rules {
-			entries = append(entries, ruleEntry{r.ID, r.Mechanism, r.Profile, r.Section, r.Role, r.Statement})
+			entries = append(entries, ruleEntry{r.ID, r.Mechanism, r.Profile, r.Section, r.Role, r.Statement, r.Class(), r.Reaction})
 		}
 		return printAs(cmd.OutOrStdout(), *format, entries, func(w io.Writer) error {
 			var rows [][]string
+			var bounds []string
 			for _, e := range entries {
-				rows = append(rows, []string{e.ID, e.Profile, e.Section, e.Role, e.Statement})
+				rows = append(rows, []string{e.ID, e.Class, e.Profile, e.Section, e.Role, e.Statement})
+				if b := e.Mechanism + " " + e.ReactionBound.String(); e.ReactionBound > 0 && !slices.Contains(bounds, b) {
+					bounds = append(bounds, b)
+				}
 			}
-			return table(w, "RULE\tPROFILE\tSECTION\tROLE\tSTATEMENT", rows)
+			if err := table(w, "RULE\tCLASS\tPROFILE\tSECTION\tROLE\tSTATEMENT", rows); err != nil {
+				return err
+			}
+			if len(bounds) > 0 {
+				_, err := fmt.Fprintf(w, "\nReaction bounds (--reaction-bound): %s.\n", strings.Join(bounds, ", "))
+				return err
+			}
+			return nil
 		})
 	}
 	return cmd

@@ -41,28 +41,37 @@ type runOptions struct {
 	strict bool
 }
 
-// mechanismFlags build each registered mechanism from its flags' values.
-type mechanismFlags []func() (*conformance.Mechanism, error)
+// mechanismFlags build each registered mechanism from its flags' values,
+// and from the flags every mechanism takes (--reaction-bound).
+type mechanismFlags struct {
+	builds   []func() (*conformance.Mechanism, error)
+	reaction *reactionFlag
+}
 
 // addMechanismFlags adds every registered mechanism's flags (profiles,
-// thresholds) to f: run and selftest take the same ones.
+// thresholds) and the reaction bound to f: run, selftest, fuzz, watch and
+// analyze take the same ones.
 func addMechanismFlags(f *pflag.FlagSet) mechanismFlags {
-	var out mechanismFlags
+	out := mechanismFlags{reaction: newReactionFlag()}
 	for _, p := range conformance.Plugins() {
-		out = append(out, p.Flags(f))
+		out.builds = append(out.builds, p.Flags(f))
 	}
+	f.Var(out.reaction, "reaction-bound", "how long a subject may take to act on a change it can see (a completed rollout, a moved condition) before a rule asking for the reaction fails: DURATION for every mechanism, MECHANISM=DURATION for one (repeatable; 0 to 1h; each mechanism's default is in 'opcert rules' and every report states the bound used)")
 	return out
 }
 
 // build makes every mechanism from its parsed flags, by name.
 func (b mechanismFlags) build() (map[string]*conformance.Mechanism, error) {
 	mechs := map[string]*conformance.Mechanism{}
-	for _, build := range b {
+	for _, build := range b.builds {
 		m, err := build()
 		if err != nil {
 			return nil, err
 		}
 		mechs[m.Name] = m
+	}
+	if err := b.reaction.apply(mechs); err != nil {
+		return nil, err
 	}
 	return mechs, nil
 }

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -20,12 +21,15 @@ import (
 	"github.com/opcert/opcert/visible"
 )
 
-// The self-test turns the broken subjects into mutation testing of the
-// rules: every subject that is not its role's reference (nor another
-// design's faithful implementation, Subject.Profile) is a mutant, played
-// (in its role, the references in the others) against its mechanism's
-// built-in scenarios. A rule no mutant fails proves nothing; a mutant no
-// rule catches is a fault the rules let through.
+// The self-test proves the rules both ways. Every broken subject (a
+// mutant: not its role's reference, not a faithful variant, not another
+// design's implementation, conformance.Role.Mutant) is played in its role,
+// the references in the others, on its mechanism's built-in scenarios: a
+// rule no mutant fails proves nothing, and a mutant no rule catches is a
+// fault the rules let through. Every faithful variant (Subject.Faithful:
+// written from the seed, different from the reference wherever the seed
+// allows) is played the same way: a rule it fails judges the reference's
+// choices, not the seed, and fails the self-test.
 
 type selftestOptions struct {
 	out        string
@@ -40,8 +44,8 @@ func newSelftest() *cobra.Command {
 	o := selftestOptions{}
 	cmd := &cobra.Command{
 		Use:   "selftest",
-		Short: "Check that every rule is failed by some broken subject and every broken subject fails some rule",
-		Long: `Check the rules against the broken subjects (mutation testing).
+		Short: "Check that every rule is failed by some broken subject, every broken subject fails some rule, and no faithful variant fails any",
+		Long: `Check the rules against broken subjects (mutation testing) and faithful variants.
 
 Every subject that is not its role's reference (see 'opcert subjects') is a
 mutant: it plays its role, with the reference in the other roles, in each of
@@ -49,9 +53,19 @@ its mechanism's built-in scenarios; the all-reference cast plays each
 scenario once too. The result is a matrix of rules x mutants, written to
 --out as selftest.json and selftest.md.
 
+Every faithful variant (a subject written from the seed that differs from
+the reference wherever the seed allows: other texts and orders, optional
+fields left out, a reaction within the bound) plays each built-in the same
+way, judged without --strict (a convention it words otherwise warns). Two
+figures per mechanism and per rule come out: mutants killed and faithful
+variants failed.
+
 The self-test fails when a rule is failed by no mutant, when a mutant fails
 no rule (a survivor; failing only a scenario's own expectations does not
-count), or when the reference fails anything. A convention rule (how a
+count), when a faithful variant fails a rule or breaks a run (listed with
+the failing evidence), or when the reference fails anything. A faithful
+variant failing only a scenario's expectations is listed, not counted:
+those are the scenario's, not the seed's. A convention rule (how a
 message reads) that warns on a mutant has caught it; one that warns on the
 reference is listed, and fails the self-test only with --strict.
 
@@ -60,8 +74,9 @@ mechanism all of whose scenarios are skipped is not judged (its mutants are
 not survivors), and said so; a --max-calls that skips every scenario is
 refused.
 
-Exit codes: 0 every rule and mutant checked out, 1 an unfailed rule, a
-survivor or a reference failure, 2 usage error, 3 environment error.`,
+Exit codes: 0 every rule and mutant checked out and no faithful variant
+failed, 1 an unfailed rule, a survivor, a faithful variant's failure or a
+reference failure, 2 usage error, 3 environment error.`,
 		Example: `  opcert selftest
   opcert selftest --mechanism stale --out /tmp/selftest
   opcert selftest --max-calls 20000   # include the 24h fleet`,
@@ -88,11 +103,12 @@ type mutant struct {
 // String names a mutant as --subject takes it: stale.operator=slow.
 func (m mutant) String() string { return m.mech + "." + m.role + "=" + m.subject }
 
-// selftestRun is one run of the self-test: a mutant's, or the reference's
-// (Mutant empty).
+// selftestRun is one run of the self-test: a mutant's, a faithful
+// variant's, or the reference's (both empty).
 type selftestRun struct {
 	Mechanism string
 	Mutant    string
+	Faithful  string
 	Run       reports.Run
 }
 
@@ -119,13 +135,43 @@ type matrix struct {
 	// ReferenceWarnings are the convention rules the reference broke in a
 	// run that was not strict: listed, failing nothing.
 	ReferenceWarnings []string `json:"referenceWarnings"`
+	// Faithful are the faithful variants and what each failed;
+	// FaithfulFailed how many failed a rule or broke a run (must be 0).
+	Faithful       []matrixFaithful `json:"faithful"`
+	FaithfulFailed int              `json:"faithfulFailed"`
 }
 
 type matrixRule struct {
 	ID        string   `json:"id"`
 	Mechanism string   `json:"mechanism"`
 	FailedBy  []string `json:"failedBy"` // mutants
+	// FaithfulFails are the faithful variants that failed the rule.
+	FaithfulFails []string `json:"faithfulFails"`
 }
+
+// matrixFaithful is a faithful variant: the rules it failed, where and
+// why (must be none), and the scenarios whose own expectations it failed
+// (listed, counting for nothing: they are the scenario's, not the seed's).
+type matrixFaithful struct {
+	Name      string            `json:"name"` // mechanism.role=subject
+	Mechanism string            `json:"mechanism"`
+	Failures  []faithfulFailure `json:"failures"`
+	Expects   []string          `json:"expectsOnly,omitempty"`
+}
+
+// faithfulFailure is one failure of a faithful variant, with its evidence
+// as the reports write it.
+type faithfulFailure struct {
+	Scenario string   `json:"scenario"`
+	Rule     string   `json:"rule"` // empty: the run broke (Message says how)
+	Message  string   `json:"message"`
+	Evidence []string `json:"evidence,omitempty"`
+}
+
+// maxFaithfulEvidence is how many events of a faithful variant's failure
+// the self-test keeps: enough to see what the rule held against it, with
+// the timeline in the run's report for the rest.
+const maxFaithfulEvidence = 5
 
 type matrixMutant struct {
 	Name      string   `json:"name"` // mechanism.role=subject
@@ -136,20 +182,25 @@ type matrixMutant struct {
 
 // ok tells whether the self-test passes.
 func (m *matrix) ok() bool {
-	return len(m.Unfailed) == 0 && len(m.Survivors) == 0 && len(m.Reference) == 0
+	return len(m.Unfailed) == 0 && len(m.Survivors) == 0 && len(m.Reference) == 0 && m.FaithfulFailed == 0
 }
 
 // buildMatrix judges the runs: rules maps each mechanism to its rule IDs,
-// mutants each mechanism to its mutants' names, in the order to report.
+// mutants and faithful each mechanism to its mutants' and faithful
+// variants' names, in the order to report.
 // A mutant's failed EXPECT cases catch nothing, and a convention rule's
 // warning catches as its failure would (the rule was shown to see the
 // fault); the reference's failures of any kind (a rule, an expectation, a
 // run its subjects broke) are listed, and its warnings apart.
-func buildMatrix(rules, mutants map[string][]string, runs []selftestRun) *matrix {
+func buildMatrix(rules, mutants, faithful map[string][]string, runs []selftestRun) *matrix {
 	fails := map[string]map[string]bool{} // mutant -> rule
 	expects := map[string]map[string]bool{}
 	out := &matrix{}
+	variants := faithfulVariants(faithful, runs)
 	for _, r := range runs {
+		if r.Faithful != "" {
+			continue // faithfulVariants
+		}
 		if r.Mutant == "" {
 			if r.Run.Error != "" {
 				out.Reference = append(out.Reference, fmt.Sprintf("%s: ERROR: %s", r.Run.Scenario, oneLine(r.Run.Error)))
@@ -181,10 +232,15 @@ func buildMatrix(rules, mutants map[string][]string, runs []selftestRun) *matrix
 	}
 	for _, mech := range sortedKeys(rules) {
 		for _, id := range rules[mech] {
-			row := matrixRule{ID: id, Mechanism: mech, FailedBy: []string{}}
+			row := matrixRule{ID: id, Mechanism: mech, FailedBy: []string{}, FaithfulFails: []string{}}
 			for _, mu := range mutants[mech] {
 				if fails[mu][id] {
 					row.FailedBy = append(row.FailedBy, mu)
+				}
+			}
+			for _, v := range variants {
+				if v.Mechanism == mech && slices.ContainsFunc(v.Failures, func(f faithfulFailure) bool { return f.Rule == id }) {
+					row.FaithfulFails = append(row.FaithfulFails, v.Name)
 				}
 			}
 			switch n := len(row.FailedBy); {
@@ -224,6 +280,55 @@ func buildMatrix(rules, mutants map[string][]string, runs []selftestRun) *matrix
 	if total > 0 {
 		out.KillRate = float64(out.Caught) / float64(total)
 	}
+	out.Faithful = variants
+	for _, v := range variants {
+		if len(v.Failures) > 0 {
+			out.FaithfulFailed++
+		}
+	}
+	return out
+}
+
+// faithfulVariants gathers what each faithful variant failed in its runs:
+// a rule's FAIL (a convention's warning is not one: the variant words its
+// messages its own way) or a run it broke, with the evidence; and, apart,
+// the scenarios whose expectations it failed.
+func faithfulVariants(faithful map[string][]string, runs []selftestRun) []matrixFaithful {
+	byName := map[string]*matrixFaithful{}
+	var out []matrixFaithful
+	for _, mech := range sortedKeys(faithful) {
+		for _, name := range faithful[mech] {
+			out = append(out, matrixFaithful{Name: name, Mechanism: mech, Failures: []faithfulFailure{}})
+		}
+	}
+	for i := range out {
+		byName[out[i].Name] = &out[i]
+	}
+	for _, r := range runs {
+		v := byName[r.Faithful]
+		if v == nil {
+			continue
+		}
+		if r.Run.Error != "" {
+			v.Failures = append(v.Failures, faithfulFailure{Scenario: r.Run.Scenario, Message: "the run broke: " + oneLine(r.Run.Error)})
+		}
+		for _, c := range r.Run.Cases {
+			if c.Status != reports.Fail {
+				continue
+			}
+			if c.Rule == "EXPECT" {
+				if !slices.Contains(v.Expects, r.Run.Scenario) {
+					v.Expects = append(v.Expects, r.Run.Scenario)
+				}
+				continue
+			}
+			f := faithfulFailure{Scenario: r.Run.Scenario, Rule: c.Rule, Message: oneLine(c.Message)}
+			for _, e := range c.Evidence[:min(len(c.Evidence), maxFaithfulEvidence)] {
+				f.Evidence = append(f.Evidence, reports.BriefEventFrom(e, r.Run.Start))
+			}
+			v.Failures = append(v.Failures, f)
+		}
+	}
 	return out
 }
 
@@ -242,10 +347,11 @@ func oneLine(s string) string {
 
 // selftestPlan is a mechanism's share of the self-test.
 type selftestPlan struct {
-	m       *conformance.Mechanism
-	mutants []mutant
-	scs     []*scenarios.Scenario
-	skipped []skippedScenario
+	m        *conformance.Mechanism
+	mutants  []mutant
+	faithful []mutant
+	scs      []*scenarios.Scenario
+	skipped  []skippedScenario
 }
 
 type skippedScenario struct {
@@ -262,29 +368,34 @@ type notJudgedMechanism struct {
 	Mechanism string   `json:"mechanism"`
 	Rules     []string `json:"rules"`
 	Mutants   []string `json:"mutants"`
+	Faithful  []string `json:"faithful"`
 	Why       string   `json:"why"`
 }
 
-// matrixInputs are the rules and mutants of each mechanism the self-test
-// plays scenarios of, for buildMatrix, and the mechanisms it plays none of.
-func matrixInputs(plans []selftestPlan, maxCalls int) (rules, mutants map[string][]string, notJudged []notJudgedMechanism) {
-	rules, mutants = map[string][]string{}, map[string][]string{}
+// matrixInputs are the rules, mutants and faithful variants of each
+// mechanism the self-test plays scenarios of, for buildMatrix, and the
+// mechanisms it plays none of.
+func matrixInputs(plans []selftestPlan, maxCalls int) (rules, mutants, faithful map[string][]string, notJudged []notJudgedMechanism) {
+	rules, mutants, faithful = map[string][]string{}, map[string][]string{}, map[string][]string{}
 	for _, p := range plans {
-		var rs, ms []string
+		var rs, ms, fs []string
 		for _, r := range p.m.Rules {
 			rs = append(rs, r.ID)
 		}
 		for _, mu := range p.mutants {
 			ms = append(ms, mu.String())
 		}
+		for _, v := range p.faithful {
+			fs = append(fs, v.String())
+		}
 		if len(p.scs) == 0 {
-			notJudged = append(notJudged, notJudgedMechanism{Mechanism: p.m.Name, Rules: rs, Mutants: ms,
+			notJudged = append(notJudged, notJudgedMechanism{Mechanism: p.m.Name, Rules: rs, Mutants: ms, Faithful: fs,
 				Why: fmt.Sprintf("each of its %d scenarios is over --max-calls %d", len(p.skipped), maxCalls)})
 			continue
 		}
-		rules[p.m.Name], mutants[p.m.Name] = rs, ms
+		rules[p.m.Name], mutants[p.m.Name], faithful[p.m.Name] = rs, ms, fs
 	}
-	return rules, mutants, notJudged
+	return rules, mutants, faithful, notJudged
 }
 
 func (o *selftestOptions) plan(mechs map[string]*conformance.Mechanism) ([]selftestPlan, error) {
@@ -317,10 +428,12 @@ func (o *selftestOptions) plan(mechs map[string]*conformance.Mechanism) ([]selft
 		p := selftestPlan{m: mechs[n]}
 		for _, r := range p.m.Roles {
 			for _, s := range r.Subjects[1:] {
-				if s.Profile != "" {
-					continue // another design, faithfully: not a mutant
+				switch {
+				case s.Faithful:
+					p.faithful = append(p.faithful, mutant{n, r.Name, s.Name})
+				case r.Mutant(s):
+					p.mutants = append(p.mutants, mutant{n, r.Name, s.Name})
 				}
-				p.mutants = append(p.mutants, mutant{n, r.Name, s.Name})
 			}
 		}
 		for _, sc := range all {
@@ -381,7 +494,7 @@ func (o *selftestOptions) run(cmd *cobra.Command) error {
 		return err
 	}
 	rep := &selftestReport{Tool: "opcert selftest", MaxCalls: o.maxCalls, Scenarios: map[string][]string{}}
-	rules, mutants, notJudged := matrixInputs(plans, o.maxCalls)
+	rules, mutants, faithful, notJudged := matrixInputs(plans, o.maxCalls)
 	rep.NotJudged = notJudged
 	total := 0
 	for _, p := range plans {
@@ -390,7 +503,7 @@ func (o *selftestOptions) run(cmd *cobra.Command) error {
 			rep.Scenarios[p.m.Name] = append(rep.Scenarios[p.m.Name], sc.Name)
 		}
 		rep.Skipped = append(rep.Skipped, p.skipped...)
-		total += len(p.scs) * (len(p.mutants) + 1)
+		total += len(p.scs) * (len(p.mutants) + len(p.faithful) + 1)
 		for _, s := range p.skipped {
 			fmt.Fprintf(stderr, "opcert: skipping %s: about %d API calls, over --max-calls %d\n", s.Scenario, s.Calls, o.maxCalls)
 		}
@@ -419,12 +532,16 @@ func (o *selftestOptions) run(cmd *cobra.Command) error {
 	for _, p := range plans {
 		for _, sc := range p.scs {
 			casts := append([]mutant{{}}, p.mutants...) // the reference first
-			for _, mu := range casts {
+			casts = append(casts, p.faithful...)
+			for k, mu := range casts {
 				choice := map[string]string{}
 				name := ""
 				if mu.subject != "" {
 					choice[mu.role], name = mu.subject, mu.String()
 				}
+				// A faithful variant words its messages its own way: its
+				// conventions warn, whatever --strict says.
+				isFaithful := k > len(p.mutants)
 				cast, err := p.m.Subjects(choice)
 				if err != nil {
 					return err
@@ -434,7 +551,7 @@ func (o *selftestOptions) run(cmd *cobra.Command) error {
 					Prefix:   fmt.Sprintf("t%03d-", i),
 					Dir:      w.Dir(),
 					Progress: ticker(stderr, i, total, sc),
-					Strict:   o.strict,
+					Strict:   o.strict && !isFaithful,
 				})
 				progress(stderr, i, total, run)
 				switch run.Stopped {
@@ -446,7 +563,11 @@ func (o *selftestOptions) run(cmd *cobra.Command) error {
 					return envError{fmt.Errorf("%s: the self-test stopped at %s; %s was left as it was", run.Error, sc.Name, o.out)}
 				}
 				rep.APICalls += run.APICalls
-				runs = append(runs, selftestRun{Mechanism: p.m.Name, Mutant: name, Run: run})
+				r := selftestRun{Mechanism: p.m.Name, Mutant: name, Run: run}
+				if isFaithful {
+					r.Mutant, r.Faithful = "", name
+				}
+				runs = append(runs, r)
 			}
 		}
 	}
@@ -455,7 +576,7 @@ func (o *selftestOptions) run(cmd *cobra.Command) error {
 	}
 	rep.Wall = time.Since(start)
 	rep.Runs = len(runs)
-	rep.Matrix = buildMatrix(rules, mutants, runs)
+	rep.Matrix = buildMatrix(rules, mutants, faithful, runs)
 	rep.Passed = rep.Matrix.ok()
 	if err := writeSelftest(staging, rep); err != nil {
 		return envError{err}
@@ -519,7 +640,8 @@ func writeSelftestSummary(w io.Writer, rep *selftestReport) {
 		if nm > 0 {
 			rate = percent(float64(caught) / float64(nm))
 		}
-		fmt.Fprintf(w, "%s: %d rules x %d mutants, %d scenarios, kill rate %s (%d/%d)\n", mech, nr, nm, len(rep.Scenarios[mech]), rate, caught, nm)
+		nf, failed := faithfulOf(m, mech)
+		fmt.Fprintf(w, "%s: %d rules, %d scenarios: mutants killed %s (%d/%d), faithful variants failed %d/%d\n", mech, nr, len(rep.Scenarios[mech]), rate, caught, nm, failed, nf)
 	}
 	for _, s := range rep.Skipped {
 		fmt.Fprintf(w, "SKIPPED %s: about %d API calls, over --max-calls %d\n", s.Scenario, s.Calls, rep.MaxCalls)
@@ -540,6 +662,17 @@ func writeSelftestSummary(w io.Writer, rep *selftestReport) {
 		}
 		fmt.Fprintf(w, "SURVIVOR %s: %s\n", mu.Name, why)
 	}
+	for _, v := range m.Faithful {
+		for _, f := range v.Failures {
+			fmt.Fprintf(w, "FAITHFUL FAILS %s\n", f.line(v.Name))
+			for _, e := range f.Evidence {
+				fmt.Fprintf(w, "    %s\n", e)
+			}
+		}
+		if len(v.Expects) > 0 {
+			fmt.Fprintf(w, "FAITHFUL EXPECTS %s: fails only the expectations of %s (not counted)\n", v.Name, strings.Join(v.Expects, ", "))
+		}
+	}
 	for _, f := range m.Reference {
 		fmt.Fprintf(w, "REFERENCE FAILS %s\n", f)
 	}
@@ -554,9 +687,30 @@ func writeSelftestSummary(w io.Writer, rep *selftestReport) {
 	if len(rep.NotJudged) > 0 {
 		notJudged = fmt.Sprintf(", %d mechanisms not judged", len(rep.NotJudged))
 	}
-	fmt.Fprintf(w, "%s: %d rules x %d mutants, kill rate %s (%d/%d caught), %d survivors, %d unfailed rules, %d reference failures%s; %d runs, %d API calls in %s\n",
-		verdict, len(m.Rules), mutantCount(rep), percent(m.KillRate), m.Caught, mutantCount(rep), len(m.Survivors), len(m.Unfailed), len(m.Reference),
-		notJudged, rep.Runs, rep.APICalls, rep.Wall.Round(time.Millisecond))
+	fmt.Fprintf(w, "%s: %d rules x %d mutants, kill rate %s (%d/%d caught), %d survivors, %d unfailed rules, faithful variants failed %d/%d, %d reference failures%s; %d runs, %d API calls in %s\n",
+		verdict, len(m.Rules), mutantCount(rep), percent(m.KillRate), m.Caught, mutantCount(rep), len(m.Survivors), len(m.Unfailed),
+		m.FaithfulFailed, len(m.Faithful), len(m.Reference), notJudged, rep.Runs, rep.APICalls, rep.Wall.Round(time.Millisecond))
+}
+
+// faithfulOf counts mech's faithful variants and those that failed.
+func faithfulOf(m *matrix, mech string) (n, failed int) {
+	for _, v := range m.Faithful {
+		if v.Mechanism == mech {
+			n++
+			if len(v.Failures) > 0 {
+				failed++
+			}
+		}
+	}
+	return n, failed
+}
+
+// line says a faithful variant's failure in one line.
+func (f faithfulFailure) line(variant string) string {
+	if f.Rule == "" {
+		return fmt.Sprintf("%s in %s: %s", variant, f.Scenario, f.Message)
+	}
+	return fmt.Sprintf("%s in %s: %s: %s", variant, f.Scenario, f.Rule, f.Message)
 }
 
 // notJudgedOf is mech's entry in rep.NotJudged, or nil.
@@ -578,11 +732,13 @@ func writeSelftestMarkdown(w io.Writer, rep *selftestReport) {
 		verdict = "FAIL"
 	}
 	fmt.Fprintf(w, "# opcert selftest: %s\n\n", verdict)
-	fmt.Fprintf(w, "%d rules x %d mutants, kill rate %s (%d/%d caught); %d runs, %d API calls in %s (kube-apiserver %s).\n\n",
-		len(m.Rules), mutantCount(rep), percent(m.KillRate), m.Caught, mutantCount(rep), rep.Runs, rep.APICalls,
+	fmt.Fprintf(w, "%d rules x %d mutants, kill rate %s (%d/%d caught); faithful variants failed %d/%d; %d runs, %d API calls in %s (kube-apiserver %s).\n\n",
+		len(m.Rules), mutantCount(rep), percent(m.KillRate), m.Caught, mutantCount(rep), m.FaithfulFailed, len(m.Faithful), rep.Runs, rep.APICalls,
 		rep.Wall.Round(time.Millisecond), rep.Environment.KubeVersion)
-	fmt.Fprintln(w, "A mutant is a subject that is not its role's reference, played in its role with the reference in the others;")
+	fmt.Fprintln(w, "A mutant is a broken subject, played in its role with the reference in the others;")
 	fmt.Fprintln(w, "`x` marks a rule it fails in at least one scenario. Failing only a scenario's expectations counts for nothing.")
+	fmt.Fprintln(w, "A faithful variant, written from the seed and different from the reference wherever the seed allows, is played the same way;")
+	fmt.Fprintln(w, "the last column counts those that failed the rule (it must be 0).")
 	for _, mech := range rep.Mechanisms {
 		fmt.Fprintf(w, "\n## %s\n\n", mech)
 		if n := notJudgedOf(rep, mech); n != nil {
@@ -600,11 +756,11 @@ func writeSelftestMarkdown(w io.Writer, rep *selftestReport) {
 		for i := range cols {
 			fmt.Fprintf(w, " %d |", i+1)
 		}
-		fmt.Fprint(w, " failed by |\n| --- |")
+		fmt.Fprint(w, " mutants killed by it | faithful variants failed |\n| --- |")
 		for range cols {
 			fmt.Fprint(w, " :-: |")
 		}
-		fmt.Fprint(w, " --: |\n")
+		fmt.Fprint(w, " --: | --: |\n")
 		for _, r := range m.Rules {
 			if r.Mechanism != mech {
 				continue
@@ -621,7 +777,7 @@ func writeSelftestMarkdown(w io.Writer, rep *selftestReport) {
 				}
 				fmt.Fprintf(w, " %s |", mark)
 			}
-			fmt.Fprintf(w, " %d |\n", len(r.FailedBy))
+			fmt.Fprintf(w, " %d | %d |\n", len(r.FailedBy), len(r.FaithfulFails))
 		}
 		fmt.Fprintln(w, "\nMutants (columns):")
 		fmt.Fprintln(w)
@@ -631,6 +787,32 @@ func writeSelftestMarkdown(w io.Writer, rep *selftestReport) {
 				fails = "**nothing: a survivor**"
 			}
 			fmt.Fprintf(w, "%d. `%s` fails %s\n", i+1, c.Name, fails)
+		}
+		fmt.Fprintln(w, "\nFaithful variants:")
+		fmt.Fprintln(w)
+		n := 0
+		for _, v := range m.Faithful {
+			if v.Mechanism != mech {
+				continue
+			}
+			n++
+			verdict := "fails no rule"
+			if len(v.Failures) > 0 {
+				verdict = fmt.Sprintf("**fails %d times**", len(v.Failures))
+			}
+			fmt.Fprintf(w, "- `%s` %s\n", v.Name, verdict)
+			for _, f := range v.Failures {
+				fmt.Fprintf(w, "  - %s\n", f.line(v.Name))
+				for _, e := range f.Evidence {
+					fmt.Fprintf(w, "    - `%s`\n", strings.ReplaceAll(e, "`", "'"))
+				}
+			}
+			if len(v.Expects) > 0 {
+				fmt.Fprintf(w, "  - fails only the expectations of %s (not counted)\n", strings.Join(v.Expects, ", "))
+			}
+		}
+		if n == 0 {
+			fmt.Fprintln(w, "- none: the rules were shown only to accept the reference")
 		}
 	}
 	fmt.Fprintln(w, "\n## Findings")
@@ -648,6 +830,13 @@ func writeSelftestMarkdown(w io.Writer, rep *selftestReport) {
 	list("Rules no mutant fails", m.Unfailed)
 	list(fmt.Sprintf("Rules fewer than %d mutants fail (reported, not failed)", wantKills), m.Thin)
 	list("Survivors (mutants that fail no rule)", m.Survivors)
+	var faithfulFails []string
+	for _, v := range m.Faithful {
+		for _, f := range v.Failures {
+			faithfulFails = append(faithfulFails, f.line(v.Name))
+		}
+	}
+	list("Faithful variants' failures (rules that judge the reference's choices, not the seed)", faithfulFails)
 	list("Reference failures", m.Reference)
 	list("Reference warnings (convention rules; they fail the self-test only with --strict)", m.ReferenceWarnings)
 	var skipped []string

@@ -53,7 +53,7 @@ func TestBuildMatrix(t *testing.T) {
 		}, nil, nil, 3, 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m := buildMatrix(rules, mutants, tc.runs)
+			m := buildMatrix(rules, mutants, nil, tc.runs)
 			if !reflect.DeepEqual(m.Unfailed, tc.unfailed) {
 				t.Errorf("unfailed rules %v, want %v", m.Unfailed, tc.unfailed)
 			}
@@ -74,7 +74,7 @@ func TestBuildMatrix(t *testing.T) {
 			}
 		})
 	}
-	m := buildMatrix(rules, mutants, []selftestRun{
+	m := buildMatrix(rules, mutants, nil, []selftestRun{
 		selfRun("m.a=x", "s1", fail("R-1"), fail("R-2")),
 		selfRun("m.a=y", "s2", fail("R-2"), fail("EXPECT")),
 	})
@@ -102,7 +102,7 @@ func TestBuildMatrixWarnings(t *testing.T) {
 	}
 	rules := map[string][]string{"m": {"R-1", "R-2"}}
 	mutants := map[string][]string{"m": {"m.a=x"}}
-	m := buildMatrix(rules, mutants, []selftestRun{
+	m := buildMatrix(rules, mutants, nil, []selftestRun{
 		selfRun("", "s1", pass("R-1"), warn("R-2")),
 		selfRun("m.a=x", "s1", fail("R-1"), warn("R-2")),
 	})
@@ -114,6 +114,64 @@ func TestBuildMatrixWarnings(t *testing.T) {
 	}
 }
 
+// A faithful variant's rule failure, or a run it broke, fails the self-test
+// with its evidence and is counted against the rule; its warnings and its
+// failed expectations are not (listed apart), and it is never a survivor.
+func TestBuildMatrixFaithful(t *testing.T) {
+	rules := map[string][]string{"m": {"R-1", "R-2"}}
+	mutants := map[string][]string{"m": {"m.a=x"}}
+	faithful := map[string][]string{"m": {"m.a=f1", "m.a=f2"}}
+	variant := func(name, scenario string, cases ...reports.Case) selftestRun {
+		return selftestRun{Mechanism: "m", Faithful: name, Run: reports.Run{Scenario: scenario, Cases: cases}}
+	}
+	caught := []selftestRun{selfRun("m.a=x", "s1", fail("R-1"), fail("R-2"))}
+	for _, tc := range []struct {
+		name     string
+		runs     []selftestRun
+		failed   int
+		failures map[string][]string // rule -> variants
+	}{
+		{"variants that warn and fail only expectations", []selftestRun{
+			variant("m.a=f1", "s1", pass("R-1"), reports.Case{Rule: "R-2", Status: reports.Warn}),
+			variant("m.a=f2", "s1", pass("R-1"), pass("R-2"), fail("EXPECT")),
+		}, 0, map[string][]string{"R-1": {}, "R-2": {}}},
+		{"a variant fails a rule", []selftestRun{
+			variant("m.a=f1", "s1", pass("R-1"), pass("R-2")),
+			variant("m.a=f2", "s2", fail("R-1"), pass("R-2")),
+		}, 1, map[string][]string{"R-1": {"m.a=f2"}, "R-2": {}}},
+		{"a variant breaks a run", []selftestRun{
+			{Mechanism: "m", Faithful: "m.a=f1", Run: reports.Run{Scenario: "s1", Error: "livelock", Stopped: reports.StopSubject}},
+		}, 1, map[string][]string{"R-1": {}, "R-2": {}}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			m := buildMatrix(rules, mutants, faithful, append(caught, tc.runs...))
+			if m.FaithfulFailed != tc.failed || m.ok() != (tc.failed == 0) {
+				t.Errorf("faithful failed %d (ok %v), want %d", m.FaithfulFailed, m.ok(), tc.failed)
+			}
+			for _, r := range m.Rules {
+				if !reflect.DeepEqual(r.FaithfulFails, tc.failures[r.ID]) {
+					t.Errorf("%s failed by faithful %v, want %v", r.ID, r.FaithfulFails, tc.failures[r.ID])
+				}
+			}
+			if len(m.Faithful) != 2 || len(m.Mutants) != 1 || len(m.Survivors) != 0 || m.KillRate != 1 {
+				t.Errorf("%d faithful, %d mutants, survivors %v, kill rate %v: want 2, 1, none, 1", len(m.Faithful), len(m.Mutants), m.Survivors, m.KillRate)
+			}
+		})
+	}
+	m := buildMatrix(rules, mutants, faithful, append(caught, variant("m.a=f2", "s1", fail("EXPECT"), fail("R-2"))))
+	f := m.Faithful[1]
+	if len(f.Failures) != 1 || f.Failures[0].Rule != "R-2" || f.Failures[0].Message != "broke R-2" || !reflect.DeepEqual(f.Expects, []string{"s1"}) {
+		t.Errorf("m.a=f2: failures %+v, expects %v; want R-2's and s1", f.Failures, f.Expects)
+	}
+	var b strings.Builder
+	writeSelftestSummary(&b, &selftestReport{Mechanisms: []string{"m"}, Scenarios: map[string][]string{"m": {"s1"}}, Matrix: m})
+	for _, want := range []string{"mutants killed 100% (1/1), faithful variants failed 1/2", "FAITHFUL FAILS m.a=f2 in s1: R-2: broke R-2", "FAIL: "} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("summary lacks %q:\n%s", want, b.String())
+		}
+	}
+}
+
 func TestSelftestBadInput(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "report")
 	earlierReport(t, out)
@@ -121,6 +179,10 @@ func TestSelftestBadInput(t *testing.T) {
 		{"--mechanism", "nope"},
 		{"--max-calls", "-1"},
 		{"--answer-budget", "-1s"},
+		{"--reaction-bound", "-1s"},
+		{"--reaction-bound", "2h"},
+		{"--reaction-bound", "nope=30s"},
+		{"--reaction-bound", "soon"},
 	} {
 		r := opcert(t, nil, append([]string{"selftest", "--out", out}, args...)...)
 		if r.code != 2 {

@@ -161,14 +161,14 @@ func TestSelftestMechanismOverMaxCallsIsNotJudged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	rules, mutants, notJudged := matrixInputs(plans, o.maxCalls)
+	rules, mutants, faithful, notJudged := matrixInputs(plans, o.maxCalls)
 	if len(notJudged) != 1 || notJudged[0].Mechanism != skipped || len(notJudged[0].Mutants) == 0 || !strings.Contains(notJudged[0].Why, "over --max-calls") {
 		t.Fatalf("not judged %+v, want %s alone, with its mutants", notJudged, skipped)
 	}
 	if _, in := mutants[skipped]; in {
 		t.Errorf("%s's mutants are in the matrix", skipped)
 	}
-	m := buildMatrix(rules, mutants, nil)
+	m := buildMatrix(rules, mutants, faithful, nil)
 	for _, s := range m.Survivors {
 		if strings.HasPrefix(s, skipped+".") {
 			t.Errorf("%s, never played, is a survivor", s)

@@ -37,7 +37,7 @@ func Rules(cfg Config) []conformance.Rule {
 			Statement: "the detector writes a ClusterOperator at most twice per cycle (between two movements of its conditions)",
 			Check:     onlineOr(r006, cfg.writesPerCycle)},
 		{ID: "STALE-007", Section: "000 §Test Plan", Role: RoleOperator,
-			Statement: "a running operator resets a challenged message, removing the seed's text, within the reaction bound (30s): the minimum stale-message update time",
+			Statement: "a running operator resets a challenged message within the budget (30s), the reaction bound, removing the seed's text: the minimum stale-message update time",
 			Check:     onlineOr(r007, cfg.answerTime)},
 		{ID: "STALE-008", Section: "000 §Proposal ¶3", Role: RoleOperator,
 			Statement: "a running operator answers every challenge by resetting the messages, removing the seed's text, before it would be marked Unknown",

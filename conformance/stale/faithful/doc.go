@@ -23,5 +23,5 @@
 //
 // The challenge's and the mark's texts are the seed's own (§Proposal ¶2,
 // ¶4), written here again from the seed. This package imports nothing of
-// opcert's: a test fails if it imports reference/.
+// opcert's, reference/ least of all: a test fails if it does.
 package faithful

@@ -55,7 +55,7 @@ func Play(ctx context.Context, api client.Client, m *Mechanism, sc *scenarios.Sc
 	tl = &timeline.Timeline{}
 	run = reports.Run{Scenario: sc.Name, Mechanism: m.Name, Description: sc.Description, Subjects: cast.Names(),
 		Redacted: cast.Redacted(), Virtual: sc.Duration.Duration, Reaction: m.Reaction}
-	stage, err := newStage(api, cast, tl, &m, opts)
+	stage, err := newStage(api, sc, cast, tl, &m, opts)
 	if err != nil {
 		run.Error, run.Stopped = err.Error(), reports.StopScenario
 		return run, tl
@@ -84,9 +84,9 @@ func Play(ctx context.Context, api client.Client, m *Mechanism, sc *scenarios.Sc
 	// before the controllers' work (the scenario format promises it).
 	var actions Actions
 	scn := &scene{sched: sched, client: sched.Client(api, timeline.RoleScenario, timeline.RoleScenario), actions: &actions,
-		source: sc.Source, expects: m.Expects}
+		source: sc.Source, expects: m.Expects, faults: map[*scenarios.APIErrors]*sim.Fault{}}
 	for _, step := range sc.Steps {
-		sched.At(stage.At(step.Time), scn.step(step))
+		scn.queue(stage, step)
 	}
 	end := stage.At(sc.Duration.Duration)
 	if actions, err = m.Build(ctx, stage, sc, cast); err == nil {

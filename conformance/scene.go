@@ -26,6 +26,22 @@ type scene struct {
 	// the world.
 	actions *Actions
 	source  string // the scenario file, for errors
+	// faults are the apiErrors windows in force, by their step's value.
+	faults map[*scenarios.APIErrors]*sim.Fault
+}
+
+// queue queues a step at its time and, for an apiErrors step, the end of
+// its window: both before any controller work, so that at their instants
+// they come first (the window is [at, at+for) for the controllers).
+func (s *scene) queue(stage *Stage, st scenarios.Step) {
+	s.sched.At(stage.At(st.Time), s.step(st))
+	if x := st.APIErrors; x != nil {
+		s.sched.At(stage.At(st.Time+x.For.Duration), func(ctx context.Context) error {
+			f := s.faults[x]
+			delete(s.faults, x)
+			return s.sched.ClearFault(ctx, f)
+		})
+	}
 }
 
 func (s *scene) step(st scenarios.Step) func(context.Context) error {
@@ -36,6 +52,10 @@ func (s *scene) step(st scenarios.Step) func(context.Context) error {
 			err = s.create(ctx, st.Create)
 		case st.Expect != nil:
 			err = s.expect(ctx, st.Expect)
+		case st.APIErrors != nil:
+			if err = s.failCalls(ctx, st.APIErrors); err != nil {
+				return &StepError{Source: s.source, Line: st.Line, At: st.Time, Err: err, Cannot: true}
+			}
 		case st.Action != "":
 			err = (*s.actions).Do(ctx, st.Action, st.Arg)
 			var skipped *Skipped
@@ -54,6 +74,25 @@ func (s *scene) step(st scenarios.Step) func(context.Context) error {
 		}
 		return fmt.Errorf("step at line %d (+%s): %w", st.Line, st.Time, err)
 	}
+}
+
+// failCalls starts an apiErrors window.
+func (s *scene) failCalls(ctx context.Context, x *scenarios.APIErrors) error {
+	f := sim.APIFault{Role: x.Role, Actor: x.Actor, Code: x.Code, Calls: sim.Reads | sim.Writes}
+	switch x.On {
+	case scenarios.OnReads:
+		f.Calls = sim.Reads
+	case scenarios.OnWrites:
+		f.Calls = sim.Writes
+	}
+	if x.RetryAfter != nil {
+		f.RetryAfter = x.RetryAfter.Duration
+	}
+	h, err := s.sched.FailCalls(ctx, f)
+	if err == nil {
+		s.faults[x] = h
+	}
+	return err
 }
 
 // create creates an object (and its status, which a create drops).

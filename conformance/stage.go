@@ -8,6 +8,7 @@ import (
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/opcert/opcert/scenarios"
 	"github.com/opcert/opcert/sim"
 	"github.com/opcert/opcert/sim/timeline"
 )
@@ -17,7 +18,8 @@ import (
 // or a run on a cluster) one on the wall clock from now, with the
 // processes' host or the cluster's Deployments. A time scale
 // other than 1 replaces *m with the mechanism scaled (Mechanism.Scaled).
-func newStage(api client.Client, cast Cast, tl *timeline.Timeline, m **Mechanism, opts Options) (*Stage, error) {
+// A scenario with apiErrors steps plays in virtual time only (realTimeFaults).
+func newStage(api client.Client, sc *scenarios.Scenario, cast Cast, tl *timeline.Timeline, m **Mechanism, opts Options) (*Stage, error) {
 	scale := opts.TimeScale
 	if scale == 0 {
 		scale = 1
@@ -36,6 +38,9 @@ func newStage(api client.Client, cast Cast, tl *timeline.Timeline, m **Mechanism
 	if !procs && !deps && opts.Cluster == nil {
 		st.Sched, st.Origin = sim.NewScheduler(sim.NewClock(), tl), sim.Epoch
 		return st, nil
+	}
+	if err := realTimeFaults(sc); err != nil {
+		return nil, err
 	}
 	switch {
 	case opts.Cluster != nil && procs:
@@ -61,6 +66,20 @@ func newStage(api client.Client, cast Cast, tl *timeline.Timeline, m **Mechanism
 	// Whole milliseconds, as the timeline writes times in real time.
 	st.Sched, st.Origin = sim.NewRealtime(tl), time.Now().Truncate(time.Millisecond)
 	return st, nil
+}
+
+// realTimeFaults refuses the apiErrors steps of a scenario played in real
+// time: opcert's clients fail the calls of the actors it runs, in virtual
+// time; an executable or a Deployment calls the API server through no
+// client of opcert's, and the proxy in front of a process passes its TLS
+// through, so its calls cannot be answered with an error.
+func realTimeFaults(sc *scenarios.Scenario) error {
+	for i, st := range sc.Steps {
+		if st.APIErrors != nil {
+			return fmt.Errorf("%s:%d: steps[%d].apiErrors: API errors are injected in virtual time only, and this run is in real time (an executable or a Deployment plays a role, or the run is on a cluster); play the scenario with opcert's subjects, or leave the step out", sc.Source, st.Line, i)
+		}
+	}
+	return nil
 }
 
 // RealtimeTolerance is the slack a real-time run's rules allow on

@@ -5,6 +5,9 @@ import (
 	"strings"
 	"testing"
 
+	"k8s.io/client-go/rest"
+
+	"github.com/opcert/opcert/scenarios"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -14,8 +17,33 @@ import (
 func TestStageRefusesTimeScalesOutOfRange(t *testing.T) {
 	for _, scale := range []float64{math.NaN(), math.Inf(1), math.Inf(-1), -1, 1.5} {
 		m := &Mechanism{Name: "test", Scaled: func(float64) *Mechanism { t.Fatal("scaled"); return nil }}
-		if _, err := newStage(nil, nil, &timeline.Timeline{}, &m, Options{TimeScale: scale}); err == nil || !strings.Contains(err.Error(), "out of range") {
+		if _, err := newStage(nil, &scenarios.Scenario{}, nil, &timeline.Timeline{}, &m, Options{TimeScale: scale}); err == nil || !strings.Contains(err.Error(), "out of range") {
 			t.Errorf("time scale %g: %v, want it refused as out of range", scale, err)
 		}
+	}
+}
+
+// A run in real time refuses apiErrors steps before anything starts,
+// whoever plays in real time: an executable, a Deployment, or anyone on a
+// cluster.
+func TestStageRefusesAPIErrorsInRealTime(t *testing.T) {
+	sc := &scenarios.Scenario{Source: "f.yaml", Steps: []scenarios.Step{{Line: 5}, {Line: 7, APIErrors: &scenarios.APIErrors{Role: "operator"}}}}
+	want := "f.yaml:7: steps[1].apiErrors: API errors are injected in virtual time only, and this run is in real time"
+	for name, tc := range map[string]struct {
+		cast Cast
+		opts Options
+	}{
+		"executable": {Cast{"operator": {Impl: Process{}}}, Options{}},
+		"deployment": {Cast{"operator": {Impl: Deployment{}}}, Options{}},
+		"cluster":    {Cast{}, Options{Cluster: &rest.Config{}}},
+	} {
+		m := &Mechanism{Name: "test"}
+		if _, err := newStage(nil, sc, tc.cast, &timeline.Timeline{}, &m, tc.opts); err == nil || !strings.HasPrefix(err.Error(), want) {
+			t.Errorf("%s: %v, want %q", name, err, want)
+		}
+	}
+	m := &Mechanism{Name: "test"}
+	if st, err := newStage(nil, sc, Cast{}, &timeline.Timeline{}, &m, Options{}); err != nil || st.Sched.Realtime() {
+		t.Errorf("in virtual time: %v, want the stage", err)
 	}
 }

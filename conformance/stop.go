@@ -27,19 +27,25 @@ var (
 )
 
 // StepError is a scenario step the API server refused (a namespace that
-// does not exist, an invalid object), or that the client refused to send (a
-// kind the server does not serve, a namespaced kind without a namespace):
-// the scenario's fault, not the subjects'.
+// does not exist, an invalid object), that the client refused to send (a
+// kind the server does not serve, a namespaced kind without a namespace),
+// or that cannot be carried out in the run's world (Cannot: an apiErrors
+// step naming an actor that never started): the scenario's fault, not the
+// subjects'.
 type StepError struct {
 	Source string // the scenario file
 	Line   int
 	At     time.Duration
 	Err    error
+	Cannot bool
 }
 
 func (e *StepError) Error() string {
 	who := "the client refused to send it"
-	if refused(e.Err) {
+	switch {
+	case e.Cannot:
+		who = "it cannot be carried out"
+	case refused(e.Err):
 		who = "the API server refused it"
 	}
 	return fmt.Sprintf("%s:%d: step at +%s: %s: %v", e.Source, e.Line, e.At, who, e.Err)

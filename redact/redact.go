@@ -89,8 +89,8 @@ func URLs(text string) string {
 // assignment is a flag given a value (--token=V, --token V, -token V) or
 // an environment assignment (TOKEN=V) in free text, the value quoted or
 // not. The value is one word as a shell reads it: quoted and bare pieces
-// that touch are one value (''0, 'a'"b"), so that what is hidden once is
-// not hidden again in a different way.
+// that touch are one value (KEY='a'"b" is hidden whole), so that what is
+// hidden once is not hidden again in a different way.
 var assignment = regexp.MustCompile(`(^|[\s'"(\[])(-{1,2}[A-Za-z0-9][\w.-]*(?:=|[ \t]+)|[A-Za-z_]\w*=)((?:'[^']*'|"[^"]*"|[^\s'"]+)+)`)
 
 // Text returns free text (an error, a log line, a command line as typed)

@@ -56,7 +56,7 @@ const (
 	barGap     = "gap"      // a recorder lost sight: a recording gap
 	barMixed   = "mixed"    // changes too close together to draw apart
 	barOther   = "other"    // a condition status other than True, False, Unknown
-	markFault  = "fault"    // a process death or hang, a failed expectation
+	markFault  = "fault"    // a process death or hang, an API fault, a failed expectation
 	markStep   = "step"     // a scenario step after the start (an injected fault, a change)
 	markCite   = "cite"     // a write a failing rule cites
 	laneHeader = "writes"   // the name of an object's own lane
@@ -319,11 +319,12 @@ func (d *drawing) add(e timeline.Event, cited map[string]bool) {
 }
 
 // markOf says whether an event is marked, and how: a process's death or
-// hang and a failed expectation are faults; what the scenario did after
-// the start (the world it builds at the start is no news) is a step.
+// hang, the start of an API fault on its calls and a failed expectation
+// are faults; what the scenario did after the start (the world it builds
+// at the start is no news) is a step.
 func markOf(e timeline.Event, origin time.Time) string {
 	switch {
-	case e.Object.Kind == timeline.KindProcess && e.Object.Group == "" && (e.Verb == timeline.VerbKill || e.Verb == timeline.VerbHang):
+	case e.Object.Kind == timeline.KindProcess && e.Object.Group == "" && (e.Verb == timeline.VerbKill || e.Verb == timeline.VerbHang || e.Verb == timeline.VerbFault):
 		return markFault
 	case e.Verb == timeline.VerbExpect && e.Failed:
 		return markFault

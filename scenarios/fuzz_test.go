@@ -15,6 +15,8 @@ func FuzzParse(f *testing.F) {
 		demo + "chaos: {seed: 1, meanUptime: 1ns, downtime: {min: 1ns, max: 1ns}}\n",
 		"name: x\nmechanism: demo\nduration: 1h\nsteps:\n  - create: &x {apiVersion: v1, kind: A, metadata: {name: a}, spec: *x}\n",
 		"name: x\nmechanism: demo\nduration: 1h\nsteps:\n  - set: {node: [a]}\n  - poke: {}\n",
+		"name: x\nmechanism: demo\nduration: 1h\nsteps:\n  - at: 10m\n    apiErrors: {role: operator, on: all, code: 429, for: 5m, retryAfter: 2s}\n" +
+			"  - at: 12m\n    apiErrors: {role: operator, actor: a, on: writes, code: 409, for: 1h}\n",
 	} {
 		f.Add([]byte(s))
 	}

@@ -30,6 +30,10 @@ type Kind struct {
 	// Conditions are the condition types its worlds report and expect may
 	// check (Check.Condition and expect steps enforce the list).
 	Conditions []string
+	// Roles are the roles of the actors its worlds run whose calls go to
+	// the API server (the subjects' and simulated ones'): what an
+	// apiErrors step may name. None: the kind takes no apiErrors.
+	Roles []string
 	// Validate checks what the generic checks cannot: names the actions
 	// refer to, the World's own fields. It reports through c.
 	Validate func(c *Check, s *Scenario)

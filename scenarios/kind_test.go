@@ -31,6 +31,7 @@ func init() {
 		Actions:    []Action{{Name: "poke", Type: reflect.TypeFor[string]()}, {Name: "set", Type: reflect.TypeFor[demoSet]()}},
 		Expects:    schema.GroupVersionKind{Group: "demo.example.com", Version: "v1", Kind: "Widget"},
 		Conditions: []string{"Ready"},
+		Roles:      []string{"operator", "watcher"},
 		Validate: func(c *Check, s *Scenario) {
 			w := s.World.(*demoWorld)
 			for i, st := range s.Steps {
@@ -97,10 +98,10 @@ func TestKindErrors(t *testing.T) {
 		{"mechanism unknown", with("mechanism: demo", "mechanism: nope"), `f.yaml:2: mechanism: "nope" is not known; known mechanisms: demo`},
 		{"unknown top field", with("nodes:", "nodez:"), `f.yaml:4: unknown field "nodez"; a demo scenario takes: name, description, mechanism, duration, steps, nodes, chaos`},
 		{"world field twice", demo + "nodes: [c]\n", "f.yaml:11: nodes: given twice (first at line 4)"},
-		{"unknown action", with("poke: a", "prod: a"), `f.yaml:7: steps[0]: unknown field "prod"; a step takes one of: at, advance, create, expect, poke, set`},
+		{"unknown action", with("poke: a", "prod: a"), `f.yaml:7: steps[0]: unknown field "prod"; a step takes one of: at, advance, create, expect, apiErrors, poke, set`},
 		{"two actions", with("poke: a", "poke: a\n    set: {node: a}"), "f.yaml:6: steps[0]: has poke and set; give each action its own step"},
 		{"action and expect", with("poke: a", "poke: a\n    expect: {object: w, condition: Ready, status: \"True\"}"), "f.yaml:6: steps[0]: has poke and expect"},
-		{"empty action", with("poke: a", `poke: ""`), "f.yaml:6: steps[0]: no action; a step takes one of: create, poke, set, expect"},
+		{"empty action", with("poke: a", `poke: ""`), "f.yaml:6: steps[0]: no action; a step takes one of: create, poke, set, expect, apiErrors"},
 		{"struct action field", with("value: 3", "valu: 3"), `f.yaml:9: steps[1].set: unknown field "valu"; set takes: node, value`},
 		{"kind's own check", with("poke: a", "poke: c"), `f.yaml:7: steps[0].poke: no node "c"`},
 		{"condition type", with("condition: Ready", "condition: Available"), `f.yaml:10: steps[2].expect.condition: "Available" is not a Widget condition type; use one of: Ready`},

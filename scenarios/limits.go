@@ -64,6 +64,13 @@ const (
 	minMeanUptime = time.Second
 	MaxFaults     = 100000
 
+	// maxActorName bounds the actor an apiErrors step names: actors are
+	// named after objects (a DNS-1123 subdomain, 253) or nodes.
+	maxActorName = 253
+	// maxRetryAfter bounds the Retry-After an apiErrors step sends: the
+	// API server's own are a second or a few.
+	maxRetryAfter = time.Hour
+
 	// maxErrors bounds what one load reports; past it the user has enough
 	// to fix first.
 	maxErrors = 50

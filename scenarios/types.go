@@ -6,8 +6,9 @@
 // each role: that is the run's choice of subjects.
 //
 // The format is shared where it can be: name, mechanism, duration, steps in
-// time order with at and advance, create (any Kubernetes object) and expect
-// (a condition of any object, read as unstructured). The rest belongs to the
+// time order with at and advance, create (any Kubernetes object), expect
+// (a condition of any object, read as unstructured) and apiErrors (a
+// role's API calls fail for a while). The rest belongs to the
 // mechanism named by the file (Kind): its top-level fields (World), its step
 // actions, its condition types and its checks. Errors always read
 // file:line: field.path: what is wrong; what to do.
@@ -42,6 +43,8 @@ type Step struct {
 
 	Create map[string]any `yaml:"create,omitempty"` // a Kubernetes object
 	Expect *Expect        `yaml:"expect,omitempty"`
+	// APIErrors fails a role's API calls for a while (faults.go).
+	APIErrors *APIErrors `yaml:"apiErrors,omitempty"`
 
 	// Action is the name of the mechanism's action this step takes (empty
 	// for create, expect and advance-only steps) and Arg its value, of the

@@ -106,6 +106,7 @@ func validate(s *Scenario, kind *Kind, lines map[string]int, actions map[string]
 		for i, st := range s.Steps {
 			c.step(fmt.Sprintf("steps[%d]", i), st)
 		}
+		c.faultWindows()
 	}
 	if kind.Validate != nil {
 		kind.Validate(c, s)
@@ -158,10 +159,14 @@ func (c *Check) step(p string, st Step) {
 	if st.Expect != nil {
 		given = append(given, "expect")
 	}
+	if st.APIErrors != nil {
+		given = append(given, "apiErrors")
+		c.apiErrors(p+".apiErrors", st)
+	}
 	switch {
 	case len(given) == 0 && st.Advance == nil:
 		c.Errorf(p, "no action; a step takes one of: %s (or only advance, to move the cursor)",
-			strings.Join(append([]string{"create"}, append(c.kind.actionNames(), "expect")...), ", "))
+			strings.Join(append([]string{"create"}, append(c.kind.actionNames(), "expect", "apiErrors")...), ", "))
 	case len(given) > 1:
 		c.Errorf(p, "has %s; give each action its own step", strings.Join(given, " and "))
 	}

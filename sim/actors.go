@@ -9,9 +9,10 @@ import (
 	"github.com/opcert/opcert/sim/timeline"
 )
 
-// The life of simulated processes: started, killed, cut off, reconnected.
-// Each change is an event on the timeline, so rules can tell an operator
-// that did not answer from one that could not.
+// The life of simulated processes: started, killed, cut off, reconnected
+// (and their calls failed for a while: faults.go). Each change is an event
+// on the timeline, so rules can tell an operator that did not answer from
+// one that could not.
 
 // Start registers an actor and queues its initial requests now. Starting a
 // running actor is an error.
@@ -21,12 +22,17 @@ func (s *Scheduler) Start(ctx context.Context, a Actor) error {
 		s.mu.Unlock()
 		return fmt.Errorf("actor %q is already running", a.Name)
 	}
-	s.actors[a.Name] = &actorState{Actor: a, failures: map[reconcile.Request]int{}}
+	st := &actorState{Actor: a, failures: map[reconcile.Request]int{}}
+	s.actors[a.Name], s.started[a.Name] = st, a.Role
 	for _, r := range a.Initial {
 		s.enqueueLocked(a.Name, r, s.clock.Now())
 	}
+	faults := s.tellStarted(st)
 	s.mu.Unlock()
 	s.process(ctx, a.Name, a.Role, timeline.VerbStart)
+	for _, h := range faults {
+		s.faultEvent(ctx, a.Name, a.Role, timeline.VerbFault, h)
+	}
 	return nil
 }
 

@@ -63,6 +63,9 @@ func (c *Client) Get(ctx context.Context, key types.NamespacedName, obj client.O
 		return err
 	}
 	k := storeKey{gvk, key}
+	if err := c.injected(Reads, k); err != nil {
+		return err
+	}
 	if known, exists := c.s.store.get(k, obj); known {
 		if !exists {
 			return apierrors.NewNotFound(c.resource(k), key.Name)
@@ -100,6 +103,9 @@ func (c *Client) List(ctx context.Context, list client.ObjectList, opts ...clien
 		return err
 	}
 	gk := schema.GroupKind{Group: gvk.Group, Kind: strings.TrimSuffix(gvk.Kind, "List")}
+	if err := c.injected(Reads, storeKey{gvk: gk.WithVersion(gvk.Version)}); err != nil {
+		return err
+	}
 	lo := (&client.ListOptions{}).ApplyOptions(opts)
 	if lo.Namespace != "" {
 		lo.Namespace = c.s.serverKey(gk, types.NamespacedName{Namespace: lo.Namespace}).Namespace
@@ -157,6 +163,13 @@ func (c *Client) write(ctx context.Context, verb string, obj client.Object, do f
 		return err
 	}
 	gk := k.gvk.GroupKind()
+	if err := c.injected(Writes, k); err != nil {
+		// Refused by the API server: nothing changed, so the store stands.
+		e := c.event(verb, k)
+		e.Failed, e.Detail = true, err.Error()
+		c.s.record(ctx, e)
+		return err
+	}
 	before := c.s.store.peek(k)
 	if before == nil && verb != timeline.VerbCreate {
 		fresh := obj.DeepCopyObject().(client.Object)
@@ -170,10 +183,7 @@ func (c *Client) write(ctx context.Context, verb string, obj client.Object, do f
 		defer c.s.toLocal(gk, obj)
 		return do()
 	})
-	e := timeline.Event{
-		Time: c.s.clock.Now(), Actor: c.actor, Role: c.role, Verb: verb,
-		Object: timeline.ObjectRef{Kind: k.gvk.Kind, Group: k.gvk.Group, Namespace: k.key.Namespace, Name: k.key.Name},
-	}
+	e := c.event(verb, k)
 	if err != nil {
 		e.Failed, e.Detail = true, err.Error()
 		if apierrors.IsConflict(err) || apierrors.IsNotFound(err) || apierrors.IsAlreadyExists(err) {
@@ -209,4 +219,12 @@ func (c *Client) write(ctx context.Context, verb string, obj client.Object, do f
 	}
 	c.s.record(ctx, e, written{k, seen.DeepCopyObject().(client.Object)})
 	return nil
+}
+
+// event is the timeline event of a write by the client, stamped now.
+func (c *Client) event(verb string, k storeKey) timeline.Event {
+	return timeline.Event{
+		Time: c.s.clock.Now(), Actor: c.actor, Role: c.role, Verb: verb,
+		Object: timeline.ObjectRef{Kind: k.gvk.Kind, Group: k.gvk.Group, Namespace: k.key.Namespace, Name: k.key.Name},
+	}
 }

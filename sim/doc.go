@@ -3,7 +3,9 @@
 // user's reconcilers, scenario steps) to quiescence before jumping the clock
 // to the next deadline, and a recording client through which every API write
 // lands on the run's timeline, with the change to its conditions and to the
-// fields its mechanism registered (Scheduler.RecordFields).
+// fields its mechanism registered (Scheduler.RecordFields). The same client
+// answers an actor's calls with an API error while a fault is in force
+// (Scheduler.FailCalls, faults.go).
 //
 // Determinism: one scenario and one seed give one timeline. Work due at the
 // same virtual instant runs in batches; items for different objects may run

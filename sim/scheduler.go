@@ -103,8 +103,12 @@ type Scheduler struct {
 	// jumps (for progress displays; it must not call the scheduler).
 	OnAdvance func(time.Time)
 
-	mu      sync.Mutex
-	actors  map[string]*actorState
+	mu     sync.Mutex
+	actors map[string]*actorState
+	// started maps every actor started so far to its role, and faults
+	// are the API faults in force (faults.go).
+	started map[string]string
+	faults  []*Fault
 	queue   itemHeap
 	pending map[pendingKey]*item
 	seq     int64
@@ -135,6 +139,7 @@ func build(clock runClock, tl *timeline.Timeline) *Scheduler {
 		store:    newStore(),
 		Workers:  4,
 		actors:   map[string]*actorState{},
+		started:  map[string]string{},
 		pending:  map[pendingKey]*item{},
 		fields:   map[schema.GroupVersionKind][]fieldPath{},
 	}

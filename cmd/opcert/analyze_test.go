@@ -188,8 +188,9 @@ type streamWrite struct {
 
 // A captured ClusterOperator stream is judged by both mechanisms that
 // record ClusterOperators, one run each, unless --mechanism names one: its
-// operator's lower-case message warns CO-021 (a failure with --strict), and
-// its Degraded=True without a message fails CO-024.
+// operator's lower-case message warns CO-021 and its Degraded=True without
+// a message CO-024 (failures with --strict), and its Available turning
+// False with its lastTransitionTime kept fails CO-020.
 func TestAnalyzeClusterOperatorStream(t *testing.T) {
 	ltt := metav1.NewTime(time.Now().Add(-time.Hour).Truncate(time.Second))
 	cond := func(typ configv1.ClusterStatusConditionType, status configv1.ConditionStatus, message string) configv1.ClusterOperatorStatusCondition {
@@ -199,7 +200,8 @@ func TestAnalyzeClusterOperatorStream(t *testing.T) {
 	dir := t.TempDir()
 	degraded := write(t, dir, "degraded.json", kubectlStream(t, "co-degraded", []streamWrite{
 		{"network-operator", []configv1.ClusterOperatorStatusCondition{available}},
-		{"network-operator", []configv1.ClusterOperatorStatusCondition{available, cond(configv1.OperatorDegraded, configv1.ConditionTrue, "")}},
+		{"network-operator", []configv1.ClusterOperatorStatusCondition{cond(configv1.OperatorAvailable, configv1.ConditionFalse, "all is down"),
+			cond(configv1.OperatorDegraded, configv1.ConditionTrue, "")}},
 	}))
 	lower := write(t, dir, "lower.json", kubectlStream(t, "co-lower", []streamWrite{
 		{"dns-operator", []configv1.ClusterOperatorStatusCondition{available}},
@@ -212,11 +214,11 @@ func TestAnalyzeClusterOperatorStream(t *testing.T) {
 		cases map[string]reports.Status
 	}{
 		{"both mechanisms", []string{degraded}, exitFail, []string{"degraded-clusteroperator", "degraded-stale"},
-			map[string]reports.Status{"CO-021": reports.Warn, "CO-024": reports.Fail, "CO-020": reports.Pass}},
+			map[string]reports.Status{"CO-021": reports.Warn, "CO-024": reports.Warn, "CO-020": reports.Fail}},
 		{"strict", []string{degraded, "--strict"}, exitFail, []string{"degraded-clusteroperator", "degraded-stale"},
 			map[string]reports.Status{"CO-021": reports.Fail, "CO-024": reports.Fail}},
 		{"one mechanism", []string{degraded, "--mechanism", "clusteroperator"}, exitFail, []string{"degraded"},
-			map[string]reports.Status{"CO-021": reports.Warn, "CO-024": reports.Fail}},
+			map[string]reports.Status{"CO-021": reports.Warn, "CO-024": reports.Warn, "CO-020": reports.Fail}},
 		{"a warning passes", []string{lower, "--mechanism", "clusteroperator"}, exitPass, []string{"lower"},
 			map[string]reports.Status{"CO-021": reports.Warn, "CO-024": reports.Skip}},
 		{"a warning fails when strict", []string{lower, "--mechanism", "clusteroperator", "--strict"}, exitFail, []string{"lower"},

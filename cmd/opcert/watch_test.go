@@ -197,9 +197,11 @@ func TestWatchRefusesBadInput(t *testing.T) {
 }
 
 // opcert watch --mechanism clusteroperator judges the ClusterOperators it
-// records by the CO rules: an operator's Degraded=True without a message
-// fails CO-024, its lower-case message warns CO-021, and the
-// cluster-version operator's write is its own role's, judged by no rule.
+// records by the CO rules: an operator's Available turning False with its
+// lastTransitionTime kept fails CO-020, its Degraded=True without a
+// message warns CO-024 (a "should"), its lower-case message warns CO-021,
+// and the cluster-version operator's write is its own role's, judged by no
+// rule.
 func TestWatchClusterOperator(t *testing.T) {
 	w := sharedWorld(t)
 	kc := kubeconfig(t, w, "opcert-watch-co")
@@ -212,7 +214,7 @@ func TestWatchClusterOperator(t *testing.T) {
 	if err := c.Create(ctx, co, client.FieldOwner("cluster-version-operator")); err != nil {
 		t.Fatal(err)
 	}
-	ltt := metav1.NewTime(time.Now().Truncate(time.Second))
+	ltt := metav1.NewTime(time.Now().Add(-time.Hour).Truncate(time.Second))
 	co.Status.Conditions = []configv1.ClusterOperatorStatusCondition{
 		{Type: configv1.OperatorAvailable, Status: configv1.ConditionTrue, Reason: "AsExpected", Message: "ingress is available", LastTransitionTime: ltt},
 		{Type: configv1.OperatorDegraded, Status: configv1.ConditionTrue, Reason: "Failed", LastTransitionTime: ltt},
@@ -220,16 +222,23 @@ func TestWatchClusterOperator(t *testing.T) {
 	if err := c.Status().Update(ctx, co, client.FieldOwner("ingress-operator")); err != nil {
 		t.Fatal(err)
 	}
+	co.Status.Conditions[0].Status = configv1.ConditionFalse
+	if err := c.Status().Update(ctx, co, client.FieldOwner("ingress-operator")); err != nil {
+		t.Fatal(err)
+	}
 	if code := p.wait(t, time.Minute); code != exitFail {
-		t.Fatalf("exit %d, want 1 (CO-024 failed); stderr:\n%s", code, p.stderr.String())
+		t.Fatalf("exit %d, want 1 (CO-020 failed); stderr:\n%s", code, p.stderr.String())
 	}
 	run := readReport(t, out).Runs[0]
 	if run.Mechanism != "clusteroperator" {
 		t.Errorf("judged by %q, want clusteroperator", run.Mechanism)
 	}
-	c24 := caseOf(t, run, "CO-024")
-	if c24.Status != reports.Fail || len(c24.Evidence) != 1 || c24.Evidence[0].Actor != "ingress-operator" || c24.Evidence[0].Role != "operator" {
-		t.Errorf("CO-024: %s %q %+v, want the operator's write failing", c24.Status, c24.Message, c24.Evidence)
+	c20 := caseOf(t, run, "CO-020")
+	if c20.Status != reports.Fail || len(c20.Evidence) != 1 || c20.Evidence[0].Actor != "ingress-operator" || c20.Evidence[0].Role != "operator" {
+		t.Errorf("CO-020: %s %q %+v, want the operator's write failing", c20.Status, c20.Message, c20.Evidence)
+	}
+	if c24 := caseOf(t, run, "CO-024"); c24.Status != reports.Warn {
+		t.Errorf("CO-024: %s %q, want a warning", c24.Status, c24.Message)
 	}
 	if c21 := caseOf(t, run, "CO-021"); c21.Status != reports.Warn {
 		t.Errorf("CO-021: %s %q, want a warning", c21.Status, c21.Message)

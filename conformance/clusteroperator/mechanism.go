@@ -98,7 +98,7 @@ func build(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, c
 		w.execs, err = newExecs(ctx, w, impl)
 	case conformance.Deployment:
 		w.deploys, err = newDeploys(ctx, w, impl)
-	case operatorImpl, conformance.Reconciler:
+	case operatorImpl, faithfulImpl, conformance.Reconciler:
 		if st.Deployments != nil {
 			// The cluster's controllers would run the operands opcert's
 			// operators wrote, beside opcert's simulated pods.

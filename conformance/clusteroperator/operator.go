@@ -8,6 +8,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/conformance/clusteroperator/faithful"
 	"github.com/opcert/opcert/reference/component"
 )
 
@@ -15,7 +16,7 @@ import (
 // played by here.
 func (w *world) checkOperatorSubject() error {
 	switch w.subject.(type) {
-	case operatorImpl, conformance.Reconciler:
+	case operatorImpl, faithfulImpl, conformance.Reconciler:
 		return nil
 	}
 	return fmt.Errorf("%s: the %s role cannot be played by %T", Name, RoleOperator, w.subject)
@@ -29,8 +30,11 @@ func (w *world) checkOperatorSubject() error {
 // conventions of payload.go, as the reference does.
 func (w *world) operatorReconciler(c client.Client, comp Component) (reconcile.Reconciler, error) {
 	clk := w.st.Sched.Clock()
-	if r, ok := w.subject.(conformance.Reconciler); ok {
-		return r.New(conformance.Instance{Client: c, Clock: clk, Name: comp.Name})
+	switch impl := w.subject.(type) {
+	case conformance.Reconciler:
+		return impl.New(conformance.Instance{Client: c, Clock: clk, Name: comp.Name})
+	case faithfulImpl:
+		return faithful.New(c, clk, faithfulSetup(w.spec, comp), faithful.Variant(impl)), nil
 	}
 	return component.NewOperator(c, clk, operatorOptions(w.spec, comp, w.subject.(operatorImpl)())), nil
 }
@@ -51,4 +55,17 @@ func operatorOptions(w *World, comp Component, flaws []component.Flaw) component
 		opts.Operands = append(opts.Operands, component.Workload{Kind: component.Kind(o.Kind), Name: o.Name, Replicas: o.Replicas})
 	}
 	return opts
+}
+
+// faithfulSetup is a faithful variant's place in the world: what a team's
+// operator knows of itself (its names, its operands, the nodes, the pace
+// it passes on to its pods).
+func faithfulSetup(w *World, comp Component) faithful.Setup {
+	s := faithful.Setup{Name: comp.Name, Namespace: comp.Name, AdminConfigMap: adminConfigMap(comp.Name),
+		Self:  types.NamespacedName{Namespace: operatorNamespace(comp.Name), Name: operatorDeployment(comp.Name)},
+		Nodes: w.nodes(), ReadyAfter: comp.readyAfter()}
+	for _, o := range comp.Operands {
+		s.Operands = append(s.Operands, faithful.Operand{Kind: o.Kind, Name: o.Name, Replicas: o.Replicas})
+	}
+	return s
 }

@@ -2,6 +2,7 @@ package clusteroperator
 
 import (
 	"os"
+	"strings"
 	"testing"
 	"time"
 
@@ -92,4 +93,35 @@ func goldenEvents(t *testing.T, path string) []timeline.Event {
 		t.Fatalf("%s: %v", path, err)
 	}
 	return tl.Events()
+}
+
+// The reaction bound is the rules' (30s by default), rebuilt with
+// --reaction-bound (WithReaction), kept through a tolerance and scaled with
+// the run's time, and the rules that judge a reaction say it.
+func TestReactionBound(t *testing.T) {
+	statement := func(m *conformance.Mechanism) string {
+		for _, r := range m.Rules {
+			if r.ID == "CO-003" {
+				return r.Statement
+			}
+		}
+		return ""
+	}
+	seed := Mechanism(DefaultConfig())
+	for _, tc := range []struct {
+		name   string
+		m      *conformance.Mechanism
+		bound  time.Duration
+		within string
+	}{
+		{"default", seed, 30 * time.Second, "within 30s"},
+		{"--reaction-bound 5s", seed.WithReaction(5 * time.Second), 5 * time.Second, "within 5s"},
+		{"--reaction-bound 0", seed.WithReaction(0), 0, "at the same instant"},
+		{"with a tolerance", seed.WithReaction(5 * time.Second).WithTolerance(time.Second), 5 * time.Second, "within 6s"},
+		{"scaled", seed.Scaled(0.1), 3 * time.Second, "within 3s"},
+	} {
+		if tc.m.Reaction != tc.bound || tc.m.WithReaction == nil || !strings.Contains(statement(tc.m), tc.within) {
+			t.Errorf("%s: bound %s, CO-003 %q; want %s, %q", tc.name, tc.m.Reaction, statement(tc.m), tc.bound, tc.within)
+		}
+	}
 }

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/opcert/opcert/scenarios"
+	"github.com/opcert/opcert/sim/workload"
 )
 
 // Seed 001's part of the scenario format: a release and its components,
@@ -120,6 +121,7 @@ func init() {
 		},
 		Expects:    ClusterOperatorGVK,
 		Conditions: clusterOperatorConditions,
+		Roles:      []string{RoleOperator, RoleVersionOperator, workload.Role},
 		Validate:   validate,
 		Builtins:   builtins,
 	})

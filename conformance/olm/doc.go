@@ -13,8 +13,10 @@
 // status the gate writes).
 //
 // The roles: aggregator (reference/olm's Aggregator, the seed's status
-// probe operator) and olm (reference/olm's Gate and the OperatorCondition
-// copier). The operator's own writes are the scenario's steps, made as
+// probe operator, or a faithful variant of package faithful) and olm
+// (reference/olm's Gate and the OperatorCondition copier). README.md
+// holds the audit of the seed the rules follow and the reaction bound's
+// reasoning. The operator's own writes are the scenario's steps, made as
 // actor "operator" (role operator): the CRs' conditions, its Probe through
 // package probe, its OperatorCondition's spec.conditions.
 //

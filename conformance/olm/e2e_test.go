@@ -10,6 +10,7 @@ import (
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/conformance/conformancetest"
 	"github.com/opcert/opcert/conformance/olm"
+	"github.com/opcert/opcert/conformance/olm/faithful"
 	"github.com/opcert/opcert/conformance/olm/rules"
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/scenarios"
@@ -80,4 +81,33 @@ var _ = Describe("the reference", Ordered, func() {
 			}
 		}
 	})
+})
+
+// The faithful aggregators (package faithful) differ from the reference
+// wherever 002 leaves a choice open and fail no rule on any built-in: a
+// Style rule may warn, and the built-ins' expectations, written for the
+// reference's texts, are not theirs to meet.
+var _ = Describe("the faithful aggregators", func() {
+	for _, v := range faithful.Variants() {
+		for _, sc := range builtins() {
+			It(v.Name+" fails no OLM rule in "+sc.Name, func() {
+				run, _ := play(sc.Name, olm.DefaultConfig(), map[string]string{olm.RoleAggregator: v.Name})
+				for _, c := range run.Cases {
+					if c.Rule != "EXPECT" {
+						Expect(c.Status).NotTo(Equal(reports.Fail), "%s: %s", c.Rule, c.Message)
+					}
+				}
+			})
+		}
+		It(v.Name+" fails no OLM rule under the test plan's reading (--olm-reading blocks)", func() {
+			cfg := olm.DefaultConfig()
+			cfg.Reading = olm.ReadingBlocks
+			run, _ := play("olm-seed-example", cfg, map[string]string{olm.RoleAggregator: v.Name})
+			for _, c := range run.Cases {
+				if c.Rule != "EXPECT" {
+					Expect(c.Status).NotTo(Equal(reports.Fail), "%s: %s", c.Rule, c.Message)
+				}
+			}
+		})
+	}
 })

@@ -3,6 +3,7 @@ package olm
 import (
 	"context"
 	"fmt"
+	"time"
 
 	apiextensionsv1 "k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -11,6 +12,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/conformance/olm/faithful"
 	"github.com/opcert/opcert/conformance/olm/rules"
 	olmref "github.com/opcert/opcert/reference/olm"
 	"github.com/opcert/opcert/scenarios"
@@ -56,6 +58,12 @@ func Mechanism(cfg Config) *conformance.Mechanism {
 			{Name: RoleOLM, Subjects: gates},
 		},
 		Rules:    rules.Rules(cfg),
+		Reaction: cfg.Reaction,
+		WithReaction: func(d time.Duration) *conformance.Mechanism {
+			c := cfg
+			c.Reaction = d
+			return Mechanism(c)
+		},
 		Estimate: estimate,
 		Expects:  ProbeGVK,
 		Build: func(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
@@ -85,7 +93,9 @@ var recordedFields = map[schema.GroupVersionKind][]string{
 }
 
 func build(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast, cfg Config) (conformance.Actions, error) {
-	if _, ok := cast[RoleAggregator].Impl.(olmref.AggregatorFlaw); !ok {
+	switch cast[RoleAggregator].Impl.(type) {
+	case olmref.AggregatorFlaw, faithful.Variant:
+	default:
 		return nil, fmt.Errorf("%s: the %s role cannot be played by %T", Name, RoleAggregator, cast[RoleAggregator].Impl)
 	}
 	if _, ok := cast[RoleOLM].Impl.(olmref.GateFlaw); !ok {
@@ -123,17 +133,36 @@ func build(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, c
 	return w, nil
 }
 
-// startAggregator starts the aggregator role's subject.
-func (w *world) startAggregator(ctx context.Context) error {
-	sched := w.st.Sched
-	spec := w.spec
-	a, err := olmref.NewAggregator(sched.Client(w.st.API, actorAggregator, RoleAggregator), sched.Clock(), olmref.AggregatorOptions{
-		Probe:      types.NamespacedName{Namespace: spec.namespace(), Name: spec.csv()},
+// aggregator is what the world needs of an aggregator subject: the
+// reference's and the faithful ones alike.
+type aggregator interface {
+	reconcile.Reconciler
+	Map(ctx context.Context, obj client.Object) []reconcile.Request
+	Kinds(ctx context.Context) ([]schema.GroupVersionKind, error)
+}
+
+// newAggregator is the cast's aggregator for the scenario.
+func (w *world) newAggregator() (aggregator, error) {
+	sched, spec := w.st.Sched, w.spec
+	c, probe := sched.Client(w.st.API, actorAggregator, RoleAggregator), types.NamespacedName{Namespace: spec.namespace(), Name: spec.csv()}
+	if v, ok := w.cast[RoleAggregator].Impl.(faithful.Variant); ok {
+		return v.New(c, sched.Clock(), faithful.Options{Probe: probe, CRDs: spec.crdNames(), Namespaces: spec.targets(),
+			BlockWhenTrue: w.cfg.Reading == ReadingBlocks}), nil
+	}
+	return olmref.NewAggregator(c, sched.Clock(), olmref.AggregatorOptions{
+		Probe:      probe,
 		CRDs:       spec.crdNames(),
 		Namespaces: spec.targets(),
 		Reading:    olmref.Reading(w.cfg.Reading),
 		Flaw:       w.cast[RoleAggregator].Impl.(olmref.AggregatorFlaw),
 	})
+}
+
+// startAggregator starts the aggregator role's subject.
+func (w *world) startAggregator(ctx context.Context) error {
+	sched := w.st.Sched
+	spec := w.spec
+	a, err := w.newAggregator()
 	if err != nil {
 		return err
 	}

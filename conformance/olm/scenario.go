@@ -205,6 +205,7 @@ func init() {
 		},
 		Expects:    ProbeGVK,
 		Conditions: probeConditions,
+		Roles:      []string{RoleAggregator, RoleOLM},
 		Validate:   validate,
 		Builtins:   builtins,
 	})

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/opcert/opcert/scenarios"
+	"github.com/opcert/opcert/sim/workload"
 )
 
 // Seed 004's part of the scenario format.
@@ -154,6 +155,7 @@ func init() {
 		},
 		Expects:    SampleClusterGVK,
 		Conditions: clusterConditions,
+		Roles:      []string{RoleOperator, workload.Role},
 		Validate:   validate,
 		Builtins:   builtins,
 	})

@@ -86,6 +86,7 @@ func init() {
 		},
 		Expects:    ClusterOperatorGVK,
 		Conditions: clusterOperatorConditions,
+		Roles:      []string{RoleOperator, RoleDetector},
 		Validate:   validate,
 		Builtins:   builtins,
 		Draw:       draw,

@@ -147,6 +147,7 @@ func init() {
 		},
 		Expects:    ClusterOperatorGVK,
 		Conditions: conditionTypes,
+		Roles:      []string{RoleOperator, RoleKubelet, RoleStartupMonitor},
 		Validate:   validate,
 		Draw:       draw,
 		Builtins:   builtins,

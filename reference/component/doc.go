@@ -84,8 +84,9 @@
 //
 // Flaws (Params.Flaws; Flaws lists them, flaw.go says what each breaks)
 // are the deliberate deviations of the broken subjects, many of them one
-// second or one step off at a phase change (VersionLate1s, StampEarly1s,
-// DegradedLate1s, ProgressingLate3s); flaw_test.go shows each one differs
+// second or one step off at a phase change (StampEarly1s, StampRolloutStart),
+// or late beyond the rules' reaction bound (VersionAtResync,
+// DegradedLate1m, ProgressingLate40s); flaw_test.go shows each one differs
 // from the reference in its own fields only. ProgressingAtRest needs the one input the reference ignores,
 // Input.FirstLook: the core keeps no memory of its process, so the adapter
 // says which look is a new process's first.

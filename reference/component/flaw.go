@@ -106,26 +106,20 @@ const (
 	// during an upgrade: "While any of your operands are still running
 	// software from the previous version").
 	VersionShortOne Flaw = "version-short-one"
-	// VersionLate1s reports the versions of a complete rollout only 1s
-	// after its last progress, still Progressing until then (breaks 001
-	// §Version reporting during an upgrade: "As soon as you can guarantee
-	// ... you can update").
-	VersionLate1s Flaw = "version-late-1s"
 	// VersionAtResync reports the versions of a complete rollout only at a
-	// periodic resync, a minute after its last progress.
+	// periodic resync, a minute after its last progress: beyond the
+	// rules' 30s reaction bound (breaks honored by components 5: "reports
+	// when it has rolled out the new version").
 	VersionAtResync Flaw = "version-at-resync"
-	// ProgressingLate3s leaves Progressing False for the first 3s of a
-	// rollout, over the "second or two" (breaks 001 §Version reporting
-	// during an upgrade).
-	ProgressingLate3s Flaw = "progressing-late-3s"
+	// ProgressingLate40s leaves Progressing False for the first 40s of a
+	// rollout, over the "second or two" and the rules' 30s reaction bound
+	// (breaks 001 §Conditions: "Progressing must be true if the operator
+	// is actually making change to the operand").
+	ProgressingLate40s Flaw = "progressing-late-40s"
 	// UnversionedProgressing says how many pods are updated but not the
 	// version it moves to (breaks honored by components 3: "it should
 	// include the version in the message").
 	UnversionedProgressing Flaw = "unversioned-progressing"
-	// ProgressingEarly1s turns Progressing True a second before it writes
-	// the operand specs of a rollout: at that instant nothing is rolling
-	// out yet (breaks honored by components 3).
-	ProgressingEarly1s Flaw = "progressing-early-1s"
 	// ProgressingOnBlocker reports Progressing True, reason Reconciling,
 	// while an administrator's blocker stands at rest: a blocker is no
 	// new state of the operands (breaks honored by components 3).
@@ -137,9 +131,10 @@ const (
 	// StampRolloutStart stamps Progressing's lastTransitionTime at a
 	// completion with the instant the rollout's specs were written.
 	StampRolloutStart Flaw = "stamp-rollout-start"
-	// DegradedLate1s reports a stall 1s after StuckAfter (breaks honored
-	// by components 2 as read with the 10m threshold).
-	DegradedLate1s Flaw = "degraded-late-1s"
+	// DegradedLate1m reports a stall a minute after StuckAfter, beyond the
+	// rules' 30s reaction bound (breaks honored by components 2 as read
+	// with the 10m threshold).
+	DegradedLate1m Flaw = "degraded-late-1m"
 	// DegradedUnknown sets Degraded Unknown, not True, on a stall: it
 	// cannot tell why the pods do not get ready (breaks honored by
 	// components 2). An ApplyError still sets it True.
@@ -182,6 +177,22 @@ const (
 	// version beside the new one in versions, until its next look (breaks
 	// 001 §Status: "only valid together").
 	StaleRestMessage Flaw = "stale-rest-message"
+	// UnavailableWhileRolling reports Available False, reason Upgrading,
+	// whenever it rolls out a version once installed, while its old pods
+	// serve (breaks 001 §Conditions: "Available must be true if the
+	// operand is functional ... If this is false, it means there is an
+	// outage").
+	UnavailableWhileRolling Flaw = "unavailable-while-rolling"
+	// ProgressingDropsVersion names the version it moves to only in the
+	// write that turns Progressing True; the writes after it, while the
+	// rollout goes on, say "Rolling out: n of m pods updated" (breaks
+	// honored by components 3, for the whole move: DESIGN 001).
+	ProgressingDropsVersion Flaw = "progressing-drops-version"
+	// StaysBlocked keeps Upgradeable False, as it last said, once the
+	// administrator's blocker is gone (breaks honored by components 4:
+	// false "when it wishes to prevent an upgrade for an admin-correctable
+	// condition", and there is none left).
+	StaysBlocked Flaw = "stays-blocked"
 )
 
 // Flaws lists every flaw, for a registry of broken subjects: in the order
@@ -191,18 +202,22 @@ func Flaws() []Flaw {
 		EarlyVersion, NeverProgressing, EarlyAvailable, SplitWrite, SilentUpgradeable, SilentDegraded, StaleCompletion,
 		NeverDegraded, IgnoresBlockers, ProgressingAtRest, KeepsOldVersion, LowercaseMessages, WordyProgressing,
 		PunctuatedAvailable, ChurnsTransitions, SpacedReason, AvailableOnCreation, InstallVersionEarly,
-		VersionShortOne, VersionLate1s, VersionAtResync, ProgressingLate3s, UnversionedProgressing, ProgressingEarly1s,
-		ProgressingOnBlocker, StampEarly1s, StampRolloutStart, DegradedLate1s, DegradedUnknown, TerseDegraded,
+		VersionShortOne, VersionAtResync, ProgressingLate40s, UnversionedProgressing,
+		ProgressingOnBlocker, StampEarly1s, StampRolloutStart, DegradedLate1m, DegradedUnknown, TerseDegraded,
 		NounDegraded, NameFirstAvailable, PodListProgressing, DetailedStuckProgressing, TwoSentenceAvailable,
 		EllipsisInstalling, TransientUpgradeable, UpgradeableWhileRolling, StaleRestMessage,
+		UnavailableWhileRolling, ProgressingDropsVersion, StaysBlocked,
 	}
 }
 
 func (p Params) has(f Flaw) bool { return slices.Contains(p.Flaws, f) }
 
-// reasonReconciling is ProgressingAtRest's reason; the reference never
-// writes it.
-const reasonReconciling = "Reconciling"
+// reasonReconciling is ProgressingAtRest's reason, reasonUpgrading
+// UnavailableWhileRolling's; the reference writes neither.
+const (
+	reasonReconciling = "Reconciling"
+	reasonUpgrading   = "Upgrading"
+)
 
 // wordyClause is what WordyProgressing adds to a Progressing message: 9
 // words, so that even the shortest (6) goes over 10.
@@ -253,42 +268,27 @@ func spaced(reason string) string {
 	return b.String()
 }
 
-// versionDelay is how long after a rollout's last progress VersionLate1s
-// and VersionAtResync report its versions; zero for the reference.
+// versionDelay is how long after a rollout's last progress
+// VersionAtResync reports its versions; zero for the reference.
 func (p Params) versionDelay() time.Duration {
-	switch {
-	case p.has(VersionLate1s):
-		return time.Second
-	case p.has(VersionAtResync):
+	if p.has(VersionAtResync) {
 		return time.Minute
 	}
 	return 0
 }
 
-// flawedTiming holds back what the timing flaws hold back: Progressing
-// for the first 3s of a rollout (ProgressingLate3s), the specs for 1s
-// after Progressing turned True (ProgressingEarly1s).
+// flawedTiming holds back what ProgressingLate40s holds back: Progressing
+// for the first 40s of a rollout.
 func (p Params) flawedTiming(in Input, d *decision, applied bool, now time.Time) {
-	if in.ApplyError != nil {
+	if in.ApplyError != nil || !p.has(ProgressingLate40s) || !d.rolling || d.wasRolling {
 		return
 	}
-	if p.has(ProgressingLate3s) && d.rolling && !d.wasRolling {
-		begin := now // the specs are written at this look
-		if applied {
-			begin = lastWritten(d.rs)
-		}
-		if due := begin.Add(3 * time.Second); now.Before(due) {
-			d.quiet, d.next = true, earliest(d.next, due)
-		}
+	begin := now // the specs are written at this look
+	if applied {
+		begin = lastWritten(d.rs)
 	}
-	if p.has(ProgressingEarly1s) && !applied {
-		due := now.Add(time.Second)
-		if prog, ok := condition(in.Status.Conditions, configv1.OperatorProgressing); ok && d.wasRolling {
-			due = prog.LastTransitionTime.Add(time.Second)
-		}
-		if now.Before(due) {
-			d.holdSpecs, d.next = true, earliest(d.next, due)
-		}
+	if due := begin.Add(40 * time.Second); now.Before(due) {
+		d.quiet, d.next = true, earliest(d.next, due)
 	}
 }
 

@@ -91,15 +91,12 @@ var flawCases = []struct {
 	{VersionShortOne, "001 §Version reporting during an upgrade", []string{"versions", "Available.message"}, []int{9}, nil},
 	// The install completes at +3m and the upgrade at +23m, each reported
 	// at the next look; the transitions it stamps stay later ever after.
-	{VersionLate1s, "001 §Version reporting during an upgrade", lateFields, []int{2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, nil},
 	{VersionAtResync, "001 §Version reporting during an upgrade", lateFields, []int{2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, nil},
 	// Progressing False, to look again 3s later, at each rollout's looks
 	// before the first that finds it True; its transition later ever after.
-	{ProgressingLate3s, "001 §Version reporting during an upgrade",
+	{ProgressingLate40s, "001 §Conditions",
 		[]string{"Progressing.status", "Progressing.reason", "Progressing.message", "Progressing.lastTransitionTime", "next"}, []int{0, 1, 4, 5, 6, 7, 8, 9}, nil},
 	{UnversionedProgressing, "001 §What should an operator report, honored by components 3", []string{"Progressing.message"}, []int{0, 1, 4, 5, 6, 9}, nil},
-	// The specs of the install and of the upgrade wait a second.
-	{ProgressingEarly1s, "001 §What should an operator report, honored by components 3", []string{"specs", "next"}, []int{0, 4}, nil},
 	// True from the blocker at +4m; the upgrade keeps it True, from then.
 	{ProgressingOnBlocker, "001 §What should an operator report, honored by components 3",
 		[]string{"Progressing.status", "Progressing.reason", "Progressing.message", "Progressing.lastTransitionTime"}, []int{3, 4, 5, 6, 7, 8, 9}, nil},
@@ -107,7 +104,7 @@ var flawCases = []struct {
 	{StampRolloutStart, "001 §Version reporting during an upgrade", []string{"Progressing.lastTransitionTime"}, []int{2, 3, 10, 11}, nil},
 	// Only the deadlines move in the story: its stall is found at +20m,
 	// long after either threshold.
-	{DegradedLate1s, "001 §What should an operator report, honored by components 2", []string{"next"}, []int{1, 5, 6, 9}, nil},
+	{DegradedLate1m, "001 §What should an operator report, honored by components 2", []string{"next"}, []int{1, 5, 6, 9}, nil},
 	{DegradedUnknown, "001 §What should an operator report, honored by components 2", []string{"Degraded.status", "Degraded.lastTransitionTime"}, []int{7, 8}, nil},
 	{TerseDegraded, "001 §Conditions", []string{"Degraded.message"}, []int{7, 8}, nil},
 	// The stall alone at +20m; the apply error at +21m is said as the
@@ -125,6 +122,14 @@ var flawCases = []struct {
 		[]string{"Upgradeable.status", "Upgradeable.reason", "Upgradeable.lastTransitionTime"}, []int{0, 1, 2, 4, 5, 6, 7, 8, 9, 10, 11}, nil},
 	// The completion at +23m says 4.0.0; the next look, at +30m, 4.0.1.
 	{StaleRestMessage, "001 §Status", []string{"Progressing.message"}, []int{10}, nil},
+	// False through the upgrade, +5m to its completion at +23m; True
+	// again from then, transitioned there.
+	{UnavailableWhileRolling, "001 §Conditions", availableFields, []int{4, 5, 6, 7, 8, 9, 10, 11}, nil},
+	// Every rollout's looks after the one that turned Progressing True.
+	{ProgressingDropsVersion, "001 §What should an operator report, honored by components 3", []string{"Progressing.message"}, []int{1, 5, 6, 9}, nil},
+	// The blocker of +4m is gone at +5m: False ever after.
+	{StaysBlocked, "001 §What should an operator report, honored by components 4",
+		[]string{"Upgradeable.status", "Upgradeable.reason", "Upgradeable.message", "Upgradeable.lastTransitionTime"}, []int{4, 5, 6, 7, 8, 9, 10, 11}, nil},
 }
 
 // Each flaw deviates from the reference in exactly the fields named, at
@@ -298,7 +303,7 @@ func TestFlawedConditions(t *testing.T) {
 		{UnversionedProgressing, nil, 5, configv1.OperatorProgressing, want{configv1.ConditionTrue, ReasonRollingOut, "Rolling out: 0 of 3 pods updated", 5 * m}},
 		{ProgressingOnBlocker, nil, 3, configv1.OperatorProgressing, want{configv1.ConditionTrue, reasonReconciling, "Reconciling the administrator's upgrade blocker", 4 * m}},
 		// The upgrade's first look, at +5m: still at rest, to look again at +5m3s.
-		{ProgressingLate3s, nil, 4, configv1.OperatorProgressing, want{configv1.ConditionFalse, ReasonAsExpected, "Component example is at version 4.0.0", 3 * m}},
+		{ProgressingLate40s, nil, 4, configv1.OperatorProgressing, want{configv1.ConditionFalse, ReasonAsExpected, "Component example is at version 4.0.0", 3 * m}},
 		{TwoSentenceAvailable, nil, 2, configv1.OperatorAvailable, want{configv1.ConditionTrue, ReasonAsExpected, "Component example has deployed 4.0.0. All operands are ready", 3 * m}},
 		{EllipsisInstalling, nil, 0, configv1.OperatorAvailable, want{configv1.ConditionFalse, ReasonInstalling, "Component example has not yet deployed 4.0.0...", 1 * m}},
 		{NameFirstAvailable, nil, 0, configv1.OperatorAvailable, want{configv1.ConditionFalse, ReasonInstalling, "example has not yet deployed 4.0.0", 1 * m}},
@@ -340,38 +345,6 @@ func TestCreated(t *testing.T) {
 			p := params("4.0.1")
 			if got := created([]rollout{p.survey(tc.operand, "")}); got != tc.want {
 				t.Errorf("created = %v, want %v", got, tc.want)
-			}
-		})
-	}
-}
-
-// ProgressingEarly1s holds an upgrade's specs for a second after
-// Progressing turned True: through the look its own write wakes at the
-// same instant, until the look a second later.
-func TestProgressingEarly1sHoldsSpecs(t *testing.T) {
-	p := params("4.0.1")
-	p.Flaws = []Flaw{ProgressingEarly1s}
-	in := Input{Status: installed(t, "4.0.0", 3*m), Operands: []Operand{dep(3, "4.0.0", 0, ready(3, "old-", "4.0.0", 3*m)...)}}
-	for _, tc := range []struct {
-		name  string
-		now   time.Duration
-		specs int
-		next  time.Duration
-	}{
-		{"the upgrade's first look", 5 * m, 0, 5*m + time.Second},
-		{"the look its write wakes", 5 * m, 0, 5*m + time.Second},
-		{"a second later", 5*m + time.Second, 1, 0},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			out := p.Step(in, at(tc.now))
-			in.Status = after(in, out)
-			check(t, in.Status, configv1.OperatorProgressing, want{configv1.ConditionTrue, ReasonRollingOut, "Working towards 4.0.1: 0 of 3 pods updated", 5 * m})
-			var next time.Duration
-			if !out.Next.IsZero() {
-				next = out.Next.Sub(t0)
-			}
-			if len(out.Specs) != tc.specs || next != tc.next {
-				t.Errorf("%d specs, next +%v; want %d, +%v", len(out.Specs), next, tc.specs, tc.next)
 			}
 		})
 	}

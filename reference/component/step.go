@@ -40,9 +40,6 @@ func (p Params) Step(in Input, now time.Time) Output {
 		}
 	}
 	d := p.decide(in, rs, now)
-	if d.holdSpecs {
-		out.Specs = nil
-	}
 	out.Next = d.next
 	status := in.Status.DeepCopy()
 	status.Conditions = append(p.conditions(in, d, now), foreign(in.Status.Conditions)...)
@@ -74,9 +71,8 @@ type decision struct {
 	wasRolling bool      // the status says Progressing True
 	stuck      []rollout // operands that made no progress for StuckAfter
 	next       time.Time
-	// quiet and holdSpecs are flaws' (ProgressingLate3s, ProgressingEarly1s):
-	// Progressing left False while rolling; the specs not written yet.
-	quiet, holdSpecs bool
+	// quiet is ProgressingLate40s's: Progressing left False while rolling.
+	quiet bool
 }
 
 func (p Params) decide(in Input, rs []rollout, now time.Time) decision {
@@ -91,7 +87,7 @@ func (p Params) decide(in Input, rs []rollout, now time.Time) decision {
 	reported := versionOf(d.versions, OperatorVersion)
 	switch {
 	case d.complete && p.versionDelay() > 0 && now.Before(lastMoved(rs).Add(p.versionDelay())):
-		// VersionLate1s, VersionAtResync: complete, but reported only later,
+		// VersionAtResync: complete, but reported only later,
 		// rolling until then.
 		d.next = lastMoved(rs).Add(p.versionDelay())
 	case d.complete:
@@ -116,8 +112,8 @@ func (p Params) decide(in Input, rs []rollout, now time.Time) decision {
 		d.versions = withVersion(d.versions, OperatorVersion, old)
 	}
 	stuckAfter := p.StuckAfter
-	if p.has(DegradedLate1s) {
-		stuckAfter += time.Second
+	if p.has(DegradedLate1m) {
+		stuckAfter += time.Minute
 	}
 	if d.rolling {
 		for _, r := range rs {
@@ -192,6 +188,9 @@ func (p Params) available(d decision) configv1.ClusterOperatorStatusCondition {
 	serves := !slices.ContainsFunc(d.rs, func(r rollout) bool { return !r.serves() })
 	reported := versionOf(d.versions, OperatorVersion)
 	switch {
+	case p.has(UnavailableWhileRolling) && reported != "" && d.rolling:
+		c.Status, c.Reason = configv1.ConditionFalse, reasonUpgrading
+		c.Message = fmt.Sprintf("Component %s is upgrading to %s", p.Name, p.Version)
 	case reported != "" && serves:
 		c.Message = fmt.Sprintf("Component %s has deployed %s", p.Name, reported)
 		if p.has(TwoSentenceAvailable) {
@@ -267,7 +266,7 @@ func (p Params) progressing(in Input, d decision) configv1.ClusterOperatorStatus
 			updated, total = updated+min(r.ready, r.total), total+r.total
 		}
 		c.Reason, c.Message = ReasonRollingOut, fmt.Sprintf("Working towards %s: %d of %d pods updated", p.Version, updated, total)
-		if p.has(UnversionedProgressing) {
+		if p.has(UnversionedProgressing) || p.has(ProgressingDropsVersion) && d.wasRolling {
 			c.Message = fmt.Sprintf("Rolling out: %d of %d pods updated", updated, total)
 		}
 		if p.has(PodListProgressing) {
@@ -332,6 +331,11 @@ func (p Params) degraded(in Input, d decision) configv1.ClusterOperatorStatusCon
 // stands (honored by components 4); True with no message otherwise.
 func (p Params) upgradeable(in Input, d decision) configv1.ClusterOperatorStatusCondition {
 	c := configv1.ClusterOperatorStatusCondition{Type: configv1.OperatorUpgradeable, Status: configv1.ConditionTrue, Reason: ReasonAsExpected}
+	if prev, ok := condition(in.Status.Conditions, configv1.OperatorUpgradeable); ok && len(in.Blockers) == 0 &&
+		p.has(StaysBlocked) && prev.Status == configv1.ConditionFalse {
+		c.Status, c.Reason, c.Message = prev.Status, prev.Reason, prev.Message
+		return c
+	}
 	if len(in.Blockers) == 0 || p.has(IgnoresBlockers) {
 		if p.has(UpgradeableWhileRolling) && d.rolling {
 			c.Status, c.Reason = configv1.ConditionFalse, ReasonRollingOut

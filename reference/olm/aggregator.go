@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
 	apiequality "k8s.io/apimachinery/pkg/api/equality"
@@ -96,8 +97,14 @@ func NewAggregator(c client.Client, clk clock.PassiveClock, o AggregatorOptions)
 	if o.Flaw != "" && o.Flaw.Description() == "" {
 		return nil, fmt.Errorf("olm aggregator: unknown flaw %q", o.Flaw)
 	}
+	if o.Flaw == MisnamedProbe {
+		o.Probe.Name, _, _ = strings.Cut(o.Probe.Name, ".")
+	}
 	ns := slices.Sorted(slices.Values(o.Namespaces))
 	ns = slices.Compact(ns)
+	if i := slices.IndexFunc(ns, func(n string) bool { return n != o.Probe.Namespace }); o.Flaw == MisplacedProbe && i >= 0 {
+		o.Probe.Namespace = ns[i]
+	}
 	if o.Flaw == IgnoresNamespace && len(ns) > 0 {
 		ns = ns[:len(ns)-1]
 	}
@@ -160,6 +167,11 @@ func (a *Aggregator) Reconcile(ctx context.Context, _ reconcile.Request) (reconc
 		return reconcile.Result{}, err
 	}
 	desired := DesiredSpec(crds)
+	if a.o.Flaw == DropsImportant {
+		for i := range desired.ProbeResources {
+			desired.ProbeResources[i].Important = ""
+		}
+	}
 	u, err := get(ctx, a.client, ProbeGVK, a.o.Probe)
 	if err != nil {
 		return reconcile.Result{}, err
@@ -182,9 +194,6 @@ func (a *Aggregator) Reconcile(ctx context.Context, _ reconcile.Request) (reconc
 		return reconcile.Result{}, err
 	}
 	spec := p.Spec
-	if a.o.Flaw == AppendsResources && spec != nil {
-		desired = appended(spec.ProbeResources, desired)
-	}
 	switch {
 	case spec == nil:
 		// 002 §Example Workflow's note: the operator updates the CRs itself.

@@ -20,10 +20,6 @@ const (
 	// long as it stays listed (breaks 002 §Example Workflow's
 	// status.probeResources).
 	FrozenReasons AggregatorFlaw = "frozen-reasons"
-	// SilentInvalid skips an expression that does not parse and writes no
-	// ProbeValid condition then (breaks DESIGN 002: an invalid expression is
-	// an error naming its position).
-	SilentInvalid AggregatorFlaw = "silent-invalid"
 	// IgnoresManager aggregates into a Probe whose manager is operator
 	// (breaks 002 §Writing to the Probe Resource Directly).
 	IgnoresManager AggregatorFlaw = "ignores-manager"
@@ -46,11 +42,6 @@ const (
 	// Late writes, at each reconcile, the status the reconcile before it
 	// computed: one change behind.
 	Late AggregatorFlaw = "late"
-	// AppendsResources keeps the probe resources of the Probe's spec in
-	// the order it has them and appends a newly annotated CRD's at the
-	// end, instead of listing them in order of CRD name (breaks 002
-	// §Example Workflow's spec as OLM keeps it: OLM-003).
-	AppendsResources AggregatorFlaw = "appends-resources"
 	// WaitsForCRs creates no Probe until a CR of an annotated CRD exists
 	// (breaks 002 §Example Workflow: OLM creates the Probe for an operator
 	// whose CRDs opt in; 002 §Test Plan's "no CRs exist" still has one:
@@ -61,14 +52,28 @@ const (
 	// (breaks 002 §Example Workflow's note: a nil spec is the operator's,
 	// "SPO will not create a pod": OLM-004).
 	NilSpecAsEmpty AggregatorFlaw = "nil-spec-as-empty"
-	// FirstProblemOnly names only the first expression that does not parse
-	// in ProbeValid's message (breaks DESIGN 002: every invalid
-	// annotation is an error naming it: OLM-005).
-	FirstProblemOnly AggregatorFlaw = "first-problem-only"
-	// NoObservedGeneration leaves the conditions' observedGeneration at 0
-	// instead of the Probe's metadata.generation (breaks 002 §Design
-	// Details' condition fields: OLM-007).
-	NoObservedGeneration AggregatorFlaw = "no-observed-generation"
+	// MisnamedProbe keeps a Probe named after the operator rather than its
+	// CSV ("foo-operator" for "foo-operator.v1.0.0"): right in every field,
+	// where OLM's gate never looks (breaks 002 §Example Workflow: "Same name
+	// as the CSV"; DESIGN 002: a Probe the gate cannot find protects
+	// nothing: OLM-009).
+	MisnamedProbe AggregatorFlaw = "misnamed-probe"
+	// OwnTexts writes Upgradeable False with its own reason and message,
+	// not the seed's example's (breaks only what 002 §Example Workflow
+	// shows by example: the Style rule OLM-010 warns).
+	OwnTexts AggregatorFlaw = "own-texts"
+	// MisplacedProbe keeps the Probe, rightly named, in the first target
+	// namespace other than the operator's (breaks 002 §Example Workflow:
+	// the Probe is the CSV's, in its namespace: OLM-009).
+	MisplacedProbe AggregatorFlaw = "misplaced-probe"
+	// FrozenTransition keeps a condition's first lastTransitionTime when
+	// its status changes (breaks 002 §Design Details: "Last time the
+	// condition transitioned from one status to another": OLM-007).
+	FrozenTransition AggregatorFlaw = "frozen-transition"
+	// DropsImportant leaves the Important annotations out of the Probe's
+	// spec (breaks 002 §Example Workflow: the spec's probe resources carry
+	// both expressions: OLM-003).
+	DropsImportant AggregatorFlaw = "drops-important"
 )
 
 var aggregatorFlaws = []struct {
@@ -78,18 +83,19 @@ var aggregatorFlaws = []struct {
 	{UnknownAsFalse, "an Upgradeable expression that cannot be calculated (Unknown) blocks the upgrade"},
 	{IgnoresNamespace, "the CRs of the last target namespace (in sorted order) are never aggregated"},
 	{FrozenReasons, "a CR's reasons are written once and never updated while it stays listed"},
-	{SilentInvalid, "an expression that does not parse is skipped without a ProbeValid condition"},
 	{IgnoresManager, "aggregates into a Probe whose spec.manager is operator"},
 	{FrozenSpec, "never updates the Probe's spec after creating it"},
 	{AllTrueImportant, "lists every True condition of a CR, not only those the Important expression names"},
 	{MovingTransition, "moves every condition's lastTransitionTime to now on every write"},
 	{NilSpecAggregates, "aggregates a Probe whose spec is nil, from the CRDs' annotations"},
 	{Late, "writes the status only at the next reconcile after a change: one change behind"},
-	{AppendsResources, "appends a newly annotated CRD's probe resource to the spec instead of keeping them in order of CRD name"},
 	{WaitsForCRs, "creates no Probe until a CR of an annotated CRD exists"},
 	{NilSpecAsEmpty, "reads a Probe's nil spec as an empty one and writes its status"},
-	{FirstProblemOnly, "names only the first expression that does not parse in ProbeValid's message"},
-	{NoObservedGeneration, "leaves the Probe's conditions' observedGeneration at 0"},
+	{MisnamedProbe, "keeps a Probe named after the operator, not its CSV: the gate never finds it"},
+	{OwnTexts, "writes Upgradeable False with its own reason and message, not the seed's example's"},
+	{MisplacedProbe, "keeps the Probe, rightly named, in a target namespace, not the operator's"},
+	{FrozenTransition, "keeps a condition's first lastTransitionTime when its status changes"},
+	{DropsImportant, "leaves the Important annotations out of the Probe's spec"},
 }
 
 // AggregatorFlaws lists every aggregator flaw, in a stable order, for a

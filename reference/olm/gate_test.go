@@ -137,8 +137,8 @@ func TestFlawsAreDescribed(t *testing.T) {
 	if AggregatorFlaw("").Description() != "" || GateFlaw("").Description() != "" {
 		t.Error("the reference has a flaw's description")
 	}
-	if len(AggregatorFlaws()) != 15 || len(GateFlaws()) != 7 {
-		t.Errorf("%d aggregator and %d gate flaws, want 15 and 7", len(AggregatorFlaws()), len(GateFlaws()))
+	if len(AggregatorFlaws()) != 16 || len(GateFlaws()) != 7 {
+		t.Errorf("%d aggregator and %d gate flaws, want 16 and 7", len(AggregatorFlaws()), len(GateFlaws()))
 	}
 }
 

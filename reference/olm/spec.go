@@ -47,28 +47,6 @@ func DesiredSpec(crds []CRD) probe.Spec {
 	return spec
 }
 
-// appended is the AppendsResources flaw's spec: want's probe resources in
-// the order have lists them, those have lacks appended after in want's
-// order, as an aggregator that edits the spec it has rather than
-// rebuilding it would keep them.
-func appended(have []probe.Resource, want probe.Spec) probe.Spec {
-	out := probe.Spec{Manager: want.Manager, ProbeResources: make([]probe.Resource, 0, len(want.ProbeResources))}
-	add := func(r probe.Resource) {
-		if !slices.ContainsFunc(out.ProbeResources, func(o probe.Resource) bool { return o.Resource == r.Resource }) {
-			out.ProbeResources = append(out.ProbeResources, r)
-		}
-	}
-	for _, h := range have {
-		if i := slices.IndexFunc(want.ProbeResources, func(w probe.Resource) bool { return w.Resource == h.Resource }); i >= 0 {
-			add(want.ProbeResources[i])
-		}
-	}
-	for _, w := range want.ProbeResources {
-		add(w)
-	}
-	return out
-}
-
 // Annotated tells whether any CRD carries an OLM supported condition
 // annotation: only then does the aggregator create a missing Probe.
 func Annotated(crds []CRD) bool { return len(DesiredSpec(crds).ProbeResources) > 0 }

@@ -144,35 +144,3 @@ func TestUnsupported(t *testing.T) {
 		t.Errorf("supported annotations only: got %q", got)
 	}
 }
-
-// The flaw AppendsResources keeps the spec's order and appends what is
-// new; with nothing to keep it is the reference's spec.
-func TestAppended(t *testing.T) {
-	foo := probe.Resource{Resource: "foos.example.com", Upgradeable: "!Migrating"}
-	fooNew := probe.Resource{Resource: "foos.example.com", Upgradeable: "!Migrating && !Rebalancing"}
-	bar := probe.Resource{Resource: "bars.example.com", Important: "Broken"}
-	want := func(l ...probe.Resource) probe.Spec {
-		return probe.Spec{Manager: probe.ManagerCRDAnnotations, ProbeResources: l}
-	}
-	for _, tc := range []struct {
-		name string
-		have []probe.Resource
-		want probe.Spec
-		out  []probe.Resource
-	}{
-		{name: "nothing to keep: the reference's order", want: want(bar, foo), out: []probe.Resource{bar, foo}},
-		{name: "a newly annotated CRD goes last", have: []probe.Resource{foo}, want: want(bar, foo), out: []probe.Resource{foo, bar}},
-		{name: "a kept resource takes the annotations' expressions", have: []probe.Resource{foo, bar}, want: want(bar, fooNew),
-			out: []probe.Resource{fooNew, bar}},
-		{name: "a resource no longer annotated, or listed twice, goes", have: []probe.Resource{foo, foo, bar}, want: want(bar),
-			out: []probe.Resource{bar}},
-		{name: "nothing left: an empty list", have: []probe.Resource{foo}, want: want(), out: []probe.Resource{}},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got := appended(tc.have, tc.want)
-			if got.Manager != probe.ManagerCRDAnnotations || got.ProbeResources == nil || !slices.Equal(got.ProbeResources, tc.out) {
-				t.Errorf("got %+v, want %+v", got, tc.out)
-			}
-		})
-	}
-}

@@ -92,24 +92,24 @@ func Status(entries []Entry, problems []string, prev probe.Status, generation in
 	}
 	valid := metav1.Condition{Type: ConditionProbeValid, Status: metav1.ConditionTrue, Reason: ReasonValid, Message: MessageValid}
 	if len(problems) > 0 {
-		named := problems
-		if flaw == FirstProblemOnly {
-			named = problems[:1]
-		}
-		valid.Status, valid.Reason, valid.Message = metav1.ConditionFalse, ReasonInvalidExpression, strings.Join(named, "; ")
+		valid.Status, valid.Reason, valid.Message = metav1.ConditionFalse, ReasonInvalidExpression, strings.Join(problems, "; ")
 	}
-	if flaw == NoObservedGeneration {
-		generation = 0
+	switch {
+	case blocks && flaw == OwnTexts:
+		upgradeable.Reason, upgradeable.Message = "Blocked", "blocked by a custom resource"
 	}
 	for _, c := range []metav1.Condition{upgradeable, valid} {
 		c.ObservedGeneration, c.LastTransitionTime = generation, stamp
-		if c.Type == ConditionProbeValid && len(problems) > 0 && flaw == SilentInvalid {
-			meta.RemoveStatusCondition(&st.Conditions, c.Type)
-			continue
-		}
 		meta.SetStatusCondition(&st.Conditions, c)
 	}
 
+	if flaw == FrozenTransition {
+		for _, p := range prev.Conditions {
+			if c := meta.FindStatusCondition(st.Conditions, p.Type); c != nil {
+				c.LastTransitionTime = p.LastTransitionTime
+			}
+		}
+	}
 	changed = !apiequality.Semantic.DeepEqual(st, prev)
 	if changed && flaw == MovingTransition {
 		for i := range st.Conditions {

@@ -16,6 +16,8 @@ const (
 	VerbKill         = "kill"      // a simulated process died
 	VerbHang         = "hang"      // a simulated process lost the API server
 	VerbReconnect    = "reconnect" // a hung process got the API server back
+	VerbFault        = "fault"     // a process's API calls fail from now on (Detail: which, with what error)
+	VerbClear        = "clear"     // a process's API fault ended (Detail: the fault)
 	VerbExpect       = "expect"    // a scenario expectation was checked
 	VerbWrite        = "write"     // a node file was written (Detail says how)
 	VerbRename       = "rename"    // a node file was renamed to Target
@@ -38,7 +40,12 @@ const (
 // custom resource) is told apart by its group.
 //
 //   - Process: a simulated process (Name the actor); verbs start, kill, hang,
-//     reconnect.
+//     reconnect, and fault and clear: from a fault to its clear the API
+//     server answers some of the process's calls (Detail: reads, writes or
+//     both) with an error (Detail: its code and reason) instead of doing
+//     them; its failed writes are on the timeline, Failed. The process
+//     runs throughout; whether it owes anything meanwhile is the rules'
+//     call (conformance.Downtimes counts the fault as down time).
 //   - File: a file on a simulated node (Namespace the node, Name the absolute
 //     node path); verbs write, rename and symlink (Target the new path or the
 //     link's target), remove, lock and unlock.

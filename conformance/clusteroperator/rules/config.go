@@ -8,26 +8,42 @@ type Config struct {
 	// writes and their times are exact; a real-time run or a recording
 	// sets it (its lag, the API server's second-truncated times).
 	Tolerance time.Duration
-	// React is how long an operator may take to report what it can see
-	// (a completed rollout's version, an administrator's blocker) before
-	// Tolerance: zero, the reference reports at the instant it sees it
-	// (doc.go, Readings).
-	React time.Duration
+	// Reaction is the reaction bound: how long an operator may take to
+	// report a change it can see (a completed rollout's version, a rollout
+	// begun, an administrator's blocker, its operands serving again, a
+	// stall's deadline) before it is late. Zero asks for the same instant;
+	// DefaultConfig's is DefaultReaction (doc.go, Readings). A scaled
+	// real-time run scales it with the scenario (Mechanism.Scaled).
+	Reaction time.Duration
 	// Significant is how long a rollout may run before it owes
 	// Progressing=True: 001 §Version reporting during an upgrade, "more
-	// than a second or two"; zero means the seed's 2s.
+	// than a second or two"; zero means the seed's 2s. Reaction is added.
 	Significant time.Duration
 	// Stuck is how long a rollout may make no progress before Failing or
 	// Degraded is owed (001 §What should an operator report, honored by
 	// components 2); the seed gives no figure, zero means 10m (doc.go,
-	// Readings).
+	// Readings). Reaction is added.
 	Stuck time.Duration
 }
 
-// DefaultConfig is the seed's, exact.
+// DefaultReaction is the reaction bound the CO rules judge with unless
+// told otherwise: 30s. Seed 001 gives no figure beyond "a second or two"
+// for Progressing; real operators react to a watch event within a second
+// but resync or requeue on a period (library-go's status syncer every
+// minute, UPSTREAM; controller-runtime operators commonly requeue after
+// 10 to 30s), and 30s is the project's budget for an operator rewriting
+// its status (DESIGN 000: the minimum stale-message update time). It is
+// short beside the version operator's 40 minutes and origin's 30 minutes
+// for a version change (UPSTREAM), so no real harm hides in it.
+const DefaultReaction = 30 * time.Second
+
+// DefaultConfig is the seed's figures with the default reaction bound.
 func DefaultConfig() Config {
-	return Config{Significant: significantRollout, Stuck: stuckRollout}
+	return Config{Reaction: DefaultReaction, Significant: significantRollout, Stuck: stuckRollout}
 }
+
+// slack is how late a reaction may come: the bound and the tolerance.
+func (c Config) slack() time.Duration { return c.Reaction + c.Tolerance }
 
 // significant is Significant, the seed's when unset.
 func (c Config) significant() time.Duration {

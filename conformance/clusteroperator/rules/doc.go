@@ -9,26 +9,32 @@
 // The contract rules (versions, Available, Progressing, Failing or
 // Degraded, Upgradeable, over a component's rollouts) are CO-001 to
 // CO-019; the validity of conditions and the conventions on their
-// messages are CO-020 on.
+// messages are CO-020 on. What the seed requires fails; what it only
+// recommends is a (style) rule; the audit, clause by clause, is
+// conformance/clusteroperator/README.md. Rules that judge a reaction take
+// Config.Reaction, the reaction bound (default DefaultReaction, 30s), and
+// measure each reaction (Verdict.Measures).
 //
 // # Rules
 //
 //	rule    section                                                                                                          role      statement
-//	CO-001  001 §What should an operator report, honored by components 1                                                     operator  a component does not report Available=True the first time until its installation, its first rollout, is complete: every operand at its version and ready, a DaemonSet on all its nodes
-//	CO-002  001 §Version reporting during an upgrade, §What should an operator report, honored by components 5               operator  versions[name=operator] moves to B only once no pod of the component runs another version and every operand spec asks B, and at installation once the first rollout is complete
-//	CO-003  001 §Version reporting during an upgrade, §What should an operator report, honored by components 5               operator  once a rollout to B is complete, versions[name=operator] reads B at the instant it completes and stays B while no new rollout begins
-//	CO-004  001 §Version reporting during an upgrade, §Conditions, §What should an operator report, honored by components 3  operator  a rollout to B lasting more than 2s is reported Progressing=True with B in its message no later than 2s after it began
-//	CO-005  001 §What should an operator report, honored by components 3                                                     operator  Progressing does not turn True while the component reconciles a known state: no rollout under way and no operand spec written since Progressing was at rest
-//	CO-006  001 §Status                                                                                                      operator  the status is atomic: the write that brings Progressing to rest after a rollout to B carries versions[name=operator]=B, and no write at rest names a version other than the one versions reports
+//	CO-001  001 §What should an operator report, honored by components 1                                                     operator  a component does not report Available=True the first time until its installation is rolled out: every operand at its version and ready, a DaemonSet on more than half of its nodes
+//	CO-002  001 §Version reporting during an upgrade, §What should an operator report, honored by components 5               operator  versions[name=operator] moves to B only once no pod of the component runs another version and every operand spec asks B, and at installation once it is rolled out
+//	CO-003  001 §Version reporting during an upgrade, §What should an operator report, honored by components 5               operator  once a rollout to B is complete, versions[name=operator] reads B within the reaction bound and stays B while no new rollout begins
+//	CO-004  001 §Version reporting during an upgrade, §Conditions, §What should an operator report, honored by components 3  operator  a rollout to B is reported Progressing=True with B in its message no later than 2s and the reaction bound after it began, and so until it is over
+//	CO-005  001 §What should an operator report, honored by components 3                                                     operator  (style) Progressing does not turn True while the component reconciles a known state
+//	CO-006  001 §Status                                                                                                      operator  (style) the status is atomic: the write that brings Progressing to rest after a rollout to B carries versions[name=operator]=B
 //	CO-007  001 §Version reporting during an upgrade                                                                         operator  a write that moves versions[name=operator] with Progressing not True sets Progressing's lastTransitionTime to its own time
-//	CO-008  001 §Conditions, §What should an operator report, honored by components 2                                        operator  a rollout that makes no progress for 10m0s has Failing or Degraded True from then until it progresses or completes
-//	CO-009  001 §What should an operator report, honored by components 4                                                     operator  while the administrator's ConfigMap X-admin holds an upgradeBlocker, Upgradeable is False with the blocker's text in its message; once cleared, Upgradeable is not False
-//	CO-020  001 §Conditions, §Version reporting during an upgrade                                                            operator  every condition the operator writes is valid: status True, False or Unknown; a reason, if any, CamelCase; lastTransitionTime moved when, and only when, the status changes, except Progressing's, set to the write's time in the write that completes an upgrade
+//	CO-008  001 §Conditions, §What should an operator report, honored by components 2                                        operator  a rollout that makes no progress for 10m has Failing or Degraded True from then (and the reaction bound) until it progresses or completes
+//	CO-009  001 §What should an operator report, honored by components 4                                                     operator  while the administrator's ConfigMap X-admin holds an upgradeBlocker, Upgradeable is False; once cleared, not False (each within the reaction bound)
+//	CO-010  001 §Conditions                                                                                                  operator  once installed, a component whose operands serve at full strength reports Available=True within the reaction bound, for as long as they do
+//	CO-020  001 §Conditions, §Version reporting during an upgrade                                                            operator  every condition the operator writes is valid: status True, False or Unknown; lastTransitionTime moved when, and only when, the status changes, except Progressing's at an upgrade's completion
 //	CO-021  001 §Conditions                                                                                                  operator  (style) every condition message starts with a capital letter
 //	CO-022  001 §Conditions                                                                                                  operator  (style) a Progressing message is terse: at most 10 words
 //	CO-023  001 §Conditions                                                                                                  operator  (style) an Available message is a single sentence without punctuation at its end
-//	CO-024  001 §Conditions, §What should an operator report, honored by components 2                                        operator  a True Failing or Degraded carries a detailed message, at least 4 words, for an engineer or support person to triage (the verdict says which of the two each ClusterOperator uses)
-//	CO-025  001 §What should an operator report, honored by components 4                                                     operator  Upgradeable=False carries a message that describes what must be fixed
+//	CO-024  001 §Conditions, §What should an operator report, honored by components 2                                        operator  (style) a True Failing or Degraded carries a detailed message, at least 4 words (the verdict says which of the two each ClusterOperator uses)
+//	CO-025  001 §What should an operator report, honored by components 4                                                     operator  (style) Upgradeable=False carries a message that describes what must be fixed
+//	CO-026  001 §Conditions                                                                                                  operator  (style) a condition's reason, if any, is CamelCase
 //
 // A (style) rule judges a convention of how a message reads
 // (conformance.Rule.Style): its failures are warnings, which fail nothing,
@@ -101,10 +107,13 @@
 //     completion and the stamp are one write: the status is atomic (001
 //     §Status). Whether the stamp is made when it is owed is a contract
 //     rule's question, not CO-020's.
-//   - A reason (CO-020) is judged when present: ClusterOperator conditions
-//     may leave it out, and what Kubernetes asks of one that is there
-//     (UPSTREAM "Kubernetes conditions in general") is CamelCase,
-//     ^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$, at most 1024 characters.
+//   - A reason (CO-026, Style) is judged when set anew: ClusterOperator
+//     conditions may leave it out, their schema does not check it, and
+//     the godoc calls it "the CamelCase reason"; the pattern is what
+//     Kubernetes asks of metav1.Condition's (UPSTREAM "Kubernetes
+//     conditions in general"), ^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$,
+//     at most 1024 characters. Reasons the seed does not name are not
+//     judged otherwise.
 //   - A capital letter (CO-021) is asked of the first character after
 //     leading space: a lower-case letter fails; a digit, a sign or a letter
 //     without case passes ("3 of 5 nodes are updated" starts a sentence).
@@ -123,7 +132,7 @@
 //     message's end, or inside it followed by space and a word that does
 //     not go on in lower case ("Deployed 4.0.0. Nodes updated"; "e.g. a"
 //     passes).
-//   - "Detailed" (CO-024) is at least 4 words, judged on each write that
+//   - "Detailed" (CO-024, Style) is at least 4 words, judged on each write that
 //     makes Failing or Degraded True or changes its message while True:
 //     triage needs what failed and why (the seed's example names the
 //     version, the manifest and the missing resource type), and fewer than
@@ -131,7 +140,7 @@
 //     and Degraded are one condition under two names (DESIGN 001): both
 //     are judged, and the verdict says which each ClusterOperator uses.
 //   - What must be fixed (CO-025) is the admin's to read: an
-//     Upgradeable=False whose message is empty or white space fails,
+//     Upgradeable=False whose message is empty or white space warns,
 //     judged on each write that makes it False or changes its message
 //     while False.
 //   - The operands run the component's version: what the operator
@@ -143,21 +152,40 @@
 //   - CO-002 asks, for an upgrade, what 001 §Version reporting during an
 //     upgrade asks: no old pod and every spec at B ("not and will not run
 //     any old versions"), not readiness; for an installation, the first
-//     rollout complete (honored by components 5, "rolled out"). Pods gone
+//     rollout rolled out (honored by components 5, "rolled out", with
+//     honored 1's percentage for a DaemonSet). Pods gone
 //     within Tolerance after the write are gone at it.
-//   - React (CO-003, CO-009) is zero: the reference reports what it sees
-//     at the same virtual instant (its look follows the pod's or the
-//     ConfigMap's write), so a write after that instant is late; a
-//     real-time run sets Tolerance. CO-003 judges the state standing at
-//     the deadline, then every later write until a new rollout begins.
+//   - The reaction bound (Config.Reaction, 30s by default; config.go
+//     says why) is the slack of every reaction: the version after a
+//     completion (CO-003), Progressing after a rollout begins (CO-004,
+//     after the seed's 2s), Failing or Degraded after a stall's 10m
+//     (CO-008), Upgradeable after a blocker changes (CO-009), Available
+//     after the operands serve again (CO-010), and either way around a
+//     rollout for CO-005. A reaction within it passes; later fails. The
+//     deadline is then judged on the state standing at it, and every
+//     later write until what was owed stops being owed.
 //   - "More than a second or two" (CO-004) is 2s: a rollout over within
-//     2s owes nothing; a longer one owes, at some instant from its
-//     beginning (minus Tolerance, so a status written just before the
-//     spec at the same instant counts) to 2s (+Tolerance) after it, a
-//     status with Progressing True whose message names B as a word
-//     ("4.0.1" is not in "4.0.10"; "v1.0.1" names 1.0.1).
-//   - A known state (CO-005) is one with no rollout under way (within
-//     Tolerance) and no operand spec written or tried since Progressing
+//     2s and the bound owes nothing; a longer one owes, at some instant
+//     from its beginning (minus Tolerance, so a status written just
+//     before the spec at the same instant counts) to 2s and the bound
+//     (+Tolerance) after it, a status with Progressing True whose message
+//     names B as a word ("4.0.1" is not in "4.0.10"; "v1.0.1" names
+//     1.0.1), and every write after that one, until the rollout is over,
+//     keeps it so (DESIGN 001: for the whole move).
+//   - "Functional and available" (CO-010) is judged where no faithful
+//     reading can call it an outage: every operand at full strength,
+//     whatever its pods' versions (a Deployment's replicas ready, a
+//     DaemonSet's pod ready on each node). Less than that an operator may
+//     call an outage or not (a quorum). Judging begins once the component
+//     is installed (its first rollout complete, or its first Available
+//     True): before, CO-001 holds Available back.
+//   - "Within some reasonable percentage if the component must be
+//     installed to all nodes" (CO-001, and CO-002 at installation) is
+//     read as more than half of a DaemonSet's nodes (seed.go,
+//     minNodeShare): an operator that waits for more, or for all, passes.
+//   - A known state (CO-005, Style: "should not") is one with no rollout
+//     under way (within the bound) and no operand spec written or tried
+//     (up to the bound after the turn) since Progressing
 //     last turned from True (since the run began if it never did). A
 //     write that changes nothing the timeline
 //     records counts as written: a configuration lives in what it does
@@ -166,7 +194,8 @@
 //     version, is no change of state. A component with no operand on the
 //     timeline (a recording of a cluster) is not judged: no rollout can
 //     be told from it.
-//   - The write that completes a rollout (CO-006) is the operator's first,
+//   - The write that completes a rollout (CO-006, Style: "should ensure")
+//     is the operator's first,
 //     from the completion's instant (minus Tolerance) until the next
 //     rollout begins, that brings Progressing to rest: not True after it,
 //     and True before, added, or its lastTransitionTime stamped anew. It
@@ -181,13 +210,13 @@
 //     or changing readiness (turning unready too: a rollout whose pods
 //     still change is moving, as the operator sees it), or a pod of
 //     another version gone. A stall owes Failing or Degraded True from
-//     Stuck (10m) after the last progress (+Tolerance) until the next
+//     Stuck (10m) after the last progress (+the bound, +Tolerance) until the next
 //     progress or the rollout's end. The seed gives no figure: 10m
 //     (seed.go, stuckRollout).
-//   - The blocker's text (CO-009) is matched in Upgradeable's message
-//     without regard to case or a closing full stop (the operator makes
-//     it a sentence). Once cleared, Upgradeable is judged not False only
-//     until the next blocker; no blocker ever, nothing is judged.
+//   - What Upgradeable's message says (CO-025, Style) is the operator's
+//     wording of what must be fixed: only an empty one is warned. CO-009
+//     judges the status. Once cleared, Upgradeable is judged not False
+//     only until the next blocker; no blocker ever, nothing is judged.
 //   - Not judged, never failed: a deadline after the run's end or after
 //     a new rollout began, a deadline the operator was down before (from
 //     the instant it owed a reaction to the deadline), a ClusterOperator

@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/opcert/opcert/conformance"
@@ -15,8 +14,10 @@ import (
 
 // CO-001: a component does not report Available the first time until its
 // first rollout, its installation, is complete: every operand at its
-// version and ready, a DaemonSet on all its nodes (honored by components
-// 1). A ClusterOperator created before the timeline began is not judged.
+// version and ready, a DaemonSet on more than half of its nodes (honored
+// by components 1: "or within some reasonable percentage if the
+// component must be installed to all nodes"; world.rolledOut). A
+// ClusterOperator created before the timeline began is not judged.
 func (c Config) availableAfterInstall(j *conformance.Judging) conformance.Verdict {
 	var g judgement
 	for _, x := range contractOf(j).components {
@@ -39,7 +40,8 @@ func (c Config) availableAfterInstall(j *conformance.Judging) conformance.Verdic
 		}
 		g.judged++
 		r := x.rollouts[0]
-		if r.end != nil && (r.end.pos < first.pos || r.end.ev.Time.Before(first.ev.Time.Add(c.Tolerance))) {
+		if r.end != nil && (r.end.pos < first.pos || r.end.ev.Time.Before(first.ev.Time.Add(c.Tolerance))) ||
+			x.worldBefore(first.pos).rolledOut(r.to) || x.worldLate(first.pos, first.ev.Time.Add(c.Tolerance)).rolledOut(r.to) {
 			continue
 		}
 		lag, evs := x.worldBefore(first.pos).lagging(r.to)
@@ -50,25 +52,30 @@ func (c Config) availableAfterInstall(j *conformance.Judging) conformance.Verdic
 }
 
 // CO-004: during a rollout to B that lasts more than a second or two,
-// Progressing=True naming B is reported no later than Significant
-// (+Tolerance) after it began (001 §Version reporting during an upgrade:
-// "if the amount of time it takes to do the upgrade is significant (more
-// than a second or two) the operator should report Progressing=true";
-// honored by components 3: "it should include the version in the message
-// for the condition"). It may be reported already as the rollout begins,
-// in a write just before its spec write at the same instant. A rollout
-// over within Significant owes nothing; one the run ends, or the operator
-// is down, before it is due is not judged.
+// Progressing=True naming B is reported no later than Significant plus
+// the reaction bound (+Tolerance) after it began, and stays so, naming B,
+// until the rollout is over (001 §Conditions: "Progressing must be true if
+// the operator is actually making change to the operand"; 001 §Version
+// reporting during an upgrade: "if the amount of time it takes to do the
+// upgrade is significant (more than a second or two) the operator should
+// report Progressing=true"; honored by components 3: "it should include
+// the version in the message"; DESIGN 001: for the whole move). It may be
+// reported already as the rollout begins, in a write just before its spec
+// write at the same instant. A rollout over before it is due owes
+// nothing; one the run ends, or the operator is down, before it is due is
+// not judged. The verdict measures each reaction, from the rollout's
+// beginning to the status that first named B.
 func (c Config) progressingDuringRollout(j *conformance.Judging) conformance.Verdict {
 	var g judgement
+	took := reactions{name: "Progressing=True naming the version after a rollout began"}
 	k := contractOf(j)
 	for _, x := range k.components {
 		for _, r := range x.rollouts {
-			due := r.begin.Time.Add(c.significant() + c.Tolerance)
+			due := r.begin.Time.Add(c.significant() + c.slack())
 			what := fmt.Sprintf("ClusterOperator/%s: the rollout to %s begun at %s", x.name, r.to, j.Offset(r.begin.Time))
 			over, ended := r.over()
 			switch {
-			case ended && !over.ev.Time.After(r.begin.Time.Add(c.significant())):
+			case ended && !over.ev.Time.After(due):
 				continue
 			case !ended && j.End.Before(due):
 				g.skip(what + ": the run ended before Progressing was due")
@@ -79,29 +86,51 @@ func (c Config) progressingDuringRollout(j *conformance.Judging) conformance.Ver
 			}
 			g.judged++
 			from := r.begin.Time.Add(-c.Tolerance)
-			said, last := false, x.statusBefore(from)
-			if last != nil {
-				said = progressingNames(*last, r.to)
+			said, last, named := false, x.statusBefore(from), -1
+			if last != nil && progressingNames(*last, r.to) {
+				said, named = true, last.pos
+				took.add(0)
 			}
 			for _, w := range x.writes {
 				if !said && !w.ev.Time.Before(from) && !w.ev.Time.After(due) {
 					said, last = progressingNames(w, r.to), &w
+					if said {
+						named = w.pos
+						took.add(w.ev.Time.Sub(r.begin.Time))
+					}
 				}
 			}
-			if said {
+			if !said {
+				evidence, read := []timeline.Event{r.begin}, "no Progressing"
+				if last != nil {
+					evidence = append(evidence, last.ev)
+					read = progressingRead(*last)
+				}
+				g.failIn(fmt.Sprintf("%s was not reported Progressing=True naming %s by %s: %s", what, r.to, j.Offset(due), read), r.begin.Time, due, evidence...)
 				continue
 			}
-			evidence, read := []timeline.Event{r.begin}, "no Progressing"
-			if last != nil {
-				evidence = append(evidence, last.ev)
-				if p, ok := last.conds[condProgressing]; ok {
-					read = fmt.Sprintf("Progressing %s %q", p.Status, p.Message)
+			// Then throughout the move: every write of the operator until
+			// the rollout is over keeps Progressing True naming B.
+			for _, w := range x.mine() {
+				if w.pos > named && (!ended || w.pos < over.pos) && !progressingNames(w, r.to) {
+					g.failIn(fmt.Sprintf("%s: at %s, with the rollout still under way, %s no longer names %s as Progressing=True",
+						what, j.Offset(w.ev.Time), progressingRead(w), r.to), w.ev.Time, w.ev.Time, w.ev)
+					break
 				}
 			}
-			g.failIn(fmt.Sprintf("%s was not reported Progressing=True naming %s by %s: %s", what, r.to, j.Offset(due), read), r.begin.Time, due, evidence...)
 		}
 	}
-	return g.verdict("not judged: no rollout in this run")
+	v := g.verdict("not judged: no rollout in this run")
+	v.Measures = took.measures(c.significant() + c.slack())
+	return v
+}
+
+// progressingRead says what the status after w reports of Progressing.
+func progressingRead(w coWrite) string {
+	if p, ok := w.conds[condProgressing]; ok {
+		return fmt.Sprintf("Progressing %s %q", p.Status, p.Message)
+	}
+	return "no Progressing"
 }
 
 // progressingNames tells whether the status after w reports
@@ -126,10 +155,13 @@ func (x *component) statusBefore(t time.Time) *coWrite {
 // CO-005: Progressing does not turn True while the component is
 // reconciling a known state (honored by components 3: "It should not
 // report progressing when it is reconciling a previously known state"):
-// a write that turns it True is made while a rollout is under way (within
-// Tolerance of its instant), or after the operator wrote, or tried to
-// write, an operand spec since Progressing was last at rest (a change the
-// timeline does not record, a configuration, counts: doc.go, Readings).
+// a write that turns it True is made while a rollout is under way, or
+// after the operator wrote, or tried to write, an operand spec since
+// Progressing was last at rest (a change the timeline does not record, a
+// configuration, counts: doc.go, Readings), each within the reaction
+// bound (+Tolerance) either way: an operator may announce a move just
+// before it writes the specs, or see a short rollout only after it
+// ended. A "should not": a Style rule.
 func (c Config) noProgressAtRest(j *conformance.Judging) conformance.Verdict {
 	var g judgement
 	for _, x := range contractOf(j).components {
@@ -159,7 +191,7 @@ func (c Config) noProgressAtRest(j *conformance.Judging) conformance.Verdict {
 			p := w.conds[condProgressing]
 			g.judged++
 			t := w.ev.Time
-			if x.rollingAround(t.Add(-c.Tolerance), t.Add(c.Tolerance)) || x.triedSince(rest, t.Add(c.Tolerance)) {
+			if x.rollingAround(t.Add(-c.slack()), t.Add(c.slack())) || x.triedSince(rest, t.Add(c.slack())) {
 				continue
 			}
 			since := "since the run began"
@@ -211,7 +243,8 @@ func failing(w *coWrite) bool {
 }
 
 // CO-008: a rollout that makes no progress for Stuck has Failing or
-// Degraded True from then (+Tolerance) until it progresses, completes or
+// Degraded True from then (+the reaction bound, +Tolerance) until it
+// progresses, completes or
 // gives way to another (honored by components 2: "A component reports
 // Failing when it can't accomplish its task"; 001 §Conditions: "Failing
 // should be true if the operator has encountered an error that is
@@ -221,6 +254,7 @@ func failing(w *coWrite) bool {
 // ends, or the operator is down, before it is due.
 func (c Config) failingWhenStuck(j *conformance.Judging) conformance.Verdict {
 	var g judgement
+	took := reactions{name: "Failing or Degraded True after a stall's deadline"}
 	k := contractOf(j)
 	for _, x := range k.components {
 		for _, r := range x.rollouts {
@@ -235,9 +269,9 @@ func (c Config) failingWhenStuck(j *conformance.Judging) conformance.Verdict {
 				if open {
 					end = j.End
 				}
-				due := moved.ev.Time.Add(c.stuck())
+				stall := moved.ev.Time.Add(c.stuck())
+				due := stall.Add(c.slack())
 				what := fmt.Sprintf("ClusterOperator/%s: the rollout to %s made no progress from %s", x.name, r.to, j.Offset(moved.ev.Time))
-				due = due.Add(c.Tolerance)
 				switch {
 				case !open && !end.After(due):
 					continue // it progressed in time
@@ -257,9 +291,10 @@ func (c Config) failingWhenStuck(j *conformance.Judging) conformance.Verdict {
 					if st != nil {
 						evidence = append(evidence, st.ev)
 					}
-					g.failIn(fmt.Sprintf("%s: neither Failing nor Degraded was True by %s (%s later)", what, j.Offset(due), c.stuck()), moved.ev.Time, due, evidence...)
+					g.failIn(fmt.Sprintf("%s: neither Failing nor Degraded was True by %s (%s and the reaction bound later)", what, j.Offset(due), c.stuck()), moved.ev.Time, due, evidence...)
 					continue
 				}
+				took.add(x.since(st, failing).ev.Time.Sub(stall))
 				for _, w := range x.mine() {
 					if w.ev.Time.After(due) && (open || w.pos < upto.pos) && !failing(&w) {
 						g.failIn(fmt.Sprintf("%s: Failing and Degraded were left not True at %s with still no progress", what, j.Offset(w.ev.Time)), w.ev.Time, w.ev.Time, w.ev)
@@ -269,27 +304,29 @@ func (c Config) failingWhenStuck(j *conformance.Judging) conformance.Verdict {
 			}
 		}
 	}
-	return g.verdict("not judged: no rollout made no progress for " + c.stuck().String() + " in this run")
+	v := g.verdict("not judged: no rollout made no progress for " + c.stuck().String() + " in this run")
+	v.Measures = took.measures(c.slack())
+	return v
 }
 
 // CO-009: while the administrator's ConfigMap X-admin holds an
-// upgradeBlocker, X reports Upgradeable=False with a message that holds
-// the blocker's text, from React (+Tolerance) after it was written; once
-// it is cleared, Upgradeable is not False from the same slack on (honored
-// by components 4: "A component reports Upgradeable as false when it
-// wishes to prevent an upgrade for an admin-correctable condition. The
-// component should include a message that describes what must be
-// fixed"). The text is matched without regard to case (a sentence's
-// capital letter) or a closing full stop.
+// upgradeBlocker, X reports Upgradeable=False, from the reaction bound
+// (+Tolerance) after it was written; once it is cleared, Upgradeable is
+// not False from the same slack on (honored by components 4: "A
+// component reports Upgradeable as false when it wishes to prevent an
+// upgrade for an admin-correctable condition"). What the message says is
+// CO-025's (a "should"). The verdict measures each reaction, from the
+// blocker's write to the write that reported it.
 func (c Config) upgradeableBlocked(j *conformance.Judging) conformance.Verdict {
 	var g judgement
+	took := reactions{name: "Upgradeable after the administrator's blocker changed"}
 	k := contractOf(j)
 	for _, x := range k.components {
 		for i, b := range x.blockers {
 			if b.text == "" && (i == 0 || x.blockers[i-1].text == "") {
 				continue // nothing was blocked: nothing to clear
 			}
-			due := b.ev.Time.Add(c.React + c.Tolerance)
+			due := b.ev.Time.Add(c.slack())
 			upto, open := j.End, true
 			if i+1 < len(x.blockers) {
 				upto, open = x.blockers[i+1].ev.Time, false
@@ -318,6 +355,7 @@ func (c Config) upgradeableBlocked(j *conformance.Judging) conformance.Verdict {
 				g.failIn(fmt.Sprintf("%s: at %s Upgradeable %s", what, j.Offset(due), read), b.ev.Time, due, evidence...)
 				continue
 			}
+			took.add(x.since(st, func(w *coWrite) bool { ok, _ := blockedAs(w, b.text); return ok }).ev.Time.Sub(b.ev.Time))
 			for _, w := range x.mine() {
 				if w.ev.Time.After(due) && (open || w.ev.Time.Before(upto)) {
 					if ok, read := blockedAs(&w, b.text); !ok {
@@ -328,12 +366,14 @@ func (c Config) upgradeableBlocked(j *conformance.Judging) conformance.Verdict {
 			}
 		}
 	}
-	return g.verdict("not judged: no administrator's blocker in this run")
+	v := g.verdict("not judged: no administrator's blocker in this run")
+	v.Measures = took.measures(c.slack())
+	return v
 }
 
 // blockedAs tells whether the status after w is as the blocker text asks
-// ("" for none): Upgradeable False with the text in its message, or not
-// False; and, if not, what it read.
+// ("" for none): Upgradeable False, or not False; and, if not, what it
+// read.
 func blockedAs(w *coWrite, text string) (bool, string) {
 	var u timeline.Condition
 	ok := false
@@ -346,17 +386,9 @@ func blockedAs(w *coWrite, text string) (bool, string) {
 	case text == "":
 		return false, fmt.Sprintf("was still False (%q) with nothing to fix", u.Message)
 	case !ok:
-		return false, "was not reported: it must be False, saying what must be fixed"
+		return false, "was not reported: it must be False"
 	case u.Status != statusFalse:
 		return false, fmt.Sprintf("was %s, not False", u.Status)
-	case !holdsText(u.Message, text):
-		return false, fmt.Sprintf("was False with %q, which does not say what must be fixed (%q)", u.Message, text)
 	}
 	return true, ""
-}
-
-// holdsText tells whether a message holds the blocker's text, without
-// regard to case or a closing full stop.
-func holdsText(msg, text string) bool {
-	return strings.Contains(strings.ToLower(msg), strings.ToLower(strings.TrimRight(text, ".")))
 }

@@ -61,7 +61,26 @@ func TestCO001AvailableAfterInstall(t *testing.T) {
 		{name: "never Available: not judged",
 			tl:   newStory().co("0s", "etcd", "", c(condAvailable, statusFalse, "Component etcd has not yet deployed 4.0.0")).builder,
 			want: reports.Skip, message: []string{"not judged: no operator reported Available=True"}},
+		{name: "a DaemonSet on 2 of its 3 nodes: a reasonable percentage", tl: agents(2).builder, want: reports.Pass},
+		{name: "a DaemonSet on 1 of its 3 nodes: not a majority",
+			tl: agents(1).builder, want: reports.Fail, message: []string{"pod etcd-agent-4.0.0-master-1 is not ready"}, evidence: []string{"30s", "0s", "0s"}},
 	})
+}
+
+// agents is the installation of a DaemonSet on three nodes, of which
+// ready turn ready at 30s, the operator reporting Available and its
+// version then (honored by components 1: "or within some reasonable
+// percentage if the component must be installed to all nodes").
+func agents(ready int) *story {
+	s := newStory().co("0s", "etcd", "", c(condAvailable, statusFalse, "Component etcd has not yet deployed 4.0.0"), towards("4.0.0", "0 of 3")).
+		spec("0s", "etcd", kindDaemonSet, "etcd-agent", "4.0.0", 0).desired("0s", "etcd", "etcd-agent", 3)
+	for _, n := range []string{"master-0", "master-1", "master-2"} {
+		s.pod("0s", "etcd", "etcd-agent-4.0.0-"+n, "etcd-agent", "4.0.0", n)
+	}
+	for _, n := range []string{"master-0", "master-1", "master-2"}[:ready] {
+		s.readiness("30s", "etcd", "etcd-agent-4.0.0-"+n, statusTrue)
+	}
+	return s.co("30s", "etcd", "4.0.0", deployed("4.0.0"), c(condProgressing, statusTrue, "Rolling out 4.0.0 to the last nodes"))
 }
 
 // 001 §Version reporting during an upgrade: "if the amount of time it
@@ -72,30 +91,57 @@ func TestCO004ProgressingDuringRollout(t *testing.T) {
 	upgrade := func(off string, says cond) *story {
 		return rollingOut(installed(), false).co(off, "etcd", "", says).lastPodReady("11m").co("11m", "etcd", "4.0.1", deployed("4.0.1"), atVersion("4.0.1"))
 	}
+	exact := Config{} // no reaction bound: the seed's 2s alone
 	runTable(t, "CO-004", []ruleCase{
-		{name: "the reference: Working towards the version as the rollout begins", tl: reference().builder, want: reports.Pass, message: []string{"2 judged"}},
-		{name: "2s after the rollout began", tl: upgrade("10m2s", towards("4.0.1", "0 of 3")).builder, want: reports.Pass},
-		{name: "3s after the rollout began",
-			tl:   upgrade("10m3s", towards("4.0.1", "0 of 3")).builder,
+		{name: "the reference: Working towards the version as the rollout begins", tl: reference().builder, cfg: &exact, want: reports.Pass, message: []string{"2 judged"}},
+		{name: "2s after the rollout began", tl: upgrade("10m2s", towards("4.0.1", "0 of 3")).builder, cfg: &exact, want: reports.Pass},
+		{name: "3s after the rollout began, with no reaction bound",
+			tl: upgrade("10m3s", towards("4.0.1", "0 of 3")).builder, cfg: &exact,
 			want: reports.Fail, message: []string{`ClusterOperator/etcd: the rollout to 4.0.1 begun at +10m0s was not reported Progressing=True naming 4.0.1 by +10m2s: Progressing False "Component etcd is at version 4.0.0"`},
 			evidence: []string{"10m", "30s"}},
+		{name: "20s after the rollout began: a requeue within the default bound",
+			tl: upgrade("10m20s", towards("4.0.1", "0 of 3")).builder, want: reports.Pass, message: []string{"1 judged"}},
+		{name: "33s after the rollout began: beyond 2s and the default bound",
+			tl:   upgrade("10m33s", towards("4.0.1", "0 of 3")).builder,
+			want: reports.Fail, message: []string{"was not reported Progressing=True naming 4.0.1 by +10m32s"}, evidence: []string{"10m", "30s"}},
 		{name: "Progressing without the version",
-			tl:   upgrade("10m", c(condProgressing, statusTrue, "Rolling out new pods")).builder,
+			tl: upgrade("10m", c(condProgressing, statusTrue, "Rolling out new pods")).builder, cfg: &exact,
 			want: reports.Fail, message: []string{`by +10m2s: Progressing True "Rolling out new pods"`}, evidence: []string{"10m", "10m"}},
+		{name: "the version dropped from the message after the first write",
+			tl: rollingOut(installed(), false).co("10m", "etcd", "", towards("4.0.1", "0 of 3")).
+				co("10m30s", "etcd", "", c(condProgressing, statusTrue, "2 of 3 pods updated")).lastPodReady("11m").
+				co("11m", "etcd", "4.0.1", deployed("4.0.1"), atVersion("4.0.1")).builder,
+			want: reports.Fail, message: []string{`at +10m30s, with the rollout still under way, Progressing True "2 of 3 pods updated" no longer names 4.0.1`},
+			evidence: []string{"10m30s"}},
+		{name: "Progressing False before the rollout is over",
+			tl: rollingOut(installed(), true).co("10m40s", "etcd", "", atVersion("4.0.0")).lastPodReady("11m").
+				co("11m", "etcd", "4.0.1", deployed("4.0.1"), atVersion("4.0.1")).builder,
+			want: reports.Fail, message: []string{`at +10m40s, with the rollout still under way, Progressing False`}, evidence: []string{"10m40s"}},
 		{name: "a rollout over within 2s owes nothing",
-			tl: installed().spec("10m", "etcd", kindDeployment, "etcd", "4.0.0", 3).builder, want: reports.Pass, message: []string{"1 judged"}},
+			tl: installed().spec("10m", "etcd", kindDeployment, "etcd", "4.0.0", 3).builder, cfg: &exact, want: reports.Pass, message: []string{"1 judged"}},
 		{name: "a rollout given up for another: each judged while it ran",
 			tl: rollingOut(installed(), true).spec("10m40s", "etcd", kindDeployment, "etcd", "4.0.2", 1).
-				co("10m40s", "etcd", "", towards("4.0.2", "0 of 3")).builder,
+				co("10m40s", "etcd", "", towards("4.0.2", "0 of 3")).builder, cfg: &exact,
 			want: reports.Pass, message: []string{"3 judged"}},
 		{name: "the run ends before it is due: not judged",
-			tl:   installed().spec("59m59s", "etcd", kindDeployment, "etcd", "4.0.1", 1).builder,
+			tl: installed().spec("59m59s", "etcd", kindDeployment, "etcd", "4.0.1", 1).builder, cfg: &exact,
 			want: reports.Pass, message: []string{"1 judged; 1 not judged (ClusterOperator/etcd: the rollout to 4.0.1 begun at +59m59s: the run ended before Progressing was due)"}},
 		{name: "the operator down as the rollout begins: not judged",
 			tl: rollingOut(installed().proc("9m", "operator/etcd", timeline.VerbKill), false).
-				proc("12m", "operator/etcd", timeline.VerbStart).co("12m", "etcd", "", towards("4.0.1", "3 of 3")).builder,
+				proc("12m", "operator/etcd", timeline.VerbStart).co("12m", "etcd", "", towards("4.0.1", "3 of 3")).builder, cfg: &exact,
 			want: reports.Pass, message: []string{"1 not judged (ClusterOperator/etcd: the rollout to 4.0.1 begun at +10m0s: its operator was down"}},
 	})
+	// The reaction is measured: the reference names the version at once, a
+	// requeueing operator 20s later.
+	for _, tc := range []struct {
+		off  string
+		took time.Duration
+	}{{"10m", 0}, {"10m20s", 20 * time.Second}} {
+		v := judge(t, "CO-004", ruleCase{tl: upgrade(tc.off, towards("4.0.1", "0 of 3")).builder})
+		if len(v.Measures) != 1 || v.Measures[0].Max != tc.took || v.Measures[0].Count != 1 || v.Measures[0].Budget != 32*time.Second {
+			t.Errorf("Progressing at %s: measures %+v, want one reaction of %s against 32s", tc.off, v.Measures, tc.took)
+		}
+	}
 }
 
 // 001 §What should an operator report, honored by components 3: "It should
@@ -135,6 +181,7 @@ func TestCO005NoProgressAtRest(t *testing.T) {
 // accomplish its task"; 001 §Conditions.
 func TestCO008FailingWhenStuck(t *testing.T) {
 	late := Config{Stuck: 2 * time.Hour}
+	exact := Config{}
 	stuck := c(condDegraded, statusTrue, "DaemonSet etcd-agent has made no progress towards 4.0.1 in 10m0s, with 1 of 2 nodes updated and ready; master-1: not ready.")
 	blocked := c(condProgressing, statusTrue, "Unable to apply 4.0.1: daemonset etcd-agent is not progressing")
 	runTable(t, "CO-008", []ruleCase{
@@ -142,10 +189,15 @@ func TestCO008FailingWhenStuck(t *testing.T) {
 			want: reports.Pass, message: []string{"1 judged"}},
 		{name: "the older name, Failing", tl: upgrading().co("20m30s", "etcd", "", stuck.named(condFailing), blocked).builder,
 			want: reports.Pass, message: []string{"1 judged"}},
-		{name: "one second late",
-			tl:   upgrading().co("20m31s", "etcd", "", stuck, blocked).builder,
-			want: reports.Fail, message: []string{"ClusterOperator/etcd: the rollout to 4.0.1 made no progress from +10m30s: neither Failing nor Degraded was True by +20m30s (10m0s later)"},
+		{name: "one second late, with no reaction bound",
+			tl: upgrading().co("20m31s", "etcd", "", stuck, blocked).builder, cfg: &exact,
+			want: reports.Fail, message: []string{"ClusterOperator/etcd: the rollout to 4.0.1 made no progress from +10m30s: neither Failing nor Degraded was True by +20m30s (10m0s and the reaction bound later)"},
 			evidence: []string{"10m30s", "10m30s"}},
+		{name: "20s late: a resync within the default bound",
+			tl: upgrading().co("20m50s", "etcd", "", stuck, blocked).builder, want: reports.Pass},
+		{name: "1m late: beyond the default bound",
+			tl:   upgrading().co("21m30s", "etcd", "", stuck, blocked).builder,
+			want: reports.Fail, message: []string{"neither Failing nor Degraded was True by +21m0s"}, evidence: []string{"10m30s", "10m30s"}},
 		{name: "dropped while still stuck",
 			tl:   upgrading().co("20m30s", "etcd", "", stuck, blocked).co("25m", "etcd", "", c(condDegraded, statusFalse, "")).builder,
 			want: reports.Fail, message: []string{"Failing and Degraded were left not True at +25m0s with still no progress"}, evidence: []string{"25m"}},
@@ -160,6 +212,10 @@ func TestCO008FailingWhenStuck(t *testing.T) {
 			want: reports.Skip, message: []string{"its operator was down before Failing or Degraded was due"}},
 		{name: "no stall: not judged", tl: reference().builder, want: reports.Skip, message: []string{"no rollout made no progress for 10m0s"}},
 	})
+	v := judge(t, "CO-008", ruleCase{tl: upgrading().co("20m50s", "etcd", "", stuck, blocked).builder})
+	if len(v.Measures) != 1 || v.Measures[0].Max != 20*time.Second || v.Measures[0].Budget != DefaultReaction {
+		t.Errorf("measures %+v, want the worst reaction 20s after the stall's 10m, against %s", v.Measures, DefaultReaction)
+	}
 }
 
 // honored by components 4: "A component reports Upgradeable as false when
@@ -170,21 +226,27 @@ func TestCO009UpgradeableBlocked(t *testing.T) {
 	blocked := c(condUpgradeable, statusFalse, "Nodes must be updated to 4.0 before the control plane.").because("AdminActionRequired")
 	free := c(condUpgradeable, statusTrue, "")
 	second := Config{Tolerance: time.Second}
+	exact := Config{}
 	runTable(t, "CO-009", []ruleCase{
 		{name: "the reference: False with the text, then True",
 			tl:   reference().blocker("20m", "etcd", fix).co("20m", "etcd", "", blocked).blocker("30m", "etcd", "").co("30m", "etcd", "", free).builder,
 			want: reports.Pass, message: []string{"2 judged"}},
-		{name: "one second late",
-			tl:   reference().blocker("20m", "etcd", fix).co("20m1s", "etcd", "", blocked).builder,
+		{name: "one second late, with no reaction bound",
+			tl: reference().blocker("20m", "etcd", fix).co("20m1s", "etcd", "", blocked).builder, cfg: &exact,
 			want: reports.Fail, message: []string{`ClusterOperator/etcd: the blocker "nodes must be updated to 4.0 before the control plane." written at +20m0s: at +20m0s Upgradeable was True, not False`},
 			evidence: []string{"20m", "11m"}},
 		{name: "one second late, within a tolerance of 1s",
 			tl: reference().blocker("20m", "etcd", fix).co("20m1s", "etcd", "", blocked).builder, cfg: &second, want: reports.Pass},
-		{name: "False without what must be fixed",
-			tl:   reference().blocker("20m", "etcd", fix).co("20m", "etcd", "", c(condUpgradeable, statusFalse, "Upgrade is blocked")).builder,
-			want: reports.Fail, message: []string{`Upgradeable was False with "Upgrade is blocked", which does not say what must be fixed`}, evidence: []string{"20m", "20m"}},
+		{name: "25s late: within the default bound",
+			tl: reference().blocker("20m", "etcd", fix).co("20m25s", "etcd", "", blocked).builder, want: reports.Pass},
+		{name: "31s late: beyond the default bound",
+			tl:   reference().blocker("20m", "etcd", fix).co("20m31s", "etcd", "", blocked).builder,
+			want: reports.Fail, message: []string{"at +20m30s Upgradeable was True, not False"}, evidence: []string{"20m", "11m"}},
+		{name: "False with a message of its own words: what it says is CO-025's",
+			tl:   reference().blocker("20m", "etcd", fix).co("20m", "etcd", "", c(condUpgradeable, statusFalse, "The administrator must act before an upgrade")).builder,
+			want: reports.Pass},
 		{name: "still False once cleared",
-			tl:   reference().blocker("20m", "etcd", fix).co("20m", "etcd", "", blocked).blocker("30m", "etcd", "").builder,
+			tl: reference().blocker("20m", "etcd", fix).co("20m", "etcd", "", blocked).blocker("30m", "etcd", "").builder, cfg: &exact,
 			want: reports.Fail, message: []string{"the blocker cleared at +30m0s: at +30m0s Upgradeable was still False"}, evidence: []string{"30m", "20m"}},
 		{name: "True again while the blocker stands",
 			tl:   reference().blocker("20m", "etcd", fix).co("20m", "etcd", "", blocked).co("25m", "etcd", "", free).builder,
@@ -195,4 +257,9 @@ func TestCO009UpgradeableBlocked(t *testing.T) {
 		{name: "an empty blocker blocks nothing: not judged", tl: reference().blocker("20m", "etcd", "").builder,
 			want: reports.Skip, message: []string{"no administrator's blocker"}},
 	})
+	v := judge(t, "CO-009", ruleCase{tl: reference().blocker("20m", "etcd", fix).co("20m25s", "etcd", "", blocked).
+		blocker("30m", "etcd", "").co("30m", "etcd", "", free).builder})
+	if len(v.Measures) != 1 || v.Measures[0].Count != 2 || v.Measures[0].Max != 25*time.Second {
+		t.Errorf("measures %+v, want 2 reactions, the worst 25s", v.Measures)
+	}
 }

@@ -9,8 +9,9 @@ import (
 
 // Rules returns the CO rules judged against cfg, in ID order: the
 // contract rules (CO-001 on), then the validity and conventions of
-// conditions (CO-020 on). The conventions on messages (Style) warn
-// unless the judging is strict.
+// conditions (CO-020 on). What seed 001 only recommends ("should", a
+// convention) is a Style rule: it warns unless the judging is strict
+// (README.md in this directory: the audit, clause by clause).
 func Rules(cfg Config) []conformance.Rule {
 	return []conformance.Rule{
 		{ID: "CO-001", Section: "001 §What should an operator report, honored by components 1", Role: RoleOperator,
@@ -20,28 +21,31 @@ func Rules(cfg Config) []conformance.Rule {
 			Statement: "versions[name=operator] moves to B only once no pod of the component runs another version and every operand spec asks B, and at installation once the first rollout is complete",
 			Check:     cfg.versionAfterRollout},
 		{ID: "CO-003", Section: "001 §Version reporting during an upgrade, §What should an operator report, honored by components 5", Role: RoleOperator,
-			Statement: fmt.Sprintf("once a rollout to B is complete, versions[name=operator] reads B %s and stays B while no new rollout begins", within(cfg.React+cfg.Tolerance)),
+			Statement: fmt.Sprintf("once a rollout to B is complete, versions[name=operator] reads B %s and stays B while no new rollout begins", within(cfg.slack())),
 			Check:     cfg.versionReported},
 		{ID: "CO-004", Section: "001 §Version reporting during an upgrade, §Conditions, §What should an operator report, honored by components 3", Role: RoleOperator,
-			Statement: fmt.Sprintf("a rollout to B lasting more than %s is reported Progressing=True with B in its message no later than %s after it began", cfg.significant(), cfg.significant()+cfg.Tolerance),
+			Statement: fmt.Sprintf("a rollout to B is reported Progressing=True with B in its message no later than %s after it began (%s, the seed's \"second or two\", and the reaction bound), and so until it is over", cfg.significant()+cfg.slack(), cfg.significant()),
 			Check:     cfg.progressingDuringRollout},
-		{ID: "CO-005", Section: "001 §What should an operator report, honored by components 3", Role: RoleOperator,
-			Statement: "Progressing does not turn True while the component reconciles a known state: no rollout under way and no operand spec written since Progressing was at rest",
+		{ID: "CO-005", Section: "001 §What should an operator report, honored by components 3", Role: RoleOperator, Style: true,
+			Statement: fmt.Sprintf("Progressing does not turn True while the component reconciles a known state: no rollout under way and no operand spec written since Progressing was at rest, %s either way", within(cfg.slack())),
 			Check:     cfg.noProgressAtRest},
-		{ID: "CO-006", Section: "001 §Status", Role: RoleOperator,
+		{ID: "CO-006", Section: "001 §Status", Role: RoleOperator, Style: true,
 			Statement: "the status is atomic: the write that brings Progressing to rest after a rollout to B carries versions[name=operator]=B, and no write at rest names a version other than the one versions reports",
 			Check:     cfg.atomicCompletion},
 		{ID: "CO-007", Section: "001 §Version reporting during an upgrade", Role: RoleOperator,
 			Statement: "a write that moves versions[name=operator] with Progressing not True sets Progressing's lastTransitionTime to its own time",
 			Check:     cfg.stampAtCompletion},
 		{ID: "CO-008", Section: "001 §Conditions, §What should an operator report, honored by components 2", Role: RoleOperator,
-			Statement: fmt.Sprintf("a rollout that makes no progress for %s has Failing or Degraded True from then until it progresses or completes", cfg.stuck()),
+			Statement: fmt.Sprintf("a rollout that makes no progress for %s has Failing or Degraded True from then (%s) until it progresses or completes", cfg.stuck(), within(cfg.slack())),
 			Check:     cfg.failingWhenStuck},
 		{ID: "CO-009", Section: "001 §What should an operator report, honored by components 4", Role: RoleOperator,
-			Statement: "while the administrator's ConfigMap X-admin holds an upgradeBlocker, Upgradeable is False with the blocker's text in its message; once cleared, Upgradeable is not False",
+			Statement: fmt.Sprintf("while the administrator's ConfigMap X-admin holds an upgradeBlocker, Upgradeable is False; once cleared, Upgradeable is not False (each %s of the change)", within(cfg.slack())),
 			Check:     cfg.upgradeableBlocked},
+		{ID: "CO-010", Section: "001 §Conditions", Role: RoleOperator,
+			Statement: fmt.Sprintf("once installed, a component whose operands serve at full strength (any version) reports Available=True, %s of their coming to it, for as long as they do: False means an outage", within(cfg.slack())),
+			Check:     cfg.availableWhileServing},
 		{ID: "CO-020", Section: "001 §Conditions, §Version reporting during an upgrade", Role: RoleOperator,
-			Statement: "every condition the operator writes is valid: status True, False or Unknown; a reason, if any, CamelCase; lastTransitionTime moved when, and only when, the status changes, except Progressing's, set to the write's time in the write that completes an upgrade",
+			Statement: "every condition the operator writes is valid: status True, False or Unknown; lastTransitionTime moved when, and only when, the status changes, except Progressing's, set to the write's time in the write that completes an upgrade",
 			Check:     cfg.validConditions},
 		{ID: "CO-021", Section: "001 §Conditions", Role: RoleOperator, Style: true,
 			Statement: "every condition message starts with a capital letter",
@@ -52,20 +56,23 @@ func Rules(cfg Config) []conformance.Rule {
 		{ID: "CO-023", Section: "001 §Conditions", Role: RoleOperator, Style: true,
 			Statement: "an Available message is a single sentence without punctuation at its end",
 			Check:     cfg.oneSentenceAvailable},
-		{ID: "CO-024", Section: "001 §Conditions, §What should an operator report, honored by components 2", Role: RoleOperator,
+		{ID: "CO-024", Section: "001 §Conditions, §What should an operator report, honored by components 2", Role: RoleOperator, Style: true,
 			Statement: fmt.Sprintf("a True Failing or Degraded carries a detailed message, at least %d words, for an engineer or support person to triage (the verdict says which of the two each ClusterOperator uses)", minFailingWords),
 			Check:     cfg.detailedFailing},
-		{ID: "CO-025", Section: "001 §What should an operator report, honored by components 4", Role: RoleOperator,
+		{ID: "CO-025", Section: "001 §What should an operator report, honored by components 4", Role: RoleOperator, Style: true,
 			Statement: "Upgradeable=False carries a message that describes what must be fixed",
 			Check:     cfg.upgradeableExplained},
+		{ID: "CO-026", Section: "001 §Conditions", Role: RoleOperator, Style: true,
+			Statement: "a condition's reason, if any, is CamelCase, as the godoc of ClusterOperator conditions describes it",
+			Check:     cfg.camelCaseReasons},
 	}
 }
 
 // within says how soon a slack lets something come: at once when it is
-// zero, as in virtual time.
+// zero.
 func within(d time.Duration) string {
 	if d == 0 {
-		return "at the instant it completes"
+		return "at the same instant"
 	}
 	return "within " + d.String()
 }

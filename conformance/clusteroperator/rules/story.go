@@ -303,6 +303,24 @@ func (x *component) statusAt(t time.Time) *coWrite {
 	return last
 }
 
+// since is the write from which what st reports holds: the first of the
+// run of x's writes ending at st for which holds is true (st itself if
+// holds is false for the one before). A reaction is measured to it.
+func (x *component) since(st *coWrite, holds func(*coWrite) bool) *coWrite {
+	first := st
+	for i := len(x.writes) - 1; i >= 0; i-- {
+		w := &x.writes[i]
+		if w.pos > st.pos {
+			continue
+		}
+		if !holds(w) {
+			break
+		}
+		first = w
+	}
+	return first
+}
+
 // next is the rollout after r, nil if none.
 func (x *component) next(r *rollout) *rollout {
 	i := slices.Index(x.rollouts, r)

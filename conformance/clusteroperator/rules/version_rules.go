@@ -21,9 +21,10 @@ import (
 // component runs another version and every operand spec asks B ("As soon
 // as you can guarantee you are not and will not run any old versions of
 // your operands"), and, for an installation (no version before), once
-// the first rollout is complete (honored by components 5: "reports when
-// it has rolled out"). Pods gone within Tolerance after the write count
-// as gone at it.
+// the first rollout is rolled out (honored by components 5: "reports when
+// it has rolled out"; a DaemonSet on more than half of its nodes, as CO-001
+// reads honored by components 1). Pods gone within Tolerance after the
+// write count as gone at it.
 func (c Config) versionAfterRollout(j *conformance.Judging) conformance.Verdict {
 	var g judgement
 	for _, x := range contractOf(j).components {
@@ -49,7 +50,7 @@ func (c Config) versionAfterRollout(j *conformance.Judging) conformance.Verdict 
 				says = append(says, fmt.Sprintf("%s %s asks %s", o.kind, name, orNone(o.version)))
 				evidence = append(evidence, o.ev)
 			}
-			if len(says) == 0 && w.hadVersion == "" && !before.complete(b) && !late.complete(b) {
+			if len(says) == 0 && w.hadVersion == "" && !before.rolledOut(b) && !late.rolledOut(b) {
 				lag, evs := before.lagging(b)
 				says, evidence = append(says, lag), append(evidence, evs...)
 			}
@@ -80,13 +81,18 @@ func intersect(a, b []string) []string {
 }
 
 // CO-003: once a rollout to B is complete, versions[name=operator] reads B
-// within React (+Tolerance) and stays B while no new rollout begins (001
-// §Version reporting during an upgrade: "As soon as you can guarantee ...
-// you can update the operator version"; honored by components 5). Not
-// judged when the run ends, or a new rollout begins, before it is due,
-// nor when the operator was down before it was due.
+// within the reaction bound (+Tolerance) and stays B while no new rollout
+// begins (001 §Version reporting during an upgrade: "As soon as you can
+// guarantee ... you can update the operator version"; honored by
+// components 5: "A component reports when it has rolled out the new
+// version"; DESIGN 001: the version may be reported within the reaction
+// bound of completion). Not judged when the run ends, or a new rollout
+// begins, before it is due, nor when the operator was down before it was
+// due. The verdict measures each reaction, from completion to the write
+// that reported B.
 func (c Config) versionReported(j *conformance.Judging) conformance.Verdict {
 	var g judgement
+	took := reactions{name: "version reported after completion"}
 	k := contractOf(j)
 	for _, x := range k.components {
 		for _, r := range x.rollouts {
@@ -94,7 +100,7 @@ func (c Config) versionReported(j *conformance.Judging) conformance.Verdict {
 				continue
 			}
 			done := r.end.ev
-			due := done.Time.Add(c.React + c.Tolerance)
+			due := done.Time.Add(c.slack())
 			what := fmt.Sprintf("ClusterOperator/%s: the rollout to %s complete at %s", x.name, r.to, j.Offset(done.Time))
 			nx := x.next(r)
 			switch {
@@ -116,9 +122,10 @@ func (c Config) versionReported(j *conformance.Judging) conformance.Verdict {
 				if st != nil {
 					ev, read = append(ev, st.ev), orNone(st.version)
 				}
-				g.failIn(fmt.Sprintf("%s: versions[operator] read %s at %s, not %s", what, read, j.Offset(due), r.to), done.Time, due, ev...)
+				g.failIn(fmt.Sprintf("%s: versions[operator] read %s at %s (%s after), not %s", what, read, j.Offset(due), c.slack(), r.to), done.Time, due, ev...)
 				continue
 			}
+			took.add(x.since(st, func(w *coWrite) bool { return w.version == r.to }).ev.Time.Sub(done.Time))
 			for _, w := range x.mine() {
 				if w.pos <= st.pos || nx != nil && w.pos > nx.beginPos {
 					continue
@@ -131,7 +138,9 @@ func (c Config) versionReported(j *conformance.Judging) conformance.Verdict {
 			}
 		}
 	}
-	return g.verdict("not judged: no rollout completed in this run")
+	v := g.verdict("not judged: no rollout completed in this run")
+	v.Measures = took.measures(c.slack())
+	return v
 }
 
 // atRest tells whether ch brings Progressing to rest: not True after it,

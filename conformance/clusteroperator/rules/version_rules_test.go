@@ -35,6 +35,10 @@ func TestCO002VersionAfterRollout(t *testing.T) {
 		{name: "an old pod deleted within the tolerance after the write",
 			tl:  upgrading().co("10m30s", "etcd", "4.0.1").gone("10m30.5s", "etcd", "etcd-agent-4.0.0-master-1").builder,
 			cfg: &second, want: reports.Pass},
+		{name: "an installation reported on 2 of a DaemonSet's 3 nodes: a reasonable percentage", tl: agents(2).builder, want: reports.Pass},
+		{name: "an installation reported on 1 of a DaemonSet's 3 nodes",
+			tl: agents(1).builder, want: reports.Fail, message: []string{"reported versions[operator] 4.0.0 at installation at +30s while pod etcd-agent-4.0.0-master-1 is not ready"},
+			evidence: []string{"30s", "0s", "0s"}},
 		{name: "a ClusterOperator without operands: not judged",
 			tl:   newStory().co("0s", "etcd", "4.0.0", c(condAvailable, statusTrue, "Cluster has deployed 4.0.0")).builder,
 			want: reports.Skip, message: []string{"not judged: ClusterOperator/etcd: no operand of namespace etcd"}},
@@ -45,20 +49,27 @@ func TestCO002VersionAfterRollout(t *testing.T) {
 // component reports when it has rolled out the new version of its
 // operands".
 func TestCO003VersionReported(t *testing.T) {
-	late := Config{React: 2 * time.Hour}
+	late := Config{Reaction: 2 * time.Hour}
 	second := Config{Tolerance: time.Second}
+	exact := Config{}
 	runTable(t, "CO-003", []ruleCase{
-		{name: "the reference reports at the instant of completion", tl: reference().builder, want: reports.Pass, message: []string{"2 judged"}},
-		{name: "one second late",
-			tl:   upgrading().lastPodReady("11m").co("11m1s", "etcd", "4.0.1", deployed("4.0.1"), atVersion("4.0.1")).builder,
-			want: reports.Fail, message: []string{"ClusterOperator/etcd: the rollout to 4.0.1 complete at +11m0s: versions[operator] read 4.0.0 at +11m0s, not 4.0.1"},
+		{name: "the reference reports at the instant of completion", tl: reference().builder, cfg: &exact, want: reports.Pass, message: []string{"2 judged"}},
+		{name: "one second late, with no reaction bound",
+			tl: upgrading().lastPodReady("11m").co("11m1s", "etcd", "4.0.1", deployed("4.0.1"), atVersion("4.0.1")).builder, cfg: &exact,
+			want: reports.Fail, message: []string{"ClusterOperator/etcd: the rollout to 4.0.1 complete at +11m0s: versions[operator] read 4.0.0 at +11m0s (0s after), not 4.0.1"},
 			evidence: []string{"11m", "10m30s"}},
 		{name: "one second late, within a tolerance of 1s",
 			tl:  upgrading().lastPodReady("11m").co("11m1s", "etcd", "4.0.1", deployed("4.0.1"), atVersion("4.0.1")).builder,
 			cfg: &second, want: reports.Pass},
+		{name: "20s late: a requeue within the default bound",
+			tl:   upgrading().lastPodReady("11m").co("11m20s", "etcd", "4.0.1", deployed("4.0.1"), atVersion("4.0.1")).builder,
+			want: reports.Pass, message: []string{"2 judged"}},
+		{name: "at a resync a minute later: beyond the default bound",
+			tl:   upgrading().lastPodReady("11m").co("12m", "etcd", "4.0.1", deployed("4.0.1"), atVersion("4.0.1")).builder,
+			want: reports.Fail, message: []string{"versions[operator] read 4.0.0 at +11m30s (30s after), not 4.0.1"}, evidence: []string{"11m", "10m30s"}},
 		{name: "never reported",
 			tl:   upgrading().lastPodReady("11m").builder,
-			want: reports.Fail, message: []string{"versions[operator] read 4.0.0 at +11m0s, not 4.0.1"}, evidence: []string{"11m", "10m30s"}},
+			want: reports.Fail, message: []string{"versions[operator] read 4.0.0 at +11m30s (30s after), not 4.0.1"}, evidence: []string{"11m", "10m30s"}},
 		{name: "moved back with no new rollout",
 			tl:   reference().co("20m", "etcd", "4.0.0").builder,
 			want: reports.Fail, message: []string{"versions[operator] went from 4.0.1 to 4.0.0 at +20m0s with no new rollout begun"}, evidence: []string{"20m"}},
@@ -69,6 +80,11 @@ func TestCO003VersionReported(t *testing.T) {
 				proc("12m", "operator/etcd", timeline.VerbStart).co("12m", "etcd", "4.0.1", deployed("4.0.1"), atVersion("4.0.1").at("12m")).builder,
 			want: reports.Pass, message: []string{"1 judged", "1 not judged (ClusterOperator/etcd: the rollout to 4.0.1 complete at +11m0s: its operator was down"}},
 	})
+	// Each reaction is measured from completion to the write of the version.
+	v := judge(t, "CO-003", ruleCase{tl: upgrading().lastPodReady("11m").co("11m20s", "etcd", "4.0.1", deployed("4.0.1"), atVersion("4.0.1")).builder})
+	if len(v.Measures) != 1 || v.Measures[0].Count != 2 || v.Measures[0].Max != 20*time.Second || v.Measures[0].Budget != DefaultReaction {
+		t.Errorf("measures %+v, want 2 reactions, the worst 20s, against %s", v.Measures, DefaultReaction)
+	}
 }
 
 // 001 §Status: "all the fields in the .status are only valid together and

@@ -118,6 +118,66 @@ func (w world) complete(v string) bool {
 	return true
 }
 
+// rolledOut tells whether an installation at v counts as rolled out for
+// honored by components 1 and 5: complete, or a DaemonSet's ready pods at
+// v on more than half of its nodes, its other pods at v still starting
+// ("or within some reasonable percentage if the component must be
+// installed to all nodes"; doc.go, Readings).
+func (w world) rolledOut(v string) bool {
+	if len(w.operands) == 0 {
+		return false
+	}
+	ready := map[string]int{}
+	for _, p := range w.pods {
+		switch {
+		case p.version != v:
+			return false
+		case p.ready:
+			ready[p.workload]++
+		case w.operands[p.workload].kind != kindDaemonSet:
+			return false
+		}
+	}
+	for name, o := range w.operands {
+		n := w.want(name)
+		if o.version != v || o.kind == kindDaemonSet && ready[name]*100 <= n*minNodeShare || o.kind != kindDaemonSet && ready[name] < n {
+			return false
+		}
+	}
+	return true
+}
+
+// serving tells whether every operand runs at full strength, whatever
+// the version: a Deployment its replicas ready, a DaemonSet a ready pod
+// on each of its nodes (CO-010: nothing there is an outage).
+func (w world) serving() bool {
+	if len(w.operands) == 0 {
+		return false
+	}
+	ready := map[string]int{}
+	nodes := map[string]map[string]bool{}
+	for _, p := range w.pods {
+		if !p.ready {
+			continue
+		}
+		ready[p.workload]++
+		if nodes[p.workload] == nil {
+			nodes[p.workload] = map[string]bool{}
+		}
+		nodes[p.workload][p.node] = true
+	}
+	for name, o := range w.operands {
+		have := ready[name]
+		if o.kind == kindDaemonSet {
+			have = len(nodes[name])
+		}
+		if have < w.want(name) {
+			return false
+		}
+	}
+	return true
+}
+
 // oldPods are the pods running another version than v, by name.
 func (w world) oldPods(v string) []string {
 	var out []string

@@ -8,15 +8,23 @@
 //
 // # Rules
 //
-//	rule     section                                                   role        statement
-//	OLM-001  002 §Example Workflow; 002 §Test Plan; DESIGN 002         aggregator  the Probe's Upgradeable is False (NotUpgradeable, the seed's message) iff a CR blocks under the reading, True otherwise
-//	OLM-002  002 §Example Workflow                                     aggregator  status.probeResources lists exactly the CRs with reasons, each with its reasons in order
-//	OLM-003  002 §Example Workflow                                     aggregator  a Probe exists once an Upgradeable or Important annotation does; a crdAnnotations Probe's spec is what the annotations say
-//	OLM-004  002 §Writing to the Probe Resource Directly; §Example Workflow  aggregator  a Probe managed by the operator is never written; one with a nil spec has no status written
-//	OLM-005  002 §Opting into OLM Supported Conditions; DESIGN 002     aggregator  a wrong annotation makes ProbeValid False naming the CRD and the annotation; right ones never do
-//	OLM-006  002 §Design Details; §Example Workflow; UPSTREAM          olm         an Upgrade is Succeeded iff its gate's input allows, Pending naming the blocking CRs otherwise
-//	OLM-007  002 §Design Details                                       aggregator  every condition the aggregator writes on a Probe is valid (KEP-1623 fields)
-//	OLM-008  UPSTREAM                                                  olm         an OperatorCondition's status.conditions are its spec.conditions stamped with its generation
+// Class MUST fails; SHOULD is a Style rule (a warning, a failure under
+// --strict). The audit of the seed, clause by clause, is in
+// conformance/olm/README.md.
+//
+//	rule     class   section                                                   role        statement
+//	OLM-001  MUST    002 §Example Workflow; 002 §Test Plan; DESIGN 002         aggregator  the Probe's Upgradeable is False iff a CR blocks under the reading, True otherwise
+//	OLM-002  MUST    002 §Example Workflow                                     aggregator  status.probeResources lists exactly the CRs that block or have a True Important-named condition, once each, with those reasons, in any order
+//	OLM-003  MUST    002 §Example Workflow                                     aggregator  a Probe exists once an Upgradeable or Important annotation does; a crdAnnotations Probe's spec is what the annotations say, in any order
+//	OLM-004  MUST    002 §Writing to the Probe Resource Directly; §Example Workflow  aggregator  a Probe managed by the operator is never written; one with a nil spec has no status written
+//	OLM-006  MUST    002 §Design Details; §Example Workflow; UPSTREAM          olm         an Upgrade is Succeeded iff its gate's input allows, Pending otherwise
+//	OLM-007  MUST    002 §Design Details                                       aggregator  every condition the aggregator writes on a Probe is valid (KEP-1623 fields; observedGeneration if set)
+//	OLM-008  MUST    UPSTREAM                                                  olm         an OperatorCondition's status.conditions are its spec.conditions stamped with its generation
+//	OLM-009  MUST    002 §Example Workflow; DESIGN 002                         aggregator  every Probe the aggregator writes is named after the operator's CSV, in its namespace
+//	OLM-010  SHOULD  002 §Example Workflow                                     aggregator  the status is spelled as the example: NotUpgradeable and its message, kind the plural, the expression as the blocking reason
+//
+// OLM-005 (a ProbeValid condition naming wrong annotations) is gone: the
+// seed names no such condition.
 //
 // # Timeline contract
 //
@@ -47,51 +55,55 @@
 //
 // # Readings
 //
-//   - Within one reconcile: between two changes of what a subject reads,
-//     what it should write is fixed. Each interval longer than
-//     Config.Tolerance is judged at its start plus the tolerance (with
-//     none, once every event of its first instant has happened), then at
-//     every later write of the output before the next change. Someone
-//     else's write of the output is a change (the aggregator must undo
-//     an edit of the spec, 002 §Example Workflow). A subject down owes
-//     nothing until it starts again plus the tolerance; a change whose
-//     deadline falls after the next change or the run's end is not
-//     judged.
+//   - The reaction bound (Config.Reaction, 30s by default, DefaultReaction
+//     says why): between two changes of what a subject reads, what it
+//     should write is fixed. Each interval longer than the bound (plus
+//     Config.Tolerance in real time) is judged at its start plus the
+//     bound, then at every later write of the output before the next
+//     change. Someone else's write of the output is a change (the
+//     aggregator must undo an edit of the spec, 002 §Example Workflow). A
+//     subject down owes nothing until it starts again plus the bound; a
+//     change whose deadline falls after the next change or the run's end
+//     is not judged. The rules that judge a reaction report it measured
+//     (Verdict.Measures).
 //   - Evaluation is Kleene's (DESIGN 002): a condition type a CR lacks,
 //     or whose status is neither True nor False, is Unknown; Unknown
 //     never blocks, nor does an expression that does not parse ("cannot
 //     be calculated", 002 §Test Plan). Under the reading "holds" a CR
 //     blocks iff its Upgradeable expression is False, under "blocks" iff
 //     it is True.
-//   - The aggregator's status (OLM-001, OLM-002) is judged against the
-//     Probe's recorded spec, not the annotations, so that a faulty spec
-//     fails OLM-003 alone. The CRs of a probe resource are all those on
-//     the timeline: the scenario places them in the namespaces the
-//     aggregator watches.
+//   - The aggregator's status (OLM-001, OLM-002, OLM-010) is judged
+//     against the Probe's recorded spec, not the annotations, so that a
+//     faulty spec fails OLM-003 alone. The CRs of a probe resource are all
+//     those on the timeline: the scenario places them in the namespaces
+//     the aggregator watches. Orders are not judged (002 gives none); a
+//     listed CR's kind is its CRD's plural or its own kind; the reason for
+//     a failed Upgradeable expression may be spelled any way (OLM-010
+//     asks for the expression as written); what is listed for a probe
+//     resource whose Important expression is not ||-only is open.
 //   - A CRD carrying an Upgradeable or Important condition annotation
 //     gets a probe resource (OLM-003) whose upgradeable and important are
 //     those annotations verbatim, whether or not they parse; another
 //     name under "olm.operatorframework.io/condition." is no OLM
 //     supported condition (002 §Design Details): it lists nothing and
-//     calls for no Probe, but is reported, as are an expression that does
-//     not parse and an Important expression using && or ! (OLM-005, on
-//     a Probe managed by crdAnnotations): ProbeValid's message must hold
-//     the CRD's name and the annotation's key.
+//     calls for no Probe.
+//   - The Probe's identity (OLM-009): the CSV an Upgrade moves from
+//     (spec.from, in its namespace) and an OperatorCondition's name and
+//     namespace; a timeline naming neither does not judge it.
 //   - The gate (OLM-006) is judged on what it reads: the Probe's recorded
 //     Upgradeable condition (gate probe), not the CRs, so that a broken
 //     aggregator does not fail the gate; the OperatorCondition (gate
 //     operatorcondition) as UPSTREAM reads it. A blocked Upgrade is
-//     Pending with reason ProbeNotUpgradeable or
-//     OperatorConditionNotUpgradeable, and, for the probe gate, a message
-//     naming "kind namespace/name" of each entry of the Probe's
-//     status.probeResources whose first reason is its probe resource's
-//     Upgradeable expression. A write making it Succeeded must find the
-//     input allowing at some instant within the tolerance before it (in
-//     virtual time, at the write's instant); Succeeded is final.
+//     Pending, with reason OperatorConditionNotUpgradeable for the
+//     operatorcondition gate (UPSTREAM); its message is open. A write
+//     making it Succeeded must find the input allowing at some instant
+//     within the bound before it; Succeeded is final.
 //   - Condition validity (OLM-007) judges each condition a write by the
 //     aggregator adds or changes: lastTransitionTime moves with the
-//     status and only with it; observedGeneration only when the timeline
-//     records the Probe's status.conditions.
+//     status (up to the bound before the write) and only with it;
+//     observedGeneration, when the timeline records the Probe's
+//     status.conditions and the condition sets it, is at most the Probe's
+//     generation.
 //   - Not judged, never failed: a subject down, a deadline after the run
 //     or after the next change. Each failure carries the window it
 //     judged, so a recording gap excuses only what falls in it.

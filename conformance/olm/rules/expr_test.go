@@ -119,24 +119,26 @@ func TestCompileErrors(t *testing.T) {
 	}
 }
 
-// Annotations: the supported names, Important's ||-only rule, errors that
-// name the annotation.
-func TestAnnotationProblem(t *testing.T) {
-	up, imp := annotationPrefix+nameUpgradeable, annotationPrefix+nameImportant
-	tests := []struct{ key, value, want string }{
-		{up, "!Migrating", ""},
-		{imp, "BadConnectivity || UnhealthyDatabase", ""},
-		{imp, "(A || B) || C", ""},
-		{up, "FinishedMigrating && ReadyToGo", ""},
-		{imp, "A && B", imp + `: "A && B": column 3: expected '||' (an Important expression may only use ||), found "&&"`},
-		{imp, "!A", imp + `: "!A": column 1: expected '||'`},
-		{up, "!Migrating &&", up + `: "!Migrating &&": column 14: expected a condition type`},
-		{annotationPrefix + "Available", "Ready", annotationPrefix + "Available: OLM supports the conditions Upgradeable and Important"},
+// Important's ||-only rule (002 §Example Workflow): an expression with &&
+// or ! is not the seed's, and OLM-002 leaves what is listed for it open.
+func TestImportantOnlyOr(t *testing.T) {
+	tests := []struct{ expr, want string }{
+		{"BadConnectivity || UnhealthyDatabase", ""},
+		{"(A || B) || C", ""},
+		{"A && B", `column 3: expected '||' (an Important expression may only use ||), found "&&"`},
+		{"!A", `column 1: expected '||'`},
 	}
 	for _, tc := range tests {
-		got := annotationProblem(tc.key, tc.value)
+		p, err := compile(tc.expr)
+		if err != nil {
+			t.Fatalf("%q: %v", tc.expr, err)
+		}
+		got := ""
+		if err := p.onlyOr(); err != nil {
+			got = err.Error()
+		}
 		if tc.want == "" && got != "" || !strings.HasPrefix(got, tc.want) {
-			t.Errorf("%s: %q: %q, want %q", tc.key, tc.value, got, tc.want)
+			t.Errorf("%q: %q, want %q", tc.expr, got, tc.want)
 		}
 	}
 }

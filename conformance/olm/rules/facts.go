@@ -52,55 +52,88 @@ type blocker struct {
 
 func (b blocker) String() string { return b.kind + " " + b.namespace + "/" + b.name + ": " + b.expr }
 
-// aggregate is what a Probe with spec should report over w's CRs: its
-// status.probeResources, in probe resource order, then namespace and
-// name, and the CRs that block.
-func (c Config) aggregate(w *world, spec *probeSpec) ([]resourceStatus, []blocker) {
-	var list []resourceStatus
-	var blocks []blocker
+// owed is one CR the Probe's status.probeResources must list (002
+// §Example Workflow): its CRD's plural and its own kind (either spells
+// the entry's kind: the seed writes "foos" under "# ObjectReference"),
+// the True conditions its Important expression names, and, when it
+// blocks, the Upgradeable expression it fails (one more reason, whose
+// spelling the seed only shows by example: OLM-010).
+type owed struct {
+	plural, kind, namespace, name string
+	important                     []string
+	blocks                        string // the expression failed, "" when it does not block
+}
+
+// matches tells whether a listed entry is o's: the same CR, its kind
+// spelled either way.
+func (o owed) matches(r resourceStatus) bool {
+	return r.Namespace == o.namespace && r.Name == o.name && (r.Kind == o.plural || r.Kind == o.kind)
+}
+
+// want is what a Probe with spec should report over w's CRs: the CRs
+// status.probeResources must list, in no order (002 gives none), the
+// kinds (plural and kind) of the probe resources whose Important
+// expression is not the seed's (not ||-only, or not parsing: what an
+// aggregator lists for them is open), and the CRs that block.
+type want struct {
+	owed   []owed
+	open   map[string]bool
+	blocks []blocker
+}
+
+// aggregate is what a Probe with spec should report over w's CRs.
+func (c Config) aggregate(w *world, spec *probeSpec) want {
+	out := want{open: map[string]bool{}}
 	for _, pr := range spec.ProbeResources {
 		var up *program
 		if pr.Upgradeable != "" {
 			up, _ = compile(pr.Upgradeable) // one that does not parse blocks nothing
 		}
-		important := map[string]bool{}
+		important, open := map[string]bool{}, false
 		if pr.Important != "" {
-			if p, err := compile(pr.Important); err == nil && p.onlyOr() == nil {
+			p, err := compile(pr.Important)
+			if open = err != nil || p.onlyOr() != nil; !open {
 				important = p.names()
 			}
 		}
-		var crs []cr
+		plural := w.plural(pr.Resource)
+		if open {
+			out.open[plural] = true
+		}
 		for _, ns := range w.crs {
 			for ref, r := range ns {
-				if w.crdOf(ref) == pr.Resource {
-					crs = append(crs, r)
+				if w.crdOf(ref) != pr.Resource {
+					continue
 				}
-			}
-		}
-		slices.SortFunc(crs, func(a, b cr) int {
-			if n := strings.Compare(a.ref.Namespace, b.ref.Namespace); n != 0 {
-				return n
-			}
-			return strings.Compare(a.ref.Name, b.ref.Name)
-		})
-		kind := w.plural(pr.Resource)
-		for _, r := range crs {
-			var reasons []string
-			if up != nil && c.blocking(up.eval(func(t string) string { return r.status[t] })) {
-				reasons = append(reasons, pr.Upgradeable)
-				blocks = append(blocks, blocker{kind, r.ref.Namespace, r.ref.Name, pr.Upgradeable})
-			}
-			for _, t := range r.order {
-				if important[t] && r.status[t] == statusTrue {
-					reasons = append(reasons, t)
+				if open {
+					out.open[ref.Kind] = true
 				}
-			}
-			if len(reasons) > 0 {
-				list = append(list, resourceStatus{Kind: kind, Name: r.ref.Name, Namespace: r.ref.Namespace, Reasons: reasons})
+				o := owed{plural: plural, kind: ref.Kind, namespace: ref.Namespace, name: ref.Name}
+				if up != nil && c.blocking(up.eval(func(t string) string { return r.status[t] })) {
+					o.blocks = pr.Upgradeable
+					out.blocks = append(out.blocks, blocker{plural, ref.Namespace, ref.Name, pr.Upgradeable})
+				}
+				for _, t := range r.order {
+					if important[t] && r.status[t] == statusTrue {
+						o.important = append(o.important, t)
+					}
+				}
+				if !open && (o.blocks != "" || len(o.important) > 0) {
+					out.owed = append(out.owed, o)
+				}
 			}
 		}
 	}
-	return list, blocks
+	sortOwed(out.owed)
+	slices.SortFunc(out.blocks, func(a, b blocker) int { return strings.Compare(a.String(), b.String()) })
+	return out
+}
+
+// sortOwed orders CRs by kind, namespace and name, for stable messages.
+func sortOwed(l []owed) {
+	slices.SortFunc(l, func(a, b owed) int {
+		return strings.Compare(a.plural+" "+a.namespace+"/"+a.name, b.plural+" "+b.namespace+"/"+b.name)
+	})
 }
 
 // aggregated tells whether the aggregator owes p a status: it has a spec

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -12,12 +13,12 @@ import (
 // and OLM-008 (the OperatorCondition's conditions are copied).
 
 // gateInput is what an Upgrade's gate reads in w: whether it blocks,
-// why, and the CRs a blocked status must name (gate probe).
+// why, and the reason a blocked Upgrade must give ("" when the seed and
+// UPSTREAM give none: the probe gate).
 type gateInput struct {
 	blocked bool
 	why     string
 	reason  string
-	names   []string // "foos default/foo-example"
 }
 
 // gateOf reads the input of Upgrade u's gate in w; false for a gate the
@@ -28,10 +29,9 @@ func gateOf(w *world, ref timeline.ObjectRef, u upgrade) (gateInput, bool) {
 	case gateProbe:
 		from.Kind = kindProbe
 		p, ok := w.probes[from]
-		in := gateInput{reason: reasonProbeNotUpgradeable, why: fmt.Sprintf("%s has no Upgradeable=False", from)}
+		in := gateInput{why: fmt.Sprintf("%s has no Upgradeable=False", from)}
 		if c, has := p.conds[condUpgradeable]; ok && has && c.Status == statusFalse {
 			in.blocked, in.why = true, fmt.Sprintf("%s has Upgradeable=False", from)
-			in.names = blockingNames(w, p)
 		}
 		return in, true
 	case gateOperatorCondition:
@@ -68,35 +68,14 @@ func gateOf(w *world, ref timeline.ObjectRef, u upgrade) (gateInput, bool) {
 	return gateInput{}, false
 }
 
-// blockingNames are the CRs p's status lists as failing the Upgradeable
-// expression of their probe resource: "kind namespace/name".
-func blockingNames(w *world, p probe) []string {
-	exprs := map[string]map[string]bool{} // plural -> Upgradeable expressions
-	if p.spec != nil {
-		for _, pr := range p.spec.ProbeResources {
-			k := w.plural(pr.Resource)
-			if exprs[k] == nil {
-				exprs[k] = map[string]bool{}
-			}
-			exprs[k][pr.Upgradeable] = true
-		}
-	}
-	var out []string
-	for _, r := range p.resources {
-		if len(r.Reasons) > 0 && r.Reasons[0] != "" && exprs[r.Kind][r.Reasons[0]] {
-			out = append(out, r.Kind+" "+r.Namespace+"/"+r.Name)
-		}
-	}
-	return out
-}
-
 // gateDecides is OLM-006.
 func (c Config) gateDecides(j *conformance.Judging) conformance.Verdict {
 	s := storyOf(j)
 	var g conformance.Judgement
+	var measures []reports.Measure
 	for _, ref := range s.refs(func(o timeline.ObjectRef) bool { return o.Kind == kindUpgrade && o.Group == groupOpcert }) {
 		c.judgeDecisions(j, s, ref, &g)
-		c.judgeIntervals(j, s, watch{
+		r := c.judgeIntervals(j, s, watch{
 			actor: actorGate,
 			input: func(_ int, e timeline.Event) bool {
 				if !e.IsWrite() {
@@ -122,19 +101,17 @@ func (c Config) gateDecides(j *conformance.Judging) conformance.Verdict {
 				if !in.blocked {
 					return fmt.Sprintf("%s is %s, not %s, though %s", ref, phaseText(u.status), phaseSucceeded, in.why), true
 				}
-				if u.status.Phase != phasePending || u.status.Reason != in.reason {
-					return fmt.Sprintf("%s is %s, want %s/%s: %s", ref, phaseText(u.status), phasePending, in.reason, in.why), true
-				}
-				for _, n := range in.names {
-					if !strings.Contains(u.status.Message, n) {
-						return fmt.Sprintf("%s is blocked with the message %q, which does not name %s", ref, u.status.Message, n), true
-					}
+				if u.status.Phase != phasePending || in.reason != "" && u.status.Reason != in.reason {
+					return fmt.Sprintf("%s is %s, want %s: %s", ref, phaseText(u.status), strings.TrimSuffix(phasePending+"/"+in.reason, "/"), in.why), true
 				}
 				return "", true
 			},
 		}, &g)
+		measures = appendMeasure(measures, c, ref.String(), r)
 	}
-	return g.Verdict("no Upgrade")
+	v := g.Verdict("no Upgrade")
+	v.Measures = measures
+	return v
 }
 
 // judgeDecisions judges the writes that make Upgrade ref Succeeded: the
@@ -157,7 +134,7 @@ func (c Config) judgeDecisions(j *conformance.Judging, s *story, ref timeline.Ob
 			}
 			g.Judged++
 			if in.blocked && c.blockedThrough(s, i, ref, after) {
-				g.FailIn(fmt.Sprintf("%s at %s: Succeeded while %s", ref, j.Offset(e.Time), in.why), e.Time.Add(-c.Tolerance), e.Time, e)
+				g.FailIn(fmt.Sprintf("%s at %s: Succeeded while %s", ref, j.Offset(e.Time), in.why), e.Time.Add(-c.allowance()), e.Time, e)
 			}
 		}
 	}
@@ -166,7 +143,7 @@ func (c Config) judgeDecisions(j *conformance.Judging, s *story, ref timeline.Ob
 // blockedThrough tells whether u's gate blocked all through the
 // tolerance before event i: at no event in that window did it allow.
 func (c Config) blockedThrough(s *story, i int, ref timeline.ObjectRef, u upgrade) bool {
-	from := s.events[i].Time.Add(-c.Tolerance)
+	from := s.events[i].Time.Add(-c.allowance())
 	for k := i - 1; k >= 0 && !s.events[k].Time.Before(from); k-- {
 		if in, _ := gateOf(s.before(k), ref, u); !in.blocked {
 			return false
@@ -186,8 +163,9 @@ func phaseText(st upgradeStatus) string {
 func (c Config) conditionsCopied(j *conformance.Judging) conformance.Verdict {
 	s := storyOf(j)
 	var g conformance.Judgement
+	var measures []reports.Measure
 	for _, ref := range s.refs(func(o timeline.ObjectRef) bool { return o.Kind == kindOperatorCondition && o.Group == groupOperators }) {
-		c.judgeIntervals(j, s, watch{
+		r := c.judgeIntervals(j, s, watch{
 			actor:  actorCopier,
 			input:  func(_ int, e timeline.Event) bool { return e.IsWrite() && e.Object == ref && e.Actor != actorCopier },
 			output: func(_ int, e timeline.Event) bool { return e.IsWrite() && e.Object == ref && e.Actor == actorCopier },
@@ -202,8 +180,11 @@ func (c Config) conditionsCopied(j *conformance.Judging) conformance.Verdict {
 				return "", true
 			},
 		}, &g)
+		measures = appendMeasure(measures, c, ref.String(), r)
 	}
-	return g.Verdict("no OperatorCondition")
+	v := g.Verdict("no OperatorCondition")
+	v.Measures = measures
+	return v
 }
 
 // copyProblem says how o's status.conditions differ from its

@@ -62,11 +62,16 @@ func TestGateDecides(t *testing.T) {
 				seedFoo("5m", statusFalse).probeStatus("5m", actorAggregator, nil, upgradeable()),
 			want: reports.Fail, message: []string{"is Pending/ProbeNotUpgradeable, not Succeeded, though Probe/operators/foo-operator.v1.0.0 has no Upgradeable=False", "at +5m0s"},
 			evidence: []string{"5m", "2m"}},
-		{name: "a blocked status that does not name the CR",
+		{name: "a blocked status in its own words: the seed gives no message",
 			tl: installed().seedFoo("1m", statusTrue).
 				probeStatus("1m", actorAggregator, []resourceStatus{entry("foos", "default", "foo-example", "!Migrating")}, notUpgradeable()).
-				upgrade("2m", gateProbe).pending("2m", "Upgrade blocked"),
-			want: reports.Fail, message: []string{"does not name foos default/foo-example"}, evidence: []string{"2m", "2m"}},
+				upgrade("2m", gateProbe).decide("2m", phasePending, "Blocked", "Upgrade blocked"),
+			want: reports.Pass},
+		{name: "a blocked Upgrade left without a phase",
+			tl: installed().seedFoo("1m", statusTrue).
+				probeStatus("1m", actorAggregator, []resourceStatus{entry("foos", "default", "foo-example", "!Migrating")}, notUpgradeable()).
+				upgrade("2m", gateProbe),
+			want: reports.Fail, message: []string{"is without a phase, want Pending"}, evidence: []string{"2m"}},
 		{name: "the gate judged on the Probe, not the CRs: a broken aggregator is not the gate's fault",
 			tl:   installed().seedFoo("1m", statusTrue).upgrade("2m", gateProbe).succeeded("2m"),
 			want: reports.Pass},
@@ -74,7 +79,7 @@ func TestGateDecides(t *testing.T) {
 			tl:   installed().upgrade("2m", gateProbe),
 			want: reports.Fail, message: []string{"is without a phase, not Succeeded"}, evidence: []string{"2m"}},
 		{name: "Succeeded is final",
-			tl:   seedExample().decide("10m", phasePending, reasonProbeNotUpgradeable, "again"),
+			tl:   seedExample().decide("10m", phasePending, "ProbeNotUpgradeable", "again"),
 			want: reports.Fail, message: []string{"Succeeded is final"}},
 		{name: "the gate down: not judged",
 			tl:   installed().process("1m", actorGate, timeline.VerbKill).upgrade("2m", gateProbe),
@@ -104,7 +109,7 @@ func TestGateDecides(t *testing.T) {
 				oc("5m", actorCopier, nil, 1, upgradeableOC(statusUnknown, 1)).succeeded("5m"),
 			want: reports.Pass},
 		{name: "operatorcondition: Pending with the probe gate's reason",
-			tl:   ocWorld(copiedAs(statusFalse)).decide("2m", phasePending, reasonProbeNotUpgradeable, "not upgradeable"),
+			tl:   ocWorld(copiedAs(statusFalse)).decide("2m", phasePending, "ProbeNotUpgradeable", "not upgradeable"),
 			want: reports.Fail, message: []string{"is Pending/ProbeNotUpgradeable, want Pending/OperatorConditionNotUpgradeable"}},
 		{name: "in real time, a decision on input a moment old",
 			tl: installed().seedFoo("1m", statusTrue).upgrade("2m", gateProbe).
@@ -136,7 +141,7 @@ func TestConditionsCopied(t *testing.T) {
 			tl:   base().oc("1m", actorCopier, nil, 1, copied(1)),
 			want: reports.Fail, message: []string{"status condition Upgradeable is not in spec"}},
 		{name: "the copier down: not judged",
-			tl:   base().process("30s", actorCopier, timeline.VerbKill).oc("1m", "operator", spec2, 2, nil),
+			tl:   base().process("40s", actorCopier, timeline.VerbKill).oc("1m", "operator", spec2, 2, nil),
 			want: reports.Pass, message: []string{"1 judged", "not judged (olm-conditions down from +1m0s)"}},
 		{name: "the copier back",
 			tl: base().process("30s", actorCopier, timeline.VerbKill).oc("1m", "operator", spec2, 2, nil).

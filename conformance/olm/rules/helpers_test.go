@@ -287,7 +287,7 @@ func (b *builder) decide(off, phase, reason, message string) *builder {
 }
 
 func (b *builder) pending(off, message string) *builder {
-	return b.decide(off, phasePending, reasonProbeNotUpgradeable, message)
+	return b.decide(off, phasePending, "ProbeNotUpgradeable", message)
 }
 
 func (b *builder) succeeded(off string) *builder {

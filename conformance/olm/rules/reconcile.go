@@ -2,8 +2,11 @@ package rules
 
 import (
 	"fmt"
+	"slices"
+	"time"
 
 	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -30,8 +33,12 @@ type watch struct {
 	check func(w *world) (problem string, judged bool)
 }
 
-// judgeIntervals judges w over s, adding to f.
-func (c Config) judgeIntervals(j *conformance.Judging, s *story, w watch, f *conformance.Judgement) {
+// judgeIntervals judges w over s, adding to f, and returns the reaction
+// measured on each interval judged right at its deadline: the time from
+// the change to the subject's last write of the output up to the deadline
+// (zero when the output was already right and it wrote nothing).
+func (c Config) judgeIntervals(j *conformance.Judging, s *story, w watch, f *conformance.Judgement) []time.Duration {
+	var reactions []time.Duration
 	// The first input event of each instant at which inputs changed.
 	var starts []int
 	for i, e := range s.events {
@@ -46,10 +53,10 @@ func (c Config) judgeIntervals(j *conformance.Judging, s *story, w watch, f *con
 			nextPos = starts[k+1]
 			next = s.events[nextPos].Time
 		}
-		if c.Tolerance > 0 && next.Sub(from) <= c.Tolerance {
+		if c.allowance() > 0 && next.Sub(from) <= c.allowance() {
 			continue // shorter than the tolerance: not judged
 		}
-		owed, ok := s.procs.Owed(w.actor, from, c.Tolerance)
+		owed, ok := s.procs.Owed(w.actor, from, c.allowance())
 		if !ok {
 			f.Skip(fmt.Sprintf("%s down from %s", w.actor, j.Offset(from)))
 			continue
@@ -84,6 +91,11 @@ func (c Config) judgeIntervals(j *conformance.Judging, s *story, w watch, f *con
 			f.FailIn(fmt.Sprintf("%s (at %s, after the change at %s)", problem, j.Offset(owed), j.Offset(from)), from, owed, ev...)
 			continue
 		}
+		reaction := time.Duration(0)
+		if last := lastOutput(s, w, at); last >= first {
+			reaction = s.events[last].Time.Sub(from)
+		}
+		reactions = append(reactions, reaction)
 		for i := at + 1; i < nextPos; i++ {
 			if !w.output(i, s.events[i]) {
 				continue
@@ -95,6 +107,21 @@ func (c Config) judgeIntervals(j *conformance.Judging, s *story, w watch, f *con
 			}
 		}
 	}
+	return reactions
+}
+
+// measure is the reactions of one output as a report shows them: how
+// many, the median, the 99th percentile and the worst, against the bound.
+func (c Config) measure(name string, reactions []time.Duration) reports.Measure {
+	m := reports.Measure{Name: name, Count: len(reactions), Budget: c.allowance()}
+	if len(reactions) == 0 {
+		return m
+	}
+	s := slices.Clone(reactions)
+	slices.Sort(s)
+	rank := func(p float64) int { return min(int(p*float64(len(s))+0.999999)-1, len(s)-1) }
+	m.P50, m.P99, m.Max = s[max(0, rank(0.50))], s[max(0, rank(0.99))], s[len(s)-1]
+	return m
 }
 
 // lastOutput is the last output write up to event i, or -1: what stood

@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
@@ -13,12 +12,17 @@ import (
 // fails none of them.
 func TestRules(t *testing.T) {
 	rules := Rules(DefaultConfig())
-	if len(rules) != 8 {
-		t.Fatalf("%d rules, want 8", len(rules))
+	// OLM-005 (ProbeValid) is gone: the seed names no such condition.
+	ids := []string{"OLM-001", "OLM-002", "OLM-003", "OLM-004", "OLM-006", "OLM-007", "OLM-008", "OLM-009", "OLM-010"}
+	if len(rules) != len(ids) {
+		t.Fatalf("%d rules, want %d", len(rules), len(ids))
 	}
 	for i, r := range rules {
-		if want := fmt.Sprintf("OLM-%03d", i+1); r.ID != want {
-			t.Errorf("rule %d is %s, want %s", i, r.ID, want)
+		if r.ID != ids[i] {
+			t.Errorf("rule %d is %s, want %s", i, r.ID, ids[i])
+		}
+		if r.Style != (r.ID == "OLM-010") {
+			t.Errorf("%s: Style %v: only OLM-010, the seed's example spellings, is a Style rule", r.ID, r.Style)
 		}
 		if !strings.HasPrefix(r.Section, "002 §") && r.Section != "UPSTREAM" || r.Statement == "" || r.Check == nil {
 			t.Errorf("%s: section %q, statement %q", r.ID, r.Section, r.Statement)
@@ -43,9 +47,15 @@ func TestRules(t *testing.T) {
 	}
 }
 
-func TestStatementsSayTheTolerance(t *testing.T) {
-	if s := Rules(Config{Tolerance: 5e9})[0].Statement; !strings.Contains(s, "within 5s of each change") {
-		t.Errorf("statement %q does not say the tolerance", s)
+func TestStatementsSayTheBound(t *testing.T) {
+	if s := Rules(DefaultConfig())[0].Statement; !strings.Contains(s, "within the reaction bound of 30s after each change") {
+		t.Errorf("statement %q does not say the reaction bound", s)
+	}
+	if s := Rules(Config{Reaction: 30e9, Tolerance: 1e9})[0].Statement; !strings.Contains(s, "within the reaction bound of 31s after each change") {
+		t.Errorf("statement %q does not say the bound with the real-time slack", s)
+	}
+	if s := Rules(Config{})[0].Statement; !strings.Contains(s, "within the instant of each change") {
+		t.Errorf("statement %q does not say a zero bound", s)
 	}
 	if s := Rules(DefaultConfig())[0].Statement; !strings.Contains(s, `the reading "holds"`) {
 		t.Errorf("statement %q does not say the reading", s)

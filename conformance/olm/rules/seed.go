@@ -1,10 +1,6 @@
 package rules
 
-import (
-	"fmt"
-	"regexp"
-	"strings"
-)
+import "regexp"
 
 // What the rules expect, written here from seed 002 and the shared design
 // (DESIGN 002), never taken from the reference they judge (DESIGN "The
@@ -92,8 +88,7 @@ const (
 	phasePending   = "Pending"
 	phaseSucceeded = "Succeeded"
 
-	reasonProbeNotUpgradeable = "ProbeNotUpgradeable"
-	reasonOCNotUpgradeable    = "OperatorConditionNotUpgradeable"
+	reasonOCNotUpgradeable = "OperatorConditionNotUpgradeable"
 )
 
 // reasonPattern is what Kubernetes asks of a condition's reason (UPSTREAM
@@ -101,22 +96,3 @@ const (
 var reasonPattern = regexp.MustCompile(`^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$`)
 
 const maxReason = 1024
-
-// annotationProblem says why a condition annotation on a CRD is wrong
-// (002 §Opting into OLM Supported Conditions; DESIGN 002): a name OLM does
-// not support, an expression that does not parse, an Important expression
-// using && or !. "" when it is right.
-func annotationProblem(key, value string) string {
-	name := strings.TrimPrefix(key, annotationPrefix)
-	if name != nameUpgradeable && name != nameImportant {
-		return fmt.Sprintf("%s: OLM supports the conditions %s and %s", key, nameUpgradeable, nameImportant)
-	}
-	p, err := compile(value)
-	if err == nil && name == nameImportant {
-		err = p.onlyOr()
-	}
-	if err != nil {
-		return fmt.Sprintf("%s: %q: %v", key, value, err)
-	}
-	return ""
-}

@@ -18,7 +18,7 @@ import (
 func (c Config) specFollows(j *conformance.Judging) conformance.Verdict {
 	s := storyOf(j)
 	var g conformance.Judgement
-	c.judgeIntervals(j, s, watch{
+	r := c.judgeIntervals(j, s, watch{
 		actor: actorAggregator,
 		input: func(_ int, e timeline.Event) bool {
 			return e.IsWrite() && (isCRD(e.Object) || isProbe(e.Object) && e.Role != RoleAggregator)
@@ -28,13 +28,16 @@ func (c Config) specFollows(j *conformance.Judging) conformance.Verdict {
 		},
 		check: specProblem,
 	}, &g)
-	return g.Verdict("no condition annotation and no Probe managed by crdAnnotations")
+	v := g.Verdict("no condition annotation and no Probe managed by crdAnnotations")
+	v.Measures = appendMeasure(nil, c, "Probe spec", r)
+	return v
 }
 
 // specProblem compares every Probe managed by crdAnnotations with what
 // the owned CRDs' annotations say (002 §Example Workflow): one probe
-// resource per annotated CRD, in order of name, its expressions
-// verbatim; and asks for a Probe when an annotation exists and none does.
+// resource per annotated CRD, its expressions verbatim, in any order (002
+// gives none); and asks for a Probe when an annotation exists and none
+// does.
 func specProblem(w *world) (string, bool) {
 	annotated := w.annotated()
 	want := []probeResource{}
@@ -53,12 +56,13 @@ func specProblem(w *world) (string, bool) {
 			continue
 		}
 		judged = true
-		got := p.spec.ProbeResources
+		got := slices.Clone(p.spec.ProbeResources)
 		if got == nil {
 			got = []probeResource{}
 		}
+		slices.SortStableFunc(got, func(a, b probeResource) int { return strings.Compare(a.Resource, b.Resource) })
 		if !reflect.DeepEqual(got, want) {
-			return fmt.Sprintf("%s: spec.probeResources is %s, the annotations say %s", ref, specText(got), specText(want)), true
+			return fmt.Sprintf("%s: spec.probeResources is %s, the annotations say %s", ref, specText(p.spec.ProbeResources), specText(want)), true
 		}
 	}
 	return "", judged

@@ -2,18 +2,18 @@ package rules
 
 import (
 	"fmt"
-	"maps"
-	"reflect"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
 // The rules on the Probe's status the aggregator keeps (002 §Example
-// Workflow): OLM-001 (Upgradeable), OLM-002 (probeResources), OLM-005
-// (ProbeValid).
+// Workflow): OLM-001 (Upgradeable), OLM-002 (probeResources) and the
+// Style rule OLM-010 (the example's spellings).
 
 // statusWatch judges an output of Probe ref that the aggregator derives
 // from the CRs, the CRDs and the Probe's spec.
@@ -39,32 +39,40 @@ func statusWatch(s *story, ref timeline.ObjectRef, check func(w *world) (string,
 func (c Config) upgradeableReflects(j *conformance.Judging) conformance.Verdict {
 	s := storyOf(j)
 	var g conformance.Judgement
+	var measures []reports.Measure
 	for _, ref := range s.refs(isProbe) {
-		c.judgeIntervals(j, s, statusWatch(s, ref, func(w *world) (string, bool) {
+		r := c.judgeIntervals(j, s, statusWatch(s, ref, func(w *world) (string, bool) {
 			p, ok := w.probes[ref]
 			if !ok || !p.aggregated() {
 				return "", false
 			}
-			_, blocks := c.aggregate(w, p.spec)
+			blocks := c.aggregate(w, p.spec).blocks
 			got, has := p.conds[condUpgradeable]
 			seen := "absent"
 			if has {
-				seen = fmt.Sprintf("%s/%s %q", got.Status, got.Reason, got.Message)
+				seen = got.Status
 			}
-			if len(blocks) > 0 {
-				if !has || got.Status != statusFalse || got.Reason != reasonNotUpgradeable || got.Message != messageNotUpgradeable {
-					return fmt.Sprintf("%s: Upgradeable is %s, want False/%s %q: %s blocks", ref, seen, reasonNotUpgradeable,
-						messageNotUpgradeable, blocks[0]), true
-				}
-				return "", true
+			if len(blocks) > 0 && seen != statusFalse {
+				return fmt.Sprintf("%s: Upgradeable is %s, want False: %s blocks", ref, seen, blocks[0]), true
 			}
-			if !has || got.Status != statusTrue {
+			if len(blocks) == 0 && seen != statusTrue {
 				return fmt.Sprintf("%s: Upgradeable is %s, want True: no CR blocks under the reading %q", ref, seen, c.reading()), true
 			}
 			return "", true
 		}), &g)
+		measures = appendMeasure(measures, c, ref.String()+" Upgradeable", r)
 	}
-	return g.Verdict("no Probe with a spec the aggregator keeps")
+	v := g.Verdict("no Probe with a spec the aggregator keeps")
+	v.Measures = measures
+	return v
+}
+
+// appendMeasure adds the reactions of one output to ms, when it has any.
+func appendMeasure(ms []reports.Measure, c Config, name string, reactions []time.Duration) []reports.Measure {
+	if len(reactions) == 0 {
+		return ms
+	}
+	return append(ms, c.measure(name, reactions))
 }
 
 // reading is the reading in force, by name.
@@ -79,93 +87,123 @@ func (c Config) reading() string {
 func (c Config) probeResourcesListed(j *conformance.Judging) conformance.Verdict {
 	s := storyOf(j)
 	var g conformance.Judgement
+	var measures []reports.Measure
+	for _, ref := range s.refs(isProbe) {
+		r := c.judgeIntervals(j, s, statusWatch(s, ref, func(w *world) (string, bool) {
+			p, ok := w.probes[ref]
+			if !ok || !p.aggregated() {
+				return "", false
+			}
+			if why := listProblem(p.resources, c.aggregate(w, p.spec)); why != "" {
+				return fmt.Sprintf("%s: status.probeResources %s", ref, why), true
+			}
+			return "", true
+		}), &g)
+		measures = appendMeasure(measures, c, ref.String()+" probeResources", r)
+	}
+	v := g.Verdict("no Probe with a spec the aggregator keeps")
+	v.Measures = measures
+	return v
+}
+
+// listProblem says how a listed status.probeResources differs from what
+// is owed (want): a CR owed and not listed, listed twice or without
+// reason, reasons missing a True condition the Important expression
+// names, or other than those and one reason for the expression a CR
+// fails. Order is not judged (002 gives none), nor the spelling of the
+// reason for a failed expression (OLM-010), nor the entries of a probe
+// resource whose Important expression is open.
+func listProblem(got []resourceStatus, w want) string {
+	var rest []resourceStatus
+	for _, r := range got {
+		if !w.open[r.Kind] {
+			rest = append(rest, r)
+		}
+	}
+	for _, o := range w.owed {
+		k := slices.IndexFunc(rest, o.matches)
+		if k < 0 {
+			return fmt.Sprintf("does not list %s %s/%s (%s)", o.plural, o.namespace, o.name, o.why())
+		}
+		r := rest[k]
+		rest = slices.Delete(rest, k, k+1)
+		missing, extra := minus(o.important, r.Reasons), minus(r.Reasons, o.important)
+		switch {
+		case len(missing) > 0:
+			return fmt.Sprintf("lists %s without the True condition %s its Important expression names (%s)", entryText(r), missing[0], o.why())
+		case o.blocks != "" && len(extra) != 1:
+			return fmt.Sprintf("lists %s: want one reason for failing %q beside the Important ones (%s)", entryText(r), o.blocks, o.why())
+		case o.blocks == "" && len(extra) > 0:
+			return fmt.Sprintf("lists %s with the reason %s, though it does not block and its Important expression names no such True condition (%s)", entryText(r), extra[0], o.why())
+		}
+	}
+	if len(rest) > 0 {
+		return fmt.Sprintf("lists %s, which has no reason to be listed (no CR it names blocks or has a True condition its Important expression names)", entryText(rest[0]))
+	}
+	return ""
+}
+
+// why says what an owed CR has to be listed for.
+func (o owed) why() string {
+	var parts []string
+	if o.blocks != "" {
+		parts = append(parts, fmt.Sprintf("it fails %q", o.blocks))
+	}
+	if len(o.important) > 0 {
+		parts = append(parts, "True: "+strings.Join(o.important, ", "))
+	}
+	return strings.Join(parts, "; ")
+}
+
+// minus is a without one occurrence of each element of b.
+func minus(a, b []string) []string {
+	left := slices.Clone(a)
+	for _, x := range b {
+		if k := slices.Index(left, x); k >= 0 {
+			left = slices.Delete(left, k, k+1)
+		}
+	}
+	return left
+}
+
+// entryText writes a listed CR as "foos default/foo-example (!Migrating,
+// UnhealthyDatabase)".
+func entryText(r resourceStatus) string {
+	return fmt.Sprintf("%s %s/%s (%s)", r.Kind, r.Namespace, r.Name, strings.Join(r.Reasons, ", "))
+}
+
+// seedSpellings is OLM-010, a Style rule: where the Probe's status has
+// what 002 §Example Workflow shows, it is spelled as the example spells
+// it: Upgradeable False with reason NotUpgradeable and the example's
+// message, a blocking CR's kind its CRD's plural and its reason the
+// Upgradeable expression as written.
+func (c Config) seedSpellings(j *conformance.Judging) conformance.Verdict {
+	s := storyOf(j)
+	var g conformance.Judgement
 	for _, ref := range s.refs(isProbe) {
 		c.judgeIntervals(j, s, statusWatch(s, ref, func(w *world) (string, bool) {
 			p, ok := w.probes[ref]
 			if !ok || !p.aggregated() {
 				return "", false
 			}
-			want, _ := c.aggregate(w, p.spec)
-			if !sameResources(p.resources, want) {
-				return fmt.Sprintf("%s: status.probeResources is %s, want %s", ref, listText(p.resources), listText(want)), true
-			}
-			return "", true
-		}), &g)
-	}
-	return g.Verdict("no Probe with a spec the aggregator keeps")
-}
-
-// sameResources compares two lists, an empty list of reasons and none
-// alike.
-func sameResources(a, b []resourceStatus) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		x, y := a[i], b[i]
-		if x.Kind != y.Kind || x.Name != y.Name || x.Namespace != y.Namespace ||
-			!(len(x.Reasons) == 0 && len(y.Reasons) == 0 || reflect.DeepEqual(x.Reasons, y.Reasons)) {
-			return false
-		}
-	}
-	return true
-}
-
-// listText writes a probeResources list as "[foos default/foo-example
-// (!Migrating, UnhealthyDatabase)]".
-func listText(l []resourceStatus) string {
-	parts := make([]string, 0, len(l))
-	for _, r := range l {
-		parts = append(parts, fmt.Sprintf("%s %s/%s (%s)", r.Kind, r.Namespace, r.Name, strings.Join(r.Reasons, ", ")))
-	}
-	return "[" + strings.Join(parts, "; ") + "]"
-}
-
-// invalidReported is OLM-005.
-func (c Config) invalidReported(j *conformance.Judging) conformance.Verdict {
-	s := storyOf(j)
-	var g conformance.Judgement
-	for _, ref := range s.refs(isProbe) {
-		c.judgeIntervals(j, s, statusWatch(s, ref, func(w *world) (string, bool) {
-			p, ok := w.probes[ref]
-			if !ok || p.spec == nil || p.spec.Manager != managerCRDAnnotations {
+			got, has := p.conds[condUpgradeable]
+			if !has || got.Status != statusFalse {
 				return "", false
 			}
-			got, has := p.conds[condProbeValid]
-			bad := invalidAnnotations(w)
-			if len(bad) == 0 {
-				if has && got.Status == statusFalse {
-					return fmt.Sprintf("%s: ProbeValid is False (%q) though every condition annotation parses", ref, got.Message), true
+			if got.Reason != reasonNotUpgradeable || got.Message != messageNotUpgradeable {
+				return fmt.Sprintf("%s: Upgradeable False is %s %q, the seed's example is %s %q", ref, got.Reason, got.Message, reasonNotUpgradeable, messageNotUpgradeable), true
+			}
+			for _, o := range c.aggregate(w, p.spec).owed {
+				k := slices.IndexFunc(p.resources, o.matches)
+				if o.blocks == "" || k < 0 {
+					continue
 				}
-				return "", true
-			}
-			if !has || got.Status != statusFalse {
-				return fmt.Sprintf("%s: ProbeValid is not False though %s", ref, bad[0].why), true
-			}
-			for _, b := range bad {
-				if !strings.Contains(got.Message, b.crd) || !strings.Contains(got.Message, b.key) {
-					return fmt.Sprintf("%s: ProbeValid's message %q does not name %s and %s (%s)", ref, got.Message, b.crd, b.key, b.why), true
+				if r := p.resources[k]; r.Kind != o.plural || !slices.Contains(r.Reasons, o.blocks) {
+					return fmt.Sprintf("%s: status.probeResources lists %s, the seed's example has kind %s and the reason %q", ref, entryText(r), o.plural, o.blocks), true
 				}
 			}
 			return "", true
 		}), &g)
 	}
-	return g.Verdict("no Probe managed by crdAnnotations")
-}
-
-// badAnnotation is a condition annotation that is wrong.
-type badAnnotation struct{ crd, key, why string }
-
-// invalidAnnotations are w's wrong condition annotations, by CRD and key.
-func invalidAnnotations(w *world) []badAnnotation {
-	var out []badAnnotation
-	for _, name := range slices.Sorted(maps.Keys(w.crds)) {
-		ann := w.crds[name].conditionAnnotations()
-		for _, key := range slices.Sorted(maps.Keys(ann)) {
-			if why := annotationProblem(key, ann[key]); why != "" {
-				out = append(out, badAnnotation{name, key, name + " " + why})
-			}
-		}
-	}
-	return out
+	return g.Verdict("no Probe the aggregator keeps was Upgradeable False")
 }

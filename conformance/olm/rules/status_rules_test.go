@@ -1,6 +1,9 @@
 package rules
 
 import (
+	"reflect"
+	"time"
+
 	"testing"
 
 	"github.com/opcert/opcert/reports"
@@ -20,7 +23,7 @@ func TestUpgradeableReflects(t *testing.T) {
 		{name: "Unknown treated as False",
 			tl: installed().cr("1m", foo("default", "foo-example"), c("Migrating", statusUnknown)).
 				probeStatus("1m", actorAggregator, []resourceStatus{entry("foos", "default", "foo-example", "!Migrating")}, notUpgradeable(), valid()),
-			want: reports.Fail, message: []string{"Upgradeable is False/NotUpgradeable", "want True", "+1m0s"}, evidence: []string{"1m", "1m"}},
+			want: reports.Fail, message: []string{"Upgradeable is False, want True", "+1m0s"}, evidence: []string{"1m", "1m"}},
 		{name: "a missing condition is Unknown and blocks nothing",
 			tl:   installed().cr("1m", foo("default", "foo-example"), c("Ready", statusTrue)),
 			want: reports.Pass},
@@ -33,7 +36,7 @@ func TestUpgradeableReflects(t *testing.T) {
 		{name: "a namespace ignored",
 			tl: installed().seedFoo("1m", statusFalse).cr("1m", other, c("Migrating", statusTrue)).
 				probeStatus("1m", actorAggregator, []resourceStatus{entry("foos", "default", "foo-example", "UnhealthyDatabase", "BadConnectivity")}, upgradeable(), valid()),
-			want: reports.Fail, message: []string{"want False/NotUpgradeable", "foos other/foo-other: !Migrating blocks"}, evidence: []string{"1m", "1m"}},
+			want: reports.Fail, message: []string{"Upgradeable is True, want False", "foos other/foo-other: !Migrating blocks"}, evidence: []string{"1m", "1m"}},
 		{name: "an expression that does not parse blocks nothing",
 			tl: newTimeline().crd("0s", fooCRD, annotations("!Migrating &&", "")).
 				probeSpec("0s", actorAggregator, spec(probeResource{Resource: "foos.example.com", Upgradeable: "!Migrating &&"})).
@@ -41,7 +44,7 @@ func TestUpgradeableReflects(t *testing.T) {
 				cr("1m", foo("default", "foo-example"), c("Migrating", statusTrue)),
 			want: reports.Pass},
 		{name: "the aggregator down: nothing owed while it is",
-			tl:   installed().process("30s", actorAggregator, timeline.VerbKill).seedFoo("1m", statusTrue),
+			tl:   installed().process("40s", actorAggregator, timeline.VerbKill).seedFoo("1m", statusTrue),
 			want: reports.Pass, message: []string{"1 judged", "not judged (aggregator down from +1m0s)"}},
 		{name: "the aggregator back: owed at its start",
 			tl: installed().process("30s", actorAggregator, timeline.VerbKill).seedFoo("1m", statusTrue).
@@ -49,9 +52,9 @@ func TestUpgradeableReflects(t *testing.T) {
 				probeStatus("10m", actorAggregator, []resourceStatus{entry("foos", "default", "foo-example", "!Migrating", "UnhealthyDatabase", "BadConnectivity")}, notUpgradeable(), valid()),
 			want: reports.Pass},
 		{name: "the aggregator back but silent",
-			tl: installed().process("30s", actorAggregator, timeline.VerbKill).seedFoo("1m", statusTrue).
+			tl: installed().process("40s", actorAggregator, timeline.VerbKill).seedFoo("1m", statusTrue).
 				process("10m", actorAggregator, timeline.VerbStart),
-			want: reports.Fail, message: []string{"at +10m0s, after the change at +1m0s"}, evidence: []string{"1m", "0s"}},
+			want: reports.Fail, message: []string{"at +10m30s, after the change at +1m0s"}, evidence: []string{"1m", "0s"}},
 		{name: "a failure inside a recording gap is not judged",
 			tl:   installed().gap("50s", "2m").seedFoo("1m", statusTrue),
 			want: reports.Skip, message: []string{"recording gap from +50s to +2m0s"}},
@@ -96,23 +99,48 @@ func TestProbeResourcesListed(t *testing.T) {
 		{name: "stale reasons",
 			tl: listed(entry("foos", "default", "foo-example", "!Migrating", "UnhealthyDatabase", "BadConnectivity")).seedFoo("5m", statusFalse).
 				probeStatus("5m", actorAggregator, []resourceStatus{entry("foos", "default", "foo-example", "!Migrating", "UnhealthyDatabase", "BadConnectivity")}, upgradeable(), valid()),
-			want: reports.Fail, message: []string{"status.probeResources is [foos default/foo-example (!Migrating, UnhealthyDatabase, BadConnectivity)], want [foos default/foo-example (UnhealthyDatabase, BadConnectivity)]"},
+			want: reports.Fail, message: []string{"status.probeResources lists foos default/foo-example (!Migrating, UnhealthyDatabase, BadConnectivity) with the reason !Migrating, though it does not block"},
 			evidence: []string{"5m", "5m"}},
-		{name: "reasons out of order",
-			tl:   listed(entry("foos", "default", "foo-example", "!Migrating", "BadConnectivity", "UnhealthyDatabase")),
-			want: reports.Fail, evidence: []string{"1m", "1m"}},
+		{name: "reasons in another order: the seed gives none",
+			tl:   listed(entry("foos", "default", "foo-example", "BadConnectivity", "UnhealthyDatabase", "!Migrating")),
+			want: reports.Pass},
+		{name: "the blocking reason in other words: OLM-010's, not this rule's",
+			tl:   listed(entry("foos", "default", "foo-example", "UnhealthyDatabase", "BadConnectivity", "Migrating")),
+			want: reports.Pass},
+		{name: "a blocking CR listed without a reason for blocking",
+			tl:   listed(entry("foos", "default", "foo-example", "UnhealthyDatabase", "BadConnectivity")),
+			want: reports.Fail, message: []string{`want one reason for failing "!Migrating"`}, evidence: []string{"1m", "1m"}},
+		{name: "a True Important condition missing",
+			tl:   listed(entry("foos", "default", "foo-example", "!Migrating", "BadConnectivity")),
+			want: reports.Fail, message: []string{"without the True condition UnhealthyDatabase"}},
+		{name: "a CR listed twice",
+			tl: listed(entry("foos", "default", "foo-example", "!Migrating", "UnhealthyDatabase", "BadConnectivity"),
+				entry("Foo", "default", "foo-example", "!Migrating", "UnhealthyDatabase", "BadConnectivity")),
+			want: reports.Fail, message: []string{"lists Foo default/foo-example", "no reason to be listed"}},
+		{name: "a blocking CR not listed",
+			tl:   listed(),
+			want: reports.Fail, message: []string{`does not list foos default/foo-example (it fails "!Migrating"; True: UnhealthyDatabase, BadConnectivity)`}},
 		{name: "an unrelated condition listed",
 			tl:   listed(entry("foos", "default", "foo-example", "!Migrating", "UnhealthyDatabase", "BadConnectivity", "SomethingUnrelated")),
 			want: reports.Fail, message: []string{"SomethingUnrelated"}},
-		{name: "the kind is the CRD's plural",
+		{name: "the kind the CR's kind, as an ObjectReference has it",
 			tl:   listed(entry("Foo", "default", "foo-example", "!Migrating", "UnhealthyDatabase", "BadConnectivity")),
-			want: reports.Fail, message: []string{"want [foos default/foo-example"}},
+			want: reports.Pass},
+		{name: "the kind another CRD's",
+			tl:   listed(entry("bars", "default", "foo-example", "!Migrating", "UnhealthyDatabase", "BadConnectivity")),
+			want: reports.Fail, message: []string{"does not list foos default/foo-example"}},
 		{name: "probe resource order, then namespace and name",
 			tl:   multi(entry("foos", "default", "f1", "!Migrating"), entry("foos", "other", "f2", "BadConnectivity"), entry("bars", "default", "b1", "Ready")),
 			want: reports.Pass},
-		{name: "sorted by name alone",
+		{name: "sorted by name alone: the seed gives no order",
 			tl:   multi(entry("bars", "default", "b1", "Ready"), entry("foos", "default", "f1", "!Migrating"), entry("foos", "other", "f2", "BadConnectivity")),
-			want: reports.Fail},
+			want: reports.Pass},
+		{name: "an Important expression with && is open: whatever is listed for it",
+			tl: newTimeline().crd("0s", fooCRD, annotations("!Migrating", "BadConnectivity && UnhealthyDatabase")).
+				probeSpec("0s", actorAggregator, spec(probeResource{Resource: "foos.example.com", Upgradeable: "!Migrating", Important: "BadConnectivity && UnhealthyDatabase"})).
+				seedFoo("1m", statusTrue).
+				probeStatus("1m", actorAggregator, []resourceStatus{entry("foos", "default", "foo-example", "!Migrating", "BadConnectivity", "UnhealthyDatabase")}, notUpgradeable()),
+			want: reports.Pass},
 		{name: "an Important expression with && contributes nothing",
 			tl: newTimeline().crd("0s", fooCRD, annotations("!Migrating", "BadConnectivity && UnhealthyDatabase")).
 				probeSpec("0s", actorAggregator, spec(probeResource{Resource: "foos.example.com", Upgradeable: "!Migrating", Important: "BadConnectivity && UnhealthyDatabase"})).
@@ -126,33 +154,45 @@ func TestProbeResourcesListed(t *testing.T) {
 	})
 }
 
-func TestInvalidReported(t *testing.T) {
-	key := annotationPrefix + nameImportant
-	withImportant := func(important string, status cond) *builder {
-		return newTimeline().crd("0s", fooCRD, annotations("!Migrating", important)).
-			probeSpec("0s", actorAggregator, spec(probeResource{Resource: "foos.example.com", Upgradeable: "!Migrating", Important: important})).
-			probeStatus("0s", actorAggregator, nil, upgradeable(), status)
+func TestSeedSpellings(t *testing.T) {
+	blocked := func(kind string, reasons []string, up cond) *builder {
+		return installed().seedFoo("1m", statusTrue).probeStatus("1m", actorAggregator, []resourceStatus{entry(kind, "default", "foo-example", reasons...)}, up)
 	}
-	runTable(t, "OLM-005", []ruleCase{
+	theirs := c(condUpgradeable, statusFalse).because("Blocked", "Foo default/foo-example is migrating")
+	runTable(t, "OLM-010", []ruleCase{
 		{name: "the seed's example", tl: seedExample(), want: reports.Pass},
-		{name: "an Important expression with && reported",
-			tl:   withImportant("A && B", invalid("foos.example.com: "+key+": column 3: expected ||, found &&")),
-			want: reports.Pass},
-		{name: "an invalid annotation silent",
-			tl:   withImportant("A && B", valid()),
-			want: reports.Fail, message: []string{"ProbeValid is not False though foos.example.com " + key}, evidence: []string{"0s", "0s"}},
-		{name: "a report that does not name the annotation",
-			tl:   withImportant("A && B", invalid("foos.example.com: column 3: expected ||, found &&")),
-			want: reports.Fail, message: []string{"does not name foos.example.com and " + key}},
-		{name: "an unsupported condition name",
-			tl: installed().crd("3m", fooCRD, map[string]string{annotationPrefix + nameUpgradeable: "!Migrating",
-				annotationPrefix + nameImportant: "BadConnectivity || UnhealthyDatabase", annotationPrefix + "Available": "Ready"}),
-			want: reports.Fail, message: []string{"OLM supports the conditions Upgradeable and Important"}, evidence: []string{"3m", "0s"}},
-		{name: "valid annotations reported invalid",
-			tl:   withImportant("A || B", invalid("foos.example.com: wrong")),
-			want: reports.Fail, message: []string{"ProbeValid is False", "though every condition annotation parses"}},
-		{name: "a Probe managed by the operator is not judged",
-			tl:   newTimeline().crd("0s", fooCRD, annotations("!(", "")).probeSpec("0s", "operator", &probeSpec{Manager: managerOperator}),
-			want: reports.Skip},
+		{name: "nothing blocks: nothing to judge", tl: installed(), want: reports.Skip},
+		{name: "another reason and message for Upgradeable False",
+			tl:   blocked("foos", []string{"!Migrating", "UnhealthyDatabase", "BadConnectivity"}, theirs),
+			want: reports.Warn, message: []string{`Upgradeable False is Blocked "Foo default/foo-example is migrating", the seed's example is NotUpgradeable`}},
+		{name: "the CR's kind where the example has the plural",
+			tl:   blocked("Foo", []string{"!Migrating", "UnhealthyDatabase", "BadConnectivity"}, notUpgradeable()),
+			want: reports.Warn, message: []string{`the seed's example has kind foos and the reason "!Migrating"`}},
+		{name: "the blocking reason in other words",
+			tl:   blocked("foos", []string{"Migrating", "UnhealthyDatabase", "BadConnectivity"}, notUpgradeable()),
+			want: reports.Warn, message: []string{`the reason "!Migrating"`}},
 	})
+}
+
+// A reaction within the bound passes, later fails, and the verdict
+// reports the reactions measured against the bound.
+func TestUpgradeableReaction(t *testing.T) {
+	blocked := []resourceStatus{entry("foos", "default", "foo-example", "!Migrating", "UnhealthyDatabase", "BadConnectivity")}
+	runTable(t, "OLM-001", []ruleCase{
+		{name: "a requeue 20s later: within the bound",
+			tl:   installed().seedFoo("1m", statusTrue).probeStatus("1m20s", actorAggregator, blocked, notUpgradeable()),
+			want: reports.Pass},
+		{name: "40s later: beyond the bound",
+			tl:   installed().seedFoo("1m", statusTrue).probeStatus("1m40s", actorAggregator, blocked, notUpgradeable()),
+			want: reports.Fail, message: []string{"Upgradeable is True, want False", "at +1m30s, after the change at +1m0s"}, evidence: []string{"1m", "0s"}},
+		{name: "under a bound of 1m, 40s later passes",
+			tl:  installed().seedFoo("1m", statusTrue).probeStatus("1m40s", actorAggregator, blocked, notUpgradeable()),
+			cfg: &Config{Reading: ReadingHolds, Reaction: time.Minute}, want: reports.Pass},
+	})
+	tl := installed().seedFoo("1m", statusTrue).probeStatus("1m20s", actorAggregator, blocked, notUpgradeable())
+	v := DefaultConfig().upgradeableReflects(newJudging(tl))
+	want := []reports.Measure{{Name: "Probe/operators/foo-operator.v1.0.0 Upgradeable", Count: 2, P50: 0, P99: 20 * time.Second, Max: 20 * time.Second, Budget: 30 * time.Second}}
+	if !reflect.DeepEqual(v.Measures, want) {
+		t.Errorf("measures %+v, want %+v", v.Measures, want)
+	}
 }

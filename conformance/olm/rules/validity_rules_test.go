@@ -41,12 +41,36 @@ func TestValidConditions(t *testing.T) {
 			want: reports.Fail, message: []string{"condition probe-valid has a type"}},
 		{name: "observedGeneration the Probe's generation",
 			tl: stamped(installed(), "3m", 1), want: reports.Pass},
-		{name: "observedGeneration behind the Probe's generation",
+		{name: "observedGeneration left out: the seed says \"If set\"",
+			tl: stamped(installed(), "3m", 0), want: reports.Pass},
+		{name: "observedGeneration behind the Probe's generation: set upon an earlier one",
 			tl:   stamped(installed().probeSpec("2m", actorAggregator, spec(seedResource(), probeResource{Resource: "bars.example.com"})), "3m", 1),
-			want: reports.Fail, message: []string{"observedGeneration 1, the Probe's generation is 2"}, evidence: []string{"3m"}},
+			want: reports.Pass},
+		{name: "observedGeneration ahead of the Probe's generation",
+			tl:   stamped(installed(), "3m", 7),
+			want: reports.Fail, message: []string{"observedGeneration 7, a generation the Probe has not had (it is at 1)"}, evidence: []string{"3m"}},
 		{name: "the operator's conditions on its own Probe are not the aggregator's",
 			tl: newTimeline().probeSpec("0s", "operator", &probeSpec{Manager: managerOperator}).
 				probeStatus("1m", "operator", nil, c(condUpgradeable, statusFalse).because("", "")),
 			want: reports.Skip},
+	})
+}
+
+func TestProbeNamed(t *testing.T) {
+	elsewhere := timeline.ObjectRef{Kind: kindProbe, Group: groupOperators, Namespace: "operators", Name: "foo-operator"}
+	runTable(t, "OLM-009", []ruleCase{
+		{name: "the seed's example: the Probe of the CSV the upgrade moves from", tl: seedExample(), want: reports.Pass},
+		{name: "no CSV named on the timeline", tl: installed(), want: reports.Skip, message: []string{"names no CSV"}},
+		{name: "a misnamed Probe",
+			tl: newTimeline().crd("0s", fooCRD, annotations("!Migrating", "")).
+				write("0s", actorAggregator, timeline.VerbCreate, elsewhere, map[string]any{fieldSpec: spec(probeResource{Resource: "foos.example.com", Upgradeable: "!Migrating"})}, nil).
+				upgrade("1m", gateProbe),
+			want: reports.Fail, message: []string{"Probe/operators/foo-operator at +0s", "not named after the operator's CSV in its namespace (operators/foo-operator.v1.0.0)"}, evidence: []string{"0s"}},
+		{name: "the OperatorCondition names the CSV",
+			tl:   installed().write("0s", "operator", timeline.VerbCreate, theOC, map[string]any{fieldSpec: opCondSpec{}}, nil),
+			want: reports.Pass},
+		{name: "the operator's own Probe elsewhere is not the aggregator's",
+			tl:   installed().upgrade("1m", gateProbe).write("2m", "operator", timeline.VerbCreate, elsewhere, nil, nil),
+			want: reports.Pass},
 	})
 }

@@ -59,17 +59,6 @@ func crdGroup(name string) string {
 	return g
 }
 
-// conditionAnnotations are the annotations under OLM's prefix, by key.
-func (c crd) conditionAnnotations() map[string]string {
-	out := map[string]string{}
-	for k, v := range c.annotations {
-		if strings.HasPrefix(k, annotationPrefix) {
-			out[k] = v
-		}
-	}
-	return out
-}
-
 // cr is a custom resource: its conditions in .status.conditions order.
 type cr struct {
 	ref    timeline.ObjectRef

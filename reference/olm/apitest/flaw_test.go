@@ -123,33 +123,21 @@ func TestAggregatorFlaws(t *testing.T) {
 					t.Errorf("spec %+v, probeResources %+v: want both nil", p.Spec, p.Status.ProbeResources)
 				}
 			}},
-		{name: "appends-resources: a newly annotated CRD goes last", flaw: olm.AppendsResources,
-			world: func(h *harness, a *olm.Aggregator) int {
-				h.annotate(foos, map[string]string{keyUpgradeable: "!Migrating"})
-				h.reconcile(a, h.key())
-				h.annotate(bars, map[string]string{keyImportant: "Broken"})
+		{name: "drops-important: the spec has no Important expression", flaw: olm.DropsImportant,
+			world: func(h *harness, _ *olm.Aggregator) int {
+				h.annotate(foos, seedAnnotations)
 				return 1
 			}, reference: "True", flawed: "True",
 			check: func(t *testing.T, flawed bool, p *probe.Probe) {
-				want := []string{bars, foos}
-				if flawed {
-					want = []string{foos, bars}
-				}
-				if got := resourceNames(p.Spec); !reflect.DeepEqual(got, want) {
-					t.Errorf("spec.probeResources %q, want %q", got, want)
+				if got := p.Spec.ProbeResources[0].Important != ""; got == flawed {
+					t.Errorf("spec %+v: Important kept %v", p.Spec, got)
 				}
 			}},
-		{name: "appends-resources: CRDs annotated at once are in order of name", flaw: olm.AppendsResources,
+		{name: "misnamed-probe: the Probe is not where the gate looks", flaw: olm.MisnamedProbe,
 			world: func(h *harness, _ *olm.Aggregator) int {
-				h.annotate(foos, map[string]string{keyUpgradeable: "!Migrating"})
-				h.annotate(bars, map[string]string{keyImportant: "Broken"})
+				h.annotate(foos, seedAnnotations)
 				return 1
-			}, reference: "True", flawed: "True",
-			check: func(t *testing.T, _ bool, p *probe.Probe) {
-				if got := resourceNames(p.Spec); !reflect.DeepEqual(got, []string{bars, foos}) {
-					t.Errorf("spec.probeResources %q, want bars then foos", got)
-				}
-			}},
+			}, reference: "True", flawed: "no Probe"},
 	} {
 		for _, flaw := range []olm.AggregatorFlaw{"", tc.flaw} {
 			i++
@@ -196,13 +184,4 @@ func (h *harness) aggregatorWith(flaw olm.AggregatorFlaw) *olm.Aggregator {
 		h.t.Fatal(err)
 	}
 	return a
-}
-
-// resourceNames are the CRD names of spec's probe resources, in order.
-func resourceNames(spec *probe.Spec) []string {
-	var out []string
-	for _, r := range spec.ProbeResources {
-		out = append(out, r.Resource)
-	}
-	return out
 }

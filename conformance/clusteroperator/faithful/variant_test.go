@@ -1,0 +1,88 @@
+package faithful
+
+import (
+	"testing"
+	"time"
+)
+
+// A requeueing variant looks its latency after a change; a resyncing one
+// at the next instant of its grid, at once when the change falls on it.
+func TestLook(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		name string
+		v    Variant
+		at   time.Duration
+		want time.Duration
+	}{
+		{"requeue", Requeue, 7 * time.Second, 27 * time.Second},
+		{"resync, between", Resync, 7 * time.Second, 25 * time.Second},
+		{"resync, on the grid", Resync, 50 * time.Second, 50 * time.Second},
+	} {
+		if got := tc.v.look(t0.Add(tc.at)).Sub(t0); got != tc.want {
+			t.Errorf("%s: a change at +%s looked at +%s, want +%s", tc.name, tc.at, got, tc.want)
+		}
+	}
+}
+
+// An installation counts as rolled out on the variant's share of a
+// DaemonSet's nodes, never with a Deployment short of its replicas or a
+// pod of another version; complete asks every node and every pod ready.
+func TestShare(t *testing.T) {
+	nodes := []string{"a", "b", "c"}
+	agent := func(ready ...bool) *seen {
+		w := &seen{Operand: Operand{Kind: "DaemonSet", Name: "agent"}, asks: "1"}
+		for i, r := range ready {
+			w.pods = append(w.pods, podSeen{name: nodes[i], node: nodes[i], version: "1", ready: r})
+		}
+		return w
+	}
+	server := &seen{Operand: Operand{Kind: "Deployment", Name: "server", Replicas: 2}, asks: "1",
+		pods: []podSeen{{name: "s0", version: "1", ready: true}, {name: "s1", version: "1", ready: false}}}
+	for _, tc := range []struct {
+		name                string
+		o                   observed
+		twoThirds, complete bool
+	}{
+		{"every node", observed{workloads: []*seen{agent(true, true, true)}, nodes: nodes}, true, true},
+		{"two nodes of three", observed{workloads: []*seen{agent(true, true, false)}, nodes: nodes}, true, false},
+		{"one node of three", observed{workloads: []*seen{agent(true, false, false)}, nodes: nodes}, false, false},
+		{"a Deployment short of a replica", observed{workloads: []*seen{agent(true, true, true), server}, nodes: nodes}, false, false},
+	} {
+		if got := tc.o.share("1", 2, 3); got != tc.twoThirds {
+			t.Errorf("%s: two thirds %v, want %v", tc.name, got, tc.twoThirds)
+		}
+		if got := tc.o.complete("1"); got != tc.complete {
+			t.Errorf("%s: complete %v, want %v", tc.name, got, tc.complete)
+		}
+	}
+}
+
+// Progress is what the rules count as progress: a pod at the target
+// coming or changing readiness, a pod of another version going, a spec
+// written; an old pod turning unready is none.
+func TestMemory(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	look := func(pods ...podSeen) observed {
+		return observed{workloads: []*seen{{Operand: Operand{Kind: "Deployment", Name: "s", Replicas: 1}, asks: "2", pods: pods}}}
+	}
+	var m memory
+	m.note(look(podSeen{name: "old", version: "1", ready: true}), "2", false, t0)
+	for i, tc := range []struct {
+		name  string
+		o     observed
+		moved bool
+	}{
+		{"the old pod turns unready", look(podSeen{name: "old", version: "1"}), false},
+		{"a new pod comes", look(podSeen{name: "old", version: "1"}, podSeen{name: "new", version: "2"}), true},
+		{"nothing changes", look(podSeen{name: "old", version: "1"}, podSeen{name: "new", version: "2"}), false},
+		{"the new pod turns ready", look(podSeen{name: "old", version: "1"}, podSeen{name: "new", version: "2", ready: true}), true},
+		{"the old pod goes", look(podSeen{name: "new", version: "2", ready: true}), true},
+	} {
+		now := t0.Add(time.Duration(i+1) * time.Minute)
+		m.note(tc.o, "2", false, now)
+		if got := m.progress.Equal(now); got != tc.moved {
+			t.Errorf("%s: moved %v, want %v", tc.name, got, tc.moved)
+		}
+	}
+}

@@ -1,0 +1,53 @@
+package conformance
+
+import (
+	"testing"
+	"time"
+
+	"github.com/opcert/opcert/sim"
+	"github.com/opcert/opcert/sim/timeline"
+)
+
+func TestDowntimesOwe(t *testing.T) {
+	at := func(m int) time.Time { return sim.Epoch.Add(time.Duration(m) * time.Minute) }
+	ev := func(m int, verb string) timeline.Event {
+		return timeline.Event{Time: at(m), Actor: "op", Verb: verb, Object: timeline.ObjectRef{Kind: timeline.KindProcess, Name: "op"}}
+	}
+	const (
+		start, kill, hang, reconnect = timeline.VerbStart, timeline.VerbKill, timeline.VerbHang, timeline.VerbReconnect
+		fault, clear                 = timeline.VerbFault, timeline.VerbClear
+	)
+	for _, tc := range []struct {
+		name   string
+		events []timeline.Event
+		from   int // the change, in minutes
+		owed   int // -1: never
+	}{
+		{"no events: up", nil, 5, 6},
+		{"up throughout", []timeline.Event{ev(0, start)}, 5, 6},
+		{"not running before its first start", []timeline.Event{ev(10, start)}, 5, 11},
+		{"dead from the change on", []timeline.Event{ev(0, start), ev(4, kill)}, 5, -1},
+		{"dead, then started", []timeline.Event{ev(0, start), ev(4, kill), ev(8, start)}, 5, 9},
+		{"hung, then reconnected", []timeline.Event{ev(0, start), ev(5, hang), ev(7, reconnect)}, 5, 8},
+		{"down after the reaction was owed", []timeline.Event{ev(0, start), ev(7, kill), ev(9, start)}, 5, 6},
+		{"under a fault, then cleared", []timeline.Event{ev(0, start), ev(3, fault), ev(10, clear)}, 5, 11},
+		{"under a fault to the end", []timeline.Event{ev(0, start), ev(3, fault)}, 5, -1},
+		{"a fault before the change", []timeline.Event{ev(0, start), ev(1, fault), ev(2, clear)}, 5, 6},
+		// Up again only once both are over, whichever ends first.
+		{"killed during a fault, restarted before its clear", []timeline.Event{ev(0, start), ev(3, fault), ev(4, kill), ev(6, start), ev(12, clear)}, 5, 13},
+		{"a fault while dead, cleared before its start", []timeline.Event{ev(0, start), ev(4, kill), ev(5, fault), ev(6, clear), ev(9, start)}, 5, 10},
+		{"a fault clears and it dies", []timeline.Event{ev(0, start), ev(4, fault), ev(6, clear), ev(6, kill)}, 5, -1},
+	} {
+		d := Downtimes{}
+		for _, e := range tc.events {
+			d.Note(e)
+		}
+		owed, ok := d.Owed("op", at(tc.from), time.Minute)
+		switch {
+		case tc.owed < 0 && ok:
+			t.Errorf("%s: owed at +%v, want never", tc.name, owed.Sub(sim.Epoch))
+		case tc.owed >= 0 && (!ok || !owed.Equal(at(tc.owed))):
+			t.Errorf("%s: owed at +%v (%v), want +%v", tc.name, owed.Sub(sim.Epoch), ok, at(tc.owed).Sub(sim.Epoch))
+		}
+	}
+}

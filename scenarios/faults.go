@@ -1,0 +1,129 @@
+package scenarios
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// APIErrors makes the API calls of a role's actors, or of one of them,
+// fail with one API error for a while: the API server answers them with
+// the error instead of doing them (sim.APIFault). It is a step field of
+// every mechanism; the roles it may name are its Kind's Roles.
+type APIErrors struct {
+	// Role is whose calls fail: every actor of it, or Actor alone.
+	Role  string `yaml:"role"`
+	Actor string `yaml:"actor,omitempty"`
+	// On is which calls fail: reads (get, list), writes (create, update,
+	// patch, delete, status) or all.
+	On string `yaml:"on"`
+	// Code is the error's HTTP status (APICodes).
+	Code int `yaml:"code"`
+	// For is how long the calls fail, from the step's time.
+	For Duration `yaml:"for"`
+	// RetryAfter is what a 429 or 504 asks the client to wait (whole
+	// seconds; default none).
+	RetryAfter *Duration `yaml:"retryAfter,omitempty"`
+}
+
+// Which calls an apiErrors step fails (APIErrors.On).
+const (
+	OnReads  = "reads"
+	OnWrites = "writes"
+	OnAll    = "all"
+)
+
+// APICodes are the errors an apiErrors step may inject, by HTTP status,
+// with the status reason apimachinery gives them.
+var APICodes = map[int]string{
+	409: "Conflict",
+	429: "TooManyRequests",
+	500: "InternalError",
+	503: "ServiceUnavailable",
+	504: "Timeout",
+}
+
+// codes lists APICodes for messages: "409 (Conflict), 429 (...)...".
+func codes() string {
+	var keys []int
+	for k := range APICodes {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	out := make([]string, len(keys))
+	for i, k := range keys {
+		out[i] = fmt.Sprintf("%d (%s)", k, APICodes[k])
+	}
+	return strings.Join(out, ", ")
+}
+
+// apiErrors checks one apiErrors step at p (its time resolved).
+func (c *Check) apiErrors(p string, st Step) {
+	x := st.APIErrors
+	roles := c.kind.Roles
+	switch {
+	case len(roles) == 0:
+		c.Errorf(p, "mechanism %s names no roles whose API calls can fail; it takes no apiErrors", c.kind.Mechanism)
+	case x.Role == "":
+		c.Errorf(p+".role", "required: the role whose calls fail; one of: %s", strings.Join(roles, ", "))
+	case !slices.Contains(roles, x.Role):
+		c.Errorf(p+".role", "%q is not a role of %s whose calls go to the API server; use one of: %s", x.Role, c.kind.Mechanism, strings.Join(roles, ", "))
+	}
+	if len(x.Actor) > maxActorName {
+		c.Errorf(p+".actor", "is %d bytes long; an actor's name is at most %d (leave actor out to fail every actor of the role)", len(x.Actor), maxActorName)
+	}
+	switch x.On {
+	case OnReads, OnWrites, OnAll:
+	case "":
+		c.Errorf(p+".on", "required: which calls fail: reads, writes or all")
+	default:
+		c.Errorf(p+".on", "%q is not a kind of call; use reads, writes or all", x.On)
+	}
+	switch _, known := APICodes[x.Code]; {
+	case x.Code == 0:
+		c.Errorf(p+".code", "required: the HTTP status of the error; one of: %s", codes())
+	case !known:
+		c.Errorf(p+".code", "%d is not an error a fault injects; use one of: %s", x.Code, codes())
+	case x.Code == 409 && x.On != OnWrites && x.On != "":
+		c.Errorf(p+".code", "409 (Conflict) answers writes only; give on: writes")
+	}
+	switch d, end := x.For.Duration, c.s.Duration.Duration; {
+	case d <= 0:
+		c.Errorf(p+".for", `required: how long the calls fail, more than 0, like "5m"`)
+	case end > 0 && end <= MaxDuration && d > end-st.Time:
+		c.Errorf(p+".for", "%v from %v ends after the scenario (duration %v); shorten it or lengthen duration, so that the run sees the fault clear", d, st.Time, end)
+	}
+	if r := x.RetryAfter; r != nil {
+		switch d := r.Duration; {
+		case x.Code != 429 && x.Code != 504:
+			c.Errorf(p+".retryAfter", "only a 429 or a 504 carries Retry-After; leave it out")
+		case d < time.Second || d > maxRetryAfter || d%time.Second != 0:
+			c.Errorf(p+".retryAfter", "%v is not a Retry-After; use whole seconds from 1s to %v", d, maxRetryAfter)
+		}
+	}
+}
+
+// faultWindows refuses two apiErrors windows on one role that overlap:
+// an actor is under one fault at a time, so that its fault and clear
+// events pair up on the timeline.
+func (c *Check) faultWindows() {
+	type window struct {
+		step     int
+		from, to time.Duration
+	}
+	last := map[string]window{}
+	for i, st := range c.s.Steps {
+		x := st.APIErrors
+		if x == nil || x.For.Duration <= 0 {
+			continue
+		}
+		w := window{i, st.Time, st.Time + x.For.Duration}
+		if prev, ok := last[x.Role]; ok && w.from < prev.to {
+			c.Errorf(fmt.Sprintf("steps[%d].apiErrors", i), "starts at %v, while the apiErrors of steps[%d] (line %d) on role %s lasts until %v; one fault per role at a time",
+				w.from, prev.step, c.s.Steps[prev.step].Line, x.Role, prev.to)
+			continue
+		}
+		last[x.Role] = w
+	}
+}

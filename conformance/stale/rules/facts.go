@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -65,14 +66,23 @@ type history struct {
 // there is operated.
 func (h *history) operatedAt(i int) bool { return h.operated && i >= h.operatedFrom }
 
-// processes holds when each simulated process was down (killed or cut off).
+// processes holds when each simulated process was down (killed or cut off)
+// or could not call the API server (an API fault, scenario apiErrors): the
+// process runs through a fault, but an operator whose writes (or reads)
+// fail cannot answer, so its challenges then are not held against it, as
+// those to a dead one are not. Faults are kept apart (faultKey), so that a
+// kill and a start inside a fault's window do not end it.
 type processes map[string][]span
+
+// faultKey is appended to an actor's name for its fault windows.
+const faultKey = "\x00fault"
 
 type span struct{ from, to time.Time } // to is zero while still down
 
-// downDuring tells whether actor was down at any instant of [from, to].
+// downDuring tells whether actor was down, or under an API fault, at any
+// instant of [from, to].
 func (p processes) downDuring(actor string, from, to time.Time) bool {
-	for _, s := range p[actor] {
+	for _, s := range slices.Concat(p[actor], p[actor+faultKey]) {
 		if !s.from.After(to) && (s.to.IsZero() || s.to.After(from)) {
 			return true
 		}
@@ -111,14 +121,18 @@ func Online(cfg Config) conformance.Online {
 }
 
 func (p processes) note(e timeline.Event) {
-	spans := p[e.Actor]
+	key := e.Actor
+	if e.Verb == timeline.VerbFault || e.Verb == timeline.VerbClear {
+		key += faultKey
+	}
+	spans := p[key]
 	open := len(spans) > 0 && spans[len(spans)-1].to.IsZero()
 	switch e.Verb {
-	case timeline.VerbKill, timeline.VerbHang:
+	case timeline.VerbKill, timeline.VerbHang, timeline.VerbFault:
 		if !open {
-			p[e.Actor] = append(spans, span{from: e.Time})
+			p[key] = append(spans, span{from: e.Time})
 		}
-	case timeline.VerbStart, timeline.VerbReconnect:
+	case timeline.VerbStart, timeline.VerbReconnect, timeline.VerbClear:
 		if open {
 			spans[len(spans)-1].to = e.Time
 		}

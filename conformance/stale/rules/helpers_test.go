@@ -360,3 +360,14 @@ func (b *builder) detectorHangs(off string) *builder {
 func (b *builder) detectorBack(off string) *builder {
 	return b.detectorProcess(off, timeline.VerbReconnect)
 }
+
+// fault and clear open and close an API fault on the operator's calls
+// (scenario apiErrors); detectorFault and detectorClear on the detector's.
+func (b *builder) fault(off string) *builder { return b.process(off, timeline.VerbFault) }
+func (b *builder) clear(off string) *builder { return b.process(off, timeline.VerbClear) }
+func (b *builder) detectorFault(off string) *builder {
+	return b.detectorProcess(off, timeline.VerbFault)
+}
+func (b *builder) detectorClear(off string) *builder {
+	return b.detectorProcess(off, timeline.VerbClear)
+}

@@ -94,3 +94,23 @@ func TestSTALE004DetectorBack(t *testing.T) {
 			end: "1h", want: reports.Skip},
 	})
 }
+
+// A detector whose API calls fail (scenario apiErrors) can neither look nor
+// write: it is read as cut off until the fault clears.
+func TestDetectorUnderAnAPIFault(t *testing.T) {
+	faulted := func() *builder {
+		return newTimeline().detectorStarts("0s").created("0s").detectorFault("9m").detectorClear("15m")
+	}
+	runTable(t, "STALE-002", []ruleCase{
+		{name: "challenged once the fault clears",
+			tl: faulted().challenge("15m"), end: "20m", want: reports.Pass},
+		{name: "owed no later than 10m after the fault clears",
+			tl: faulted(), end: "26m", want: reports.Fail,
+			message: []string{"due a challenge at +25m0s (when the detector was back)"}, evidence: []string{"0s"}},
+	})
+	runTable(t, "STALE-004", []ruleCase{
+		{name: "a mark due during the fault is owed 10m after it clears",
+			tl:  newTimeline().detectorStarts("0s").created("0s").challenge("10m").detectorFault("19m").detectorClear("21m").mark("21m"),
+			end: "35m", want: reports.Pass},
+	})
+}

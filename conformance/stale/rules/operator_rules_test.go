@@ -257,3 +257,19 @@ func TestLatenciesBounded(t *testing.T) {
 		}
 	}
 }
+
+// An operator whose calls fail (scenario apiErrors) cannot answer: a
+// challenge while its fault lasts is not held against it, as one to a dead
+// operator is not; one after the fault clears is.
+func TestOperatorUnderAnAPIFault(t *testing.T) {
+	for _, id := range []string{"STALE-007", "STALE-008"} {
+		runTable(t, id, []ruleCase{
+			{name: "challenged while its writes fail, answered once they succeed",
+				tl:  newTimeline().start("0s").created("0s").fault("9m").challenge("10m").clear("15m").answer("15m"),
+				end: "25m", want: reports.Skip},
+			{name: "challenged after the fault cleared, never answered",
+				tl:  newTimeline().start("0s").created("0s").fault("5m").clear("6m").challenge("10m"),
+				end: "25m", want: reports.Fail, message: []string{"challenged at +10m0s"}, evidence: []string{"10m"}},
+		})
+	}
+}

@@ -7,8 +7,11 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"sigs.k8s.io/controller-runtime/pkg/client"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/conformance/stackable/faithful"
 	"github.com/opcert/opcert/conformance/stackable/rules"
 	ref "github.com/opcert/opcert/reference/stackable"
 	"github.com/opcert/opcert/scenarios"
@@ -141,8 +144,14 @@ func (w *world) startOperator(ctx context.Context) error {
 		return w.execs.start(ctx)
 	}
 	sched := w.st.Sched
-	op, err := ref.New(sched.Client(w.st.API, actorOperator, RoleOperator), sched.Clock(),
-		ref.Options{Namespaces: w.spec.namespaces(), Profile: w.subject.profile, Flaw: w.subject.flaw})
+	c := sched.Client(w.st.API, actorOperator, RoleOperator)
+	var op operator
+	var err error
+	if v := w.subject.faithful; v != "" {
+		op, err = faithful.New(v, c, sched.Clock(), w.spec.namespaces())
+	} else {
+		op, err = ref.New(c, sched.Clock(), ref.Options{Namespaces: w.spec.namespaces(), Profile: w.subject.profile, Flaw: w.subject.flaw})
+	}
 	if err != nil {
 		return err
 	}
@@ -151,6 +160,15 @@ func (w *world) startOperator(ctx context.Context) error {
 		watches = append(watches, sim.Watch{GVK: gvk, Map: op.Map})
 	}
 	return sched.Start(ctx, sim.Actor{Name: actorOperator, Role: RoleOperator, Reconciler: op, Watches: watches, Initial: op.Initial()})
+}
+
+// operator is what the simulator runs of an operator subject: the
+// reference's or a faithful variant's reconciler, its watches' map and
+// its first requests.
+type operator interface {
+	reconcile.Reconciler
+	Map(ctx context.Context, obj client.Object) []reconcile.Request
+	Initial() []reconcile.Request
 }
 
 // estimate is how many API calls a scenario costs on the reference: per

@@ -188,6 +188,9 @@ func (c Cluster) namespace() string {
 // clusters are the scenario's clusters and the load's.
 func (w *World) clusters() []Cluster { return append(slices.Clone(w.Clusters), w.loadClusters()...) }
 
+// loadRole is the one role of the load's clusters.
+const loadRole = "server"
+
 // loadClusters are the load's clusters: one StatefulSet "server" each,
 // spread round-robin over the load's namespaces.
 func (w *World) loadClusters() []Cluster {
@@ -198,7 +201,7 @@ func (w *World) loadClusters() []Cluster {
 	out := make([]Cluster, l.Clusters)
 	for i := range out {
 		out[i] = Cluster{Name: fmt.Sprintf("load-%04d", i), Namespace: fmt.Sprintf("load-%02d", i%l.Namespaces),
-			Roles: []Role{{Name: "server", Kind: "StatefulSet", Replicas: l.Replicas}}}
+			Roles: []Role{{Name: loadRole, Kind: "StatefulSet", Replicas: l.Replicas}}}
 	}
 	return out
 }

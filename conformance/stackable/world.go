@@ -204,12 +204,22 @@ func (w *world) queueLoad(duration time.Duration) {
 	for _, c := range w.spec.loadClusters() {
 		ns := c.namespace()
 		for at := up + time.Duration(r.ExpFloat64()*mean); at+l.RecoverAfter.Duration < duration; at += time.Duration(r.ExpFloat64() * mean) {
-			name := fmt.Sprintf("%s-server-%d", c.Name, r.IntN(l.Replicas))
+			// The pod by its place among the role's pods, as a step names
+			// one: the operator names its workloads, and so its pods.
+			which := PodRef{Cluster: c.Name, Role: loadRole, Pod: r.IntN(l.Replicas)}
 			fail := w.pods.FailPod
 			if r.IntN(4) == 0 {
 				fail = w.pods.LosePod
 			}
-			w.st.Sched.At(w.st.At(at), func(ctx context.Context) error { return fail(ctx, ns, name) })
+			var name string
+			w.st.Sched.At(w.st.At(at), func(ctx context.Context) error {
+				_, n, err := w.pod(ctx, which)
+				if err != nil {
+					return err
+				}
+				name = n
+				return fail(ctx, ns, name)
+			})
 			w.st.Sched.At(w.st.At(at+l.RecoverAfter.Duration), func(ctx context.Context) error { return w.pods.RecoverPod(ctx, ns, name) })
 			at += l.RecoverAfter.Duration
 		}

@@ -52,12 +52,22 @@ func MechanismRecording(cfg Config, detectorManagers []string) *conformance.Mech
 			return build(ctx, st, cfg, sc, cast)
 		},
 	}, cfg, detectorManagers)
-	// The challenge and the mark come sooner; the answer budget, which
-	// judges the operator, stays what it is (000 §Test Plan's 30s).
+	// The challenge and the mark come sooner; the reaction bound, which
+	// judges how fast operator and detector act, stays what it is (000
+	// §Test Plan's 30s).
 	m.Scaled = func(scale float64) *conformance.Mechanism {
 		c := cfg
 		c.ChallengeAfter = time.Duration(float64(c.ChallengeAfter) * scale)
 		c.UnknownAfter = time.Duration(float64(c.UnknownAfter) * scale)
+		return MechanismRecording(c, detectorManagers)
+	}
+	// The reaction bound is the minimum stale-message update time
+	// (rules.Config.AnswerBudget, --answer-budget its older name):
+	// --reaction-bound stale=D judges with D instead.
+	m.Reaction = cfg.AnswerBudget
+	m.WithReaction = func(d time.Duration) *conformance.Mechanism {
+		c := cfg
+		c.AnswerBudget = d
 		return MechanismRecording(c, detectorManagers)
 	}
 	return m
@@ -66,9 +76,11 @@ func MechanismRecording(cfg Config, detectorManagers []string) *conformance.Mech
 // world is a scenario's running operators and detector.
 type world struct {
 	st *conformance.Stage
-	// operator makes the reference and broken operators; external, a
-	// team's (conformance.Reconciler), when the cast has one.
+	// operator makes the reference and the operators broken from it;
+	// ownOperator one written apart (a faithful variant, a broken one);
+	// external, a team's (conformance.Reconciler), when the cast has one.
 	operator         operatorImpl
+	ownOperator      ownOperatorImpl
 	externalOperator *conformance.Reconciler
 	// execs runs the operators as executables, in real time (process mode);
 	// deploys scales the team's Deployments that play them (cluster mode).
@@ -76,9 +88,11 @@ type world struct {
 	deploys *deploys
 	ops     map[string]*op
 	// params and decide make each detector process the run starts;
-	// externalDetector replaces them with a team's.
+	// ownDetector (with params' thresholds) or externalDetector, a team's,
+	// replaces them.
 	params           stale.Params
 	decide           decideFunc
+	ownDetector      ownDetectorImpl
 	externalDetector *conformance.Reconciler
 }
 
@@ -86,8 +100,8 @@ type world struct {
 type op struct {
 	spec  Operator
 	want  []operator.Condition
-	delay time.Duration      // how long it takes to answer
-	live  *operator.Operator // nil while dead
+	delay time.Duration   // how long it takes to answer
+	live  operatorProcess // nil while dead
 }
 
 func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
@@ -96,6 +110,8 @@ func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios
 	switch impl := cast[RoleOperator].Impl.(type) {
 	case operatorImpl:
 		w.operator = impl
+	case ownOperatorImpl:
+		w.ownOperator = impl
 	case conformance.Reconciler:
 		w.externalOperator = &impl
 	case conformance.Process:
@@ -112,6 +128,8 @@ func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios
 	switch impl := cast[RoleDetector].Impl.(type) {
 	case detectorImpl:
 		w.params, w.decide = impl(stale.Params{ChallengeAfter: cfg.ChallengeAfter, UnknownAfter: cfg.UnknownAfter})
+	case ownDetectorImpl:
+		w.params, w.ownDetector = stale.Params{ChallengeAfter: cfg.ChallengeAfter, UnknownAfter: cfg.UnknownAfter}, impl
 	case conformance.Reconciler:
 		w.externalDetector = &impl
 	default:
@@ -175,15 +193,19 @@ func (w *world) start(ctx context.Context, name string) error {
 	actor := OperatorActor(name)
 	c := w.st.Sched.Client(w.st.API, actor, RoleOperator)
 	var rec reconcile.Reconciler
-	if w.externalOperator != nil {
+	switch {
+	case w.externalOperator != nil:
 		if rec, err = w.externalOperator.New(conformance.Instance{Client: c, Clock: w.st.Sched.Clock(), Name: name}); err != nil {
 			return fmt.Errorf("starting operator %s: %w", name, err)
 		}
-	} else {
+	case w.ownOperator != nil:
+		p := w.ownOperator(c, w.st.Sched.Clock(), name, o.delay, append([]operator.Condition(nil), o.want...))
+		o.live, rec = p, p
+	default:
 		delay, compare := w.operator(o.delay)
-		o.live = operator.New(c, w.st.Sched.Clock(), name, delay, append([]operator.Condition(nil), o.want...))
-		o.live.Compare = compare
-		rec = o.live
+		live := operator.New(c, w.st.Sched.Clock(), name, delay, append([]operator.Condition(nil), o.want...))
+		live.Compare = compare
+		o.live, rec = live, live
 	}
 	return w.st.Sched.Start(ctx, sim.Actor{Name: actor, Role: RoleOperator, Reconciler: rec,
 		Watches: []sim.Watch{{GVK: ClusterOperatorGVK, Name: name}},
@@ -222,6 +244,9 @@ func (w *world) startDetector(ctx context.Context) error {
 		initial = append(initial, w.request(co.Name))
 	}
 	var det reconcile.Reconciler = &stale.Detector{Client: c, Clock: w.st.Sched.Clock(), Params: w.params, Decide: w.decide}
+	if w.ownDetector != nil {
+		det = w.ownDetector(c, w.st.Sched.Clock(), w.params.ChallengeAfter, w.params.UnknownAfter)
+	}
 	if w.externalDetector != nil {
 		if det, err = w.externalDetector.New(conformance.Instance{Client: c, Clock: w.st.Sched.Clock()}); err != nil {
 			return fmt.Errorf("starting the detector: %w", err)
@@ -396,10 +421,14 @@ func (w *world) SetAnswerDelay(_ context.Context, name string, d time.Duration) 
 		return &conformance.Skipped{Reason: "the operator is not opcert's: how fast it answers is its own"}
 	}
 	o.delay = d
-	if o.live != nil {
-		delay, _ := w.operator(d)
-		o.live.SetAnswerDelay(delay)
+	if o.live == nil {
+		return nil
 	}
+	delay := d
+	if w.operator != nil {
+		delay, _ = w.operator(d)
+	}
+	o.live.SetAnswerDelay(delay)
 	return nil
 }
 

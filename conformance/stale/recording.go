@@ -47,10 +47,7 @@ func judging(m *conformance.Mechanism, cfg Config, detectorManagers []string) *c
 	m.WithTolerance = func(d time.Duration) *conformance.Mechanism {
 		c := cfg
 		c.Tolerance = max(c.Tolerance, d)
-		t := *m
-		t.Rules = rules.Rules(c)
-		t.Online = []conformance.Online{rules.Online(c)}
-		return &t
+		return MechanismRecording(c, detectorManagers)
 	}
 	return m
 }

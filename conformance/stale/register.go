@@ -16,7 +16,8 @@ func flags(fs *pflag.FlagSet) func() (*conformance.Mechanism, error) {
 	cfg := DefaultConfig()
 	fs.DurationVar(&cfg.ChallengeAfter, "challenge-after", cfg.ChallengeAfter, "stale: time without movement before a challenge")
 	fs.DurationVar(&cfg.UnknownAfter, "unknown-after", cfg.UnknownAfter, "stale: time without an answer before Unknown")
-	fs.DurationVar(&cfg.AnswerBudget, "answer-budget", cfg.AnswerBudget, "stale: the minimum stale-message update time invariant's budget")
+	fs.DurationVar(&cfg.AnswerBudget, "answer-budget", cfg.AnswerBudget,
+		"stale: the reaction bound, 000 §Test Plan's minimum stale-message update time: how long an operator may take to reset a challenge, and the detector past its 10-minute deadlines (the older name of --reaction-bound stale=D, which wins when both are given)")
 	managers := fs.StringSlice("detector-manager", DefaultDetectorManagers,
 		"stale: in a recording of a live cluster (watch, analyze), the field managers whose writes are the detector's; every other manager's are the operator's")
 	return func() (*conformance.Mechanism, error) {

@@ -25,7 +25,7 @@ func TestBuiltin(t *testing.T) {
 	}
 	want := []string{"builtin:01-healthy-answer.yaml", "builtin:02-operator-death.yaml", "builtin:03-restart-after-unknown.yaml",
 		"builtin:04-hang.yaml", "builtin:05-condition-moves.yaml", "builtin:06-fleet-24h.yaml", "builtin:07-operator-slows-down.yaml",
-		"builtin:08-failing-condition.yaml", "builtin:09-detector-returns.yaml"}
+		"builtin:08-failing-condition.yaml", "builtin:09-detector-returns.yaml", "builtin:10-api-errors.yaml"}
 	if !slices.Equal(sources, want) {
 		t.Errorf("sources = %v, want %v", sources, want)
 	}
@@ -43,6 +43,7 @@ func TestBuiltinTimes(t *testing.T) {
 		"stale-condition-moves":       "8m0s 8m1s 10m1s 18m1s",
 		"stale-operator-slows-down":   "10m3s 15m0s 20m21s 20m23s",
 		"stale-failing-condition":     "10m1s 10m3s 11m0s 30m3s 30m3s",
+		"stale-api-errors":            "9m0s 13m0s 15m30s 35m0s 38m0s 41m0s",
 	} {
 		s, err := scenarios.BuiltinNamed(name)
 		if err != nil {

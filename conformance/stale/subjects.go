@@ -7,6 +7,7 @@ import (
 	configv1 "github.com/openshift/api/config/v1"
 
 	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/conformance/stale/faithful"
 	"github.com/opcert/opcert/reference/operator"
 	"github.com/opcert/opcert/reference/stale"
 )
@@ -31,13 +32,12 @@ var detectors = []conformance.Subject{
 	{Name: "lazy", Description: "challenges after 15 minutes instead of 10 (fails STALE-002)", Impl: challengeAfter(15 * time.Minute)},
 	{Name: "paraphrase", Description: "uses an earlier upstream challenge text (fails STALE-003)", Impl: core(withPrefix(upstreamPrefix))},
 	{Name: "lenient", Description: "never sets anything Unknown (fails STALE-004)", Impl: core(lenient)},
-	{Name: "relabel", Description: "marks with an earlier upstream reason, OperatorFailedStalenessCheck, instead of keeping the reason (fails STALE-004)", Impl: core(relabel)},
 	{Name: "stubborn", Description: "does not notice answers once it has challenged (fails STALE-005)", Impl: core(stubborn)},
 	{Name: "chatty", Description: "challenges again every minute until answered (fails STALE-006)", Impl: core(chatty)},
 	{Name: "early-1s", Description: "challenges 1s before the threshold (fails STALE-001)", Impl: shifted(-time.Second, 0)},
-	{Name: "late-1s", Description: "challenges 1s after the threshold (fails STALE-002)", Impl: shifted(time.Second, 0)},
+	{Name: "late-31s", Description: "challenges 31s after the threshold, 1s past the 30s reaction bound (fails STALE-002)", Impl: shifted(31*time.Second, 0)},
 	{Name: "mark-early-1s", Description: "sets Unknown 1s before the second threshold (fails STALE-004, STALE-005)", Impl: shifted(0, -time.Second)},
-	{Name: "mark-late-1s", Description: "sets Unknown 1s after the second threshold (fails STALE-004)", Impl: shifted(0, time.Second)},
+	{Name: "mark-late-31s", Description: "sets Unknown 31s after the second threshold, 1s past the 30s reaction bound (fails STALE-004)", Impl: shifted(0, 31*time.Second)},
 	{Name: "amnesiac", Description: "dates a ClusterOperator it sees for the first time from that look, not from its transition times: a new detector waits 10 more minutes (fails STALE-002)", Impl: core(amnesiac)},
 	{Name: "transitions-only", Description: "counts only a moved lastTransitionTime as movement, missing message-only changes (fails STALE-001)", Impl: core(transitionsOnly)},
 	{Name: "no-space", Description: "challenges with the seed's text less its trailing space (fails STALE-003)", Impl: core(withPrefix(strings.TrimSuffix(stale.ChallengePrefix, " ")))},
@@ -46,6 +46,14 @@ var detectors = []conformance.Subject{
 	{Name: "silent-challenge", Description: "writes no challenge, waits its 10 minutes, then sets Unknown (fails STALE-002, STALE-005)", Impl: core(silentChallenge)},
 	{Name: "rewrites", Description: "writes its challenge again, unchanged, a minute later (fails STALE-006)", Impl: core(rewrites)},
 	{Name: "remarks", Description: "writes its Unknown mark again, unchanged, every 10 minutes (fails STALE-006)", Impl: core(remarks)},
+	// Faithful variants (conformance/stale/faithful), written from the
+	// seed: they must fail no rule.
+	{Name: "resync-20s", Faithful: true,
+		Description: "written from the seed: looks at every ClusterOperator every 20s from its start and acts at the first look past a deadline (challenges and marks up to 20s late, within the 30s bound); keeps the list's order and the reasons",
+		Impl:        faithfulDetector(faithful.DetectorOptions{Resync: 20 * time.Second})},
+	{Name: "own-reason", Faithful: true,
+		Description: "written from the seed: asks to be called 5s after each deadline, marks with a reason of its own (StatusNotUpdated), writes status.conditions in type order",
+		Impl:        faithfulDetector(faithful.DetectorOptions{Grace: 5 * time.Second, MarkReason: "StatusNotUpdated", Sorted: true})},
 }
 
 // Operator subjects.
@@ -62,6 +70,17 @@ var operators = []conformance.Subject{
 		Impl: operatorImpl(func(time.Duration) (time.Duration, compareFunc) { return 10*time.Minute + time.Second, nil })},
 	{Name: "answers-once", Description: "answers its first challenge, then compares statuses only (fails STALE-007, STALE-008)",
 		Impl: operatorImpl(answersOnce)},
+	{Name: "rewraps", Description: "answers a challenge by writing its condition type before the challenged message, the seed's text kept (fails STALE-007, STALE-008)",
+		Impl: ownOperatorImpl(rewrapping)},
+	// Faithful variants (conformance/stale/faithful), written from the
+	// seed: they must fail no rule.
+	{Name: "type-prefixed", Faithful: true,
+		Description: "written from the seed, like library-go's status syncer: each message behind its condition type (\"OperatorAvailable: ...\"), EvaluationConditionsDetected (Unknown, no message) added, resets a challenge at its next resync, every 23s from its start (a period that does not divide 10 minutes: challenges land between syncs), whatever the scenario's answer delay",
+		Impl: faithfulOperator(faithful.OperatorOptions{TypePrefix: true, Resync: 23 * time.Second,
+			Extra: []configv1.ClusterOperatorStatusCondition{{Type: "EvaluationConditionsDetected", Status: configv1.ConditionUnknown, Reason: "NoData"}}})},
+	{Name: "own-reasons", Faithful: true,
+		Description: "written from the seed: reasons of its own (AvailableTrue, ...), status.conditions in reverse type order, resets a challenge after the scenario's answer delay rounded up to 5s",
+		Impl:        faithfulOperator(faithful.OperatorOptions{OwnReasons: true, Reversed: true, Step: 5 * time.Second})},
 }
 
 func core(decide decideFunc) detectorImpl {
@@ -90,28 +109,6 @@ func lenient(p stale.Params, m *stale.Memory, conds []configv1.ClusterOperatorSt
 	if d.Memory.Phase == stale.MarkedStale && d.Write != nil {
 		d.Write = nil
 		d.Memory.Seen = m.Seen
-	}
-	return d
-}
-
-// upstreamReason is the reason an earlier upstream attempt gave a stale
-// mark (UPSTREAM.md); the seed changes only status and message.
-const upstreamReason = "OperatorFailedStalenessCheck"
-
-func relabel(p stale.Params, m *stale.Memory, conds []configv1.ClusterOperatorStatusCondition, now time.Time) stale.Decision {
-	d := stale.Step(p, m, conds, now)
-	if d.Memory.Phase != stale.MarkedStale || d.Write == nil {
-		return d
-	}
-	for i := range d.Write {
-		if d.Write[i].Status == configv1.ConditionUnknown {
-			d.Write[i].Reason = upstreamReason
-		}
-	}
-	for i := range d.Memory.Seen {
-		if d.Memory.Seen[i].Status == configv1.ConditionUnknown {
-			d.Memory.Seen[i].Reason = upstreamReason
-		}
 	}
 	return d
 }

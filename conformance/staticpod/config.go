@@ -18,11 +18,16 @@ type Config struct {
 	// Profile is the rules' profile: rules.ProfileSeed or
 	// rules.ProfileLibraryGo.
 	Profile string
+	// Reaction is the reaction bound the rules judge with
+	// (rules.DefaultReaction, 1m: see rules.Config.Reaction); the broken
+	// subjects that react late are late past it.
+	Reaction time.Duration
 }
 
-// DefaultConfig is the seed's: 5m, judged as DESIGN.md reads the seed.
+// DefaultConfig is the seed's: 5m, judged as DESIGN.md reads the seed,
+// with the default reaction bound.
 func DefaultConfig() Config {
-	return Config{Timeout: 5 * time.Minute, Profile: rules.ProfileSeed}
+	return Config{Timeout: 5 * time.Minute, Profile: rules.ProfileSeed, Reaction: rules.DefaultReaction}
 }
 
 // Bounds on --staticpod-timeout: below a second no monitor could probe;
@@ -37,6 +42,9 @@ func (c Config) Validate() error {
 	if c.Timeout < minTimeout || c.Timeout > maxTimeout {
 		return fmt.Errorf("--staticpod-timeout %s is out of range: give %s to %s (the seed's is 5m)", c.Timeout, minTimeout, maxTimeout)
 	}
+	if c.Reaction < 0 || c.Reaction > maxTimeout {
+		return fmt.Errorf("reaction bound %s is out of range: give 0 to %s (the default is %s)", c.Reaction, maxTimeout, rules.DefaultReaction)
+	}
 	if c.Profile != rules.ProfileSeed && c.Profile != rules.ProfileLibraryGo {
 		return fmt.Errorf("--staticpod-profile %q is not known: give %s (seed 003 as DESIGN.md reads it) or %s (what library-go shipped)", c.Profile, rules.ProfileSeed, rules.ProfileLibraryGo)
 	}
@@ -49,7 +57,7 @@ func (c Config) Rules() rules.Config {
 	if c.Profile == rules.ProfileLibraryGo {
 		rc = rules.LibraryGo()
 	}
-	rc.Timeout = c.Timeout
+	rc.Timeout, rc.Reaction = c.Timeout, c.Reaction
 	return rc
 }
 

@@ -3,7 +3,9 @@ package staticpod_test
 import (
 	"bytes"
 	"context"
+	"strings"
 	"testing"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -94,7 +96,7 @@ var _ = Describe("the reference", func() {
 		c := verdict(run, "STATICPOD-012")
 		Expect(c.Status).To(Equal(reports.Pass))
 		Expect(c.Message).To(Equal("2 judged"))
-		for _, subject := range []string{"never-links", "keeps-manifest", "removes-before-linking", "links-late-by-1s"} {
+		for _, subject := range []string{"never-links", "keeps-manifest", "removes-before-linking", "links-late-past-bound"} {
 			run, _ := play("staticpod-monitor-owes-step-two", map[string]string{staticpod.RoleStartupMonitor: subject})
 			c := verdict(run, "STATICPOD-012")
 			Expect(c.Status).To(Equal(reports.Fail), subject)
@@ -128,12 +130,57 @@ var _ = It("library-go's subjects pass every STATICPOD rule of the library-go pr
 	}
 })
 
+// DESIGN 003, issue 19's done-when: library-go's ladder (first retry 20m
+// after the fallback, doubling, capped at 2h) is one the seed allows.
+var _ = It("passes library-go's back-off under the seed profile (STATICPOD-007)", func() {
+	for _, name := range []string{"staticpod-hook-never-finishes", "staticpod-backoff-ladder-24h"} {
+		run, _ := play(name, map[string]string{staticpod.RoleOperator: "library-go"})
+		c := verdict(run, "STATICPOD-007")
+		Expect(c.Status).To(Equal(reports.Pass), "%s: %s", name, c.Message)
+		Expect(c.Measures).NotTo(BeEmpty(), name)
+		Expect(c.Measures[0].P50).To(BeNumerically(">=", 20*time.Minute), name)
+	}
+})
+
+// faithfulSubjects are the faithful variants (conformance/staticpod/faithful),
+// "role/subject".
+func faithfulSubjects() map[string]bool {
+	out := map[string]bool{}
+	for _, r := range staticpod.Mechanism(staticpod.DefaultConfig()).Roles {
+		for _, s := range r.Subjects {
+			if s.Faithful {
+				out[r.Name+"/"+s.Name] = true
+			}
+		}
+	}
+	return out
+}
+
+// A faithful variant, played in its role with the reference elsewhere,
+// fails no rule on any built-in (a Style rule may warn; the built-ins'
+// expect steps are the reference's, issue 20).
+var _ = It("fails no rule with a faithful variant on any built-in", func() {
+	Expect(faithfulSubjects()).To(HaveLen(4))
+	for s := range faithfulSubjects() {
+		role, subject, _ := strings.Cut(s, "/")
+		for _, sc := range builtins() {
+			name := sc.Name
+			run, _ := play(name, map[string]string{role: subject})
+			for _, c := range run.Cases {
+				if c.Rule != "EXPECT" {
+					Expect(c.Status).NotTo(Equal(reports.Fail), "%s=%s on %s, %s: %s", role, subject, name, c.Rule, c.Message)
+				}
+			}
+		}
+	}
+})
+
 // Every rule is shown to fail on a subject broken for that reason.
 var _ = DescribeTable("a broken subject fails its rule",
 	func(role, subject, scenario, rule string) {
 		run, _ := play(scenario, map[string]string{role: subject})
 		c := verdict(run, rule)
-		Expect(c.Status).To(Equal(reports.Fail), "%s=%s should fail %s on %s: %s", role, subject, rule, scenario, c.Message)
+		Expect(c.Status).To(Equal(failing(rule)), "%s=%s should fail %s on %s: %s", role, subject, rule, scenario, c.Message)
 		Expect(c.Message).To(ContainSubstring("master-0"))
 		Expect(c.Evidence).NotTo(BeEmpty())
 	},
@@ -146,7 +193,7 @@ var _ = DescribeTable("a broken subject fails its rule",
 	Entry(nil, "startup-monitor", "wrong-target", "staticpod-bad-manifest", "STATICPOD-005"),
 	Entry(nil, "operator", "retries-crashloop", "staticpod-bad-config-observer", "STATICPOD-006"),
 	Entry(nil, "operator", "hasty-retry", "staticpod-hook-never-finishes", "STATICPOD-007"),
-	Entry(nil, "operator", "library-go", "staticpod-hook-never-finishes", "STATICPOD-007"),
+	Entry(nil, "operator", "library-go", "staticpod-bad-config-observer", "STATICPOD-006"),
 	Entry(nil, "operator", "never-degraded", "staticpod-hook-never-finishes", "STATICPOD-008"),
 	Entry(nil, "pruner", "prunes-last-known-good", "staticpod-ten-failing-revisions", "STATICPOD-009"),
 	Entry(nil, "pruner", "library-go", "staticpod-ten-failing-revisions", "STATICPOD-009"),
@@ -164,6 +211,9 @@ var _ = It("lists every broken subject in the table", func() {
 		"operator/library-go": true, "operator/never-degraded": true, "operator/no-termination-message": true, "pruner/prunes-last-known-good": true,
 		"pruner/library-go": true, "installer/ignores-lock": true,
 		"installer/library-go": true, // honours the lock as the seed does: nothing to fail
+	}
+	for s := range faithfulSubjects() { // faithful: nothing to fail
+		tested[s] = true
 	}
 	for s := range mutantsTested() { // mutants_test.go
 		tested[s] = true

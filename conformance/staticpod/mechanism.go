@@ -59,6 +59,12 @@ func Mechanism(cfg Config) *conformance.Mechanism {
 			{Name: RolePruner, Subjects: pruners},
 		},
 		Rules:    rules.Rules(cfg.Rules()),
+		Reaction: cfg.Reaction,
+		WithReaction: func(d time.Duration) *conformance.Mechanism {
+			c := cfg
+			c.Reaction = d
+			return Mechanism(c)
+		},
 		Estimate: cfg.Estimate,
 		Expects:  ClusterOperatorGVK,
 		Build: func(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
@@ -53,5 +54,27 @@ func TestBuildRefusesForeignSubjects(t *testing.T) {
 				t.Errorf("%s: a multi-line error %q", role, err)
 			}
 		}
+	}
+}
+
+// The mechanism states its reaction bound (1m: rules.DefaultReaction) and
+// is judged with another through WithReaction (--reaction-bound): the
+// rules that judge a reaction say the bound they were built with.
+func TestReactionBound(t *testing.T) {
+	m := staticpod.Mechanism(staticpod.DefaultConfig())
+	if m.Reaction != time.Minute || m.WithReaction == nil {
+		t.Fatalf("reaction %s, WithReaction set %v; want 1m and set", m.Reaction, m.WithReaction != nil)
+	}
+	tight := m.WithReaction(20 * time.Second)
+	if tight.Reaction != 20*time.Second {
+		t.Errorf("WithReaction(20s).Reaction = %s", tight.Reaction)
+	}
+	for _, r := range tight.Rules {
+		if r.ID == "STATICPOD-012" && !strings.Contains(r.Statement, "within the reaction bound (20s)") {
+			t.Errorf("STATICPOD-012 with a 20s bound: %q", r.Statement)
+		}
+	}
+	if m.Reaction != time.Minute {
+		t.Errorf("WithReaction changed the mechanism it was called on: %s", m.Reaction)
 	}
 }

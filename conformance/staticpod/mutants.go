@@ -194,12 +194,12 @@ var removesBeforeLinking = onReady(func(ops []sp.Op) []sp.Op {
 	return ops
 })
 
-// readyLate acts on its operand's readiness only at a look a second after
+// readyLate acts on its operand's readiness only at a look delay after
 // the first one that found it ready (it waits for the readiness to be
 // "stable"), the operand still ready then. It remembers, per mirror pod
 // (its UID), its first look that found it ready; a look that finds it not
 // ready forgets. One per run: its memory is the run's.
-func readyLate() func(sp.MonitorParams, sp.MonitorView, time.Time) sp.MonitorDecision {
+func readyLate(delay time.Duration) func(sp.MonitorParams, sp.MonitorView, time.Time) sp.MonitorDecision {
 	var mu sync.Mutex
 	first := map[string]time.Time{}
 	return func(p sp.MonitorParams, v sp.MonitorView, now time.Time) sp.MonitorDecision {
@@ -218,7 +218,7 @@ func readyLate() func(sp.MonitorParams, sp.MonitorView, time.Time) sp.MonitorDec
 		if !ok {
 			t, first[m.UID] = now, now
 		}
-		if due := t.Add(time.Second); now.Before(due) {
+		if due := t.Add(delay); now.Before(due) {
 			d.Action, d.Ops, d.Next = sp.Wait, nil, due
 		}
 		return d
@@ -235,42 +235,140 @@ func seedOperatorWith(change func(*sp.OperatorParams)) operatorCore {
 	return operatorCore{p, sp.Operate}
 }
 
-// newFallback tells whether the node's mirror pod shows a fallback the
-// operator's memory does not know yet: its first look at it.
-func newFallback(mem *sp.Fallback, n sp.Node) bool {
-	if n.Mirror == nil {
-		return false
-	}
-	if _, ok := n.Mirror.Annotations[sp.AnnotationFallbackForRevision]; !ok {
-		return false
-	}
-	return mem == nil || mem.UID != n.Mirror.UID
-}
-
-// degradedLate reports a new fallback only at its next look, a second
-// after it first sees it (it waits for the fallback to be "stable"): until
-// then the condition stays as it was.
-func degradedLate(p sp.OperatorParams, mem *sp.Fallback, n sp.Node, now time.Time) sp.OperatorDecision {
-	d := sp.Operate(p, mem, n, now)
-	if !newFallback(mem, n) {
+// degradedLate reports a new fallback only delay after it first sees it
+// (it waits for the fallback to be "stable"): until then, whatever wakes
+// it, the condition stays as it was. It remembers, per fallback mirror pod
+// (its UID), when it first saw it (one per run).
+func degradedLate(delay time.Duration) func(sp.OperatorParams, *sp.Fallback, sp.Node, time.Time) sp.OperatorDecision {
+	var mu sync.Mutex
+	first := map[string]time.Time{}
+	return func(p sp.OperatorParams, mem *sp.Fallback, n sp.Node, now time.Time) sp.OperatorDecision {
+		d := sp.Operate(p, mem, n, now)
+		if d.Memory == nil || d.Memory.UID == "" || n.Mirror == nil || n.Mirror.UID != d.Memory.UID {
+			return d
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		t, ok := first[d.Memory.UID]
+		if !ok {
+			t, first[d.Memory.UID] = now, now
+		}
+		if due := t.Add(delay); now.Before(due) {
+			d.Condition = sp.Condition{Type: p.ConditionType, Status: metav1.ConditionFalse, Reason: "AsExpected"}
+			if mem != nil && mem.UID != d.Memory.UID && p.DegradedUntilReady {
+				d.Condition = sp.Condition{Type: p.ConditionType, Status: metav1.ConditionTrue, Reason: string(mem.Reason), Message: p.Describe(*mem)}
+			}
+			d.Next = due
+		}
 		return d
 	}
-	d.Condition = sp.Condition{Type: p.ConditionType, Status: metav1.ConditionFalse, Reason: "AsExpected"}
-	if mem != nil && p.DegradedUntilReady {
+}
+
+// degradedForever never lets go of a fallback: once one is over (a later
+// revision ready), it keeps its memory and Degraded=True as it was.
+func degradedForever(p sp.OperatorParams, mem *sp.Fallback, n sp.Node, now time.Time) sp.OperatorDecision {
+	d := sp.Operate(p, mem, n, now)
+	if d.Memory == nil && mem != nil {
+		d.Memory = mem
 		d.Condition = sp.Condition{Type: p.ConditionType, Status: metav1.ConditionTrue, Reason: string(mem.Reason), Message: p.Describe(*mem)}
 	}
-	d.Next = now.Add(time.Second)
 	return d
 }
 
-// lateTerminationMessage reads the failed revision's termination message
-// only at its second look at a fallback: the first Degraded=True it writes
-// lacks it.
-func lateTerminationMessage(p sp.OperatorParams, mem *sp.Fallback, n sp.Node, now time.Time) sp.OperatorDecision {
-	if newFallback(mem, n) {
-		n.Termination = ""
+// degradedClearedLate clears Degraded only delay after its first look
+// that finds the fallback over (a later revision ready): until then it
+// keeps its memory and the condition as they were. It remembers, per
+// fallback mirror pod (its UID), when it first found it over (one per run).
+func degradedClearedLate(delay time.Duration) func(sp.OperatorParams, *sp.Fallback, sp.Node, time.Time) sp.OperatorDecision {
+	var mu sync.Mutex
+	over := map[string]time.Time{}
+	return func(p sp.OperatorParams, mem *sp.Fallback, n sp.Node, now time.Time) sp.OperatorDecision {
+		d := sp.Operate(p, mem, n, now)
+		if d.Memory != nil || mem == nil {
+			return d
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		t, ok := over[mem.UID]
+		if !ok {
+			t, over[mem.UID] = now, now
+		}
+		if due := t.Add(delay); now.Before(due) {
+			d.Memory, d.Next = mem, due
+			d.Condition = sp.Condition{Type: p.ConditionType, Status: metav1.ConditionTrue, Reason: string(mem.Reason), Message: p.Describe(*mem)}
+		}
+		return d
+	}
+}
+
+// retriesOf is how many retries of the failed revision the operator will
+// have asked before the one it decides on now: its memory's, one more once
+// its memory's fallback was retried (Operate's count at a new fallback).
+func retriesOf(mem *sp.Fallback) int {
+	if mem == nil {
+		return 0
+	}
+	if mem.Retried {
+		return mem.Retries + 1
+	}
+	return mem.Retries
+}
+
+// backoffShrinks waits 40m before the first retry and half as long before
+// each next one, no less than the seed's 10m.
+func backoffShrinks(p sp.OperatorParams, mem *sp.Fallback, n sp.Node, now time.Time) sp.OperatorDecision {
+	wait := max(40*time.Minute>>min(retriesOf(mem), 2), 10*time.Minute)
+	p.Backoff = sp.Backoff{First: wait, Max: wait}
+	return sp.Operate(p, mem, n, now)
+}
+
+// givenUpAfter is how many retries givesUp asks before it stops.
+const givenUpAfter = 2
+
+// givesUp retries as the seed says until it has retried a revision twice,
+// then treats every later fallback of it as one never to retry.
+func givesUp(p sp.OperatorParams, mem *sp.Fallback, n sp.Node, now time.Time) sp.OperatorDecision {
+	if mem != nil && retriesOf(mem) >= givenUpAfter {
+		p.NoRetry = append(slices.Clip(p.NoRetry), mem.Reason)
 	}
 	return sp.Operate(p, mem, n, now)
+}
+
+// retryWithoutOperand installs a revision asked again (a retry) as it
+// installed it the first time but for the operand's manifest: the
+// resources and the startup-monitor's manifest only, so the fallback keeps
+// running (one per run: its memory is the run's).
+func retryWithoutOperand() func(sp.InstallerParams, int, bool) []sp.Op {
+	var mu sync.Mutex
+	done := map[int]bool{}
+	return func(p sp.InstallerParams, revision int, held bool) []sp.Op {
+		mu.Lock()
+		defer mu.Unlock()
+		ops := sp.Install(p, revision, held)
+		if !done[revision] {
+			done[revision] = ops != nil
+			return ops
+		}
+		return slices.DeleteFunc(ops, func(op sp.Op) bool { return op.Kind == sp.WriteManifest && op.Pod == sp.Operand })
+	}
+}
+
+// skipsReinstall installs a revision only the first time it is asked: the
+// second ask finds its files from the first trial and does nothing (one
+// per run: its memory is the run's).
+func skipsReinstall() func(sp.InstallerParams, int, bool) []sp.Op {
+	var mu sync.Mutex
+	done := map[int]bool{}
+	return func(p sp.InstallerParams, revision int, held bool) []sp.Op {
+		mu.Lock()
+		defer mu.Unlock()
+		if done[revision] {
+			return nil
+		}
+		ops := sp.Install(p, revision, held)
+		done[revision] = ops != nil
+		return ops
+	}
 }
 
 // truncatedTermination is how much of a termination message

@@ -1,6 +1,7 @@
 package staticpod
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -80,7 +81,7 @@ func TestMonitorMutants(t *testing.T) {
 	ref := monitorNamed(t, "reference")
 	m, s := time.Minute, time.Second
 
-	t.Run("early-by-1s and late-by-1s fall back one second either side of the 5m timeout", func(t *testing.T) {
+	t.Run("early-by-1s and late-past-bound fall back one second before the 5m timeout and after it and the 1m bound", func(t *testing.T) {
 		v := watch(hookObs)
 		for _, c := range []struct {
 			subject string
@@ -89,7 +90,7 @@ func TestMonitorMutants(t *testing.T) {
 		}{
 			{"reference", 5*m - s, sp.Wait}, {"reference", 5 * m, sp.FallBack},
 			{"early-by-1s", 5*m - 2*s, sp.Wait}, {"early-by-1s", 5*m - s, sp.FallBack},
-			{"late-by-1s", 5 * m, sp.Wait}, {"late-by-1s", 5*m + s, sp.FallBack},
+			{"late-past-bound", 6 * m, sp.Wait}, {"late-past-bound", 6*m + s, sp.FallBack},
 		} {
 			if d := decide(monitorNamed(t, c.subject), v, c.at); d.Action != c.want {
 				t.Errorf("%s at %v: action %v, want %v", c.subject, c.at, d.Action, c.want)
@@ -219,25 +220,25 @@ func TestMonitorMutants(t *testing.T) {
 			t.Errorf("reference after the mutants: %v", kinds(d.Ops))
 		}
 	})
-	t.Run("links-late-by-1s acts a second after its first look finds the operand ready", func(t *testing.T) {
-		mu := monitorNamed(t, "links-late-by-1s")
+	t.Run("links-late-past-bound acts 1m1s after its first look finds the operand ready", func(t *testing.T) {
+		mu := monitorNamed(t, "links-late-past-bound")
 		d := decide(mu, watch(upObs), m)
-		if d.Action != sp.Wait || len(d.Ops) > 0 || !d.Next.Equal(mt0.Add(m+s)) {
-			t.Fatalf("first look: %v %v next %v, want to wait until 1m1s", d.Action, kinds(d.Ops), d.Next)
+		if d.Action != sp.Wait || len(d.Ops) > 0 || !d.Next.Equal(mt0.Add(2*m+s)) {
+			t.Fatalf("first look: %v %v next %v, want to wait until 2m1s", d.Action, kinds(d.Ops), d.Next)
 		}
-		if d := decide(mu, watch(upObs), m+s/2); d.Action != sp.Wait || !d.Next.Equal(mt0.Add(m+s)) {
-			t.Errorf("half a second later: %v next %v, want to wait until 1m1s", d.Action, d.Next)
+		if d := decide(mu, watch(upObs), m+s/2); d.Action != sp.Wait || !d.Next.Equal(mt0.Add(2*m+s)) {
+			t.Errorf("half a second later: %v next %v, want to wait until 2m1s", d.Action, d.Next)
 		}
-		if d := decide(mu, watch(upObs), m+s); d.Action != sp.Ready || !slices.Contains(kinds(d.Ops), sp.LinkLastKnownGood) {
-			t.Errorf("a second later: %v %v, want ready and linked", d.Action, kinds(d.Ops))
+		if d := decide(mu, watch(upObs), 2*m+s); d.Action != sp.Ready || !slices.Contains(kinds(d.Ops), sp.LinkLastKnownGood) {
+			t.Errorf("1m1s later: %v %v, want ready and linked", d.Action, kinds(d.Ops))
 		}
-		if d := decide(mu, watch(hookObs), 2*m); d.Action != sp.Wait {
+		if d := decide(mu, watch(hookObs), 5*m/2); d.Action != sp.Wait {
 			t.Errorf("not ready: %v", d.Action)
 		}
-		if d := decide(mu, watch(upObs), 3*m); d.Action != sp.Wait || !d.Next.Equal(mt0.Add(3*m+s)) {
-			t.Errorf("ready again: %v next %v, want to wait a second again", d.Action, d.Next)
+		if d := decide(mu, watch(upObs), 3*m); d.Action != sp.Wait || !d.Next.Equal(mt0.Add(4*m+s)) {
+			t.Errorf("ready again: %v next %v, want to wait 1m1s again", d.Action, d.Next)
 		}
-		if d := decide(monitorNamed(t, "links-late-by-1s"), watch(upObs), 3*m); d.Action != sp.Wait {
+		if d := decide(monitorNamed(t, "links-late-past-bound"), watch(upObs), 3*m); d.Action != sp.Wait {
 			t.Errorf("a new run's monitor remembered the last one's look: %v", d.Action)
 		}
 	})
@@ -275,7 +276,7 @@ func TestOperatorMutants(t *testing.T) {
 			}
 		}
 	})
-	t.Run("the back-off mutants retry one second or one step off the ladder", func(t *testing.T) {
+	t.Run("the back-off mutants retry one second early or past the 6h cap and the bound", func(t *testing.T) {
 		for _, c := range []struct {
 			subject string
 			first   time.Duration
@@ -283,9 +284,7 @@ func TestOperatorMutants(t *testing.T) {
 		}{
 			{"reference", 10 * m, 6 * time.Hour},
 			{"retry-early-by-1s", 10*m - s, 6 * time.Hour},
-			{"retry-late-by-1s", 10*m + s, 6 * time.Hour},
-			{"backoff-stops-early", 10 * m, 320 * m},
-			{"backoff-cap-over-by-1s", 10 * m, 6*time.Hour + s},
+			{"backoff-cap-past-6h", 10 * m, 6*time.Hour + m + s},
 		} {
 			b := operatorNamed(t, c.subject).params.Backoff
 			if b.Delay(0) != c.first || b.Delay(6) != c.seventh {
@@ -303,26 +302,80 @@ func TestOperatorMutants(t *testing.T) {
 			}
 		}
 	})
-	t.Run("degraded-late-by-1s reports a fallback a second late", func(t *testing.T) {
-		o := operatorNamed(t, "degraded-late-by-1s")
-		d := operate(o, nil, at(fellBackTo("a", sp.NotReady)), 0)
-		if d.Condition.Status != metav1.ConditionFalse || !d.Next.Equal(mt0.Add(s)) {
-			t.Fatalf("first look: %s next %v, want False and a look at 1s", d.Condition.Status, d.Next)
-		}
-		if d = operate(o, d.Memory, at(fellBackTo("a", sp.NotReady)), s); d.Condition.Status != metav1.ConditionTrue || !d.Next.Equal(mt0.Add(10*m)) {
-			t.Errorf("second look: %s next %v, want True and the retry at 10m", d.Condition.Status, d.Next)
+	t.Run("backoff-shrinks waits 40m, 20m, then 10m", func(t *testing.T) {
+		o := operatorNamed(t, "backoff-shrinks")
+		uid := "a"
+		d := operate(o, nil, at(fellBackTo(uid, sp.NotReady)), 0)
+		for k, want := range []time.Duration{40 * m, 20 * m, 10 * m, 10 * m} {
+			if !d.Next.Equal(d.Memory.At.Add(want)) {
+				t.Fatalf("retry %d: next %v, want %v after %v", k+1, d.Next, want, d.Memory.At)
+			}
+			due := d.Next.Sub(mt0)
+			if d = operate(o, d.Memory, at(fellBackTo(uid, sp.NotReady)), due); !d.Retry {
+				t.Fatalf("retry %d not asked at %v", k+1, due)
+			}
+			uid = fmt.Sprint("b", k)
+			d = operate(o, d.Memory, at(fellBackTo(uid, sp.NotReady)), due+5*m)
 		}
 	})
-	t.Run("late-termination-message and truncates-termination-message do not show the whole termination message at once", func(t *testing.T) {
-		o := operatorNamed(t, "late-termination-message")
-		d := operate(o, nil, at(fellBackTo("a", sp.CrashLooping)), 0)
-		if strings.Contains(d.Condition.Message, term) {
-			t.Errorf("late-termination-message, first look: %q", d.Condition.Message)
+	t.Run("gives-up retries twice, then never", func(t *testing.T) {
+		o := operatorNamed(t, "gives-up")
+		uid := "a"
+		d := operate(o, nil, at(fellBackTo(uid, sp.NotReady)), 0)
+		for k := range 3 {
+			due := d.Next.Sub(mt0)
+			if k == givenUpAfter {
+				if !d.Next.IsZero() {
+					t.Errorf("retry %d: next %v, want none", k+1, d.Next)
+				}
+				break
+			}
+			if d = operate(o, d.Memory, at(fellBackTo(uid, sp.NotReady)), due); !d.Retry {
+				t.Fatalf("retry %d not asked at %v", k+1, due)
+			}
+			uid = fmt.Sprint("b", k)
+			d = operate(o, d.Memory, at(fellBackTo(uid, sp.NotReady)), due+5*m)
 		}
-		if d = operate(o, d.Memory, at(fellBackTo("a", sp.CrashLooping)), s); !strings.Contains(d.Condition.Message, term) {
-			t.Errorf("late-termination-message, second look: %q", d.Condition.Message)
+	})
+	t.Run("degraded-late-past-bound reports a fallback 1m1s late, whatever wakes it", func(t *testing.T) {
+		o := operatorNamed(t, "degraded-late-past-bound")
+		d := operate(o, nil, at(fellBackTo("a", sp.NotReady)), 0)
+		if d.Condition.Status != metav1.ConditionFalse || !d.Next.Equal(mt0.Add(m+s)) {
+			t.Fatalf("first look: %s next %v, want False and a look at 1m1s", d.Condition.Status, d.Next)
 		}
-		d = operate(operatorNamed(t, "truncates-termination-message"), nil, at(fellBackTo("a", sp.CrashLooping)), 0)
+		if d = operate(o, d.Memory, at(fellBackTo("a", sp.NotReady)), 30*s); d.Condition.Status != metav1.ConditionFalse {
+			t.Fatalf("woken at 30s: %s, want False still", d.Condition.Status)
+		}
+		if d = operate(o, d.Memory, at(fellBackTo("a", sp.NotReady)), m+s); d.Condition.Status != metav1.ConditionTrue || !d.Next.Equal(mt0.Add(10*m)) {
+			t.Errorf("at 1m1s: %s next %v, want True and the retry at 10m", d.Condition.Status, d.Next)
+		}
+	})
+	t.Run("degraded-forever keeps Degraded once the failed revision is ready", func(t *testing.T) {
+		ready := &sp.Mirror{Name: "kas", UID: "r", Revision: 5, Ready: true}
+		for subject, want := range map[string]metav1.ConditionStatus{"reference": metav1.ConditionFalse, "degraded-forever": metav1.ConditionTrue} {
+			o := operatorNamed(t, subject)
+			d := operate(o, nil, at(fellBackTo("a", sp.NotReady)), 0)
+			if d = operate(o, d.Memory, at(ready), 11*m); d.Condition.Status != want {
+				t.Errorf("%s once ready: %s, want %s", subject, d.Condition.Status, want)
+			}
+		}
+	})
+	t.Run("clears-late-past-bound clears Degraded 1m1s after the failed revision is ready", func(t *testing.T) {
+		ready := &sp.Mirror{Name: "kas", UID: "r", Revision: 5, Ready: true}
+		o := operatorNamed(t, "clears-late-past-bound")
+		d := operate(o, nil, at(fellBackTo("a", sp.NotReady)), 0)
+		mem := d.Memory
+		for _, c := range []struct {
+			at   time.Duration
+			want metav1.ConditionStatus
+		}{{11 * m, metav1.ConditionTrue}, {12 * m, metav1.ConditionTrue}, {12*m + s, metav1.ConditionFalse}} {
+			if d = operate(o, mem, at(ready), c.at); d.Condition.Status != c.want {
+				t.Errorf("at %v once ready at 11m: %s, want %s", c.at, d.Condition.Status, c.want)
+			}
+		}
+	})
+	t.Run("truncates-termination-message does not show the whole termination message", func(t *testing.T) {
+		d := operate(operatorNamed(t, "truncates-termination-message"), nil, at(fellBackTo("a", sp.CrashLooping)), 0)
 		if strings.Contains(d.Condition.Message, term) || !strings.Contains(d.Condition.Message, term[:truncatedTermination]) {
 			t.Errorf("truncates-termination-message: %q", d.Condition.Message)
 		}
@@ -347,6 +400,28 @@ func TestInstallerAndPrunerMutants(t *testing.T) {
 		ref := subjectNamed(t, installers, "reference").Impl.(installerImpl)(DefaultConfig())
 		if ops := ref.install(ref.params, 7, true); ops != nil {
 			t.Errorf("reference with the lock held: %v, want to wait", ops)
+		}
+	})
+	t.Run("skips-reinstall installs a revision only the first time it is asked", func(t *testing.T) {
+		c := subjectNamed(t, installers, "skips-reinstall").Impl.(installerImpl)(DefaultConfig())
+		if ops := c.install(c.params, 7, true); ops != nil {
+			t.Errorf("lock held: %v, want to wait", ops)
+		}
+		if ops := c.install(c.params, 7, false); len(ops) == 0 {
+			t.Error("first ask: nothing installed")
+		}
+		if ops := c.install(c.params, 7, false); ops != nil {
+			t.Errorf("second ask of 7: %v, want nothing", kinds(ops))
+		}
+		if ops := c.install(c.params, 8, false); len(ops) == 0 {
+			t.Error("first ask of 8: nothing installed")
+		}
+	})
+	t.Run("retry-without-operand leaves the operand's manifest out of a revision asked again", func(t *testing.T) {
+		c := subjectNamed(t, installers, "retry-without-operand").Impl.(installerImpl)(DefaultConfig())
+		first, again := c.install(c.params, 7, false), c.install(c.params, 7, false)
+		if len(first) != 5 || len(again) != 4 || slices.ContainsFunc(again, func(op sp.Op) bool { return op.Pod == sp.Operand }) {
+			t.Errorf("first %v, again %v: want the operand's manifest only the first time", first, again)
 		}
 	})
 	prune := func(name string) prunerCore {

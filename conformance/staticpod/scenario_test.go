@@ -182,6 +182,7 @@ func TestConfigValidate(t *testing.T) {
 		{staticpod.Config{Timeout: 0, Profile: "seed"}, "--staticpod-timeout 0s is out of range"},
 		{staticpod.Config{Timeout: 48 * 3600e9, Profile: "seed"}, "--staticpod-timeout 48h0m0s is out of range"},
 		{staticpod.Config{Timeout: 300e9, Profile: "openshift"}, `--staticpod-profile "openshift" is not known: give seed`},
+		{staticpod.Config{Timeout: 300e9, Profile: "seed", Reaction: -1e9}, "reaction bound -1s is out of range"},
 	} {
 		err := c.cfg.Validate()
 		switch {

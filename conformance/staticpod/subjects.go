@@ -7,6 +7,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/conformance/staticpod/faithful"
 	sp "github.com/opcert/opcert/reference/staticpod"
 )
 
@@ -65,6 +66,10 @@ var monitors = []conformance.Subject{
 		Impl: monitorImpl(func(c Config) monitorCore { return monitorOf(sp.Seed(), c.Timeout, sp.Monitor) })},
 	{Name: "library-go", Profile: "library-go", Description: "reference/staticpod's Monitor, library-go profile (its checks, order and reasons)",
 		Impl: monitorImpl(func(c Config) monitorCore { return monitorOf(sp.LibraryGo(), c.Timeout, sp.Monitor) })},
+	{Name: "watchful", Faithful: true, Description: "faithful (conformance/staticpod/faithful): the seed's checks read the other way where the seed reads both, etcd failing as EtcdUnhealthy; its own messages; keeps its manifest after a fallback",
+		Impl: monitorImpl(func(c Config) monitorCore { return faithfulMonitor(c, faithful.Watchful) })},
+	{Name: "resyncing", Faithful: true, Description: "faithful (conformance/staticpod/faithful): reacts on a 30s resync within the reaction bound (falls back 30s after the timeout, links 20s after it sees the operand ready); its own messages, the hooks one per line",
+		Impl: monitorImpl(func(c Config) monitorCore { return faithfulMonitor(c, faithful.Resyncing()) })},
 	{Name: "impatient", Description: "falls back after half the timeout (fails the timeout rule)",
 		Impl: monitorImpl(func(c Config) monitorCore { return monitorOf(sp.Seed(), c.Timeout/2, sp.Monitor) })},
 	{Name: "patient", Description: "falls back after twice the timeout, 10m (fails the timeout rule)",
@@ -79,8 +84,10 @@ var monitors = []conformance.Subject{
 		Impl: monitorImpl(func(c Config) monitorCore { return monitorOf(sp.Seed(), c.Timeout, wrongTarget) })},
 	{Name: "early-by-1s", Description: "falls back one second before the timeout, at 4m59s (fails the timeout rule)",
 		Impl: monitorImpl(func(c Config) monitorCore { return monitorOf(sp.Seed(), c.Timeout-time.Second, sp.Monitor) })},
-	{Name: "late-by-1s", Description: "falls back one second after the timeout, at 5m1s (fails the timeout rule)",
-		Impl: monitorImpl(func(c Config) monitorCore { return monitorOf(sp.Seed(), c.Timeout+time.Second, sp.Monitor) })},
+	{Name: "late-past-bound", Description: "falls back a second later than the timeout and the reaction bound allow, at 6m1s (fails the timeout rule)",
+		Impl: monitorImpl(func(c Config) monitorCore {
+			return monitorOf(sp.Seed(), c.Timeout+c.Reaction+time.Second, sp.Monitor)
+		})},
 	{Name: "timer-before-readiness", Description: "at the timeout, falls back on its previous look before it sees that the operand has just become ready, at that very instant (fails the timeout rule)",
 		Impl: monitorImpl(func(c Config) monitorCore { return monitorOf(sp.Seed(), c.Timeout, timerBeforeReadiness) })},
 	{Name: "timer-from-start", Description: "runs its timeout from its process's start, not from its revision's manifest, so a leftover monitor falls back at once when its revision is rolled out (fails the timeout rule)",
@@ -117,8 +124,8 @@ var monitors = []conformance.Subject{
 		Impl: monitorImpl(func(c Config) monitorCore { return monitorOf(sp.Seed(), c.Timeout, keepsManifest) })},
 	{Name: "removes-before-linking", Description: "once its operand is ready, removes its own manifest and only then links last-known-good, the other way round from the seed (fails the step 2 rule)",
 		Impl: monitorImpl(func(c Config) monitorCore { return monitorOf(sp.Seed(), c.Timeout, removesBeforeLinking) })},
-	{Name: "links-late-by-1s", Description: "links last-known-good and removes its own manifest at a look one second after the first that found its operand ready (fails the step 2 rule)",
-		Impl: monitorImpl(func(c Config) monitorCore { return monitorOf(sp.Seed(), c.Timeout, readyLate()) })},
+	{Name: "links-late-past-bound", Description: "links last-known-good and removes its own manifest at a look a second later than the reaction bound after the first that found its operand ready (fails the step 2 rule)",
+		Impl: monitorImpl(func(c Config) monitorCore { return monitorOf(sp.Seed(), c.Timeout, readyLate(c.Reaction+time.Second)) })},
 }
 
 // Installer subjects.
@@ -129,6 +136,10 @@ var installers = []conformance.Subject{
 		Impl: installerImpl(func(Config) installerCore { return installerCore{sp.LibraryGo().Installer, sp.Install} })},
 	{Name: "ignores-lock", Description: "writes without taking or honouring the installer lock (fails the lock rule)",
 		Impl: installerImpl(func(Config) installerCore { return installerCore{sp.InstallerParams{}, sp.Install} })},
+	{Name: "retry-without-operand", Description: "installs a revision asked again but for the operand's manifest (resources and the startup-monitor's manifest only): the fallback keeps running and nothing is retried (fails the rule that every ask is carried out)",
+		Impl: installerImpl(func(Config) installerCore { return installerCore{sp.Seed().Installer, retryWithoutOperand()} })},
+	{Name: "skips-reinstall", Description: "installs a revision only the first time it is asked: a retry finds the revision's files from its first trial and is skipped, so nothing is retried (fails the rule that every ask is carried out)",
+		Impl: installerImpl(func(Config) installerCore { return installerCore{sp.Seed().Installer, skipsReinstall()} })},
 	{Name: "locks-late", Description: "takes the installer lock only around the operand manifest: writes the resources and the startup-monitor manifest before it, under anyone's lock (fails the lock rule)",
 		Impl: installerImpl(func(Config) installerCore { return installerCore{sp.Seed().Installer, locksLate} })},
 }
@@ -139,6 +150,10 @@ var operators = []conformance.Subject{
 		Impl: operatorImpl(func(Config) operatorCore { return operatorCore{sp.Seed().Operator, sp.Operate} })},
 	{Name: "library-go", Profile: "library-go", Description: "library-go's operator: first retry after 20m, capped at 2h, every reason retried, StaticPodFallbackRevisionDegraded",
 		Impl: operatorImpl(func(Config) operatorCore { return operatorCore{sp.LibraryGo().Operator, sp.Operate} })},
+	{Name: "doubling-from-20m", Faithful: true, Description: "faithful (conformance/staticpod/faithful): first retry 20m after the fallback, doubling up to 2h, none after CrashLooping or NeverStartedUp; Degraded with its own reason and message",
+		Impl: operatorImpl(func(Config) operatorCore { return operatorCore{decide: faithful.Doubling()} })},
+	{Name: "tripling", Faithful: true, Description: "faithful (conformance/staticpod/faithful): first retry 15m after the fallback, tripling up to 6h, each at its next 30s resync; the fallback's reason as Degraded's, the termination message first",
+		Impl: operatorImpl(func(Config) operatorCore { return operatorCore{decide: faithful.Tripling()} })},
 	{Name: "retries-crashloop", Description: "retries after CrashLooping and NeverStartedUp too (fails the no-retry rule)",
 		Impl: operatorImpl(func(Config) operatorCore {
 			p := sp.Seed().Operator
@@ -167,26 +182,28 @@ var operators = []conformance.Subject{
 		Impl: operatorImpl(func(Config) operatorCore {
 			return seedOperatorWith(func(p *sp.OperatorParams) { p.Backoff.First -= time.Second })
 		})},
-	{Name: "retry-late-by-1s", Description: "retries a failed revision 10m1s after the fallback, one second late, doubling from there (fails the back-off rule)",
-		Impl: operatorImpl(func(Config) operatorCore {
-			return seedOperatorWith(func(p *sp.OperatorParams) { p.Backoff.First += time.Second })
+	{Name: "backoff-cap-past-6h", Description: "caps the back-off a second above 6h and the reaction bound (fails the back-off rule)",
+		Impl: operatorImpl(func(c Config) operatorCore {
+			return seedOperatorWith(func(p *sp.OperatorParams) { p.Backoff.Max = 6*time.Hour + c.Reaction + time.Second })
 		})},
-	{Name: "backoff-stops-early", Description: "stops doubling one step early: the back-off stays at 320m and never reaches the 6h cap (fails the back-off rule)",
-		Impl: operatorImpl(func(Config) operatorCore {
-			return seedOperatorWith(func(p *sp.OperatorParams) { p.Backoff.Max = 320 * time.Minute })
-		})},
-	{Name: "backoff-cap-over-by-1s", Description: "caps the back-off at 6h1s instead of 6h (fails the back-off rule)",
-		Impl: operatorImpl(func(Config) operatorCore {
-			return seedOperatorWith(func(p *sp.OperatorParams) { p.Backoff.Max += time.Second })
-		})},
+	{Name: "backoff-shrinks", Description: "waits 40m before the first retry, then half as long before each next one, down to 10m: the back-off shrinks (fails the back-off rule)",
+		Impl: operatorImpl(func(Config) operatorCore { return operatorCore{sp.Seed().Operator, backoffShrinks} })},
+	{Name: "gives-up", Description: "retries a failed revision twice as the seed says, then never again: a good configuration is never rolled out once the fault clears (fails the back-off rule, 003 §User Stories 4)",
+		Impl: operatorImpl(func(Config) operatorCore { return operatorCore{sp.Seed().Operator, givesUp} })},
 	{Name: "clears-degraded-on-retry", Description: "clears Degraded when the retry replaces the fallback, one step before the retried revision is ready (fails the Degraded rule)",
 		Impl: operatorImpl(func(Config) operatorCore {
 			return seedOperatorWith(func(p *sp.OperatorParams) { p.DegradedUntilReady = false })
 		})},
-	{Name: "degraded-late-by-1s", Description: "reports a new fallback a second after the mirror pod shows it, at its next look (fails the Degraded rule)",
-		Impl: operatorImpl(func(Config) operatorCore { return operatorCore{sp.Seed().Operator, degradedLate} })},
-	{Name: "late-termination-message", Description: "reports Degraded at once but adds the failed revision's termination message only at its next look (fails the termination message rule)",
-		Impl: operatorImpl(func(Config) operatorCore { return operatorCore{sp.Seed().Operator, lateTerminationMessage} })},
+	{Name: "degraded-forever", Description: "keeps Degraded=True with the last fallback's message after the retried revision is ready (warns: the Style rule on clearing Degraded)",
+		Impl: operatorImpl(func(Config) operatorCore { return operatorCore{sp.Seed().Operator, degradedForever} })},
+	{Name: "clears-late-past-bound", Description: "clears Degraded a second later than the reaction bound after the failed revision is ready (warns: the Style rule on clearing Degraded)",
+		Impl: operatorImpl(func(c Config) operatorCore {
+			return operatorCore{sp.Seed().Operator, degradedClearedLate(c.Reaction + time.Second)}
+		})},
+	{Name: "degraded-late-past-bound", Description: "reports a new fallback a second later than the reaction bound after the mirror pod shows it, at its next look (fails the Degraded rule)",
+		Impl: operatorImpl(func(c Config) operatorCore {
+			return operatorCore{sp.Seed().Operator, degradedLate(c.Reaction + time.Second)}
+		})},
 	{Name: "truncates-termination-message", Description: "cuts the failed revision's termination message to its first 64 bytes in Degraded (fails the termination message rule)",
 		Impl: operatorImpl(func(Config) operatorCore { return operatorCore{sp.Seed().Operator, truncatesTermination} })},
 }
@@ -203,6 +220,12 @@ var pruners = []conformance.Subject{
 		Impl: prunerImpl(func(Config) prunerCore { return prunerCore{sp.PrunerParams{}, keepsOneMore} })},
 	{Name: "stale-link", Description: "resolves last-known-good once, the first time it finds the link, and never sees it move: it spares the old revision and prunes the newly linked one (fails the pruner rule)",
 		Impl: prunerImpl(func(Config) prunerCore { return prunerCore{sp.Seed().Pruner, staleLink()} })},
+}
+
+// faithfulMonitor is a faithful startup-monitor with the run's timeout;
+// it honours the lock itself.
+func faithfulMonitor(c Config, decide faithful.MonitorDecide) monitorCore {
+	return monitorCore{params: sp.MonitorParams{Timeout: c.Timeout, HonourLock: true}, decide: decide}
 }
 
 func monitorOf(p sp.Profile, timeout time.Duration, decide func(sp.MonitorParams, sp.MonitorView, time.Time) sp.MonitorDecision) monitorCore {

@@ -5,9 +5,10 @@
 // controller-runtime adapter.
 //
 // The core reads nothing and takes time as an argument:
-//   - Evaluate is 004 §Implementation details' table for one workload,
-//     row by row (Available, Progressing, Degraded), and Merge the rows
-//     over a cluster's workloads (DESIGN 004). The messages are the
+//   - Over is 004 §Implementation details' table over a cluster, row by
+//     row (Available, Progressing, Degraded): its workloads' replicas
+//     against what its spec asks, "any_pod" over all of their pods
+//     (DESIGN 004); Evaluate is a cluster of one workload. The messages are the
 //     table's Example Message column, with the offending pods' names and
 //     phases in place of "[Pod1,Pod2]" and "[Unknown,Failed]".
 //   - Table adds Paused and Stopped from the operator-command annotation
@@ -34,9 +35,10 @@
 //     not degradation; more available than wanted (a scale-down in
 //     flight) is not degraded, and Available False, Progressing True by
 //     the letter of the rows.
-//   - Merging: Available False over Unknown over True; Progressing and
-//     Degraded True if any is; Progressing False names failed pods before
-//     the equal row. No workload at all reads as all replicas there.
+//   - The cluster's replicas: as many available as desired when every
+//     workload has as many as its role in the spec asks (a DaemonSet: as
+//     its controller wants), fewer when one has fewer. No workload at all
+//     reads as all replicas there.
 //   - Stopped scales StatefulSets and Deployments to 0 and deletes the
 //     DaemonSets (a DaemonSet cannot scale; operator-rs's unreachable node
 //     selector needs a scheduler that honours it); Progressing and

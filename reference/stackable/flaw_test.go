@@ -11,8 +11,8 @@ import (
 
 func TestFlawsListed(t *testing.T) {
 	all := Flaws()
-	if len(all) != 11 {
-		t.Errorf("%d flaws, want 11: %v", len(all), all)
+	if len(all) != 18 {
+		t.Errorf("%d flaws, want 18: %v", len(all), all)
 	}
 	for _, f := range all {
 		if f.Description() == "" {
@@ -26,13 +26,16 @@ func TestFlawsListed(t *testing.T) {
 
 // Each status flaw of the core differs from the reference in the case it
 // breaks, and only in the condition it breaks (the adapter's flaws,
-// writes-while-paused, stop-keeps-replicas, publishes-on-error and late,
+// writes-while-paused, stop-keeps-replicas, desired-from-workload, slow and late,
 // are shown on a real API server in package apitest).
 func TestStatusFlaws(t *testing.T) {
 	lost := []WorkloadState{{Kind: StatefulSet, Name: "c-server", Replicas: 3, AvailableReplicas: 2, Pods: pods("c-server-1", "Unknown")}}
 	failed := []WorkloadState{{Kind: StatefulSet, Name: "c-server", Replicas: 3, AvailableReplicas: 2, Pods: pods("c-server-1", "Failed")}}
 	stopped := []WorkloadState{{Kind: StatefulSet, Name: "c-server", Replicas: 0, AvailableReplicas: 0}}
 	stop := Cluster{Command: CommandStopped}
+	surplus := []WorkloadState{{Kind: Deployment, Name: "c-web", Replicas: 1, AvailableReplicas: 3}}
+	mixed := []WorkloadState{{Kind: DaemonSet, Name: "c-agent", Replicas: 2, AvailableReplicas: 1, Pods: pods("c-agent-a", "Unknown")},
+		{Kind: Deployment, Name: "c-web", Replicas: 2, AvailableReplicas: 1, Pods: pods("c-web-x", "Failed")}}
 	for _, tc := range []struct {
 		flaw    Flaw
 		cluster Cluster
@@ -41,7 +44,9 @@ func TestStatusFlaws(t *testing.T) {
 	}{
 		{IgnoresUnknown, Cluster{}, lost, map[string]metav1.ConditionStatus{TypeAvailable: metav1.ConditionFalse, TypeDegraded: metav1.ConditionFalse}},
 		{NeverDegraded, Cluster{}, failed, map[string]metav1.ConditionStatus{TypeDegraded: metav1.ConditionFalse}},
-		{ProgressingOnFailed, Cluster{}, failed, map[string]metav1.ConditionStatus{TypeProgressing: metav1.ConditionTrue}},
+		{ProgressingWhenAvailable, Cluster{}, healthy, map[string]metav1.ConditionStatus{TypeProgressing: metav1.ConditionTrue}},
+		{SurplusAvailable, Cluster{}, surplus, map[string]metav1.ConditionStatus{TypeAvailable: metav1.ConditionTrue}},
+		{MergesPerWorkload, Cluster{}, mixed, map[string]metav1.ConditionStatus{TypeAvailable: metav1.ConditionFalse}},
 		{StoppedAvailable, stop, stopped, map[string]metav1.ConditionStatus{TypeAvailable: metav1.ConditionTrue}},
 		{SilentPause, Cluster{Command: CommandPaused}, lost, map[string]metav1.ConditionStatus{TypePaused: metav1.ConditionFalse}},
 	} {
@@ -72,6 +77,20 @@ func TestTimeFlaws(t *testing.T) {
 	}
 	if _, write := Status(ClusterState{Workloads: healthy, Flaw: MovingTransition}, first, t1); write {
 		t.Error("moving-transition wrote without a change")
+	}
+
+	untimed, _ := Status(ClusterState{Workloads: lost, Flaw: NoTransitionTime}, first, t1)
+	if slices.ContainsFunc(untimed, func(c Condition) bool { return !c.LastTransitionTime.IsZero() }) {
+		t.Errorf("no-transition-time wrote a transition time: %+v", untimed)
+	}
+	sentences, _ := Status(ClusterState{Workloads: lost, Flaw: SentenceReasons}, first, t1)
+	if c := find(sentences, TypeAvailable); c.Reason != c.Message {
+		t.Errorf("sentence-reasons: Available's reason %q, want its message %q", c.Reason, c.Message)
+	}
+
+	verbatim, _ := Status(ClusterState{Workloads: lost, Flaw: VerbatimExamples}, first, t1)
+	if c := find(verbatim, TypeAvailable); c.Message != MessageUnknown {
+		t.Errorf("verbatim-examples: Available says %q, want the example %q", c.Message, MessageUnknown)
 	}
 
 	bare, _ := Status(ClusterState{Workloads: lost, Flaw: NoProbeTime}, first, t1)

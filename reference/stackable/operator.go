@@ -44,6 +44,8 @@ type Operator struct {
 	// owed holds, per cluster, the conditions the Late flaw writes at
 	// its next reconcile.
 	owed map[types.NamespacedName][]Condition
+	// due holds, per cluster, when the Slow flaw reconciles it.
+	due map[types.NamespacedName]time.Time
 }
 
 // New is an Operator talking through c, with time from clk. The error is
@@ -60,7 +62,7 @@ func New(c client.Client, clk clock.PassiveClock, o Options) (*Operator, error) 
 		return nil, fmt.Errorf("stackable operator: unknown flaw %q", o.Flaw)
 	}
 	o.Namespaces = slices.Clone(o.Namespaces)
-	return &Operator{client: c, clock: clk, o: o, owed: map[types.NamespacedName][]Condition{}}, nil
+	return &Operator{client: c, clock: clk, o: o, owed: map[types.NamespacedName][]Condition{}, due: map[types.NamespacedName]time.Time{}}, nil
 }
 
 // Initial are the requests that find the SampleClusters already there,
@@ -110,6 +112,9 @@ func (o *Operator) Reconcile(ctx context.Context, req reconcile.Request) (reconc
 		return reconcile.Result{}, nil
 	}
 	if req.Name != "" {
+		if wait := o.wait(req.NamespacedName); wait > 0 {
+			return reconcile.Result{RequeueAfter: wait}, nil
+		}
 		return reconcile.Result{}, o.reconcile(ctx, req.NamespacedName)
 	}
 	list := &unstructured.UnstructuredList{}
@@ -122,6 +127,27 @@ func (o *Operator) Reconcile(ctx context.Context, req reconcile.Request) (reconc
 		errs = append(errs, o.reconcile(ctx, client.ObjectKeyFromObject(&u)))
 	}
 	return reconcile.Result{}, errors.Join(errs...)
+}
+
+// wait is how long the Slow flaw still puts off a cluster's reconcile:
+// SlowAfter from the first event that asked for it; 0 without the flaw.
+func (o *Operator) wait(key types.NamespacedName) time.Duration {
+	if o.o.Flaw != Slow {
+		return 0
+	}
+	now := o.clock.Now()
+	o.mu.Lock()
+	defer o.mu.Unlock()
+	due, ok := o.due[key]
+	switch {
+	case !ok:
+		o.due[key] = now.Add(SlowAfter)
+		return SlowAfter
+	case now.Before(due):
+		return due.Sub(now)
+	}
+	delete(o.due, key)
+	return 0
 }
 
 func (o *Operator) reconcile(ctx context.Context, key types.NamespacedName) error {
@@ -150,12 +176,17 @@ func (o *Operator) reconcile(ctx context.Context, key types.NamespacedName) erro
 		render.Command, render.Spec.ClusterOperation.Stopped = "", false
 	}
 	desired, failed := Desired(render, o.o.Profile)
-	if failed != nil {
-		if o.o.Flaw == PublishesOnError {
-			if err := o.publish(ctx, u, c, prev, owned, now); err != nil {
-				return errors.Join(failed, err)
+	if o.o.Flaw == StopKeepsDaemonSets && c.Stopped(o.o.Profile) && failed == nil {
+		running := c
+		running.Command = ""
+		all, _ := Desired(running, o.o.Profile)
+		for _, w := range all {
+			if w.Kind == DaemonSet {
+				desired = append(desired, w)
 			}
 		}
+	}
+	if failed != nil {
 		return failed
 	}
 	if !c.Paused(o.o.Profile) || o.o.Flaw == WritesWhilePaused {
@@ -277,7 +308,11 @@ func (o *Operator) observe(ctx context.Context, c Cluster, owned []client.Object
 			out = append(out, missing)
 			continue
 		}
-		out = append(out, stateOf(owned[i], byRole[r.Name]))
+		st := stateOf(owned[i], byRole[r.Name])
+		if r.Kind != DaemonSet && o.o.Profile == ProfileSeed && o.o.Flaw != DesiredFromWorkload {
+			st.Replicas = r.Replicas // the cluster's spec says what is desired (DESIGN 004)
+		}
+		out = append(out, st)
 	}
 	return out, nil
 }

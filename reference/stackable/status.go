@@ -22,7 +22,7 @@ type ClusterState struct {
 }
 
 // Table is the cluster's conditions without times, in the order they are
-// written: the merged rows of its workloads (Evaluate, Merge), then
+// written: the rows over its workloads (Over), then
 // Paused and Stopped from the annotation (004 §Implementation details).
 // Stopped overrides the merged rows: Available False with the ADR's
 // example message "No Pods running." (004 §Set Status Conditions Only;
@@ -33,19 +33,24 @@ func Table(s ClusterState) []Condition {
 	if s.Profile == ProfileOperatorRS {
 		return operatorRS(s)
 	}
-	cs := make([]Conditions, len(s.Workloads))
-	for i, w := range s.Workloads {
+	ws := slices.Clone(s.Workloads)
+	for i := range ws {
 		if s.Flaw == IgnoresUnknown {
-			w.Pods = unknownAsRunning(w.Pods)
+			ws[i].Pods = unknownAsRunning(ws[i].Pods)
 		}
-		cs[i] = Evaluate(w)
 	}
-	m := Merge(cs)
+	m := Over(ws)
 	if s.Flaw == NeverDegraded {
 		m.Degraded = row(metav1.ConditionFalse, ReasonNotDegraded, MessageDesired, nil, nil)
 	}
-	if s.Flaw == ProgressingOnFailed && m.Progressing.Reason == ReasonPodFailed {
+	if s.Flaw == ProgressingWhenAvailable && m.Progressing.Reason == ReasonReplicasAvailable {
 		m.Progressing = row(metav1.ConditionTrue, ReasonReplicasStarting, MessageStarting, nil, nil)
+	}
+	if s.Flaw == SurplusAvailable && !slices.ContainsFunc(ws, func(w WorkloadState) bool { return w.AvailableReplicas < w.Replicas }) {
+		m.Available = row(metav1.ConditionTrue, ReasonAvailable, MessageDesired, nil, nil)
+	}
+	if s.Flaw == MergesPerWorkload {
+		m.Available = perWorkload(ws)
 	}
 	paused := row(metav1.ConditionFalse, ReasonReconciling, MessageReconciled, nil, nil)
 	if s.Cluster.Paused(s.Profile) && s.Flaw != SilentPause {
@@ -54,14 +59,39 @@ func Table(s ClusterState) []Condition {
 	stopped := row(metav1.ConditionFalse, ReasonRunning, MessageNotStopped, nil, nil)
 	if s.Cluster.Stopped(s.Profile) {
 		stopped = row(metav1.ConditionTrue, ReasonStopped, MessageStopped, nil, nil)
-		if s.Flaw != StoppedAvailable {
-			m.Available = row(metav1.ConditionFalse, ReasonStopped, MessageNoPods, nil, nil)
+		m.Available = row(metav1.ConditionFalse, ReasonStopped, MessageNoPods, nil, nil)
+		if s.Flaw == StoppedAvailable && !slices.ContainsFunc(ws, func(w WorkloadState) bool { return w.AvailableReplicas > 0 }) {
+			m.Available = row(metav1.ConditionTrue, ReasonAvailable, MessageDesired, nil, nil)
 		}
 		m.Progressing = row(metav1.ConditionFalse, ReasonStopped, MessageStopped, nil, nil)
 		m.Degraded = row(metav1.ConditionFalse, ReasonStopped, MessageStopped, nil, nil)
 	}
-	return []Condition{m.Available.condition(TypeAvailable), m.Progressing.condition(TypeProgressing),
+	out := []Condition{m.Available.condition(TypeAvailable), m.Progressing.condition(TypeProgressing),
 		m.Degraded.condition(TypeDegraded), paused.condition(TypePaused), stopped.condition(TypeStopped)}
+	if s.Flaw == SentenceReasons {
+		for i := range out {
+			out[i].Reason = out[i].Message
+		}
+	}
+	if s.Flaw == VerbatimExamples {
+		for i, v := range []Verdict{m.Available, m.Progressing, m.Degraded} {
+			out[i].Message = v.text
+		}
+	}
+	return out
+}
+
+// perWorkload is the MergesPerWorkload flaw's Available: each workload's
+// alone, False over Unknown over True.
+func perWorkload(ws []WorkloadState) Verdict {
+	out := Evaluate(WorkloadState{}).Available
+	for _, w := range ws {
+		v := Evaluate(w).Available
+		if v.Status == metav1.ConditionFalse || v.Status == metav1.ConditionUnknown && out.Status == metav1.ConditionTrue {
+			out = v
+		}
+	}
+	return out
 }
 
 // unknownAsRunning is the IgnoresUnknown flaw's reading of the pods.
@@ -118,6 +148,9 @@ func (s ClusterState) stamp(want, prev []Condition, now time.Time) ([]Condition,
 		c.LastTransitionTime = at
 		if p := find(w.Type); p != nil && p.Status == w.Status && !p.LastTransitionTime.IsZero() && !moving {
 			c.LastTransitionTime = p.LastTransitionTime
+		}
+		if s.Flaw == NoTransitionTime {
+			c.LastTransitionTime = metav1.Time{}
 		}
 		out = append(out, c)
 	}

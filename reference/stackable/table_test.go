@@ -95,48 +95,44 @@ func TestEvaluate(t *testing.T) {
 	}
 }
 
-// DESIGN 004: the merge over a cluster's workloads.
-func TestMerge(t *testing.T) {
+// DESIGN 004: the rows over a cluster's workloads, "any_pod" over all of
+// their pods.
+func TestOver(t *testing.T) {
 	ok := WorkloadState{Replicas: 2, AvailableReplicas: 2}
 	starting := WorkloadState{Replicas: 2, AvailableReplicas: 1, Pods: pods("web-b", "Pending")}
 	lost := WorkloadState{Replicas: 3, AvailableReplicas: 2, Pods: pods("server-1", "Unknown")}
 	failed := WorkloadState{Replicas: 2, AvailableReplicas: 1, Pods: pods("web-abc-0", "Failed")}
 	failedToo := WorkloadState{Replicas: 1, AvailableReplicas: 0, Pods: pods("agent-a", "Failed")}
+	surplus := WorkloadState{Replicas: 1, AvailableReplicas: 2}
+	unhealthy := want{metav1.ConditionTrue, ReasonPodsUnhealthy, "The cluster has less than the desired amount of replicas. At least one Pod [server-1] has Phase [Unknown]."}
+	availableUnknown := want{metav1.ConditionUnknown, ReasonPodPhaseUnknown, "The cluster has not the desired amount of replicas. At least one Pod [server-1] has phase Unknown."}
 	for _, tc := range []struct {
 		name                             string
 		ws                               []WorkloadState
 		available, progressing, degraded want
 	}{
 		{"all available", []WorkloadState{ok, ok}, availableTrue, progressingDone, notDegraded},
-		{"Available False wins over Unknown; Progressing True if any is", []WorkloadState{lost, starting, ok},
-			availableFalse, progressingTrue,
-			want{metav1.ConditionTrue, ReasonPodsUnhealthy, "The cluster has less than the desired amount of replicas. At least one Pod [server-1] has Phase [Unknown]."}},
-		{"Available Unknown wins over True", []WorkloadState{ok, lost},
-			want{metav1.ConditionUnknown, ReasonPodPhaseUnknown, "The cluster has not the desired amount of replicas. At least one Pod [server-1] has phase Unknown."},
-			progressingTrue,
-			want{metav1.ConditionTrue, ReasonPodsUnhealthy, "The cluster has less than the desired amount of replicas. At least one Pod [server-1] has Phase [Unknown]."}},
-		{"Progressing False: a failed pod's row wins over the equal row, and names the pods of every such workload", []WorkloadState{ok, failedToo, failed},
+		{"a pod Unknown anywhere makes Available Unknown", []WorkloadState{lost, starting, ok}, availableUnknown, progressingTrue, unhealthy},
+		{"Unknown in one workload, Failed in another: Unknown, and the Failed row", []WorkloadState{ok, lost, failed},
+			availableUnknown,
+			want{metav1.ConditionFalse, ReasonPodFailed, "The cluster does not have the desired amount of replicas. At least one Pod [web-abc-0] has Phase Failed."},
+			want{metav1.ConditionTrue, ReasonPodsUnhealthy, "The cluster has less than the desired amount of replicas. At least one Pod [server-1,web-abc-0] has Phase [Unknown,Failed]."}},
+		{"Progressing False names the failed pods of every workload", []WorkloadState{ok, failedToo, failed},
 			availableFalse,
 			want{metav1.ConditionFalse, ReasonPodFailed, "The cluster does not have the desired amount of replicas. At least one Pod [agent-a,web-abc-0] has Phase Failed."},
 			want{metav1.ConditionTrue, ReasonPodsUnhealthy, "The cluster has less than the desired amount of replicas. At least one Pod [agent-a,web-abc-0] has Phase [Failed]."}},
-		{"Degraded names the unhealthy pods of every workload, sorted, and every phase seen", []WorkloadState{failed, lost},
-			availableFalse, progressingTrue,
-			want{metav1.ConditionTrue, ReasonPodsUnhealthy, "The cluster has less than the desired amount of replicas. At least one Pod [server-1,web-abc-0] has Phase [Unknown,Failed]."}},
+		{"a surplus is not the desired amount", []WorkloadState{ok, surplus}, availableFalse, progressingTrue, notDegraded},
 		{"no workload: nothing is missing", nil, availableTrue, progressingDone, notDegraded},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var cs []Conditions
-			for _, w := range tc.ws {
-				cs = append(cs, Evaluate(w))
-			}
-			m := Merge(cs)
+			m := Over(tc.ws)
 			if got(m.Available) != tc.available || got(m.Progressing) != tc.progressing || got(m.Degraded) != tc.degraded {
-				t.Errorf("merged\n%+v\n%+v\n%+v\nwant\n%+v\n%+v\n%+v", got(m.Available), got(m.Progressing), got(m.Degraded),
+				t.Errorf("over the cluster\n%+v\n%+v\n%+v\nwant\n%+v\n%+v\n%+v", got(m.Available), got(m.Progressing), got(m.Degraded),
 					tc.available, tc.progressing, tc.degraded)
 			}
 		})
 	}
-	if m := Merge([]Conditions{Evaluate(ok)}); !reflect.DeepEqual(m, Evaluate(ok)) {
-		t.Errorf("one workload merged %+v, want it unchanged %+v", m, Evaluate(ok))
+	if m := Over([]WorkloadState{ok}); !reflect.DeepEqual(m, Evaluate(ok)) {
+		t.Errorf("one workload %+v, want Evaluate's %+v", m, Evaluate(ok))
 	}
 }

@@ -1,24 +1,29 @@
 // Package rules holds the STACKABLE rules: seed 004 (Stackable's ADR027,
 // a product cluster's status conditions derived from the workloads it
 // owns) as pure functions over a recorded timeline. Each rule cites the
-// ADR's section, the table's rows by name; the table itself, its texts
-// and the shared design's reasons are written here (seed.go, table.go),
+// ADR's section, the table's rows by name; the table itself is written
+// here (seed.go, table.go),
 // never imported from reference/ (DESIGN "The judge does not borrow from
 // the judged"; a test fails if this package depends on reference/).
 //
 // # Rules
 //
-//	rule           section                                                        statement
-//	STACKABLE-001  004 §Implementation details, Available rows; DESIGN 004         Available follows the table over the cluster's workloads; False "No Pods running." once stopped
-//	STACKABLE-002  004 §Implementation details, Progressing rows; DESIGN 004       Progressing follows the table (a Failed pod stops progress)
-//	STACKABLE-003  004 §Implementation details, Degraded rows; DESIGN 004          Degraded follows the table
-//	STACKABLE-004  004 §Implementation details, Paused and Stopped rows            Paused and Stopped follow the operator-command annotation
-//	STACKABLE-005  004 §Implementation details, Paused True                        while paused, the operator writes none of the cluster's workloads
-//	STACKABLE-006  004 §Implementation details, Stopped True; DESIGN 004           once stopped, every workload has no replicas, and keeps none
-//	STACKABLE-007  004 §Context and Problem Statement; §Set Status Conditions Only  every condition the operator writes is valid (status, reason, both times)
-//	STACKABLE-008  004 §Implementation details, Precondition                       while the cluster's reconcile fails, the operator writes none of its status
+//	rule           class  section                                                  statement
+//	STACKABLE-001  MUST   004 §Implementation details, Available rows; DESIGN 004   Available follows the rows over the cluster; False accepted once stopped
+//	STACKABLE-002  MUST   004 §Implementation details, Progressing rows             Progressing follows the rows (either where they overlap, any where none holds)
+//	STACKABLE-003  MUST   004 §Implementation details, Degraded rows                Degraded follows the rows (any where none holds)
+//	STACKABLE-004  MUST   004 §Implementation details, Paused and Stopped rows      Paused and Stopped follow the operator-command annotation
+//	STACKABLE-005  MUST   004 §Implementation details, Paused True                  while paused, the operator writes none of the cluster's workloads
+//	STACKABLE-006  MUST   004 §Implementation details, Stopped True; DESIGN 004     once stopped, every workload has no replicas, and keeps none
+//	STACKABLE-007  MUST   004 §Decision Drivers, transition history                 every condition is valid: status, lastTransitionTime, lastProbeTime when set
+//	STACKABLE-009  SHOULD 004 §Implementation details, Example Message column       messages present, naming the offending pods (Style)
+//	STACKABLE-010  SHOULD 004 §Set Status Conditions Only, examples                  lastProbeTime present, reasons CamelCase (Style)
 //
-// Every rule has Role "operator" (RoleOperator).
+// STACKABLE-008 (no status write while the reconcile fails) is retired:
+// the ADR's precondition says when the table applies, and an operator may
+// report its error itself (DESIGN 004). The audit, clause by clause, is
+// conformance/stackable/README.md. Every rule has Role "operator"
+// (RoleOperator).
 //
 // # Timeline contract
 //
@@ -49,54 +54,44 @@
 //
 // # Readings
 //
-//   - The table per workload (table.go, DESIGN 004): replicas is
-//     spec.replicas (a DaemonSet: status.desiredNumberScheduled),
-//     availableReplicas status.availableReplicas (a DaemonSet:
-//     status.numberAvailable). Where the rows overlap, a Failed pod makes
-//     Progressing False; where they leave a case open, fewer available
-//     with no pod Unknown or Failed is progress (Degraded False), and
-//     more available than wanted (a scale-down in flight) is not
-//     degraded. Merged over the workloads: Available False over Unknown
-//     over True, Progressing and Degraded True if any is; a merged
-//     message names the offending pods of every workload of its reason,
-//     sorted, "[a,b]", and the phases among them, Unknown before Failed.
+//   - The table over the cluster (table.go, DESIGN 004): per role, the
+//     replicas its spec asks (a DaemonSet: status.desiredNumberScheduled;
+//     one not created: unknown, both readings accepted) against those
+//     available (status.availableReplicas; a DaemonSet:
+//     status.numberAvailable); "==" when every role has them, "<" when one
+//     has fewer; "any_pod" over all pods of the cluster's workloads. The
+//     rules accept a set of statuses: both where rows overlap, any where
+//     none holds, and False beside the rows once stopped.
 //   - A cluster's workloads are one per role of its spec: the labelled
 //     workload of the role's kind named <cluster>-<role> (or whose
 //     template's component label is the role), or, while it does not
-//     exist (not yet created, or a role added while paused), one with
-//     none of the role's replicas available; a workload no role asks for
-//     is not counted. A cluster with no role (or no spec recorded) reads
-//     the workloads labelled with its name; with none, 001 to 003 do not
+//     exist, none of the role's replicas available. A cluster with no role
+//     (or no spec recorded) reads the workloads labelled with its name,
+//     each asking its own spec.replicas; with none, 001 to 003 do not
 //     judge it.
-//   - Reasons (the ADR has none) and messages (its "Example Message"
-//     column, verbatim) are the shared design's and are judged in the
-//     seed profile; once stopped, Progressing and Degraded are judged on
-//     their status alone.
-//   - Within one reconcile: between two changes of what the operator
-//     reads of a cluster (its annotations and spec, its workloads, their
-//     pods; someone else's write of its status too), what it owes is
-//     fixed. Each interval longer than Config.Tolerance is judged at its
-//     start plus the tolerance (with none, once every event of its first
-//     instant has happened), then at every later write of the output
-//     before the next change. The operator down owes nothing until it
-//     starts again plus the tolerance; a change whose deadline falls
-//     after the next change or the run's end is not judged.
+//   - Statuses only: the ADR names no reasons and gives its messages as
+//     examples; 009 (Style) asks for messages naming the offending pods.
+//   - The reaction bound (reconcile.go, Config.Reaction, 30s by default,
+//     plus the tolerance of a real-time run): what the operator has
+//     written at any instant t must match a state of the world that stood
+//     in [t - bound, t], judged at each of its writes and at each change
+//     plus the bound. With no bound, a change is owed once its instant is
+//     quiet. The operator down owes nothing until it starts again plus the
+//     bound; a change owed after the run's end is not judged. Each rule
+//     measures the operator's reactions (Verdict.Measures).
 //   - While spec.broken is set the reconcile fails (004 §Implementation
 //     details, "Precondition - Reconcile without errors"): 001 to 004 and
-//     006 owe nothing, and 008 fails any status write.
-//   - 005 and 008 judge spans: an offending write once the span began
-//     (after the event that began it; in real time, once it is older
-//     than the tolerance) fails.
+//     006 owe nothing, and any status is accepted.
+//   - 005 judges spans: an offending write once the span is older than
+//     the bound fails.
 //   - A stopped DaemonSet, which cannot scale, is deleted or schedules
 //     no pod (status.desiredNumberScheduled 0, what operator-rs's
 //     unreachable node selector does, cluster_resources.rs).
-//   - lastProbeTime (007) is judged where a write records
-//     status.conditions: set, not before lastTransitionTime, not after
-//     the write (plus the tolerance).
+//   - lastProbeTime is optional (007 judges it where set: not before
+//     lastTransitionTime, not after the write; 010 warns where absent).
 //   - Not judged, never failed: the operator down, a deadline after the
-//     run or after the next change, a cluster whose reconcile fails. Each
-//     failure carries the window it judged, so a recording gap excuses
-//     only what falls in it.
+//     run, a cluster whose reconcile fails. Each failure carries the
+//     window it judged, so a recording gap excuses only what falls in it.
 //
 // # Profile operator-rs
 //
@@ -112,6 +107,5 @@
 // operations.rs makes ReconciliationPaused and Stopped of
 // spec.clusterOperation, Stopped Unknown when both are set, and the pause
 // wins there too (cluster_resources.rs: a paused cluster's resources are
-// only read). Statuses alone are judged there; operator-rs's messages are
-// not the ADR's.
+// only read). Statuses alone are judged there, as in the seed profile.
 package rules

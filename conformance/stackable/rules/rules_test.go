@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 
@@ -13,18 +12,22 @@ import (
 // virtual and in real time.
 func TestRules(t *testing.T) {
 	rules := Rules(DefaultConfig())
-	if len(rules) != 8 {
-		t.Fatalf("%d rules, want 8", len(rules))
+	ids := []string{"STACKABLE-001", "STACKABLE-002", "STACKABLE-003", "STACKABLE-004", "STACKABLE-005", "STACKABLE-006", "STACKABLE-007", "STACKABLE-009", "STACKABLE-010"}
+	if len(rules) != len(ids) {
+		t.Fatalf("%d rules, want %d", len(rules), len(ids))
 	}
 	for i, r := range rules {
-		if want := fmt.Sprintf("STACKABLE-%03d", i+1); r.ID != want {
-			t.Errorf("rule %d is %s, want %s", i, r.ID, want)
+		if r.ID != ids[i] {
+			t.Errorf("rule %d is %s, want %s", i, r.ID, ids[i])
+		}
+		if r.Style != (r.ID == "STACKABLE-009" || r.ID == "STACKABLE-010") {
+			t.Errorf("%s: Style %t", r.ID, r.Style)
 		}
 		if !strings.HasPrefix(r.Section, "004 §") || r.Statement == "" || r.Check == nil || r.Role != RoleOperator {
 			t.Errorf("%s: section %q, role %q, statement %q", r.ID, r.Section, r.Role, r.Statement)
 		}
 	}
-	for _, cfg := range []Config{DefaultConfig(), {Tolerance: 5e9}} {
+	for _, cfg := range []Config{DefaultConfig(), {}, {Tolerance: 5e9}} {
 		for name, tl := range map[string]*builder{"started": started(), "failed": failed(), "lost": lost(), "stopped": stopped(), "paused": paused(),
 			"three workloads": threeRoles().status("2m", unavailable(), podFailed("[c1-agent-b]"), degraded("[c1-agent-b]", "[Failed]"), reconciling(), running())} {
 			for _, r := range Rules(cfg) {
@@ -37,7 +40,7 @@ func TestRules(t *testing.T) {
 }
 
 func TestStatementsSayTheProfile(t *testing.T) {
-	if s := Rules(Config{Tolerance: 5e9})[0].Statement; !strings.Contains(s, "within 5s of each change") {
+	if s := Rules(Config{Reaction: 25e9, Tolerance: 5e9})[0].Statement; !strings.Contains(s, "within 30s of each change") {
 		t.Errorf("statement %q does not say the tolerance", s)
 	}
 	rs := Rules(Config{Profile: ProfileOperatorRS})
@@ -64,6 +67,7 @@ func TestValidate(t *testing.T) {
 		{Config{Profile: ProfileOperatorRS, Tolerance: 5e9}, true},
 		{Config{Profile: "library-go"}, false},
 		{Config{Tolerance: -1}, false},
+		{Config{Reaction: -1}, false},
 	} {
 		if err := tc.cfg.Validate(); (err == nil) != tc.ok {
 			t.Errorf("%+v: %v", tc.cfg, err)

@@ -68,42 +68,6 @@ const (
 	phaseFailed  = "Failed"
 )
 
-// The table's "Example Message" column, verbatim (004 §Implementation
-// details); "[Pod1,Pod2]" and "[Unknown,Failed]" are filled in by
-// podsMessage.
-const (
-	msgDesired          = "The cluster has the desired amount of replicas."
-	msgNotDesired       = "The cluster does not have the desired amount of replicas."
-	msgAvailableUnknown = "The cluster has not the desired amount of replicas. At least one Pod %s has phase Unknown."
-	msgStarting         = "The cluster does not have the desired amount of replicas. No Pod has phase Unknown."
-	msgPodFailed        = "The cluster does not have the desired amount of replicas. At least one Pod %s has Phase Failed."
-	msgDegraded         = "The cluster has less than the desired amount of replicas. At least one Pod %s has Phase %s."
-	msgPaused           = "The cluster is currently not reconciled by the operator."
-	msgNotPaused        = "The cluster is currently reconciled by the operator."
-	msgStopped          = "The cluster is currently stopped. All replicas are set to 0."
-	msgNotStopped       = "The cluster is currently not stopped."
-
-	// msgNoPods is Available's message once stopped, the ADR's second
-	// example (004 §Set Status Conditions Only; DESIGN 004).
-	msgNoPods = "No Pods running."
-)
-
-// Reasons: the ADR gives none; these are the shared design's, one per row.
-const (
-	reasonAvailable     = "Available"
-	reasonUnavailable   = "ReplicasUnavailable"
-	reasonPhaseUnknown  = "PodPhaseUnknown"
-	reasonStopped       = "Stopped"
-	reasonStarting      = "ReplicasStarting"
-	reasonReplicasReady = "ReplicasAvailable"
-	reasonPodFailed     = "PodFailed"
-	reasonPodsUnhealthy = "PodsUnhealthy"
-	reasonNotDegraded   = "NotDegraded"
-	reasonPaused        = "Paused"
-	reasonReconciling   = "Reconciling"
-	reasonRunning       = "Running"
-)
-
 // reasonPattern is what Kubernetes asks of a condition's reason (UPSTREAM
 // "Kubernetes conditions in general"): CamelCase, 1 to 1024 characters.
 var reasonPattern = regexp.MustCompile(`^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$`)

@@ -1,24 +1,66 @@
 package rules
 
 import (
-	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
 
 // The table's oracle (004 §Implementation details), written from the ADR
-// and the shared design's decisions on overlapping and open rows (DESIGN
-// 004), per workload and then merged over a cluster's workloads; and
-// operator-rs's reading of the same counts (UPSTREAM).
+// and DESIGN 004: the rows are read one by one over the cluster, its
+// replicas against what its spec asks and "any_pod" over all of its pods;
+// where rows overlap both of their statuses are accepted, where none
+// matches any status is. The oracle gives statuses only: the ADR names no
+// reasons and gives its messages as examples (STACKABLE-009 looks at
+// messages). operator-rs's reading of the same workloads is here too
+// (UPSTREAM).
 
-// counts is what the table reads of one owned workload: its kind, its
-// spec.replicas (nil: not recorded, the API server's default 1), the
-// counts of its status, and the phases of its pods by name.
-type counts struct {
-	kind     string
-	spec     *int
-	status   workloadStatus
-	podPhase map[string]string
+// statuses is a set of condition statuses: what a rule accepts.
+type statuses uint8
+
+const (
+	sTrue statuses = 1 << iota
+	sFalse
+	sUnknown
+
+	anyStatus = sTrue | sFalse | sUnknown
+)
+
+// has tells whether status is in the set.
+func (s statuses) has(status string) bool {
+	switch status {
+	case statusTrue:
+		return s&sTrue != 0
+	case statusFalse:
+		return s&sFalse != 0
+	case statusUnknown:
+		return s&sUnknown != 0
+	}
+	return false
+}
+
+// String writes the set as a rule quotes it: "True", "True or False".
+func (s statuses) String() string {
+	var out []string
+	for _, x := range []struct {
+		bit  statuses
+		name string
+	}{{sTrue, statusTrue}, {sFalse, statusFalse}, {sUnknown, statusUnknown}} {
+		if s&x.bit != 0 {
+			out = append(out, x.name)
+		}
+	}
+	return strings.Join(out, " or ")
+}
+
+// statusOf is the set of one status.
+func statusOf(status string) statuses {
+	for _, s := range []statuses{sTrue, sFalse, sUnknown} {
+		if s.has(status) {
+			return s
+		}
+	}
+	return 0
 }
 
 // workloadStatus holds the status counts of the three kinds of workloads:
@@ -31,19 +73,22 @@ type workloadStatus struct {
 	NumberReady            int `json:"numberReady"`
 }
 
-// replicas is the table's "replicas": spec.replicas, or for a DaemonSet,
-// which has none, the pods it wants (status.desiredNumberScheduled).
-func (c counts) replicas() int {
-	switch {
-	case c.kind == kindDaemonSet:
-		return c.status.DesiredNumberScheduled
-	case c.spec == nil:
-		return 1
-	}
-	return *c.spec
+// counts is what the table reads of one role of a cluster: its kind, the
+// replicas the cluster's spec asks for it (want; a DaemonSet, which the
+// spec cannot count, its status.desiredNumberScheduled; wantKnown false
+// for a DaemonSet not created, whose nodes the timeline does not show),
+// the workload's spec.replicas (nil: not recorded or no workload; what
+// operator-rs reads) and status, and the phases of its pods by name.
+type counts struct {
+	kind      string
+	want      int
+	wantKnown bool
+	spec      *int
+	status    workloadStatus
+	podPhase  map[string]string
 }
 
-// available is the table's "availableReplicas".
+// available is the table's "availableReplicas" of the role.
 func (c counts) available() int {
 	if c.kind == kindDaemonSet {
 		return c.status.NumberAvailable
@@ -51,167 +96,131 @@ func (c counts) available() int {
 	return c.status.AvailableReplicas
 }
 
-// podsIn are the workload's pods whose phase is one of phases, sorted.
-func (c counts) podsIn(phases ...string) []string {
-	var out []string
-	for name, p := range c.podPhase {
-		if slices.Contains(phases, p) {
-			out = append(out, name)
+// reading is one faithful reading of the cluster's replicas: every role
+// has as many available as its spec asks (equal), some role has fewer
+// (fewer).
+type reading struct{ equal, fewer bool }
+
+// facts is what the table reads of a cluster at one moment: the readings
+// its roles allow (one, or two while a DaemonSet's wanted pods are
+// unknown), its pods by phase, and the operator-command.
+type facts struct {
+	readings []reading
+	// unknown and failed are the pods of phase Unknown and Failed, sorted;
+	// live tells whether some pod's phase is not Failed.
+	unknown, failed []string
+	live            bool
+	stopped         bool
+}
+
+// factsOf reads the rows' inputs off a cluster's roles, with pods all of
+// its pods (by name, their phase).
+func factsOf(ms []member, pods map[string]string, stopped bool) facts {
+	f := facts{stopped: stopped}
+	sure := reading{equal: true}
+	unsure := false
+	for _, m := range ms {
+		switch {
+		case !m.wantKnown:
+			unsure = true // 0 of an unknown number: equal if it wants none, fewer otherwise
+		case m.available() < m.want:
+			sure.equal, sure.fewer = false, true
+		case m.available() > m.want:
+			sure.equal = false
 		}
 	}
-	slices.Sort(out)
-	return out
-}
-
-// row is a condition the table asks for: its status and, where the table
-// and the shared design fix them, its reason and message (text, with the
-// offending pods and their phases filled in). A row without a reason is
-// judged on its status alone.
-type row struct {
-	status, reason, text string
-	pods                 []string
-	phases               []string
-}
-
-// message is the row's text with "[Pod1,Pod2]" the offending pods, sorted,
-// and "[Unknown,Failed]" the phases seen among them in that order.
-func (r row) message() string {
-	if !strings.Contains(r.text, "%s") {
-		return r.text
+	f.readings = []reading{sure}
+	if unsure {
+		f.readings = append(f.readings, reading{fewer: true})
 	}
-	pods := "[" + strings.Join(r.pods, ",") + "]"
-	if strings.Count(r.text, "%s") == 2 {
-		return fmt.Sprintf(r.text, pods, "["+strings.Join(r.phases, ",")+"]")
-	}
-	return fmt.Sprintf(r.text, pods)
-}
-
-// fixed tells whether the row fixes a reason and a message.
-func (r row) fixed() bool { return r.reason != "" }
-
-// String is how a rule names what it wanted: "False/PodFailed \"...\"".
-func (r row) String() string {
-	if !r.fixed() {
-		return r.status
-	}
-	return fmt.Sprintf("%s/%s %q", r.status, r.reason, r.message())
-}
-
-// table is what the three workload rows of the table ask for.
-type table struct{ available, progressing, degraded row }
-
-// seedRows is the table for one workload (004 §Implementation details,
-// DESIGN 004):
-//   - Available: True iff availableReplicas == replicas; otherwise Unknown
-//     if any pod has phase Unknown, else False.
-//   - Progressing: False iff availableReplicas == replicas; otherwise
-//     False if any pod has phase Failed (the third row wins where it
-//     overlaps the first: a failed pod stops progress), else True, also
-//     with no pod at all yet.
-//   - Degraded: True iff availableReplicas < replicas and a pod has phase
-//     Unknown or Failed; otherwise False (fewer available with no such
-//     pod is progress, not degradation; more available than wanted is a
-//     scale-down in flight).
-func seedRows(c counts) table {
-	var t table
-	want, got := c.replicas(), c.available()
-	unknown, failed, unhealthy := c.podsIn(phaseUnknown), c.podsIn(phaseFailed), c.podsIn(phaseUnknown, phaseFailed)
-	switch {
-	case got == want:
-		t.available = row{status: statusTrue, reason: reasonAvailable, text: msgDesired}
-		t.progressing = row{status: statusFalse, reason: reasonReplicasReady, text: msgDesired}
-	default:
-		t.available = row{status: statusFalse, reason: reasonUnavailable, text: msgNotDesired}
-		if len(unknown) > 0 {
-			t.available = row{status: statusUnknown, reason: reasonPhaseUnknown, text: msgAvailableUnknown, pods: unknown}
+	for _, name := range slices.Sorted(maps.Keys(pods)) {
+		switch pods[name] {
+		case phaseUnknown:
+			f.unknown = append(f.unknown, name)
+		case phaseFailed:
+			f.failed = append(f.failed, name)
 		}
-		t.progressing = row{status: statusTrue, reason: reasonStarting, text: msgStarting}
-		if len(failed) > 0 {
-			t.progressing = row{status: statusFalse, reason: reasonPodFailed, text: msgPodFailed, pods: failed}
+		f.live = f.live || pods[name] != phaseFailed
+	}
+	return f
+}
+
+// available is what Available may be (004 §Implementation details,
+// Available rows): True iff availableReplicas == replicas; otherwise
+// Unknown if any pod has phase Unknown, False if none has. Once stopped,
+// False too: the ADR's stopped cluster "is not available" (§Set Status
+// Conditions Only), whatever a pod's phase.
+func (f facts) available() statuses {
+	var out statuses
+	for _, r := range f.readings {
+		switch {
+		case r.equal:
+			out |= sTrue
+		case len(f.unknown) > 0:
+			out |= sUnknown
+		default:
+			out |= sFalse
 		}
 	}
-	t.degraded = row{status: statusFalse, reason: reasonNotDegraded, text: msgDesired}
-	if got < want && len(unhealthy) > 0 {
-		t.degraded = row{status: statusTrue, reason: reasonPodsUnhealthy, text: msgDegraded, pods: unhealthy, phases: phasesOf(c, unhealthy)}
-	}
-	return t
+	return f.orStopped(out)
 }
 
-// phasesOf are the phases among pods, Unknown before Failed.
-func phasesOf(c counts, pods []string) []string {
-	var out []string
-	for _, p := range []string{phaseUnknown, phaseFailed} {
-		if slices.ContainsFunc(pods, func(name string) bool { return c.podPhase[name] == p }) {
-			out = append(out, p)
+// progressing is what Progressing may be (Progressing rows): True if the
+// replicas differ and a pod's phase is not Failed; False if they are
+// equal, or differ and a pod is Failed. Both where the rows overlap (a
+// pod Failed, another not); any status where none matches (the replicas
+// differ and there is no pod at all).
+func (f facts) progressing() statuses {
+	var out statuses
+	for _, r := range f.readings {
+		var s statuses
+		if !r.equal && f.live {
+			s |= sTrue
 		}
+		if r.equal || len(f.failed) > 0 {
+			s |= sFalse
+		}
+		out |= open(s)
 	}
-	return out
+	return f.orStopped(out)
 }
 
-// mergeSeed merges the rows of a cluster's workloads (the shared design):
-// Available False if any is False, else Unknown if any is Unknown, else
-// True; Progressing True if any is True; Degraded True if any is True.
-func mergeSeed(ts []table) table {
-	rows := func(get func(table) row) []row {
-		out := make([]row, 0, len(ts))
-		for _, t := range ts {
-			out = append(out, get(t))
+// degraded is what Degraded may be (Degraded rows): True if fewer replicas
+// are available than asked and a pod has phase Unknown or Failed; False
+// if they are equal; any status where no row matches (fewer with no such
+// pod, or more than asked).
+func (f facts) degraded() statuses {
+	var out statuses
+	for _, r := range f.readings {
+		var s statuses
+		if r.fewer && len(f.unknown)+len(f.failed) > 0 {
+			s |= sTrue
 		}
-		return out
+		if r.equal {
+			s |= sFalse
+		}
+		out |= open(s)
 	}
-	return table{
-		available:   mergeRows(rows(func(t table) row { return t.available }), statusFalse, statusUnknown, statusTrue),
-		progressing: mergeRows(rows(func(t table) row { return t.progressing }), statusTrue, statusFalse),
-		degraded:    mergeRows(rows(func(t table) row { return t.degraded }), statusTrue, statusFalse),
-	}
+	return f.orStopped(out)
 }
 
-// mergeRows is the row of the first status in order that one of rows has.
-// Among the rows of that status, one that names pods wins (a False
-// Progressing is PodFailed if any workload has a failed pod), and the
-// merged row names the pods and phases of every row of its reason.
-func mergeRows(rows []row, order ...string) row {
-	for _, want := range order {
-		var out row
-		for _, r := range rows {
-			switch {
-			case r.status != want:
-			case out.status == "" || len(out.pods) == 0 && len(r.pods) > 0:
-				out = r
-				out.pods = slices.Clone(r.pods)
-			case r.reason == out.reason:
-				out.pods = append(out.pods, r.pods...)
-				out.phases = unionPhases(out.phases, r.phases)
-			}
-		}
-		if out.status != "" {
-			slices.Sort(out.pods)
-			return out
-		}
+// open is s, or any status when no row gave one: the ADR leaves the case
+// open.
+func open(s statuses) statuses {
+	if s == 0 {
+		return anyStatus
 	}
-	return row{}
+	return s
 }
 
-// unionPhases are the phases of a and b, Unknown before Failed.
-func unionPhases(a, b []string) []string {
-	var out []string
-	for _, p := range []string{phaseUnknown, phaseFailed} {
-		if slices.Contains(a, p) || slices.Contains(b, p) {
-			out = append(out, p)
-		}
+// orStopped adds False once the cluster is stopped: the ADR does not say
+// how its Stopped row meets the others, and an operator may report the
+// stopped cluster as neither progressing nor degraded (DESIGN 004).
+func (f facts) orStopped(s statuses) statuses {
+	if f.stopped {
+		return s | sFalse
 	}
-	return out
-}
-
-// stoppedRows is the table once the cluster is stopped (004
-// §Implementation details, Stopped row; DESIGN 004): Available False with
-// the ADR's "No Pods running.", Progressing and Degraded False.
-func stoppedRows() table {
-	return table{
-		available:   row{status: statusFalse, reason: reasonStopped, text: msgNoPods},
-		progressing: row{status: statusFalse},
-		degraded:    row{status: statusFalse},
-	}
+	return s
 }
 
 // operatorRSAvailable is Available as operator-rs builds it for one
@@ -251,14 +260,13 @@ func mergeOperatorRS(statuses []string) string {
 
 // commandRows are Paused and Stopped as the annotation says (004
 // §Implementation details, Paused and Stopped rows).
-func commandRows(command string) (paused, stopped row) {
-	paused = row{status: statusFalse, reason: reasonReconciling, text: msgNotPaused}
+func commandRows(command string) (paused, stopped statuses) {
+	paused, stopped = sFalse, sFalse
 	if command == commandPaused {
-		paused = row{status: statusTrue, reason: reasonPaused, text: msgPaused}
+		paused = sTrue
 	}
-	stopped = row{status: statusFalse, reason: reasonRunning, text: msgNotStopped}
 	if command == commandStopped {
-		stopped = row{status: statusTrue, reason: reasonStopped, text: msgStopped}
+		stopped = sTrue
 	}
 	return paused, stopped
 }
@@ -267,16 +275,16 @@ func commandRows(command string) (paused, stopped row) {
 // them from spec.clusterOperation (status/condition/operations.rs): paused
 // True iff reconciliationPaused; Stopped Unknown when both are set (the
 // pause takes precedence, cluster_resources.rs), True when stopped alone.
-func operationRows(op clusterOperation) (paused, stopped row) {
-	paused, stopped = row{status: statusFalse}, row{status: statusFalse}
+func operationRows(op clusterOperation) (paused, stopped statuses) {
+	paused, stopped = sFalse, sFalse
 	if op.ReconciliationPaused {
-		paused.status = statusTrue
+		paused = sTrue
 	}
 	switch {
 	case op.Stopped && op.ReconciliationPaused:
-		stopped.status = statusUnknown
+		stopped = sUnknown
 	case op.Stopped:
-		stopped.status = statusTrue
+		stopped = sTrue
 	}
 	return paused, stopped
 }

@@ -2,6 +2,8 @@ package rules
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/opcert/opcert/conformance"
@@ -11,7 +13,8 @@ import (
 
 // The rules on the conditions the table derives (004 §Implementation
 // details): STACKABLE-001 (Available), 002 (Progressing), 003 (Degraded),
-// 004 (Paused and Stopped).
+// 004 (Paused and Stopped). They judge statuses: the ADR names no reasons
+// and gives its messages as examples (DESIGN 004).
 
 // reads tells whether e changes what the operator owes cluster's
 // conditions: any write of its workloads or their pods, and any write of
@@ -28,49 +31,45 @@ func reads(cluster timeline.ObjectRef, e timeline.Event) bool {
 	return ann || spec
 }
 
-// expect is what a rule wants of one condition type.
+// expect is what a rule accepts of one condition type.
 type expect struct {
 	typ  string
-	want row
+	want statuses
 }
 
-// conditionsFollow judges, for every cluster and every state of what it
-// reads, that its conditions are what wants says (nil: nothing owed),
-// within one reconcile; state describes the state judged. A cluster that
-// is gone or whose reconcile fails (spec.broken, 004 §Implementation
-// details, "Precondition - Reconcile without errors") owes nothing.
-// nothing says why a verdict judged nothing.
-func (c Config) conditionsFollow(j *conformance.Judging, nothing string, wants func(s *story, sc scene) (exps []expect, state string)) conformance.Verdict {
+// conditionsFollow judges, for every cluster, that its conditions are
+// what wants says of the world (nil: nothing owed) within the reaction
+// bound; state describes the world judged. A cluster that is gone or
+// whose reconcile fails (spec.broken: the table applies only after a
+// reconcile without errors, 004 §Implementation details, Precondition)
+// owes nothing. nothing says why a verdict judged nothing.
+func (c Config) conditionsFollow(j *conformance.Judging, name, nothing string, wants func(s *story, world scene) (exps []expect, state string)) conformance.Verdict {
 	all := storiesOf(j)
 	var g conformance.Judgement
+	r := &reactions{name: name}
 	for _, s := range all.clusters {
-		c.judgeIntervals(j, all, s, watch{
+		c.judge(j, all, s, watch{
 			input:  func(e timeline.Event) bool { return reads(s.ref, e) },
 			output: func(e timeline.Event) bool { return e.IsWrite() && e.Object == s.ref && e.Role == RoleOperator },
-			check: func(sc scene) (string, bool) {
-				if sc.cluster == nil || sc.cluster.spec.Broken != "" {
+			check: func(world, out scene) (string, bool) {
+				if world.cluster == nil || world.cluster.spec.Broken != "" || out.cluster == nil {
 					return "", false
 				}
-				exps, state := wants(s, sc)
+				exps, state := wants(s, world)
 				if exps == nil {
 					return "", false
 				}
 				for _, x := range exps {
-					got, has := sc.cluster.conds[x.typ]
-					if !has || !x.want.matches(got) {
+					got, has := out.cluster.conds[x.typ]
+					if !has || !x.want.has(got.Status) {
 						return fmt.Sprintf("%s: %s is %s, want %s (%s)", s.ref, x.typ, conditionText(got, has), x.want, state), true
 					}
 				}
 				return "", true
 			},
-		}, &g)
+		}, &g, r)
 	}
-	return g.Verdict(nothing)
-}
-
-// matches tells whether a condition is what the row asks.
-func (r row) matches(got timeline.Condition) bool {
-	return got.Status == r.status && (!r.fixed() || got.Reason == r.reason && got.Message == r.message())
+	return r.verdict(&g, nothing, c.slack())
 }
 
 // conditionText writes a condition as a rule quotes it.
@@ -81,15 +80,21 @@ func conditionText(got timeline.Condition, has bool) string {
 	return fmt.Sprintf("%s/%s %q", got.Status, got.Reason, got.Message)
 }
 
-// describe writes the workloads a table was derived from: "StatefulSet
+// describe writes the roles a table was read from: "StatefulSet
 // c1-server 2/3 available (c1-server-2 Failed)".
 func describe(ms []member) string {
 	parts := make([]string, 0, len(ms))
 	for _, m := range ms {
-		p := fmt.Sprintf("%s %s %d/%d available", m.ref.Kind, m.ref.Name, m.available(), m.replicas())
+		want := fmt.Sprint(m.want)
+		if !m.wantKnown {
+			want = "?"
+		}
+		p := fmt.Sprintf("%s %s %d/%s available", m.ref.Kind, m.ref.Name, m.available(), want)
 		var bad []string
-		for _, name := range m.podsIn(phaseUnknown, phaseFailed) {
-			bad = append(bad, name+" "+m.podPhase[name])
+		for _, name := range slices.Sorted(maps.Keys(m.podPhase)) {
+			if ph := m.podPhase[name]; ph == phaseUnknown || ph == phaseFailed {
+				bad = append(bad, name+" "+ph)
+			}
 		}
 		if m.absent {
 			bad = append(bad, "not created")
@@ -104,26 +109,24 @@ func describe(ms []member) string {
 
 const noWorkload = "no SampleCluster with a workload, reconciled without errors"
 
-// seedTable is what the seed's table asks of a scene's cluster, and the
-// state it read; false when it asks nothing (no workload yet).
-func seedTable(s *story, sc scene) (table, string, bool) {
-	if sc.cluster.command() == commandStopped {
-		return stoppedRows(), "operator-command Stopped", true
-	}
+// seedFacts is what the seed's table reads of a world's cluster, and the
+// state it read; false when it reads nothing (no workload yet).
+func seedFacts(s *story, sc scene) (facts, string, bool) {
 	ms := sc.members(s.ref)
 	if len(ms) == 0 {
-		return table{}, "", false
+		return facts{}, "", false
 	}
-	ts := make([]table, 0, len(ms))
-	for _, m := range ms {
-		ts = append(ts, seedRows(m.counts))
+	stopped := sc.cluster.command() == commandStopped
+	state := describe(ms)
+	if stopped {
+		state += "; operator-command Stopped"
 	}
-	return mergeSeed(ts), describe(ms), true
+	return factsOf(ms, podsOf(sc.labelled()), stopped), state, true
 }
 
 // availableFollows is STACKABLE-001.
 func (c Config) availableFollows(j *conformance.Judging) conformance.Verdict {
-	return c.conditionsFollow(j, noWorkload, func(s *story, sc scene) ([]expect, string) {
+	return c.conditionsFollow(j, "Available", noWorkload, func(s *story, sc scene) ([]expect, string) {
 		if c.operatorRS() {
 			ms := sc.members(s.ref)
 			if len(ms) == 0 {
@@ -133,13 +136,13 @@ func (c Config) availableFollows(j *conformance.Judging) conformance.Verdict {
 			for _, m := range ms {
 				statuses = append(statuses, operatorRSAvailable(m.counts))
 			}
-			return []expect{{condAvailable, row{status: mergeOperatorRS(statuses)}}}, describe(ms)
+			return []expect{{condAvailable, statusOf(mergeOperatorRS(statuses))}}, describe(ms)
 		}
-		t, state, ok := seedTable(s, sc)
+		f, state, ok := seedFacts(s, sc)
 		if !ok {
 			return nil, ""
 		}
-		return []expect{{condAvailable, t.available}}, state
+		return []expect{{condAvailable, f.available()}}, state
 	})
 }
 
@@ -154,12 +157,12 @@ func (c Config) progressingFollows(j *conformance.Judging) conformance.Verdict {
 	if c.operatorRS() {
 		return c.notBuilt(condProgressing)
 	}
-	return c.conditionsFollow(j, noWorkload, func(s *story, sc scene) ([]expect, string) {
-		t, state, ok := seedTable(s, sc)
+	return c.conditionsFollow(j, "Progressing", noWorkload, func(s *story, sc scene) ([]expect, string) {
+		f, state, ok := seedFacts(s, sc)
 		if !ok {
 			return nil, ""
 		}
-		return []expect{{condProgressing, t.progressing}}, state
+		return []expect{{condProgressing, f.progressing()}}, state
 	})
 }
 
@@ -168,18 +171,18 @@ func (c Config) degradedFollows(j *conformance.Judging) conformance.Verdict {
 	if c.operatorRS() {
 		return c.notBuilt(condDegraded)
 	}
-	return c.conditionsFollow(j, noWorkload, func(s *story, sc scene) ([]expect, string) {
-		t, state, ok := seedTable(s, sc)
+	return c.conditionsFollow(j, "Degraded", noWorkload, func(s *story, sc scene) ([]expect, string) {
+		f, state, ok := seedFacts(s, sc)
 		if !ok {
 			return nil, ""
 		}
-		return []expect{{condDegraded, t.degraded}}, state
+		return []expect{{condDegraded, f.degraded()}}, state
 	})
 }
 
 // commandFollows is STACKABLE-004.
 func (c Config) commandFollows(j *conformance.Judging) conformance.Verdict {
-	return c.conditionsFollow(j, "no SampleCluster reconciled without errors", func(s *story, sc scene) ([]expect, string) {
+	return c.conditionsFollow(j, "Paused and Stopped", "no SampleCluster reconciled without errors", func(s *story, sc scene) ([]expect, string) {
 		if c.operatorRS() {
 			op := sc.cluster.spec.ClusterOperation
 			paused, stopped := operationRows(op)

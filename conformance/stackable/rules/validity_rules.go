@@ -2,76 +2,82 @@ package rules
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
-// The rules on the operator's status writes as such: STACKABLE-007 (each
-// condition valid), 008 (none from a failed reconcile).
+// The rules on the operator's conditions as such: STACKABLE-007 (each
+// condition valid: what a reader of the transition history relies on),
+// 009 (messages name the pods, a Style rule) and 010 (the conventions of
+// the ADR's examples and of Kubernetes, a Style rule).
 
-// validConditions is STACKABLE-007.
-func (c Config) validConditions(j *conformance.Judging) conformance.Verdict {
-	var g conformance.Judgement
-	probed := false
+// eachCondition calls check on every condition the operator writes on a
+// SampleCluster, with the write, and on every entry of status.conditions
+// as a write records it (list true), adding to g.
+func eachCondition(j *conformance.Judging, g *conformance.Judgement,
+	check func(e timeline.Event, ch timeline.ConditionChange) string,
+	listed func(e timeline.Event, x condition) string) {
 	for _, s := range storiesOf(j).clusters {
 		for i, e := range s.events {
 			if !e.IsWrite() || e.Verb == timeline.VerbDelete || e.Object != s.ref || e.Role != RoleOperator {
 				continue
 			}
 			for _, ch := range e.Conditions {
-				if ch.After == nil {
+				if ch.After == nil || check == nil {
 					continue
 				}
 				g.Judged++
-				if why := c.conditionProblem(ch, e.Time); why != "" {
+				if why := check(e, ch); why != "" {
 					g.FailIn(fmt.Sprintf("%s at %s: condition %s %s", e.Object, j.Offset(e.Time), ch.Type, why), e.Time, e.Time, e)
 				}
 			}
-			// lastProbeTime, when the write records status.conditions;
-			// operator-rs's ClusterCondition has none (status/condition/mod.rs).
-			if _, ok := field(e, fieldConditions); !ok || c.operatorRS() {
+			if _, ok := field(e, fieldConditions); !ok || listed == nil {
 				continue
 			}
-			probed = true
 			for _, x := range s.after[i].cluster.list {
 				g.Judged++
-				if why := c.probeProblem(x, e.Time); why != "" {
+				if why := listed(e, x); why != "" {
 					g.FailIn(fmt.Sprintf("%s at %s: condition %s %s", e.Object, j.Offset(e.Time), x.Type, why), e.Time, e.Time, e)
 				}
 			}
 		}
 	}
-	if !probed && !c.operatorRS() && g.Judged > 0 {
-		g.Skip("lastProbeTime: no write recorded status.conditions")
-	}
+}
+
+// validConditions is STACKABLE-007.
+func (c Config) validConditions(j *conformance.Judging) conformance.Verdict {
+	var g conformance.Judgement
+	eachCondition(j, &g, func(e timeline.Event, ch timeline.ConditionChange) string { return c.conditionProblem(ch, e.Time) },
+		func(e timeline.Event, x condition) string { return c.probeProblem(x, e.Time) })
 	return g.Verdict("no condition written on a SampleCluster by the operator")
 }
 
 // conditionProblem says what is wrong with a condition as a write at t
-// left it: "" when nothing is. operator-rs sets no reason, and no
-// lastTransitionTime on a condition it adds (status/condition/mod.rs:
-// update_timestamps runs only when an old condition of the type exists),
-// so the profile asks for neither, only for them right when present.
+// left it: "" when nothing is. The transition history (004 §Decision
+// Drivers, "transition history") asks for a lastTransitionTime that moves
+// when, and only when, the status does; a transition may carry the time
+// the operator saw it, within the slack before the write. operator-rs
+// sets no lastTransitionTime on a condition it adds
+// (status/condition/mod.rs: update_timestamps runs only when an old
+// condition of the type exists), so its profile asks for it only when
+// present.
 func (c Config) conditionProblem(ch timeline.ConditionChange, t time.Time) string {
 	a := *ch.After
 	switch {
 	case a.Status != statusTrue && a.Status != statusFalse && a.Status != statusUnknown:
 		return fmt.Sprintf("has status %q, not True, False or Unknown", a.Status)
-	case a.Reason == "" && !c.operatorRS():
-		return "has no reason"
-	case a.Reason != "" && (len(a.Reason) > maxReason || !reasonPattern.MatchString(a.Reason)):
-		return fmt.Sprintf("has reason %q, not CamelCase", a.Reason)
 	case a.LastTransitionTime.IsZero() && !c.operatorRS():
 		return "has no lastTransitionTime"
 	case a.LastTransitionTime.After(t.Add(c.Tolerance)):
 		return fmt.Sprintf("has lastTransitionTime %s, after the write", a.LastTransitionTime.Format(time.RFC3339))
 	case ch.Before == nil:
 		return ""
-	case ch.Before.Status != a.Status && a.LastTransitionTime.Before(t.Truncate(time.Second).Add(-c.Tolerance)):
+	case ch.Before.Status != a.Status && a.LastTransitionTime.Before(t.Truncate(time.Second).Add(-c.slack())):
 		// A transition stamps the write's time (to the second, as the API
-		// server keeps it): two transitions at one instant share it.
+		// server keeps it), or when the operator saw it, within the slack.
 		return fmt.Sprintf("went from %s to %s without moving lastTransitionTime to the write's time (it says %s)", ch.Before.Status, a.Status, a.LastTransitionTime.Format(time.RFC3339))
 	case ch.Before.Status == a.Status && !a.LastTransitionTime.Equal(ch.Before.LastTransitionTime):
 		return fmt.Sprintf("moved lastTransitionTime from %s to %s while its status stayed %s",
@@ -81,13 +87,13 @@ func (c Config) conditionProblem(ch timeline.ConditionChange, t time.Time) strin
 }
 
 // probeProblem says what is wrong with a listed condition's lastProbeTime
-// in a write at t (the shared design: the time of the status write, as
-// in the ADR's examples, so never before the condition's transition nor
-// after the write): "" when nothing is.
+// in a write at t: "" when nothing is, or when it has none (the ADR's
+// examples carry one; STACKABLE-010 warns when it is absent). Set, it is
+// when the operator last looked, so neither before the transition it saw
+// nor after the write.
 func (c Config) probeProblem(x condition, t time.Time) string {
 	switch {
 	case x.LastProbeTime == nil:
-		return "has no lastProbeTime"
 	case x.LastTransitionTime != nil && x.LastProbeTime.Before(*x.LastTransitionTime):
 		return fmt.Sprintf("has lastProbeTime %s, before its lastTransitionTime %s", x.LastProbeTime.Format(time.RFC3339), x.LastTransitionTime.Format(time.RFC3339))
 	case x.LastProbeTime.After(t.Add(c.Tolerance)):
@@ -96,38 +102,86 @@ func (c Config) probeProblem(x condition, t time.Time) string {
 	return ""
 }
 
-// noStatusWhileBroken is STACKABLE-008.
-func (c Config) noStatusWhileBroken(j *conformance.Judging) conformance.Verdict {
+// conventions is STACKABLE-010.
+func (c Config) conventions(j *conformance.Judging) conformance.Verdict {
 	var g conformance.Judgement
-	c.during(j, func(sc scene) bool { return sc.cluster != nil && sc.cluster.spec.Broken != "" },
-		func(s *story, e timeline.Event) string {
-			if e.Object != s.ref || e.Role != RoleOperator || !publishes(e) {
-				return ""
-			}
-			return fmt.Sprintf("the operator's status write (%s) while its reconcile fails", changedTypes(e))
-		}, &g)
-	return g.Verdict("no SampleCluster whose reconcile fails")
-}
-
-// publishes tells whether e writes a cluster's status: a status update,
-// or a write that changes a condition or the recorded list.
-func publishes(e timeline.Event) bool {
-	_, list := field(e, fieldConditions)
-	return e.Verb == timeline.VerbUpdateStatus || len(e.Conditions) > 0 || list
-}
-
-// changedTypes names the conditions e changes: "Available, Degraded", or
-// "no condition changed".
-func changedTypes(e timeline.Event) string {
-	out := ""
-	for _, ch := range e.Conditions {
-		if out != "" {
-			out += ", "
+	probed := false
+	eachCondition(j, &g, func(_ timeline.Event, ch timeline.ConditionChange) string {
+		if r := ch.After.Reason; r != "" && (len(r) > maxReason || !reasonPattern.MatchString(r)) {
+			return fmt.Sprintf("has reason %q, not CamelCase", r)
 		}
-		out += ch.Type
+		return ""
+	}, func(_ timeline.Event, x condition) string {
+		probed = true
+		if x.LastProbeTime == nil {
+			return "has no lastProbeTime"
+		}
+		return ""
+	})
+	if !probed && g.Judged > 0 {
+		g.Skip("lastProbeTime: no write recorded status.conditions")
 	}
-	if out == "" {
-		return "no condition changed"
+	return g.Verdict("no condition written on a SampleCluster by the operator")
+}
+
+// messagesNamePods is STACKABLE-009.
+func (c Config) messagesNamePods(j *conformance.Judging) conformance.Verdict {
+	all := storiesOf(j)
+	var g conformance.Judgement
+	r := &reactions{name: "messages"}
+	for _, s := range all.clusters {
+		c.judge(j, all, s, watch{
+			input:  func(e timeline.Event) bool { return reads(s.ref, e) },
+			output: func(e timeline.Event) bool { return e.IsWrite() && e.Object == s.ref && e.Role == RoleOperator },
+			check: func(world, out scene) (string, bool) {
+				if world.cluster == nil || world.cluster.spec.Broken != "" || out.cluster == nil || len(out.cluster.conds) == 0 {
+					return "", false
+				}
+				if p := unnamed(s, world, out); p != "" {
+					return s.ref.String() + ": " + p, true
+				}
+				return "", true
+			},
+		}, &g, r)
 	}
-	return out
+	return g.Verdict("no SampleCluster with conditions, reconciled without errors")
+}
+
+// unnamed says which of the table's conditions out holds has no message,
+// or does not name an offending pod of the world where its row's Example
+// Message names them ("[Pod1,Pod2]": Available Unknown, Progressing False
+// on a Failed pod, Degraded True); "" when none.
+func unnamed(s *story, world, out scene) string {
+	for _, typ := range []string{condAvailable, condProgressing, condDegraded, condPaused, condReconciliationPaused, condStopped} {
+		if got, ok := out.cluster.conds[typ]; ok && strings.TrimSpace(got.Message) == "" {
+			return fmt.Sprintf("%s %s has no message", typ, got.Status)
+		}
+	}
+	f, _, ok := seedFacts(s, world)
+	if !ok || f.stopped {
+		return ""
+	}
+	var failed []string // Progressing False names them only when replicas are missing
+	if !f.readings[0].equal {
+		failed = f.failed
+	}
+	for _, x := range []struct {
+		typ, status string
+		pods        []string
+	}{
+		{condAvailable, statusUnknown, f.unknown},
+		{condProgressing, statusFalse, failed},
+		{condDegraded, statusTrue, append(append([]string{}, f.unknown...), f.failed...)},
+	} {
+		got, ok := out.cluster.conds[x.typ]
+		if !ok || got.Status != x.status {
+			continue
+		}
+		for _, p := range x.pods {
+			if !strings.Contains(got.Message, p) {
+				return fmt.Sprintf("%s %s %q does not name pod %s", x.typ, x.status, got.Message, p)
+			}
+		}
+	}
+	return ""
 }

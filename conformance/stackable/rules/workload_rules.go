@@ -42,8 +42,9 @@ func (c Config) stopped(sc scene) bool {
 
 // during judges, in every cluster, each span in which holds is true of
 // the scene (already before the event judged): an event offends (what it
-// does, or "") only once the span is older than the tolerance; an offence within it may have been
-// decided before the operator saw the change, and is not judged.
+// does, or "") only once the span is older than the slack (the reaction
+// bound and the tolerance); an offence within it may have been decided
+// before the operator saw the change, and is not judged.
 func (c Config) during(j *conformance.Judging, holds func(sc scene) bool, offends func(s *story, e timeline.Event) string, g *conformance.Judgement) {
 	for _, s := range storiesOf(j).clusters {
 		var since time.Time
@@ -51,8 +52,8 @@ func (c Config) during(j *conformance.Judging, holds func(sc scene) bool, offend
 		for i, e := range s.events {
 			if open {
 				if what := offends(s, e); what != "" {
-					if c.Tolerance > 0 && !e.Time.After(since.Add(c.Tolerance)) {
-						g.Skip(fmt.Sprintf("%s at %s, within %s of the change at %s", what, j.Offset(e.Time), c.Tolerance, j.Offset(since)))
+					if c.slack() > 0 && !e.Time.After(since.Add(c.slack())) {
+						g.Skip(fmt.Sprintf("%s at %s, within %s of the change at %s", what, j.Offset(e.Time), c.slack(), j.Offset(since)))
 					} else {
 						g.FailIn(fmt.Sprintf("%s: %s at %s (since %s)", s.ref, what, j.Offset(e.Time), j.Offset(since)), since, e.Time, e)
 					}
@@ -84,17 +85,18 @@ func (c Config) leftAlone(j *conformance.Judging) conformance.Verdict {
 func (c Config) scaledToZero(j *conformance.Judging) conformance.Verdict {
 	all := storiesOf(j)
 	var g conformance.Judgement
+	r := &reactions{name: "replicas to 0"}
 	for _, s := range all.clusters {
-		c.judgeIntervals(j, all, s, watch{
+		c.judge(j, all, s, watch{
 			input: func(e timeline.Event) bool {
 				return e.IsWrite() && e.Role != RoleOperator || reads(s.ref, e) && e.Object == s.ref
 			},
 			output: func(e timeline.Event) bool { return e.IsWrite() && isWorkload(e.Object) && e.Role == RoleOperator },
-			check: func(sc scene) (string, bool) {
-				if !c.stopped(sc) || sc.cluster.spec.Broken != "" {
+			check: func(world, out scene) (string, bool) {
+				if !c.stopped(world) || world.cluster.spec.Broken != "" {
 					return "", false
 				}
-				for _, m := range sc.labelled() {
+				for _, m := range out.labelled() {
 					switch {
 					case m.kind == kindDaemonSet && m.status.DesiredNumberScheduled > 0:
 						return fmt.Sprintf("%s: stopped, but %s is not deleted and schedules %d pods", s.ref, m.ref, m.status.DesiredNumberScheduled), true
@@ -104,9 +106,9 @@ func (c Config) scaledToZero(j *conformance.Judging) conformance.Verdict {
 				}
 				return "", true
 			},
-		}, &g)
+		}, &g, r)
 	}
-	return g.Verdict("no SampleCluster stopped")
+	return r.verdict(&g, "no SampleCluster stopped", c.slack())
 }
 
 func replicasText(n *int) string {

@@ -321,8 +321,8 @@ func (p pod) with(e timeline.Event) pod {
 	return p
 }
 
-// member is a workload of a cluster as the table reads it: absent when
-// its role's workload does not exist.
+// member is a role of a cluster as the table reads it: its workload, or
+// the workload it should have while that does not exist (absent).
 type member struct {
 	ref timeline.ObjectRef
 	counts
@@ -330,15 +330,24 @@ type member struct {
 }
 
 // labelled are the scene's workloads, those labelled with its cluster's
-// name, in ref order, each with what the table reads of it: its pods are
-// those of its namespace whose labels hold every label of its pod
-// template (the selector, in the shared design).
+// name, in ref order, each with what the table reads of it, what it asks
+// for being its own spec.replicas (a DaemonSet's desiredNumberScheduled):
+// its pods are those of its namespace whose labels hold every label of its
+// pod template (the selector, in the shared design).
 func (sc scene) labelled() []member {
 	refs := slices.SortedFunc(maps.Keys(sc.workloads), func(a, b timeline.ObjectRef) int { return strings.Compare(a.String(), b.String()) })
 	out := make([]member, 0, len(refs))
 	for _, ref := range refs {
 		w := sc.workloads[ref]
-		c := counts{kind: ref.Kind, spec: w.spec, status: w.status, podPhase: map[string]string{}}
+		c := counts{kind: ref.Kind, spec: w.spec, status: w.status, podPhase: map[string]string{}, wantKnown: true}
+		switch {
+		case ref.Kind == kindDaemonSet:
+			c.want = w.status.DesiredNumberScheduled
+		case w.spec == nil:
+			c.want = 1 // the API server's default
+		default:
+			c.want = *w.spec
+		}
 		for pr, p := range sc.pods {
 			if pr.Namespace == ref.Namespace && len(w.labels) > 0 && selects(w.labels, p.labels) {
 				c.podPhase[pr.Name] = p.phase
@@ -349,13 +358,16 @@ func (sc scene) labelled() []member {
 	return out
 }
 
-// members are the workloads the table reads for the scene's cluster: one
-// per role of its spec, the labelled workload of the role's kind named
+// members are the roles the table reads for the scene's cluster: one per
+// role of its spec, asking for the role's replicas (the cluster's spec
+// says what is desired, not the workload, which the operator may have
+// scaled to 0 or not yet scaled; a DaemonSet the pods its controller
+// wants), with the labelled workload of the role's kind named
 // <cluster>-<role> or whose pod template's component label is the role,
-// or, when there is none (not yet created, or not while paused), the
-// role's workload with none of its replicas available (a DaemonSet's
-// wanted pods unknown: none). A spec that lists no role (or is not
-// recorded) reads the labelled workloads.
+// or, when there is none (not yet created, stopped, or not while paused),
+// none of its replicas available. A spec that lists no role (or is not
+// recorded) reads the labelled workloads, each asking for its own
+// spec.replicas.
 func (sc scene) members(cluster timeline.ObjectRef) []member {
 	have := sc.labelled()
 	roles := sc.cluster.spec.Roles
@@ -368,15 +380,29 @@ func (sc scene) members(cluster timeline.ObjectRef) []member {
 			return m.ref.Kind == r.Kind && (m.ref.Name == cluster.Name+"-"+r.Name || sc.workloads[m.ref].labels[labelComponent] == r.Name)
 		})
 		if i >= 0 {
-			out = append(out, have[i])
+			m := have[i]
+			if r.Kind != kindDaemonSet {
+				m.want = r.Replicas
+			}
+			out = append(out, m)
 			continue
 		}
 		m := member{ref: timeline.ObjectRef{Kind: r.Kind, Group: groupApps, Namespace: cluster.Namespace, Name: cluster.Name + "-" + r.Name},
 			counts: counts{kind: r.Kind}, absent: true}
 		if r.Kind != kindDaemonSet {
-			m.spec = &r.Replicas
+			m.want, m.wantKnown, m.spec = r.Replicas, true, &r.Replicas
 		}
 		out = append(out, m)
+	}
+	return out
+}
+
+// podsOf are the phases of the pods of every workload of the cluster, by
+// name: the table's "any_pod" ranges over them all.
+func podsOf(ms []member) map[string]string {
+	out := map[string]string{}
+	for _, m := range ms {
+		maps.Copy(out, m.podPhase)
 	}
 	return out
 }

@@ -9,13 +9,22 @@ import (
 type Config struct {
 	ChallengeAfter time.Duration // 000 §Proposal: 10m
 	UnknownAfter   time.Duration // 000 §Proposal: 10m more
-	AnswerBudget   time.Duration // 000 §Test Plan: 30s
+	// AnswerBudget is the mechanism's reaction bound (conformance.Mechanism
+	// .Reaction; --reaction-bound, or its older name --answer-budget): 000
+	// §Test Plan's "minimum update time for the stale message", 30s. It is
+	// how long the operator may take to reset a challenged message
+	// (STALE-007), and the only slack the detector has past the seed's two
+	// 10-minute deadlines (STALE-002, STALE-004): a detector that rechecks
+	// on a resync rather than at the exact instant is as faithful as one
+	// that requeues at the deadline. The seed's only number for a reaction
+	// is this one, so operator and detector are held to the same bound.
+	AnswerBudget time.Duration
 	// Tolerance is the slack allowed on deadlines: zero in virtual time,
 	// where the reference is exact; real-time tiers set it.
 	Tolerance time.Duration
 }
 
-// DefaultConfig is the seed's: 10m, 10m, 30s, exact.
+// DefaultConfig is the seed's: 10m, 10m, a reaction bound of 30s, exact.
 func DefaultConfig() Config {
 	return Config{ChallengeAfter: seedChallengeAfter, UnknownAfter: seedUnknownAfter, AnswerBudget: seedAnswerBudget}
 }

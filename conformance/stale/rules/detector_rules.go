@@ -41,18 +41,21 @@ func (c Config) notEarly(j *conformance.Judging) conformance.Verdict {
 }
 
 // STALE-002: once still for ChallengeAfter, a ClusterOperator is challenged
-// then, or when the detector is back (life.go). Only a challenge or a mark
-// settles what is owed; other detector writes do not.
+// then, or when the detector is back (life.go), within the reaction bound
+// (a detector that rechecks on a resync). Only a challenge or a mark
+// settles what is owed; other detector writes do not. The measure is how
+// long after its deadline each challenge came.
 func (c Config) due(j *conformance.Judging) conformance.Verdict {
 	off := j.Offset
 	fs, end := factsOf(j), j.End
 	var f finding
+	var late latencies
 	for _, h := range fs.histories {
 		var last *fact // the movement the detector owes a challenge for
 		var due time.Time
 		// overdue fails the owed challenge if t is past its deadline.
 		overdue := func(t time.Time, what string, ev ...fact) {
-			if last == nil || !t.After(due.Add(c.Tolerance)) {
+			if last == nil || !t.After(due.Add(c.AnswerBudget+c.Tolerance)) {
 				return
 			}
 			when := off(due)
@@ -60,8 +63,9 @@ func (c Config) due(j *conformance.Judging) conformance.Verdict {
 				when += " (when the detector was back)"
 			}
 			f.judged++
-			f.failUntil(fmt.Sprintf("ClusterOperator/%s was still from %s and due a challenge at %s; %s",
-				h.name, off(last.at()), when, what), t, append([]fact{*last}, ev...)...)
+			late.add(t.Sub(due))
+			f.failUntil(fmt.Sprintf("ClusterOperator/%s was still from %s and due a challenge at %s, within the %s reaction bound; %s",
+				h.name, off(last.at()), when, c.AnswerBudget, what), t, append([]fact{*last}, ev...)...)
 			last = nil
 		}
 		for k, x := range h.facts {
@@ -76,13 +80,14 @@ func (c Config) due(j *conformance.Judging) conformance.Verdict {
 				overdue(x.at(), "the detector's next challenge came at "+off(x.at()), x)
 				if last != nil {
 					f.judged++
+					late.add(max(0, x.at().Sub(due)))
 				}
 				last = nil
 			}
 		}
 		overdue(end, "nothing came by the end of the run at "+off(end))
 	}
-	return f.verdict("no ClusterOperator was still long enough")
+	return withMeasure(f.verdict("no ClusterOperator was still long enough"), &late, challengeLateness, c.AnswerBudget)
 }
 
 // challengeDue is when the stillness that began with move m is owed a
@@ -132,21 +137,27 @@ func challengeProblem(x fact, off func(time.Time) string) string {
 		switch {
 		case a.Message != want:
 			return fmt.Sprintf("%s challenged at %s with message %q, want %q", t, off(x.at()), a.Message, want)
-		case a.Status != b.Status || a.Reason != b.Reason || !a.LastTransitionTime.Equal(b.LastTransitionTime):
-			return fmt.Sprintf("%s: the challenge at %s changed more than the message", t, off(x.at()))
+		// The seed changes the message; the status (the mark's to change)
+		// and lastTransitionTime (which moves with the status) stay. The
+		// reason is the detector's to leave or not: the seed names none.
+		case a.Status != b.Status || !a.LastTransitionTime.Equal(b.LastTransitionTime):
+			return fmt.Sprintf("%s: the challenge at %s changed its status or lastTransitionTime, not only the message", t, off(x.at()))
 		}
 	}
 	return ""
 }
 
-// STALE-004: an unanswered challenge is followed UnknownAfter later by one
-// write setting every watched condition Unknown with the seed's text. A
-// detector down meanwhile marks UnknownAfter after it is back at the
-// latest (life.go).
+// STALE-004: an unanswered challenge is followed UnknownAfter later, within
+// the reaction bound, by one write setting every watched condition Unknown
+// with the seed's text. A detector down meanwhile marks UnknownAfter after
+// it is back at the latest (life.go). The measure is how long after its
+// deadline each mark came.
 func (c Config) marked(j *conformance.Judging) conformance.Verdict {
 	off := j.Offset
 	fs, end := factsOf(j), j.End
 	var f finding
+	var late latencies
+	slack := c.AnswerBudget + c.Tolerance
 	for _, h := range fs.histories {
 		for i, x := range h.facts {
 			if x.kind != challenge {
@@ -154,23 +165,27 @@ func (c Config) marked(j *conformance.Judging) conformance.Verdict {
 			}
 			due := x.at().Add(c.UnknownAfter)
 			latest, back := fs.detector.owed(x.at(), c.UnknownAfter, func(s upSpan) time.Time { return s.from.Add(c.UnknownAfter) })
-			want := "at " + off(due)
+			want := fmt.Sprintf("at %s (or within the %s reaction bound)", off(due), c.AnswerBudget)
 			if back && !latest.Equal(due) {
-				want = fmt.Sprintf("between %s and %s (the detector was down after the challenge)", off(due), off(latest))
+				want = fmt.Sprintf("between %s and %s and the %s reaction bound (the detector was down after the challenge)", off(due), off(latest), c.AnswerBudget)
 			}
 			next := nextOf(h.facts[i+1:], move, mark)
-			if next != nil && next.kind == move && (!back || !next.at().After(latest.Add(c.Tolerance))) {
+			if next != nil && next.kind == move && (!back || !next.at().After(latest.Add(slack))) {
 				continue // answered: nothing owed
 			}
 			if next == nil || next.kind == move {
-				if back && end.After(latest.Add(c.Tolerance)) {
+				if back && end.After(latest.Add(slack)) {
 					f.judged++
+					late.add(end.Sub(latest))
 					f.failUntil(fmt.Sprintf("ClusterOperator/%s challenged at %s and not answered, but not set Unknown %s", h.name, off(x.at()), want), end, x)
 				}
 				continue
 			}
 			f.judged++
-			if next.at().Before(due.Add(-c.Tolerance)) || (back && next.at().After(latest.Add(c.Tolerance))) {
+			if back {
+				late.add(max(0, next.at().Sub(latest)))
+			}
+			if next.at().Before(due.Add(-c.Tolerance)) || (back && next.at().After(latest.Add(slack))) {
 				f.fail(fmt.Sprintf("ClusterOperator/%s challenged at %s was set Unknown at %s, want it %s", h.name, off(x.at()), off(next.at()), want), x, *next)
 				continue
 			}
@@ -179,7 +194,7 @@ func (c Config) marked(j *conformance.Judging) conformance.Verdict {
 			}
 		}
 	}
-	return f.verdict("no challenge went unanswered in this run")
+	return withMeasure(f.verdict("no challenge went unanswered in this run"), &late, markLateness, c.AnswerBudget)
 }
 
 // markProblem describes the first thing wrong with the mark that follows
@@ -188,13 +203,11 @@ func markProblem(c Config, x, mk fact, off func(time.Time) string) string {
 	for _, t := range conditionTypes(x.before) {
 		b, a := x.before[t], mk.after[t]
 		want := staleMessage(c.ChallengeAfter+c.UnknownAfter, b.Status, b.Message)
-		switch {
-		case a.Status != "Unknown" || a.Message != want:
+		// The seed changes status and message only and names no reason:
+		// the reason is the detector's (kept, or one of its own as
+		// upstream's deadman gave, UPSTREAM.md).
+		if a.Status != "Unknown" || a.Message != want {
 			return fmt.Sprintf("%s set to %s %q at %s, want Unknown %q", t, a.Status, a.Message, off(mk.at()), want)
-		// The seed changes status and message only: the reason is kept
-		// (README, "Seed 000 as implemented").
-		case a.Reason != b.Reason:
-			return fmt.Sprintf("%s reason changed from %q to %q at %s; the mark keeps the reason", t, b.Reason, a.Reason, off(mk.at()))
 		}
 		// A status that changes moves lastTransitionTime to the mark, to the
 		// second as the API server keeps it.

@@ -57,11 +57,13 @@ func TestSTALE001NotEarly(t *testing.T) {
 	})
 }
 
-// 000 §Proposal ¶2: a ClusterOperator still for 10 minutes is challenged then.
+// 000 §Proposal ¶2: a ClusterOperator still for 10 minutes is challenged
+// then, within the reaction bound.
 func TestSTALE002Due(t *testing.T) {
 	runTable(t, "STALE-002", []ruleCase{
 		{name: "reference: challenged at +10m and again 10m after the answer",
-			tl: answering(), end: "25m", want: reports.Pass, message: []string{"2 judged"}},
+			tl: answering(), end: "25m", want: reports.Pass, message: []string{"2 judged"},
+			measures: wantLateness(challengeLateness, 2, "0s", "0s", "0s")},
 		{name: "reference: dead operator challenged and marked, then owed nothing",
 			tl: dying(), end: "1h", want: reports.Pass, message: []string{"1 judged"}},
 		{name: "Failing-typed ClusterOperator",
@@ -69,8 +71,8 @@ func TestSTALE002Due(t *testing.T) {
 			end: "15m", want: reports.Pass},
 		{name: "first challenge at +15m",
 			tl:  newTimeline().created("0s").challenge("15m"),
-			end: "20m", want: reports.Fail, message: []string{"still from +0s", "due a challenge at +10m0s", "+15m0s"},
-			evidence: []string{"0s", "15m"}},
+			end: "20m", want: reports.Fail, message: []string{"still from +0s", "due a challenge at +10m0s", "within the 30s reaction bound", "+15m0s"},
+			evidence: []string{"0s", "15m"}, measures: wantLateness(challengeLateness, 1, "5m", "5m", "5m")},
 		{name: "no challenge by the end",
 			tl:  newTimeline().created("0s"),
 			end: "30m", want: reports.Fail, message: []string{"due a challenge at +10m0s", "end of the run at +30m0s"},
@@ -90,11 +92,17 @@ func TestSTALE002Due(t *testing.T) {
 			tl:  answering().on("dns").created("0s"),
 			end: "25m", want: reports.Fail, co: "dns", message: []string{"due a challenge at +10m0s"},
 			evidence: []string{"0s"}},
-		{name: "500ms late within a tolerance of 1s",
-			tl: newTimeline().created("0s").challenge("10m0.5s"), end: "15m", tolerance: "1s", want: reports.Pass},
-		{name: "500ms late exactly",
-			tl: newTimeline().created("0s").challenge("10m0.5s"), end: "15m",
-			want: reports.Fail, message: []string{"+10m0.5s", "due a challenge at +10m0s"}, evidence: []string{"0s", "10m0.5s"}},
+		{name: "faithful: challenged 20s late, on a resync, within the reaction bound",
+			tl: newTimeline().created("0s").challenge("10m20s"), end: "15m", want: reports.Pass,
+			measures: wantLateness(challengeLateness, 1, "20s", "20s", "20s")},
+		{name: "faithful: challenged at the reaction bound",
+			tl: newTimeline().created("0s").challenge("10m30s"), end: "15m", want: reports.Pass},
+		{name: "500ms past the reaction bound within a tolerance of 1s",
+			tl: newTimeline().created("0s").challenge("10m30.5s"), end: "15m", tolerance: "1s", want: reports.Pass},
+		{name: "500ms past the reaction bound",
+			tl: newTimeline().created("0s").challenge("10m30.5s"), end: "15m",
+			want: reports.Fail, message: []string{"+10m30.5s", "due a challenge at +10m0s"}, evidence: []string{"0s", "10m30.5s"},
+			measures: wantLateness(challengeLateness, 1, "30.5s", "30.5s", "30.5s")},
 		{name: "the run ends before the challenge is due",
 			tl: newTimeline().created("0s"), end: "5m", want: reports.Skip},
 		{name: "the run ends when the challenge is due",
@@ -104,7 +112,7 @@ func TestSTALE002Due(t *testing.T) {
 }
 
 // 000 §Proposal ¶2: the challenge prefixes every watched message, in one
-// write, with the seed's text, and changes nothing else.
+// write, with the seed's text, and changes no status or transition time.
 func TestSTALE003ChallengeText(t *testing.T) {
 	// The seed's text without its trailing space.
 	noSpace := strings.TrimSuffix(challengePrefix, " ")
@@ -137,16 +145,15 @@ func TestSTALE003ChallengeText(t *testing.T) {
 			end: "15m", want: reports.Fail, message: []string{"+10m0s"}, evidence: []string{"10m"}},
 		{name: "status changed in the challenge",
 			tl:  newTimeline().created("0s").detector("10m", prefix(), status("False", at("10m"), "Upgradeable")),
-			end: "15m", want: reports.Fail, message: []string{"Upgradeable", "+10m0s", "changed more than the message"},
+			end: "15m", want: reports.Fail, message: []string{"Upgradeable", "+10m0s", "not only the message"},
 			evidence: []string{"10m"}},
-		{name: "reason changed in the challenge",
+		{name: "faithful: a reason of the detector's own in the challenge (the seed names none)",
 			tl:  newTimeline().created("0s").detector("10m", prefix(), reason("StaleCheck", "Available")),
-			end: "15m", want: reports.Fail, message: []string{"Available", "+10m0s", "changed more than the message"},
-			evidence: []string{"10m"}},
+			end: "15m", want: reports.Pass},
 		{name: "transition time moved in the challenge",
 			tl: newTimeline().created("0s").detector("10m", prefix(),
 				each(func(c *timeline.Condition) { c.LastTransitionTime = at("10m") }, "Progressing")),
-			end: "15m", want: reports.Fail, message: []string{"Progressing", "changed more than the message"},
+			end: "15m", want: reports.Fail, message: []string{"Progressing", "not only the message"},
 			evidence: []string{"10m"}},
 		{name: "Failing is watched like Degraded: left unprefixed",
 			tl: newTimeline().operatorWrites("0s", healthyFailing(at("0s"))).
@@ -161,12 +168,14 @@ func TestSTALE003ChallengeText(t *testing.T) {
 	})
 }
 
-// 000 §Proposal ¶4: an unanswered challenge is followed 10m later by one
-// write setting the watched conditions Unknown with the seed's text.
+// 000 §Proposal ¶4: an unanswered challenge is followed 10m later, within
+// the reaction bound, by one write setting the watched conditions Unknown
+// with the seed's text.
 func TestSTALE004Marked(t *testing.T) {
 	runTable(t, "STALE-004", []ruleCase{
 		{name: "reference: dead operator marked at +20m",
-			tl: dying(), end: "25m", want: reports.Pass, message: []string{"1 judged"}},
+			tl: dying(), end: "25m", want: reports.Pass, message: []string{"1 judged"},
+			measures: wantLateness(markLateness, 1, "0s", "0s", "0s")},
 		{name: "reference: Failing-typed ClusterOperator",
 			tl:  newTimeline().operatorWrites("0s", healthyFailing(at("0s"))).kill("5m").challenge("10m").mark("20m"),
 			end: "25m", want: reports.Pass},
@@ -178,16 +187,23 @@ func TestSTALE004Marked(t *testing.T) {
 			tl: dying().start("30m").operatorWrites("30m", healthy(at("30m"))).kill("31m").
 				challenge("40m").mark("50m"),
 			end: "55m", want: reports.Pass, message: []string{"2 judged"}},
-		{name: "marked 500ms late within a tolerance of 1s",
-			tl:  newTimeline().created("0s").kill("5m").challenge("10m").mark("20m0.5s"),
+		{name: "faithful: marked 25s late, on a resync, within the reaction bound",
+			tl:  newTimeline().created("0s").kill("5m").challenge("10m").mark("20m25s"),
+			end: "25m", want: reports.Pass, measures: wantLateness(markLateness, 1, "25s", "25s", "25s")},
+		{name: "marked 500ms past the reaction bound within a tolerance of 1s",
+			tl:  newTimeline().created("0s").kill("5m").challenge("10m").mark("20m30.5s"),
 			end: "25m", tolerance: "1s", want: reports.Pass},
-		{name: "marked 500ms late exactly",
-			tl:  newTimeline().created("0s").kill("5m").challenge("10m").mark("20m0.5s"),
-			end: "25m", want: reports.Fail, message: []string{"+20m0.5s", "want it at +20m0s"}, evidence: []string{"10m", "20m0.5s"}},
+		{name: "marked 500ms past the reaction bound",
+			tl:  newTimeline().created("0s").kill("5m").challenge("10m").mark("20m30.5s"),
+			end: "25m", want: reports.Fail, message: []string{"+20m30.5s", "want it at +20m0s (or within the 30s reaction bound)"}, evidence: []string{"10m", "20m30.5s"},
+			measures: wantLateness(markLateness, 1, "30.5s", "30.5s", "30.5s")},
+		{name: "faithful: answered within the reaction bound of the mark's deadline, not marked",
+			tl:  newTimeline().created("0s").challenge("10m").answer("20m10s"),
+			end: "25m", want: reports.Skip},
 		{name: "not marked",
 			tl:  newTimeline().created("0s").kill("5m").challenge("10m"),
 			end: "25m", want: reports.Fail, message: []string{"challenged at +10m0s", "not set Unknown at +20m0s"},
-			evidence: []string{"10m"}},
+			evidence: []string{"10m"}, measures: wantLateness(markLateness, 1, "5m", "5m", "5m")},
 		{name: "marked at +21m",
 			tl:  newTimeline().created("0s").kill("5m").challenge("10m").mark("21m"),
 			end: "25m", want: reports.Fail, message: []string{"+10m0s", "set Unknown at +21m0s, want it at +20m0s"},
@@ -207,10 +223,10 @@ func TestSTALE004Marked(t *testing.T) {
 					c.Status = "Unknown"
 				})),
 			end: "25m", want: reports.Fail, message: []string{"+20m0s"}, evidence: []string{"10m", "20m"}},
-		{name: "the mark changes the reason",
+		{name: "faithful: the mark gives a reason of its own (the seed names none)",
 			tl: newTimeline().created("0s").kill("5m").challenge("10m").detector("20m", staleMark(d("20m"), at("20m")),
-				reason("OperatorStale", "Available")),
-			end: "25m", want: reports.Fail, message: []string{"Available reason changed", "the mark keeps the reason"}, evidence: []string{"10m", "20m"}},
+				reason("OperatorFailedStalenessCheck")),
+			end: "25m", want: reports.Pass},
 		{name: "the mark leaves lastTransitionTime behind",
 			tl:  newTimeline().created("0s").kill("5m").challenge("10m").detector("20m", staleMark(d("20m"), at("0s"))),
 			end: "25m", want: reports.Fail, message: []string{"lastTransitionTime is +0s after the mark at +20m0s, want the mark's time"}, evidence: []string{"10m", "20m"}},

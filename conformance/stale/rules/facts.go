@@ -1,7 +1,9 @@
 package rules
 
 import (
+	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/opcert/opcert/conformance"
@@ -64,14 +66,23 @@ type history struct {
 // there is operated.
 func (h *history) operatedAt(i int) bool { return h.operated && i >= h.operatedFrom }
 
-// processes holds when each simulated process was down (killed or cut off).
+// processes holds when each simulated process was down (killed or cut off)
+// or could not call the API server (an API fault, scenario apiErrors): the
+// process runs through a fault, but an operator whose writes (or reads)
+// fail cannot answer, so its challenges then are not held against it, as
+// those to a dead one are not. Faults are kept apart (faultKey), so that a
+// kill and a start inside a fault's window do not end it.
 type processes map[string][]span
+
+// faultKey is appended to an actor's name for its fault windows.
+const faultKey = "\x00fault"
 
 type span struct{ from, to time.Time } // to is zero while still down
 
-// downDuring tells whether actor was down at any instant of [from, to].
+// downDuring tells whether actor was down, or under an API fault, at any
+// instant of [from, to].
 func (p processes) downDuring(actor string, from, to time.Time) bool {
-	for _, s := range p[actor] {
+	for _, s := range slices.Concat(p[actor], p[actor+faultKey]) {
 		if !s.from.After(to) && (s.to.IsZero() || s.to.After(from)) {
 			return true
 		}
@@ -110,14 +121,18 @@ func Online(cfg Config) conformance.Online {
 }
 
 func (p processes) note(e timeline.Event) {
-	spans := p[e.Actor]
+	key := e.Actor
+	if e.Verb == timeline.VerbFault || e.Verb == timeline.VerbClear {
+		key += faultKey
+	}
+	spans := p[key]
 	open := len(spans) > 0 && spans[len(spans)-1].to.IsZero()
 	switch e.Verb {
-	case timeline.VerbKill, timeline.VerbHang:
+	case timeline.VerbKill, timeline.VerbHang, timeline.VerbFault:
 		if !open {
-			p[e.Actor] = append(spans, span{from: e.Time})
+			p[key] = append(spans, span{from: e.Time})
 		}
-	case timeline.VerbStart, timeline.VerbReconnect:
+	case timeline.VerbStart, timeline.VerbReconnect, timeline.VerbClear:
 		if open {
 			spans[len(spans)-1].to = e.Time
 		}
@@ -172,16 +187,22 @@ func sameConditions(a, b map[string]timeline.Condition) bool {
 }
 
 // answers tells whether move m answers challenge c: every message the
-// challenge changed is no longer the challenged text.
+// challenge changed is reset, no longer the challenged text and without the
+// seed's text ("the active operators should reset this message back to the
+// original message, removing the 'checking' part", 000 §Proposal ¶3). The
+// message may be any the operator wants to report now, not only the
+// original; a condition it removed is reset too.
 func answers(c, m fact) bool {
 	if m.kind != move {
 		return false
 	}
 	for t, a := range c.after {
-		if b := c.before[t]; b.Message == a.Message {
+		b := c.before[t]
+		if b.Message == a.Message {
 			continue
 		}
-		if now, ok := m.after[t]; ok && now.Message == a.Message {
+		now, ok := m.after[t]
+		if ok && (now.Message == a.Message || strings.Contains(now.Message, challengePrefix) && !strings.Contains(b.Message, challengePrefix)) {
 			return false
 		}
 	}

@@ -18,7 +18,9 @@ const exactLatencies = 8192
 // bucketBase is the ratio of a bucket's upper bound to its lower one.
 const bucketBase = 1.01
 
-// latencies are the answer times of one operator, for STALE-007's measure.
+// latencies are reaction times: the answer times of one operator for
+// STALE-007's measure, how long after their deadlines the detector
+// challenged and marked for STALE-002's and STALE-004's.
 type latencies struct {
 	exact   []time.Duration
 	buckets map[int]int // past exactLatencies: bucket -> count
@@ -59,11 +61,11 @@ func upper(b int) time.Duration {
 	return time.Duration(math.Pow(bucketBase, float64(b+1)))
 }
 
-// measure summarises the latencies with nearest-rank percentiles: exact
-// while every time is kept, a bucket's upper bound (never above the max)
-// past that.
+// measure summarises the latencies under name with nearest-rank
+// percentiles: exact while every time is kept, a bucket's upper bound
+// (never above the max) past that.
 func (l *latencies) measure(name string, budget time.Duration) reports.Measure {
-	m := reports.Measure{Name: "ClusterOperator/" + name, Count: l.n, Max: l.max, Budget: budget}
+	m := reports.Measure{Name: name, Count: l.n, Max: l.max, Budget: budget}
 	rank := func(p float64) int { return max(0, min(int(p*float64(l.n)+0.999999)-1, l.n-1)) }
 	if l.buckets == nil {
 		s := slices.Clone(l.exact)

@@ -23,7 +23,9 @@ import (
 //     unanswered (the message does not say when it was written).
 //   - A detector cut off and reconnected keeps its memory but missed the
 //     writes meanwhile; it owes a challenge no later than 10 minutes after
-//     it is back.
+//     it is back. A detector whose API calls fail for a while (an API
+//     fault) is read the same way: it can neither look nor write until the
+//     fault clears.
 //
 // A timeline with no process events of the detector (a recording of a live
 // cluster) has it up throughout, as one incarnation.
@@ -44,11 +46,11 @@ type life []upSpan
 func (l life) noteDetector(e timeline.Event) life {
 	open := len(l) > 0 && l[len(l)-1].to.IsZero()
 	switch e.Verb {
-	case timeline.VerbStart, timeline.VerbReconnect:
+	case timeline.VerbStart, timeline.VerbReconnect, timeline.VerbClear:
 		if !open {
 			l = append(l, upSpan{from: e.Time, fresh: e.Verb == timeline.VerbStart})
 		}
-	case timeline.VerbKill, timeline.VerbHang:
+	case timeline.VerbKill, timeline.VerbHang, timeline.VerbFault:
 		if open {
 			l[len(l)-1].to = e.Time
 		}

@@ -51,7 +51,7 @@ func TestSTALE002DetectorBack(t *testing.T) {
 			want: reports.Fail, message: []string{"still from +5m0s", "due a challenge at +12m0s"}, evidence: []string{"5m", "15m"}},
 		{name: "back before the deadline: still owed at +10m",
 			tl:  newTimeline().detectorStarts("0s").created("0s").detectorDies("2m").detectorStarts("4m").challenge("14m"),
-			end: "20m", want: reports.Fail, message: []string{"due a challenge at +10m0s;"}, evidence: []string{"0s", "14m"}},
+			end: "20m", want: reports.Fail, message: []string{"due a challenge at +10m0s,"}, evidence: []string{"0s", "14m"}},
 		{name: "down until the end: owed nothing",
 			tl: newTimeline().detectorStarts("0s").created("0s").detectorDies("5m"), end: "1h", want: reports.Skip},
 		{name: "back too briefly to owe anything",
@@ -60,9 +60,12 @@ func TestSTALE002DetectorBack(t *testing.T) {
 		{name: "a reconnected detector owes it 10m after its return",
 			tl:  newTimeline().detectorStarts("0s").created("0s").detectorHangs("5m").detectorBack("25m").challenge("35m"),
 			end: "40m", want: reports.Pass},
-		{name: "a reconnected detector 1s later than that",
-			tl:  newTimeline().detectorStarts("0s").created("0s").detectorHangs("5m").detectorBack("25m").challenge("35m1s"),
-			end: "40m", want: reports.Fail, message: []string{"due a challenge at +35m0s"}, evidence: []string{"0s", "35m1s"}},
+		{name: "a reconnected detector within the reaction bound of that",
+			tl:  newTimeline().detectorStarts("0s").created("0s").detectorHangs("5m").detectorBack("25m").challenge("35m30s"),
+			end: "40m", want: reports.Pass},
+		{name: "a reconnected detector 1s past the reaction bound of that",
+			tl:  newTimeline().detectorStarts("0s").created("0s").detectorHangs("5m").detectorBack("25m").challenge("35m31s"),
+			end: "40m", want: reports.Fail, message: []string{"due a challenge at +35m0s"}, evidence: []string{"0s", "35m31s"}},
 	})
 }
 
@@ -78,14 +81,36 @@ func TestSTALE004DetectorBack(t *testing.T) {
 			tl: restarted().mark("25m"), end: "30m", want: reports.Pass},
 		{name: "the new detector marks 10m after the challenge",
 			tl: restarted().mark("20m"), end: "30m", want: reports.Pass},
-		{name: "the new detector marks 1s after it owed the mark",
-			tl: restarted().mark("25m1s"), end: "30m", want: reports.Fail,
-			message: []string{"set Unknown at +25m1s, want it between +20m0s and +25m0s"}, evidence: []string{"10m", "25m1s"}},
+		{name: "the new detector marks within the reaction bound of the mark it owed",
+			tl: restarted().mark("25m30s"), end: "30m", want: reports.Pass},
+		{name: "the new detector marks 1s past the reaction bound of the mark it owed",
+			tl: restarted().mark("25m31s"), end: "30m", want: reports.Fail,
+			message: []string{"set Unknown at +25m31s, want it between +20m0s and +25m0s and the 30s reaction bound"}, evidence: []string{"10m", "25m31s"}},
 		{name: "the new detector never marks",
 			tl: restarted(), end: "30m", want: reports.Fail,
 			message: []string{"not set Unknown between +20m0s and +25m0s"}, evidence: []string{"10m"}},
 		{name: "the detector does not come back",
 			tl:  newTimeline().detectorStarts("0s").start("0s").created("0s").kill("5m").challenge("10m").detectorDies("12m"),
 			end: "1h", want: reports.Skip},
+	})
+}
+
+// A detector whose API calls fail (scenario apiErrors) can neither look nor
+// write: it is read as cut off until the fault clears.
+func TestDetectorUnderAnAPIFault(t *testing.T) {
+	faulted := func() *builder {
+		return newTimeline().detectorStarts("0s").created("0s").detectorFault("9m").detectorClear("15m")
+	}
+	runTable(t, "STALE-002", []ruleCase{
+		{name: "challenged once the fault clears",
+			tl: faulted().challenge("15m"), end: "20m", want: reports.Pass},
+		{name: "owed no later than 10m after the fault clears",
+			tl: faulted(), end: "26m", want: reports.Fail,
+			message: []string{"due a challenge at +25m0s (when the detector was back)"}, evidence: []string{"0s"}},
+	})
+	runTable(t, "STALE-004", []ruleCase{
+		{name: "a mark due during the fault is owed 10m after it clears",
+			tl:  newTimeline().detectorStarts("0s").created("0s").challenge("10m").detectorFault("19m").detectorClear("21m").mark("21m"),
+			end: "35m", want: reports.Pass},
 	})
 }

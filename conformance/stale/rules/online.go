@@ -32,6 +32,9 @@ type online struct {
 	objs   map[string]*objJudge
 	broken string // why the timeline cannot be judged online after all
 	done   map[time.Time][]conformance.Verdict
+	// late2 and late4 are the detector's reaction times past its deadlines
+	// over every ClusterOperator, for STALE-002's and STALE-004's measures.
+	late2, late4 latencies
 }
 
 func newOnline(cfg Config, start time.Time) *online {
@@ -69,9 +72,10 @@ type objJudge struct {
 	pending4 []fact // STALE-004: challenges not yet followed by a move or a mark
 	ch5      *fact  // STALE-005
 	moved5   *fact
-	cycle6   []fact    // STALE-006
-	queue    []*reply7 // STALE-007/008: challenges in order, settled from the head
-	operated bool      // the reader's history.operatedAt for the fact being read
+	pastEnd4 []time.Time // STALE-004: deadlines of marks never written, measured to the end
+	cycle6   []fact      // STALE-006
+	queue    []*reply7   // STALE-007/008: challenges in order, settled from the head
+	operated bool        // the reader's history.operatedAt for the fact being read
 }
 
 // reply7 is one challenge's wait for its answer.
@@ -130,6 +134,7 @@ func (j *objJudge) read(x fact) {
 		j.overdue(x.at(), "the detector's next challenge came at "+off(x.at()), x)
 		if j.last2 != nil {
 			j.f[r002].judged++
+			j.o.late2.add(max(0, x.at().Sub(j.due2)))
 		}
 		j.last2 = nil
 	}
@@ -198,12 +203,13 @@ func (j *objJudge) read(x fact) {
 // overdue fails the challenge STALE-002 owes if t is past its deadline.
 func (j *objJudge) overdue(t time.Time, what string, ev ...fact) {
 	c, off := j.o.cfg, j.o.off
-	if j.last2 == nil || !t.After(j.due2.Add(c.Tolerance)) {
+	if j.last2 == nil || !t.After(j.due2.Add(c.AnswerBudget+c.Tolerance)) {
 		return
 	}
 	j.f[r002].judged++
-	j.f[r002].failUntil(fmt.Sprintf("ClusterOperator/%s was still from %s and due a challenge at %s; %s",
-		j.name, off(j.last2.at()), off(j.due2), what), t, append([]fact{*j.last2}, ev...)...)
+	j.o.late2.add(t.Sub(j.due2))
+	j.f[r002].failUntil(fmt.Sprintf("ClusterOperator/%s was still from %s and due a challenge at %s, within the %s reaction bound; %s",
+		j.name, off(j.last2.at()), off(j.due2), c.AnswerBudget, what), t, append([]fact{*j.last2}, ev...)...)
 	j.last2 = nil
 }
 
@@ -213,21 +219,23 @@ func (j *objJudge) marked(x fact, next *fact, end time.Time) {
 	c, off := j.o.cfg, j.o.off
 	f := &j.f[r004]
 	due := x.at().Add(c.UnknownAfter)
-	latest := due
-	want := "at " + off(due)
-	if next != nil && next.kind == move && !next.at().After(latest.Add(c.Tolerance)) {
+	latest, slack := due, c.AnswerBudget+c.Tolerance
+	want := fmt.Sprintf("at %s (or within the %s reaction bound)", off(due), c.AnswerBudget)
+	if next != nil && next.kind == move && !next.at().After(latest.Add(slack)) {
 		return // answered: nothing owed
 	}
 	if next == nil || next.kind == move {
 		// A move after the deadline: the end is past it, and past the deadline.
-		if next != nil || end.After(latest.Add(c.Tolerance)) {
+		if next != nil || end.After(latest.Add(slack)) {
 			f.judged++
+			j.pastEnd4 = append(j.pastEnd4, latest)
 			f.failUntil(fmt.Sprintf("ClusterOperator/%s challenged at %s and not answered, but not set Unknown %s", j.name, off(x.at()), want), endMarker, x)
 		}
 		return
 	}
 	f.judged++
-	if next.at().Before(due.Add(-c.Tolerance)) || next.at().After(latest.Add(c.Tolerance)) {
+	j.o.late4.add(max(0, next.at().Sub(latest)))
+	if next.at().Before(due.Add(-c.Tolerance)) || next.at().After(latest.Add(slack)) {
 		f.fail(fmt.Sprintf("ClusterOperator/%s challenged at %s was set Unknown at %s, want it %s", j.name, off(x.at()), off(next.at()), want), x, *next)
 		return
 	}
@@ -321,6 +329,10 @@ func (j *objJudge) finish(end time.Time) {
 		j.marked(ch, nil, end)
 	}
 	j.pending4 = nil
+	for _, due := range j.pastEnd4 {
+		j.o.late4.add(end.Sub(due))
+	}
+	j.pastEnd4 = nil
 	j.flush6()
 	j.settle(end, end)
 	for i := range j.f {
@@ -371,9 +383,11 @@ func (o *online) verdicts(end time.Time) []conformance.Verdict {
 	for i := range out {
 		out[i] = all[i].verdict(nothing[i])
 	}
+	out[r002] = withMeasure(out[r002], &o.late2, challengeLateness, o.cfg.AnswerBudget)
+	out[r004] = withMeasure(out[r004], &o.late4, markLateness, o.cfg.AnswerBudget)
 	slices.SortFunc(measures, func(a, b measured) int { return compareStrings(a.name, b.name) })
 	for _, m := range measures {
-		out[r007].Measures = append(out[r007].Measures, m.latencies.measure(m.name, o.cfg.AnswerBudget))
+		out[r007].Measures = append(out[r007].Measures, m.latencies.measure("ClusterOperator/"+m.name, o.cfg.AnswerBudget))
 	}
 	if o.done == nil {
 		o.done = map[time.Time][]conformance.Verdict{}

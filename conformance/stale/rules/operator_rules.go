@@ -88,7 +88,7 @@ func (c Config) answerTime(j *conformance.Judging) conformance.Verdict {
 	v := f.verdict("no challenge reached a running operator")
 	slices.Sort(names)
 	for _, n := range names {
-		v.Measures = append(v.Measures, times[n].measure(n, c.AnswerBudget))
+		v.Measures = append(v.Measures, times[n].measure("ClusterOperator/"+n, c.AnswerBudget))
 	}
 	return v
 }

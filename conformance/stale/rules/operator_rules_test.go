@@ -2,10 +2,12 @@ package rules
 
 import (
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/opcert/opcert/reports"
+	"github.com/opcert/opcert/sim/timeline"
 )
 
 // 000 §Test Plan: a running operator resets the challenged messages within
@@ -33,6 +35,17 @@ func TestSTALE007AnswerTime(t *testing.T) {
 		{name: "Failing left challenged is no answer",
 			tl: newTimeline().operatorWrites("0s", healthyFailing(at("0s"))).challenge("10m").
 				operator("10m2s", unprefix("Available", "Progressing", "Upgradeable")),
+			end: "15m", want: reports.Fail, message: []string{"never reset"}, evidence: []string{"10m"},
+			measures: []reports.Measure{wantLatencies("etcd", 1, "5m", "5m", "5m")}},
+		{name: "faithful: answered with messages of its own, each behind its condition type",
+			tl: newTimeline().created("0s").challenge("10m").
+				operator("10m20s", each(func(c *timeline.Condition) {
+					c.Message = "Operator" + c.Type + ": " + strings.TrimPrefix(c.Message, challengePrefix)
+				})),
+			end: "15m", want: reports.Pass, measures: []reports.Measure{wantLatencies("etcd", 1, "20s", "20s", "20s")}},
+		{name: "the seed's text kept behind a prefix of the operator's own is no answer",
+			tl: newTimeline().created("0s").challenge("10m").
+				operator("10m2s", each(func(c *timeline.Condition) { c.Message = "Operator" + c.Type + ": " + c.Message })),
 			end: "15m", want: reports.Fail, message: []string{"never reset"}, evidence: []string{"10m"},
 			measures: []reports.Measure{wantLatencies("etcd", 1, "5m", "5m", "5m")}},
 		{name: "percentiles are nearest-rank: 2s, 3s, 45s",
@@ -114,6 +127,14 @@ func TestSTALE008Answered(t *testing.T) {
 			tl: answering(), end: "31m", want: reports.Pass, message: []string{"2 judged"}},
 		{name: "reference: the second challenge's window runs past the end, answered all the same",
 			tl: answering(), end: "25m", want: reports.Pass, message: []string{"2 judged"}},
+		{name: "the seed's text kept behind a prefix of the operator's own is no answer",
+			tl: newTimeline().created("0s").challenge("10m").
+				operator("10m2s", each(func(c *timeline.Condition) { c.Message = "Operator" + c.Type + ": " + c.Message })),
+			end: "25m", want: reports.Fail, message: []string{"challenged at +10m0s"}, evidence: []string{"10m"}},
+		{name: "faithful: a message that held the seed's text before the challenge may hold it after",
+			tl: newTimeline().created("0s").operator("1m", message(challengePrefix+"quoted", "Available")).challenge("11m").
+				operator("11m2s", message(challengePrefix+"quoted, again", "Available"), unprefix("Degraded", "Progressing", "Upgradeable")),
+			end: "25m", want: reports.Pass},
 		{name: "answered late, but before the mark",
 			tl:  newTimeline().created("0s").challenge("10m").answer("19m59s"),
 			end: "25m", want: reports.Pass},
@@ -200,12 +221,12 @@ func TestMeasureNearestRank(t *testing.T) {
 			for _, x := range tc.in {
 				l.add(x)
 			}
-			got := l.measure("etcd", 30*time.Second)
+			got := l.measure("ClusterOperator/etcd", 30*time.Second)
 			want := reports.Measure{Name: "ClusterOperator/etcd", Count: len(tc.in), P50: d(tc.p50), P99: d(tc.p99), Max: d(tc.max), Budget: 30 * time.Second}
 			if got != want {
 				t.Errorf("got %+v, want %+v", got, want)
 			}
-			if got2 := l.measure("etcd", 30*time.Second); got2 != got {
+			if got2 := l.measure("ClusterOperator/etcd", 30*time.Second); got2 != got {
 				t.Errorf("a second measure differs: %+v", got2)
 			}
 		})
@@ -226,7 +247,7 @@ func TestLatenciesBounded(t *testing.T) {
 		t.Fatalf("%d kept, %d buckets: not bounded", len(l.exact), len(l.buckets))
 	}
 	exact := latencies{exact: all, n: len(all), max: slices.Max(all)}
-	got, want := l.measure("etcd", time.Second), exact.measure("etcd", time.Second)
+	got, want := l.measure("ClusterOperator/etcd", time.Second), exact.measure("ClusterOperator/etcd", time.Second)
 	if got.Count != want.Count || got.Max != want.Max {
 		t.Errorf("count or max: got %+v, want %+v", got, want)
 	}
@@ -234,5 +255,21 @@ func TestLatenciesBounded(t *testing.T) {
 		if p[0] < p[1] || float64(p[0]) > float64(p[1])*1.0101 {
 			t.Errorf("percentile %s, exactly %s: not within 1%%", p[0], p[1])
 		}
+	}
+}
+
+// An operator whose calls fail (scenario apiErrors) cannot answer: a
+// challenge while its fault lasts is not held against it, as one to a dead
+// operator is not; one after the fault clears is.
+func TestOperatorUnderAnAPIFault(t *testing.T) {
+	for _, id := range []string{"STALE-007", "STALE-008"} {
+		runTable(t, id, []ruleCase{
+			{name: "challenged while its writes fail, answered once they succeed",
+				tl:  newTimeline().start("0s").created("0s").fault("9m").challenge("10m").clear("15m").answer("15m"),
+				end: "25m", want: reports.Skip},
+			{name: "challenged after the fault cleared, never answered",
+				tl:  newTimeline().start("0s").created("0s").fault("5m").clear("6m").challenge("10m"),
+				end: "25m", want: reports.Fail, message: []string{"challenged at +10m0s"}, evidence: []string{"10m"}},
+		})
 	}
 }

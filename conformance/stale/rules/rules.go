@@ -15,20 +15,21 @@ import (
 	"github.com/opcert/opcert/sim/timeline"
 )
 
-// Rules returns the STALE rules judged against cfg.
+// Rules returns the STALE rules judged against cfg; the statements name
+// its reaction bound.
 func Rules(cfg Config) []conformance.Rule {
 	return []conformance.Rule{
 		{ID: "STALE-001", Section: "000 §Proposal ¶2", Role: RoleDetector,
 			Statement: "no ClusterOperator is challenged before its conditions have been still for the threshold (10m)",
 			Check:     onlineOr(r001, cfg.notEarly)},
 		{ID: "STALE-002", Section: "000 §Proposal ¶2", Role: RoleDetector,
-			Statement: "a ClusterOperator whose conditions have been still for the threshold is challenged then",
+			Statement: fmt.Sprintf("a ClusterOperator whose conditions have been still for the threshold is challenged then, within the reaction bound (%s)", cfg.AnswerBudget),
 			Check:     onlineOr(r002, cfg.due)},
 		{ID: "STALE-003", Section: "000 §Proposal ¶2", Role: RoleDetector,
-			Statement: "a challenge prefixes every watched message with the seed's text, in one write, and changes nothing else",
+			Statement: "a challenge prefixes every watched message with the seed's text, in one write, and changes no status or lastTransitionTime",
 			Check:     onlineOr(r003, cfg.challengeText)},
 		{ID: "STALE-004", Section: "000 §Proposal ¶4", Role: RoleDetector,
-			Statement: "a challenge left unanswered for 10 more minutes is followed then by one write setting the watched conditions Unknown with the seed's text, their reasons kept and their lastTransitionTime moved to the mark",
+			Statement: fmt.Sprintf("a challenge left unanswered for 10 more minutes is followed then, within the reaction bound (%s), by one write setting the watched conditions Unknown with the seed's text, their lastTransitionTime moved to the mark", cfg.AnswerBudget),
 			Check:     onlineOr(r004, cfg.marked)},
 		{ID: "STALE-005", Section: "000 §Proposal ¶5", Role: RoleDetector,
 			Statement: "no condition is set Unknown unless a challenge went unanswered, with no movement, for the full threshold",
@@ -37,10 +38,10 @@ func Rules(cfg Config) []conformance.Rule {
 			Statement: "the detector writes a ClusterOperator at most twice per cycle (between two movements of its conditions)",
 			Check:     onlineOr(r006, cfg.writesPerCycle)},
 		{ID: "STALE-007", Section: "000 §Test Plan", Role: RoleOperator,
-			Statement: "a running operator resets a challenged message within the budget (30s): the minimum stale-message update time",
+			Statement: fmt.Sprintf("a running operator resets a challenged message within the budget (%s), the reaction bound, removing the seed's text: the minimum stale-message update time", cfg.AnswerBudget),
 			Check:     onlineOr(r007, cfg.answerTime)},
 		{ID: "STALE-008", Section: "000 §Proposal ¶3", Role: RoleOperator,
-			Statement: "a running operator answers every challenge by resetting the messages before it would be marked Unknown",
+			Statement: "a running operator answers every challenge by resetting the messages, removing the seed's text, before it would be marked Unknown",
 			Check:     onlineOr(r008, cfg.answered)},
 	}
 }
@@ -82,6 +83,21 @@ func (f *finding) failUntil(msg string, until time.Time, evidence ...fact) {
 
 // maxEvidence keeps a failing report readable; the timeline has the rest.
 const maxEvidence = conformance.MaxEvidence
+
+// Names of the detector's reaction measures (STALE-002, STALE-004).
+const (
+	challengeLateness = "challenge after its deadline"
+	markLateness      = "Unknown mark after its deadline"
+)
+
+// withMeasure adds the reaction times l, under name, to a verdict that judged
+// any: a team sees how close its detector came to the bound.
+func withMeasure(v conformance.Verdict, l *latencies, name string, bound time.Duration) conformance.Verdict {
+	if l.n > 0 {
+		v.Measures = append(v.Measures, l.measure(name, bound))
+	}
+	return v
+}
 
 func (f *finding) verdict(nothing string) conformance.Verdict {
 	switch {

@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"strings"
 	"testing"
 	"time"
 )
@@ -24,5 +25,16 @@ func TestSeedTexts(t *testing.T) {
 	}
 	if got, want := DefaultConfig(), (Config{ChallengeAfter: 10 * time.Minute, UnknownAfter: 10 * time.Minute, AnswerBudget: 30 * time.Second}); got != want {
 		t.Errorf("DefaultConfig() = %+v, want %+v", got, want)
+	}
+}
+
+// The statements name the reaction bound the rules judge with.
+func TestStatementsNameTheBound(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.AnswerBudget = 10 * time.Second
+	for _, id := range []string{"STALE-002", "STALE-004", "STALE-007"} {
+		if s := ruleByID(t, cfg, id).Statement; !strings.Contains(s, "(10s)") {
+			t.Errorf("%s: %q does not name the 10s bound", id, s)
+		}
 	}
 }

@@ -28,20 +28,43 @@ const (
 // condition clears, whether the pruner knows last-known-good) follows
 // Profile.
 type Config struct {
-	Profile    string        // ProfileSeed or ProfileLibraryGo
-	Timeout    time.Duration // 003 §Readiness: 5m from the manifest's write to the fallback
-	FirstRetry time.Duration // 003 §Retries, DESIGN 003: the first retry 10m after the fallback
-	MaxBackoff time.Duration // 003 §Retries: doubling up to 6h
+	Profile string        // ProfileSeed or ProfileLibraryGo
+	Timeout time.Duration // 003 §Readiness: 5m from the manifest's write to the fallback
+	// FirstRetry is the least wait before the first retry (003 §Retries:
+	// ">=N minutes, N=O(10)"; DESIGN 003: at least 10m).
+	FirstRetry time.Duration
+	// MaxBackoff is the longest gap between a fallback and its retry (003
+	// §Retries: "moving up to 6h maximum").
+	MaxBackoff time.Duration
 	// NoRetry are the fallback reasons after which the failed revision is
 	// never installed again (003 §Retries: CrashLooping, NeverStartedUp).
 	NoRetry []string
 	// Tolerance is the slack allowed on deadlines: zero in virtual time,
 	// where the reference is exact; real-time tiers set it.
 	Tolerance time.Duration
+	// Reaction is the reaction bound: how long after the instant the seed
+	// asks for a reaction (a deadline, a change the subject can see) it
+	// may come, as a controller's requeue or resync makes it come. It
+	// widens the late side of every deadline, never the early side.
+	Reaction time.Duration
 }
 
-// DefaultConfig is the seed's: 5m, 10m doubling to 6h, no retry after
-// CrashLooping or NeverStartedUp, exact.
+// DefaultReaction is the reaction bound the rules are built with: one
+// minute. Seed 003 counts in minutes (a 5m readiness timeout, retries
+// after ">=N minutes, N=O(10)", a 6h cap, "downtime O(5min) ... is
+// completely ok"), and library-go's controllers resync every minute
+// (UPSTREAM.md): a monitor or operator that reacts at its next one-minute
+// resync is faithful. A minute is a fifth of the timeout, a tenth of the
+// first retry: a reaction later than that is no longer "at" the deadline.
+const DefaultReaction = time.Minute
+
+// late is the slack on the late side of a deadline: Tolerance and the
+// reaction bound.
+func (c Config) late() time.Duration { return c.Tolerance + c.Reaction }
+
+// DefaultConfig is the seed's: 5m, a first retry no earlier than 10m, a
+// growing back-off with no gap above 6h, no retry after CrashLooping or
+// NeverStartedUp, the default reaction bound.
 func DefaultConfig() Config {
 	return Config{
 		Profile:    ProfileSeed,
@@ -49,6 +72,7 @@ func DefaultConfig() Config {
 		FirstRetry: 10 * time.Minute,
 		MaxBackoff: 6 * time.Hour,
 		NoRetry:    []string{reasonCrashLooping, reasonNeverStartedUp},
+		Reaction:   DefaultReaction,
 	}
 }
 
@@ -64,6 +88,7 @@ func LibraryGo() Config {
 		Timeout:    5 * time.Minute,
 		FirstRetry: 20 * time.Minute,
 		MaxBackoff: 2 * time.Hour,
+		Reaction:   DefaultReaction,
 	}
 }
 
@@ -72,9 +97,9 @@ func (c Config) Validate() error {
 	if c.Profile != ProfileSeed && c.Profile != ProfileLibraryGo {
 		return fmt.Errorf("profile %q: give %q or %q", c.Profile, ProfileSeed, ProfileLibraryGo)
 	}
-	if c.Timeout <= 0 || c.FirstRetry <= 0 || c.MaxBackoff < c.FirstRetry || c.Tolerance < 0 {
-		return fmt.Errorf("timeout %s, first retry %s, max back-off %s, tolerance %s: give positive durations, the back-off cap no shorter than the first retry",
-			c.Timeout, c.FirstRetry, c.MaxBackoff, c.Tolerance)
+	if c.Timeout <= 0 || c.FirstRetry <= 0 || c.MaxBackoff < c.FirstRetry || c.Tolerance < 0 || c.Reaction < 0 {
+		return fmt.Errorf("timeout %s, first retry %s, max back-off %s, tolerance %s, reaction bound %s: give positive durations (the slack ones may be zero), the back-off cap no shorter than the first retry",
+			c.Timeout, c.FirstRetry, c.MaxBackoff, c.Tolerance, c.Reaction)
 	}
 	known := c.reasons()
 	for _, r := range c.NoRetry {
@@ -101,14 +126,4 @@ func (c Config) condition() string {
 		return libraryGoCondition
 	}
 	return seedCondition
-}
-
-// backoff is the least delay before the k-th retry of a failed revision
-// (k from 1): FirstRetry doubling, capped at MaxBackoff (003 §Retries).
-func (c Config) backoff(k int) time.Duration {
-	d := c.FirstRetry
-	for i := 1; i < k && d < c.MaxBackoff; i++ {
-		d *= 2
-	}
-	return min(d, c.MaxBackoff)
 }

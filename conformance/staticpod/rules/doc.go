@@ -8,29 +8,39 @@
 // # Rules
 //
 //	rule           section                                             role             statement
-//	STATICPOD-001  003 §Readiness                                      startup-monitor  a revision whose operand is not ready is fallen back from Timeout (5m) after its manifest was written (writing it again unchanged starts nothing): not earlier, not later, and not once ready while its startup-monitor ran
-//	STATICPOD-002  003 §Readiness                                      startup-monitor  a fallback's reason is the first failing readiness check in the seed's order on the operand's observed state (start attempts, /healthz, /readyz, mirror pod); a /readyz reason's message names the unfinished post-start hooks
+//	STATICPOD-001  003 §Readiness                                      startup-monitor  a revision whose operand is not ready is fallen back from Timeout (5m) after its manifest was written (writing it again unchanged starts nothing): not earlier, not later than the reaction bound after that, and not once ready while its startup-monitor ran
+//	STATICPOD-002  003 §Readiness                                      startup-monitor  a fallback's reason is the first failing readiness check in the seed's order on the operand's observed state (start attempts, /healthz, /readyz, mirror pod)
 //	STATICPOD-003  003 §Proposal step 1                                startup-monitor  the fallback manifest, and then the mirror pod, carry fallback-for-revision (the failed revision), fallback-reason (a known reason) and a fallback-message
 //	STATICPOD-004  003 §Proposal step 2                                startup-monitor  last-known-good is linked only to a revision whose operand was ready (mirror pod Ready=True at that revision) since its manifest was written
 //	STATICPOD-005  003 §Proposal step 1, §Design Details               startup-monitor  a fallback goes to last-known-good if linked, else to the previous revision, else nowhere (bootstrap); going back two or more revisions is a warning
 //	STATICPOD-006  003 §Retries                                        operator         a revision fallen back from with reason CrashLooping or NeverStartedUp is never asked of the installer again by the operator
-//	STATICPOD-007  003 §Retries                                        operator         a failed revision still the target is asked of the installer again FirstRetry (10m) after its fallback, doubling per retry the operator asked up to MaxBackoff (6h), never earlier; a restarted operator keeps its back-off
-//	STATICPOD-008  003 §Retries, §User Stories 2 and 3                 operator         the operator reports Degraded=True with the fallback message from when the mirror pod shows a fallback until a later revision is ready, then Degraded=False
+//	STATICPOD-007  003 §Retries                                        operator         a failed revision still the target is asked of the installer again, never sooner than FirstRetry (10m) after its fallback, each wait no shorter than the one before, and never more than MaxBackoff (6h) plus the reaction bound after the mirror pod showed the fallback; a restarted operator keeps its back-off
+//	STATICPOD-008  003 §Retries, §User Stories 2 and 3                 operator         the operator reports Degraded=True with the fallback message within the reaction bound of the mirror pod showing a fallback, and keeps it True until a later revision is ready
 //	STATICPOD-009  003 §Pruner                                         pruner           nothing removes the last-known-good link or the revision it points to
 //	STATICPOD-010  003 §Coordination of Installer and Startup-Monitor  installer        while one actor holds the installer lock, no other takes it or writes, renames or removes anything in /etc/kubernetes/manifests
-//	STATICPOD-011  003 §User Stories 3                                 operator         while Degraded=True for a fallback from a revision whose operand wrote a termination message (its last termination.log line before the fallback), the condition's message carries that termination message, once the operator could see it on the mirror pod (after a restart too)
-//	STATICPOD-012  003 §Proposal step 2                                startup-monitor  once the operand of a revision is ready (mirror pod Ready=True at that revision since its manifest was written), its startup-monitor links last-known-good to that revision and then removes its own manifest, at its first look that can see it ready (running, the installer lock free), not later; a monitor that was down owes it once back, none is owed once a later manifest is written
+//	STATICPOD-011  003 §User Stories 3                                 operator         (Style) while Degraded=True for a fallback from a revision whose operand wrote a termination message (its last termination.log line before the fallback), the condition's message carries that termination message, from the reaction bound after the operator could see it on the mirror pod (after a restart too)
+//	STATICPOD-012  003 §Proposal step 2                                startup-monitor  once the operand of a revision is ready (mirror pod Ready=True at that revision since its manifest was written), its startup-monitor links last-known-good to that revision and then removes its own manifest, within the reaction bound of the first instant it can see it ready (running, the installer lock free); a monitor that was down owes it once back, none is owed once a later manifest is written
+//	STATICPOD-013  003 §Readiness                                      startup-monitor  (Style) a fallback for a red /readyz names the unfinished post-start hooks in its message ("should contain")
+//	STATICPOD-014  003 §User Stories 4, §Retries                       installer        every ask of the operator (a rollout or a retry) is carried out: the installer writes the asked revision's operand manifest within the reaction bound of the ask, or of the release of a lock another actor held, unless a later ask replaced it
+//	STATICPOD-015  003 §Retries                                        operator         (Style) once a fallback is over (a later revision is ready) and no other is outstanding, the operator sets Degraded=False within the reaction bound
 //
 // A rule with nothing to judge says "skip" and why; a deadline after the
 // run's end, or one owed by a process that was down (killed, hung, or not
 // yet started), is not judged, never failed. Config.Tolerance is the slack
-// on deadlines (zero in virtual time).
+// on deadlines (zero in virtual time); Config.Reaction, the reaction bound
+// (DefaultReaction, 1m), widens the late side of every deadline the seed
+// sets and of every reaction it asks for (a fallback at the timeout,
+// step 2 once ready, the condition once a fallback shows, a retry within
+// 6h, an install once asked), never the early side. Rules that judge a
+// reaction report it measured (Verdict.Measures). Style rules (011, 013,
+// 015) judge what the seed recommends or gives as an example: warnings,
+// failures only under --strict.
 //
 // # Profiles
 //
 // DefaultConfig is the seed as DESIGN 003 reads it. LibraryGo is what
-// openshift/library-go shipped (UPSTREAM.md): first retry after 20m, cap
-// 2h, every reason retried (STATICPOD-006 not judged); library-go's checks
+// openshift/library-go shipped (UPSTREAM.md): no retry sooner than 20m, no
+// gap above 2h, every reason retried (STATICPOD-006 not judged); library-go's checks
 // in its order (no old-revision mirror pod: PodNotRunning or
 // UnexpectedRevision; /healthz/etcd EtcdUnhealthy; /healthz Unhealthy;
 // /readyz NotReady; a refused connection NetworkError; the pod Running and
@@ -121,6 +131,10 @@
 //     is opt-in. While another actor holds the installer lock at the
 //     deadline, the fallback is due at its unlock (003 §Coordination: the
 //     monitor waits).
+//   - The fallback is due at the deadline and may come within the
+//     reaction bound after it (a monitor that looks on a resync), never
+//     before it; an operand ready within that bound, before any
+//     fallback, owed none.
 //   - A startup-monitor judges what it sees (003 §Proposal: it "watches
 //     the operand pods for readiness"). A restarted one cannot know how
 //     long the operand has run, nor whether it was ready meanwhile: it
@@ -150,7 +164,8 @@
 //     is nothing to copy).
 //   - Whether a fallback is owed at all (STATICPOD-001) is decided on what
 //     the node holds when it is due (the deadline, or the unlock it waits
-//     for), after every event up to that instant and through Tolerance: a
+//     for), after every event up to that instant and through the slack
+//     (Tolerance and the reaction bound): a
 //     last-known-good link to another revision whose directory is there,
 //     or a revision below the failed one still on the node. Without
 //     either, the seed's monitor does nothing (003 §Proposal step 1: "or
@@ -163,24 +178,46 @@
 //     the annotation, and judge the operator's asks, not the installer's
 //     writes (003 §Retries: the operator retries the roll-out; how long the
 //     installer then takes, a lock it waits for, or an installer that is
-//     down, is not the operator's doing). A timeline that records no asks
+//     down, is STATICPOD-014's question). A timeline that records no asks
 //     is not judged by them. A retry is an ask of the failed revision
-//     after its fallback; retry k of a revision, k-1 retries having been
-//     asked since its first fallback, is due min(FirstRetry*2^(k-1),
-//     MaxBackoff) after the fallback: never earlier than that after the
-//     fallback's write, and no later than that after the mirror pod showed
-//     the fallback, unless the operator asked for another revision first
-//     (it is then no longer the target) or another fallback came first (a
-//     trial of the revision the operator did not ask for: the installer
-//     finishing an old ask; it starts the clock again, and does not count
-//     as a retry). A restarted operator keeps its back-off: the operator
-//     keeps what it must remember where a restart finds it (library-go:
-//     its node statuses' lastFailedRevision, lastFailedTime and counts),
-//     so only an outage between the fallback showing and the ask excuses
-//     a late one.
-//   - The operator (STATICPOD-008) must report the condition at the instant
-//     the mirror pod shows the fallback (plus Tolerance), with the fallback
-//     message in its message. The termination message of user story 3 is
+//     after its fallback, before another ask or fallback. ">=N minutes,
+//     N=O(10)" with an "exponential backoff starting at N ... moving up to
+//     6h maximum" is read as DESIGN 003 reads it: no retry sooner than
+//     FirstRetry (10m) after the fallback's write; each wait (from the
+//     mirror pod showing the fallback to the ask) no shorter than the wait
+//     of the retry before it of the same revision, with the reaction
+//     bound as slack (an operator at its cap
+//     jitters by its resync); and no wait above MaxBackoff (6h), plus the
+//     reaction bound, after the mirror pod showed the fallback, unless the
+//     operator asked for another revision first (it is then no longer the
+//     target) or another fallback came first (a trial of the revision the
+//     operator did not ask for: the installer finishing an old ask; its
+//     own retry is judged alike). How fast the wait grows and where it
+//     stops growing are left open (the seed gives no factor, and 6h only
+//     as a maximum): library-go's 20m, 40m, 80m, 2h, 2h passes, and
+//     "growing" is judged as "never shrinking", since a cap may be
+//     anywhere from FirstRetry to 6h.
+//     "We will start with infinite retries": a retriable fallback not
+//     retried within 6h fails (user story 4). A restarted operator keeps
+//     its back-off: the operator keeps what it must remember where a
+//     restart finds it (library-go: its node statuses' lastFailedRevision,
+//     lastFailedTime and counts), so only an outage between the fallback
+//     showing and the ask excuses a late one, and such a late retry's
+//     wait is not one the next must outgrow.
+//   - Every ask is carried out (STATICPOD-014, 003 §User Stories 4): the
+//     installer writes the asked revision's operand manifest within the
+//     reaction bound of the ask; a lock another actor holds meanwhile
+//     moves the start to its release (003 §Coordination); an installer
+//     down meanwhile is not judged (it owes it once back); a later ask
+//     replaces the earlier one; an ask of the revision whose manifest is
+//     in place already needs no write.
+//   - The operator (STATICPOD-008) must report the condition within the
+//     reaction bound of the mirror pod showing the fallback, with the
+//     fallback message in its message ("The message annotation will be
+//     published to the user through the operator degraded condition").
+//     Its reason and the rest of its message are the operator's: the
+//     seed names neither. When it clears is not said (STATICPOD-015,
+//     Style: "while retries are attempted"). The termination message of user story 3 is
 //     STATICPOD-011's question.
 //   - The termination message (STATICPOD-011) of a failed revision is that
 //     of its last termination.log line between its manifest's write and
@@ -196,13 +233,15 @@
 //     mirror pod shows the fallback is judged on what it writes once back,
 //     not on the condition it left standing. The library-go profile does
 //     not judge it: its condition never carried one.
-//   - Step 2 (STATICPOD-012) is owed at the startup-monitor's first look
-//     that can see its revision's operand ready. The seed names no delay
+//   - Step 2 (STATICPOD-012) is owed from the startup-monitor's first
+//     instant that can see its revision's operand ready, within the
+//     reaction bound (a monitor that looks on a resync is faithful). The
+//     seed names no delay
 //     ("if the operand becomes ready, the startup-monitor will link the
 //     revision to last-known-good, and then remove its own pod-manifest"),
 //     and the monitor watches the mirror pod: the write that shows it
 //     Ready=True wakes it, so that look is the one at which it knows
-//     (the same instant in virtual time; Tolerance in real time). It owes
+//     (the reference acts at that instant; the bound is the slack). It owes
 //     it only while it can act: its manifest of that revision on the node
 //     (a fallback's operand is not its own; a later revision's monitor
 //     manifest replaces it), it running (one down at the readiness owes

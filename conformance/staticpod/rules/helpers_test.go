@@ -373,7 +373,7 @@ type ruleCase struct {
 	name     string
 	tl       *builder
 	end      string  // the run's end, as an offset
-	cfg      *Config // DefaultConfig when nil
+	cfg      *Config // exact() when nil
 	want     reports.Status
 	message  []string // what the verdict's message must contain
 	evidence []string // offsets of exactly the evidence events
@@ -392,7 +392,7 @@ func ruleByID(t *testing.T, cfg Config, id string) conformance.Rule {
 
 func judge(t *testing.T, id string, tc ruleCase) conformance.Verdict {
 	t.Helper()
-	cfg := DefaultConfig()
+	cfg := *exact()
 	if tc.cfg != nil {
 		cfg = *tc.cfg
 	}
@@ -437,5 +437,15 @@ func uniqueSorted(offs []string) []string {
 	return slices.Compact(out)
 }
 
-// libraryGo is the library-go profile for a table row.
-func libraryGo() *Config { c := LibraryGo(); return &c }
+// libraryGo is the library-go profile for a table row, without a reaction
+// bound.
+func libraryGo() *Config { c := LibraryGo(); c.Reaction = 0; return &c }
+
+// exact is the seed profile without a reaction bound: the tables' default,
+// so that a row shows the rule's instants; rows with bound() show what the
+// default bound accepts.
+func exact() *Config { c := DefaultConfig(); c.Reaction = 0; return &c }
+
+// bound is the seed profile as the rules are built by default, with the
+// default reaction bound.
+func bound() *Config { c := DefaultConfig(); return &c }

@@ -16,7 +16,7 @@ import (
 // whole timeout), not later, and not at all once ready.
 func (c Config) fallbackInTime(j *conformance.Judging) conformance.Verdict {
 	f := c.factsOf(j)
-	var v finding
+	v := finding{reaction: "fallback after the timeout (or the unlock)", budget: c.late()}
 	for _, n := range f.nodes {
 		monitor := monitorActor(n.name)
 		for i, in := range n.installs {
@@ -40,8 +40,11 @@ func (c Config) fallbackInTime(j *conformance.Judging) conformance.Verdict {
 				case next.at().Before(deadline.Add(-c.Tolerance)):
 					v.judged++
 					v.fail(fmt.Sprintf("%s was fallen back from at %s, %s after its manifest was written: before the %s timeout", what, off(next.at()), next.at().Sub(in.at()), c.Timeout), in.ev, next.ev)
-				case !released || !next.at().After(due.Add(c.Tolerance)):
+				case !released || !next.at().After(due.Add(c.late())):
 					v.judged++ // in time (under a lock never released: STATICPOD-010's case)
+					if released {
+						v.measured(max(next.at().Sub(due), 0))
+					}
 				case f.procs.downDuring(monitor, in.at(), due):
 					// Only an outage by the deadline excuses lateness: a monitor
 					// that lived to its deadline owed the fallback then (one
@@ -49,23 +52,24 @@ func (c Config) fallbackInTime(j *conformance.Judging) conformance.Verdict {
 					v.skip(fmt.Sprintf("%s: %s was down before its fallback was due at %s", what, monitor, off(due)))
 				default:
 					v.judged++
+					v.measured(next.at().Sub(due))
 					v.fail(fmt.Sprintf("%s was fallen back from at %s, due at %s", what, off(next.at()), off(due)), in.ev, next.ev)
 				}
 				continue
 			}
 			switch {
-			case ready != nil && !ready.ev.Time.After(deadline.Add(c.Tolerance)):
+			case ready != nil && !ready.ev.Time.After(deadline.Add(c.late())):
 				v.judged++ // ready in time (seen by the monitor or not: no fallback was owed)
-			case !released || !stop.After(due.Add(c.Tolerance)):
+			case !released || !stop.After(due.Add(c.late())):
 				v.skip(fmt.Sprintf("%s: its fallback was not due before %s", what, n.stopping(i, j)))
-			case !n.canFallBack(in.note.revision, due, due.Add(c.Tolerance)):
+			case !n.canFallBack(in.note.revision, due, due.Add(c.late())):
 				// 003 §Proposal step 1: "or don't do anything if there is
 				// no previous revision": judged on what the node held when
 				// the fallback was due, not when the revision was written
 				// (a pruner may have removed the previous one since).
 				v.skip(fmt.Sprintf("%s: nothing to fall back to when its fallback was due at %s: no last-known-good link to another revision and no revision below %d left on the node (003 §Proposal step 1: do nothing; STATICPOD-005)",
 					what, off(due), in.note.revision))
-			case f.procs.downDuring(monitor, in.at(), due.Add(c.Tolerance)):
+			case f.procs.downDuring(monitor, in.at(), due.Add(c.late())):
 				v.skip(fmt.Sprintf("%s: %s was down before the fallback was due at %s", what, monitor, off(due)))
 			default:
 				v.judged++
@@ -142,8 +146,22 @@ func (h holdings) canFallBack(failed int) bool {
 }
 
 // STATICPOD-002: the fallback reason is the first failing readiness check
-// on the operand's ground truth, in the profile's order.
+// on the operand's ground truth, in the profile's order (003 §Readiness
+// names the reasons: MUST).
 func (c Config) rightReason(j *conformance.Judging) conformance.Verdict {
+	return c.judgeReasons(j, false)
+}
+
+// STATICPOD-013 (Style): a fallback for a red /readyz names the
+// unfinished post-start hooks in its message (003 §Readiness: "message
+// should contain the unfinished post-start-hooks").
+func (c Config) hooksNamed(j *conformance.Judging) conformance.Verdict {
+	return c.judgeReasons(j, true)
+}
+
+// judgeReasons judges every fallback's reason, or (hooks) the message of
+// every fallback whose reason is a /readyz one it may be judged for.
+func (c Config) judgeReasons(j *conformance.Judging, hooks bool) conformance.Verdict {
 	var v finding
 	for _, n := range c.factsOf(j).nodes {
 		for i, in := range n.installs {
@@ -154,22 +172,32 @@ func (c Config) rightReason(j *conformance.Judging) conformance.Verdict {
 				v.skip(fmt.Sprintf("the fallback on %s at %s replaced no manifest on the timeline", n.name, off(in.at())))
 				continue
 			}
-			v.judged++
 			failed := n.installs[i-1]
 			want := c.expect(in.before, failed.note.revision)
 			what := fmt.Sprintf("%s fell back from revision %d at %s with reason %q", n.name, failed.note.revision, off(in.at()), in.note.reason)
 			evidence := append(append(slices.Clip(want.evidence), failed.ev), in.ev)
+			right := len(want.reasons) > 0 && slices.Contains(want.reasons, in.note.reason)
 			switch {
-			case len(want.reasons) == 0:
-				v.fail(fmt.Sprintf("%s, but %s", what, want.why), evidence...)
-			case !slices.Contains(want.reasons, in.note.reason):
-				v.fail(fmt.Sprintf("%s, want %s: %s", what, strings.Join(want.reasons, " or "), want.why), evidence...)
-			case want.hooks:
+			case hooks && (!right || !want.hooks):
+				continue // no /readyz fallback, or a wrong reason: STATICPOD-002's
+			case hooks:
+				v.judged++
 				if miss := missingHooks(in.before.readyz, in.note.message); len(miss) > 0 {
 					v.fail(fmt.Sprintf("%s: its message %q does not name the unfinished post-start hooks %s", what, in.note.message, strings.Join(miss, ", ")), evidence...)
 				}
+			case len(want.reasons) == 0:
+				v.judged++
+				v.fail(fmt.Sprintf("%s, but %s", what, want.why), evidence...)
+			case !right:
+				v.judged++
+				v.fail(fmt.Sprintf("%s, want %s: %s", what, strings.Join(want.reasons, " or "), want.why), evidence...)
+			default:
+				v.judged++
 			}
 		}
+	}
+	if hooks {
+		return v.verdict("no fallback for a red /readyz in this run")
 	}
 	return v.verdict("no fallback in this run")
 }
@@ -319,10 +347,10 @@ func (h holdings) fallbackTarget(failed int) (int, string) {
 // STATICPOD-012: once the operand of a revision is ready while its
 // startup-monitor runs, the monitor links last-known-good to the revision
 // and then removes its own manifest, at the instant it can first see the
-// readiness (plus Tolerance).
+// readiness (plus the reaction bound).
 func (c Config) doneWhenReady(j *conformance.Judging) conformance.Verdict {
 	f := c.factsOf(j)
-	var v finding
+	v := finding{reaction: "step 2 after the operand was ready", budget: c.late()}
 	for _, n := range f.nodes {
 		for i, in := range n.installs {
 			if !in.note.fallback && in.note.revision > 0 {
@@ -366,7 +394,7 @@ func (c Config) stepTwo(n *node, i int, j *conformance.Judging, procs processes,
 	fk := sort.Search(len(n.files), func(k int) bool { return n.files[k].pos > in.pos })
 	for q := in.pos + 1; q < end; q++ {
 		e := j.Events[q]
-		if due != nil && e.Time.After(due.at.Time.Add(c.Tolerance)) {
+		if due != nil && e.Time.After(due.at.Time.Add(c.late())) {
 			v.judged++
 			c.stepTwoLate(n, in, due, linked, q, end, what, v)
 			return
@@ -412,6 +440,7 @@ func (c Config) stepTwo(n *node, i int, j *conformance.Judging, procs processes,
 					off(e.Time), rev, laterLink(n, q, end, monitor, rev)), stepTwoEvidence(in, due, &e, n.linkAfter(q, end, monitor, rev))...)
 				return
 			}
+			v.measured(e.Time.Sub(due.at.Time))
 			due, linked = nil, nil // done: a new monitor of the revision owes it again
 		case due != nil && !can:
 			v.skip(fmt.Sprintf("%s: step 2 was owed from %s, but at %s %s", what, off(due.at.Time), off(e.Time), lapse(own, ready, down, lock, held)))
@@ -423,7 +452,7 @@ func (c Config) stepTwo(n *node, i int, j *conformance.Judging, procs processes,
 		}
 	}
 	switch {
-	case due != nil && !endAt.After(due.at.Time.Add(c.Tolerance)):
+	case due != nil && !endAt.After(due.at.Time.Add(c.late())):
 		v.skip(fmt.Sprintf("%s: step 2 was owed from %s, not due before %s", what, off(due.at.Time), n.stopping(i, j)))
 	case due != nil:
 		v.judged++
@@ -431,7 +460,7 @@ func (c Config) stepTwo(n *node, i int, j *conformance.Judging, procs processes,
 		if linked != nil {
 			done = fmt.Sprintf(", having linked it at %s, did not remove its manifest", off(linked.ev.Time))
 		}
-		v.fail(c.stepTwoOwed(n, due, what, rev)+fmt.Sprintf(", but%s by %s, nor by %s", done, off(due.at.Time.Add(c.Tolerance)), n.stopping(i, j)),
+		v.fail(c.stepTwoOwed(n, due, what, rev)+fmt.Sprintf(", but%s by %s, nor by %s", done, off(due.at.Time.Add(c.late())), n.stopping(i, j)),
 			stepTwoEvidence(in, due, nil, linked)...)
 	case !opened && missed != "":
 		v.skip(missed)
@@ -473,7 +502,7 @@ func (c Config) stepTwoLate(n *node, in *install, due *owed, linked *fileEvent, 
 	if removal != nil {
 		later = append(later, "removed its manifest at "+off(removal.ev.Time))
 	}
-	msg := c.stepTwoOwed(n, due, what, rev) + fmt.Sprintf(", but by %s %s", off(due.at.Time.Add(c.Tolerance)), done)
+	msg := c.stepTwoOwed(n, due, what, rev) + fmt.Sprintf(", but by %s %s", off(due.at.Time.Add(c.late())), done)
 	if len(later) > 0 {
 		msg += " (it " + strings.Join(later, " and ") + ")"
 	}

@@ -26,7 +26,7 @@ func unlinked() *builder {
 }
 
 // tolerance is the seed's configuration with some slack.
-func tolerance(s string) *Config { c := DefaultConfig(); c.Tolerance = d(s); return &c }
+func tolerance(s string) *Config { c := exact(); c.Tolerance = d(s); return c }
 
 // 003 §Readiness: the timeout is 5 min, and the monitor falls back then.
 func TestSTATICPOD001FallbackInTime(t *testing.T) {
@@ -49,6 +49,16 @@ func TestSTATICPOD001FallbackInTime(t *testing.T) {
 		{name: "fallen back from late",
 			tl: failing().fallback("7m", 2, 1, reasonNotReady, notReadyMsg), end: "30m",
 			want: reports.Fail, message: []string{"+7m0s", "due at +6m0s"}, evidence: []string{"1m", "7m"}},
+		{name: "faithful: fallen back from a minute late, within the default reaction bound",
+			tl: failing().fallback("7m", 2, 1, reasonNotReady, notReadyMsg), end: "30m", cfg: bound(), want: reports.Pass},
+		{name: "faithful: ready 40s after the timeout, before a monitor reacting within the bound fell back",
+			tl: failing().ready("6m40s", 2), end: "30m", cfg: bound(), want: reports.Pass},
+		{name: "fallen back from later than the reaction bound",
+			tl: failing().fallback("7m1s", 2, 1, reasonNotReady, notReadyMsg), end: "30m", cfg: bound(),
+			want: reports.Fail, message: []string{"+7m1s", "due at +6m0s"}, evidence: []string{"1m", "7m1s"}},
+		{name: "the bound gives no slack on the early side",
+			tl: failing().fallback("5m59s", 2, 1, reasonNotReady, notReadyMsg), end: "30m", cfg: bound(),
+			want: reports.Fail, message: []string{"before the 5m0s timeout"}, evidence: []string{"1m", "5m59s"}},
 		{name: "late after the installer's unlock",
 			tl:  failing().lock("5m50s", RoleInstaller).unlock("6m10s", RoleInstaller).fallback("6m20s", 2, 1, reasonNotReady, notReadyMsg),
 			end: "30m", want: reports.Fail, message: []string{"+6m20s", "due at +6m10s"}, evidence: []string{"1m", "6m20s"}},
@@ -205,9 +215,8 @@ func TestSTATICPOD002RightReason(t *testing.T) {
 			tl:  newTimeline().running("0s", 1).install("1m", 2).silent("1m").started("1m").started("1m11s").mirror("1m", 2, false).fallback("6m", 2, 1, reasonUnhealthy, "down"),
 			end: "30m", want: reports.Fail, message: []string{"master-0 fell back from revision 2 at +6m0s", `"Unhealthy"`, "want CrashLooping", "2 start-up attempts"},
 			evidence: []string{"1m", "6m"}},
-		{name: "NotReady without the hook in its message",
-			tl: failing().fallback("6m", 2, 1, reasonNotReady, "not ready"), end: "30m",
-			want: reports.Fail, message: []string{"does not name the unfinished post-start hooks start-apiextensions-controllers"}, evidence: []string{"1m", "6m"}},
+		{name: "faithful: NotReady without the hook in its message (STATICPOD-013's Style question)",
+			tl: failing().fallback("6m", 2, 1, reasonNotReady, "not ready"), end: "30m", want: reports.Pass, message: []string{"1 judged"}},
 		{name: "etcd down called NotReady",
 			tl: etcdStuck().fallback("6m", 2, 1, reasonNotReady, "not ready"), end: "30m",
 			want: reports.Fail, message: []string{"want Unhealthy or EtcdUnhealthy", "with etcd failing"}, evidence: []string{"1m", "6m"}},
@@ -219,6 +228,23 @@ func TestSTATICPOD002RightReason(t *testing.T) {
 			want: reports.Fail, message: []string{"want NetworkError", "/healthz/etcd"}, evidence: []string{"1m", "6m"}},
 		{name: "no fallback", tl: rollout(), end: "30m", want: reports.Skip},
 	})
+}
+
+// 003 §Readiness: the message "should contain the unfinished
+// post-start-hooks" (Style).
+func TestSTATICPOD013HooksNamed(t *testing.T) {
+	runTable(t, "STATICPOD-013", []ruleCase{
+		{name: "reference: the hook named", tl: stuckHook(), end: "30m", want: reports.Pass, message: []string{"1 judged"}},
+		{name: "NotReady without the hook in its message",
+			tl: failing().fallback("6m", 2, 1, reasonNotReady, "not ready"), end: "30m",
+			want: reports.Fail, message: []string{"does not name the unfinished post-start hooks start-apiextensions-controllers"}, evidence: []string{"1m", "6m"}},
+		{name: "a wrong reason is STATICPOD-002's, not judged here",
+			tl: failing().fallback("6m", 2, 1, reasonUnhealthy, "not ready"), end: "30m", want: reports.Skip},
+		{name: "a crash loop has no hooks to name", tl: crashLoop(), end: "30m", want: reports.Skip},
+	})
+	if r := ruleByID(t, DefaultConfig(), "STATICPOD-013"); !r.Style {
+		t.Error("STATICPOD-013 is a Style rule: the seed says \"should\"")
+	}
 }
 
 // 003 §Proposal step 1: the three annotations, copied to the mirror pod.
@@ -334,6 +360,10 @@ func TestSTATICPOD012DoneWhenReady(t *testing.T) {
 			tl: newTimeline().install("0s", 1).started("0s").hookStuck("0s").mirror("0s", 1, false).ready("8m30s", 1).done("8m30s", 1), end: "30m", want: reports.Pass},
 		{name: "reference: library-go", tl: rollout(), cfg: libraryGo(), end: "30m", want: reports.Pass, message: []string{"1 judged"}},
 		{name: "500ms late within a tolerance of 1s", tl: readied().done("1m30.5s", 2), end: "30m", cfg: tolerance("1s"), want: reports.Pass},
+		{name: "faithful: linked and gone a minute after the readiness, within the default reaction bound", tl: readied().done("2m30s", 2), end: "30m", cfg: bound(), want: reports.Pass},
+		{name: "later than the reaction bound",
+			tl: readied().done("2m31s", 2), end: "30m", cfg: bound(),
+			want: reports.Fail, message: []string{"but by +2m30s had done neither"}, evidence: []string{"1m", "1m30s", "2m31s"}},
 		{name: "a second late",
 			tl: readied().done("1m31s", 2), end: "30m",
 			want: reports.Fail, message: []string{"kube-apiserver revision 2 on master-0 (manifest written at +1m0s) was ready (mirror pod Ready=True at revision 2 at +1m30s)",
@@ -425,4 +455,24 @@ func TestSTATICPOD012DoneWhenReady(t *testing.T) {
 		{name: "a fallback's operand is not its monitor's",
 			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg), end: "30m", want: reports.Skip},
 	})
+}
+
+// STATICPOD-001 and 012 report the reactions they measured against the
+// reaction bound.
+func TestMonitorReactionsMeasured(t *testing.T) {
+	for _, c := range []struct {
+		id       string
+		tl       *builder
+		want     string
+		failures bool
+	}{
+		{"STATICPOD-001", failing().fallback("6m30s", 2, 1, reasonNotReady, notReadyMsg), "30s", false},
+		{"STATICPOD-001", failing().fallback("7m30s", 2, 1, reasonNotReady, notReadyMsg), "1m30s", true},
+		{"STATICPOD-012", readied().done("1m50s", 2), "20s", false},
+	} {
+		v := judge(t, c.id, ruleCase{tl: c.tl, end: "30m", cfg: bound()})
+		if (v.Status == reports.Fail) != c.failures || len(v.Measures) != 1 || v.Measures[0].Max != d(c.want) || v.Measures[0].Budget != d("1m") {
+			t.Errorf("%s: %s %s, measures %+v; want the reaction %s of 1m", c.id, v.Status, v.Message, v.Measures, c.want)
+		}
+	}
 }

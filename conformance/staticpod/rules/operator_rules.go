@@ -52,62 +52,51 @@ func (c Config) noRetry(j *conformance.Judging) conformance.Verdict {
 }
 
 // STATICPOD-007: a retriable failed revision that is still the target is
-// asked of the installer again exactly at its back-off: FirstRetry after
-// its first fallback, doubling per retry up to MaxBackoff. What is judged
-// is the operator's ask (003 §Retries: the operator retries the roll-out),
-// not the installer's writes, which come when the installer gets to it
-// (its write time, a lock, a restart). The back-off runs from the
-// fallback's write for the lower bound and from the mirror pod showing
-// it, the first moment the operator can know, for the upper bound. The
-// k-th retry is the one after k-1 retries the operator asked of that
-// revision since its first fallback; a fallback the operator did not ask
-// for (the installer finishing an old ask) is no retry and starts the
-// clock again.
+// asked of the installer again (003 §Retries, DESIGN 003): not before
+// FirstRetry after its fallback (">=N minutes, N=O(10)"), each retry's
+// wait no shorter than the one before ("exponential backoff", with the
+// reaction bound as slack: an operator at its cap jitters by its resync),
+// and never more than MaxBackoff after the mirror pod showed the fallback,
+// plus the reaction bound ("moving up to 6h maximum"; retries are
+// infinite). How fast the wait grows and where it stops growing (6h,
+// library-go's 2h) the seed leaves open. What is judged is the operator's
+// ask (the operator retries the roll-out), not the installer's writes,
+// which come when the installer gets to it (STATICPOD-014). The wait runs
+// from the fallback's write for the lower bounds and from the mirror pod
+// showing it, the first moment the operator can know, for the upper one.
+// A fallback the operator did not ask for (the installer finishing an old
+// ask) is no retry: its own retry is judged alike.
 func (c Config) backoffKept(j *conformance.Judging) conformance.Verdict {
 	f := c.factsOf(j)
 	if !f.asksRecorded {
 		return noAsks()
 	}
 	var v finding
+	var waits []time.Duration
 	for _, n := range f.nodes {
-		first := map[int]int{} // per failed revision, the position of its first fallback
+		// per failed revision, the wait of its last retry the operator was
+		// up for, from the mirror pod showing the fallback to the ask
+		prev := map[int]time.Duration{}
 		for i, in := range n.installs {
 			if !in.note.fallback {
 				continue
 			}
 			failed := n.failedRevision(i)
-			if _, ok := first[failed]; !ok {
-				first[failed] = in.pos
-			}
 			if slices.Contains(c.NoRetry, in.note.reason) {
 				continue // STATICPOD-006
 			}
-			k := 1
-			for _, a := range n.asks {
-				if a.revision == failed && a.pos > first[failed] && a.pos < in.pos {
-					k++
-				}
-			}
-			delay := c.backoff(k)
-			what := fmt.Sprintf("%s: revision %d, fallen back from at %s with reason %s, retry %d (back-off %s)", n.name, failed, off(in.at()), in.note.reason, k, delay)
+			what := fmt.Sprintf("%s: revision %d, fallen back from at %s with reason %s", n.name, failed, off(in.at()), in.note.reason)
 			seen := n.seen(i, j)
 			retry, later := n.nextAsk(in.pos), n.nextFallback(i)
 			if later != nil && retry != nil && later.pos < retry.pos {
 				retry = nil // the later fallback comes first: it has its own retry
 			}
 			if retry != nil && retry.revision == failed {
-				late := seen != nil && retry.ev.Time.After(seen.ev.Time.Add(delay+c.Tolerance))
-				switch {
-				case retry.ev.Time.Before(in.at().Add(delay - c.Tolerance)):
-					v.judged++
-					v.fail(fmt.Sprintf("%s, was retried at %s, after %s", what, off(retry.ev.Time), retry.ev.Time.Sub(in.at())), in.ev, retry.ev)
-				case late && f.procs.downDuring(operatorActor, seen.ev.Time, retry.ev.Time):
-					v.skip(what + ": the operator was down before its late retry")
-				case late:
-					v.judged++
-					v.fail(fmt.Sprintf("%s, shown on the mirror pod at %s, was retried at %s, due at %s", what, off(seen.ev.Time), off(retry.ev.Time), off(seen.ev.Time.Add(delay))), in.ev, seen.ev, retry.ev)
-				default:
-					v.judged++
+				wait := retry.ev.Time.Sub(in.at())
+				waits = append(waits, wait)
+				c.judgeRetry(f, in, seen, retry, prev[failed], what, &v)
+				if seen != nil && !f.procs.downDuring(operatorActor, seen.ev.Time, retry.ev.Time) {
+					prev[failed] = retry.ev.Time.Sub(seen.ev.Time)
 				}
 				continue
 			}
@@ -115,7 +104,7 @@ func (c Config) backoffKept(j *conformance.Judging) conformance.Verdict {
 				v.skip(what + ": the mirror pod never showed the fallback, so the operator could not know")
 				continue
 			}
-			due := seen.ev.Time.Add(delay)
+			due := seen.ev.Time.Add(c.MaxBackoff)
 			stop, stopping := j.End, "the end of the run at "+off(j.End)
 			switch {
 			case retry != nil:
@@ -124,17 +113,48 @@ func (c Config) backoffKept(j *conformance.Judging) conformance.Verdict {
 				stop, stopping = later.at(), fmt.Sprintf("the next fallback on the node at %s", off(later.at()))
 			}
 			switch {
-			case !stop.After(due.Add(c.Tolerance)):
+			case !stop.After(due.Add(c.late())):
 				v.skip(fmt.Sprintf("%s: the retry was not due before %s", what, stopping))
-			case f.procs.downDuring(operatorActor, seen.ev.Time, due.Add(c.Tolerance)):
+			case f.procs.downDuring(operatorActor, seen.ev.Time, due.Add(c.late())):
 				v.skip(what + ": the operator was down before the retry was due")
 			default:
 				v.judged++
-				v.fail(fmt.Sprintf("%s, shown on the mirror pod at %s, was not retried by %s, nor before %s", what, off(seen.ev.Time), off(due), stopping), in.ev, seen.ev)
+				v.fail(fmt.Sprintf("%s, shown on the mirror pod at %s, was not retried within %s (by %s with the reaction bound %s), nor before %s: retries are infinite, %s apart at most",
+					what, off(seen.ev.Time), c.MaxBackoff, off(due.Add(c.late())), c.Reaction, stopping, c.MaxBackoff), in.ev, seen.ev)
 			}
 		}
 	}
-	return v.verdict("no retriable fallback in this run")
+	out := v.verdict("no retriable fallback in this run")
+	if len(waits) > 0 {
+		out.Measures = []reports.Measure{measure("retry wait (fallback to ask)", waits, c.MaxBackoff+c.late())}
+	}
+	return out
+}
+
+// judgeRetry judges the operator's retry of a fallback's failed revision:
+// not before FirstRetry after the fallback's write; from the mirror pod
+// showing it (the operator's clock), not shorter than the wait before
+// (prev, zero if none) and not later than MaxBackoff and the reaction
+// bound.
+func (c Config) judgeRetry(f facts, in *install, seen *podWrite, retry *ask, prev time.Duration, what string, v *finding) {
+	wait := retry.ev.Time.Sub(in.at())
+	late := seen != nil && retry.ev.Time.After(seen.ev.Time.Add(c.MaxBackoff+c.late()))
+	switch {
+	case wait < c.FirstRetry-c.Tolerance:
+		v.judged++
+		v.fail(fmt.Sprintf("%s, was retried at %s, %s after it: sooner than %s", what, off(retry.ev.Time), wait, c.FirstRetry), in.ev, retry.ev)
+	case prev > 0 && seen != nil && retry.ev.Time.Sub(seen.ev.Time) < prev-c.late():
+		v.judged++
+		v.fail(fmt.Sprintf("%s, was retried at %s, %s after the mirror pod showed it: sooner than the retry before, %s after its fallback showed (the back-off grows, %s of slack)",
+			what, off(retry.ev.Time), retry.ev.Time.Sub(seen.ev.Time), prev, c.late()), in.ev, retry.ev)
+	case late && f.procs.downDuring(operatorActor, seen.ev.Time, retry.ev.Time):
+		v.skip(what + ": the operator was down before its late retry")
+	case late:
+		v.judged++
+		v.fail(fmt.Sprintf("%s, shown on the mirror pod at %s, was retried at %s: more than %s after it (the reaction bound %s included)", what, off(seen.ev.Time), off(retry.ev.Time), c.MaxBackoff, c.Reaction), in.ev, seen.ev, retry.ev)
+	default:
+		v.judged++
+	}
 }
 
 // nextAsk is the operator's first ask of the node's installer after
@@ -243,28 +263,75 @@ func (p processes) couldKnow(actor string, spans []span) bool {
 }
 
 // STATICPOD-008: the operator reports the fallback condition True, with
-// the fallback message, from the moment the mirror pod shows a fallback
-// until it is over, and False once none is.
+// the fallback message, within the reaction bound of the mirror pod
+// showing a fallback, and sets it to nothing else until it is over (003
+// §Retries: "While retries are attempted, the operator will report
+// Degraded=true"; §Test Plan: "does not retry, but stays degraded";
+// §Proposal step 1: the message annotation "will be published to the user
+// through the operator degraded condition"). The condition's reason and
+// the rest of its message are the operator's.
 func (c Config) degraded(j *conformance.Judging) conformance.Verdict {
+	f := c.factsOf(j)
+	eps := c.episodes(f, j)
+	var v finding
+	var reactions []time.Duration
+	for _, e := range eps {
+		what := fmt.Sprintf("%s fell back from revision %d at %s", e.node, e.failed, off(e.fallbackEvent.Time))
+		set := c.judgeSet(f, e, what, j, &v)
+		kept := c.judgeKept(f, e, what, &v)
+		if set || kept {
+			v.judged++
+		}
+		if w := f.reported(e); w != nil {
+			reactions = append(reactions, w.ev.Time.Sub(e.seen.ev.Time))
+		}
+	}
+	out := v.verdict("no fallback reached the mirror pod in this run")
+	if len(reactions) > 0 {
+		out.Measures = []reports.Measure{measure("fallback shown to "+c.condition()+"=True", reactions, c.late())}
+	}
+	return out
+}
+
+// reported is the first write from the mirror pod showing e on that sets
+// the condition True with the fallback message, nil if none while e is
+// outstanding.
+func (f facts) reported(e episode) *coWrite {
+	if w := f.conditionAt(e.seen.ev.Time); w.is("True") && strings.Contains(w.cond.Message, e.message) {
+		return w
+	}
+	for k := range f.condition {
+		w := &f.condition[k]
+		if w.ev.Time.After(e.seen.ev.Time) && e.outstanding(w.ev.Time) && w.is("True") && strings.Contains(w.cond.Message, e.message) {
+			return w
+		}
+	}
+	return nil
+}
+
+// STATICPOD-015 (Style): once a fallback is over (a later revision is
+// ready; library-go: the mirror pod drops the annotations) and no other is
+// outstanding, the condition is False within the reaction bound. 003
+// §Retries says Degraded is True "while retries are attempted"; it never
+// says when it clears, so a Degraded that outlives the fallback is a
+// warning, not a failure.
+func (c Config) degradedCleared(j *conformance.Judging) conformance.Verdict {
 	f := c.factsOf(j)
 	eps := c.episodes(f, j)
 	var v finding
 	for k, e := range eps {
 		what := fmt.Sprintf("%s fell back from revision %d at %s", e.node, e.failed, off(e.fallbackEvent.Time))
-		set := c.judgeSet(f, e, what, j, &v)
-		kept := c.judgeKept(f, e, what, &v)
-		cleared := c.judgeCleared(f, eps, k, what, j, &v)
-		if set || kept || cleared {
+		if c.judgeCleared(f, eps, k, what, j, &v) {
 			v.judged++
 		}
 	}
-	return v.verdict("no fallback reached the mirror pod in this run")
+	return v.verdict("no fallback was over in this run")
 }
 
 // judgeSet: when the mirror pod shows the fallback, the condition is True
 // and carries the fallback message. It tells whether it judged.
 func (c Config) judgeSet(f facts, e episode, what string, j *conformance.Judging, v *finding) bool {
-	set := e.seen.ev.Time.Add(c.Tolerance)
+	set := e.seen.ev.Time.Add(c.late())
 	switch {
 	case e.clear != nil && !e.clear.ev.Time.After(set):
 		return false // over before the condition was due: nothing owed
@@ -278,7 +345,7 @@ func (c Config) judgeSet(f facts, e episode, what string, j *conformance.Judging
 	w := f.conditionAt(set)
 	switch {
 	case !w.is("True"):
-		v.fail(fmt.Sprintf("ClusterOperator/%s was not %s=True at %s, when the mirror pod showed that %s", clusterOperator, c.condition(), off(set), what), e.evidence(e.seen, w)...)
+		v.fail(fmt.Sprintf("ClusterOperator/%s was not %s=True at %s, the reaction bound %s after the mirror pod showed that %s", clusterOperator, c.condition(), off(set), c.Reaction, what), e.evidence(e.seen, w)...)
 	case !strings.Contains(w.cond.Message, e.message):
 		v.fail(fmt.Sprintf("ClusterOperator/%s %s message %q at %s does not carry the fallback message %q (%s)", clusterOperator, c.condition(), w.cond.Message, off(set), e.message, what), e.evidence(e.seen, w)...)
 	}
@@ -288,7 +355,7 @@ func (c Config) judgeSet(f facts, e episode, what string, j *conformance.Judging
 // judgeKept: nothing sets the condition otherwise while the fallback is
 // not over. It tells whether it found such a write.
 func (c Config) judgeKept(f facts, e episode, what string, v *finding) bool {
-	set := e.seen.ev.Time.Add(c.Tolerance)
+	set := e.seen.ev.Time.Add(c.late())
 	for k := range f.condition {
 		if w := &f.condition[k]; w.ev.Time.After(set) && e.outstanding(w.ev.Time) && !w.is("True") {
 			v.fail(fmt.Sprintf("ClusterOperator/%s %s set to %s at %s, but the fallback (%s) was not over", clusterOperator, c.condition(), w.status(), off(w.ev.Time), what), e.evidence(e.seen, w)...)
@@ -305,7 +372,7 @@ func (c Config) judgeCleared(f facts, eps []episode, k int, what string, j *conf
 	if e.clear == nil {
 		return false
 	}
-	at := e.clear.ev.Time.Add(c.Tolerance)
+	at := e.clear.ev.Time.Add(c.late())
 	switch {
 	case anotherOutstanding(eps, k, at):
 		return false // the condition stays True for that one
@@ -385,7 +452,7 @@ func (c Config) terminationShown(j *conformance.Judging) conformance.Verdict {
 	eps := c.episodes(f, j)
 	for k, e := range eps {
 		what := fmt.Sprintf("%s fell back from revision %d at %s", e.node, e.failed, off(e.fallbackEvent.Time))
-		set := e.seen.ev.Time.Add(c.Tolerance)
+		set := e.seen.ev.Time.Add(c.late())
 		// A later fallback on the node takes its place in the condition.
 		until := j.End.Add(time.Nanosecond)
 		for _, later := range eps[k+1:] {

@@ -2,7 +2,6 @@ package rules
 
 import (
 	"testing"
-	"time"
 
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/sim/timeline"
@@ -46,59 +45,79 @@ func retried(off string) *builder {
 	return failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).install(off, 2)
 }
 
-// 003 §Retries: back-off from 10m, doubling, up to 6h.
+// thrice is twice's revision 2 failing its second retry (asked at off2)
+// too, fallen back from 5m after it.
+func thrice(off2, fb string) *builder {
+	return twice().install(off2, 2).started(off2).hookStuck(off2).mirror(off2, 2, false).
+		fallback(fb, 2, 1, reasonNotReady, notReadyMsg)
+}
+
+// 003 §Retries, DESIGN 003: a first retry no sooner than 10m, a growing
+// back-off, no gap above 6h (the reaction bound on the late side only).
 func TestSTATICPOD007Backoff(t *testing.T) {
 	runTable(t, "STATICPOD-007", []ruleCase{
 		{name: "reference: retried 10m after", tl: stuckHook(), end: "2h", want: reports.Pass, message: []string{"1 judged"}},
 		{name: "second retry 20m after", tl: twice().install("41m", 2), end: "2h", want: reports.Pass, message: []string{"2 judged"}},
-		{name: "500ms late within a tolerance of 1s", tl: retried("16m0.5s"), cfg: tolerance("1s"), end: "2h", want: reports.Pass},
+		{name: "faithful: first retry 20m after (library-go's ladder, seed profile)", tl: retried("26m"), end: "2h", want: reports.Pass, message: []string{"1 judged"}},
+		{name: "faithful: first retry 10m20s after (a resync late)", tl: retried("16m20s"), end: "2h", want: reports.Pass},
+		{name: "faithful: first retry 6h after", tl: retried("6h6m"), end: "7h", want: reports.Pass},
+		{name: "faithful: the second wait as long as the first (a cap reached)", tl: twice().install("31m", 2), end: "2h", want: reports.Pass, message: []string{"2 judged"}},
+		{name: "faithful: the second wait 30s shorter than the first, within the bound", tl: thrice("41m30s", "46m30s").install("1h6m", 2), cfg: bound(), end: "2h", want: reports.Pass, message: []string{"3 judged"}},
 		{name: "library-go: first retry 20m after", tl: retried("26m"), cfg: libraryGo(), end: "2h", want: reports.Pass},
 		{name: "library-go: a crash loop is retried too", tl: crashLoop().install("26m", 2), cfg: libraryGo(), end: "2h", want: reports.Pass},
 		{name: "retried early",
 			tl: retried("12m"), end: "2h",
-			want: reports.Fail, message: []string{"master-0: revision 2, fallen back from at +6m0s with reason NotReady, retry 1 (back-off 10m0s), was retried at +12m0s, after 6m0s"},
+			want: reports.Fail, message: []string{"master-0: revision 2, fallen back from at +6m0s with reason NotReady, was retried at +12m0s, 6m0s after it: sooner than 10m0s"},
 			evidence: []string{"6m", "12m"}},
-		{name: "retried late",
-			tl: retried("17m"), end: "2h",
-			want: reports.Fail, message: []string{"shown on the mirror pod at +6m0s, was retried at +17m0s, due at +16m0s"}, evidence: []string{"6m", "17m"}},
-		{name: "never retried",
-			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg), end: "2h",
-			want: reports.Fail, message: []string{"was not retried by +16m0s, nor before the end of the run at +2h0m0s"}, evidence: []string{"6m"}},
-		{name: "second retry without doubling",
-			tl: twice().install("31m", 2), end: "2h",
-			want: reports.Fail, message: []string{"retry 2 (back-off 20m0s), was retried at +31m0s, after 10m0s"}, evidence: []string{"21m", "31m"}},
+		{name: "retried 1s early: the bound gives no slack on the early side",
+			tl: retried("15m59s"), cfg: bound(), end: "2h",
+			want: reports.Fail, message: []string{"9m59s after it: sooner than 10m0s"}, evidence: []string{"6m", "15m59s"}},
+		{name: "the second wait shorter than the first",
+			tl: thrice("51m", "56m").install("1h6m", 2), end: "2h",
+			want: reports.Fail, message: []string{"fallen back from at +56m0s", "was retried at +1h6m0s, 10m0s after the mirror pod showed it: sooner than the retry before, 30m0s after its fallback showed"},
+			evidence: []string{"56m", "1h6m"}},
+		{name: "retried more than 6h after",
+			tl: retried("6h6m1s"), end: "7h",
+			want: reports.Fail, message: []string{"shown on the mirror pod at +6m0s, was retried at +6h6m1s: more than 6h0m0s after it"}, evidence: []string{"6m", "6h6m1s"}},
+		{name: "retried 6h and the bound after: in time",
+			tl: retried("6h7m"), cfg: bound(), end: "7h", want: reports.Pass},
+		{name: "retried 6h, the bound and 1s after: late",
+			tl: retried("6h7m1s"), cfg: bound(), end: "7h",
+			want: reports.Fail, message: []string{"more than 6h0m0s after it (the reaction bound 1m0s included)"}, evidence: []string{"6m", "6h7m1s"}},
+		{name: "never retried: the operator gave up",
+			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg), end: "7h",
+			want: reports.Fail, message: []string{"was not retried within 6h0m0s (by +6h6m0s with the reaction bound 0s), nor before the end of the run at +7h0m0s"}, evidence: []string{"6m"}},
 		{name: "library-go: retried after 10m",
 			tl: retried("16m"), cfg: libraryGo(), end: "2h",
-			want: reports.Fail, message: []string{"back-off 20m0s", "after 10m0s"}, evidence: []string{"6m", "16m"}},
+			want: reports.Fail, message: []string{"sooner than 20m0s"}, evidence: []string{"6m", "16m"}},
+		{name: "library-go: not retried within 2h",
+			tl: retried("2h7m"), cfg: libraryGo(), end: "3h",
+			want: reports.Fail, message: []string{"more than 2h0m0s after it"}, evidence: []string{"6m", "2h7m"}},
 		{name: "a new revision came too late to excuse the retry",
-			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).install("20m", 3), end: "2h",
-			want: reports.Fail, message: []string{"nor before the operator asked for revision 3 at +20m0s"}, evidence: []string{"6m"}},
+			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).install("6h10m", 3), end: "7h",
+			want: reports.Fail, message: []string{"nor before the operator asked for revision 3 at +6h10m0s"}, evidence: []string{"6m"}},
 		{name: "a new revision before the retry was due",
-			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).install("10m", 3), end: "2h",
-			want: reports.Skip, message: []string{"not due before the operator asked for revision 3 at +10m0s"}},
+			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).install("20m", 3), end: "2h",
+			want: reports.Skip, message: []string{"not due before the operator asked for revision 3 at +20m0s"}},
 		{name: "the run ends before the retry is due",
-			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg), end: "16m", want: reports.Skip},
+			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg), end: "2h", want: reports.Skip},
 		{name: "the operator was down",
 			tl: failing().process("0s", RoleOperator, timeline.VerbStart).process("5m", RoleOperator, timeline.VerbKill).
 				fallback("6m", 2, 1, reasonNotReady, notReadyMsg),
-			end: "2h", want: reports.Skip, message: []string{"the operator was down"}},
+			end: "7h", want: reports.Skip, message: []string{"the operator was down"}},
 		{name: "no retry after a crash loop", tl: crashLoop(), end: "2h", want: reports.Skip},
 
 		// The operator's ask is judged, not the installer's writes.
 		{name: "asked in time, installed later (the installer's write time)",
 			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).ask("16m", 2).reinstall("16m20s", 2), end: "2h",
 			want: reports.Pass, message: []string{"1 judged"}},
-		{name: "asked late",
-			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).ask("16m20s", 2).reinstall("16m40s", 2), end: "2h",
-			want: reports.Fail, message: []string{"was retried at +16m20s, due at +16m0s"}, evidence: []string{"6m", "16m20s"}},
+		{name: "asked early, installed in time",
+			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).ask("15m", 2).reinstall("16m", 2), end: "2h",
+			want: reports.Fail, message: []string{"was retried at +15m0s"}, evidence: []string{"6m", "15m"}},
 		{name: "asked in time while the installer was down",
 			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).process("10m", RoleInstaller, timeline.VerbKill).
 				ask("16m", 2).process("20m", RoleInstaller, timeline.VerbStart).reinstall("20m", 2), end: "2h",
 			want: reports.Pass, message: []string{"1 judged"}},
-		{name: "asked late while the installer was down",
-			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).process("10m", RoleInstaller, timeline.VerbKill).
-				process("20m", RoleInstaller, timeline.VerbStart).install("20m", 2), end: "2h",
-			want: reports.Fail, message: []string{"was retried at +20m0s, due at +16m0s"}, evidence: []string{"6m", "20m"}},
 		{name: "the installer finishing an old ask is no retry: the clock starts again at its fallback",
 			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).
 				reinstall("8m", 2).started("8m").hookStuck("8m").mirror("8m", 2, false).
@@ -108,26 +127,22 @@ func TestSTATICPOD007Backoff(t *testing.T) {
 			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).
 				reinstall("8m", 2).started("8m").hookStuck("8m").mirror("8m", 2, false).
 				fallback("13m", 2, 1, reasonNotReady, notReadyMsg).install("16m", 2), end: "2h",
-			want: reports.Fail, message: []string{"fallen back from at +13m0s with reason NotReady, retry 1 (back-off 10m0s), was retried at +16m0s, after 3m0s"}, evidence: []string{"13m", "16m"}},
-		{name: "a fallback the operator did not ask for does not double the back-off",
-			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).
-				reinstall("8m", 2).started("8m").hookStuck("8m").mirror("8m", 2, false).
-				fallback("13m", 2, 1, reasonNotReady, notReadyMsg).install("33m", 2), end: "2h",
-			want: reports.Fail, message: []string{"retry 1 (back-off 10m0s), shown on the mirror pod at +13m0s, was retried at +33m0s, due at +23m0s"}, evidence: []string{"13m", "33m"}},
-		{name: "a fallback not retried before the next one comes",
-			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).
-				reinstall("17m", 2).started("17m").hookStuck("17m").mirror("17m", 2, false).
-				fallback("22m", 2, 1, reasonNotReady, notReadyMsg).install("32m", 2), end: "2h",
-			want: reports.Fail, message: []string{"was not retried by +16m0s, nor before the next fallback on the node at +22m0s"}, evidence: []string{"6m"}},
-		// A restarted operator keeps its back-off: it owes the retry when due.
+			want: reports.Fail, message: []string{"fallen back from at +13m0s with reason NotReady, was retried at +16m0s, 3m0s after it"}, evidence: []string{"13m", "16m"}},
+		// A restarted operator keeps its back-off.
 		{name: "an operator restarted between two retries keeps the ladder",
 			tl: twice().process("0s", RoleOperator, timeline.VerbStart).process("22m", RoleOperator, timeline.VerbKill).
 				process("23m", RoleOperator, timeline.VerbStart).install("41m", 2), end: "2h",
 			want: reports.Pass, message: []string{"2 judged"}},
+		{name: "an operator down past a retry's due time: its late retry is no wait to grow from",
+			tl: failing().process("0s", RoleOperator, timeline.VerbStart).fallback("6m", 2, 1, reasonNotReady, notReadyMsg).
+				process("7m", RoleOperator, timeline.VerbKill).process("7h", RoleOperator, timeline.VerbStart).
+				install("7h", 2).started("7h").hookStuck("7h").mirror("7h", 2, false).
+				fallback("7h5m", 2, 1, reasonNotReady, notReadyMsg).install("7h25m", 2), end: "8h",
+			want: reports.Pass, message: []string{"1 judged", "the operator was down before its late retry"}},
 		{name: "an operator restarted between two retries that starts the ladder again",
 			tl: twice().process("0s", RoleOperator, timeline.VerbStart).process("22m", RoleOperator, timeline.VerbKill).
-				process("23m", RoleOperator, timeline.VerbStart).install("33m", 2), end: "2h",
-			want: reports.Fail, message: []string{"retry 2 (back-off 20m0s), was retried at +33m0s, after 12m0s"}, evidence: []string{"21m", "33m"}},
+				process("23m", RoleOperator, timeline.VerbStart).install("28m", 2), end: "2h",
+			want: reports.Fail, message: []string{"was retried at +28m0s, 7m0s after it: sooner than 10m0s"}, evidence: []string{"21m", "28m"}},
 		{name: "no asks on the timeline: not judged",
 			tl: newTimeline().running("0s", 1).reinstall("1m", 2).started("1m").hookStuck("1m").mirror("1m", 2, false).
 				fallback("6m", 2, 1, reasonNotReady, notReadyMsg).reinstall("12m", 2), end: "2h",
@@ -135,21 +150,15 @@ func TestSTATICPOD007Backoff(t *testing.T) {
 	})
 }
 
-// The back-off of 003 §Retries and of library-go (UPSTREAM.md).
-func TestBackoff(t *testing.T) {
-	seed, lib := DefaultConfig(), LibraryGo()
-	for k, want := range []string{"10m", "20m", "40m", "1h20m", "2h40m", "5h20m", "6h", "6h"} {
-		if got := seed.backoff(k + 1); got != d(want) {
-			t.Errorf("seed retry %d: %s, want %s", k+1, got, want)
-		}
+// STATICPOD-007 reports the waits it measured against the longest it allows.
+func TestSTATICPOD007Measures(t *testing.T) {
+	v := judge(t, "STATICPOD-007", ruleCase{tl: twice().install("51m", 2), end: "2h", cfg: bound()})
+	if len(v.Measures) != 1 {
+		t.Fatalf("measures %v, want one", v.Measures)
 	}
-	for k, want := range []string{"20m", "40m", "1h20m", "2h", "2h"} {
-		if got := lib.backoff(k + 1); got != d(want) {
-			t.Errorf("library-go retry %d: %s, want %s", k+1, got, want)
-		}
-	}
-	if got := seed.backoff(1000); got != 6*time.Hour {
-		t.Errorf("retry 1000: %s, want the cap", got)
+	m := v.Measures[0]
+	if m.Count != 2 || m.P50 != d("10m") || m.Max != d("30m") || m.Budget != d("6h1m") {
+		t.Errorf("measure %+v, want 2 waits, p50 10m, max 30m, budget 6h1m", m)
 	}
 }
 
@@ -173,6 +182,14 @@ func TestSTATICPOD008Degraded(t *testing.T) {
 		{name: "set late",
 			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).condition("7m", "True", notReadyMsg), end: "1h",
 			want: reports.Fail, message: []string{"not Degraded=True at +6m0s"}, evidence: []string{"0s", "6m"}},
+		{name: "faithful: set a minute late, within the default reaction bound",
+			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).condition("7m", "True", notReadyMsg), cfg: bound(), end: "1h", want: reports.Pass},
+		{name: "faithful: never cleared once the retry is ready (STATICPOD-015's Style question)",
+			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).condition("6m", "True", notReadyMsg).
+				install("16m", 2).ready("16m30s", 2), end: "1h", want: reports.Pass},
+		{name: "set later than the reaction bound",
+			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).condition("7m1s", "True", notReadyMsg), cfg: bound(), end: "1h",
+			want: reports.Fail, message: []string{"not Degraded=True at +7m0s, the reaction bound 1m0s after"}, evidence: []string{"0s", "6m"}},
 		{name: "without the fallback message",
 			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).condition("6m", "True", "revision 2 failed"), end: "1h",
 			want: reports.Fail, message: []string{`message "revision 2 failed" at +6m0s does not carry the fallback message`}, evidence: []string{"6m"}},
@@ -181,29 +198,9 @@ func TestSTATICPOD008Degraded(t *testing.T) {
 				install("16m", 2).mirror("16m", 2, false).condition("16m", "False", ""), end: "1h",
 			want: reports.Fail, message: []string{"Degraded set to False at +16m0s, but the fallback (master-0 fell back from revision 2 at +6m0s) was not over"},
 			evidence: []string{"6m", "16m"}},
-		{name: "not cleared once the retry is ready",
-			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).condition("6m", "True", notReadyMsg).
-				install("16m", 2).ready("16m30s", 2), end: "1h",
-			want: reports.Fail, message: []string{"Degraded was True at +16m30s, but the fallback", "was over at +16m30s"},
-			evidence: []string{"6m", "16m30s"}},
 		{name: "library-go: the seed's Degraded is not its condition",
 			tl: stuckHook(), cfg: libraryGo(), end: "1h",
-			want: reports.Fail, message: []string{"not StaticPodFallbackRevisionDegraded=True at +6m0s", "(and 1 more)"}, evidence: []string{"6m", "16m"}},
-		{name: "two nodes: cleared only when both are over",
-			tl: failing().on("master-1").running("0s", 1).install("1m", 2).started("1m").hookStuck("1m").mirror("1m", 2, false).
-				on("master-0").fallback("6m", 2, 1, reasonNotReady, notReadyMsg).
-				on("master-1").fallback("6m", 2, 1, reasonNotReady, notReadyMsg).condition("6m", "True", notReadyMsg).
-				on("master-0").install("16m", 2).ready("16m30s", 2).
-				on("master-1").install("16m", 2).ready("17m", 2).condition("17m", "False", ""),
-			end: "1h", want: reports.Pass, message: []string{"2 judged"}},
-		{name: "the run ends before the condition clears",
-			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).condition("6m", "True", notReadyMsg).
-				install("16m", 2).ready("16m30s", 2), cfg: tolerance("1m"), end: "17m",
-			want: reports.Pass, message: []string{"1 judged", "the run ended before the condition was due to clear"}},
-		{name: "the operator was down when the fallback was over",
-			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).condition("6m", "True", notReadyMsg).
-				process("10m", RoleOperator, timeline.VerbKill).install("16m", 2).ready("16m30s", 2), end: "1h",
-			want: reports.Pass, message: []string{"the operator was down when the fallback was over"}},
+			want: reports.Fail, message: []string{"not StaticPodFallbackRevisionDegraded=True at +6m0s"}, evidence: []string{"6m"}},
 		{name: "the run ends with the fallback",
 			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg), end: "5m59s", want: reports.Skip},
 		{name: "the operator was down",
@@ -211,6 +208,50 @@ func TestSTATICPOD008Degraded(t *testing.T) {
 			want: reports.Skip, message: []string{"the operator was down"}},
 		{name: "no fallback", tl: rollout(), end: "1h", want: reports.Skip},
 	})
+}
+
+// STATICPOD-008 reports how long after the mirror pod showed a fallback
+// the condition told of it.
+func TestSTATICPOD008Measures(t *testing.T) {
+	v := judge(t, "STATICPOD-008", ruleCase{tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).condition("6m40s", "True", notReadyMsg), end: "1h", cfg: bound()})
+	if v.Status != reports.Pass || len(v.Measures) != 1 || v.Measures[0].Max != d("40s") || v.Measures[0].Budget != d("1m") {
+		t.Errorf("verdict %s %s, measures %+v: want a pass, the reaction 40s of 1m", v.Status, v.Message, v.Measures)
+	}
+}
+
+// 003 §Retries: Degraded "while retries are attempted"; when it clears is
+// not said, so a Degraded that outlives the fallback is a warning.
+func TestSTATICPOD015DegradedCleared(t *testing.T) {
+	runTable(t, "STATICPOD-015", []ruleCase{
+		{name: "reference: cleared when the retry is ready", tl: stuckHook(), end: "1h", want: reports.Pass, message: []string{"1 judged"}},
+		{name: "faithful: cleared within the reaction bound",
+			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).condition("6m", "True", notReadyMsg).
+				install("16m", 2).ready("16m30s", 2).condition("17m30s", "False", ""), cfg: bound(), end: "1h", want: reports.Pass},
+		{name: "not cleared once the retry is ready",
+			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).condition("6m", "True", notReadyMsg).
+				install("16m", 2).ready("16m30s", 2), end: "1h",
+			want: reports.Fail, message: []string{"Degraded was True at +16m30s, but the fallback", "was over at +16m30s"},
+			evidence: []string{"6m", "16m30s"}},
+		{name: "two nodes: cleared only when both are over",
+			tl: failing().on("master-1").running("0s", 1).install("1m", 2).started("1m").hookStuck("1m").mirror("1m", 2, false).
+				on("master-0").fallback("6m", 2, 1, reasonNotReady, notReadyMsg).
+				on("master-1").fallback("6m", 2, 1, reasonNotReady, notReadyMsg).condition("6m", "True", notReadyMsg).
+				on("master-0").install("16m", 2).ready("16m30s", 2).
+				on("master-1").install("16m", 2).ready("17m", 2).condition("17m", "False", ""),
+			end: "1h", want: reports.Pass, message: []string{"1 judged"}},
+		{name: "the run ends before the condition clears",
+			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).condition("6m", "True", notReadyMsg).
+				install("16m", 2).ready("16m30s", 2), cfg: tolerance("1m"), end: "17m",
+			want: reports.Skip, message: []string{"the run ended before the condition was due to clear"}},
+		{name: "the operator was down when the fallback was over",
+			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).condition("6m", "True", notReadyMsg).
+				process("10m", RoleOperator, timeline.VerbKill).install("16m", 2).ready("16m30s", 2), end: "1h",
+			want: reports.Skip, message: []string{"the operator was down when the fallback was over"}},
+		{name: "a crash loop is never over", tl: crashLoop(), end: "1h", want: reports.Skip},
+	})
+	if r := ruleByID(t, DefaultConfig(), "STATICPOD-015"); !r.Style {
+		t.Error("STATICPOD-015 is a Style rule: the seed never says when Degraded clears")
+	}
 }
 
 // hungAtTheFallback: revision 2 crash loops with flagMsg, shown on the

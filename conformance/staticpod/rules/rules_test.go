@@ -17,7 +17,7 @@ import (
 func TestEveryRuleCanFailAndPass(t *testing.T) {
 	cases := map[string]struct{ pass, fail *builder }{
 		"STATICPOD-001": {rollout(), failing()},
-		"STATICPOD-002": {stuckHook(), failing().fallback("6m", 2, 1, reasonNotReady, "not ready")},
+		"STATICPOD-002": {stuckHook(), failing().fallback("6m", 2, 1, reasonUnhealthy, "not ready")},
 		"STATICPOD-003": {stuckHook(), failing().fellBack("6m", 1, "")},
 		"STATICPOD-004": {rollout(), failing().link("1m10s", 2)},
 		"STATICPOD-005": {stuckHook(), rollout().install("10m", 3).started("10m").hookStuck("10m").fallback("15m", 3, 1, reasonNotReady, notReadyMsg)},
@@ -28,8 +28,11 @@ func TestEveryRuleCanFailAndPass(t *testing.T) {
 		"STATICPOD-011": {crashLoopTerminated(), crashLoopTerminated().condition("6m1s", "True", "revision 2 fell back: "+crashMsg)},
 		"STATICPOD-010": {stuckHook(), failing().lock("6m", RoleStartupMonitor).manifest("6m1s", RoleInstaller, 3, "").unlock("6m2s", RoleStartupMonitor)},
 		"STATICPOD-012": {rollout(), readied().link("1m30s", 2)},
+		"STATICPOD-013": {stuckHook(), failing().fallback("6m", 2, 1, reasonNotReady, "not ready")},
+		"STATICPOD-014": {stuckHook(), failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).ask("16m", 2)},
+		"STATICPOD-015": {stuckHook(), failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).condition("6m", "True", notReadyMsg).install("16m", 2).ready("16m30s", 2)},
 	}
-	rules := Rules(DefaultConfig())
+	rules := Rules(*exact())
 	for i, r := range rules {
 		if want := fmt.Sprintf("STATICPOD-%03d", i+1); r.ID != want {
 			t.Errorf("rule %d is %s, want %s", i, r.ID, want)
@@ -59,11 +62,11 @@ func TestEveryRuleCanFailAndPass(t *testing.T) {
 func TestConfig(t *testing.T) {
 	seed := DefaultConfig()
 	if want := (Config{Profile: ProfileSeed, Timeout: d("5m"), FirstRetry: d("10m"), MaxBackoff: d("6h"),
-		NoRetry: []string{"CrashLooping", "NeverStartedUp"}}); !reflect.DeepEqual(seed, want) {
+		NoRetry: []string{"CrashLooping", "NeverStartedUp"}, Reaction: d("1m")}); !reflect.DeepEqual(seed, want) {
 		t.Errorf("DefaultConfig() = %+v, want %+v", seed, want)
 	}
 	lib := LibraryGo()
-	if want := (Config{Profile: ProfileLibraryGo, Timeout: d("5m"), FirstRetry: d("20m"), MaxBackoff: d("2h")}); !reflect.DeepEqual(lib, want) {
+	if want := (Config{Profile: ProfileLibraryGo, Timeout: d("5m"), FirstRetry: d("20m"), MaxBackoff: d("2h"), Reaction: d("1m")}); !reflect.DeepEqual(lib, want) {
 		t.Errorf("LibraryGo() = %+v, want %+v", lib, want)
 	}
 	for _, c := range []Config{seed, lib} {
@@ -76,6 +79,7 @@ func TestConfig(t *testing.T) {
 		"no timeout":                  func(c *Config) { c.Timeout = 0 },
 		"a cap below the first retry": func(c *Config) { c.MaxBackoff = d("5m") },
 		"a negative tolerance":        func(c *Config) { c.Tolerance = -d("1s") },
+		"a negative reaction bound":   func(c *Config) { c.Reaction = -d("1s") },
 		"a reason the profile lacks":  func(c *Config) { c.Profile = ProfileLibraryGo },
 	}
 	for name, edit := range bad {

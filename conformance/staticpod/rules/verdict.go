@@ -2,7 +2,10 @@ package rules
 
 import (
 	"fmt"
+	"math"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/reports"
@@ -17,7 +20,15 @@ type finding struct {
 	evidence  []timeline.Event
 	notJudged []string // cases left out, and why: never a failure
 	notes     []string // warnings on a passing verdict
+	// reactions are the reactions measured (measure), reported on the
+	// verdict against budget, under the name reaction.
+	reactions []time.Duration
+	reaction  string
+	budget    time.Duration
 }
+
+// measured notes a reaction the rule measured.
+func (f *finding) measured(d time.Duration) { f.reactions = append(f.reactions, d) }
 
 func (f *finding) fail(msg string, evidence ...timeline.Event) {
 	f.problems = append(f.problems, msg)
@@ -30,6 +41,14 @@ func (f *finding) skip(why string) { f.notJudged = append(f.notJudged, why) }
 const maxEvidence = 12
 
 func (f *finding) verdict(nothing string) conformance.Verdict {
+	v := f.judgement(nothing)
+	if len(f.reactions) > 0 {
+		v.Measures = []reports.Measure{measure(f.reaction, f.reactions, f.budget)}
+	}
+	return v
+}
+
+func (f *finding) judgement(nothing string) conformance.Verdict {
 	switch {
 	case len(f.problems) > 0:
 		ev := f.evidence
@@ -58,4 +77,13 @@ func summary(items []string) string {
 		return fmt.Sprintf("%s (and %d more)", items[0], n-1)
 	}
 	return items[0]
+}
+
+// measure sums up measured reactions (count, p50, p99, max) against the
+// budget a rule allows them, so a report shows how close a subject came.
+func measure(name string, ds []time.Duration, budget time.Duration) reports.Measure {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	rank := func(q float64) time.Duration { return s[int(math.Ceil(q*float64(len(s))))-1] }
+	return reports.Measure{Name: name, Count: len(s), P50: rank(0.5), P99: rank(0.99), Max: s[len(s)-1], Budget: budget}
 }

@@ -1,0 +1,32 @@
+package stale
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// The mechanism's reaction bound is the minimum stale-message update time,
+// and --reaction-bound stale=D rebuilds it, rules and all, with D; the
+// other knobs (scale, tolerance) keep it.
+func TestReactionBound(t *testing.T) {
+	m := Mechanism(DefaultConfig())
+	if m.Reaction != 30*time.Second {
+		t.Fatalf("Reaction %s, want 000 §Test Plan's 30s", m.Reaction)
+	}
+	tight := m.WithReaction(10 * time.Second)
+	if tight.Reaction != 10*time.Second {
+		t.Fatalf("WithReaction(10s).Reaction = %s", tight.Reaction)
+	}
+	for _, r := range tight.Rules {
+		if r.ID == "STALE-007" && !strings.Contains(r.Statement, "(10s)") {
+			t.Errorf("STALE-007 judged with 10s says %q", r.Statement)
+		}
+	}
+	if got := tight.Scaled(0.5).Reaction; got != 10*time.Second {
+		t.Errorf("scaled, the bound is %s, want 10s kept", got)
+	}
+	if got := tight.WithTolerance(time.Second).Reaction; got != 10*time.Second {
+		t.Errorf("with a tolerance, the bound is %s, want 10s kept", got)
+	}
+}

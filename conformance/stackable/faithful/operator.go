@@ -71,8 +71,8 @@ type Operator struct {
 	v          Variant
 	namespaces []string
 
-	mu  sync.Mutex
-	due map[types.NamespacedName]time.Time
+	mu          sync.Mutex
+	pausedSince map[types.NamespacedName]time.Time // when each paused cluster's pause began
 }
 
 // New is the variant v talking through c, with time from clk, serving
@@ -81,7 +81,7 @@ func New(v Variant, c client.Client, clk clock.PassiveClock, namespaces []string
 	if v != Requeue && v != Terse {
 		return nil, fmt.Errorf("faithful stackable operator: no variant %q", v)
 	}
-	return &Operator{c: c, clk: clk, v: v, namespaces: slices.Clone(namespaces), due: map[types.NamespacedName]time.Time{}}, nil
+	return &Operator{c: c, clk: clk, v: v, namespaces: slices.Clone(namespaces), pausedSince: map[types.NamespacedName]time.Time{}}, nil
 }
 
 // Initial asks for every SampleCluster of each namespace.
@@ -129,7 +129,9 @@ func (o *Operator) Reconcile(ctx context.Context, req reconcile.Request) (reconc
 	return reconcile.Result{}, o.sync(ctx, req.NamespacedName)
 }
 
-// wait is how long Requeue still puts a cluster's reconcile off.
+// wait is how long Requeue still puts a cluster's reconcile off: the
+// first event for a cluster starts a Latency-long pause, and the reconcile
+// that comes once it is over runs and ends it.
 func (o *Operator) wait(key types.NamespacedName) time.Duration {
 	if o.v != Requeue {
 		return 0
@@ -137,15 +139,15 @@ func (o *Operator) wait(key types.NamespacedName) time.Duration {
 	now := o.clk.Now()
 	o.mu.Lock()
 	defer o.mu.Unlock()
-	due, ok := o.due[key]
-	switch {
-	case !ok:
-		o.due[key] = now.Add(Latency)
+	since, paused := o.pausedSince[key]
+	if !paused {
+		o.pausedSince[key] = now
 		return Latency
-	case now.Before(due):
-		return due.Sub(now)
 	}
-	delete(o.due, key)
+	if left := since.Add(Latency).Sub(now); left > 0 {
+		return left
+	}
+	delete(o.pausedSince, key)
 	return 0
 }
 

@@ -236,11 +236,10 @@ func sameConditions(a, b []configv1.ClusterOperatorStatusCondition) bool {
 	return true
 }
 
+// find is the condition of type t in conds, nil if there is none.
 func find(conds []configv1.ClusterOperatorStatusCondition, t configv1.ClusterStatusConditionType) *configv1.ClusterOperatorStatusCondition {
-	for i := range conds {
-		if conds[i].Type == t {
-			return &conds[i]
-		}
+	if i := slices.IndexFunc(conds, func(c configv1.ClusterOperatorStatusCondition) bool { return c.Type == t }); i >= 0 {
+		return &conds[i]
 	}
 	return nil
 }

@@ -98,39 +98,58 @@ func (o *Operator) upsert(c configv1.ClusterOperatorStatusCondition) {
 	o.want = append(o.want, c)
 }
 
-// Reconcile makes the ClusterOperator say what the operator reports.
+// Reconcile makes the ClusterOperator say what the operator reports:
+// fetched (created when missing), compared, and written back when hold
+// says it is time.
 func (o *Operator) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
-	co := &configv1.ClusterOperator{}
-	err := o.client.Get(ctx, req.NamespacedName, co)
-	if apierrors.IsNotFound(err) {
-		co = &configv1.ClusterOperator{ObjectMeta: metav1.ObjectMeta{Name: req.Name}}
-		err = o.client.Create(ctx, co)
-	}
-	if err != nil {
+	var co configv1.ClusterOperator
+	switch err := o.client.Get(ctx, req.NamespacedName, &co); {
+	case apierrors.IsNotFound(err):
+		co.Name = req.Name
+		if err := o.client.Create(ctx, &co); err != nil {
+			return reconcile.Result{}, err
+		}
+	case err != nil:
 		return reconcile.Result{}, err
 	}
 	o.mu.Lock()
 	defer o.mu.Unlock()
 	now := o.clock.Now()
-	if o.reports(co.Status.Conditions) {
-		o.dirty, o.wrong = false, time.Time{}
+	wait, write := o.hold(co.Status.Conditions, now)
+	switch {
+	case !write:
 		return reconcile.Result{}, nil
-	}
-	if !o.dirty {
-		if o.wrong.IsZero() {
-			o.wrong = now
-		}
-		if at := o.answerAt(o.wrong); now.Before(at) {
-			return reconcile.Result{RequeueAfter: at.Sub(now)}, nil
-		}
+	case wait > 0:
+		return reconcile.Result{RequeueAfter: wait}, nil
 	}
 	co.Status.Conditions = o.merged(co.Status.Conditions, now)
-	if err := o.client.Status().Update(ctx, co); err != nil {
+	if err := o.client.Status().Update(ctx, &co); err != nil {
 		return reconcile.Result{}, err
 	}
-	o.dirty, o.wrong = false, time.Time{}
+	o.settle()
 	return reconcile.Result{}, nil
 }
+
+// hold decides on the live conditions at now: nothing to write (false),
+// or a write due after wait. Its own change is written at once; a change
+// someone else made (a challenge, a mark) is put back at answerAt of when
+// it was first seen.
+func (o *Operator) hold(live []configv1.ClusterOperatorStatusCondition, now time.Time) (wait time.Duration, write bool) {
+	if o.reports(live) {
+		o.settle()
+		return 0, false
+	}
+	if o.dirty {
+		return 0, true
+	}
+	if o.wrong.IsZero() {
+		o.wrong = now
+	}
+	return max(0, o.answerAt(o.wrong).Sub(now)), true
+}
+
+// settle notes that the ClusterOperator says what the operator reports.
+func (o *Operator) settle() { o.dirty, o.wrong = false, time.Time{} }
 
 // answerAt is when a change someone else made at t is put back: the next
 // periodic sync, or the answer delay rounded up to a whole step.

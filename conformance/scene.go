@@ -88,6 +88,9 @@ func (s *scene) failCalls(ctx context.Context, x *scenarios.APIErrors) error {
 	if x.RetryAfter != nil {
 		f.RetryAfter = x.RetryAfter.Duration
 	}
+	for _, k := range x.Kinds {
+		f.Kinds = append(f.Kinds, schema.ParseGroupKind(k))
+	}
 	h, err := s.sched.FailCalls(ctx, f)
 	if err == nil {
 		s.faults[x] = h

@@ -2,8 +2,11 @@ package conformance
 
 import (
 	"context"
+	"reflect"
 	"testing"
 	"time"
+
+	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"github.com/opcert/opcert/scenarios"
 	"github.com/opcert/opcert/sim"
@@ -31,9 +34,22 @@ func TestEveryAPIErrorsStepTheFormatTakesIsInjected(t *testing.T) {
 				t.Errorf("%d on %s: %v", code, on, err)
 				continue
 			}
-			if f := s.faults[x]; f == nil || f.APIFault != (sim.APIFault{Role: "operator", Calls: want, Code: code, RetryAfter: retry}) {
+			if f := s.faults[x]; f == nil || !reflect.DeepEqual(f.APIFault, sim.APIFault{Role: "operator", Calls: want, Code: code, RetryAfter: retry}) {
 				t.Errorf("%d on %s: in force as %+v", code, on, f)
 			}
 		}
+	}
+}
+
+// A step's kinds, Kind or Kind.group, are the fault's group kinds.
+func TestAPIErrorsKindsAreInjected(t *testing.T) {
+	s := &scene{sched: sim.NewScheduler(sim.NewClock(), &timeline.Timeline{}), faults: map[*scenarios.APIErrors]*sim.Fault{}}
+	x := &scenarios.APIErrors{Role: "operator", On: scenarios.OnWrites, Code: 500, Kinds: []string{"Pod", "DaemonSet.apps", "ClusterOperator.config.openshift.io"}}
+	if err := s.failCalls(context.Background(), x); err != nil {
+		t.Fatal(err)
+	}
+	want := []schema.GroupKind{{Kind: "Pod"}, {Group: "apps", Kind: "DaemonSet"}, {Group: "config.openshift.io", Kind: "ClusterOperator"}}
+	if f := s.faults[x]; f == nil || !reflect.DeepEqual(f.Kinds, want) {
+		t.Errorf("in force as %+v, want kinds %v", f, want)
 	}
 }

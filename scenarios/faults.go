@@ -2,6 +2,7 @@ package scenarios
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -18,6 +19,11 @@ type APIErrors struct {
 	// On is which calls fail: reads (get, list), writes (create, update,
 	// patch, delete, status) or all.
 	On string `yaml:"on"`
+	// Kinds, if set, are the only kinds whose calls fail, each a Kind
+	// (core: Pod) or Kind.group (Deployment.apps): the role's other calls
+	// succeed, so that an operator refused on its operands can still write
+	// its own status. None: calls on every kind fail.
+	Kinds []string `yaml:"kinds,omitempty"`
 	// Code is the error's HTTP status (APICodes).
 	Code int `yaml:"code"`
 	// For is how long the calls fail, from the step's time.
@@ -80,6 +86,7 @@ func (c *Check) apiErrors(p string, st Step) {
 	default:
 		c.Errorf(p+".on", "%q is not a kind of call; use reads, writes or all", x.On)
 	}
+	c.faultKinds(p+".kinds", x.Kinds)
 	switch _, known := APICodes[x.Code]; {
 	case x.Code == 0:
 		c.Errorf(p+".code", "required: the HTTP status of the error; one of: %s", codes())
@@ -100,6 +107,26 @@ func (c *Check) apiErrors(p string, st Step) {
 			c.Errorf(p+".retryAfter", "only a 429 or a 504 carries Retry-After; leave it out")
 		case d < time.Second || d > maxRetryAfter || d%time.Second != 0:
 			c.Errorf(p+".retryAfter", "%v is not a Retry-After; use whole seconds from 1s to %v", d, maxRetryAfter)
+		}
+	}
+}
+
+// faultKind is a Kind or Kind.group as kubectl names one: the Kind an
+// identifier starting with a capital, the group a DNS-1123 subdomain.
+var faultKind = regexp.MustCompile(`^[A-Z][A-Za-z0-9]*(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
+
+// faultKinds checks an apiErrors step's kinds at p.
+func (c *Check) faultKinds(p string, kinds []string) {
+	if len(kinds) > maxFaultKinds {
+		c.Errorf(p, "names %d kinds; at most %d (leave kinds out to fail calls on every kind)", len(kinds), maxFaultKinds)
+		return
+	}
+	for i, k := range kinds {
+		switch {
+		case len(k) > maxKindName || !faultKind.MatchString(k):
+			c.Errorf(fmt.Sprintf("%s[%d]", p, i), "%q is not a kind; give Kind (core: Pod) or Kind.group (Deployment.apps), at most %d bytes", k, maxKindName)
+		case slices.Index(kinds, k) < i:
+			c.Errorf(fmt.Sprintf("%s[%d]", p, i), "%q is named twice", k)
 		}
 	}
 }

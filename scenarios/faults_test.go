@@ -18,6 +18,8 @@ func TestAPIErrorsParses(t *testing.T) {
   - at: 15m
     apiErrors: {role: operator, actor: operator-a, on: all, code: 429, for: 10m, retryAfter: 3s}
   - apiErrors: {role: watcher, on: reads, code: 504, for: 1m}
+  - at: 30m
+    apiErrors: {role: operator, on: writes, kinds: [Deployment.apps, Pod, ClusterOperator.config.openshift.io], code: 500, for: 5m}
 `)))
 	if err != nil {
 		t.Fatal(err)
@@ -26,6 +28,7 @@ func TestAPIErrorsParses(t *testing.T) {
 		{Role: "operator", On: OnWrites, Code: 500, For: Duration{5 * time.Minute}},
 		{Role: "operator", Actor: "operator-a", On: OnAll, Code: 429, For: Duration{10 * time.Minute}, RetryAfter: &Duration{3 * time.Second}},
 		{Role: "watcher", On: OnReads, Code: 504, For: Duration{time.Minute}},
+		{Role: "operator", On: OnWrites, Kinds: []string{"Deployment.apps", "Pod", "ClusterOperator.config.openshift.io"}, Code: 500, For: Duration{5 * time.Minute}},
 	}
 	for i, w := range want {
 		st := s.Steps[i]
@@ -58,8 +61,12 @@ func TestAPIErrorsErrors(t *testing.T) {
 		{"retryAfter on 500", step("{role: operator, on: writes, code: 500, for: 5m, retryAfter: 1s}"), "steps[0].apiErrors.retryAfter: only a 429 or a 504 carries Retry-After; leave it out"},
 		{"retryAfter not whole", step("{role: operator, on: writes, code: 429, for: 5m, retryAfter: 1500ms}"), "steps[0].apiErrors.retryAfter: 1.5s is not a Retry-After; use whole seconds from 1s to 1h0m0s"},
 		{"retryAfter too long", step("{role: operator, on: writes, code: 429, for: 5m, retryAfter: 2h}"), "steps[0].apiErrors.retryAfter: 2h0m0s is not a Retry-After"},
+		{"kind lowercase", step("{role: operator, on: writes, kinds: [deployment.apps], code: 500, for: 5m}"), `steps[0].apiErrors.kinds[0]: "deployment.apps" is not a kind; give Kind (core: Pod) or Kind.group (Deployment.apps)`},
+		{"kind as a resource", step("{role: operator, on: writes, kinds: [Pod, deployments/apps], code: 500, for: 5m}"), `steps[0].apiErrors.kinds[1]: "deployments/apps" is not a kind`},
+		{"kind twice", step("{role: operator, on: writes, kinds: [Pod, Pod], code: 500, for: 5m}"), `steps[0].apiErrors.kinds[1]: "Pod" is named twice`},
+		{"too many kinds", step("{role: operator, on: writes, kinds: [" + strings.Repeat("Pod, ", 32) + "Pod], code: 500, for: 5m}"), "steps[0].apiErrors.kinds: names 33 kinds; at most 32"},
 		{"actor too long", step("{role: operator, actor: " + strings.Repeat("a", 254) + ", on: writes, code: 500, for: 5m}"), "steps[0].apiErrors.actor: is 254 bytes long; an actor's name is at most 253"},
-		{"unknown field", step("{role: operator, on: writes, code: 500, for: 5m, kind: Pod}"), `steps[0].apiErrors: unknown field "kind"; apiErrors takes: role, actor, on, code, for, retryAfter`},
+		{"unknown field", step("{role: operator, on: writes, code: 500, for: 5m, kind: Pod}"), `steps[0].apiErrors: unknown field "kind"; apiErrors takes: role, actor, on, kinds, code, for, retryAfter`},
 		{"with an action", faulty("  - poke: a\n    apiErrors: {role: operator, on: writes, code: 500, for: 5m}\n"), "steps[0]: has poke and apiErrors; give each action its own step"},
 		{"overlap on a role", faulty("  - at: 10m\n    apiErrors: {role: operator, on: writes, code: 500, for: 5m}\n  - at: 14m\n    apiErrors: {role: operator, actor: a, on: reads, code: 503, for: 1m}\n"),
 			"f.yaml:9: steps[1].apiErrors: starts at 14m0s, while the apiErrors of steps[0] (line 6) on role operator lasts until 15m0s; one fault per role at a time"},

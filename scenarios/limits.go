@@ -70,6 +70,12 @@ const (
 	// maxRetryAfter bounds the Retry-After an apiErrors step sends: the
 	// API server's own are a second or a few.
 	maxRetryAfter = time.Hour
+	// maxFaultKinds bounds the kinds an apiErrors step names: an operator
+	// writes a handful of kinds, and the scheduler scans them each call.
+	maxFaultKinds = 32
+	// maxKindName bounds one of them: a Kind (63, a resource name's
+	// limit) and a group (a DNS-1123 subdomain, 253).
+	maxKindName = 63 + 1 + 253
 
 	// maxErrors bounds what one load reports; past it the user has enough
 	// to fix first.

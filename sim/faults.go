@@ -57,6 +57,11 @@ type APIFault struct {
 	// the one actor of it whose calls fail (else every actor of Role).
 	Role, Actor string
 	Calls       Calls
+	// Kinds, if set, are the only kinds whose calls fail (a list's kind
+	// is its items'); the role's calls on other kinds succeed, so that an
+	// operator whose writes to its operands are refused can still report
+	// it on its own status. None: calls on every kind fail.
+	Kinds []schema.GroupKind
 	// Code is the HTTP status the calls get: 409 (Conflict, writes only),
 	// 429 (TooManyRequests), 500 (InternalError), 503 (ServiceUnavailable)
 	// or 504 (Timeout).
@@ -80,6 +85,11 @@ func (f APIFault) check() error {
 	case f.RetryAfter < 0 || f.RetryAfter%time.Second != 0:
 		return fmt.Errorf("Retry-After %v is not a whole number of seconds", f.RetryAfter)
 	}
+	for _, gk := range f.Kinds {
+		if gk.Kind == "" {
+			return fmt.Errorf("kind %q of an API fault has no Kind", gk)
+		}
+	}
 	if _, ok := reasons[f.Code]; !ok {
 		return fmt.Errorf("%d is not an API error a fault injects; use 409, 429, 500, 503 or 504", f.Code)
 	}
@@ -91,7 +101,15 @@ var reasons = map[int]string{409: "Conflict", 429: "TooManyRequests", 500: "Inte
 
 // String says what the fault does, for the timeline's Detail.
 func (f APIFault) String() string {
-	s := fmt.Sprintf("%s fail with %d %s", f.Calls, f.Code, reasons[f.Code])
+	s := f.Calls.String()
+	if len(f.Kinds) > 0 {
+		kinds := make([]string, len(f.Kinds))
+		for i, gk := range f.Kinds {
+			kinds[i] = gk.String()
+		}
+		s += " on " + strings.Join(kinds, ", ")
+	}
+	s += fmt.Sprintf(" fail with %d %s", f.Code, reasons[f.Code])
 	if f.RetryAfter > 0 {
 		s += fmt.Sprintf(" (Retry-After %v)", f.RetryAfter)
 	}
@@ -113,6 +131,11 @@ func (f APIFault) err(resource func() schema.GroupResource, name string) error {
 		return apierrors.NewTimeoutError("request did not complete within requested timeout - context deadline exceeded", secs)
 	}
 	return apierrors.NewInternalError(errors.New("an API fault of the run"))
+}
+
+// fails says whether the fault fails calls of these kinds on k's kind.
+func (f APIFault) fails(calls Calls, k storeKey) bool {
+	return f.Calls&calls != 0 && (len(f.Kinds) == 0 || slices.Contains(f.Kinds, k.gvk.GroupKind()))
 }
 
 func (f APIFault) reaches(st *actorState) bool {
@@ -218,7 +241,7 @@ func (c *Client) injected(calls Calls, k storeKey) error {
 	c.s.mu.Lock()
 	var f *APIFault
 	for _, h := range c.s.faults {
-		if h.Calls&calls != 0 && h.Role == c.role && (h.Actor == "" || h.Actor == c.actor) {
+		if h.fails(calls, k) && h.Role == c.role && (h.Actor == "" || h.Actor == c.actor) {
 			f = &h.APIFault
 			break
 		}

@@ -8,7 +8,10 @@ import (
 	"time"
 
 	configv1 "github.com/openshift/api/config/v1"
+	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
@@ -214,9 +217,46 @@ func TestFailCallsRefusesWhatIsNoFault(t *testing.T) {
 		{APIFault{Role: "operator", Calls: Writes, Code: 429, RetryAfter: 1500 * time.Millisecond}, "not a whole number of seconds"},
 		{APIFault{Role: "operator", Actor: "ghost", Calls: Writes, Code: 500}, `no actor "ghost" of role operator has started; actors of the role so far: a`},
 		{APIFault{Role: "detector", Actor: "a", Calls: Writes, Code: 500}, "actors of the role so far: none"},
+		{APIFault{Role: "operator", Calls: Writes, Code: 500, Kinds: []schema.GroupKind{{Group: "apps"}}}, `kind ".apps" of an API fault has no Kind`},
 	} {
 		if _, err := s.FailCalls(context.Background(), tc.f); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("FailCalls(%+v): %v, want an error saying %q", tc.f, err, tc.want)
 		}
+	}
+}
+
+// A fault with kinds fails the role's calls on those kinds alone: the
+// operator cannot write its ConfigMap, nor list ConfigMaps, but reads and
+// writes its ClusterOperator; the Detail names the kinds.
+func TestAPIFaultWithKindsFailsThoseKindsAlone(t *testing.T) {
+	s, _, tl := newScheduler()
+	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "cm", Namespace: "ns"}}
+	api := newAPI(t, clusterOperator("x"), cm)
+	c := s.Client(api, "op", "operator")
+	mustStart(t, s, Actor{Name: "op", Role: "operator", Reconciler: newRecorder(s, nil)})
+	ctx := context.Background()
+	mustFail(t, s, APIFault{Role: "operator", Calls: Reads | Writes, Code: 500,
+		Kinds: []schema.GroupKind{{Kind: "ConfigMap"}, {Group: "apps", Kind: "Deployment"}}})
+	if err := writeStatus(ctx, s, c, "x", "Degraded", configv1.ConditionTrue, "cannot write cm"); err != nil {
+		t.Errorf("the ClusterOperator's status, a kind the fault does not name: %v", err)
+	}
+	var got corev1.ConfigMap
+	if err := c.Get(ctx, types.NamespacedName{Namespace: "ns", Name: "cm"}, &got); !apierrors.IsInternalError(err) {
+		t.Errorf("get of a ConfigMap: %v, want a 500", err)
+	}
+	if err := c.List(ctx, &corev1.ConfigMapList{}); !apierrors.IsInternalError(err) {
+		t.Errorf("list of ConfigMaps: %v, want a 500", err)
+	}
+	if err := c.Update(ctx, cm.DeepCopy()); !apierrors.IsInternalError(err) {
+		t.Errorf("update of a ConfigMap: %v, want a 500", err)
+	}
+	var details []string
+	for _, e := range tl.Events() {
+		if e.Verb == timeline.VerbFault {
+			details = append(details, e.Detail)
+		}
+	}
+	if want := "reads and writes on ConfigMap, Deployment.apps fail with 500 InternalError"; strings.Join(details, "|") != want {
+		t.Errorf("fault events: %q, want one saying %q", details, want)
 	}
 }

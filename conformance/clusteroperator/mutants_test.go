@@ -60,6 +60,7 @@ var broken = []struct {
 	{"progressing-drops-version", "co-clean-upgrade", "CO-004", reports.Fail},
 	{"version-at-resync", "co-clean-upgrade", "CO-010", reports.Fail},
 	{"stays-blocked", "co-upgradeable-blocks", "CO-009", reports.Fail},
+	{"silent-on-apply-errors", "co-apply-errors", "CO-008", reports.Fail},
 }
 
 // Every CO rule fails on a broken operator, with the writes that prove it

@@ -76,4 +76,5 @@ var operators = []conformance.Subject{
 	{Name: "unavailable-while-rolling", Description: "reports Available=False for a whole upgrade while its old pods serve (fails CO-010)", Impl: flawed(component.UnavailableWhileRolling)},
 	{Name: "stays-blocked", Description: "keeps Upgradeable False once the administrator's blocker is cleared (fails CO-009)", Impl: flawed(component.StaysBlocked)},
 	{Name: "progressing-drops-version", Description: "drops the version from Progressing's message after the write that turned it True (fails CO-004)", Impl: flawed(component.ProgressingDropsVersion)},
+	{Name: "silent-on-apply-errors", Description: "reports Degraded for stalled pods, never when the API server refuses its operand writes (fails CO-008)", Impl: flawed(component.SilentOnApplyErrors)},
 }

@@ -78,7 +78,8 @@
 // than left out, so that all four conditions of 001 §Conditions are always
 // present; an operand serves while it has one ready pod, of any version;
 // an ApplyError is Degraded at once (the adapter passes only an apply that
-// failed), a stall only after StuckAfter, since a rollout paced by its
+// failed: an operand write the API server refused, looked at again with
+// it; a conflict is retried at once, as a race, not reported), a stall only after StuckAfter, since a rollout paced by its
 // workload controller takes its time; the stuck message names the
 // threshold, not the time elapsed, so it is written once.
 //

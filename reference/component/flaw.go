@@ -193,6 +193,12 @@ const (
 	// false "when it wishes to prevent an upgrade for an admin-correctable
 	// condition", and there is none left).
 	StaysBlocked Flaw = "stays-blocked"
+	// SilentOnApplyErrors leaves Degraded (or Failing) as a stall alone
+	// would set it when its own writes of the operands fail (an
+	// ApplyError): it reports stalled pods, never that the API server
+	// refused what it had to apply (breaks honored by components 2: "the
+	// API servers are down so I failed to update").
+	SilentOnApplyErrors Flaw = "silent-on-apply-errors"
 )
 
 // Flaws lists every flaw, for a registry of broken subjects: in the order
@@ -206,7 +212,7 @@ func Flaws() []Flaw {
 		ProgressingOnBlocker, StampEarly1s, StampRolloutStart, DegradedLate1m, DegradedUnknown, TerseDegraded,
 		NounDegraded, NameFirstAvailable, PodListProgressing, DetailedStuckProgressing, TwoSentenceAvailable,
 		EllipsisInstalling, TransientUpgradeable, UpgradeableWhileRolling, StaleRestMessage,
-		UnavailableWhileRolling, ProgressingDropsVersion, StaysBlocked,
+		UnavailableWhileRolling, ProgressingDropsVersion, StaysBlocked, SilentOnApplyErrors,
 	}
 }
 

@@ -130,6 +130,8 @@ var flawCases = []struct {
 	// The blocker of +4m is gone at +5m: False ever after.
 	{StaysBlocked, "001 §What should an operator report, honored by components 4",
 		[]string{"Upgradeable.status", "Upgradeable.reason", "Upgradeable.message", "Upgradeable.lastTransitionTime"}, []int{4, 5, 6, 7, 8, 9, 10, 11}, nil},
+	// The apply error at +21m: Degraded says the stall alone, as at +20m.
+	{SilentOnApplyErrors, "001 §What should an operator report, honored by components 2", []string{"Degraded.reason", "Degraded.message"}, []int{8}, nil},
 }
 
 // Each flaw deviates from the reference in exactly the fields named, at

@@ -2,6 +2,8 @@ package component
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"time"
 
 	configv1 "github.com/openshift/api/config/v1"
@@ -123,9 +125,23 @@ func (o *Operator) Reconcile(ctx context.Context, _ reconcile.Request) (reconcil
 	now := o.clock.Now()
 	out := params.Step(in, now)
 	for _, s := range out.Specs {
-		if err := o.writeSpec(ctx, s, now); err != nil {
+		err := o.writeSpec(ctx, s, now)
+		if err == nil {
+			continue
+		}
+		if apierrors.IsConflict(err) {
+			// Another writer raced it: the next look, at once, applies
+			// over the new state; nothing failed.
 			return reconcile.Result{}, err
 		}
+		// The API server refused the operand: the operator reports it and
+		// tries again after Params.RetryAfter (001 §What should an
+		// operator report, honored by components 2: "the API servers are
+		// down so I failed to update").
+		what := fmt.Sprintf("could not update %s %s", strings.ToLower(string(s.Kind)), s.Name)
+		in.ApplyError = &ApplyError{Summary: what, Detail: what + ": " + err.Error()}
+		out = params.Step(in, now)
+		break
 	}
 	// The reference makes at most one write: the status is atomic (001 §Status).
 	for _, st := range out.Writes {

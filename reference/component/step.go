@@ -285,7 +285,7 @@ func (p Params) progressing(in Input, d decision) configv1.ClusterOperatorStatus
 func (p Params) degraded(in Input, d decision) configv1.ClusterOperatorStatusCondition {
 	c := configv1.ClusterOperatorStatusCondition{Type: p.Degraded, Status: configv1.ConditionFalse, Reason: ReasonAsExpected}
 	var parts []string
-	if e := in.ApplyError; e != nil {
+	if e := in.ApplyError; e != nil && !p.has(SilentOnApplyErrors) {
 		detail := e.Detail
 		if detail == "" {
 			detail = e.Summary

@@ -22,6 +22,12 @@
 //     pods are ready ("as soon as you can guarantee you are not and will not
 //     run any old versions").
 //
+// On an operand write the API server refuses, both go on looking and
+// retry at their next look; Requeue reports Degraded at once, Resync only
+// once the rollout has stalled, naming the refused write in the stall's
+// detail (001 honored by components 2: "the API servers are down so I
+// failed to update").
+//
 // Both follow the world's conventions (conformance/clusteroperator's
 // payload): the version the operator runs is its own Deployment's pod
 // template label opcert.io/version; its operands, in the namespace of its

@@ -10,8 +10,11 @@ import (
 // observed is one look at the operands.
 type observed struct {
 	workloads []*seen
-	nodes     []string
-	blocker   string // what the administrator must fix, "" for nothing
+	// refused are the operand writes the API server refused at this look
+	// ("DaemonSet agent (the error)").
+	refused []string
+	nodes   []string
+	blocker string // what the administrator must fix, "" for nothing
 }
 
 // seen is an operand as looked at: the version its spec asks and its pods.

@@ -2,6 +2,7 @@ package faithful
 
 import (
 	"context"
+	"fmt"
 	"time"
 
 	configv1 "github.com/openshift/api/config/v1"
@@ -106,11 +107,20 @@ func (o *Operator) look(ctx context.Context, now time.Time) (time.Time, error) {
 		return time.Time{}, err
 	}
 	applied := false
+	obs.refused = nil
 	for _, w := range obs.workloads {
-		if w.asks != version {
-			if err := o.apply(ctx, w.Operand, version); err != nil {
-				return time.Time{}, err
-			}
+		if w.asks == version {
+			continue
+		}
+		switch err := o.apply(ctx, w.Operand, version); {
+		case apierrors.IsConflict(err):
+			return time.Time{}, err // a race: looked at again at once
+		case err != nil:
+			// Refused: said in the status, tried again at the next look
+			// (001 honored by components 2: "the API servers are down so
+			// I failed to update").
+			obs.refused = append(obs.refused, fmt.Sprintf("%s %s (%v)", w.Kind, w.Name, err))
+		default:
 			w.asks, applied = version, true
 		}
 	}
@@ -120,6 +130,11 @@ func (o *Operator) look(ctx context.Context, now time.Time) (time.Time, error) {
 		co.Status = *status
 		if err := o.c.Status().Update(ctx, co); err != nil {
 			return time.Time{}, err
+		}
+	}
+	if len(obs.refused) > 0 {
+		if retry := o.v.look(now.Add(time.Second)); wake.IsZero() || retry.Before(wake) {
+			wake = retry
 		}
 	}
 	return wake, nil

@@ -3,6 +3,7 @@ package faithful
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	configv1 "github.com/openshift/api/config/v1"
@@ -39,10 +40,16 @@ type Variant struct {
 
 // Words are a variant's texts: format strings and reasons of its own.
 type Words struct {
-	Installing, Serving, Down          string // Available's messages (version)
-	Rolling, Stalled, Steady           string // Progressing's (version, and ready/of for Rolling)
-	StallDetail                        string // Failing's (kind, name, version, stuck for, waiting for)
-	Blocked                            string // Upgradeable's (the blocker)
+	Installing, Serving, Down string // Available's messages (version)
+	Rolling, Stalled, Steady  string // Progressing's (version, and ready/of for Rolling)
+	StallDetail               string // Failing's (kind, name, version, stuck for, waiting for)
+	Blocked                   string // Upgradeable's (the blocker)
+	// Refused is Failing's when the API server refused operand writes
+	// (version, what was refused): said at once. Empty: a refused write
+	// is failing only once the rollout has stalled, and the stall's
+	// detail names it (RefusedDetail, what was refused).
+	Refused, RefusedDetail             string
+	ReasonRefused                      string
 	Allowed                            string
 	ReasonInstalling, ReasonServing    string
 	ReasonDown, ReasonRolling          string
@@ -62,6 +69,8 @@ var (
 		Rolling: "Rolling out %s: %d/%d ready", Stalled: "Rollout of %s has stalled", Steady: "Deployed %s",
 		StallDetail:      "%s %s has not moved towards %s for %s; still waiting for %s. Check why these pods do not become ready.",
 		Blocked:          "Upgrades are blocked until the administrator resolves this: %s",
+		Refused:          "Cannot roll out %s: the API server refused to update %s. Operand writes are retried.",
+		ReasonRefused:    "OperandWriteRefused",
 		ReasonInstalling: "InstallInProgress", ReasonServing: "Serving", ReasonDown: "QuorumLost", ReasonRolling: "Rollout",
 		ReasonStalled: "RolloutStalled", ReasonSteady: "Deployed", ReasonFine: "NoErrors", ReasonBlocked: "AdminBlocked",
 	}}
@@ -71,6 +80,7 @@ var (
 			Rolling: "Moving to %s with %d of %d ready", Stalled: "Unable to move to %s: the rollout is stuck", Steady: "Steady at %s",
 			StallDetail: "The rollout of %[1]s %[2]s to %[3]s made no progress in %[4]s. Pods not ready at %[3]s: %[5]s.",
 			Blocked:     "%s", Allowed: "No upgrade blocker is set",
+			RefusedDetail:    " The API server refused these writes: %s.",
 			ReasonInstalling: "FirstRollout", ReasonServing: "OperandsUp", ReasonDown: "OperandDown", ReasonRolling: "Moving",
 			ReasonStalled: "Stuck", ReasonSteady: "Steady", ReasonFine: "Healthy", ReasonBlocked: "UpgradeBlocker", Healthy: "Nothing is failing",
 		}}
@@ -124,7 +134,11 @@ func (v Variant) status(s Setup, old configv1.ClusterOperatorStatus, o observed,
 	if v.Failing {
 		failing = "Failing"
 	}
-	if stuck {
+	refused := strings.Join(o.refused, "; ")
+	switch {
+	case refused != "" && w.Refused != "":
+		add(failing, configv1.ConditionTrue, w.ReasonRefused, fmt.Sprintf(w.Refused, target, refused))
+	case stuck:
 		var detail string
 		for _, x := range o.workloads {
 			if x.readyAt(target) < x.wants(o.nodes) || x.old(target) {
@@ -132,8 +146,11 @@ func (v Variant) status(s Setup, old configv1.ClusterOperatorStatus, o observed,
 				break
 			}
 		}
+		if refused != "" {
+			detail += fmt.Sprintf(w.RefusedDetail, refused)
+		}
 		add(failing, configv1.ConditionTrue, w.ReasonStalled, detail)
-	} else {
+	default:
 		add(failing, configv1.ConditionFalse, w.ReasonFine, w.Healthy)
 	}
 	switch {

@@ -1,8 +1,11 @@
 package faithful
 
 import (
+	"strings"
 	"testing"
 	"time"
+
+	configv1 "github.com/openshift/api/config/v1"
 )
 
 // A requeueing variant looks its latency after a change; a resyncing one
@@ -83,6 +86,36 @@ func TestMemory(t *testing.T) {
 		m.note(tc.o, "2", false, now)
 		if got := m.progress.Equal(now); got != tc.moved {
 			t.Errorf("%s: moved %v, want %v", tc.name, got, tc.moved)
+		}
+	}
+}
+
+// A refused operand write is failing at once for Requeue, in its own
+// words; for Resync only once the rollout has stalled, and then the
+// stall's detail names the refused write.
+func TestRefused(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	o := observed{refused: []string{"DaemonSet agent (boom)"}, workloads: []*seen{
+		{Operand: Operand{Kind: "DaemonSet", Name: "agent"}, asks: "1", pods: []podSeen{{name: "a", node: "n", version: "1", ready: true}}}}, nodes: []string{"n"}}
+	old := configv1.ClusterOperatorStatus{Versions: []configv1.OperandVersion{{Name: operatorEntry, Version: "1"}}}
+	for _, tc := range []struct {
+		name      string
+		v         Variant
+		after     time.Duration
+		condition configv1.ClusterStatusConditionType
+		status    configv1.ConditionStatus
+		says      string
+	}{
+		{"requeue, at once", Requeue, 0, configv1.OperatorDegraded, configv1.ConditionTrue, "refused to update DaemonSet agent (boom)"},
+		{"resync, before its stall", Resync, stuckAfter - time.Second, "Failing", configv1.ConditionFalse, ""},
+		{"resync, at its stall", Resync, stuckAfter, "Failing", configv1.ConditionTrue, "refused these writes: DaemonSet agent (boom)"},
+	} {
+		m := memory{}
+		m.note(o, "2", false, t0)
+		st, _ := tc.v.status(Setup{Name: "x"}, old, o, &m, "2", t0.Add(tc.after))
+		c := conditionOf(st.Conditions, tc.condition)
+		if c.Status != tc.status || !strings.Contains(c.Message, tc.says) {
+			t.Errorf("%s: %s %s %q, want %s saying %q", tc.name, tc.condition, c.Status, c.Message, tc.status, tc.says)
 		}
 	}
 }

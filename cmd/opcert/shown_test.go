@@ -15,7 +15,7 @@ const secretToken, secretPassword = "abc123tok", "s3cretpw"
 // the plan opcert prints, nor in the error of a --subject it refuses.
 func TestSubjectSecretsNotPrinted(t *testing.T) {
 	r := opcert(t, nil, "run", "--dry-run", "--scenario", "stale-operator-death",
-		"--subject", "stale.operator=exec:/bin/op --token="+secretToken+" -name {name}")
+		"--subject", "stale.operator=exec:/bin/true --token="+secretToken+" -name {name}")
 	if r.code != 0 || strings.Contains(r.stdout+r.stderr, secretToken) || !strings.Contains(r.stdout, "--token=REDACTED") {
 		t.Errorf("--dry-run: exit %d\n%s%s", r.code, r.stdout, r.stderr)
 	}

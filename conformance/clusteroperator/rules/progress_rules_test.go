@@ -92,6 +92,7 @@ func TestCO004ProgressingDuringRollout(t *testing.T) {
 		return rollingOut(installed(), false).co(off, "etcd", "", says).lastPodReady("11m").co("11m", "etcd", "4.0.1", deployed("4.0.1"), atVersion("4.0.1"))
 	}
 	exact := Config{} // no reaction bound: the seed's 2s alone
+	second := Config{Reaction: DefaultReaction, Tolerance: time.Second}
 	runTable(t, "CO-004", []ruleCase{
 		{name: "the reference: Working towards the version as the rollout begins", tl: reference().builder, cfg: &exact, want: reports.Pass, message: []string{"2 judged"}},
 		{name: "2s after the rollout began", tl: upgrade("10m2s", towards("4.0.1", "0 of 3")).builder, cfg: &exact, want: reports.Pass},
@@ -113,6 +114,10 @@ func TestCO004ProgressingDuringRollout(t *testing.T) {
 				co("11m", "etcd", "4.0.1", deployed("4.0.1"), atVersion("4.0.1")).builder,
 			want: reports.Fail, message: []string{`at +10m30s, with the rollout still under way, Progressing True "2 of 3 pods updated" no longer names 4.0.1`},
 			evidence: []string{"10m30s"}},
+		{name: "Progressing False half a second before the rollout is over, in real time: within the tolerance",
+			tl: rollingOut(installed(), true).co("10m59.5s", "etcd", "", atVersion("4.0.0")).lastPodReady("11m").
+				co("11m", "etcd", "4.0.1", deployed("4.0.1"), atVersion("4.0.1")).builder, cfg: &second,
+			want: reports.Pass, message: []string{"1 judged"}},
 		{name: "Progressing False before the rollout is over",
 			tl: rollingOut(installed(), true).co("10m40s", "etcd", "", atVersion("4.0.0")).lastPodReady("11m").
 				co("11m", "etcd", "4.0.1", deployed("4.0.1"), atVersion("4.0.1")).builder,

@@ -84,7 +84,17 @@ func NewJudging(events []timeline.Event, end time.Time) *Judging {
 
 // Offset writes an instant as an offset from the judging's start, the way
 // rules cite instants in their messages: "+10m0s".
-func (j *Judging) Offset(t time.Time) string { return "+" + t.Sub(j.Start).String() }
+func (j *Judging) Offset(t time.Time) string { return OffsetOf(t.Sub(j.Start)) }
+
+// OffsetOf writes d as rules and reports cite instants: "+10m0s", and
+// "-354ms" for one before the start (a recorded write stamped a little
+// before the recording began), never "+-354ms".
+func OffsetOf(d time.Duration) string {
+	if d < 0 {
+		return d.String()
+	}
+	return "+" + d.String()
+}
 
 // Facts returns what derive makes of j's events, deriving it on the first
 // call for key and sharing it with every later rule: a mechanism reads its

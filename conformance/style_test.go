@@ -56,3 +56,16 @@ func TestJudgeWarnsStyleUnlessStrict(t *testing.T) {
 		})
 	}
 }
+
+// Instants before a judging's start read with a minus, never "+-".
+func TestOffsetOf(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		10 * time.Minute:        "+10m0s",
+		0:                       "+0s",
+		-354 * time.Millisecond: "-354ms",
+	} {
+		if got := OffsetOf(d); got != want {
+			t.Errorf("OffsetOf(%s) = %q, want %q", d, got, want)
+		}
+	}
+}

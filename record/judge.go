@@ -115,7 +115,7 @@ func Judge(ctx context.Context, src Source, m *conformance.Mechanism, j Judgemen
 // (conformance excuses the rest). watch and analyze alike: a watch that
 // ends having lost its cluster, or the timeline it left, judged again.
 func endedLost(run *reports.Run, g conformance.Gap) {
-	at := "+" + g.From.Sub(run.Start).Round(time.Millisecond).String()
+	at := conformance.OffsetOf(g.From.Sub(run.Start).Round(time.Millisecond))
 	run.Stopped = reports.StopEnvironment
 	run.Error = fmt.Sprintf("the recording lost %s at %s (%s) and never reached it again before it ended", g.Lost, at, g.Why)
 	for i := range run.Cases {

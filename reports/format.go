@@ -34,6 +34,17 @@ func speedup(virtual, wall time.Duration) string {
 	return fmt.Sprintf("%.0fx", x)
 }
 
+// speedup is the run's virtual time per wall time: of what it reached
+// when it stopped early (the wall time is that part's), of its scenario's
+// whole length otherwise.
+func (run Run) speedup() string {
+	played := run.Virtual
+	if run.Stopped != "" {
+		played = run.Reached
+	}
+	return speedup(played, run.Wall)
+}
+
 // subjects lists a run's role=subject pairs sorted by role.
 func (run Run) subjects() string { return SubjectList(run.Subjects) }
 

@@ -78,7 +78,7 @@ func timesText(run Run) string {
 	if run.mode(Environment{}) == "virtual" && run.Recording == nil {
 		s = fmtDur(run.Virtual) + " of virtual time"
 		if run.Wall > 0 {
-			s += " played in " + fmtDur(run.Wall.Round(time.Millisecond)) + " of wall time (" + speedup(run.Virtual, run.Wall) + ")"
+			s += " played in " + fmtDur(run.Wall.Round(time.Millisecond)) + " of wall time (" + run.speedup() + ")"
 		}
 	} else if run.Wall > 0 {
 		s += ", " + fmtDur(run.Wall.Round(time.Millisecond)) + " of wall time"

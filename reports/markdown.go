@@ -44,7 +44,7 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 		pass, warn, fail, skip := run.counts()
 		judged, rules := run.judged()
 		row(&b, run.Scenario, run.subjects(), fmtDur(run.Virtual), fmtDur(run.Wall.Round(time.Millisecond)),
-			speedup(run.Virtual, run.Wall), fmt.Sprint(run.APICalls), run.verdict(), fmt.Sprintf("%d of %d", judged, rules),
+			run.speedup(), fmt.Sprint(run.APICalls), run.verdict(), fmt.Sprintf("%d of %d", judged, rules),
 			fmt.Sprint(pass), fmt.Sprint(warn), fmt.Sprint(fail), fmt.Sprint(skip))
 	}
 	for _, run := range r.Runs {

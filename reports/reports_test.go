@@ -371,6 +371,24 @@ func TestVerdictOfStoppedRuns(t *testing.T) {
 	}
 }
 
+// A run stopped early played only what it reached in its wall time: its
+// speed-up is of that, not of the scenario's whole length.
+func TestSpeedupOfStoppedRuns(t *testing.T) {
+	for _, tc := range []struct {
+		run  Run
+		want string
+	}{
+		{Run{Virtual: time.Hour, Reached: time.Hour, Wall: time.Second}, "3600x"},
+		{Run{Virtual: time.Hour, Reached: 6 * time.Minute, Wall: time.Second, Stopped: StopInterrupted}, "360x"},
+		{Run{Virtual: time.Hour, Reached: 3 * time.Second, Wall: time.Second, Stopped: StopSubject, Error: "livelock"}, "3.0x"},
+		{Run{Virtual: time.Hour}, "-"},
+	} {
+		if got := tc.run.speedup(); got != tc.want {
+			t.Errorf("%+v: speed-up %s, want %s", tc.run, got, tc.want)
+		}
+	}
+}
+
 func TestNormalize(t *testing.T) {
 	a := &Report{Tool: "opcert", StartedAt: time.Now(), Wall: time.Second, Environment: Environment{KubeVersion: "v1", Assets: "/a", Startup: time.Second},
 		Runs: []Run{{Scenario: "s", Virtual: time.Hour, Wall: time.Millisecond, MedianCall: time.Microsecond, APICalls: 3}}}

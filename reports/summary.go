@@ -26,7 +26,7 @@ func WriteSummary(w io.Writer, r *Report) {
 		j, n := run.judged()
 		judged, rules = judged+j, rules+n
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d/%d\t%d\t%d\t%d\t%d\t%s\t%s\t%s\t%d\n", shownLine(run.Scenario), run.subjects(), run.verdict(),
-			j, n, p, wa, f, s, fmtDur(run.Virtual), fmtDur(run.Wall.Round(time.Millisecond)), speedup(run.Virtual, run.Wall), run.APICalls)
+			j, n, p, wa, f, s, fmtDur(run.Virtual), fmtDur(run.Wall.Round(time.Millisecond)), run.speedup(), run.APICalls)
 	}
 	tw.Flush()
 	for _, run := range r.Runs {
@@ -56,7 +56,7 @@ func WriteSummary(w io.Writer, r *Report) {
 // verdict, virtual and wall time, speed-up and API calls.
 func (run Run) Headline() string {
 	return fmt.Sprintf("%s %s: %s virtual in %s (%s), %d API calls", run.name(), run.verdict(),
-		run.reached(), fmtDur(run.Wall.Round(time.Millisecond)), speedup(run.Virtual, run.Wall), run.APICalls)
+		run.reached(), fmtDur(run.Wall.Round(time.Millisecond)), run.speedup(), run.APICalls)
 }
 
 // reached is the virtual time a run covered: its duration, or for a run

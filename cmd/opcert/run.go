@@ -27,6 +27,8 @@ type runOptions struct {
 	out       string
 	subjects  []string
 	scenarios []string
+	// only are the mechanisms whose built-ins run (--mechanism).
+	only []string
 	apiPort   int
 	dryRun    bool
 	// reproducible leaves the wall-clock fields out of the reports.
@@ -165,6 +167,7 @@ stopped by signal n.`,
 		Example: `  opcert run
   opcert run --subject operator=slow
   opcert run --scenario 02-operator-death --subject detector=lenient
+  opcert run --mechanism clusteroperator --out /tmp/co
   opcert run my-scenario.yaml --out /tmp/report
   opcert run my-scenario.yaml --time-scale 0.01 --subject operator=exec:'./bin/manager --name {name}'
   opcert run --kubeconfig ci.kubeconfig --time-scale 0.01 --allow-disruption --subject operator=deployment:my-operators/{name}-operator`,
@@ -176,6 +179,7 @@ stopped by signal n.`,
 	f.StringVarP(&o.out, "out", "o", "opcert-report", "report directory (replaced when the run completes)")
 	f.StringArrayVarP(&o.subjects, "subject", "s", nil, "fill a role with a subject, as role=subject (repeatable)")
 	f.StringArrayVar(&o.scenarios, "scenario", nil, "run only this built-in scenario (repeatable)")
+	f.StringArrayVar(&o.only, "mechanism", nil, "run only this mechanism's built-in scenarios (repeatable; see 'opcert scenarios list')")
 	f.IntVar(&o.apiPort, "api-port", 0, "port for the API server (0: any free port)")
 	f.BoolVar(&o.dryRun, "dry-run", false, "print the plan (scenarios, subjects, estimated API calls and wall time) and stop")
 	o.timeScale = 1
@@ -308,7 +312,7 @@ func programs(subjects []string) []string {
 
 // plan loads the scenarios and resolves each one's mechanism and subjects.
 func (o *runOptions) plan(files []string, mechs map[string]*conformance.Mechanism) ([]plan, error) {
-	scs, err := o.load(files)
+	scs, err := o.load(files, mechs)
 	if err != nil {
 		return nil, err
 	}
@@ -326,6 +330,10 @@ func (o *runOptions) plan(files []string, mechs map[string]*conformance.Mechanis
 		m, ok := mechs[sc.Mechanism]
 		if !ok {
 			return nil, fmt.Errorf("%s: no mechanism %q", sc.Source, sc.Mechanism)
+		}
+		if o.timeScale != 1 && m.Scaled == nil {
+			// Said before anything starts, not after the runs before it.
+			return nil, fmt.Errorf("%s: mechanism %s cannot scale its times, so --time-scale %g cannot play it; run it without --time-scale, or leave it out (--mechanism, --scenario)", sc.Source, m.Name, o.timeScale)
 		}
 		subjects, err := m.Subjects(choices[m.Name])
 		if err != nil {
@@ -360,9 +368,15 @@ func ambiguousExternal(flags []string, choices map[string]map[string]string, pla
 	return nil
 }
 
-func (o *runOptions) load(files []string) ([]*scenarios.Scenario, error) {
+func (o *runOptions) load(files []string, mechs map[string]*conformance.Mechanism) ([]*scenarios.Scenario, error) {
 	if len(files) > 0 && len(o.scenarios) > 0 {
 		return nil, fmt.Errorf("give scenario files or --scenario names, not both")
+	}
+	if len(o.only) > 0 {
+		if len(files)+len(o.scenarios) > 0 {
+			return nil, fmt.Errorf("--mechanism chooses built-in scenarios: give it alone, not with scenario files or --scenario")
+		}
+		return o.builtinsOf(mechs)
 	}
 	var out []*scenarios.Scenario
 	for _, f := range files {
@@ -383,6 +397,27 @@ func (o *runOptions) load(files []string) ([]*scenarios.Scenario, error) {
 		return out, nil
 	}
 	return scenarios.Builtin()
+}
+
+// builtinsOf are the built-in scenarios of the mechanisms --mechanism
+// names, in the built-ins' order; a name that is no mechanism is refused.
+func (o *runOptions) builtinsOf(mechs map[string]*conformance.Mechanism) ([]*scenarios.Scenario, error) {
+	for _, n := range o.only {
+		if _, ok := mechs[n]; !ok {
+			return nil, fmt.Errorf("--mechanism %q: no such mechanism; mechanisms: %s", n, strings.Join(sortedKeys(mechs), ", "))
+		}
+	}
+	all, err := scenarios.Builtin()
+	if err != nil {
+		return nil, err
+	}
+	var out []*scenarios.Scenario
+	for _, sc := range all {
+		if slices.Contains(o.only, sc.Mechanism) {
+			out = append(out, sc)
+		}
+	}
+	return out, nil
 }
 
 // parseSubjects reads --subject flags, [mechanism.]role=subject, into the

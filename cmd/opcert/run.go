@@ -28,9 +28,9 @@ type runOptions struct {
 	subjects  []string
 	scenarios []string
 	// only are the mechanisms whose built-ins run (--mechanism).
-	only []string
-	apiPort   int
-	dryRun    bool
+	only    []string
+	apiPort int
+	dryRun  bool
 	// reproducible leaves the wall-clock fields out of the reports.
 	reproducible bool
 	// timeScale multiplies scenario times and thresholds (real time).

@@ -2,8 +2,8 @@ package conformance
 
 import (
 	"fmt"
+	"maps"
 	"slices"
-	"sort"
 
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/sim/timeline"
@@ -38,7 +38,7 @@ func unproven(m *Mechanism, cast Cast, events []timeline.Event, run reports.Run)
 		return nil
 	}
 	var why []string
-	for _, role := range sortedRoles(cast) {
+	for _, role := range slices.Sorted(maps.Keys(cast)) {
 		s := cast[role]
 		r := m.role(role)
 		if r == nil || r.builtIn(s.Name) {
@@ -65,16 +65,7 @@ func unproven(m *Mechanism, cast Cast, events []timeline.Event, run reports.Run)
 // when some rule judged, or there was none. A recording judged by watch
 // or analyze is held to it as a played run is.
 func NothingJudged(cases []reports.Case) string {
-	judged, rules := 0, 0
-	for _, c := range cases {
-		if c.Rule == expectCase().Rule {
-			continue
-		}
-		rules++
-		if c.Status != reports.Skip {
-			judged++
-		}
-	}
+	judged, rules := reports.Judged(cases)
 	if rules == 0 || judged > 0 {
 		return ""
 	}
@@ -102,13 +93,4 @@ func acted(e timeline.Event) bool {
 // profile), not one a team brought.
 func (r *Role) builtIn(name string) bool {
 	return slices.ContainsFunc(r.Subjects, func(s Subject) bool { return s.Name == name })
-}
-
-func sortedRoles(cast Cast) []string {
-	roles := make([]string, 0, len(cast))
-	for r := range cast {
-		roles = append(roles, r)
-	}
-	sort.Strings(roles)
-	return roles
 }

@@ -115,10 +115,14 @@ func (run Run) verdict() string {
 // nothing (Run.NotJudged).
 const NotJudged = "NOT JUDGED"
 
-// judged counts the run's rules that gave a verdict, and its rules (the
-// scenario's expectations are not a rule).
-func (run Run) judged() (judged, rules int) {
-	for _, c := range run.Cases {
+// judged counts the run's rules that gave a verdict, and its rules.
+func (run Run) judged() (judged, rules int) { return Judged(run.Cases) }
+
+// Judged counts the cases of rules that gave a verdict (not "not
+// judged"), and the cases of rules: the scenario's expectations (EXPECT)
+// are not a rule.
+func Judged(cases []Case) (judged, rules int) {
+	for _, c := range cases {
 		if c.Rule == "EXPECT" {
 			continue
 		}

@@ -48,10 +48,17 @@ func outcomeOf(run reports.Run, id string) outcome {
 		return o
 	}
 	for _, c := range run.Cases {
-		if c.Rule == id {
-			o.status, o.text = c.Status, body(c)
-			return o
+		if c.Rule != id {
+			continue
 		}
+		o.status, o.text = c.Status, body(c)
+		if len(run.NotJudged) > 0 && c.Status != reports.Fail {
+			// The run proved nothing of the team's reconciler (it never
+			// acted): a rule it did not fail is not a pass either.
+			o.status = reports.Fail
+			o.text = fmt.Sprintf("%s: the run of %s proved nothing: %s\n%s", reports.NotJudged, run.Scenario, strings.Join(run.NotJudged, "; "), o.text)
+		}
+		return o
 	}
 	o.status, o.text = reports.Skip, "the run has no case "+id
 	return o

@@ -54,9 +54,11 @@ func MechanismRecording(cfg Config, detectorManagers []string) *conformance.Mech
 	}, cfg, detectorManagers)
 	// The challenge and the mark come sooner; the reaction bound, which
 	// judges how fast operator and detector act, stays what it is (000
-	// §Test Plan's 30s).
+	// §Test Plan's 30s). The mark's text states the world's silence (20
+	// minutes), which the run plays faster, as the scenario states it.
 	m.Scaled = func(scale float64) *conformance.Mechanism {
 		c := cfg
+		c.Silence = cfg.Stated()
 		c.ChallengeAfter = time.Duration(float64(c.ChallengeAfter) * scale)
 		c.UnknownAfter = time.Duration(float64(c.UnknownAfter) * scale)
 		return MechanismRecording(c, detectorManagers)
@@ -127,9 +129,9 @@ func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios
 	}
 	switch impl := cast[RoleDetector].Impl.(type) {
 	case detectorImpl:
-		w.params, w.decide = impl(stale.Params{ChallengeAfter: cfg.ChallengeAfter, UnknownAfter: cfg.UnknownAfter})
+		w.params, w.decide = impl(stale.Params{ChallengeAfter: cfg.ChallengeAfter, UnknownAfter: cfg.UnknownAfter, Silence: cfg.Silence})
 	case ownDetectorImpl:
-		w.params, w.ownDetector = stale.Params{ChallengeAfter: cfg.ChallengeAfter, UnknownAfter: cfg.UnknownAfter}, impl
+		w.params, w.ownDetector = stale.Params{ChallengeAfter: cfg.ChallengeAfter, UnknownAfter: cfg.UnknownAfter, Silence: cfg.Silence}, impl
 	case conformance.Reconciler:
 		w.externalDetector = &impl
 	default:
@@ -245,7 +247,7 @@ func (w *world) startDetector(ctx context.Context) error {
 	}
 	var det reconcile.Reconciler = &stale.Detector{Client: c, Clock: w.st.Sched.Clock(), Params: w.params, Decide: w.decide}
 	if w.ownDetector != nil {
-		det = w.ownDetector(c, w.st.Sched.Clock(), w.params.ChallengeAfter, w.params.UnknownAfter)
+		det = w.ownDetector(c, w.st.Sched.Clock(), w.params.ChallengeAfter, w.params.UnknownAfter, w.params.Silence)
 	}
 	if w.externalDetector != nil {
 		if det, err = w.externalDetector.New(conformance.Instance{Client: c, Clock: w.st.Sched.Clock()}); err != nil {

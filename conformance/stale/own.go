@@ -27,14 +27,15 @@ type operatorProcess interface {
 }
 
 // ownDetectorImpl makes a detector subject written apart from the
-// reference, judged with the run's two waits.
-type ownDetectorImpl func(c client.Client, clk clock.PassiveClock, challengeAfter, unknownAfter time.Duration) reconcile.Reconciler
+// reference, judged with the run's two waits and the silence its mark
+// states.
+type ownDetectorImpl func(c client.Client, clk clock.PassiveClock, challengeAfter, unknownAfter, silence time.Duration) reconcile.Reconciler
 
 // faithfulDetector is a detector of conformance/stale/faithful.
 func faithfulDetector(opts faithful.DetectorOptions) ownDetectorImpl {
-	return func(c client.Client, clk clock.PassiveClock, challengeAfter, unknownAfter time.Duration) reconcile.Reconciler {
+	return func(c client.Client, clk clock.PassiveClock, challengeAfter, unknownAfter, silence time.Duration) reconcile.Reconciler {
 		o := opts
-		o.ChallengeAfter, o.UnknownAfter = challengeAfter, unknownAfter
+		o.ChallengeAfter, o.UnknownAfter, o.Silence = challengeAfter, unknownAfter, silence
 		return faithful.NewDetector(c, clk, o)
 	}
 }

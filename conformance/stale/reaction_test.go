@@ -30,3 +30,15 @@ func TestReactionBound(t *testing.T) {
 		t.Errorf("with a tolerance, the bound is %s, want 10s kept", got)
 	}
 }
+
+// At a time scale the statements give the scaled waits the rules judge
+// with, however the mechanism is rebuilt (a reaction bound after the
+// scale).
+func TestScaledStatementsAndMark(t *testing.T) {
+	m := Mechanism(DefaultConfig()).Scaled(0.01).WithReaction(20 * time.Second)
+	for _, r := range m.Rules {
+		if r.ID == "STALE-001" && !strings.Contains(r.Statement, "(6s)") {
+			t.Errorf("STALE-001 at 0.01 says %q, want (6s)", r.Statement)
+		}
+	}
+}

@@ -214,3 +214,28 @@ func TestReorderIsNoMovement(t *testing.T) {
 		{at: 4 * time.Minute, conds: moved, wantNext: 14 * time.Minute},
 	})
 }
+
+// At a time scale the waits are seconds and the mark states the world's
+// silence (Params.Silence); without it, the two waits.
+func TestMarkStatesTheSilence(t *testing.T) {
+	for _, tc := range []struct {
+		p    Params
+		want string
+	}{
+		{Params{ChallengeAfter: 6 * time.Second, UnknownAfter: 6 * time.Second, Silence: 20 * time.Minute}, "more than 20 minutes"},
+		{Params{ChallengeAfter: 6 * time.Second, UnknownAfter: 6 * time.Second}, "more than 12s"},
+	} {
+		mark := func(t *testing.T, w []configv1.ClusterOperatorStatusCondition) {
+			for _, c := range w {
+				if !strings.Contains(c.Message, tc.want) {
+					t.Errorf("%s: %q, want %q in it", c.Type, c.Message, tc.want)
+				}
+			}
+		}
+		walk(t, tc.p, []look{
+			{at: 0, conds: healthy(0), wantNext: 6 * time.Second},
+			{at: 6 * time.Second, wantWrite: true, wantNext: 12 * time.Second},
+			{at: 12 * time.Second, wantWrite: true, wantNext: -1, check: mark},
+		})
+	}
+}

@@ -19,6 +19,9 @@ import (
 type DetectorOptions struct {
 	// ChallengeAfter and UnknownAfter are the seed's two waits (10m each).
 	ChallengeAfter, UnknownAfter time.Duration
+	// Silence is what the mark's text states ("more than 20 minutes"):
+	// the world's two waits, which a run at a time scale shortens.
+	Silence time.Duration
 	// Resync, when set, has the detector look at every ClusterOperator
 	// this often from its start (a fixed grid, as an informer's resync)
 	// and act at the first look past a deadline; otherwise it asks to be
@@ -47,6 +50,9 @@ type Detector struct {
 
 // NewDetector returns a detector with an empty memory.
 func NewDetector(c client.Client, clk clock.PassiveClock, opts DetectorOptions) *Detector {
+	if opts.Silence <= 0 {
+		opts.Silence = opts.ChallengeAfter + opts.UnknownAfter
+	}
 	return &Detector{client: c, clock: clk, opts: opts, start: clk.Now(), objects: map[string]*watch{}}
 }
 
@@ -167,7 +173,7 @@ func (d *Detector) mark(ctx context.Context, co *configv1.ClusterOperator, w *wa
 		if b := find(w.before, c.Type); b != nil {
 			was = *b
 		}
-		c.Message = notUpdated(d.opts.ChallengeAfter+d.opts.UnknownAfter, was.Status, was.Message)
+		c.Message = notUpdated(d.opts.Silence, was.Status, was.Message)
 		if c.Status != configv1.ConditionUnknown {
 			c.Status, c.LastTransitionTime = configv1.ConditionUnknown, metav1.NewTime(now)
 		}

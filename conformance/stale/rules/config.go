@@ -19,6 +19,11 @@ type Config struct {
 	// that requeues at the deadline. The seed's only number for a reaction
 	// is this one, so operator and detector are held to the same bound.
 	AnswerBudget time.Duration
+	// Silence is the silence a mark's text states ("more than 20
+	// minutes"); zero: ChallengeAfter+UnknownAfter. A run at a time scale
+	// plays the world's thresholds faster and keeps the world's text
+	// (Scaled sets it), as its scenario's expectations do.
+	Silence time.Duration
 	// Tolerance is the slack allowed on deadlines: zero in virtual time,
 	// where the reference is exact; real-time tiers set it.
 	Tolerance time.Duration
@@ -27,6 +32,14 @@ type Config struct {
 // DefaultConfig is the seed's: 10m, 10m, a reaction bound of 30s, exact.
 func DefaultConfig() Config {
 	return Config{ChallengeAfter: seedChallengeAfter, UnknownAfter: seedUnknownAfter, AnswerBudget: seedAnswerBudget}
+}
+
+// Stated is the silence a mark's text states.
+func (c Config) Stated() time.Duration {
+	if c.Silence > 0 {
+		return c.Silence
+	}
+	return c.ChallengeAfter + c.UnknownAfter
 }
 
 // Bounds on the flags: below a second the fake clock's deadlines mean

@@ -202,7 +202,7 @@ func (c Config) marked(j *conformance.Judging) conformance.Verdict {
 func markProblem(c Config, x, mk fact, off func(time.Time) string) string {
 	for _, t := range conditionTypes(x.before) {
 		b, a := x.before[t], mk.after[t]
-		want := staleMessage(c.ChallengeAfter+c.UnknownAfter, b.Status, b.Message)
+		want := staleMessage(c.Stated(), b.Status, b.Message)
 		// The seed changes status and message only and names no reason:
 		// the reason is the detector's (kept, or one of its own as
 		// upstream's deadman gave, UPSTREAM.md).

@@ -8,6 +8,7 @@ package rules
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/opcert/opcert/conformance"
@@ -16,23 +17,24 @@ import (
 )
 
 // Rules returns the STALE rules judged against cfg; the statements name
-// its reaction bound.
+// the thresholds in force (--challenge-after, --unknown-after, a time
+// scale's) and the reaction bound.
 func Rules(cfg Config) []conformance.Rule {
 	return []conformance.Rule{
 		{ID: "STALE-001", Section: "000 §Proposal ¶2", Role: RoleDetector,
-			Statement: "no ClusterOperator is challenged before its conditions have been still for the threshold (10m)",
+			Statement: fmt.Sprintf("no ClusterOperator is challenged before its conditions have been still for the threshold (%s)", threshold(cfg.ChallengeAfter)),
 			Check:     onlineOr(r001, cfg.notEarly)},
 		{ID: "STALE-002", Section: "000 §Proposal ¶2", Role: RoleDetector,
-			Statement: fmt.Sprintf("a ClusterOperator whose conditions have been still for the threshold is challenged then, within the reaction bound (%s)", cfg.AnswerBudget),
+			Statement: fmt.Sprintf("a ClusterOperator whose conditions have been still for the threshold (%s) is challenged then, within the reaction bound (%s)", threshold(cfg.ChallengeAfter), cfg.AnswerBudget),
 			Check:     onlineOr(r002, cfg.due)},
 		{ID: "STALE-003", Section: "000 §Proposal ¶2", Role: RoleDetector,
 			Statement: "a challenge prefixes every watched message with the seed's text, in one write, and changes no status or lastTransitionTime",
 			Check:     onlineOr(r003, cfg.challengeText)},
 		{ID: "STALE-004", Section: "000 §Proposal ¶4", Role: RoleDetector,
-			Statement: fmt.Sprintf("a challenge left unanswered for 10 more minutes is followed then, within the reaction bound (%s), by one write setting the watched conditions Unknown with the seed's text, their lastTransitionTime moved to the mark", cfg.AnswerBudget),
+			Statement: fmt.Sprintf("a challenge left unanswered for %s more is followed then, within the reaction bound (%s), by one write setting the watched conditions Unknown with the seed's text, their lastTransitionTime moved to the mark", threshold(cfg.UnknownAfter), cfg.AnswerBudget),
 			Check:     onlineOr(r004, cfg.marked)},
 		{ID: "STALE-005", Section: "000 §Proposal ¶5", Role: RoleDetector,
-			Statement: "no condition is set Unknown unless a challenge went unanswered, with no movement, for the full threshold",
+			Statement: fmt.Sprintf("no condition is set Unknown unless a challenge went unanswered, with no movement, for the full threshold (%s)", threshold(cfg.UnknownAfter)),
 			Check:     onlineOr(r005, cfg.markJustified)},
 		{ID: "STALE-006", Section: "000 §Risks and Mitigations", Role: RoleDetector,
 			Statement: "the detector writes a ClusterOperator at most twice per cycle (between two movements of its conditions)",
@@ -115,4 +117,16 @@ func (f *finding) verdict(nothing string) conformance.Verdict {
 		return conformance.Verdict{Status: reports.Skip, Message: nothing}
 	}
 	return conformance.Verdict{Status: reports.Pass, Message: fmt.Sprintf("%d judged", f.judged)}
+}
+
+// threshold writes a duration as the statements give it: 10m, 6s, 1h30m.
+func threshold(d time.Duration) string {
+	s := d.String()
+	if d%time.Minute == 0 {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if d%time.Hour == 0 {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
 }

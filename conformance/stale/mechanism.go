@@ -40,7 +40,7 @@ func MechanismRecording(cfg Config, detectorManagers []string) *conformance.Mech
 		Name: "stale", Seed: "000",
 		Roles: []conformance.Role{
 			{Name: RoleDetector, Subjects: detectors},
-			{Name: RoleOperator, Subjects: operators, RealTime: true, Placeholders: []string{"name"}},
+			{Name: RoleOperator, Subjects: operators, RealTime: true, Placeholders: placeholders},
 		},
 		Rules:    rules.Rules(cfg),
 		Estimate: func(sc *scenarios.Scenario) int { return estimate(cfg, sc) },
@@ -120,6 +120,7 @@ func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios
 		if w.execs, err = newExecs(ctx, w, impl); err != nil {
 			return nil, err
 		}
+		w.execs.note(ctx)
 	case conformance.Deployment:
 		if w.deploys, err = newDeploys(ctx, w, impl, scenarioWorld(sc).Fleet()); err != nil {
 			return nil, err
@@ -388,13 +389,13 @@ func (w *world) skipped(ctx context.Context, err error) error {
 }
 
 // SetCondition changes what the operand reports; a running operator is
-// woken to write it.
+// woken to write it, an executable finds it in its operand file.
 func (w *world) SetCondition(ctx context.Context, name string, c scenarios.Condition) error {
 	o, err := w.get(name)
 	if err != nil {
 		return err
 	}
-	if !w.opcerts() {
+	if !w.opcerts() && w.execs == nil {
 		return &conformance.Skipped{Reason: "the operator is not opcert's: what its operand reports is its own"}
 	}
 	cond := toCondition(c)
@@ -405,6 +406,10 @@ func (w *world) SetCondition(ctx context.Context, name string, c scenarios.Condi
 		Verb: timeline.VerbSet, Object: timeline.ObjectRef{Kind: timeline.KindOperand, Name: name},
 		Conditions: []timeline.ConditionChange{{Type: c.Type, Before: before, After: &timeline.Condition{Type: c.Type, Status: c.Status, Reason: c.Reason, Message: c.Message}}}})
 	o.want = operator.Upsert(o.want, cond)
+	if w.execs != nil { // the process reads it from its operand file
+		_, err := w.execs.operandFile(name)
+		return err
+	}
 	if o.live != nil {
 		o.live.Set(cond)
 		w.st.Sched.Enqueue(OperatorActor(name), w.request(name), w.st.Sched.Now())

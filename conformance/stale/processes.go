@@ -2,8 +2,15 @@ package stale
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 
+	configv1 "github.com/openshift/api/config/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/opcert/opcert/conformance"
@@ -17,11 +24,22 @@ import (
 // is SIGKILL to its process group, hang cuts its proxy. The writes it
 // makes are seen on the API server and filed as the operator's (only the
 // detector, opcert's, and the operator of a ClusterOperator write it).
+//
+// What its operand reports (the scenario's conditions, and setCondition
+// steps) is in a file the process may read, named by {operand} and
+// OPCERT_OPERAND: a JSON list of conditions (type, status, reason,
+// message), replaced whole at each change. A command that does not name
+// it reports conditions of its own, and the run says so.
 type execs struct {
 	w     *world
 	cmd   conformance.Process
 	procs *conformance.Processes
+	dir   string // the operand files
 }
+
+// placeholders are what an operator's command may hold: {name}, its
+// ClusterOperator as the API server holds it (r01-etcd), and {operand}.
+var placeholders = []string{"name", "operand"}
 
 func newExecs(ctx context.Context, w *world, cmd conformance.Process) (*execs, error) {
 	st := w.st
@@ -31,7 +49,59 @@ func newExecs(ctx context.Context, w *world, cmd conformance.Process) (*execs, e
 	if err := observeOperators(ctx, st); err != nil {
 		return nil, err
 	}
-	return &execs{w: w, cmd: cmd, procs: st.Processes}, nil
+	dir, err := os.MkdirTemp(st.Dir, "operands-") // inside the run's directory, gone with it
+	if err != nil {
+		return nil, err
+	}
+	return &execs{w: w, cmd: cmd, procs: st.Processes, dir: dir}, nil
+}
+
+// takesOperand tells whether the command names its operand's file.
+func (e *execs) takesOperand() bool {
+	return slices.ContainsFunc(e.cmd.Command, func(w string) bool { return strings.Contains(w, "{operand}") })
+}
+
+// noOperand says, for a run whose command does not name {operand}, that
+// the scenario's conditions are not given to the operators: what they
+// report is their own, and the expectations read what they wrote.
+const noOperand = "the scenario's operator conditions (and setCondition steps) reach an executable only as the file {operand} (also OPCERT_OPERAND), which this command does not name: the conditions it reports are its own"
+
+// note records, at the start of a run whose command does not name
+// {operand}, that its operators were not given their conditions: as a
+// step that did not apply, which the scenario's expectations count and
+// quote.
+func (e *execs) note(ctx context.Context) {
+	if e.takesOperand() {
+		return
+	}
+	e.w.st.Sched.Record(ctx, timeline.Event{Actor: timeline.RoleScenario, Role: timeline.RoleScenario, Verb: timeline.VerbSkip,
+		Object: timeline.ObjectRef{Kind: timeline.KindStep, Name: "conditions"}, Detail: noOperand})
+}
+
+// operandFile is the operator's operand file, written afresh.
+func (e *execs) operandFile(name string) (string, error) {
+	o, err := e.w.get(name)
+	if err != nil {
+		return "", err
+	}
+	conds := make([]configv1.ClusterOperatorStatusCondition, 0, len(o.want))
+	for _, c := range o.want {
+		conds = append(conds, asStatus(c))
+	}
+	data, err := json.Marshal(conds)
+	if err != nil {
+		return "", err
+	}
+	path := filepath.Join(e.dir, name+".json")
+	// A rename replaces it whole: a process never reads half a file.
+	tmp := path + ".new"
+	if err := os.WriteFile(tmp, data, 0o644); err != nil {
+		return "", err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return "", fmt.Errorf("writing the operand of %s: %w", name, err)
+	}
+	return path, nil
 }
 
 // observeOperators files, in real time, the writes to ClusterOperators the
@@ -52,9 +122,14 @@ func observeOperators(ctx context.Context, st *conformance.Stage) error {
 
 func (e *execs) start(ctx context.Context, name string) error {
 	actor := OperatorActor(name)
+	operand, err := e.operandFile(name)
+	if err != nil {
+		return err
+	}
 	// The run's prefix keeps its objects apart on the API server: the
 	// process must own the prefixed ClusterOperator.
-	if err := e.procs.Start(actor, RoleOperator, e.w.st.Sched.ServerName(ClusterOperatorGVK.GroupKind(), name), e.cmd.Command); err != nil {
+	vars := map[string]string{"name": e.w.st.Sched.ServerName(ClusterOperatorGVK.GroupKind(), name), "operand": operand}
+	if err := e.procs.StartWith(actor, RoleOperator, vars, e.cmd.Command); err != nil {
 		return err
 	}
 	e.record(ctx, actor, timeline.VerbStart)

@@ -52,7 +52,7 @@ func TestManagerAnswersAChallengeAtOnce(t *testing.T) {
 	}
 	co := waitFor(t, "the ClusterOperator to be created", func() (*configv1.ClusterOperator, bool) {
 		co, msg := available()
-		return co, msg == "All is well"
+		return co, msg == staleoperator.Healthy()[0].Message
 	})
 	const challenge = "Operator checking for stale status, the active operator will reset this message: "
 	for i := range co.Status.Conditions {

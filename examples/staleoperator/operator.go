@@ -70,13 +70,13 @@ func NewReconciler(c client.Client, clk clock.PassiveClock, name string, opts Op
 	return &Reconciler{client: c, clock: clk, name: name, opts: opts}
 }
 
-// Healthy is what a healthy operand reports.
+// Healthy is what a healthy operand reports, in the operator's own words.
 func Healthy() []configv1.ClusterOperatorStatusCondition {
 	return []configv1.ClusterOperatorStatusCondition{
-		{Type: configv1.OperatorAvailable, Status: configv1.ConditionTrue, Reason: "AsExpected", Message: "All is well"},
-		{Type: configv1.OperatorDegraded, Status: configv1.ConditionFalse, Reason: "AsExpected", Message: "No problems"},
-		{Type: configv1.OperatorProgressing, Status: configv1.ConditionFalse, Reason: "AsExpected", Message: "Desired and current version match"},
-		{Type: configv1.OperatorUpgradeable, Status: configv1.ConditionTrue, Reason: "AsExpected", Message: "Safe to upgrade"},
+		{Type: configv1.OperatorAvailable, Status: configv1.ConditionTrue, Reason: "Serving", Message: "The operand serves requests"},
+		{Type: configv1.OperatorDegraded, Status: configv1.ConditionFalse, Reason: "NoFailures", Message: "No failure seen"},
+		{Type: configv1.OperatorProgressing, Status: configv1.ConditionFalse, Reason: "Settled", Message: "The operand runs the desired version"},
+		{Type: configv1.OperatorUpgradeable, Status: configv1.ConditionTrue, Reason: "NoBlockers", Message: "Nothing blocks an upgrade"},
 	}
 }
 

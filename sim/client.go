@@ -178,12 +178,17 @@ func (c *Client) write(ctx context.Context, verb string, obj client.Object, do f
 			before = fresh
 		}
 	}
+	// Stamped as it is sent: in real time a process that watches the
+	// object may react before the response is back, and its write, seen
+	// on the API server, must not come first on the timeline (a reset
+	// before the challenge it answers). In virtual time the clock does not
+	// move during a call.
+	e := c.event(verb, k)
 	err = c.s.meter.time(func() error {
 		c.s.toServer(gk, obj)
 		defer c.s.toLocal(gk, obj)
 		return do()
 	})
-	e := c.event(verb, k)
 	if err != nil {
 		e.Failed, e.Detail = true, err.Error()
 		if apierrors.IsConflict(err) || apierrors.IsNotFound(err) || apierrors.IsAlreadyExists(err) {

@@ -144,9 +144,12 @@ func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios
 		return nil, err
 	}
 	for _, spec := range fleet {
-		o := &op{spec: spec, delay: time.Second}
+		// The answer delay is the world's, as its scenario gives it: a run
+		// at a time scale plays it faster, as it does the waits it sits in
+		// (an operator's 20s against the detector's 10 minutes).
+		o := &op{spec: spec, delay: st.Scaled(time.Second)}
 		if spec.AnswerDelay != nil {
-			o.delay = spec.AnswerDelay.Duration
+			o.delay = st.Scaled(spec.AnswerDelay.Duration)
 		}
 		for _, c := range spec.Conditions {
 			o.want = append(o.want, toCondition(c))
@@ -418,7 +421,8 @@ func (w *world) SetCondition(ctx context.Context, name string, c scenarios.Condi
 }
 
 // SetAnswerDelay makes an operator slower (or faster) from now on, across
-// restarts. A subject with its own delay (slow) keeps it.
+// restarts, d being the world's (scaled as build scales the scenario's).
+// A subject with its own delay (slow) keeps it.
 func (w *world) SetAnswerDelay(_ context.Context, name string, d time.Duration) error {
 	o, err := w.get(name)
 	if err != nil {
@@ -427,13 +431,13 @@ func (w *world) SetAnswerDelay(_ context.Context, name string, d time.Duration) 
 	if !w.opcerts() {
 		return &conformance.Skipped{Reason: "the operator is not opcert's: how fast it answers is its own"}
 	}
-	o.delay = d
+	o.delay = w.st.Scaled(d)
 	if o.live == nil {
 		return nil
 	}
-	delay := d
+	delay := o.delay
 	if w.operator != nil {
-		delay, _ = w.operator(d)
+		delay, _ = w.operator(o.delay)
 	}
 	o.live.SetAnswerDelay(delay)
 	return nil

@@ -143,6 +143,7 @@ func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios
 	if err := w.startDetector(ctx); err != nil {
 		return nil, err
 	}
+	var started []string
 	for _, spec := range fleet {
 		// The answer delay is the world's, as its scenario gives it: a run
 		// at a time scale plays it faster, as it does the waits it sits in
@@ -158,12 +159,16 @@ func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios
 		switch {
 		case !spec.Stopped:
 			err = w.start(ctx, spec.Name)
+			started = append(started, spec.Name)
 		case w.deploys != nil: // a team's Deployment may be running: stop it
 			err = w.deploys.stop(ctx, spec.Name)
 		}
 		if err != nil {
 			return nil, err
 		}
+	}
+	if w.execs != nil {
+		w.execs.awaitFirstWrites(ctx, started)
 	}
 	return w, nil
 }

@@ -9,8 +9,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"time"
 
 	configv1 "github.com/openshift/api/config/v1"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/opcert/opcert/conformance"
@@ -134,6 +136,36 @@ func (e *execs) start(ctx context.Context, name string) error {
 	}
 	e.record(ctx, actor, timeline.VerbStart)
 	return nil
+}
+
+// startupWait bounds how long a run waits for its first operators'
+// processes to write their ClusterOperators.
+const startupWait = 10 * time.Second
+
+// awaitFirstWrites waits, up to startupWait, until the processes started
+// at time zero have each written its ClusterOperator with conditions: in
+// virtual time an operator's first write is at zero, and a process takes
+// its time to start (hundreds of milliseconds on a loaded machine, which
+// at 0.01 are a minute of the scenario: its operator would be killed at
+// 1m before it wrote anything). The steps due meanwhile run once it is
+// over; an operator that never writes leaves the run to say so.
+func (e *execs) awaitFirstWrites(ctx context.Context, names []string) {
+	ctx, cancel := context.WithTimeout(ctx, startupWait)
+	defer cancel()
+	for _, name := range names {
+		key := types.NamespacedName{Name: e.w.st.Sched.ServerName(ClusterOperatorGVK.GroupKind(), name)}
+		for {
+			co := &configv1.ClusterOperator{}
+			if err := e.w.st.API.Get(ctx, key, co); err == nil && len(co.Status.Conditions) > 0 {
+				break
+			}
+			select {
+			case <-ctx.Done():
+				return
+			case <-time.After(25 * time.Millisecond):
+			}
+		}
+	}
 }
 
 func (e *execs) kill(ctx context.Context, name string) error {

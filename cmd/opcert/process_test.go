@@ -88,19 +88,20 @@ func readTimeline(t *testing.T, path string) []timeline.Event {
 // in process mode, at a time scale of 0.01: 10 minutes are 6s, six times
 // the real-time tolerance (1s), while the reaction bound (30s) stays. The
 // built-ins run in three `opcert run` processes side by side, a do-nothing
-// operator (sleep) in a fourth: about 45s of scenario time each, 1m40s of
-// wall time on a loaded machine. Left out:
+// operator (sleep) in a fourth: at most 66s of scenario time each, 1m40s of
+// wall time on a loaded machine (beside the careless example's run: the
+// three process-mode tests take about 2m20s together). Left out:
 //   - stale-api-errors: apiErrors steps act in virtual time only;
 //   - stale-fleet-24h: 35 operators for 24 hours is 14.4 minutes at 0.01,
-//     and a scale small enough for CI brings the 10-minute wait under
-//     1.2s, within the tolerance; the example is certified on it in
-//     library mode, in virtual time (examples/staleoperator, certify with
-//     MaxCalls raised), and it passes in process mode at 0.01
-//     (conformance/stale/README.md, "Process mode").
+//     and a scale small enough for CI brings the 10-minute wait to 1.2s,
+//     near the tolerance; the example passes it in process mode at 0.01,
+//     run by hand (conformance/stale/README.md, "Process mode and time
+//     scales").
 func TestProcessModeCertifiesTheExampleOnEveryBuiltin(t *testing.T) {
 	if testing.Short() {
 		t.Skip("needs the API server")
 	}
+	t.Parallel() // beside the careless example's run: both mostly wait
 	bin := exampleOperator(t)
 	var plays []*scenarios.Scenario
 	all, err := scenarios.Builtin()
@@ -230,11 +231,26 @@ func checkExampleRun(t *testing.T, out string, run reports.Run) {
 		t.Errorf("%s: time scale %v, %d processes", run.Scenario, run.TimeScale, len(run.Processes))
 	}
 	// The API server's audit puts each write down to the process whose
-	// user made it, the only attribution process mode makes.
+	// user made it, the only attribution process mode makes: never to
+	// another operator's. A write the audit did not name within its wait
+	// (2s, a heavily loaded machine) keeps its field manager's name, still
+	// the operator's role.
+	attributed := 0
 	for _, e := range readTimeline(t, filepath.Join(out, run.Timeline)) {
-		if e.IsWrite() && e.Object.Kind == "ClusterOperator" && e.Actor != "detector" && e.Actor != "operator/"+e.Object.Name {
-			t.Errorf("%s: ClusterOperator/%s written by %s (%s)", run.Scenario, e.Object.Name, e.Actor, e.Role)
+		if !e.IsWrite() || e.Object.Kind != "ClusterOperator" || e.Actor == "detector" {
+			continue
 		}
+		switch {
+		case e.Actor == "operator/"+e.Object.Name:
+			attributed++
+		case strings.HasPrefix(e.Actor, "operator/") || e.Role != "operator":
+			t.Errorf("%s: ClusterOperator/%s written by %s (%s)", run.Scenario, e.Object.Name, e.Actor, e.Role)
+		default:
+			t.Logf("%s: ClusterOperator/%s written by %s, not named by the audit in time", run.Scenario, e.Object.Name, e.Actor)
+		}
+	}
+	if attributed == 0 {
+		t.Errorf("%s: no ClusterOperator write put down to its operator's process", run.Scenario)
 	}
 }
 
@@ -242,6 +258,7 @@ func TestProcessModeFailsTheCarelessExample(t *testing.T) {
 	if testing.Short() {
 		t.Skip("needs the API server")
 	}
+	t.Parallel() // beside the example's built-ins: both mostly wait
 	bin := exampleOperator(t)
 	// It looks every 40s of wall time, so it answers a challenge 6s in
 	// about 34s later: over the 30s budget, which is not scaled.

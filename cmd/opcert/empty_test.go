@@ -47,7 +47,7 @@ func TestEmptyPassesAreNotJudged(t *testing.T) {
 	for _, tc := range []struct {
 		name, subject, want string
 	}{
-		{"a misspelled placeholder", "exec:/bin/true --name {nmae}", "as stale.operator: --subject operator=exec:/bin/true --name {nmae}: unknown placeholder {nmae}; the operator role's placeholders: {role}, {name}"},
+		{"a misspelled placeholder", "exec:/bin/true --name {nmae}", "as stale.operator: --subject operator=exec:/bin/true --name {nmae}: unknown placeholder {nmae}; the operator role's placeholders: {role}, {name}, {operand}"},
 		{"no such executable", "exec:./no-such-operator --name {name}", "the executable ./no-such-operator cannot be run"},
 		{"not executable", "exec:" + sc + " --name {name}", "cannot be run: permission denied"},
 	} {

@@ -89,4 +89,3 @@ func exitParagraph(long string) (string, bool) {
 	para, _, _ := strings.Cut(rest, "\n\n")
 	return "Exit codes: " + strings.Join(strings.Fields(para), " ") + " ", true
 }
-

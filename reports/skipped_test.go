@@ -9,7 +9,8 @@ import (
 
 // Scenarios a command left out before anything started are said in every
 // report, never counted as passed: the summary groups them by reason, the
-// Markdown lists each, JUnit skips each, report.json keeps each.
+// Markdown lists each, JUnit skips each, the HTML page says them in its
+// summary, report.json keeps each.
 func TestSkippedScenariosAreSaidEverywhere(t *testing.T) {
 	why := "mechanism olm cannot scale its times, so --time-scale 0.01 cannot play it"
 	r := &Report{Tool: "opcert", Runs: []Run{{Scenario: "stale-hang", Cases: []Case{{Rule: "STALE-001", Status: Pass}}}}, Skipped: []Skipped{
@@ -41,6 +42,13 @@ func TestSkippedScenariosAreSaidEverywhere(t *testing.T) {
 	}
 	if got := strings.Count(junit.String(), "<skipped message="); got != 5 || !strings.Contains(junit.String(), `<testsuites name="opcert" tests="6" failures="0" errors="0" skipped="5"`) {
 		t.Errorf("JUnit: %d skipped cases, want 5:\n%s", got, junit.String())
+	}
+	var page bytes.Buffer
+	if err := WriteHTML(&page, r, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(page.String(), "<dt>Not played</dt><dd>4 scenarios of olm (olm-a, olm-b, olm-c and 1 more): "+why) {
+		t.Errorf("HTML lacks the scenarios not played")
 	}
 	data, err := json.Marshal(r)
 	if err != nil {

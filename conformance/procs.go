@@ -264,7 +264,7 @@ func (p *Processes) Close() []reports.Process {
 				how += ": " + err.Error()
 			}
 			p.mu.Lock()
-			in.endings, in.proc = append(in.endings, "running at the end of the run; "+how), nil
+			in.endings, in.proc = append(in.endings, "running at the end of the run, "+how), nil
 			p.mu.Unlock()
 		}()
 	}

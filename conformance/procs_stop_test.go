@@ -57,8 +57,8 @@ func TestCloseStopsProcessesGracefully(t *testing.T) {
 		t.Errorf("Close took %s: the processes were not stopped together", took)
 	}
 	want := map[string]*regexp.Regexp{
-		"operator/polite":   regexp.MustCompile(`^running at the end of the run; stopped by opcert with SIGTERM after [^ ]+ \(exited with status 0\)$`),
-		"operator/stubborn": regexp.MustCompile(`^running at the end of the run; killed by opcert after 500ms \(SIGKILL\): did not stop on SIGTERM$`),
+		"operator/polite":   regexp.MustCompile(`^running at the end of the run, stopped by opcert with SIGTERM after [^ ]+ \(exited with status 0\)$`),
+		"operator/stubborn": regexp.MustCompile(`^running at the end of the run, killed by opcert after 500ms \(SIGKILL\): did not stop on SIGTERM$`),
 	}
 	if len(ended) != 2 {
 		t.Fatalf("processes %+v", ended)

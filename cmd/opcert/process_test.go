@@ -206,7 +206,7 @@ func noProcess(t *testing.T, bin string) {
 
 // stoppedAtEnd is how a process that exits on SIGTERM, as the examples
 // do, ended when the run was over (conformance.Processes.Close).
-const stoppedAtEnd = `^running at the end of the run; stopped by opcert with SIGTERM after [0-9.]+m?s \(exited with status 0\)$`
+const stoppedAtEnd = `^running at the end of the run, stopped by opcert with SIGTERM after [0-9.]+m?s \(exited with status 0\)$`
 
 // killedByStep is how a process a killOperator step killed ended.
 const killedByStep = `^killed by opcert \(SIGKILL\)$`

@@ -20,8 +20,8 @@ import (
 // and the report say which and why. It never counts as passed.
 
 // unplayable says why p cannot be played the way the run plays it ("" if
-// it can), what to do about it, and whether the reason is its mechanism's
-// rather than its scenario's. external says a subject outside opcert (an
+// it can), what to do about it when the reason is its mechanism's, and
+// whether it is (rather than its scenario's). external says a subject outside opcert (an
 // executable, a Deployment) plays a role in the run.
 func (o *runOptions) unplayable(p plan, external bool) (why, fix string, mechanisms bool) {
 	switch {
@@ -32,8 +32,8 @@ func (o *runOptions) unplayable(p plan, external bool) (why, fix string, mechani
 		return fmt.Sprintf("mechanism %s has no role an executable or a Deployment can play, so its runs would judge only opcert's own subjects", p.m.Name),
 			"run it without exec: or deployment: subjects, or leave it out (--mechanism, --scenario)", true
 	case p.realTime && conformance.RealTimeFaults(p.sc) != nil:
-		return "its apiErrors steps are injected in virtual time only, and this run plays in real time (an executable or a Deployment plays a role, or the run is on a cluster)",
-			"play it with opcert's subjects, or leave it out (--mechanism, --scenario)", false
+		// Refused with RealTimeFaults' own words: the step's line, the fix.
+		return "its apiErrors steps are injected in virtual time only, and this run plays in real time (an executable or a Deployment plays a role, or the run is on a cluster)", "", false
 	}
 	return "", "", false
 }
@@ -56,15 +56,16 @@ func (o *runOptions) playable(plans []plan, named bool) ([]plan, []reports.Skipp
 	var skipped []reports.Skipped
 	for _, p := range plans {
 		why, fix, mechanisms := o.unplayable(p, external)
+		refuse := named || mechanisms && len(o.only) > 0
 		switch {
 		case why == "":
 			play = append(play, p)
-		case (named || mechanisms && len(o.only) > 0) && !mechanisms:
-			return nil, nil, conformance.RealTimeFaults(p.sc) // says where, with the step's line
-		case named || mechanisms && len(o.only) > 0:
+		case !refuse:
+			skipped = append(skipped, reports.Skipped{Scenario: p.sc.Name, Mechanism: p.m.Name, Why: why})
+		case mechanisms:
 			return nil, nil, fmt.Errorf("%s: %s; %s", p.sc.Source, why, fix)
 		default:
-			skipped = append(skipped, reports.Skipped{Scenario: p.sc.Name, Mechanism: p.m.Name, Why: why})
+			return nil, nil, conformance.RealTimeFaults(p.sc)
 		}
 	}
 	if len(play) == 0 && len(skipped) > 0 {

@@ -102,12 +102,15 @@ func warnLong(w io.Writer, plans []plan, scale float64) {
 	calls, wall, real := estimate(plans, scale)
 	switch {
 	case real > longRealTime:
-		shorter := "--time-scale 0.01 plays a 10m challenge after 6s"
-		if scale < 1 {
-			shorter = fmt.Sprintf("a smaller --time-scale than %g plays each scenario faster", scale)
+		shorter := " or --time-scale 0.01 (a 10m challenge after 6s)"
+		switch {
+		case scale <= minTimeScale:
+			shorter = ""
+		case scale < 1:
+			shorter = fmt.Sprintf(" or a smaller --time-scale than %g", scale)
 		}
 		fmt.Fprintf(w, "opcert: a long run: about %s of wall time, %s of it in real time (each scenario's duration x --time-scale %g); "+
-			"to shorten it, run fewer scenarios (--scenario, --mechanism) or %s (see --dry-run)\n",
+			"to shorten it, run fewer scenarios (--scenario, --mechanism)%s (see --dry-run)\n",
 			wall.Round(time.Second), real.Round(time.Second), scale, shorter)
 	case wall > longRun:
 		fmt.Fprintf(w, "opcert: a long run: about %d API calls, about %s of wall time (see --dry-run)\n", calls, wall.Round(time.Minute))

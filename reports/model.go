@@ -32,6 +32,17 @@ type Report struct {
 	Wall        time.Duration `json:"wallNanos"`
 	Environment Environment   `json:"environment"`
 	Runs        []Run         `json:"runs"`
+	// Skipped are the built-in scenarios the command left out, before
+	// anything started, because they cannot be played the way it played
+	// (real time, a time scale): they passed nothing.
+	Skipped []Skipped `json:"skipped,omitempty"`
+}
+
+// Skipped is a scenario left out of a report's runs, and why.
+type Skipped struct {
+	Scenario  string `json:"scenario"`
+	Mechanism string `json:"mechanism"`
+	Why       string `json:"why"`
 }
 
 // Normalize leaves out what differs between two runs of the same input:

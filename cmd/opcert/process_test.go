@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -206,6 +207,12 @@ var exampleJudged = map[string][]string{
 	"stale-detector-returns":      {"STALE-004", "STALE-005", "STALE-007", "STALE-008"},
 }
 
+// exampleEndings are how the one operator process of a run ended.
+var exampleEndings = map[string][]string{
+	"stale-healthy-answer": {stoppedAtEnd},
+	"stale-operator-death": {killedByStep},
+}
+
 // checkExampleRun checks one run of the example operator: judged, nothing
 // failed, the rules its scenario exercises passed, and its writes put down
 // to its own processes.
@@ -229,6 +236,15 @@ func checkExampleRun(t *testing.T, out string, run reports.Run) {
 	}
 	if run.TimeScale != 0.01 || len(run.Processes) == 0 {
 		t.Errorf("%s: time scale %v, %d processes", run.Scenario, run.TimeScale, len(run.Processes))
+	}
+	for _, p := range run.Processes {
+		if log, err := os.ReadFile(filepath.Join(out, p.Log)); err != nil || len(log) == 0 {
+			t.Errorf("%s: %s's output %s: %v", run.Scenario, p.Name, p.Log, err)
+		}
+	}
+	// A run's end stops a process gracefully; a killOperator step kills it.
+	if want, ok := exampleEndings[run.Scenario]; ok && (len(run.Processes) != 1 || !endedAs(run.Processes[0].Endings, want)) {
+		t.Errorf("%s: processes %+v, want one that ended %q", run.Scenario, run.Processes, want)
 	}
 	// The API server's audit puts each write down to the process whose
 	// user made it, the only attribution process mode makes: never to
@@ -326,4 +342,25 @@ func noProcess(t *testing.T, bin string) {
 		}
 		<-time.After(50 * time.Millisecond)
 	}
+}
+
+// stoppedAtEnd is how a process that exits on SIGTERM, as the examples
+// do, ended when the run was over (conformance.Processes.Close).
+const stoppedAtEnd = `^running at the end of the run, stopped by opcert with SIGTERM after [0-9.]+m?s \(exited with status 0\)$`
+
+// killedByStep is how a process a killOperator step killed ended.
+const killedByStep = `^killed by opcert \(SIGKILL\)$`
+
+// endedAs tells whether each of endings matches the pattern of want at
+// its place.
+func endedAs(endings, want []string) bool {
+	if len(endings) != len(want) {
+		return false
+	}
+	for i, w := range want {
+		if !regexp.MustCompile(w).MatchString(endings[i]) {
+			return false
+		}
+	}
+	return true
 }

@@ -207,19 +207,24 @@ func (o *runOptions) run(cmd *cobra.Command, files []string) error {
 	if err != nil {
 		return err
 	}
-	if err := o.cluster.check(plans, len(files)+len(o.scenarios) > 0); err != nil {
+	named := len(files)+len(o.scenarios) > 0
+	if err := o.cluster.check(plans, named); err != nil {
 		return err
 	}
-	calls, wall := estimate(plans)
+	plans, skipped, err := o.playable(plans, named)
+	if err != nil {
+		return err
+	}
 	if o.dryRun {
-		return o.cluster.printPlan(cmd.OutOrStdout(), plans, o.out, o.timeScale)
+		return o.cluster.printPlan(cmd.OutOrStdout(), plans, skipped, o.out, o.timeScale)
 	}
 	if err := o.cluster.refuse(plans); err != nil {
 		return err
 	}
-	if wall > longRun {
-		fmt.Fprintf(stderr, "opcert: a long run: about %d API calls, about %s of wall time (see --dry-run)\n", calls, wall.Round(time.Minute))
+	for _, line := range reports.SkippedLines(skipped) {
+		fmt.Fprintf(stderr, "opcert: not playing %s\n", line)
 	}
+	warnLong(stderr, plans, o.timeScale)
 	staging, err := stagingDir(o.out)
 	if err != nil {
 		return err
@@ -232,7 +237,7 @@ func (o *runOptions) run(cmd *cobra.Command, files []string) error {
 	}
 	defer tgt.close()
 
-	rep := &reports.Report{Tool: "opcert", StartedAt: time.Now().UTC(), Environment: tgt.env}
+	rep := &reports.Report{Tool: "opcert", StartedAt: time.Now().UTC(), Environment: tgt.env, Skipped: skipped}
 	start := time.Now()
 	var stopped error
 	for i, p := range plans {
@@ -331,15 +336,13 @@ func (o *runOptions) plan(files []string, mechs map[string]*conformance.Mechanis
 		if !ok {
 			return nil, fmt.Errorf("%s: no mechanism %q", sc.Source, sc.Mechanism)
 		}
-		if o.timeScale != 1 && m.Scaled == nil {
-			// Said before anything starts, not after the runs before it.
-			return nil, fmt.Errorf("%s: mechanism %s cannot scale its times, so --time-scale %g cannot play it; run it without --time-scale, or leave it out (--mechanism, --scenario)", sc.Source, m.Name, o.timeScale)
-		}
 		subjects, err := m.Subjects(choices[m.Name])
 		if err != nil {
 			return nil, err
 		}
-		plans = append(plans, plan{sc: sc, m: m, cast: subjects})
+		_, _, procs := castHas[conformance.Process](subjects)
+		_, _, deps := castHas[conformance.Deployment](subjects)
+		plans = append(plans, plan{sc: sc, m: m, cast: subjects, realTime: procs || deps || o.cluster.on()})
 	}
 	return plans, ambiguousExternal(o.subjects, choices, plans)
 }

@@ -125,6 +125,7 @@ func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios
 		if w.deploys, err = newDeploys(ctx, w, impl, scenarioWorld(sc).Fleet()); err != nil {
 			return nil, err
 		}
+		noteNotGiven(ctx, st, noOperandDeployed)
 	default:
 		return nil, fmt.Errorf("stale: the operator role cannot be played by %T", impl)
 	}

@@ -68,16 +68,23 @@ func (e *execs) takesOperand() bool {
 // report is their own, and the expectations read what they wrote.
 const noOperand = "the scenario's operator conditions (and setCondition steps) reach an executable only as the file {operand} (also OPCERT_OPERAND), which this command does not name: the conditions it reports are its own"
 
+// noOperandDeployed says the same of a team's Deployments (cluster mode).
+const noOperandDeployed = "the scenario's operator conditions (and setCondition steps) are not given to a Deployment: the conditions it reports are its own"
+
 // note records, at the start of a run whose command does not name
-// {operand}, that its operators were not given their conditions: as a
-// step that did not apply, which the scenario's expectations count and
-// quote.
+// {operand}, that its operators were not given their conditions.
 func (e *execs) note(ctx context.Context) {
-	if e.takesOperand() {
-		return
+	if !e.takesOperand() {
+		noteNotGiven(ctx, e.w.st, noOperand)
 	}
-	e.w.st.Sched.Record(ctx, timeline.Event{Actor: timeline.RoleScenario, Role: timeline.RoleScenario, Verb: timeline.VerbSkip,
-		Object: timeline.ObjectRef{Kind: timeline.KindStep, Name: "conditions"}, Detail: noOperand})
+}
+
+// noteNotGiven records what the scenario gives an operator that a subject
+// outside opcert did not get, as a step that did not apply: the
+// scenario's expectations count it and quote it.
+func noteNotGiven(ctx context.Context, st *conformance.Stage, why string) {
+	st.Sched.Record(ctx, timeline.Event{Actor: timeline.RoleScenario, Role: timeline.RoleScenario, Verb: timeline.VerbSkip,
+		Object: timeline.ObjectRef{Kind: timeline.KindStep, Name: "conditions"}, Detail: why})
 }
 
 // operandFile is the operator's operand file, written afresh.

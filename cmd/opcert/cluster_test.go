@@ -178,6 +178,11 @@ func TestClusterModeCertifiesTheExample(t *testing.T) {
 			t.Errorf("%s is %s, want pass", id, judged[id])
 		}
 	}
+	// The scenario's conditions are not given to a Deployment: the run
+	// says so.
+	if c := caseOf(t, run, "EXPECT"); !strings.Contains(c.Message, "not given to a Deployment") {
+		t.Errorf("EXPECT says %q, want a note that the scenario's conditions were not given", c.Message)
+	}
 	endings := map[string][]string{}
 	for _, p := range run.Processes {
 		endings[p.Name+" "+p.Command] = p.Endings

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -149,18 +150,28 @@ func (o *analyzeOptions) run(cmd *cobra.Command, files []string) error {
 	defer os.RemoveAll(staging)
 	rep := &reports.Report{Tool: "opcert", StartedAt: time.Now().UTC(), Environment: reports.Environment{KubeVersion: "none (judged offline)", EtcdVersion: "none"}}
 	start := time.Now()
-	lost := 0 // runs whose timeline ended in a recording gap
+	lost := 0                    // runs whose timeline ended in a recording gap
+	var judged []reports.Judging // how each file was judged, for the report
 	for i, f := range files {
-		judges, err := o.mechanismsOf(cmd.Context(), mechs, f)
+		as, err := o.asRunOf(cmd, f)
 		if err != nil {
 			return err
+		}
+		var judges []*conformance.Mechanism
+		if as != nil {
+			judges = []*conformance.Mechanism{as.m}
+			judged = append(judged, as.judging)
+		} else if judges, err = o.mechanismsOf(cmd.Context(), mechs, f); err != nil {
+			return err
+		} else {
+			judged = append(judged, reports.Judging{Flags: o.mechanisms.given(), Strict: o.strict})
 		}
 		for _, m := range judges {
 			name := strings.TrimSuffix(filepath.Base(f), filepath.Ext(f))
 			if len(judges) > 1 {
 				name += "-" + m.Name
 			}
-			run, err := o.analyze(cmd, m, f, name, len(rep.Runs), staging)
+			run, err := o.analyze(cmd, m, f, name, len(rep.Runs), staging, as)
 			if err != nil {
 				if cmd.Context().Err() != nil {
 					return fmt.Errorf("%w; %s was left as it was", context.Cause(cmd.Context()), o.out)
@@ -176,6 +187,11 @@ func (o *analyzeOptions) run(cmd *cobra.Command, files []string) error {
 		}
 	}
 	rep.Wall = time.Since(start)
+	if same := slices.CompactFunc(judged, func(a, b reports.Judging) bool {
+		return a.Strict == b.Strict && slices.Equal(a.Flags, b.Flags)
+	}); len(same) == 1 { // else each run was judged its own way
+		rep.Judging = &same[0]
+	}
 	if err := reports.WriteAll(staging, rep); err != nil {
 		return envError{err}
 	}
@@ -198,8 +214,9 @@ func (o *analyzeOptions) run(cmd *cobra.Command, files []string) error {
 }
 
 // analyze judges one file with m as the report's run i, named name, and
-// keeps a copy of its timeline in the report.
-func (o *analyzeOptions) analyze(cmd *cobra.Command, m *conformance.Mechanism, file, name string, i int, staging string) (reports.Run, error) {
+// keeps a copy of its timeline in the report; as, if not nil, says how
+// its run judged it.
+func (o *analyzeOptions) analyze(cmd *cobra.Command, m *conformance.Mechanism, file, name string, i int, staging string, as *asRun) (reports.Run, error) {
 	in, err := bounded.Open(file)
 	if err != nil {
 		return reports.Run{}, err
@@ -229,7 +246,7 @@ func (o *analyzeOptions) analyze(cmd *cobra.Command, m *conformance.Mechanism, f
 	}
 	done := make(chan judged, 1)
 	go func() {
-		run, err := o.judge(cmd.Context(), m, file, name, in, src, out)
+		run, err := o.judge(cmd.Context(), m, file, name, in, src, out, as)
 		done <- judged{run, err}
 	}()
 	select {
@@ -239,6 +256,9 @@ func (o *analyzeOptions) analyze(cmd *cobra.Command, m *conformance.Mechanism, f
 		}
 		j.run.Timeline = rel
 		j.run.Subjects = map[string]string{"mechanism": m.Name} // what the summary shows of who was judged
+		if as != nil {
+			j.run.TimeScale = as.scale
+		}
 		return j.run, nil
 	case <-cmd.Context().Done():
 		return reports.Run{}, context.Cause(cmd.Context())
@@ -246,26 +266,29 @@ func (o *analyzeOptions) analyze(cmd *cobra.Command, m *conformance.Mechanism, f
 }
 
 // judge judges file, open as in and src, with m, and writes its timeline
-// to out.
-func (o *analyzeOptions) judge(ctx context.Context, m *conformance.Mechanism, file, name string, in *os.File, src record.Source, out *os.File) (reports.Run, error) {
+// to out; as, if not nil, as its run judged it.
+func (o *analyzeOptions) judge(ctx context.Context, m *conformance.Mechanism, file, name string, in *os.File, src record.Source, out *os.File, as *asRun) (reports.Run, error) {
 	j := record.Judgement{Name: name, Source: file, Until: o.until, Strict: o.strict}
 	var err error
 	// The tolerance first, so that the rules may judge as the events pass
-	// (a long recording is then not held): a quick scan of a timeline; a
-	// kubectl stream's times are managedFields', whole seconds, so a
-	// second.
-	if src.Format() == record.FormatJSONL {
+	// (a long recording is then not held): its run's; else a quick scan of
+	// a timeline; a kubectl stream's times are managedFields', whole
+	// seconds, so a second.
+	switch {
+	case as != nil:
+		j.Start, j.Until, j.Tolerance, j.Strict, j.Played = as.start, as.until, &as.tolerance, as.strict, as.played
+		if as.played {
+			if src, err = playedOrder(ctx, src, as.cut); err != nil {
+				return reports.Run{}, fmt.Errorf("%s: %w", file, err)
+			}
+		}
+	case src.Format() == record.FormatJSONL:
 		if j.Tolerance, err = scanTolerance(ctx, file, -1); err != nil {
 			return reports.Run{}, fmt.Errorf("%s: %w", file, err)
 		}
-	} else {
+	default:
 		second := time.Second
 		j.Tolerance = &second
-	}
-	if r, ok, err := inReport(ctx, file); err != nil {
-		return reports.Run{}, err
-	} else if ok && j.Until == 0 {
-		j.Until = r.Reached
 	}
 	// A timeline in opcert's format is kept as it is; a kubectl stream as
 	// the timeline it became.
@@ -295,24 +318,14 @@ func (o *analyzeOptions) judge(ctx context.Context, m *conformance.Mechanism, fi
 	return run, nil
 }
 
-// mechanismsOf are the mechanisms that judge a file: --mechanism's; for
-// a timeline of an opcert report, the one its run was judged by (its
-// report.json says); otherwise every mechanism that records the kind of
+// mechanismsOf are the mechanisms that judge a file that is no run's
+// timeline: --mechanism's, else every mechanism that records the kind of
 // the file's first API object, in name order (stale and clusteroperator
 // both record ClusterOperators: a captured stream is judged by each, and
 // says so in its runs' names).
 func (o *analyzeOptions) mechanismsOf(ctx context.Context, mechs map[string]*conformance.Mechanism, file string) ([]*conformance.Mechanism, error) {
 	if o.mechanism != "" {
 		return []*conformance.Mechanism{mechs[o.mechanism]}, nil
-	}
-	r, ok, err := inReport(ctx, file)
-	if err != nil {
-		return nil, err
-	}
-	if ok {
-		if m := r.mechanism(mechs); m != nil {
-			return []*conformance.Mechanism{m}, nil
-		}
 	}
 	gk, err := firstKind(ctx, file)
 	if err != nil {
@@ -359,11 +372,10 @@ func firstKind(ctx context.Context, file string) (schema.GroupKind, error) {
 }
 
 // reportRun is what the report.json of an opcert report directory says
-// of the run whose timeline a file is.
+// of the run whose timeline a file is, and of how its command judged.
 type reportRun struct {
-	Timeline  string        `json:"timeline"`
-	Reached   time.Duration `json:"reachedNanos"`
-	Mechanism string        `json:"mechanism"`
+	reports.Run
+	judging *reports.Judging
 }
 
 // maxReportJSON is the most analyze reads of the report.json beside a
@@ -394,25 +406,17 @@ func inReport(ctx context.Context, file string) (reportRun, bool, error) {
 
 // reportRunOf reads a report.json for the run whose timeline file is.
 func reportRunOf(data []byte, file string) (reportRun, bool) {
-	var rep struct {
-		Runs []reportRun `json:"runs"`
-	}
+	var rep reports.Report
 	if json.Unmarshal(data, &rep) != nil {
 		return reportRun{}, false
 	}
 	rel := filepath.Join("timelines", filepath.Base(file))
 	for _, r := range rep.Runs {
 		if filepath.Clean(r.Timeline) == rel {
-			return r, true
+			return reportRun{Run: r, judging: rep.Judging}, true
 		}
 	}
 	return reportRun{}, false
-}
-
-// mechanism is the mechanism that played or judged the run, nil if the
-// report does not name one this opcert knows.
-func (r reportRun) mechanism(mechs map[string]*conformance.Mechanism) *conformance.Mechanism {
-	return mechs[r.Mechanism]
 }
 
 func sortedNames(mechs map[string]*conformance.Mechanism) []string {

@@ -11,6 +11,8 @@ import (
 // report.json beside them keeps the mechanism, its flags, the time scale,
 // the tolerance, strictness and the run's end (issue 20 §3: analyze of a
 // process-mode run gave 12 failures on a run whose rules all passed).
+// Process mode's case is TestWatchAndAnalyzeOfAProcessModeRun's, whose
+// run it shares.
 
 // analyzeAgrees analyzes every timeline of the run report ran and holds
 // what it finds to the run's, exit status included.
@@ -79,23 +81,6 @@ func TestAnalyzeAgreesWithAVirtualRun(t *testing.T) {
 	if a := opcert(t, nil, "analyze", "--unknown-after", "25m", "--out", out, file); a.code != exitFail {
 		t.Errorf("analyze with the run's own --unknown-after: exit %d, want 1 (slow fails STALE-007)\n%s", a.code, a.stderr)
 	}
-}
-
-// Process mode: the example operator at time scale 0.01 (challenges after
-// 10m come after 6s), the tolerance of a real-time run, and its events
-// judged in time order as the run judged them.
-func TestAnalyzeAgreesWithAProcessModeRun(t *testing.T) {
-	if testing.Short() {
-		t.Skip("needs the API server")
-	}
-	bin := exampleOperator(t)
-	ran := filepath.Join(t.TempDir(), "run")
-	r := opcert(t, nil, "run", processScenario(t, "12m"), "--time-scale", "0.01", "--challenge-after", "8m", "--out", ran,
-		"--subject", "operator=exec:"+bin+" --name {name}")
-	if r.code != exitPass {
-		t.Fatalf("the example operator: exit %d, want 0\n%s\n%s", r.code, r.stdout, r.stderr)
-	}
-	analyzeAgrees(t, ran, exitPass)
 }
 
 // Cluster mode: the example operator's Deployments on a cluster reached

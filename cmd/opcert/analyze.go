@@ -51,15 +51,28 @@ first value:
     is diffed against the one before; its writer and its time come from
     managedFields, which kubectl prints only with --show-managed-fields.
 
-A timeline inside an opcert report directory is judged by the mechanism
-that judged its run, up to the instant its run reached (its report.json
-says both). Any other file is judged by every mechanism that records the
+A timeline inside an opcert report directory (DIR/timelines/F, with
+DIR/report.json naming it) is judged as its run judged it, and gives the
+run's verdicts: its report.json says the mechanism, the mechanism flags
+the run was given (thresholds, profiles, --reaction-bound), --strict, the
+time scale (a run's thresholds at --time-scale 0.01 are a hundredth), the
+tolerance of a real-time run, and where the run started and ended. A flag
+that contradicts the run (another --mechanism, --until or --strict, a
+mechanism flag of another value) is refused, exit 2, naming each: to judge
+a run's timeline otherwise, copy it out of its report directory. Any other
+file is judged by every mechanism that records the
 kind of its first object, one run each, named FILE-MECHANISM when there
 are several (a ClusterOperator stream: clusteroperator and stale), up to
 its last event or --until after its first. --mechanism judges every file
 by that mechanism alone. Recorded timelines (events with the
 time the API server gave each write) are judged with the tolerance their
 lag needs, stated in the report.
+
+The report names who wrote in each timeline and the role each writer's
+writes were put down to (WRITERS in the summary). A recording in which a
+role the mechanism cannot judge without never wrote (stale's detector:
+no write under a manager --detector-manager names, by default opcert's
+own detector's and stale-detector) is NOT JUDGED, saying who wrote.
 
 A convention rule (how a message reads) that fails gives a warning, which
 fails nothing unless --strict.
@@ -87,9 +100,9 @@ stopped by signal n (the report directory left as it was).`,
 	}
 	f := cmd.Flags()
 	f.StringVarP(&o.out, "out", "o", "opcert-analysis", "report directory (replaced when the analysis completes)")
-	f.StringVar(&o.mechanism, "mechanism", "", "the mechanism whose rules judge the files (default: the run's, for a timeline in an opcert report, else every mechanism that records the first object's kind)")
-	f.BoolVar(&o.strict, "strict", false, "count the warnings of convention rules (how messages read) as failures: exit 1 instead of 0")
-	f.DurationVar(&o.until, "until", 0, "how far the timelines cover, after their first event (default: the run's end for a timeline in an opcert report, else the last event)")
+	f.StringVar(&o.mechanism, "mechanism", "", "the mechanism whose rules judge the files (a run's timeline in an opcert report: its run's, and no other; else default every mechanism that records the first object's kind)")
+	f.BoolVar(&o.strict, "strict", false, "count the warnings of convention rules (how messages read) as failures: exit 1 instead of 0 (a run's timeline in an opcert report: as its run did)")
+	f.DurationVar(&o.until, "until", 0, "how far the timelines cover, after their first event (default: the last event; a run's timeline in an opcert report: its run's end, and no other)")
 	o.mechanisms = addMechanismFlags(f)
 	return cmd
 }

@@ -84,7 +84,7 @@ func TestWatchAndAnalyzeOfAProcessModeRun(t *testing.T) {
 		t.Errorf("%s has mode %v, want 0600", kc, fi.Mode().Perm())
 	}
 	watched := filepath.Join(dir, "watch")
-	w := opcert(t, nil, "watch", "--kubeconfig", kc, "--mechanism", "stale", "--for", "5s", "--challenge-after", "1200ms", "--unknown-after", "1m", "--out", watched)
+	w := opcert(t, nil, "watch", "--kubeconfig", kc, "--mechanism", "stale", "--for", "5s", "--time-scale", "0.01", "--challenge-after", "2m", "--out", watched)
 	if w.code != exitPass && w.code != exitFail { // what the rules say of 5s is not this test's
 		t.Fatalf("opcert watch: exit %d, want 0 or 1\n%s\n%s", w.code, w.stdout, w.stderr)
 	}
@@ -99,6 +99,7 @@ func TestWatchAndAnalyzeOfAProcessModeRun(t *testing.T) {
 	if !strings.Contains(w.stdout, "WRITERS watch [mechanism=stale]: ") || !strings.Contains(w.stdout, "opcert as detector") {
 		t.Errorf("the summary does not say who wrote as what:\n%s", w.stdout)
 	}
+	analyzeAgrees(t, watched, w.code) // the watch's timeline, at the watch's time scale and flags
 	if r := wait(); r.code != exitPass {
 		t.Fatalf("opcert run: exit %d, want 0\n%s", r.code, r.stderr)
 	}

@@ -283,6 +283,7 @@ func (o *analyzeOptions) analyze(cmd *cobra.Command, m *conformance.Mechanism, f
 func (o *analyzeOptions) judge(ctx context.Context, m *conformance.Mechanism, file, name string, in *os.File, src record.Source, out *os.File, as *asRun) (reports.Run, error) {
 	j := record.Judgement{Name: name, Source: file, Until: o.until, Strict: o.strict}
 	var err error
+	var held *heldSource // a played run's events
 	// The tolerance first, so that the rules may judge as the events pass
 	// (a long recording is then not held): its run's; else a quick scan of
 	// a timeline; a kubectl stream's times are managedFields', whole
@@ -294,6 +295,7 @@ func (o *analyzeOptions) judge(ctx context.Context, m *conformance.Mechanism, fi
 			if src, err = playedOrder(ctx, src, as.cut); err != nil {
 				return reports.Run{}, fmt.Errorf("%s: %w", file, err)
 			}
+			held = src.(*heldSource)
 		}
 	case src.Format() == record.FormatJSONL:
 		if j.Tolerance, err = scanTolerance(ctx, file, -1); err != nil {
@@ -316,6 +318,9 @@ func (o *analyzeOptions) judge(ctx context.Context, m *conformance.Mechanism, fi
 			return reports.Run{}, err
 		}
 		return reports.Run{}, fmt.Errorf("%s: %w", file, err)
+	}
+	if held != nil {
+		run.NotJudged = as.unproven(run, held.events)
 	}
 	if src.Format() == record.FormatJSONL {
 		if _, err := in.Seek(0, io.SeekStart); err != nil {

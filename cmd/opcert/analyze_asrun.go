@@ -37,6 +37,9 @@ type asRun struct {
 	// those before cut.
 	played bool
 	cut    time.Time
+	// run is the run's report entry: a played run's subjects and how its
+	// processes ended say whether it proved anything (conformance.Unproven).
+	run reports.Run
 }
 
 // asRunOf is how file's run judged it, nil when file is no run's timeline
@@ -67,7 +70,7 @@ func (o *analyzeOptions) asRunOf(cmd *cobra.Command, file string) (*asRun, error
 	if m == nil {
 		return nil, nil
 	}
-	as := &asRun{judging: judging, strict: judging.Strict, start: r.Start, scale: r.TimeScale, played: r.Recording == nil, tolerance: r.Tolerance}
+	as := &asRun{judging: judging, strict: judging.Strict, start: r.Start, scale: r.TimeScale, played: r.Recording == nil, tolerance: r.Tolerance, run: r.Run}
 	switch {
 	case !as.played: // a recording watch or analyze judged
 		as.until, as.tolerance = r.Reached, r.Recording.Tolerance
@@ -75,6 +78,9 @@ func (o *analyzeOptions) asRunOf(cmd *cobra.Command, file string) (*asRun, error
 		as.start = playedStart(as.start)
 		as.cut = as.start.Add(r.Reached)
 		as.until = r.Reached - time.Nanosecond
+	case r.Stopped != "": // its environment stopped it: what it reached
+		as.start = playedStart(as.start)
+		as.until = r.Reached
 	default:
 		as.start = playedStart(as.start)
 		as.until = (&conformance.Stage{Scale: r.TimeScale}).Scaled(r.Virtual)
@@ -150,16 +156,27 @@ func playedOrder(ctx context.Context, src record.Source, cut time.Time) (record.
 // heldSource gives held events in order.
 type heldSource struct {
 	events []timeline.Event
+	next   int
 	format string
 }
 
 func (h *heldSource) Next() (timeline.Event, error) {
-	if len(h.events) == 0 {
+	if h.next == len(h.events) {
 		return timeline.Event{}, io.EOF
 	}
-	e := h.events[0]
-	h.events = h.events[1:]
-	return e, nil
+	h.next++
+	return h.events[h.next-1], nil
+}
+
+// unproven says why the played run as judged again proves nothing, as its
+// run said it (conformance.Unproven): a subject under test that never
+// acted or ended unasked, or no rule that could judge.
+func (as *asRun) unproven(run reports.Run, events []timeline.Event) []string {
+	if run.Stopped != "" {
+		return run.NotJudged
+	}
+	run.Processes, run.Stopped = as.run.Processes, as.run.Stopped
+	return conformance.Unproven(as.m, as.run.Subjects, events, run)
 }
 
 func (h *heldSource) Format() string { return h.format }

@@ -280,6 +280,9 @@ func (o *runOptions) run(cmd *cobra.Command, files []string) error {
 		}))
 		for j := range run.Processes { // as the report directory will hold them
 			if rel, err := filepath.Rel(staging, run.Processes[j].Log); err == nil {
+				for k, why := range run.NotJudged { // "see its log ...": not the staging directory, gone by then
+					run.NotJudged[k] = strings.ReplaceAll(why, run.Processes[j].Log, rel)
+				}
 				run.Processes[j].Log = rel
 			}
 		}

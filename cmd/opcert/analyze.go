@@ -86,9 +86,10 @@ rules that passed are not judged from the gap's start; failures before it
 stand. A gap that closed before the end is only not judged.
 
 Exit codes: 0 every rule passed (or only warned, unless --strict), 1 a
-rule failed, 4 no rule could judge a timeline (NOT JUDGED: nothing the
-rules look for happened in it), 2 a file or flag is wrong (nothing
-written), 3 a timeline
+rule failed, 4 a timeline proved nothing (NOT JUDGED: nothing the rules
+look for happened in it, a role they need never wrote in it, or, as its
+run said, a run's subject under test never acted or ended unasked), 2 a
+file or flag is wrong, or contradicts a run (nothing written), 3 a timeline
 ends in a recording gap (the environment's fault when it was recorded;
 the report is written, the runs marked ERROR) or a disk error, 128+n
 stopped by signal n (the report directory left as it was).`,

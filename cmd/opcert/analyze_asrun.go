@@ -52,9 +52,13 @@ func (o *analyzeOptions) asRunOf(cmd *cobra.Command, file string) (*asRun, error
 	if err != nil || !ok {
 		return nil, err
 	}
-	var judging reports.Judging
+	// A report written before opcert kept how it judged: the flags given
+	// here, and a real-time run's tolerance as its run had it.
+	judging, tolerance := reports.Judging{Flags: o.mechanisms.given(), Strict: o.strict}, r.Tolerance
 	if r.judging != nil {
 		judging = *r.judging
+	} else if r.Recording == nil && r.TimeScale != 0 {
+		tolerance = conformance.RealtimeTolerance
 	}
 	set := pflag.NewFlagSet("run", pflag.ContinueOnError)
 	set.SetOutput(io.Discard)
@@ -70,7 +74,7 @@ func (o *analyzeOptions) asRunOf(cmd *cobra.Command, file string) (*asRun, error
 	if m == nil {
 		return nil, nil
 	}
-	as := &asRun{judging: judging, strict: judging.Strict, start: r.Start, scale: r.TimeScale, played: r.Recording == nil, tolerance: r.Tolerance, run: r.Run}
+	as := &asRun{judging: judging, strict: judging.Strict, start: r.Start, scale: r.TimeScale, played: r.Recording == nil, tolerance: tolerance, run: r.Run}
 	switch {
 	case !as.played: // a recording watch or analyze judged
 		as.until, as.tolerance = r.Reached, r.Recording.Tolerance

@@ -39,6 +39,9 @@ func WriteSummary(w io.Writer, r *Report) {
 				fmt.Fprintf(w, "NOT JUDGED %s: %s\n", run.name(), shownLine(why))
 			}
 		}
+		if r := run.Recording; r != nil && len(r.Writers) > 0 {
+			fmt.Fprintf(w, "WRITERS %s: %s\n", run.name(), shownLine(r.writers()))
+		}
 		for _, c := range run.Cases {
 			switch c.Status {
 			case Fail:

@@ -41,6 +41,9 @@ type runOptions struct {
 	cluster clusterFlags
 	// strict counts the convention rules' warnings as failures.
 	strict bool
+	// kubeconfigOut is where a kubeconfig of opcert's API server is kept
+	// while the run lasts (--kubeconfig-out).
+	kubeconfigOut string
 }
 
 // mechanismFlags build each registered mechanism from its flags' values,
@@ -48,17 +51,22 @@ type runOptions struct {
 type mechanismFlags struct {
 	builds   []func() (*conformance.Mechanism, error)
 	reaction *reactionFlag
+	// set holds these flags alone (the command's flag set holds them too),
+	// so that a report can say which were given (given) and analyze can
+	// tell them from its other flags.
+	set *pflag.FlagSet
 }
 
 // addMechanismFlags adds every registered mechanism's flags (profiles,
 // thresholds) and the reaction bound to f: run, selftest, fuzz, watch and
 // analyze take the same ones.
 func addMechanismFlags(f *pflag.FlagSet) mechanismFlags {
-	out := mechanismFlags{reaction: newReactionFlag()}
+	out := mechanismFlags{reaction: newReactionFlag(), set: pflag.NewFlagSet("mechanisms", pflag.ContinueOnError)}
 	for _, p := range conformance.Plugins() {
-		out.builds = append(out.builds, p.Flags(f))
+		out.builds = append(out.builds, p.Flags(out.set))
 	}
-	f.Var(out.reaction, "reaction-bound", "how long a subject may take to act on a change it can see (a completed rollout, a moved condition) before a rule asking for the reaction fails: DURATION for every mechanism, MECHANISM=DURATION for one (repeatable; 0 to 1h; each mechanism's default is in 'opcert rules' and every report states the bound used)")
+	out.set.Var(out.reaction, "reaction-bound", "how long a subject may take to act on a change it can see (a completed rollout, a moved condition) before a rule asking for the reaction fails: DURATION for every mechanism, MECHANISM=DURATION for one (repeatable; 0 to 1h; each mechanism's default is in 'opcert rules' and every report states the bound used)")
+	f.AddFlagSet(out.set)
 	return out
 }
 
@@ -76,6 +84,27 @@ func (b mechanismFlags) build() (map[string]*conformance.Mechanism, error) {
 		return nil, err
 	}
 	return mechs, nil
+}
+
+// given are the mechanism flags the command was given, as arguments that
+// give them again ("--challenge-after=6s"; a repeatable flag once per
+// value), in name order: what a report keeps (reports.Judging) for
+// analyze to build the same mechanisms.
+func (b mechanismFlags) given() []string {
+	var out []string
+	b.set.VisitAll(func(f *pflag.Flag) {
+		if !f.Changed {
+			return
+		}
+		values := []string{f.Value.String()}
+		if s, ok := f.Value.(pflag.SliceValue); ok {
+			values = s.GetSlice()
+		}
+		for _, v := range values {
+			out = append(out, "--"+f.Name+"="+v)
+		}
+	})
+	return out
 }
 
 func checkPort(port int) error {
@@ -185,6 +214,7 @@ stopped by signal n.`,
 	o.timeScale = 1
 	f.Var(timeScaleFlag{&o.timeScale}, "time-scale", "multiply scenario times and the mechanisms' thresholds by this (0.001 <= x <= 1), for real-time runs of executables: at 0.01 a 10m challenge comes after 6s; budgets that judge a subject (the 30s answer budget) stay absolute")
 	f.BoolVar(&o.strict, "strict", false, "count the warnings of convention rules (how messages read) as failures: exit 1 instead of 0")
+	f.StringVar(&o.kubeconfigOut, "kubeconfig-out", "", "write an administrator's kubeconfig of opcert's API server to this new file (mode 0600) once it is up, for 'opcert watch --kubeconfig FILE' or kubectl to follow the run; removed when the run ends, whatever ends it")
 	f.BoolVar(&o.reproducible, "reproducible", false, "leave wall-clock fields (start time, durations, API server start-up, binaries' path) out of the reports, so that the same input writes the same files")
 	o.mechanisms = addMechanismFlags(f)
 	o.cluster.add(f)
@@ -198,6 +228,9 @@ func (o *runOptions) run(cmd *cobra.Command, files []string) error {
 		return err
 	}
 	if err := checkPort(o.apiPort); err != nil {
+		return err
+	}
+	if err := checkKubeconfigOut(o.kubeconfigOut, o.cluster.on()); err != nil {
 		return err
 	}
 	if err := checkOut(o.out, append(append(files, o.cluster.kubeconfig), programs(o.subjects)...)...); err != nil {
@@ -237,7 +270,8 @@ func (o *runOptions) run(cmd *cobra.Command, files []string) error {
 	}
 	defer tgt.close()
 
-	rep := &reports.Report{Tool: "opcert", StartedAt: time.Now().UTC(), Environment: tgt.env, Skipped: skipped}
+	rep := &reports.Report{Tool: "opcert", StartedAt: time.Now().UTC(), Environment: tgt.env, Skipped: skipped,
+		Judging: &reports.Judging{Flags: o.mechanisms.given(), Strict: o.strict}}
 	start := time.Now()
 	var stopped error
 	for i, p := range plans {
@@ -251,6 +285,9 @@ func (o *runOptions) run(cmd *cobra.Command, files []string) error {
 		}))
 		for j := range run.Processes { // as the report directory will hold them
 			if rel, err := filepath.Rel(staging, run.Processes[j].Log); err == nil {
+				for k, why := range run.NotJudged { // "see its log ...": not the staging directory, gone by then
+					run.NotJudged[k] = strings.ReplaceAll(why, run.Processes[j].Log, rel)
+				}
 				run.Processes[j].Log = rel
 			}
 		}

@@ -3,6 +3,8 @@ package componentoperator
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 	"time"
 
 	configv1 "github.com/openshift/api/config/v1"
@@ -10,8 +12,8 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"sigs.k8s.io/controller-runtime/pkg/client"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 )
 
 // The keys of the world it runs in. The version a pod runs is its
@@ -21,13 +23,13 @@ import (
 // before an upgrade; the pods of an operand carry its name under app,
 // its selector.
 const (
-	versionLabel      = "opcert.io/version"
-	paceAnnotation    = "opcert.io/ready-after"
-	selectorLabel     = "app"
-	managedByLabel    = "app.kubernetes.io/managed-by"
-	managedBy         = "componentoperator"
-	blockerKey        = "upgradeBlocker"
-	containerName     = "main"
+	versionLabel   = "opcert.io/version"
+	paceAnnotation = "opcert.io/ready-after"
+	selectorLabel  = "app"
+	managedByLabel = "app.kubernetes.io/managed-by"
+	managedBy      = "componentoperator"
+	blockerKey     = "upgradeBlocker"
+	containerName  = "main"
 )
 
 // Reconciler is the operator's one control loop: every event of its
@@ -90,6 +92,9 @@ func (r *Reconciler) observe(ctx context.Context) (snapshot, error) {
 	if err := r.c.List(ctx, pods, client.InNamespace(r.cfg.Namespace)); err != nil {
 		return snap, err
 	}
+	// The cache lists in no order: sorted, a message naming pods is the
+	// same at each look.
+	slices.SortFunc(pods.Items, func(a, b corev1.Pod) int { return strings.Compare(a.Name, b.Name) })
 	for _, op := range r.cfg.Operands {
 		o := &operandState{Operand: op}
 		if op.Kind == KindDaemonSet {

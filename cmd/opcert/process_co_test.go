@@ -9,101 +9,141 @@ import (
 	"testing"
 
 	"github.com/opcert/opcert/reports"
+	"github.com/opcert/opcert/scenarios"
 )
 
-// Process mode for seed 001: the example component operator's binary,
-// built here, plays each component's operator against opcert's API
-// server in real time, a process per component started when the version
-// operator applies its Deployment and replaced when an upgrade changes
-// it.
+// Process mode for seed 001: the example component operator
+// (examples/componentoperator, written from the seed, nothing of opcert's
+// in it), built here, plays each component's operator against opcert's
+// API server in real time, a process per component started when the
+// version operator applies its Deployment and replaced when an upgrade
+// changes it, on every built-in scenario of the mechanism that can play
+// in real time.
 
-// coScenario upgrades two components, a Deployment's and a DaemonSet's,
-// from 4.0.0 to 4.0.1: 24s of wall time at 0.02. Their pods take 2m (2.4s)
-// to get ready, which the example passes on to them: the API server keeps
-// condition times to the second, and a condition that turned False and
-// True again within one would show no move of its lastTransitionTime
-// (CO-020).
-const coScenario = `name: co-process-upgrade
-mechanism: clusteroperator
-duration: 20m
-release: 4.0.0
-nodes: [master-0, master-1]
-components:
-  - name: etcd
-    readyAfter: 2m
-    operands:
-      - {kind: Deployment, name: server, replicas: 2}
-  - name: dns
-    readyAfter: 2m
-    operands:
-      - {kind: DaemonSet, name: agent}
-steps:
-  - at: 3m
-    killOperator: etcd
-  - at: 3m30s
-    restartOperator: etcd
-  - at: 5m
-    upgrade: 4.0.1
-  - at: 19m
-    expect: {object: etcd, condition: Progressing, status: "False"}
-  - expect: {object: dns, condition: Available, status: "True"}
-  - expect: {apiVersion: config.openshift.io/v1, kind: ClusterVersion, object: version, condition: Progressing, status: "False", message: "Cluster version is 4.0.1"}
-`
+// coTimeScale is the time scale the example is certified at: 0.01 plays
+// the built-ins' 4h20m in 2m36s, and leaves a reaction 300ms plus the
+// second of real-time tolerance, several times what the example takes
+// between an event and its write on a busy machine.
+const coTimeScale = "0.01"
 
+// coBuiltins are the built-in clusteroperator scenarios that play in real
+// time (not those with apiErrors steps, injected in virtual time only),
+// in two groups of about the same length, run side by side.
+func coBuiltins(t *testing.T) [2][]string {
+	t.Helper()
+	all, err := scenarios.Builtin()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var groups [2][]string
+	var length [2]int64
+	for _, sc := range all {
+		if sc.Mechanism != "clusteroperator" || slices.ContainsFunc(sc.Steps, func(st scenarios.Step) bool { return st.APIErrors != nil }) {
+			continue
+		}
+		i := 0
+		if length[1] < length[0] {
+			i = 1
+		}
+		groups[i] = append(groups[i], sc.Name)
+		length[i] += int64(sc.Duration.Duration)
+	}
+	if len(groups[0])+len(groups[1]) < 9 {
+		t.Fatalf("%d built-ins play in real time, want the 9 of seed 001 at least: %v", len(groups[0])+len(groups[1]), groups)
+	}
+	return groups
+}
+
+// buildComponentOperator builds the example operator into dir.
+func buildComponentOperator(t *testing.T, dir string) string {
+	t.Helper()
+	bin := filepath.Join(dir, "componentoperator")
+	if out, err := exec.Command("go", "build", "-o", bin, "../../examples/componentoperator/cmd/componentoperator").CombinedOutput(); err != nil {
+		t.Fatalf("building the example operator: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// The example passes every built-in: exit 0, every run judged and no rule
+// nor expectation failed. Its careless variant fails CO-002, and an
+// operator that does nothing is NOT JUDGED, never a pass. The groups run
+// side by side, each on its API server: about 100s of wall time.
 func TestProcessCOCertifiesTheExample(t *testing.T) {
 	if testing.Short() {
 		t.Skip("needs the API server")
 	}
-	bin := filepath.Join(t.TempDir(), "componentoperator")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../examples/componentoperator/cmd/componentoperator").CombinedOutput(); err != nil {
-		t.Fatalf("building the example operator: %v\n%s", err, out)
+	bin := buildComponentOperator(t, t.TempDir())
+	t.Cleanup(func() { noProcess(t, bin) })
+	run := func(t *testing.T, subject string, names ...string) (result, reports.Report, string) {
+		out := filepath.Join(t.TempDir(), "report")
+		args := []string{"run", "--time-scale", coTimeScale, "--out", out, "--subject", "clusteroperator.operator=exec:" + subject}
+		for _, n := range names {
+			args = append(args, "--scenario", n)
+		}
+		r := opcert(t, nil, args...)
+		if r.code == exitUsage || r.code == 3 {
+			t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
+		}
+		return r, readReport(t, out), out
 	}
-	sc := write(t, t.TempDir(), "co.yaml", coScenario)
-	out := filepath.Join(t.TempDir(), "report")
-	r := opcert(t, nil, "run", sc, "--time-scale", "0.02", "--out", out, "--subject", "clusteroperator.operator=exec:"+bin)
-	if r.code != 0 {
-		t.Fatalf("the example operator: exit %d, want 0\n%s\n%s", r.code, r.stdout, r.stderr)
+	for i, names := range coBuiltins(t) {
+		t.Run("built-ins "+strings.Join(names, ","), func(t *testing.T) {
+			t.Parallel()
+			r, rep, out := run(t, bin, names...)
+			if r.code != 0 {
+				t.Errorf("group %d: exit %d, want 0\n%s\n%s", i, r.code, r.stdout, r.stderr)
+			}
+			if len(rep.Runs) != len(names) {
+				t.Fatalf("%d runs, want %d", len(rep.Runs), len(names))
+			}
+			for _, run := range rep.Runs {
+				certified(t, run, out)
+			}
+		})
 	}
-	run := readReport(t, out).Runs[0]
-	judged := map[string]reports.Status{}
+	t.Run("careless", func(t *testing.T) {
+		t.Parallel()
+		// It reports 4.0.1 once the specs ask for it, while old pods run.
+		r, rep, _ := run(t, bin+" --careless", "co-clean-upgrade")
+		if r.code != 1 {
+			t.Errorf("exit %d, want 1\n%s", r.code, r.stdout)
+		}
+		if c := caseOf(t, rep.Runs[0], "CO-002"); c.Status != reports.Fail {
+			t.Errorf("CO-002 is %s (%s), want fail", c.Status, c.Message)
+		}
+		// An operator that never writes proves nothing: NOT JUDGED, and
+		// the expectations of what it should have written fail.
+		r, rep, _ = run(t, "/bin/sleep 600", "co-ordering-trap")
+		if r.code == 0 || len(rep.Runs[0].NotJudged) == 0 {
+			t.Errorf("an operator that does nothing: exit %d, not judged %q; want a failing exit, NOT JUDGED\n%s", r.code, rep.Runs[0].NotJudged, r.stdout)
+		}
+	})
+}
+
+// certified checks one run of the example: judged, nothing failed, each
+// ClusterOperator written by its own process alone, each process's output
+// kept.
+func certified(t *testing.T, run reports.Run, out string) {
+	t.Helper()
+	if run.Error != "" || len(run.NotJudged) > 0 || run.Stopped != "" {
+		t.Errorf("%s: error %q, not judged %q, stopped %q", run.Scenario, run.Error, run.NotJudged, run.Stopped)
+	}
 	for _, c := range run.Cases {
-		judged[c.Rule] = c.Status
 		if c.Status != reports.Pass && c.Status != reports.Skip {
-			t.Errorf("%s: %s %s", c.Rule, c.Status, c.Message)
+			t.Errorf("%s %s: %s %s", run.Scenario, c.Rule, c.Status, c.Message)
 		}
 	}
-	// An installation and an upgrade of both: the version and Progressing
-	// rules had something to judge.
-	for _, id := range []string{"CO-001", "CO-002", "CO-003", "CO-004", "CO-005", "CO-006", "CO-007"} {
-		if judged[id] != reports.Pass {
-			t.Errorf("%s is %q, want pass", id, judged[id])
-		}
+	if run.TimeScale != 0.01 || len(run.Processes) == 0 {
+		t.Errorf("%s: time scale %v, %d processes", run.Scenario, run.TimeScale, len(run.Processes))
 	}
-	// Each ClusterOperator is written by its own process only, as the API
-	// server's audit names the user that made each write.
-	writes := map[string]int{}
 	for _, e := range readTimeline(t, filepath.Join(out, run.Timeline)) {
-		if e.IsWrite() && e.Object.Kind == "ClusterOperator" {
-			writes[e.Actor+" "+e.Role+" "+e.Object.Name]++
+		if e.IsWrite() && e.Object.Kind == "ClusterOperator" && e.Role == "operator" && e.Actor != "operator/"+e.Object.Name {
+			t.Errorf("%s: %s wrote ClusterOperator %s", run.Scenario, e.Actor, e.Object.Name)
 		}
 	}
-	if writes["operator/etcd operator etcd"] == 0 || writes["operator/dns operator dns"] == 0 || len(writes) != 2 {
-		t.Errorf("ClusterOperator writes by actor, role and object: %v, want operator/etcd's and operator/dns's only", writes)
-	}
-	// The upgrade replaced each process with one of the new version; etcd's
-	// was killed and restarted before that.
-	if run.TimeScale != 0.02 || len(run.Processes) != 2 {
-		t.Fatalf("time scale %v, %d processes", run.TimeScale, len(run.Processes))
-	}
-	kills := map[string]int{"operator/etcd": 2, "operator/dns": 1}
 	for _, p := range run.Processes {
-		want := append(slices.Repeat([]string{"killed by opcert (SIGKILL)"}, kills[p.Name]), "running at the end of the run (killed by opcert)")
-		if !slices.Equal(p.Endings, want) || !strings.Contains(p.Command, "componentoperator") {
-			t.Errorf("%s (%s) ended %q, want %q", p.Name, p.Command, p.Endings, want)
-		}
 		if log, err := os.ReadFile(filepath.Join(out, p.Log)); err != nil || len(log) == 0 {
-			t.Errorf("%s's output %s: %v", p.Name, p.Log, err)
+			t.Errorf("%s: %s's output %s: %v", run.Scenario, p.Name, p.Log, err)
 		}
 	}
-	noProcess(t, bin)
 }

@@ -133,7 +133,7 @@ func (c *components) startOver(t *testing.T) {
 	for _, name := range []string{"etcd", "network"} {
 		_ = c.admin.Delete(ctx, &configv1.ClusterOperator{ObjectMeta: metav1.ObjectMeta{Name: name}})
 	}
-	in := []client.DeleteAllOfOption{client.InNamespace(componentsNS), client.HasLabels{operandLabel}}
+	in := []client.DeleteAllOfOption{client.InNamespace(componentsNS), client.MatchingLabels{managedByKey: managedBy}}
 	for _, obj := range []client.Object{&appsv1.Deployment{}, &appsv1.DaemonSet{}} {
 		if err := c.admin.DeleteAllOf(ctx, obj, in...); err != nil {
 			t.Error(err)

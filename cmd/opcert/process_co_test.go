@@ -1,13 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"cmp"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -71,59 +73,90 @@ func buildComponentOperator(t *testing.T, dir string) string {
 
 // The example passes every built-in: exit 0, every run judged and no rule
 // nor expectation failed. Its careless variant fails CO-002, and an
-// operator that does nothing is NOT JUDGED, never a pass. The groups run
-// side by side, each on its API server: about two minutes of wall time.
+// operator that does nothing is NOT JUDGED, never a pass. The groups, and
+// the two runs of the careless and the idle operator one after the other,
+// play side by side, each on its API server (go test's -parallel, the
+// machine's cores, would hold them back): about two minutes of wall time.
 func TestProcessCOCertifiesTheExample(t *testing.T) {
 	if testing.Short() {
 		t.Skip("needs the API server")
 	}
 	bin := buildComponentOperator(t, t.TempDir())
 	t.Cleanup(func() { noProcess(t, bin) })
-	run := func(t *testing.T, scale, subject string, names ...string) (result, reports.Report, string) {
-		out := filepath.Join(t.TempDir(), "report")
-		args := []string{"run", "--time-scale", scale, "--out", out, "--subject", "clusteroperator.operator=exec:" + subject}
-		for _, n := range names {
+	type play struct {
+		scale, subject string
+		scenarios      []string
+		out            string
+		r              result
+		err            error
+	}
+	var plays []*play
+	for _, names := range coBuiltins(t) {
+		plays = append(plays, &play{scale: coTimeScale, subject: bin, scenarios: names})
+	}
+	// The careless variant reports 4.0.1 once the specs ask for it, while
+	// old pods run: plain at any scale. An operator that never writes
+	// proves nothing.
+	careless := &play{scale: "0.01", subject: bin + " --careless", scenarios: []string{"co-clean-upgrade"}}
+	idle := &play{scale: "0.01", subject: "/bin/sleep 600", scenarios: []string{"co-ordering-trap"}}
+	start := func(p *play) {
+		args := []string{"run", "--time-scale", p.scale, "--out", p.out, "--subject", "clusteroperator.operator=exec:" + p.subject}
+		for _, n := range p.scenarios {
 			args = append(args, "--scenario", n)
 		}
-		r := opcert(t, nil, args...)
-		if r.code == exitUsage || r.code == 3 {
-			t.Fatalf("exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
-		}
-		return r, readReport(t, out), out
+		p.r, p.err = runOpcert(args...)
 	}
-	for i, names := range coBuiltins(t) {
-		t.Run("built-ins "+strings.Join(names, ","), func(t *testing.T) {
-			t.Parallel()
-			r, rep, out := run(t, coTimeScale, bin, names...)
-			if r.code != 0 {
-				t.Errorf("group %d: exit %d, want 0\n%s\n%s", i, r.code, r.stdout, r.stderr)
-			}
-			if len(rep.Runs) != len(names) {
-				t.Fatalf("%d runs, want %d", len(rep.Runs), len(names))
-			}
-			for _, run := range rep.Runs {
-				certified(t, run, out)
-			}
-		})
+	var wg sync.WaitGroup
+	for _, p := range append(plays, careless, idle) {
+		p.out = filepath.Join(t.TempDir(), "report")
 	}
-	t.Run("careless", func(t *testing.T) {
-		t.Parallel()
-		// It reports 4.0.1 once the specs ask for it, while old pods run:
-		// plain at any scale.
-		r, rep, _ := run(t, "0.01", bin+" --careless", "co-clean-upgrade")
-		if r.code != 1 {
-			t.Errorf("exit %d, want 1\n%s", r.code, r.stdout)
-		}
-		if c := caseOf(t, rep.Runs[0], "CO-002"); c.Status != reports.Fail {
-			t.Errorf("CO-002 is %s (%s), want fail", c.Status, c.Message)
-		}
-		// An operator that never writes proves nothing: NOT JUDGED, and
-		// the expectations of what it should have written fail.
-		r, rep, _ = run(t, "0.01", "/bin/sleep 600", "co-ordering-trap")
-		if r.code == 0 || len(rep.Runs[0].NotJudged) == 0 {
-			t.Errorf("an operator that does nothing: exit %d, not judged %q; want a failing exit, NOT JUDGED\n%s", r.code, rep.Runs[0].NotJudged, r.stdout)
-		}
+	for _, p := range plays {
+		wg.Go(func() { start(p) })
+	}
+	wg.Go(func() {
+		start(careless)
+		start(idle)
 	})
+	wg.Wait()
+	for _, p := range append(plays, careless, idle) {
+		if p.err != nil || p.r.code == exitUsage || p.r.code == exitEnv {
+			t.Fatalf("%s on %v: exit %d, %v\n%s\n%s", p.subject, p.scenarios, p.r.code, p.err, p.r.stdout, p.r.stderr)
+		}
+	}
+	for _, p := range plays {
+		if p.r.code != 0 {
+			t.Errorf("%v: exit %d, want 0\n%s\n%s", p.scenarios, p.r.code, p.r.stdout, p.r.stderr)
+		}
+		rep := readReport(t, p.out)
+		if len(rep.Runs) != len(p.scenarios) {
+			t.Fatalf("%d runs, want %d", len(rep.Runs), len(p.scenarios))
+		}
+		for _, run := range rep.Runs {
+			certified(t, run, p.out)
+		}
+	}
+	if c := caseOf(t, readReport(t, careless.out).Runs[0], "CO-002"); careless.r.code != 1 || c.Status != reports.Fail {
+		t.Errorf("the careless variant: exit %d, CO-002 %s (%s); want exit 1, CO-002 failed\n%s", careless.r.code, c.Status, c.Message, careless.r.stdout)
+	}
+	// NOT JUDGED, and the expectations of what it should have written fail.
+	if run := readReport(t, idle.out).Runs[0]; idle.r.code == 0 || len(run.NotJudged) == 0 {
+		t.Errorf("an operator that does nothing: exit %d, not judged %q; want a failing exit, NOT JUDGED\n%s", idle.r.code, run.NotJudged, idle.r.stdout)
+	}
+}
+
+// runOpcert is opcert for a goroutine other than the test's: the error
+// is returned, not fatal.
+func runOpcert(args ...string) (result, error) {
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "OPCERT_TEST_MAIN=1")
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return result{out.String(), errb.String(), exit.ExitCode()}, nil
+	}
+	return result{out.String(), errb.String(), 0}, err
 }
 
 // certified checks one run of the example: judged, nothing failed, each

@@ -161,7 +161,7 @@ func runOpcert(args ...string) (result, error) {
 
 // certified checks one run of the example: judged, nothing failed, each
 // ClusterOperator written by its own process alone, each process's output
-// kept.
+// kept and its end a graceful one.
 func certified(t *testing.T, run reports.Run, out string) {
 	t.Helper()
 	if run.Error != "" || len(run.NotJudged) > 0 || run.Stopped != "" {
@@ -180,7 +180,13 @@ func certified(t *testing.T, run reports.Run, out string) {
 			t.Errorf("%s: %s wrote ClusterOperator %s", run.Scenario, e.Actor, e.Object.Name)
 		}
 	}
+	// Killed by the steps and the upgrades' replacements, each process
+	// running at the end stops on SIGTERM, as a manager does.
 	for _, p := range run.Processes {
+		want := append(slices.Repeat([]string{killedByStep}, max(len(p.Endings)-1, 0)), stoppedAtEnd)
+		if !endedAs(p.Endings, want) {
+			t.Errorf("%s: %s ended %q, want %q", run.Scenario, p.Name, p.Endings, want)
+		}
 		if log, err := os.ReadFile(filepath.Join(out, p.Log)); err != nil || len(log) == 0 {
 			t.Errorf("%s: %s's output %s: %v", run.Scenario, p.Name, p.Log, err)
 		}

@@ -84,11 +84,11 @@ func TestProcessStackableCertifiesTheExample(t *testing.T) {
 			t.Fatalf("%s: %d processes, want 1", run.Scenario, len(run.Processes))
 		}
 		p := run.Processes[0]
-		want := []string{"running at the end of the run (killed by opcert)"}
+		want := []string{stoppedAtEnd}
 		if run.Scenario == "stackable-process-restart" {
-			want = append([]string{"killed by opcert (SIGKILL)"}, want...)
+			want = append([]string{killedByStep}, want...)
 		}
-		if !slices.Equal(p.Endings, want) || !strings.Contains(p.Command, "--namespaces r") {
+		if !endedAs(p.Endings, want) || !strings.Contains(p.Command, "--namespaces r") {
 			t.Errorf("%s: %s (%s) ended %q, want %q", run.Scenario, p.Name, p.Command, p.Endings, want)
 		}
 		if log, err := os.ReadFile(filepath.Join(out, p.Log)); err != nil || len(log) == 0 {

@@ -209,7 +209,7 @@ func scaleTo(t *testing.T, c client.Client, name string, n int32) {
 // a variable from the downward API's metadata.labels read from the pod
 // template), killed (SIGKILL to its group) once they are 0, and replaced
 // when its template's labels change (a rollout); the operands that
-// operator writes in ns (workloads labelled opcert.io/operand) get their
+// operator writes in ns (workloads labelled managedByKey) get their
 // pods (operandPods); a namespace being deleted is finalized (the
 // namespace controller's part, once its objects are gone). It looks every
 // 50ms.
@@ -269,7 +269,7 @@ func (s *standIn) sync() {
 	var deps appsv1.DeploymentList
 	if err := s.c.List(ctx, &deps, client.InNamespace(s.ns)); err == nil {
 		for _, d := range deps.Items {
-			if d.Labels[operandLabel] == "" {
+			if d.Labels[managedByKey] != managedBy {
 				s.reconcile(d)
 			}
 		}
@@ -397,9 +397,14 @@ func (s *standIn) logs() string {
 }
 
 // The keys of seed 001's world the stand-in reads and writes, as the
-// example operator (reference/component) and the rules name them.
+// example component operator (examples/componentoperator) and the rules
+// name them.
 const (
-	operandLabel  = "opcert.io/operand"     // on each operand workload
+	// managedByKey is managedBy on each operand the example operator
+	// writes: the workloads whose pods the stand-in plays, and not one of
+	// the operator Deployments it runs as processes.
+	managedByKey  = "app.kubernetes.io/managed-by"
+	managedBy     = "componentoperator"
 	versionKey    = "opcert.io/version"     // on a pod template and its pods
 	workloadKey   = "opcert.io/workload"    // on each pod: its workload
 	readyAfterKey = "opcert.io/ready-after" // on a workload: how long its new pods take to get ready
@@ -429,7 +434,7 @@ func (o *operandPods) sync(ctx context.Context) {
 	var deps appsv1.DeploymentList
 	var dss appsv1.DaemonSetList
 	var pods corev1.PodList
-	sel := client.HasLabels{operandLabel}
+	sel := client.MatchingLabels{managedByKey: managedBy}
 	if o.c.List(ctx, &deps, client.InNamespace(o.ns), sel) != nil || o.c.List(ctx, &dss, client.InNamespace(o.ns), sel) != nil ||
 		o.c.List(ctx, &pods, client.InNamespace(o.ns), client.HasLabels{workloadKey}) != nil {
 		return

@@ -156,7 +156,7 @@ var versionRequest = reconcile.Request{NamespacedName: types.NamespacedName{Name
 
 func (w *world) startVersionOperator(ctx context.Context, p *payload.Payload) error {
 	sched := w.st.Sched
-	op, err := cvo.New(sched.Client(w.st.API, versionOperatorActor, RoleVersionOperator), sched.Clock(), cvo.DefaultParams(), w.spec.Release, p)
+	op, err := cvo.New(sched.Client(w.st.API, versionOperatorActor, RoleVersionOperator), sched.Clock(), versionParams(w.st), w.spec.Release, p)
 	if err != nil {
 		return err
 	}
@@ -169,6 +169,17 @@ func (w *world) startVersionOperator(ctx context.Context, p *payload.Payload) er
 	return sched.Start(ctx, sim.Actor{Name: versionOperatorActor, Role: RoleVersionOperator, Reconciler: w.version,
 		Watches: []sim.Watch{{GVK: ClusterOperatorGVK, Map: toVersion}, {GVK: ClusterVersionGVK, Name: cvo.ClusterVersionName}},
 		Initial: []reconcile.Request{versionRequest}})
+}
+
+// versionParams are the version operator's thresholds as the run plays
+// them: scaled with the scenario's times (--time-scale), like the world's
+// pace and the rules' thresholds (Mechanism.Scaled). Unscaled, its 40
+// minutes to install outlast a compressed scenario, and an installation
+// that never completes is never reported failing.
+func versionParams(st *conformance.Stage) cvo.Params {
+	p := cvo.DefaultParams()
+	p.InstallTimeout, p.FailAfter, p.RetryAfter = st.Scaled(p.InstallTimeout), st.Scaled(p.FailAfter), st.Scaled(p.RetryAfter)
+	return p
 }
 
 // startOperator starts a component's operator process. It does nothing

@@ -36,7 +36,13 @@ func (w *world) operatorReconciler(c client.Client, comp Component) (reconcile.R
 	case faithfulImpl:
 		return faithful.New(c, clk, faithfulSetup(w.spec, comp), faithful.Variant(impl)), nil
 	}
-	return component.NewOperator(c, clk, operatorOptions(w.spec, comp, w.subject.(operatorImpl)())), nil
+	opts := operatorOptions(w.spec, comp, w.subject.(operatorImpl)())
+	// A scaled run (--time-scale) compresses the world and the rules'
+	// thresholds: the reference's own stall threshold and the pace it
+	// passes on to its pods follow, or it would report a stall only after
+	// the run, and its pods would keep the unscaled pace.
+	opts.StuckAfter, opts.ReadyAfter = w.st.Scaled(component.DefaultParams(comp.Name, "").StuckAfter), w.st.Scaled(opts.ReadyAfter)
+	return component.NewOperator(c, clk, opts), nil
 }
 
 // operatorOptions lay out a component's operator in the world: its

@@ -21,8 +21,8 @@ import (
 // world as opcert lays it out (a component's operands are the Deployments
 // and DaemonSets of its namespace; a pod runs the version its template's
 // label says; the admin's blocker is a ConfigMap's key). The simulator
-// runs it as the reference operator, and examples/componentoperator runs
-// it as a process; time comes only from the clock it is given.
+// runs it as the reference operator; time comes only from the clock it is
+// given.
 
 // The labels, annotations and keys of the world.
 const (

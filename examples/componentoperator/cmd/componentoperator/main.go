@@ -1,10 +1,18 @@
-// Command componentoperator runs the example operator of package
-// componentoperator on the wall clock against the cluster of $KUBECONFIG
-// (or --kubeconfig, or in-cluster). Each flag defaults to the variable
-// opcert's process mode sets, so that opcert can run it with no argument:
+// Command componentoperator runs the example component operator of package
+// componentoperator against the cluster of $KUBECONFIG (or in-cluster).
+// Every flag defaults to the variable opcert's process mode sets, so that
+// opcert can start it with no argument:
+//
+//	opcert run --time-scale 0.01 --subject clusteroperator.operator=exec:./componentoperator
+//
+// and it runs as well with flags, as a Deployment does
+// (examples/componentoperator/deploy.yaml):
 //
 //	componentoperator --name etcd --namespace etcd --version 4.0.1 \
 //	    --operands Deployment/server=3,DaemonSet/agent --nodes master-0,master-1
+//
+// --careless is the variant that reports the new version as soon as its
+// operands' specs ask for it, before their pods run it.
 package main
 
 import (
@@ -20,65 +28,84 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 
 	"github.com/opcert/opcert/examples/componentoperator"
-	"github.com/opcert/opcert/reference/component"
 )
 
 func main() {
-	name := flag.String("name", os.Getenv("OPCERT_NAME"), "the ClusterOperator to report (default $OPCERT_NAME)")
-	namespace := flag.String("namespace", os.Getenv("OPCERT_NAMESPACE"), "the operands' namespace (default $OPCERT_NAMESPACE)")
-	version := flag.String("version", os.Getenv("OPCERT_VERSION"), "the version it runs and rolls out (default $OPCERT_VERSION)")
-	operands := flag.String("operands", os.Getenv("OPCERT_OPERANDS"), "what it rolls out: Deployment/NAME=REPLICAS,DaemonSet/NAME,... (default $OPCERT_OPERANDS)")
-	nodes := flag.String("nodes", os.Getenv("OPCERT_NODES"), "the nodes a DaemonSet runs on, comma separated (default $OPCERT_NODES)")
-	readyAfter := flag.Duration("ready-after", envDuration("OPCERT_READY_AFTER"), "passed on to opcert's simulated pods: how long they take to get ready (default $OPCERT_READY_AFTER)")
-	stuckAfter := flag.Duration("stuck-after", scaled(10*time.Minute, os.Getenv("OPCERT_TIME_SCALE")), "how long a rollout may stall before Degraded (default 10m times $OPCERT_TIME_SCALE)")
-	flag.Parse()
-	ops, err := componentoperator.ParseOperands(*operands)
-	if err == nil && (*name == "" || *namespace == "" || *version == "") {
-		err = fmt.Errorf("give --name, --namespace and --version (or OPCERT_NAME, OPCERT_NAMESPACE, OPCERT_VERSION)")
-	}
+	cfg, err := parse(os.Args[1:])
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "componentoperator:", err)
 		os.Exit(2)
 	}
 	ctrl.SetLogger(logr.FromSlogHandler(slog.NewTextHandler(os.Stderr, nil)))
-	opts := component.Options{Name: *name, Namespace: *namespace, Version: *version, Operands: ops,
-		Nodes: split(*nodes), ReadyAfter: *readyAfter, StuckAfter: *stuckAfter}
-	if err := run(opts); err != nil {
+	if err := run(cfg); err != nil {
 		fmt.Fprintln(os.Stderr, "componentoperator:", err)
 		os.Exit(1)
 	}
 }
 
-func run(opts component.Options) error {
-	cfg, err := ctrl.GetConfig()
+// parse reads the flags, each defaulting to its OPCERT_* variable. Its
+// own thresholds are given for real time and multiplied by --time-scale,
+// so that a run whose scenario opcert compresses finds the operator as
+// quick as its world.
+func parse(args []string) (componentoperator.Config, error) {
+	fs := flag.NewFlagSet("componentoperator", flag.ContinueOnError)
+	env := os.Getenv
+	name := fs.String("name", env("OPCERT_NAME"), "the ClusterOperator it reports (default $OPCERT_NAME)")
+	namespace := fs.String("namespace", env("OPCERT_NAMESPACE"), "where its operands run (default $OPCERT_NAMESPACE)")
+	version := fs.String("version", env("OPCERT_VERSION"), "the version it runs and rolls out (default $OPCERT_VERSION)")
+	operands := fs.String("operands", env("OPCERT_OPERANDS"), "what it rolls out, Deployment/NAME=REPLICAS,DaemonSet/NAME (default $OPCERT_OPERANDS)")
+	nodes := fs.String("nodes", env("OPCERT_NODES"), "where a DaemonSet must run, comma separated (default $OPCERT_NODES)")
+	admin := fs.String("admin-configmap", "", "the ConfigMap, in its namespace, whose upgradeBlocker says what the administrator must fix (default NAME-admin)")
+	pace := fs.String("ready-after", env("OPCERT_READY_AFTER"), "written on its operands as opcert.io/ready-after, how long opcert's simulated pods take to get ready (default $OPCERT_READY_AFTER)")
+	scale := fs.String("time-scale", env("OPCERT_TIME_SCALE"), "multiplies its thresholds (default $OPCERT_TIME_SCALE, else 1)")
+	stall := fs.Duration("stall-after", 10*time.Minute, "how long a rollout may not move before it reports Degraded (times --time-scale)")
+	resync := fs.Duration("resync", 10*time.Minute, "how often it looks at everything again (times --time-scale)")
+	retry := fs.Duration("retry-after", 30*time.Second, "when it tries again a write the API server refused (times --time-scale)")
+	careless := fs.Bool("careless", false, "report the new version as soon as the operands' specs ask for it (the careless variant)")
+	if err := fs.Parse(args); err != nil {
+		return componentoperator.Config{}, err
+	}
+	ops, err := componentoperator.ParseOperands(*operands)
+	if err != nil {
+		return componentoperator.Config{}, err
+	}
+	factor := 1.0
+	if *scale != "" {
+		if factor, err = strconv.ParseFloat(*scale, 64); err != nil || !(factor > 0 && factor <= 1) {
+			return componentoperator.Config{}, fmt.Errorf("time scale %q: want a number above 0, at most 1", *scale)
+		}
+	}
+	var podPace time.Duration
+	if *pace != "" {
+		if podPace, err = time.ParseDuration(*pace); err != nil {
+			return componentoperator.Config{}, fmt.Errorf("ready-after: %w", err)
+		}
+	}
+	times := func(d time.Duration) time.Duration { return time.Duration(float64(d) * factor) }
+	cfg := componentoperator.Config{Name: *name, Namespace: *namespace, Version: *version, Operands: ops,
+		Nodes: split(*nodes), AdminConfigMap: *admin, PodPace: podPace,
+		StallAfter: times(*stall), Resync: times(*resync), RetryAfter: times(*retry), Careless: *careless}
+	return cfg, cfg.Validate()
+}
+
+func run(cfg componentoperator.Config) error {
+	rc, err := ctrl.GetConfig()
 	if err != nil {
 		return err
 	}
-	mgr, err := componentoperator.NewManager(cfg, opts)
+	mgr, err := componentoperator.NewManager(rc, cfg)
 	if err != nil {
 		return err
 	}
 	return mgr.Start(ctrl.SetupSignalHandler())
 }
 
-// envDuration is the duration in the variable, 0 when unset or unreadable.
-func envDuration(key string) time.Duration {
-	d, _ := time.ParseDuration(os.Getenv(key))
-	return d
-}
-
-// scaled is d times scale, d when scale is unset or unreadable.
-func scaled(d time.Duration, scale string) time.Duration {
-	f, err := strconv.ParseFloat(scale, 64)
-	if err != nil || f <= 0 {
-		return d
-	}
-	return time.Duration(float64(d) * f)
-}
-
 func split(s string) []string {
-	if s == "" {
-		return nil
+	var out []string
+	for _, x := range strings.Split(s, ",") {
+		if x = strings.TrimSpace(x); x != "" {
+			out = append(out, x)
+		}
 	}
-	return strings.Split(s, ",")
+	return out
 }

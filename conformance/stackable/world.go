@@ -10,6 +10,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	ref "github.com/opcert/opcert/reference/stackable"
@@ -141,16 +142,20 @@ func (w *world) Do(ctx context.Context, action string, arg any) error {
 	return fmt.Errorf("%s scenarios have no action %q", Name, action)
 }
 
-// edit is the user changing a cluster.
+// edit is the user changing a cluster, read again and changed again when
+// the operator wrote its status in between (a conflict: in real time the
+// operator's writes race the user's, as kubectl edit's do).
 func (w *world) edit(ctx context.Context, name string, change func(*unstructured.Unstructured) error) error {
-	u := object(w.clusters[name])
-	if err := w.user.Get(ctx, client.ObjectKeyFromObject(u), u); err != nil {
-		return fmt.Errorf("reading SampleCluster %s: %w", name, err)
-	}
-	if err := change(u); err != nil {
-		return err
-	}
-	return w.user.Update(ctx, u)
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		u := object(w.clusters[name])
+		if err := w.user.Get(ctx, client.ObjectKeyFromObject(u), u); err != nil {
+			return fmt.Errorf("reading SampleCluster %s: %w", name, err)
+		}
+		if err := change(u); err != nil {
+			return err
+		}
+		return w.user.Update(ctx, u)
+	})
 }
 
 // setReplicas sets a role's replicas in a SampleCluster's spec.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"k8s.io/client-go/rest"
@@ -86,12 +87,13 @@ func Play(ctx context.Context, api client.Client, m *Mechanism, sc *scenarios.Sc
 	// Steps are queued before anything starts, so at any instant they run
 	// before the controllers' work (the scenario format promises it).
 	var actions Actions
+	end := stage.At(sc.Duration.Duration)
 	scn := &scene{sched: sched, client: sched.Client(api, timeline.RoleScenario, timeline.RoleScenario), actions: &actions,
-		source: sc.Source, expects: m.Expects, faults: map[*scenarios.APIErrors]*sim.Fault{}}
+		source: sc.Source, expects: m.Expects, faults: map[*scenarios.APIErrors]*sim.Fault{},
+		tl: tl, origin: stage.Origin, end: end, window: expectWindow(m, sched.Realtime()), ownTexts: referenceWrites(m, cast)}
 	for _, step := range sc.Steps {
 		scn.queue(stage, step)
 	}
-	end := stage.At(sc.Duration.Duration)
 	if actions, err = m.Build(ctx, stage, sc, cast); err == nil {
 		err = sched.Run(ctx, end)
 	}
@@ -132,6 +134,35 @@ func Play(ctx context.Context, api client.Client, m *Mechanism, sc *scenarios.Sc
 	return run, tl
 }
 
+// expectWindow is how long after its step an expectation may come to hold
+// (expect.go): the reaction bound the rules judge with, and in real time
+// the tolerance their deadlines get.
+func expectWindow(m *Mechanism, realtime bool) time.Duration {
+	w := m.Reaction
+	if realtime {
+		w += RealtimeTolerance
+	}
+	return w
+}
+
+// referenceWrites tells whether a role's writes are its reference's (or
+// the world's: a role the cast does not fill), whose texts expectations
+// compare.
+func referenceWrites(m *Mechanism, cast Cast) func(role string) bool {
+	return func(role string) bool {
+		s, ok := cast[role]
+		if !ok {
+			return true
+		}
+		for _, r := range m.Roles {
+			if r.Name == role {
+				return s.Name == r.Subjects[0].Name
+			}
+		}
+		return true
+	}
+}
+
 // expectCase is the case of the scenario's own expectations, unjudged.
 func expectCase() reports.Case {
 	return reports.Case{Rule: "EXPECT", Section: "scenario", Statement: "the scenario's expectations hold", Role: timeline.RoleScenario}
@@ -148,14 +179,16 @@ func expectations(events []timeline.Event) reports.Case {
 
 // expectTally counts expect and skip events as they pass.
 type expectTally struct {
-	n               int
-	failed, skipped []timeline.Event
+	n                            int
+	failed, skipped, notCompared []timeline.Event
 }
 
 func (t *expectTally) read(e timeline.Event) {
 	switch {
 	case e.Verb == timeline.VerbSkip:
 		t.skipped = append(t.skipped, e)
+	case e.Verb == timeline.VerbExpect && !e.Failed && strings.Contains(e.Detail, notComparedMark):
+		t.notCompared = append(t.notCompared, e)
 	case e.Verb == timeline.VerbExpect:
 		t.n++
 		if e.Failed {
@@ -170,10 +203,16 @@ func (t *expectTally) result() reports.Case {
 	switch {
 	case len(t.failed) > 0:
 		c.Status, c.Message = reports.Fail, fmt.Sprintf("%d of %d expectations failed; first: %s", len(t.failed), t.n, t.failed[0].Detail)
+	case t.n == 0 && len(t.notCompared) > 0:
+		c.Status, c.Message = reports.Skip, fmt.Sprintf("none of the scenario's %d expectations compared anything: they check texts, and the subject chose its own", len(t.notCompared))
 	case t.n == 0:
 		c.Status, c.Message = reports.Skip, "the scenario has no expectations"
 	default:
 		c.Status, c.Message = reports.Pass, fmt.Sprintf("%d expectations held", t.n)
+	}
+	if len(t.notCompared) > 0 && t.n > 0 {
+		// Said, never counted as held.
+		c.Message += fmt.Sprintf("; %d not compared (they check only texts the subject chose: first, %s)", len(t.notCompared), t.notCompared[0].Detail)
 	}
 	if len(t.skipped) > 0 {
 		// Steps that did not apply are said, never passed over in silence.

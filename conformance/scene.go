@@ -5,11 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
+	"time"
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/opcert/opcert/scenarios"
@@ -28,6 +27,15 @@ type scene struct {
 	source  string // the scenario file, for errors
 	// faults are the apiErrors windows in force, by their step's value.
 	faults map[*scenarios.APIErrors]*sim.Fault
+
+	// What expect steps are checked with (expect.go): the timeline they
+	// read changes from, the run's origin and end, the window after a step
+	// in which it may hold, and whether a role's texts are compared.
+	tl       *timeline.Timeline
+	origin   time.Time
+	end      time.Time
+	window   time.Duration
+	ownTexts func(role string) bool
 }
 
 // queue queues a step at its time and, for an apiErrors step, the end of
@@ -117,78 +125,4 @@ func (s *scene) create(ctx context.Context, obj map[string]any) error {
 	}
 	u.Object["status"] = status
 	return s.client.Status().Update(ctx, u)
-}
-
-// expect checks one condition and records the outcome on the timeline. The
-// object is read as its Go type when the scheme has one (so the run's
-// store answers, as it does the actors), else as unstructured. An object
-// the server says is not there fails the expectation; a read the client
-// refuses to send (a kind the server does not serve, a namespaced kind
-// without a namespace) is the step's error: it could never hold.
-func (s *scene) expect(ctx context.Context, x *scenarios.Expect) error {
-	gvk := s.expects
-	if x.Kind != "" {
-		gvk = schema.FromAPIVersionAndKind(x.APIVersion, x.Kind)
-	}
-	e := timeline.Event{Actor: timeline.RoleScenario, Role: timeline.RoleScenario, Verb: timeline.VerbExpect,
-		Object: timeline.ObjectRef{Kind: gvk.Kind, Group: gvk.Group, Namespace: x.Namespace, Name: x.Object}}
-	obj, err := s.client.Scheme().New(gvk)
-	if err != nil {
-		u := &unstructured.Unstructured{}
-		u.SetGroupVersionKind(gvk)
-		obj = u
-	}
-	var problems []string
-	key := types.NamespacedName{Namespace: x.Namespace, Name: x.Object}
-	if err := s.client.Get(ctx, key, obj.(client.Object)); err != nil && !refused(err) && stepFault(ctx, err) {
-		return err
-	} else if err != nil {
-		problems = append(problems, err.Error())
-	} else if c := find(sim.Conditions(obj), x.Condition); c == nil {
-		problems = append(problems, "condition "+x.Condition+" is absent")
-	} else {
-		e.Conditions = []timeline.ConditionChange{{Type: x.Condition, After: c}}
-		problems = mismatches(x, c)
-	}
-	e.Detail = fmt.Sprintf("%s %s: as expected", x.Object, x.Condition)
-	if len(problems) > 0 {
-		e.Failed, e.Detail = true, fmt.Sprintf("%s %s: %s", x.Object, x.Condition, strings.Join(problems, "; "))
-	}
-	s.sched.Record(ctx, e)
-	return nil
-}
-
-func find(conds []timeline.Condition, typ string) *timeline.Condition {
-	for i := range conds {
-		if conds[i].Type == typ {
-			return &conds[i]
-		}
-	}
-	return nil
-}
-
-func mismatches(x *scenarios.Expect, c *timeline.Condition) []string {
-	var out []string
-	if x.Status != "" && c.Status != x.Status {
-		out = append(out, fmt.Sprintf("status is %s, want %s", c.Status, x.Status))
-	}
-	if x.Reason != "" && c.Reason != x.Reason {
-		out = append(out, fmt.Sprintf("reason is %q, want %q", c.Reason, x.Reason))
-	}
-	if x.Message != "" && c.Message != x.Message {
-		out = append(out, fmt.Sprintf("message is %q, want %q", clip(c.Message), clip(x.Message)))
-	}
-	if x.MessagePrefix != "" && !strings.HasPrefix(c.Message, x.MessagePrefix) {
-		out = append(out, fmt.Sprintf("message is %q, want it to start with %q", clip(c.Message), clip(x.MessagePrefix)))
-	}
-	return out
-}
-
-// clip keeps messages in failure details readable; the timeline has them whole.
-func clip(s string) string {
-	const limit = 240
-	if len(s) <= limit {
-		return s
-	}
-	return s[:limit] + "..."
 }

@@ -35,6 +35,7 @@
 //	  --subject stackable.operator=exec:./stackableoperator
 //
 // In cluster mode, deploy.yaml runs it as a Deployment that watches every
-// namespace. --ignore-pause is the careless variant: it keeps applying
-// the spec to a paused cluster, which STACKABLE-005 fails.
+// namespace. --ignore-unknown is the careless variant: it takes a pod
+// whose phase is Unknown for a running one, so a cluster missing it is
+// Available False, not Unknown, which STACKABLE-001 fails.
 package stackableoperator

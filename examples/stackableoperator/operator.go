@@ -35,10 +35,12 @@ type Options struct {
 	Resync time.Duration
 	// Workers reconcile clusters in parallel (one cluster at a time each).
 	Workers int
-	// IgnorePause is the careless variant: it keeps applying the spec to
-	// the workloads of a paused cluster (it still reports Paused True).
-	IgnorePause bool
-	Log         *slog.Logger
+	// IgnoreUnknown is the careless variant: it takes a pod whose phase
+	// is Unknown (its node stopped reporting) for a running one, as an
+	// operator that only counts replicas does, so that a cluster missing
+	// such a pod is Available False where ADR027 says Unknown.
+	IgnoreUnknown bool
+	Log           *slog.Logger
 }
 
 // Operator reconciles SampleClusters: informers on the clusters, their
@@ -233,7 +235,7 @@ func (o *Operator) reconcile(ctx context.Context, key string) error {
 	if err := pc.validate(); err != nil {
 		return fmt.Errorf("%s: %w", key, err)
 	}
-	if !pc.paused() || o.opts.IgnorePause {
+	if !pc.paused() {
 		if err := o.applyWorkloads(ctx, pc); err != nil {
 			return fmt.Errorf("%s: workloads: %w", key, err)
 		}
@@ -319,7 +321,7 @@ func (o *Operator) observe(pc *productCluster) (observation, error) {
 		case p.DeletionTimestamp != nil:
 		case p.Status.Phase == corev1.PodFailed:
 			ob.failed = append(ob.failed, p.Name)
-		case p.Status.Phase == corev1.PodUnknown:
+		case p.Status.Phase == corev1.PodUnknown && !o.opts.IgnoreUnknown:
 			ob.unknown = append(ob.unknown, p.Name)
 		}
 	}

@@ -31,11 +31,11 @@ func main() {
 	kubeconfig := flag.String("kubeconfig", os.Getenv("KUBECONFIG"), "the kubeconfig of the cluster (default $KUBECONFIG; none: the cluster it runs in)")
 	namespaces := flag.String("namespaces", os.Getenv("OPCERT_NAMESPACES"), "the namespaces of its SampleClusters, comma separated; none: every namespace (default $OPCERT_NAMESPACES)")
 	resync := flag.Duration("resync", time.Minute, "how often every cluster is reconciled again though nothing changed")
-	workers := flag.Int("workers", 2, "clusters reconciled in parallel")
-	ignorePause := flag.Bool("ignore-pause", false, "careless: keep applying the spec to a paused cluster's workloads (ADR027 says a paused cluster is not reconciled)")
+	workers := flag.Int("workers", 4, "clusters reconciled in parallel")
+	ignoreUnknown := flag.Bool("ignore-unknown", false, "careless: take a pod in phase Unknown for a running one (ADR027 makes the cluster Available Unknown then)")
 	flag.Parse()
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	opts := stackableoperator.Options{Namespaces: split(*namespaces), Resync: *resync, Workers: *workers, IgnorePause: *ignorePause, Log: log}
+	opts := stackableoperator.Options{Namespaces: split(*namespaces), Resync: *resync, Workers: *workers, IgnoreUnknown: *ignoreUnknown, Log: log}
 	if err := run(*kubeconfig, opts); err != nil {
 		fmt.Fprintln(os.Stderr, "stackableoperator:", err)
 		os.Exit(1)

@@ -34,6 +34,9 @@
 //	opcert run --mechanism stackable --time-scale 0.02 \
 //	  --subject stackable.operator=exec:./stackableoperator
 //
+// (conformance/stackable/README.md says why 0.02, and how stackable-load
+// plays).
+//
 // In cluster mode, deploy.yaml runs it as a Deployment that watches every
 // namespace. --ignore-unknown is the careless variant: it takes a pod
 // whose phase is Unknown for a running one, so a cluster missing it is

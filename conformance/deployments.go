@@ -110,7 +110,7 @@ func (d *Deployments) Kill(ctx context.Context, name string) error {
 		dep.up = was
 	}
 	d.mu.Lock()
-	dep.endings = append(dep.endings, fmt.Sprintf("scaled to 0 by opcert (had %d)", was))
+	dep.endings = append(dep.endings, fmt.Sprintf("scaled to 0 by opcert (had %d): its pods stopped as Kubernetes stops them, SIGTERM then SIGKILL after their grace period", was))
 	d.mu.Unlock()
 	return nil
 }
@@ -201,7 +201,7 @@ func (d *Deployments) Close() []reports.Process {
 		case len(dep.endings) > 0:
 			dep.endings = append(dep.endings, fmt.Sprintf("restored to %d replicas at the end of the run", dep.original))
 		default:
-			dep.endings = append(dep.endings, fmt.Sprintf("running at the end of the run, left at %d replicas", dep.original))
+			dep.endings = append(dep.endings, fmt.Sprintf("running at the end of the run, left at %d replicas as the run found it (opcert stops a Deployment only by scaling it)", dep.original))
 		}
 		out = append(out, reports.Process{Name: n, Role: dep.role, Command: "deployment " + dep.key.String(), Endings: dep.endings})
 	}

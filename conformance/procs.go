@@ -8,7 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -227,31 +226,54 @@ func (p *Processes) Cut(name string, cut bool) {
 	}
 }
 
-// Close kills every process still running, stops the proxies, removes the
-// kubeconfigs, and returns what the report says of each instance, by name.
+// stopGrace is how long a process still running at the end of a run has
+// to exit on SIGTERM before it is killed: a leader releases its lease, a
+// controller-runtime manager drains its workers, in far less.
+var stopGrace = 5 * time.Second
+
+// Close stops every process still running, all at once (SIGTERM, up to
+// stopGrace, then SIGKILL: process.Proc.Stop), stops the proxies, removes
+// the kubeconfigs, and returns what the report says of each instance, by
+// name.
 func (p *Processes) Close() []reports.Process {
 	defer os.RemoveAll(p.keys)
 	p.mu.Lock()
-	names := make([]string, 0, len(p.procs))
-	for n := range p.procs {
-		names = append(names, n)
-	}
+	names := slices.Sorted(maps.Keys(p.procs))
 	p.mu.Unlock()
-	sort.Strings(names)
-	var out []reports.Process
+	var wg sync.WaitGroup
 	for _, n := range names {
 		p.mu.Lock()
-		in := p.procs[n]
-		p.mu.Unlock()
+		in, running := p.procs[n], false
 		if in.proc != nil {
 			select {
 			case <-in.proc.Done():
 				in.ended()
 			default:
-				in.proc.Kill()
-				in.endings, in.proc = append(in.endings, "running at the end of the run (killed by opcert)"), nil
+				running = true
 			}
 		}
+		p.mu.Unlock()
+		if !running {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			how, err := in.proc.Stop(stopGrace)
+			if err != nil {
+				how += ": " + err.Error()
+			}
+			p.mu.Lock()
+			in.endings, in.proc = append(in.endings, "running at the end of the run, "+how), nil
+			p.mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	var out []reports.Process
+	for _, n := range names {
+		p.mu.Lock()
+		in := p.procs[n]
+		p.mu.Unlock()
 		in.proxy.Close()
 		shown, _ := redact.Args(in.cmd) // the subject's secrets, counted once in Run.Redacted
 		out = append(out, reports.Process{Name: n, Role: in.role, Command: process.Command(shown).String(),

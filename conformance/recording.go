@@ -19,6 +19,14 @@ type Recording struct {
 	// write), as the mechanism's rules read roles; "" for none. On a live
 	// cluster the field manager is the only name a write carries.
 	Role func(manager string) string
+	// Required are the roles a recording proves nothing without: one in
+	// which no write was put down to such a role is NOT JUDGED, saying so
+	// and who wrote (stale's detector: a watch whose detector writes
+	// under a manager the flags do not name would pass vacuously).
+	Required []string
+	// Hint says how to name a required role's field managers (a flag), for
+	// a recording that saw none of its writes.
+	Hint string
 }
 
 // Records tells whether the mechanism records objects of gk.

@@ -110,6 +110,9 @@ func Play(ctx context.Context, api client.Client, m *Mechanism, sc *scenarios.Sc
 	if sched.Realtime() {
 		events = inOrder(events)
 		run.Start, run.TimeScale = stage.Origin, stage.Scale
+		if m.WithTolerance != nil { // newStage gave the rules it
+			run.Tolerance = RealtimeTolerance
+		}
 	}
 	if err == nil {
 		run.Cases = append(judge(events, end), expectations(events))

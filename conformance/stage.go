@@ -18,7 +18,7 @@ import (
 // or a run on a cluster) one on the wall clock from now, with the
 // processes' host or the cluster's Deployments. A time scale
 // other than 1 replaces *m with the mechanism scaled (Mechanism.Scaled).
-// A scenario with apiErrors steps plays in virtual time only (realTimeFaults).
+// A scenario with apiErrors steps plays in virtual time only (RealTimeFaults).
 func newStage(api client.Client, sc *scenarios.Scenario, cast Cast, tl *timeline.Timeline, m **Mechanism, opts Options) (*Stage, error) {
 	scale := opts.TimeScale
 	if scale == 0 {
@@ -39,7 +39,7 @@ func newStage(api client.Client, sc *scenarios.Scenario, cast Cast, tl *timeline
 		st.Sched, st.Origin = sim.NewScheduler(sim.NewClock(), tl), sim.Epoch
 		return st, nil
 	}
-	if err := realTimeFaults(sc); err != nil {
+	if err := RealTimeFaults(sc); err != nil {
 		return nil, err
 	}
 	switch {
@@ -68,12 +68,13 @@ func newStage(api client.Client, sc *scenarios.Scenario, cast Cast, tl *timeline
 	return st, nil
 }
 
-// realTimeFaults refuses the apiErrors steps of a scenario played in real
+// RealTimeFaults refuses the apiErrors steps of a scenario played in real
 // time: opcert's clients fail the calls of the actors it runs, in virtual
 // time; an executable or a Deployment calls the API server through no
 // client of opcert's, and the proxy in front of a process passes its TLS
-// through, so its calls cannot be answered with an error.
-func realTimeFaults(sc *scenarios.Scenario) error {
+// through, so its calls cannot be answered with an error. opcert run asks
+// it of every plan before anything starts.
+func RealTimeFaults(sc *scenarios.Scenario) error {
 	for i, st := range sc.Steps {
 		if st.APIErrors != nil {
 			return fmt.Errorf("%s:%d: steps[%d].apiErrors: API errors are injected in virtual time only, and this run is in real time (an executable or a Deployment plays a role, or the run is on a cluster); play the scenario with opcert's subjects, or leave the step out", sc.Source, st.Line, i)

@@ -60,6 +60,17 @@ func unproven(m *Mechanism, cast Cast, events []timeline.Event, run reports.Run)
 	return why
 }
 
+// Unproven is unproven for a run judged again from its report (opcert
+// analyze of a played run's timeline): subjects are its cast as the report
+// names it (role -> subject), run its entry with the cases judged again.
+func Unproven(m *Mechanism, subjects map[string]string, events []timeline.Event, run reports.Run) []string {
+	cast := Cast{}
+	for role, name := range subjects {
+		cast[role] = Subject{Name: name}
+	}
+	return unproven(m, cast, events, run)
+}
+
 // NothingJudged says, when every rule among cases said "not judged", that
 // the run proved nothing (the scenario's expectations do not count); ""
 // when some rule judged, or there was none. A recording judged by watch

@@ -27,7 +27,9 @@ type Proc struct {
 
 	mu     sync.Mutex
 	killed bool // by opcert
-	err    error
+	// stop is how Stop ended the process; empty if it did not.
+	stop string
+	err  error
 }
 
 // stopWait bounds how long Kill waits for the group to be reaped.
@@ -95,7 +97,53 @@ func (p *Proc) Kill() error {
 	}
 }
 
-// Asked tells whether opcert ended the process (Kill); false for a
+// Stop ends the process as a node stops a pod, so that an operator can
+// release what it holds (a leader lease, a status it owns): SIGTERM to its
+// group, up to grace for it to exit, then SIGKILL to the group, which also
+// takes any child that outlived it. It waits for the process to be reaped
+// (at most stopWait after the SIGKILL) and returns how it ended, as Ending
+// then says it. A process that had already ended is left as it was.
+func (p *Proc) Stop(grace time.Duration) (string, error) {
+	select {
+	case <-p.done:
+		return p.Ending(), nil
+	default:
+	}
+	p.mu.Lock()
+	p.killed = true
+	p.mu.Unlock()
+	start := time.Now()
+	if err := syscall.Kill(-p.cmd.Process.Pid, syscall.SIGTERM); err != nil && !errors.Is(err, syscall.ESRCH) {
+		return p.Ending(), err
+	}
+	timer := time.NewTimer(grace)
+	defer timer.Stop()
+	select {
+	case <-p.done:
+		took := time.Since(start).Round(time.Millisecond)
+		// Its children may have stayed behind: they go with the group.
+		_ = syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL)
+		p.mu.Lock()
+		p.stop = fmt.Sprintf("stopped by opcert with SIGTERM after %s (%s)", took, p.exit())
+		p.mu.Unlock()
+		return p.Ending(), nil
+	case <-timer.C:
+	}
+	p.mu.Lock()
+	p.stop = fmt.Sprintf("killed by opcert after %s (SIGKILL): did not stop on SIGTERM", grace)
+	p.mu.Unlock()
+	if err := syscall.Kill(-p.cmd.Process.Pid, syscall.SIGKILL); err != nil && !errors.Is(err, syscall.ESRCH) {
+		return p.Ending(), err
+	}
+	select {
+	case <-p.done:
+		return p.Ending(), nil
+	case <-time.After(stopWait):
+		return p.Ending(), fmt.Errorf("process %d did not end %s after SIGKILL", p.Pid(), stopWait)
+	}
+}
+
+// Asked tells whether opcert ended the process (Kill, Stop); false for a
 // process that runs or ended on its own.
 func (p *Proc) Asked() bool {
 	p.mu.Lock()
@@ -104,7 +152,8 @@ func (p *Proc) Asked() bool {
 }
 
 // Ending says how the process ended, for the report: "running", "killed
-// by opcert", "exited with status N", or "killed by signal S".
+// by opcert (SIGKILL)", how Stop ended it, "exited with status N", or
+// "killed by signal S".
 func (p *Proc) Ending() string {
 	select {
 	case <-p.done:
@@ -113,9 +162,17 @@ func (p *Proc) Ending() string {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.killed {
+	switch {
+	case p.stop != "":
+		return p.stop
+	case p.killed:
 		return "killed by opcert (SIGKILL)"
 	}
+	return p.exit()
+}
+
+// exit says how the ended process exited; p.mu is held.
+func (p *Proc) exit() string {
 	var exit *exec.ExitError
 	if !errors.As(p.err, &exit) {
 		if p.err != nil {
@@ -124,7 +181,18 @@ func (p *Proc) Ending() string {
 		return "exited with status 0"
 	}
 	if ws, ok := exit.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-		return "killed by signal " + ws.Signal().String()
+		return "killed by " + signalName(ws.Signal())
 	}
 	return fmt.Sprintf("exited with status %d", exit.ExitCode())
+}
+
+// signalName names the signals a process is usually ended by as a reader
+// knows them (SIGTERM, not "terminated").
+func signalName(s syscall.Signal) string {
+	names := map[syscall.Signal]string{syscall.SIGTERM: "SIGTERM", syscall.SIGKILL: "SIGKILL", syscall.SIGINT: "SIGINT",
+		syscall.SIGHUP: "SIGHUP", syscall.SIGQUIT: "SIGQUIT", syscall.SIGABRT: "SIGABRT", syscall.SIGSEGV: "SIGSEGV"}
+	if n, ok := names[s]; ok {
+		return n
+	}
+	return "signal " + s.String()
 }

@@ -1,9 +1,12 @@
 package record
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/opcert/opcert/conformance"
@@ -17,9 +20,13 @@ type Judgement struct {
 	Name string
 	// Source says where the timeline came from, for the report.
 	Source string
-	// Until, if not zero, is how far the timeline covers, counted from its
-	// first event: a simulated run's duration (its report says it); zero
-	// takes its last event.
+	// Start, if not zero, is the instant offsets count from, and Until
+	// with them: a played run's origin (its report says it); zero takes
+	// the first event's time.
+	Start time.Time
+	// Until, if not zero, is how far the timeline covers, counted from
+	// Start (or its first event): a played run's end; zero takes its last
+	// event.
 	Until time.Duration
 	// Tee, if set, is given every event as it is read (to keep a copy).
 	Tee func(timeline.Event) error
@@ -35,6 +42,10 @@ type Judgement struct {
 	// Strict judges strictly (conformance.Judging.Strict): the failures of
 	// convention rules fail instead of warning.
 	Strict bool
+	// Played says the timeline is a run's that opcert played (analyze of
+	// a run's timeline): its writers are the run's actors, whose acting the
+	// run judged, so the recording's required roles are not asked of it.
+	Played bool
 	// Ongoing says the recording goes on (a watch judging what it has so
 	// far): a gap open at its end may yet close, so it is a gap like any
 	// other. Otherwise a timeline that ends in a gap makes the run the
@@ -54,8 +65,9 @@ const checkEvery = 4096
 // (endedLost), unless the recording goes on (j.Ongoing).
 func Judge(ctx context.Context, src Source, m *conformance.Mechanism, j Judgement) (reports.Run, error) {
 	start := time.Now()
+	var writers writerTally
 	s := conformance.NewStream(m)
-	s.Strict = j.Strict
+	s.Strict, s.Start = j.Strict, j.Start
 	if j.Tolerance != nil {
 		s.Tolerate(*j.Tolerance)
 	}
@@ -71,6 +83,9 @@ func Judge(ctx context.Context, src Source, m *conformance.Mechanism, j Judgemen
 			return reports.Run{}, err
 		}
 		s.Add(e)
+		if e.IsWrite() && e.Actor != RecorderActor { // what was there when the recording began is no one's
+			writers.add(e)
+		}
 		if j.Tee != nil {
 			if err := j.Tee(e); err != nil {
 				return reports.Run{}, err
@@ -92,18 +107,75 @@ func Judge(ctx context.Context, src Source, m *conformance.Mechanism, j Judgemen
 	for _, g := range gaps {
 		rec.Gaps = append(rec.Gaps, reports.Gap{From: g.From, To: g.To, Why: g.Why, Open: g.Open})
 	}
+	rec.Writers = writers.list()
 	run := reports.Run{Scenario: j.Name, Mechanism: m.Name, Description: "judged from " + j.Source, Subjects: map[string]string{},
 		Virtual: end.Sub(s.Start), Reached: end.Sub(s.Start), Wall: time.Since(start),
 		Start: s.Start, Recording: rec, Cases: cases, Reaction: m.Reaction}
 	if n := len(gaps); n > 0 && gaps[n-1].Open && !gaps[n-1].From.After(end) && !j.Ongoing {
 		endedLost(&run, gaps[n-1])
 	}
-	if why := conformance.NothingJudged(cases); why != "" && run.Stopped == "" {
-		// A recording in which nothing the rules look for happened (no
-		// detector write, a ClusterOperator never seen) proves nothing.
-		run.NotJudged = []string{why}
+	if run.Stopped == "" {
+		run.NotJudged = unproven(m, j.Played, rec, cases)
 	}
 	return run, nil
+}
+
+// unproven says why a recording proves nothing, as conformance does of a
+// played run: a role the mechanism requires never wrote in it (stale's
+// detector: its writes were under a manager not taken for it, or there
+// was none), or nothing the rules look for happened in it (a
+// ClusterOperator never seen).
+func unproven(m *conformance.Mechanism, played bool, rec *reports.Recording, cases []reports.Case) []string {
+	var why []string
+	if m.Recording != nil && !played {
+		for _, role := range m.Recording.Required {
+			if !slices.ContainsFunc(rec.Writers, func(w reports.Writer) bool { return w.Role == role }) {
+				why = append(why, absent(role, m.Recording.Hint, rec.Writers))
+			}
+		}
+	}
+	if s := conformance.NothingJudged(cases); s != "" {
+		why = append(why, s)
+	}
+	return why
+}
+
+// absent says that no write of role was seen, and who wrote instead.
+func absent(role, hint string, writers []reports.Writer) string {
+	var seen []string
+	for _, w := range writers {
+		seen = append(seen, fmt.Sprintf("%s as %s", w.Name, cmp.Or(w.Role, "no role")))
+	}
+	who := "nobody wrote"
+	if len(seen) > 0 {
+		who = "writers seen: " + strings.Join(seen, ", ")
+	}
+	say := fmt.Sprintf("no write by the %s was seen, so no rule saw it do anything (%s)", role, who)
+	if hint != "" {
+		say += "; if it writes under another field manager, " + hint
+	}
+	return say
+}
+
+// writerTally counts the writes of each writer of a timeline, with the
+// role they were put down to.
+type writerTally map[[2]string]int64
+
+func (t *writerTally) add(e timeline.Event) {
+	if *t == nil {
+		*t = writerTally{}
+	}
+	(*t)[[2]string{e.Actor, e.Role}]++
+}
+
+// list is the tally by writer name, then role.
+func (t writerTally) list() []reports.Writer {
+	var out []reports.Writer
+	for k, n := range t {
+		out = append(out, reports.Writer{Name: k[0], Role: k[1], Writes: n})
+	}
+	slices.SortFunc(out, func(a, b reports.Writer) int { return cmp.Or(cmp.Compare(a.Name, b.Name), cmp.Compare(a.Role, b.Role)) })
+	return out
 }
 
 // endedLost makes run, whose timeline ended in the recording gap g, the

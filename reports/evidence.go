@@ -22,7 +22,8 @@ func FormatEvent(e timeline.Event) string { return FormatEventFrom(e, sim.Epoch)
 // Time is the offset from origin (sim.Epoch, where every simulated run
 // starts, when zero; a recording's start), so evidence reads as "ten
 // minutes in" rather than as a wall-clock date; a
-// condition side that did not exist prints as "absent". The event's detail,
+// condition side that did not exist prints as "absent", and an
+// expectation's condition as what it observed. The event's detail,
 // if any, follows in parentheses, and a write the API server refused is
 // marked [failed], because a refused write explains a missing change.
 func FormatEventFrom(e timeline.Event, origin time.Time) string {
@@ -42,6 +43,10 @@ func FormatEventFrom(e timeline.Event, origin time.Time) string {
 		sep := "; "
 		if i == 0 {
 			sep = " "
+		}
+		if e.Verb == timeline.VerbExpect {
+			fmt.Fprintf(&b, "%s%s: observed %s", sep, c.Type, conditionSide(c.After))
+			continue
 		}
 		fmt.Fprintf(&b, "%s%s: %s -> %s", sep, c.Type, conditionSide(c.Before), conditionSide(c.After))
 	}
@@ -110,6 +115,10 @@ func BriefEventFrom(e timeline.Event, origin time.Time) string {
 	}
 	var changes []string
 	for _, c := range e.Conditions {
+		if e.Verb == timeline.VerbExpect {
+			changes = append(changes, c.Type+": "+observed(c.After, limit))
+			continue
+		}
 		changes = append(changes, c.Type+": "+conditionChange(c, limit))
 	}
 	for _, f := range e.Fields {
@@ -125,6 +134,20 @@ func BriefEventFrom(e timeline.Event, origin time.Time) string {
 		b.WriteString(" [failed]")
 	}
 	return visible.Line(b.String()) // actors, reasons, managers: anyone's text
+}
+
+// observed is a condition as an expectation read it (an expect event
+// changes nothing: its condition has no before), status, reason and
+// message.
+func observed(c *timeline.Condition, limit int) string {
+	if c == nil {
+		return "observed absent"
+	}
+	s := "observed " + c.Status
+	if c.Reason != "" {
+		s += "/" + c.Reason
+	}
+	return s + " " + quoteBrief(c.Message, limit)
 }
 
 // conditionChange names what a write changed of one condition.

@@ -91,3 +91,27 @@ func TestElide(t *testing.T) {
 		}
 	}
 }
+
+// An expectation reads a condition and changes nothing: its evidence says
+// what it observed, never "absent -> True" as if it had written it.
+func TestExpectEvidenceSaysWhatWasObserved(t *testing.T) {
+	e := timeline.Event{Time: sim.Epoch.Add(13 * time.Minute), Actor: timeline.RoleScenario, Role: timeline.RoleScenario, Verb: timeline.VerbExpect,
+		Object:     timeline.ObjectRef{Kind: "ClusterOperator", Name: "etcd"},
+		Conditions: []timeline.ConditionChange{{Type: "Available", After: &timeline.Condition{Status: "True", Reason: "AsExpected", Message: "All is well"}}},
+		Detail:     "etcd Available: as expected"}
+	for name, got := range map[string]string{
+		"brief": BriefEventFrom(e, sim.Epoch),
+		"full":  FormatEvent(e),
+		"html":  diffText(e),
+	} {
+		if strings.Contains(got, "absent") || !strings.Contains(got, "observed") || !strings.Contains(got, "True") || !strings.Contains(got, "All is well") {
+			t.Errorf("%s: %q, want what the expectation observed", name, got)
+		}
+	}
+	if got, want := BriefEventFrom(e, sim.Epoch), `+13m0s scenario expect ClusterOperator/etcd Available: observed True/AsExpected "All is well" (etcd Available: as expected)`; got != want {
+		t.Errorf("brief:\n got %s\nwant %s", got, want)
+	}
+	if got, want := FormatEvent(e), `+13m0s scenario expect ClusterOperator/etcd Available: observed True/"All is well" (etcd Available: as expected)`; got != want {
+		t.Errorf("full:\n got %s\nwant %s", got, want)
+	}
+}

@@ -159,6 +159,13 @@ func (p *page) summary() {
 	p.f("<section id=\"summary\"><h2>Summary</h2>\n<dl class=\"facts\">\n")
 	p.fact("Cases", p.counts(pass, fail, warn, skip, errs))
 	p.fact("Runs", fmt.Sprintf("<a href=\"#runs\">%d</a>", len(r.Runs)))
+	if len(r.Skipped) > 0 { // left out before anything started: they passed nothing
+		var lines []string
+		for _, l := range SkippedLines(r.Skipped) {
+			lines = append(lines, esc(l))
+		}
+		p.fact("Not played", strings.Join(lines, "<br>\n"))
+	}
 	p.fact("Seeds covered", esc(orDash(strings.Join(seeds, ", "))))
 	p.fact("Subjects", esc(orDash(strings.Join(subjects, "; "))))
 	p.fact("Mode", esc(strings.Join(modes, ", ")))

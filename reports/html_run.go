@@ -207,6 +207,10 @@ func diffText(e timeline.Event) string {
 		return s + " " + fmt.Sprintf("%q", c.Message)
 	}
 	for _, c := range e.Conditions {
+		if e.Verb == timeline.VerbExpect { // it read the condition, changed nothing
+			fmt.Fprintf(&b, "\n%s observed: %s", c.Type, side(c.After))
+			continue
+		}
 		fmt.Fprintf(&b, "\n%s before: %s\n%s after:  %s", c.Type, side(c.Before), c.Type, side(c.After))
 	}
 	for _, f := range e.Fields {

@@ -27,7 +27,8 @@ import (
 // are shown redacted says so in a property of its suite, opcert.redacted.
 // A run that proved nothing of its subjects (NOT JUDGED) has a testcase
 // "the run judged its subjects" in <error>, saying why: its passing and
-// skipped cases alone would show green.
+// skipped cases alone would show green. A scenario the command left out
+// before anything started (Report.Skipped) is a suite of one skipped case.
 
 type junitCounts struct {
 	Tests    int `xml:"tests,attr"`
@@ -117,6 +118,14 @@ func WriteJUnit(w io.Writer, r *Report) error {
 			s.Errors++
 		}
 		s.Tests = len(s.Cases)
+		doc.add(s.junitCounts)
+		doc.Suites = append(doc.Suites, s)
+	}
+	for _, sk := range r.Skipped {
+		// A suite of one skipped case: CI shows it was not played.
+		s := junitSuite{Name: shownLine(sk.Scenario), Time: seconds(0), Cases: []junitCase{{Name: "played", Classname: "opcert." + shownLine(sk.Scenario),
+			Skipped: &junitProblem{Message: visible.Text(sk.Why)}}}}
+		s.Tests, s.Skipped = 1, 1
 		doc.add(s.junitCounts)
 		doc.Suites = append(doc.Suites, s)
 	}

@@ -47,6 +47,14 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 			run.speedup(), fmt.Sprint(run.APICalls), run.verdict(), fmt.Sprintf("%d of %d", judged, rules),
 			fmt.Sprint(pass), fmt.Sprint(warn), fmt.Sprint(fail), fmt.Sprint(skip))
 	}
+	if len(r.Skipped) > 0 {
+		b.WriteString("\n## Not played\n\nThese scenarios were left out before anything started; they passed nothing.\n\n")
+		row(&b, "Scenario", "Mechanism", "Why")
+		align(&b, "---", "---", "---")
+		for _, s := range r.Skipped {
+			row(&b, s.Scenario, s.Mechanism, s.Why)
+		}
+	}
 	for _, run := range r.Runs {
 		writeRun(&b, run)
 	}

@@ -32,6 +32,32 @@ type Report struct {
 	Wall        time.Duration `json:"wallNanos"`
 	Environment Environment   `json:"environment"`
 	Runs        []Run         `json:"runs"`
+	// Skipped are the built-in scenarios the command left out, before
+	// anything started, because they cannot be played the way it played
+	// (real time, a time scale): they passed nothing.
+	Skipped []Skipped `json:"skipped,omitempty"`
+	// Judging is how the command judged its runs: what opcert analyze
+	// needs to judge their timelines again as they were judged (nil in a
+	// report written before opcert kept it).
+	Judging *Judging `json:"judging,omitempty"`
+}
+
+// Skipped is a scenario left out of a report's runs, and why.
+type Skipped struct {
+	Scenario  string `json:"scenario"`
+	Mechanism string `json:"mechanism"`
+	Why       string `json:"why"`
+}
+
+// Judging is what a command's rules were built and judged with beyond
+// each run's own settings (its mechanism, time scale, tolerance).
+type Judging struct {
+	// Flags are the mechanisms' flags the command was given (thresholds,
+	// profiles, --detector-manager, --reaction-bound), as command-line
+	// arguments "--name=value"; the others had their defaults.
+	Flags []string `json:"flags,omitempty"`
+	// Strict says the convention rules' failures failed (--strict).
+	Strict bool `json:"strict,omitempty"`
 }
 
 // Normalize leaves out what differs between two runs of the same input:
@@ -90,6 +116,10 @@ type Run struct {
 	// by (0 or 1: none).
 	Processes []Process `json:"processes,omitempty"`
 	TimeScale float64   `json:"timeScale,omitempty"`
+	// Tolerance is the slack the rules allowed on deadlines in a real-time
+	// run (conformance.RealtimeTolerance); zero in virtual time. A
+	// recording's is its Recording's.
+	Tolerance time.Duration `json:"toleranceNanos,omitempty"`
 	// NotJudged says why a run that failed nothing proved nothing of its
 	// subjects either: a subject under test never acted or ended without
 	// being asked, or no rule could judge the run. Such a run is NOT

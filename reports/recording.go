@@ -3,6 +3,7 @@ package reports
 import (
 	"bytes"
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -25,6 +26,32 @@ type Recording struct {
 	// Tolerance is the slack the rules allowed on deadlines for it.
 	Tolerance time.Duration `json:"toleranceNanos"`
 	Gaps      []Gap         `json:"gaps,omitempty"`
+	// Writers are who wrote in the recording (a field manager of a live
+	// cluster's, an actor of a played run's) and the role each one's writes
+	// were put down to, in name order: a recording whose detector writes
+	// under a manager the flags did not name shows it here.
+	Writers []Writer `json:"writers,omitempty"`
+}
+
+// Writer is one writer of a recording.
+type Writer struct {
+	Name string `json:"name"`
+	// Role is the role its writes were put down to ("" for none).
+	Role   string `json:"role,omitempty"`
+	Writes int64  `json:"writes"`
+}
+
+// writers says who wrote, and as what: "opcert as detector (3 writes)".
+func (r *Recording) writers() string {
+	var out []string
+	for _, w := range r.Writers {
+		role := w.Role
+		if role == "" {
+			role = "no role"
+		}
+		out = append(out, fmt.Sprintf("%s as %s (%d writes)", w.Name, role, w.Writes))
+	}
+	return strings.Join(out, ", ")
 }
 
 // Lag is a distribution of the recorder's lag.
@@ -67,7 +94,11 @@ func writeRecording(b *bytes.Buffer, r *Recording) {
 		fmt.Fprintf(b, " Recorder lag (seen minus written, the API server keeping the second): p50 %s, p99 %s, min %s, max %s over %d writes.",
 			fmtDur(l.P50), fmtDur(l.P99), fmtDur(l.Min), fmtDur(l.Max), l.Count)
 	}
-	fmt.Fprintf(b, " Rules judged with a tolerance of %s on deadlines.\n\n", fmtDur(r.Tolerance))
+	fmt.Fprintf(b, " Rules judged with a tolerance of %s on deadlines.", fmtDur(r.Tolerance))
+	if len(r.Writers) > 0 {
+		fmt.Fprintf(b, " Writers: %s.", mdInline(r.writers()))
+	}
+	b.WriteString("\n\n")
 	for _, g := range r.Gaps {
 		fmt.Fprintf(b, "- Recording gap from %s to %s (%s): not judged.\n", g.From.UTC().Format(time.RFC3339Nano), g.until(), mdInline(g.Why))
 	}

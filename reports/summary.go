@@ -3,6 +3,7 @@ package reports
 import (
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 	"time"
 )
@@ -38,6 +39,9 @@ func WriteSummary(w io.Writer, r *Report) {
 				fmt.Fprintf(w, "NOT JUDGED %s: %s\n", run.name(), shownLine(why))
 			}
 		}
+		if r := run.Recording; r != nil && len(r.Writers) > 0 {
+			fmt.Fprintf(w, "WRITERS %s: %s\n", run.name(), shownLine(r.writers()))
+		}
 		for _, c := range run.Cases {
 			switch c.Status {
 			case Fail:
@@ -47,9 +51,54 @@ func WriteSummary(w io.Writer, r *Report) {
 			}
 		}
 	}
+	for _, line := range SkippedLines(r.Skipped) {
+		fmt.Fprintf(w, "SKIPPED %s\n", line)
+	}
 	verdict := r.Verdict()
-	fmt.Fprintf(w, "%s: %d runs (%d could not complete), %d of %d rules judged: %d passed, %d warned, %d failed, %d skipped in %s\n",
-		verdict, len(r.Runs), broken, judged, rules, pass, warn, fail, skip, fmtDur(r.Wall.Round(time.Millisecond)))
+	fmt.Fprintf(w, "%s: %d runs (%d could not complete), %d of %d rules judged: %d passed, %d warned, %d failed, %d skipped in %s%s\n",
+		verdict, len(r.Runs), broken, judged, rules, pass, warn, fail, skip, fmtDur(r.Wall.Round(time.Millisecond)), r.skippedNote())
+}
+
+// skippedNote says how many scenarios were left out, if any.
+func (r *Report) skippedNote() string {
+	if len(r.Skipped) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("; %d scenarios not played (SKIPPED above)", len(r.Skipped))
+}
+
+// SkippedLines says which scenarios were left out and why, one line per
+// reason and mechanism (a mechanism that cannot scale leaves out all its
+// built-ins, for one reason), naming the first few scenarios of each.
+func SkippedLines(skipped []Skipped) []string {
+	const named = 3
+	type group struct {
+		mechanism, why string
+		scenarios      []string
+	}
+	var groups []*group
+	at := map[[2]string]*group{}
+	for _, s := range skipped {
+		k := [2]string{s.Mechanism, s.Why}
+		if at[k] == nil {
+			at[k] = &group{mechanism: s.Mechanism, why: s.Why}
+			groups = append(groups, at[k])
+		}
+		at[k].scenarios = append(at[k].scenarios, s.Scenario)
+	}
+	var out []string
+	for _, g := range groups {
+		names := strings.Join(g.scenarios[:min(named, len(g.scenarios))], ", ")
+		if len(g.scenarios) > named {
+			names += fmt.Sprintf(" and %d more", len(g.scenarios)-named)
+		}
+		what := fmt.Sprintf("scenario %s (%s)", names, g.mechanism)
+		if len(g.scenarios) > 1 {
+			what = fmt.Sprintf("%d scenarios of %s (%s)", len(g.scenarios), g.mechanism, names)
+		}
+		out = append(out, shownLine(what+": "+g.why))
+	}
+	return out
 }
 
 // Headline is one line on a finished run, for progress output: its name,

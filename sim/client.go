@@ -17,6 +17,13 @@ import (
 	"github.com/opcert/opcert/sim/timeline"
 )
 
+// FieldManager is the field manager of the writes opcert's own actors make
+// on its API server (world.Start) and on a cluster (world.Attach). The API
+// server takes a write's manager from its client's user agent, which is
+// the binary's name unless set (a test binary's differs): a recording of a
+// run (opcert watch) sees opcert's own detector under this name.
+const FieldManager = "opcert"
+
 // ErrCutOff is returned by every call of an actor cut off from the API server.
 var ErrCutOff = errors.New("connection refused: cut off from the API server")
 

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -50,15 +51,28 @@ first value:
     is diffed against the one before; its writer and its time come from
     managedFields, which kubectl prints only with --show-managed-fields.
 
-A timeline inside an opcert report directory is judged by the mechanism
-that judged its run, up to the instant its run reached (its report.json
-says both). Any other file is judged by every mechanism that records the
+A timeline inside an opcert report directory (DIR/timelines/F, with
+DIR/report.json naming it) is judged as its run judged it, and gives the
+run's verdicts: its report.json says the mechanism, the mechanism flags
+the run was given (thresholds, profiles, --reaction-bound), --strict, the
+time scale (a run's thresholds at --time-scale 0.01 are a hundredth), the
+tolerance of a real-time run, and where the run started and ended. A flag
+that contradicts the run (another --mechanism, --until or --strict, a
+mechanism flag of another value) is refused, exit 2, naming each: to judge
+a run's timeline otherwise, copy it out of its report directory. Any other
+file is judged by every mechanism that records the
 kind of its first object, one run each, named FILE-MECHANISM when there
 are several (a ClusterOperator stream: clusteroperator and stale), up to
 its last event or --until after its first. --mechanism judges every file
 by that mechanism alone. Recorded timelines (events with the
 time the API server gave each write) are judged with the tolerance their
 lag needs, stated in the report.
+
+The report names who wrote in each timeline and the role each writer's
+writes were put down to (WRITERS in the summary). A recording in which a
+role the mechanism cannot judge without never wrote (stale's detector:
+no write under a manager --detector-manager names, by default opcert's
+own detector's and stale-detector) is NOT JUDGED, saying who wrote.
 
 A convention rule (how a message reads) that fails gives a warning, which
 fails nothing unless --strict.
@@ -72,9 +86,10 @@ rules that passed are not judged from the gap's start; failures before it
 stand. A gap that closed before the end is only not judged.
 
 Exit codes: 0 every rule passed (or only warned, unless --strict), 1 a
-rule failed, 4 no rule could judge a timeline (NOT JUDGED: nothing the
-rules look for happened in it), 2 a file or flag is wrong (nothing
-written), 3 a timeline
+rule failed, 4 a timeline proved nothing (NOT JUDGED: nothing the rules
+look for happened in it, a role they need never wrote in it, or, as its
+run said, a run's subject under test never acted or ended unasked), 2 a
+file or flag is wrong, or contradicts a run (nothing written), 3 a timeline
 ends in a recording gap (the environment's fault when it was recorded;
 the report is written, the runs marked ERROR) or a disk error, 128+n
 stopped by signal n (the report directory left as it was).`,
@@ -86,9 +101,9 @@ stopped by signal n (the report directory left as it was).`,
 	}
 	f := cmd.Flags()
 	f.StringVarP(&o.out, "out", "o", "opcert-analysis", "report directory (replaced when the analysis completes)")
-	f.StringVar(&o.mechanism, "mechanism", "", "the mechanism whose rules judge the files (default: the run's, for a timeline in an opcert report, else every mechanism that records the first object's kind)")
-	f.BoolVar(&o.strict, "strict", false, "count the warnings of convention rules (how messages read) as failures: exit 1 instead of 0")
-	f.DurationVar(&o.until, "until", 0, "how far the timelines cover, after their first event (default: the run's end for a timeline in an opcert report, else the last event)")
+	f.StringVar(&o.mechanism, "mechanism", "", "the mechanism whose rules judge the files (a run's timeline in an opcert report: its run's, and no other; else default every mechanism that records the first object's kind)")
+	f.BoolVar(&o.strict, "strict", false, "count the warnings of convention rules (how messages read) as failures: exit 1 instead of 0 (a run's timeline in an opcert report: as its run did)")
+	f.DurationVar(&o.until, "until", 0, "how far the timelines cover, after their first event (default: the last event; a run's timeline in an opcert report: its run's end, and no other)")
 	o.mechanisms = addMechanismFlags(f)
 	return cmd
 }
@@ -149,18 +164,28 @@ func (o *analyzeOptions) run(cmd *cobra.Command, files []string) error {
 	defer os.RemoveAll(staging)
 	rep := &reports.Report{Tool: "opcert", StartedAt: time.Now().UTC(), Environment: reports.Environment{KubeVersion: "none (judged offline)", EtcdVersion: "none"}}
 	start := time.Now()
-	lost := 0 // runs whose timeline ended in a recording gap
+	lost := 0                    // runs whose timeline ended in a recording gap
+	var judged []reports.Judging // how each file was judged, for the report
 	for i, f := range files {
-		judges, err := o.mechanismsOf(cmd.Context(), mechs, f)
+		as, err := o.asRunOf(cmd, f)
 		if err != nil {
 			return err
+		}
+		var judges []*conformance.Mechanism
+		if as != nil {
+			judges = []*conformance.Mechanism{as.m}
+			judged = append(judged, as.judging)
+		} else if judges, err = o.mechanismsOf(cmd.Context(), mechs, f); err != nil {
+			return err
+		} else {
+			judged = append(judged, reports.Judging{Flags: o.mechanisms.given(), Strict: o.strict})
 		}
 		for _, m := range judges {
 			name := strings.TrimSuffix(filepath.Base(f), filepath.Ext(f))
 			if len(judges) > 1 {
 				name += "-" + m.Name
 			}
-			run, err := o.analyze(cmd, m, f, name, len(rep.Runs), staging)
+			run, err := o.analyze(cmd, m, f, name, len(rep.Runs), staging, as)
 			if err != nil {
 				if cmd.Context().Err() != nil {
 					return fmt.Errorf("%w; %s was left as it was", context.Cause(cmd.Context()), o.out)
@@ -176,6 +201,11 @@ func (o *analyzeOptions) run(cmd *cobra.Command, files []string) error {
 		}
 	}
 	rep.Wall = time.Since(start)
+	if same := slices.CompactFunc(judged, func(a, b reports.Judging) bool {
+		return a.Strict == b.Strict && slices.Equal(a.Flags, b.Flags)
+	}); len(same) == 1 { // else each run was judged its own way
+		rep.Judging = &same[0]
+	}
 	if err := reports.WriteAll(staging, rep); err != nil {
 		return envError{err}
 	}
@@ -198,8 +228,9 @@ func (o *analyzeOptions) run(cmd *cobra.Command, files []string) error {
 }
 
 // analyze judges one file with m as the report's run i, named name, and
-// keeps a copy of its timeline in the report.
-func (o *analyzeOptions) analyze(cmd *cobra.Command, m *conformance.Mechanism, file, name string, i int, staging string) (reports.Run, error) {
+// keeps a copy of its timeline in the report; as, if not nil, says how
+// its run judged it.
+func (o *analyzeOptions) analyze(cmd *cobra.Command, m *conformance.Mechanism, file, name string, i int, staging string, as *asRun) (reports.Run, error) {
 	in, err := bounded.Open(file)
 	if err != nil {
 		return reports.Run{}, err
@@ -229,7 +260,7 @@ func (o *analyzeOptions) analyze(cmd *cobra.Command, m *conformance.Mechanism, f
 	}
 	done := make(chan judged, 1)
 	go func() {
-		run, err := o.judge(cmd.Context(), m, file, name, in, src, out)
+		run, err := o.judge(cmd.Context(), m, file, name, in, src, out, as)
 		done <- judged{run, err}
 	}()
 	select {
@@ -239,6 +270,9 @@ func (o *analyzeOptions) analyze(cmd *cobra.Command, m *conformance.Mechanism, f
 		}
 		j.run.Timeline = rel
 		j.run.Subjects = map[string]string{"mechanism": m.Name} // what the summary shows of who was judged
+		if as != nil {
+			j.run.TimeScale = as.scale
+		}
 		return j.run, nil
 	case <-cmd.Context().Done():
 		return reports.Run{}, context.Cause(cmd.Context())
@@ -246,26 +280,31 @@ func (o *analyzeOptions) analyze(cmd *cobra.Command, m *conformance.Mechanism, f
 }
 
 // judge judges file, open as in and src, with m, and writes its timeline
-// to out.
-func (o *analyzeOptions) judge(ctx context.Context, m *conformance.Mechanism, file, name string, in *os.File, src record.Source, out *os.File) (reports.Run, error) {
+// to out; as, if not nil, as its run judged it.
+func (o *analyzeOptions) judge(ctx context.Context, m *conformance.Mechanism, file, name string, in *os.File, src record.Source, out *os.File, as *asRun) (reports.Run, error) {
 	j := record.Judgement{Name: name, Source: file, Until: o.until, Strict: o.strict}
 	var err error
+	var held *heldSource // a played run's events
 	// The tolerance first, so that the rules may judge as the events pass
-	// (a long recording is then not held): a quick scan of a timeline; a
-	// kubectl stream's times are managedFields', whole seconds, so a
-	// second.
-	if src.Format() == record.FormatJSONL {
+	// (a long recording is then not held): its run's; else a quick scan of
+	// a timeline; a kubectl stream's times are managedFields', whole
+	// seconds, so a second.
+	switch {
+	case as != nil:
+		j.Start, j.Until, j.Tolerance, j.Strict, j.Played = as.start, as.until, &as.tolerance, as.strict, as.played
+		if as.played {
+			if src, err = playedOrder(ctx, src, as.cut); err != nil {
+				return reports.Run{}, fmt.Errorf("%s: %w", file, err)
+			}
+			held = src.(*heldSource)
+		}
+	case src.Format() == record.FormatJSONL:
 		if j.Tolerance, err = scanTolerance(ctx, file, -1); err != nil {
 			return reports.Run{}, fmt.Errorf("%s: %w", file, err)
 		}
-	} else {
+	default:
 		second := time.Second
 		j.Tolerance = &second
-	}
-	if r, ok, err := inReport(ctx, file); err != nil {
-		return reports.Run{}, err
-	} else if ok && j.Until == 0 {
-		j.Until = r.Reached
 	}
 	// A timeline in opcert's format is kept as it is; a kubectl stream as
 	// the timeline it became.
@@ -281,6 +320,9 @@ func (o *analyzeOptions) judge(ctx context.Context, m *conformance.Mechanism, fi
 		}
 		return reports.Run{}, fmt.Errorf("%s: %w", file, err)
 	}
+	if held != nil {
+		run.NotJudged = as.unproven(run, held.events)
+	}
 	if src.Format() == record.FormatJSONL {
 		if _, err := in.Seek(0, io.SeekStart); err != nil {
 			return reports.Run{}, envError{err}
@@ -295,24 +337,14 @@ func (o *analyzeOptions) judge(ctx context.Context, m *conformance.Mechanism, fi
 	return run, nil
 }
 
-// mechanismsOf are the mechanisms that judge a file: --mechanism's; for
-// a timeline of an opcert report, the one its run was judged by (its
-// report.json says); otherwise every mechanism that records the kind of
+// mechanismsOf are the mechanisms that judge a file that is no run's
+// timeline: --mechanism's, else every mechanism that records the kind of
 // the file's first API object, in name order (stale and clusteroperator
 // both record ClusterOperators: a captured stream is judged by each, and
 // says so in its runs' names).
 func (o *analyzeOptions) mechanismsOf(ctx context.Context, mechs map[string]*conformance.Mechanism, file string) ([]*conformance.Mechanism, error) {
 	if o.mechanism != "" {
 		return []*conformance.Mechanism{mechs[o.mechanism]}, nil
-	}
-	r, ok, err := inReport(ctx, file)
-	if err != nil {
-		return nil, err
-	}
-	if ok {
-		if m := r.mechanism(mechs); m != nil {
-			return []*conformance.Mechanism{m}, nil
-		}
 	}
 	gk, err := firstKind(ctx, file)
 	if err != nil {
@@ -359,11 +391,10 @@ func firstKind(ctx context.Context, file string) (schema.GroupKind, error) {
 }
 
 // reportRun is what the report.json of an opcert report directory says
-// of the run whose timeline a file is.
+// of the run whose timeline a file is, and of how its command judged.
 type reportRun struct {
-	Timeline  string        `json:"timeline"`
-	Reached   time.Duration `json:"reachedNanos"`
-	Mechanism string        `json:"mechanism"`
+	reports.Run
+	judging *reports.Judging
 }
 
 // maxReportJSON is the most analyze reads of the report.json beside a
@@ -394,25 +425,17 @@ func inReport(ctx context.Context, file string) (reportRun, bool, error) {
 
 // reportRunOf reads a report.json for the run whose timeline file is.
 func reportRunOf(data []byte, file string) (reportRun, bool) {
-	var rep struct {
-		Runs []reportRun `json:"runs"`
-	}
+	var rep reports.Report
 	if json.Unmarshal(data, &rep) != nil {
 		return reportRun{}, false
 	}
 	rel := filepath.Join("timelines", filepath.Base(file))
 	for _, r := range rep.Runs {
 		if filepath.Clean(r.Timeline) == rel {
-			return r, true
+			return reportRun{Run: r, judging: rep.Judging}, true
 		}
 	}
 	return reportRun{}, false
-}
-
-// mechanism is the mechanism that played or judged the run, nil if the
-// report does not name one this opcert knows.
-func (r reportRun) mechanism(mechs map[string]*conformance.Mechanism) *conformance.Mechanism {
-	return mechs[r.Mechanism]
 }
 
 func sortedNames(mechs map[string]*conformance.Mechanism) []string {

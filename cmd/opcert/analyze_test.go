@@ -18,56 +18,6 @@ import (
 	"github.com/opcert/opcert/sim/timeline"
 )
 
-// opcert analyze of the timelines an opcert run wrote gives the run's
-// verdicts, messages and evidence offsets included (each timeline judged by
-// its run's mechanism up to the instant its run reached, which the report
-// beside it says), for stale and for clusteroperator, whose timelines both
-// begin with ClusterOperators.
-func TestAnalyzeJudgesRunTimelinesAsTheRun(t *testing.T) {
-	if testing.Short() {
-		t.Skip("needs the API server")
-	}
-	dir := t.TempDir()
-	ran := filepath.Join(dir, "run")
-	r := opcert(t, nil, "run", "--scenario", "stale-healthy-answer", "--scenario", "stale-restart-after-unknown", "--scenario", "co-clean-install",
-		"--subject", "stale.operator=slow", "--out", ran)
-	if r.code != exitFail {
-		t.Fatalf("opcert run: exit %d, want 1 (slow fails STALE-007)\n%s", r.code, r.stderr)
-	}
-	files, _ := filepath.Glob(filepath.Join(ran, "timelines", "*.jsonl"))
-	analyzed := filepath.Join(dir, "analyzed")
-	a := opcert(t, nil, append([]string{"analyze", "--out", analyzed}, files...)...)
-	if a.code != exitFail {
-		t.Fatalf("opcert analyze: exit %d, want 1 as the run\n%s", a.code, a.stderr)
-	}
-	want, got := readReport(t, ran), readReport(t, analyzed)
-	if len(got.Runs) != len(want.Runs) {
-		t.Fatalf("%d runs, want %d", len(got.Runs), len(want.Runs))
-	}
-	for i, w := range want.Runs {
-		g := got.Runs[i]
-		if mech := map[bool]string{true: "clusteroperator", false: "stale"}[strings.HasPrefix(w.Scenario, "co-")]; g.Mechanism != mech {
-			t.Errorf("%s: judged by %q, want %s", w.Scenario, g.Subjects["mechanism"], mech)
-		}
-		if len(g.Cases) != len(w.Cases) {
-			t.Fatalf("%s: %d cases, want %d", w.Scenario, len(g.Cases), len(w.Cases))
-		}
-		if g.Recording == nil || g.Recording.Format != "opcert-jsonl" || g.Recording.Tolerance != 0 {
-			t.Errorf("%s: recording %+v, want a virtual timeline judged exactly", w.Scenario, g.Recording)
-		}
-		for j, wc := range w.Cases {
-			gc := g.Cases[j]
-			if gc.Rule != wc.Rule || gc.Status != wc.Status || gc.Message != wc.Message || !sameEvidence(gc.Evidence, wc.Evidence) {
-				t.Errorf("%s %s: analyze %s %q, run %s %q", w.Scenario, wc.Rule, gc.Status, gc.Message, wc.Status, wc.Message)
-			}
-		}
-	}
-	md, _ := os.ReadFile(filepath.Join(analyzed, "report.md"))
-	if !strings.Contains(string(md), "+10m0s detector update-status ClusterOperator/etcd") {
-		t.Errorf("evidence offsets are not from the run's start:\n%s", md)
-	}
-}
-
 func sameEvidence(a, b []timeline.Event) bool {
 	if len(a) != len(b) {
 		return false

@@ -11,6 +11,7 @@ import (
 
 	"github.com/opcert/opcert/cluster"
 	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/reports"
 )
 
 // Cluster mode: opcert run --kubeconfig PATH plays the runs on that
@@ -165,13 +166,12 @@ func (c *clusterFlags) refuse(plans []plan) error {
 		"nothing was written; give --allow-disruption if the cluster may be disrupted (a CI cluster: opcert kind up)", c.kubeconfig, b.String())
 }
 
-// printPlan is the dry run's plan, and in cluster mode how long it takes
-// and what it would touch.
-func (c *clusterFlags) printPlan(w io.Writer, plans []plan, out string, scale float64) error {
-	if err := printPlan(w, plans, out); err != nil || !c.on() {
+// printPlan is the dry run's plan, and in cluster mode what it would
+// create and touch.
+func (c *clusterFlags) printPlan(w io.Writer, plans []plan, skipped []reports.Skipped, out string, scale float64) error {
+	if err := printPlan(w, plans, skipped, out, scale); err != nil || !c.on() {
 		return err
 	}
-	fmt.Fprintf(w, "\n%s\n", realTime(plans, scale))
 	c.printCreates(w, plans)
 	if objects, _ := touches(plans); len(objects) == 0 {
 		_, err := fmt.Fprintln(w, "\non the cluster, the runs write to no object opcert did not create")

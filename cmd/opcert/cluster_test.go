@@ -183,8 +183,8 @@ func TestClusterModeCertifiesTheExample(t *testing.T) {
 		endings[p.Name+" "+p.Command] = p.Endings
 	}
 	want := map[string][]string{
-		"operator/dns deployment example-operators/dns-operator":   {"scaled to 0 by opcert (had 1)", "restored to 1 replicas at the end of the run"},
-		"operator/etcd deployment example-operators/etcd-operator": {"running at the end of the run, left at 1 replicas"},
+		"operator/dns deployment example-operators/dns-operator":   {"scaled to 0 by opcert (had 1): its pods stopped as Kubernetes stops them, SIGTERM then SIGKILL after their grace period", "restored to 1 replicas at the end of the run"},
+		"operator/etcd deployment example-operators/etcd-operator": {"running at the end of the run, left at 1 replicas as the run found it (opcert stops a Deployment only by scaling it)"},
 	}
 	for k, w := range want {
 		if !slices.Equal(endings[k], w) {

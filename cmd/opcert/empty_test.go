@@ -42,6 +42,7 @@ func TestEmptyPassesAreNotJudged(t *testing.T) {
 			if run.Cases[0].Status == reports.Fail {
 				t.Errorf("a rule failed: %+v", run.Cases[0])
 			}
+			analyzeAgrees(t, out, exitNotJudged) // and says why, as the run did
 		})
 	}
 	for _, tc := range []struct {

@@ -56,7 +56,9 @@ A convention rule (how a message reads) that fails gives a warning, which
 is no failure to shrink unless --strict.
 
 Exit codes: 0 every run passed (warnings pass too, unless --strict), 1 a
-run failed (files written), 2 usage error, 3 environment error.`,
+run failed (files written), 2 the input's fault (flags, --out; nothing
+written), 3 the environment's fault (the API server, the disk), 128+n
+stopped by signal n (the report directory left as it was).`,
 		Example: `  opcert fuzz --mechanism stale --seed 1 --runs 20 --duration 24h
   opcert fuzz --mechanism staticpod --seed 100 --runs 5 --duration 6h
   opcert fuzz --mechanism stale --subject detector=lenient --runs 3 --duration 2h`,

@@ -283,6 +283,8 @@ func stagingDir(out string) (string, error) {
 var staged struct {
 	sync.Mutex
 	dirs []string
+	// files are files a run keeps only while it lasts (--kubeconfig-out).
+	files []string
 }
 
 // removeStaged removes every staging directory this opcert made, and the
@@ -295,6 +297,9 @@ func removeStaged() {
 	for _, dir := range staged.dirs {
 		_ = os.RemoveAll(dir)
 		_ = os.RemoveAll(dir + ".old")
+	}
+	for _, f := range staged.files {
+		_ = os.Remove(f)
 	}
 }
 

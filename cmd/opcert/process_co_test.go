@@ -97,8 +97,8 @@ func TestProcessCOCertifiesTheExample(t *testing.T) {
 	}
 	kills := map[string]int{"operator/etcd": 2, "operator/dns": 1}
 	for _, p := range run.Processes {
-		want := append(slices.Repeat([]string{"killed by opcert (SIGKILL)"}, kills[p.Name]), "running at the end of the run (killed by opcert)")
-		if !slices.Equal(p.Endings, want) || !strings.Contains(p.Command, "componentoperator") {
+		want := append(slices.Repeat([]string{killedByStep}, kills[p.Name]), stoppedAtEnd)
+		if !endedAs(p.Endings, want) || !strings.Contains(p.Command, "componentoperator") {
 			t.Errorf("%s (%s) ended %q, want %q", p.Name, p.Command, p.Endings, want)
 		}
 		if log, err := os.ReadFile(filepath.Join(out, p.Log)); err != nil || len(log) == 0 {

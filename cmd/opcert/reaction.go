@@ -32,6 +32,22 @@ func (f *reactionFlag) String() string { return strings.Join(f.given, ",") }
 
 func (f *reactionFlag) Type() string { return "[MECH=]DURATION" }
 
+// GetSlice, Append and Replace make the flag a pflag.SliceValue: a
+// report keeps each value given (mechanismFlags.given), in order.
+func (f *reactionFlag) GetSlice() []string { return f.given }
+
+func (f *reactionFlag) Append(s string) error { return f.Set(s) }
+
+func (f *reactionFlag) Replace(values []string) error {
+	*f = *newReactionFlag()
+	for _, v := range values {
+		if err := f.Set(v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 func (f *reactionFlag) Set(s string) error {
 	mech, value, scoped := strings.Cut(s, "=")
 	if !scoped {

@@ -41,6 +41,9 @@ type runOptions struct {
 	cluster clusterFlags
 	// strict counts the convention rules' warnings as failures.
 	strict bool
+	// kubeconfigOut is where a kubeconfig of opcert's API server is kept
+	// while the run lasts (--kubeconfig-out).
+	kubeconfigOut string
 }
 
 // mechanismFlags build each registered mechanism from its flags' values,
@@ -48,17 +51,22 @@ type runOptions struct {
 type mechanismFlags struct {
 	builds   []func() (*conformance.Mechanism, error)
 	reaction *reactionFlag
+	// set holds these flags alone (the command's flag set holds them too),
+	// so that a report can say which were given (given) and analyze can
+	// tell them from its other flags.
+	set *pflag.FlagSet
 }
 
 // addMechanismFlags adds every registered mechanism's flags (profiles,
 // thresholds) and the reaction bound to f: run, selftest, fuzz, watch and
 // analyze take the same ones.
 func addMechanismFlags(f *pflag.FlagSet) mechanismFlags {
-	out := mechanismFlags{reaction: newReactionFlag()}
+	out := mechanismFlags{reaction: newReactionFlag(), set: pflag.NewFlagSet("mechanisms", pflag.ContinueOnError)}
 	for _, p := range conformance.Plugins() {
-		out.builds = append(out.builds, p.Flags(f))
+		out.builds = append(out.builds, p.Flags(out.set))
 	}
-	f.Var(out.reaction, "reaction-bound", "how long a subject may take to act on a change it can see (a completed rollout, a moved condition) before a rule asking for the reaction fails: DURATION for every mechanism, MECHANISM=DURATION for one (repeatable; 0 to 1h; each mechanism's default is in 'opcert rules' and every report states the bound used)")
+	out.set.Var(out.reaction, "reaction-bound", "how long a subject may take to act on a change it can see (a completed rollout, a moved condition) before a rule asking for the reaction fails: DURATION for every mechanism, MECHANISM=DURATION for one (repeatable; 0 to 1h; each mechanism's default is in 'opcert rules' and every report states the bound used)")
+	f.AddFlagSet(out.set)
 	return out
 }
 
@@ -76,6 +84,27 @@ func (b mechanismFlags) build() (map[string]*conformance.Mechanism, error) {
 		return nil, err
 	}
 	return mechs, nil
+}
+
+// given are the mechanism flags the command was given, as arguments that
+// give them again ("--challenge-after=6s"; a repeatable flag once per
+// value), in name order: what a report keeps (reports.Judging) for
+// analyze to build the same mechanisms.
+func (b mechanismFlags) given() []string {
+	var out []string
+	b.set.VisitAll(func(f *pflag.Flag) {
+		if !f.Changed {
+			return
+		}
+		values := []string{f.Value.String()}
+		if s, ok := f.Value.(pflag.SliceValue); ok {
+			values = s.GetSlice()
+		}
+		for _, v := range values {
+			out = append(out, "--"+f.Name+"="+v)
+		}
+	})
+	return out
 }
 
 func checkPort(port int) error {
@@ -185,6 +214,7 @@ stopped by signal n.`,
 	o.timeScale = 1
 	f.Var(timeScaleFlag{&o.timeScale}, "time-scale", "multiply scenario times and the mechanisms' thresholds by this (0.001 <= x <= 1), for real-time runs of executables: at 0.01 a 10m challenge comes after 6s; budgets that judge a subject (the 30s answer budget) stay absolute")
 	f.BoolVar(&o.strict, "strict", false, "count the warnings of convention rules (how messages read) as failures: exit 1 instead of 0")
+	f.StringVar(&o.kubeconfigOut, "kubeconfig-out", "", "write an administrator's kubeconfig of opcert's API server to this new file (mode 0600) once it is up, for 'opcert watch --kubeconfig FILE' or kubectl to follow the run; removed when the run ends, whatever ends it")
 	f.BoolVar(&o.reproducible, "reproducible", false, "leave wall-clock fields (start time, durations, API server start-up, binaries' path) out of the reports, so that the same input writes the same files")
 	o.mechanisms = addMechanismFlags(f)
 	o.cluster.add(f)
@@ -200,6 +230,9 @@ func (o *runOptions) run(cmd *cobra.Command, files []string) error {
 	if err := checkPort(o.apiPort); err != nil {
 		return err
 	}
+	if err := checkKubeconfigOut(o.kubeconfigOut, o.cluster.on()); err != nil {
+		return err
+	}
 	if err := checkOut(o.out, append(append(files, o.cluster.kubeconfig), programs(o.subjects)...)...); err != nil {
 		return err
 	}
@@ -207,19 +240,24 @@ func (o *runOptions) run(cmd *cobra.Command, files []string) error {
 	if err != nil {
 		return err
 	}
-	if err := o.cluster.check(plans, len(files)+len(o.scenarios) > 0); err != nil {
+	named := len(files)+len(o.scenarios) > 0
+	if err := o.cluster.check(plans, named); err != nil {
 		return err
 	}
-	calls, wall := estimate(plans)
+	plans, skipped, err := o.playable(plans, named)
+	if err != nil {
+		return err
+	}
 	if o.dryRun {
-		return o.cluster.printPlan(cmd.OutOrStdout(), plans, o.out, o.timeScale)
+		return o.cluster.printPlan(cmd.OutOrStdout(), plans, skipped, o.out, o.timeScale)
 	}
 	if err := o.cluster.refuse(plans); err != nil {
 		return err
 	}
-	if wall > longRun {
-		fmt.Fprintf(stderr, "opcert: a long run: about %d API calls, about %s of wall time (see --dry-run)\n", calls, wall.Round(time.Minute))
+	for _, line := range reports.SkippedLines(skipped) {
+		fmt.Fprintf(stderr, "opcert: not playing %s\n", line)
 	}
+	warnLong(stderr, plans, o.timeScale)
 	staging, err := stagingDir(o.out)
 	if err != nil {
 		return err
@@ -232,7 +270,8 @@ func (o *runOptions) run(cmd *cobra.Command, files []string) error {
 	}
 	defer tgt.close()
 
-	rep := &reports.Report{Tool: "opcert", StartedAt: time.Now().UTC(), Environment: tgt.env}
+	rep := &reports.Report{Tool: "opcert", StartedAt: time.Now().UTC(), Environment: tgt.env, Skipped: skipped,
+		Judging: &reports.Judging{Flags: o.mechanisms.given(), Strict: o.strict}}
 	start := time.Now()
 	var stopped error
 	for i, p := range plans {
@@ -246,6 +285,9 @@ func (o *runOptions) run(cmd *cobra.Command, files []string) error {
 		}))
 		for j := range run.Processes { // as the report directory will hold them
 			if rel, err := filepath.Rel(staging, run.Processes[j].Log); err == nil {
+				for k, why := range run.NotJudged { // "see its log ...": not the staging directory, gone by then
+					run.NotJudged[k] = strings.ReplaceAll(why, run.Processes[j].Log, rel)
+				}
 				run.Processes[j].Log = rel
 			}
 		}
@@ -331,15 +373,13 @@ func (o *runOptions) plan(files []string, mechs map[string]*conformance.Mechanis
 		if !ok {
 			return nil, fmt.Errorf("%s: no mechanism %q", sc.Source, sc.Mechanism)
 		}
-		if o.timeScale != 1 && m.Scaled == nil {
-			// Said before anything starts, not after the runs before it.
-			return nil, fmt.Errorf("%s: mechanism %s cannot scale its times, so --time-scale %g cannot play it; run it without --time-scale, or leave it out (--mechanism, --scenario)", sc.Source, m.Name, o.timeScale)
-		}
 		subjects, err := m.Subjects(choices[m.Name])
 		if err != nil {
 			return nil, err
 		}
-		plans = append(plans, plan{sc: sc, m: m, cast: subjects})
+		_, _, procs := castHas[conformance.Process](subjects)
+		_, _, deps := castHas[conformance.Deployment](subjects)
+		plans = append(plans, plan{sc: sc, m: m, cast: subjects, realTime: procs || deps || o.cluster.on()})
 	}
 	return plans, ambiguousExternal(o.subjects, choices, plans)
 }

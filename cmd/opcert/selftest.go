@@ -76,7 +76,9 @@ refused.
 
 Exit codes: 0 every rule and mutant checked out and no faithful variant
 failed, 1 an unfailed rule, a survivor, a faithful variant's failure or a
-reference failure, 2 usage error, 3 environment error.`,
+reference failure, 2 the input's fault (flags, --out; nothing written), 3
+the environment's fault (the API server, the disk), 128+n stopped by
+signal n (the report directory left as it was).`,
 		Example: `  opcert selftest
   opcert selftest --mechanism stale --out /tmp/selftest
   opcert selftest --max-calls 20000   # include the 24h fleet`,

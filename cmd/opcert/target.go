@@ -33,6 +33,15 @@ func (o *runOptions) connect(parent context.Context, stderr io.Writer, plans []p
 	if err != nil {
 		return nil, nil, err
 	}
+	removeKubeconfig := func() {}
+	if o.kubeconfigOut != "" {
+		if removeKubeconfig, err = writeKubeconfigOut(w, o.kubeconfigOut); err != nil {
+			w.Stop()
+			stop(nil)
+			return nil, nil, err
+		}
+		fmt.Fprintf(stderr, "opcert: a kubeconfig of the API server is in %s until the run ends\n", o.kubeconfigOut)
+	}
 	return &target{
 		api: w.Client,
 		env: environment(w),
@@ -41,6 +50,7 @@ func (o *runOptions) connect(parent context.Context, stderr io.Writer, plans []p
 			return opts
 		},
 		close: func() {
+			removeKubeconfig()
 			w.Stop()
 			stop(nil)
 		},

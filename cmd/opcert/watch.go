@@ -35,9 +35,12 @@ type watchOptions struct {
 	out                 string
 	duration, every     time.Duration
 	strict              bool
-	mechanisms          mechanismFlags
-	judged              error  // of the last judging: exitVerdict of its report
-	lost                string // the final judging's: what the recording lost and never reached again
+	// timeScale multiplies the mechanism's thresholds, as a run's at
+	// --time-scale (a run watched on opcert's API server).
+	timeScale  float64
+	mechanisms mechanismFlags
+	judged     error  // of the last judging: exitVerdict of its report
+	lost       string // the final judging's: what the recording lost and never reached again
 }
 
 func newWatch() *cobra.Command {
@@ -50,10 +53,21 @@ func newWatch() *cobra.Command {
 opcert watch lists and watches the kinds the mechanism (--mechanism)
 judges, ClusterOperators for stale and clusteroperator, and records every
 change as a timeline event: who wrote it (its field manager in
-managedFields, and the role the mechanism gives that manager: for stale
-see --detector-manager; for clusteroperator, cluster-version-operator is
+managedFields, and the role the mechanism gives that manager: for stale,
+the managers --detector-manager names are the detector, by default
+opcert's own detector's (opcert) and stale-detector, and every other
+manager is the operator; for clusteroperator, cluster-version-operator is
 the version operator and every other manager the operator), what it changed,
-and when it was seen, to the millisecond. A watch that expires or breaks
+and when it was seen, to the millisecond. The report and the summary
+(WRITERS) name every manager seen and the role its writes were put down
+to; a stale recording with no detector write is NOT JUDGED (exit 4),
+saying so, rather than passed.
+
+To watch a run on opcert's own API server (process mode), start it with
+'opcert run --kubeconfig-out FILE' and give --kubeconfig FILE here; a run
+at --time-scale S is watched with --time-scale S too, which scales the
+thresholds as the run does (analyze of the run's own timeline judges it
+exactly as the run did). A watch that expires or breaks
 is listed again and the span is a recording gap, in which nothing is
 judged. It never writes to the cluster: every request that is not a read
 is refused before it leaves opcert.
@@ -77,7 +91,9 @@ a disk error; 128+n after a signal n (130 for Ctrl-C), once what was
 recorded is judged and written.
 A second signal stops at once and leaves --out as it was.`,
 		Example: `  opcert watch --kubeconfig ~/.kube/config --mechanism clusteroperator --for 2h --out co-watch
-  opcert watch --kubeconfig kc --mechanism stale --detector-manager my-detector --judge-every 10m --out stale-watch`,
+  opcert watch --kubeconfig kc --mechanism stale --detector-manager my-detector --judge-every 10m --out stale-watch
+  opcert run --time-scale 0.01 --kubeconfig-out run.kubeconfig --subject operator=exec:'./bin/manager --name {name}' &
+  opcert watch --kubeconfig run.kubeconfig --mechanism stale --time-scale 0.01 --for 1m`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd) },
 	}
@@ -89,6 +105,8 @@ A second signal stops at once and leaves --out as it was.`,
 	f.DurationVar(&o.duration, "for", 0, "how long to record (default: until Ctrl-C)")
 	f.DurationVar(&o.every, "judge-every", 0, "judge what was recorded so far, and rewrite the reports, at this interval, "+minJudgeEvery.String()+" or more (default: only at the end)")
 	f.BoolVar(&o.strict, "strict", false, "count the warnings of convention rules (how messages read) as failures: exit 1 instead of 0")
+	o.timeScale = 1
+	f.Var(timeScaleFlag{&o.timeScale}, "time-scale", "multiply the mechanism's thresholds by this (0.001 <= x <= 1), as opcert run --time-scale does: to watch a run played at that scale")
 	o.mechanisms = addMechanismFlags(f)
 	return cmd
 }
@@ -221,7 +239,7 @@ func (o *watchOptions) pick() (*conformance.Mechanism, error) {
 		case m.Recording == nil:
 			return nil, fmt.Errorf("--mechanism %s cannot be recorded from a live cluster yet", o.mechanism)
 		}
-		return m, nil
+		return o.scaled(m)
 	}
 	// One mechanism a watch: each gives the field managers its own roles
 	// (stale's detector, clusteroperator's version operator), so two
@@ -235,7 +253,18 @@ func (o *watchOptions) pick() (*conformance.Mechanism, error) {
 	if len(found) != 1 {
 		return nil, fmt.Errorf("give --mechanism: %d mechanisms can be recorded (%s); a watch records one", len(found), strings.Join(found, ", "))
 	}
-	return mechs[found[0]], nil
+	return o.scaled(mechs[found[0]])
+}
+
+// scaled is m with its thresholds multiplied by --time-scale.
+func (o *watchOptions) scaled(m *conformance.Mechanism) (*conformance.Mechanism, error) {
+	switch {
+	case o.timeScale == 1:
+		return m, nil
+	case m.Scaled == nil:
+		return nil, fmt.Errorf("--time-scale %g: mechanism %s cannot scale its times", o.timeScale, m.Name)
+	}
+	return m.Scaled(o.timeScale), nil
 }
 
 // verdict is the exit of a finished watch: the signal that ended it (main
@@ -296,10 +325,13 @@ func (o *watchOptions) judge(parent context.Context, m *conformance.Mechanism, r
 	}
 	run.Timeline = rel
 	run.Subjects = map[string]string{"mechanism": m.Name} // what the summary shows of who was judged
+	if o.timeScale != 1 {
+		run.TimeScale = o.timeScale
+	}
 	if !final {
 		run.Description = "judged while recording: what was recorded so far"
 	}
-	rep := &reports.Report{Tool: "opcert", StartedAt: run.Start, Wall: run.Virtual,
+	rep := &reports.Report{Tool: "opcert", StartedAt: run.Start, Wall: run.Virtual, Judging: &reports.Judging{Flags: o.mechanisms.given(), Strict: o.strict},
 		Environment: reports.Environment{KubeVersion: version, EtcdVersion: "not seen (a live cluster)", Assets: host}, Runs: []reports.Run{run}}
 	if err := reports.WriteAll(staging, rep); err != nil {
 		return envError{err}

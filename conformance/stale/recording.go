@@ -8,17 +8,20 @@ import (
 
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/conformance/stale/rules"
+	"github.com/opcert/opcert/sim"
 )
 
 // DefaultDetectorManagers are the field managers taken for the detector
 // when a live cluster is recorded (opcert watch, opcert analyze of a
-// kubectl stream) and --detector-manager is not given. Seed 000's detector
-// never shipped upstream (UPSTREAM.md: the deadman attempts ran inside
+// kubectl stream) and --detector-manager is not given: opcert's own
+// detector's (sim.FieldManager: what a watch of a run on opcert's API
+// server sees), and stale-detector. Seed 000's detector never shipped
+// upstream (UPSTREAM.md: the deadman attempts ran inside
 // cluster-kube-apiserver-operator, whose own ClusterOperator writes share
 // that manager name), so no upstream name can be the default: a detector
 // run for recording names itself stale-detector, and any other is named
 // with the flag.
-var DefaultDetectorManagers = []string{"stale-detector"}
+var DefaultDetectorManagers = []string{sim.FieldManager, "stale-detector"}
 
 // recording is what a recording of seed 000 watches: ClusterOperators.
 // Whose write it is comes from the write's field manager: one of the
@@ -36,6 +39,8 @@ func recording(detectorManagers []string) *conformance.Recording {
 			}
 			return RoleOperator
 		},
+		Required: []string{RoleDetector},
+		Hint:     "name the detector's field managers with --detector-manager",
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/opcert/opcert/fixtures"
 	"github.com/opcert/opcert/redact"
+	"github.com/opcert/opcert/sim"
 )
 
 // Attach readies an API server someone else runs (a team's envtest, reached
@@ -22,7 +23,7 @@ func Attach(cfg *rest.Config) (client.Client, error) {
 		return nil, err
 	}
 	cfg = rest.CopyConfig(cfg)
-	cfg.QPS, cfg.Burst = -1, 0
+	cfg.QPS, cfg.Burst, cfg.UserAgent = -1, 0, sim.FieldManager
 	if _, err := envtest.InstallCRDs(cfg, envtest.CRDInstallOptions{CRDs: crds, Scheme: Scheme()}); err != nil {
 		return nil, fmt.Errorf("installing opcert's CRDs on %s: %w", redact.URLs(cfg.Host), err)
 	}

@@ -18,6 +18,8 @@ import (
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
+
+	"github.com/opcert/opcert/sim"
 )
 
 // Bounds on the control plane's life: every wait here ends.
@@ -148,6 +150,7 @@ func (w *World) startPlane(crds []*apiextensionsv1.CustomResourceDefinition) (*r
 		return nil, fmt.Errorf("unable to provision admin user: %w", err)
 	}
 	cfg := admin.Config()
+	cfg.UserAgent = sim.FieldManager
 	if err := defaultNamespace(cfg); err != nil {
 		return nil, err
 	}

@@ -359,7 +359,9 @@ func (c Config) upgradeableBlocked(j *conformance.Judging) conformance.Verdict {
 				g.failIn(fmt.Sprintf("%s: at %s Upgradeable %s", what, j.Offset(due), read), b.ev.Time, due, evidence...)
 				continue
 			}
-			took.add(x.since(st, func(w *coWrite) bool { ok, _ := blockedAs(w, b.text); return ok }).ev.Time.Sub(b.ev.Time))
+			if st != nil { // an operator that never wrote blocked nothing, and reacted to nothing
+				took.add(x.since(st, func(w *coWrite) bool { ok, _ := blockedAs(w, b.text); return ok }).ev.Time.Sub(b.ev.Time))
+			}
 			for _, w := range x.mine() {
 				if w.ev.Time.After(due) && (open || w.ev.Time.Before(upto)) {
 					if ok, read := blockedAs(&w, b.text); !ok {

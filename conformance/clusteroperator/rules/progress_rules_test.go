@@ -261,6 +261,11 @@ func TestCO009UpgradeableBlocked(t *testing.T) {
 			want: reports.Skip, message: []string{"its operator was down before Upgradeable was due"}},
 		{name: "an empty blocker blocks nothing: not judged", tl: reference().blocker("20m", "etcd", "").builder,
 			want: reports.Skip, message: []string{"no administrator's blocker"}},
+		// An operator that never wrote (a process that did nothing) fails
+		// the blocker, and is not blocked once it clears; the rule judges
+		// that without a write to measure a reaction to.
+		{name: "an operator that never wrote", tl: newStory().blocker("20m", "etcd", fix).blocker("30m", "etcd", "").builder, cfg: &exact,
+			want: reports.Fail, message: []string{"Upgradeable was not reported: it must be False"}, evidence: []string{"20m"}},
 	})
 	v := judge(t, "CO-009", ruleCase{tl: reference().blocker("20m", "etcd", fix).co("20m25s", "etcd", "", blocked).
 		blocker("30m", "etcd", "").co("30m", "etcd", "", free).builder})

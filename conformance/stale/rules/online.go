@@ -41,7 +41,10 @@ func newOnline(cfg Config, start time.Time) *online {
 	return &online{cfg: cfg, start: start, objs: map[string]*objJudge{}}
 }
 
-func (o *online) off(t time.Time) string { return "+" + t.Sub(o.start).String() }
+// off cites an instant as the rules do (conformance.OffsetOf): "-354ms"
+// for a recorded write stamped before the recording began, never
+// "+-354ms".
+func (o *online) off(t time.Time) string { return conformance.OffsetOf(t.Sub(o.start)) }
 
 // rule indexes, in Rules' order.
 const (

@@ -185,12 +185,18 @@ func (c *Client) write(ctx context.Context, verb string, obj client.Object, do f
 			before = fresh
 		}
 	}
+	// The write is filed at the instant it was sent: in real time the
+	// server's answer may come after a subject has seen the change on its
+	// watch and acted on it, which would file the reaction before its
+	// cause. In virtual time the clock stands still meanwhile.
+	sent := c.s.clock.Now()
 	err = c.s.meter.time(func() error {
 		c.s.toServer(gk, obj)
 		defer c.s.toLocal(gk, obj)
 		return do()
 	})
 	e := c.event(verb, k)
+	e.Time = sent
 	if err != nil {
 		e.Failed, e.Detail = true, err.Error()
 		if apierrors.IsConflict(err) || apierrors.IsNotFound(err) || apierrors.IsAlreadyExists(err) {

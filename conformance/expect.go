@@ -89,7 +89,11 @@ func (s *scene) settle(ctx context.Context, ex *expectation) error {
 				continue
 			}
 			if o := check(ex.x, ch.After, s.ownTexts(e.Role)); o.holds() {
-				s.record(ctx, ex, o, fmt.Sprintf(" at %s, %s after the step", OffsetOf(e.Time.Sub(s.origin)), e.Time.Sub(ex.since)))
+				at := e.Time
+				if at.Before(ex.since) {
+					at = ex.since // the state it held at the step
+				}
+				s.record(ctx, ex, o, fmt.Sprintf(" at %s, %s after the step", OffsetOf(at.Sub(s.origin)), at.Sub(ex.since)))
 				return nil
 			}
 		}
@@ -194,16 +198,26 @@ func (s *scene) record(ctx context.Context, ex *expectation, o observation, when
 }
 
 // changes are the recorded writes of the expectation's object that changed
-// its condition, after its step and up to now, in time order.
+// its condition, up to now, in time order: those after its step, and the
+// last one at or before it, which gave the condition the state it had at
+// the step. In real time the step's read may not show that write yet (the
+// run's store follows the API server's watch, tens of milliseconds late),
+// while the timeline files it at the instant the server made it.
 func (s *scene) changes(ex *expectation) []timeline.Event {
 	var out []timeline.Event
 	for _, e := range s.tl.Events() {
-		if e.IsWrite() && e.Object == ex.ref && e.Time.After(ex.since) && !e.Time.After(s.sched.Now()) && changed(e, ex.x.Condition) {
+		if e.IsWrite() && e.Object == ex.ref && !e.Time.After(s.sched.Now()) && changed(e, ex.x.Condition) {
 			out = append(out, e)
 		}
 	}
 	slices.SortStableFunc(out, func(a, b timeline.Event) int { return a.Time.Compare(b.Time) })
-	return out
+	first := 0
+	for i, e := range out {
+		if !e.Time.After(ex.since) {
+			first = i
+		}
+	}
+	return out[first:]
 }
 
 // writer is the role whose write gave the condition its present state, as

@@ -27,8 +27,9 @@ import (
 )
 
 // Cluster mode for seed 004 (README "On a cluster"): the example
-// stackable operator deployed by examples/stackableoperator/deploy.yaml,
-// one Deployment watching every namespace, plays the operator on opcert's
+// stackable operator (examples/stackableoperator: client-go, nothing of
+// opcert) deployed by examples/stackableoperator/deploy.yaml, one
+// Deployment watching every namespace, plays the operator on opcert's
 // envtest server reached only through kubeconfig files; the stand-in runs
 // its binary while the Deployment has replicas, and stackablePods plays
 // the cluster's controllers and kubelet for the workloads it writes.
@@ -36,8 +37,8 @@ import (
 const (
 	stackableNS      = "example-stackable"
 	stackableSubject = "stackable.operator=deployment:" + stackableNS + "/stackableoperator"
-	// The labels reference/stackable puts on its workloads, their
-	// templates and so their pods (the shared design of seed 004).
+	// The labels seed 004's scenarios find a cluster's workloads and pods
+	// by, which the example puts on its workloads and their templates.
 	instanceLabel  = "app.kubernetes.io/instance"
 	componentLabel = "app.kubernetes.io/component"
 )

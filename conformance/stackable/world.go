@@ -2,6 +2,7 @@ package stackable
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/client-go/util/retry"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	ref "github.com/opcert/opcert/reference/stackable"
@@ -141,16 +143,20 @@ func (w *world) Do(ctx context.Context, action string, arg any) error {
 	return fmt.Errorf("%s scenarios have no action %q", Name, action)
 }
 
-// edit is the user changing a cluster.
+// edit is the user changing a cluster, read again and changed again when
+// the operator wrote its status in between (a conflict: in real time the
+// operator's writes race the user's, as kubectl edit's do).
 func (w *world) edit(ctx context.Context, name string, change func(*unstructured.Unstructured) error) error {
-	u := object(w.clusters[name])
-	if err := w.user.Get(ctx, client.ObjectKeyFromObject(u), u); err != nil {
-		return fmt.Errorf("reading SampleCluster %s: %w", name, err)
-	}
-	if err := change(u); err != nil {
-		return err
-	}
-	return w.user.Update(ctx, u)
+	return retry.RetryOnConflict(retry.DefaultRetry, func() error {
+		u := object(w.clusters[name])
+		if err := w.user.Get(ctx, client.ObjectKeyFromObject(u), u); err != nil {
+			return fmt.Errorf("reading SampleCluster %s: %w", name, err)
+		}
+		if err := change(u); err != nil {
+			return err
+		}
+		return w.user.Update(ctx, u)
+	})
 }
 
 // setReplicas sets a role's replicas in a SampleCluster's spec.
@@ -170,12 +176,28 @@ func setReplicas(u *unstructured.Unstructured, role string, n int) error {
 // pod is the namespace and name of the pod a step names: the role's
 // workload's pods, by name, as the simulated kubelet runs them now.
 func (w *world) pod(ctx context.Context, r PodRef) (string, string, error) {
+	names, err := w.podNames(ctx, r)
+	if err != nil {
+		return "", "", err
+	}
+	if r.Pod >= len(names) {
+		return "", "", fmt.Errorf("cluster %s's role %s has %d pods now: %w %d", r.Cluster, r.Role, len(names), errNoPod, r.Pod)
+	}
+	return w.clusters[r.Cluster].namespace(), names[r.Pod], nil
+}
+
+// errNoPod is a step's pod that does not run.
+var errNoPod = errors.New("there is no pod")
+
+// podNames are the names of the pods of r's role, in order, those being
+// deleted left out.
+func (w *world) podNames(ctx context.Context, r PodRef) ([]string, error) {
 	c := w.clusters[r.Cluster]
 	pods := &corev1.PodList{}
 	err := w.user.List(ctx, pods, client.InNamespace(c.namespace()),
 		client.MatchingLabels{ref.LabelInstance: c.Name, ref.LabelComponent: r.Role})
 	if err != nil {
-		return "", "", err
+		return nil, err
 	}
 	var names []string
 	for _, p := range pods.Items {
@@ -184,10 +206,7 @@ func (w *world) pod(ctx context.Context, r PodRef) (string, string, error) {
 		}
 	}
 	slices.Sort(names)
-	if r.Pod >= len(names) {
-		return "", "", fmt.Errorf("cluster %s's role %s has %d pods now: there is no pod %d", r.Cluster, r.Role, len(names), r.Pod)
-	}
-	return c.namespace(), names[r.Pod], nil
+	return names, nil
 }
 
 // queueLoad queues the load's pod failures over the run: each cluster's
@@ -213,15 +232,36 @@ func (w *world) queueLoad(duration time.Duration) {
 			}
 			var name string
 			w.st.Sched.At(w.st.At(at), func(ctx context.Context) error {
-				_, n, err := w.pod(ctx, which)
-				if err != nil {
+				n, err := w.loadPod(ctx, which)
+				if name = n; err != nil || n == "" {
 					return err
 				}
-				name = n
 				return fail(ctx, ns, name)
 			})
-			w.st.Sched.At(w.st.At(at+l.RecoverAfter.Duration), func(ctx context.Context) error { return w.pods.RecoverPod(ctx, ns, name) })
+			w.st.Sched.At(w.st.At(at+l.RecoverAfter.Duration), func(ctx context.Context) error {
+				if name == "" {
+					return nil
+				}
+				return w.pods.RecoverPod(ctx, ns, name)
+			})
 			at += l.RecoverAfter.Duration
 		}
 	}
+}
+
+// loadPod is the pod a load failure hits: the role's pod at which.Pod's
+// place, or, while fewer pods run (in real time an operator may still be
+// creating them when failures begin; in virtual time every cluster is up
+// by then), the one at that place counted round the pods there; "" when
+// there is none yet, and the failure is left out.
+func (w *world) loadPod(ctx context.Context, which PodRef) (string, error) {
+	_, name, err := w.pod(ctx, which)
+	if !errors.Is(err, errNoPod) {
+		return name, err
+	}
+	names, err := w.podNames(ctx, which)
+	if err != nil || len(names) == 0 {
+		return "", err
+	}
+	return names[which.Pod%len(names)], nil
 }

@@ -64,7 +64,7 @@ func (s *scene) expect(ctx context.Context, x *scenarios.Expect) error {
 	if err != nil {
 		return err
 	}
-	if o.holds() || s.window <= 0 {
+	if o.met() || s.window <= 0 {
 		s.record(ctx, ex, o, "")
 		return nil
 	}
@@ -81,20 +81,28 @@ func (s *scene) expect(ctx context.Context, x *scenarios.Expect) error {
 }
 
 // settle closes an expectation's window: the first recorded change of the
-// condition inside it that matches, else the state at its close.
+// condition inside it that meets the step, else the state at its close if
+// it does. A step that met nothing but a state whose texts were all the
+// subject's own is "not compared" (it holds, and proves nothing); one that
+// met nothing at all failed, with what was seen last.
 func (s *scene) settle(ctx context.Context, ex *expectation) error {
+	var vacuous *observation
+	vacuousAt := time.Time{}
 	for _, e := range s.changes(ex) {
 		for _, ch := range e.Conditions {
 			if ch.Type != ex.x.Condition {
 				continue
 			}
-			if o := check(ex.x, ch.After, s.ownTexts(e.Role)); o.holds() {
-				at := e.Time
-				if at.Before(ex.since) {
-					at = ex.since // the state it held at the step
-				}
-				s.record(ctx, ex, o, fmt.Sprintf(" at %s, %s after the step", OffsetOf(at.Sub(s.origin)), at.Sub(ex.since)))
+			at := e.Time
+			if at.Before(ex.since) {
+				at = ex.since // the state it held at the step
+			}
+			switch o := check(ex.x, ch.After, s.ownTexts(e.Role)); {
+			case o.met():
+				s.record(ctx, ex, o, s.heldAt(ex, at))
 				return nil
+			case o.holds() && vacuous == nil:
+				vacuous, vacuousAt = &o, at
 			}
 		}
 	}
@@ -102,12 +110,26 @@ func (s *scene) settle(ctx context.Context, ex *expectation) error {
 	if err != nil {
 		return err
 	}
-	late := fmt.Sprintf(" (from the step to %s later)", s.sched.Now().Sub(ex.since))
-	if o.holds() {
-		late = fmt.Sprintf(" at %s, %s after the step", OffsetOf(s.sched.Now().Sub(s.origin)), s.sched.Now().Sub(ex.since))
+	switch now := s.sched.Now(); {
+	case o.met():
+		s.record(ctx, ex, o, s.heldAt(ex, now))
+	case vacuous != nil:
+		s.record(ctx, ex, *vacuous, s.heldAt(ex, vacuousAt))
+	case o.holds():
+		s.record(ctx, ex, o, s.heldAt(ex, now))
+	default:
+		s.record(ctx, ex, o, fmt.Sprintf(" (from the step to %s later)", now.Sub(ex.since)))
 	}
-	s.record(ctx, ex, o, late)
 	return nil
+}
+
+// heldAt says when, in its window, an expectation held (nothing if at
+// its step).
+func (s *scene) heldAt(ex *expectation, at time.Time) string {
+	if !at.After(ex.since) {
+		return ""
+	}
+	return fmt.Sprintf(" at %s, %s after the step", OffsetOf(at.Sub(s.origin)), at.Sub(ex.since))
 }
 
 // observation is what one read of the condition showed.
@@ -122,6 +144,9 @@ type observation struct {
 }
 
 func (o observation) holds() bool { return len(o.problems) == 0 }
+
+// met says the step held and checked something.
+func (o observation) met() bool { return o.holds() && o.compared }
 
 // observe reads the condition now. The object is read as its Go type when
 // the scheme has one (so the run's store answers, as it does the actors),

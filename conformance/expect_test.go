@@ -33,9 +33,15 @@ operators:
     answerDelay: 2s
     conditions:
       - {type: Available, status: "True", reason: AsExpected, message: All is well}
+  - name: auth
+    answerDelay: 2s
+    conditions:
+      - {type: Available, status: "True", reason: AsExpected, message: All is well}
 steps:
   - at: 1m
     killOperator: etcd
+  - at: 9m59s
+    expect: {object: auth, condition: Available, messagePrefix: "Operator checking for stale status, the active operator will reset this message: "}
   - at: 10m1s
     expect: {object: etcd, condition: Available, messagePrefix: "Operator checking for stale status, the active operator will reset this message: "}
   - at: 12m
@@ -62,40 +68,59 @@ steps:
 				out = append(out, e)
 			}
 		}
-		Expect(out).To(HaveLen(5))
+		Expect(out).To(HaveLen(6))
 		c, _ := conformancetest.Case(run, "EXPECT")
 		return c, out
 	}
 
 	It("records the reference's at their steps and compares its texts", func() {
 		c, evs := expects(nil)
-		Expect(evs[0].Time).To(Equal(sim.Epoch.Add(10*time.Minute + time.Second)))
-		for _, i := range []int{0, 1, 2, 4} {
-			Expect(evs[i].Detail).To(HaveSuffix("Available: as expected"))
+		etcd, dns := on(evs, "etcd"), on(evs, "dns")
+		Expect(etcd[0].Time).To(Equal(sim.Epoch.Add(10*time.Minute + time.Second)))
+		for _, e := range []timeline.Event{etcd[0], etcd[1], dns[0], dns[1]} {
+			Expect(e.Detail).To(HaveSuffix("Available: as expected"))
 		}
-		Expect(evs[3].Failed).To(BeTrue())
-		Expect(evs[3].Detail).To(ContainSubstring("status is True, want False"))
-		Expect(evs[3].Time).To(Equal(sim.Epoch.Add(13*time.Minute+30*time.Second)), "a failure is recorded when its window closes")
+		Expect(dns[2].Failed).To(BeTrue())
+		Expect(dns[2].Detail).To(ContainSubstring("status is True, want False"))
+		Expect(dns[2].Time).To(Equal(sim.Epoch.Add(13*time.Minute+30*time.Second)), "a failure is recorded when its window closes")
 		Expect(c.Status).To(Equal(reports.Fail))
-		Expect(c.Message).To(HavePrefix("1 of 5 expectations failed"))
+		Expect(c.Message).To(HavePrefix("1 of 6 expectations failed"))
+		Expect(on(evs, "auth")[0].Detail).To(Equal("auth Available: as expected at +10m0s, 1s after the step"))
 	})
 
 	It("lets a faithful detector meet them late, within the reaction bound", func() {
 		_, evs := expects(map[string]string{"detector": "own-reason"})
-		Expect(evs[4].Failed).To(BeFalse(), evs[4].Detail)
-		Expect(evs[4].Detail).To(Equal("etcd Available: as expected at +20m10s, 9s after the step"), "its challenge came 5s late, its mark 10m after it")
+		etcd := on(evs, "etcd")
+		Expect(etcd[1].Failed).To(BeFalse(), etcd[1].Detail)
+		Expect(etcd[1].Detail).To(Equal("etcd Available: as expected at +20m10s, 9s after the step"), "its challenge came 5s late, its mark 10m after it")
 		// Its challenge is its own text (STALE-003 judges it, not the scenario).
-		Expect(evs[0].Detail).To(HavePrefix("etcd Available: not compared: the subject chose its messagePrefix"))
+		Expect(etcd[0].Detail).To(HavePrefix("etcd Available: not compared: the subject chose its messagePrefix"))
 	})
 
 	It("leaves an operator's own texts to it, and says what it did not compare", func() {
 		c, evs := expects(map[string]string{"operator": "type-prefixed"})
-		Expect(evs[1].Failed).To(BeFalse(), evs[1].Detail)
-		Expect(evs[1].Detail).To(Equal("dns Available: as expected (its status; the subject chose its message)"))
-		Expect(evs[2].Failed).To(BeFalse(), evs[2].Detail)
-		Expect(evs[2].Detail).To(Equal("dns Available: not compared: the subject chose its message"))
-		Expect(evs[3].Failed).To(BeTrue())
-		Expect(c.Message).To(HavePrefix("1 of 4 expectations failed"))
+		dns := on(evs, "dns")
+		Expect(dns[0].Failed).To(BeFalse(), dns[0].Detail)
+		Expect(dns[0].Detail).To(Equal("dns Available: as expected (its status; the subject chose its message)"))
+		Expect(dns[1].Failed).To(BeFalse(), dns[1].Detail)
+		Expect(dns[1].Detail).To(Equal("dns Available: not compared: the subject chose its message"))
+		Expect(dns[2].Failed).To(BeTrue())
+		Expect(c.Message).To(HavePrefix("1 of 5 expectations failed"))
 		Expect(c.Message).To(ContainSubstring("1 not compared"))
+		// At its step auth's condition was its operator's, whose texts are
+		// not compared: the step looks on, and meets the detector's
+		// challenge in its window.
+		Expect(on(evs, "auth")[0].Detail).To(Equal("auth Available: as expected at +10m0s, 1s after the step"))
 	})
 })
+
+// on is the expect events of one object, in the order they were recorded.
+func on(evs []timeline.Event, object string) []timeline.Event {
+	var out []timeline.Event
+	for _, e := range evs {
+		if e.Object.Name == object {
+			out = append(out, e)
+		}
+	}
+	return out
+}

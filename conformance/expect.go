@@ -224,7 +224,7 @@ func (s *scene) record(ctx context.Context, ex *expectation, o observation, when
 
 // changes are the recorded writes of the expectation's object that changed
 // its condition, up to now, in time order: those after its step, and the
-// last one at or before it, which gave the condition the state it had at
+// last one before it, which gave the condition the state it had at
 // the step. In real time the step's read may not show that write yet (the
 // run's store follows the API server's watch, tens of milliseconds late),
 // while the timeline files it at the instant the server made it.
@@ -236,9 +236,11 @@ func (s *scene) changes(ex *expectation) []timeline.Event {
 		}
 	}
 	slices.SortStableFunc(out, func(a, b timeline.Event) int { return a.Time.Compare(b.Time) })
+	// From the last write before the step (at its instant, writes come
+	// after it), which a real-time read may not show yet.
 	first := 0
 	for i, e := range out {
-		if !e.Time.After(ex.since) {
+		if e.Time.Before(ex.since) {
 			first = i
 		}
 	}

@@ -108,7 +108,8 @@ func Play(ctx context.Context, api client.Client, m *Mechanism, sc *scenarios.Sc
 		return JudgeWith(m.Rules, j)
 	}
 	if sched.Realtime() {
-		events = inOrder(events)
+		tl.SortByTime()
+		events = tl.Events()
 		run.Start, run.TimeScale = stage.Origin, stage.Scale
 		if m.WithTolerance != nil { // newStage gave the rules it
 			run.Tolerance = RealtimeTolerance

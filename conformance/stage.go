@@ -3,7 +3,6 @@ package conformance
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"time"
 
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -97,15 +96,6 @@ func hasImpl[T any](cast Cast) bool {
 		}
 	}
 	return false
-}
-
-// inOrder sorts a real-time timeline's events by time: writes observed on
-// the API server are filed as they are seen, while the run's own are filed
-// once their batch is over.
-func inOrder(events []timeline.Event) []timeline.Event {
-	out := slices.Clone(events)
-	slices.SortStableFunc(out, func(a, b timeline.Event) int { return a.Time.Compare(b.Time) })
-	return out
 }
 
 var (

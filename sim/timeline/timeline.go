@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"sync"
 	"time"
 
@@ -26,6 +27,19 @@ func (t *Timeline) Append(events ...Event) {
 	for _, e := range events {
 		e.Seq = len(t.events) + 1
 		t.events = append(t.events, e)
+	}
+}
+
+// SortByTime puts the events in time order, keeping the order of those at
+// the same instant, and numbers them again: a real-time run files writes
+// seen on the API server as they are seen and its own as they were sent,
+// so it appends them out of order, and a timeline is read in time order.
+func (t *Timeline) SortByTime() {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	slices.SortStableFunc(t.events, func(a, b Event) int { return a.Time.Compare(b.Time) })
+	for i := range t.events {
+		t.events[i].Seq = i + 1
 	}
 }
 

@@ -402,3 +402,41 @@ func TestReadJSONLRejectsTrailingDataOnALine(t *testing.T) {
 		t.Errorf("error %q does not name line 1", err)
 	}
 }
+
+// A real-time run appends out of time order; sorted, its timeline reads
+// back (the decoder refuses a time going back) and keeps same-instant order.
+func TestSortByTimeReadsBack(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	var tl Timeline
+	at := func(ms int, actor string) Event {
+		return Event{Time: t0.Add(time.Duration(ms) * time.Millisecond), Actor: actor, Role: actor, Verb: VerbUpdate,
+			Object: ObjectRef{Kind: "ClusterOperator", Name: "etcd"}}
+	}
+	tl.Append(at(2, "a"), at(0, "b"), at(2, "c"), at(1, "d"))
+	var before bytes.Buffer
+	if err := tl.WriteJSONL(&before); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadJSONL(&before); err == nil || !strings.Contains(err.Error(), "goes back") {
+		t.Fatalf("a timeline out of time order read back: %v", err)
+	}
+	tl.SortByTime()
+	var after bytes.Buffer
+	if err := tl.WriteJSONL(&after); err != nil {
+		t.Fatal(err)
+	}
+	back, err := ReadJSONL(&after)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for i, e := range back.Events() {
+		if e.Seq != i+1 {
+			t.Errorf("event %d numbered %d", i+1, e.Seq)
+		}
+		got = append(got, e.Actor)
+	}
+	if strings.Join(got, "") != "bdac" {
+		t.Errorf("order %v, want b d a c", got)
+	}
+}

@@ -229,7 +229,12 @@ func TestClusterModeCertifiesTheComponentOperator(t *testing.T) {
 		pass []string
 	}{
 		{"co-clean-install", []string{"CO-001", "CO-002", "CO-003", "CO-006", "CO-007", "CO-020", "EXPECT"}},
-		{"co-cluster-upgrade", []string{"CO-001", "CO-002", "CO-003", "CO-004", "CO-006", "CO-007", "CO-009", "CO-020", "EXPECT"}},
+		// CO-004 owes nothing here: the stand-in's pods (300ms each at
+		// 0.01) roll an operand out in about 1.2s, under the "second or
+		// two" after which 001 asks for Progressing; it passed only when a
+		// busy machine made the rollout longer. Process mode's test judges
+		// it on the built-ins.
+		{"co-cluster-upgrade", []string{"CO-001", "CO-002", "CO-003", "CO-006", "CO-007", "CO-009", "CO-020", "EXPECT"}},
 	} {
 		out := filepath.Join(t.TempDir(), "report")
 		sc := []string{"--scenario", tc.scenario}

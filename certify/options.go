@@ -42,9 +42,10 @@ type Options struct {
 	// 24-hour fleet, about half a minute of wall time).
 	MaxCalls int
 	// Rules are the rules judged, by ID; empty: every rule of the
-	// mechanism. "EXPECT" adds the scenarios' own expectations, which are
-	// written for opcert's subjects (their operands, their delays) and are
-	// otherwise reported as not judged.
+	// mechanism. "EXPECT" adds the scenarios' own expectations, otherwise
+	// reported as not judged: they hold for any faithful subject, but some
+	// follow steps skipped for a team's reconciler (its operand moves as
+	// its own, not as a setCondition says).
 	Rules []string
 	// Flags set the mechanism's flags as `opcert run` takes them, without
 	// the dashes: {"answer-budget": "10s"}.

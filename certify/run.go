@@ -75,7 +75,7 @@ func (p *plan) play(ctx context.Context, a *api, sc *scenarios.Scenario) (run re
 
 // keep filters a run's cases to the rules asked for. The EXPECT case stays,
 // as it says which steps did not apply to the team's subject; unless asked
-// for it is not judged, since the expectations describe opcert's subjects.
+// for it is not judged, since some expectations follow those steps.
 func (p *plan) keep(cases []reports.Case) []reports.Case {
 	var out []reports.Case
 	for _, c := range cases {

@@ -222,13 +222,9 @@ func (s *scene) record(ctx context.Context, ex *expectation, o observation, when
 	s.sched.Record(ctx, e)
 }
 
-// changes are the recorded writes of the expectation's object that changed
-// its condition, up to now, in time order: those after its step, and the
-// last one before it, which gave the condition the state it had at
-// the step. In real time the step's read may not show that write yet (the
-// run's store follows the API server's watch, tens of milliseconds late),
-// while the timeline files it at the instant the server made it.
-func (s *scene) changes(ex *expectation) []timeline.Event {
+// writes are the recorded writes of the expectation's object that changed
+// its condition, up to now, in time order.
+func (s *scene) writes(ex *expectation) []timeline.Event {
 	var out []timeline.Event
 	for _, e := range s.tl.Events() {
 		if e.IsWrite() && e.Object == ex.ref && !e.Time.After(s.sched.Now()) && changed(e, ex.x.Condition) {
@@ -236,8 +232,17 @@ func (s *scene) changes(ex *expectation) []timeline.Event {
 		}
 	}
 	slices.SortStableFunc(out, func(a, b timeline.Event) int { return a.Time.Compare(b.Time) })
-	// From the last write before the step (at its instant, writes come
-	// after it), which a real-time read may not show yet.
+	return out
+}
+
+// changes are the writes after the expectation's step, and the last one
+// before it, which gave the condition the state it had at the step (at its
+// instant, writes come after it). In real time the step's read may not
+// show that write yet (the run's store follows the API server's watch,
+// tens of milliseconds late), while the timeline files it at the instant
+// the server made it.
+func (s *scene) changes(ex *expectation) []timeline.Event {
+	out := s.writes(ex)
 	first := 0
 	for i, e := range out {
 		if e.Time.Before(ex.since) {
@@ -250,13 +255,10 @@ func (s *scene) changes(ex *expectation) []timeline.Event {
 // writer is the role whose write gave the condition its present state, as
 // far as the timeline knows ("" if it holds no such write).
 func (s *scene) writer(ex *expectation) string {
-	role, at := "", time.Time{}
-	for _, e := range s.tl.Events() {
-		if e.IsWrite() && e.Object == ex.ref && !e.Time.Before(at) && !e.Time.After(s.sched.Now()) && changed(e, ex.x.Condition) {
-			role, at = e.Role, e.Time
-		}
+	if w := s.writes(ex); len(w) > 0 {
+		return w[len(w)-1].Role
 	}
-	return role
+	return ""
 }
 
 func changed(e timeline.Event, condition string) bool {

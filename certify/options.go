@@ -13,6 +13,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/scenarios"
 )
 
@@ -74,7 +75,7 @@ type plan struct {
 	opts  Options
 	m     *conformance.Mechanism
 	cast  conformance.Cast
-	rules []conformance.Rule // judged, in the mechanism's order
+	rules []judge.Rule // judged, in the mechanism's order
 	// expect: the scenarios' expectations are judged too.
 	expect bool
 	scs    []*scenarios.Scenario

@@ -12,6 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/scenarios"
 	"github.com/opcert/opcert/sim"
 	"github.com/opcert/opcert/sim/timeline"
@@ -42,10 +43,6 @@ type expectation struct {
 	ref   timeline.ObjectRef
 	since time.Time // the step's instant
 }
-
-// notComparedMark ends the detail of an expect event that compared
-// nothing: the tally counts it apart from the expectations that held.
-const notComparedMark = ": not compared"
 
 // expect checks one condition and records the outcome on the timeline,
 // at once if it holds or the run allows no window, else when its window
@@ -129,7 +126,7 @@ func (s *scene) heldAt(ex *expectation, at time.Time) string {
 	if !at.After(ex.since) {
 		return ""
 	}
-	return fmt.Sprintf(" at %s, %s after the step", OffsetOf(at.Sub(s.origin)), at.Sub(ex.since))
+	return fmt.Sprintf(" at %s, %s after the step", judge.OffsetOf(at.Sub(s.origin)), at.Sub(ex.since))
 }
 
 // observation is what one read of the condition showed.
@@ -213,7 +210,7 @@ func (s *scene) record(ctx context.Context, ex *expectation, o observation, when
 	case !o.holds():
 		e.Failed, e.Detail = true, head+": "+strings.Join(o.problems, "; ")+when
 	case !o.compared:
-		e.Detail = head + notComparedMark + ": the subject chose its " + strings.Join(o.unjudged, " and ") + when
+		e.Detail = head + judge.NotComparedMark + ": the subject chose its " + strings.Join(o.unjudged, " and ") + when
 	case len(o.unjudged) > 0:
 		e.Detail = head + ": as expected" + when + " (its status; the subject chose its " + strings.Join(o.unjudged, " and ") + ")"
 	default:

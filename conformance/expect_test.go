@@ -12,7 +12,6 @@ import (
 	"github.com/opcert/opcert/conformance/stale"
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/scenarios"
-	"github.com/opcert/opcert/sim"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -76,13 +75,13 @@ steps:
 	It("records the reference's at their steps and compares its texts", func() {
 		c, evs := expects(nil)
 		etcd, dns := on(evs, "etcd"), on(evs, "dns")
-		Expect(etcd[0].Time).To(Equal(sim.Epoch.Add(10*time.Minute + time.Second)))
+		Expect(etcd[0].Time).To(Equal(timeline.Epoch.Add(10*time.Minute + time.Second)))
 		for _, e := range []timeline.Event{etcd[0], etcd[1], dns[0], dns[1]} {
 			Expect(e.Detail).To(HaveSuffix("Available: as expected"))
 		}
 		Expect(dns[2].Failed).To(BeTrue())
 		Expect(dns[2].Detail).To(ContainSubstring("status is True, want False"))
-		Expect(dns[2].Time).To(Equal(sim.Epoch.Add(13*time.Minute+30*time.Second)), "a failure is recorded when its window closes")
+		Expect(dns[2].Time).To(Equal(timeline.Epoch.Add(13*time.Minute+30*time.Second)), "a failure is recorded when its window closes")
 		Expect(c.Status).To(Equal(reports.Fail))
 		Expect(c.Message).To(HavePrefix("1 of 6 expectations failed"))
 		Expect(on(evs, "auth")[0].Detail).To(Equal("auth Available: as expected at +10m0s, 1s after the step"))

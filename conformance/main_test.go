@@ -5,8 +5,8 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/opcert/opcert/conformance/conformancetest"
 	"github.com/opcert/opcert/sim/world"
+	"github.com/opcert/opcert/sim/world/worldtest"
 )
 
 // api is the one API server the integration suite and the benchmarks share,
@@ -18,4 +18,4 @@ var runs atomic.Int64
 // prefix gives each run its own object names on the shared server.
 func prefix() string { return fmt.Sprintf("t%03d-", runs.Add(1)) }
 
-func TestMain(m *testing.M) { conformancetest.Main(m, &api) }
+func TestMain(m *testing.M) { worldtest.Main(m, &api) }

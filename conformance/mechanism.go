@@ -12,7 +12,9 @@ import (
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/process"
+	"github.com/opcert/opcert/record"
 	"github.com/opcert/opcert/redact"
 	"github.com/opcert/opcert/scenarios"
 	"github.com/opcert/opcert/sim"
@@ -24,7 +26,7 @@ type Mechanism struct {
 	Name  string // the seed's short name, as scenarios name it
 	Seed  string // the seed file's number, e.g. "000"
 	Roles []Role
-	Rules []Rule
+	Rules []judge.Rule
 	// Build starts the scenario's world with the cast's subjects and
 	// returns what carries out its actions. Steps are queued before Build
 	// runs; work Build queues at an instant runs after them.
@@ -37,7 +39,7 @@ type Mechanism struct {
 	// Recording says what opcert watch records of a live API server for
 	// this mechanism, and whose writes play which role (recording.go); nil:
 	// the mechanism cannot be recorded.
-	Recording *Recording
+	Recording *record.Recording
 	// WithTolerance is the mechanism judged with d of slack on its
 	// deadlines, as a real-time recording needs (the recorder's latency,
 	// the API server's second-truncated times); nil: its rules take none.
@@ -46,7 +48,7 @@ type Mechanism struct {
 	// one event at a time, so that a long timeline is judged without being
 	// held (Stream); a mechanism without them is judged on its events,
 	// kept in memory.
-	Online []Online
+	Online []judge.Online
 	// Scaled is the mechanism with its thresholds multiplied by scale
 	// (opcert run --time-scale: a 10m challenge at 0.01 is 6s) and the
 	// budgets that judge a subject left as they are; nil: its times cannot
@@ -177,7 +179,7 @@ type Stage struct {
 	// Config reaches the run's API server with opcert's own rights, for
 	// the watches a real-time run needs (nil in virtual time).
 	Config *rest.Config
-	// Origin is the run's time zero (sim.Epoch in virtual time, the wall
+	// Origin is the run's time zero (timeline.Epoch in virtual time, the wall
 	// clock's start in real time) and Scale what scenario times are
 	// multiplied by (Options.TimeScale): a mechanism that queues its own
 	// work at scenario times (chaos) queues it at At.

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/opcert/opcert/judge"
 	"github.com/spf13/pflag"
 )
 
@@ -100,7 +101,7 @@ type ProfiledRule struct {
 	// Reaction is the mechanism's default reaction bound
 	// (Mechanism.Reaction).
 	Reaction time.Duration
-	Rule
+	judge.Rule
 }
 
 // build makes the mechanism with its flags' defaults, and profile if given.

@@ -4,12 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/scenarios"
 	"github.com/opcert/opcert/sim"
@@ -102,10 +102,10 @@ func Play(ctx context.Context, api client.Client, m *Mechanism, sc *scenarios.Sc
 	run.APICalls, run.MedianCall = sched.APICalls()
 	run.Reached = sched.Now().Sub(stage.Origin)
 	events := tl.Events()
-	judge := func(events []timeline.Event, end time.Time) []reports.Case {
-		j := NewJudging(events, end)
+	judgeUpTo := func(events []timeline.Event, end time.Time) []reports.Case {
+		j := judge.NewJudging(events, end)
 		j.Start, j.Strict = stage.Origin, opts.Strict
-		return JudgeWith(m.Rules, j)
+		return judge.JudgeWith(m.Rules, j)
 	}
 	if sched.Realtime() {
 		tl.SortByTime()
@@ -116,7 +116,7 @@ func Play(ctx context.Context, api client.Client, m *Mechanism, sc *scenarios.Sc
 		}
 	}
 	if err == nil {
-		run.Cases = append(judge(events, end), expectations(events))
+		run.Cases = append(judgeUpTo(events, end), judge.Expectations(events))
 		return run, tl
 	}
 	run.Error, run.Stopped = err.Error(), stopReason(ctx, err)
@@ -125,7 +125,7 @@ func Play(ctx context.Context, api client.Client, m *Mechanism, sc *scenarios.Sc
 	var stamp *sim.WallClockError
 	if run.Stopped != reports.StopSubject || errors.As(err, &stamp) {
 		why := fmt.Sprintf("the run stopped (%s) at +%s", run.Stopped, run.Reached)
-		expect := expectCase()
+		expect := judge.ExpectCase()
 		expect.Status, expect.Message = reports.Skip, "not judged: "+why
 		run.Cases = append(notJudged(m.Rules, why), expect)
 		return run, tl
@@ -134,7 +134,7 @@ func Play(ctx context.Context, api client.Client, m *Mechanism, sc *scenarios.Sc
 	// before the one it stopped at, as a run of that length.
 	cut := sched.Now()
 	events = before(events, cut)
-	run.Cases = append(judge(events, cut.Add(-time.Nanosecond)), expectations(events))
+	run.Cases = append(judgeUpTo(events, cut.Add(-time.Nanosecond)), judge.Expectations(events))
 	return run, tl
 }
 
@@ -165,63 +165,4 @@ func referenceWrites(m *Mechanism, cast Cast) func(role string) bool {
 		}
 		return true
 	}
-}
-
-// expectCase is the case of the scenario's own expectations, unjudged.
-func expectCase() reports.Case {
-	return reports.Case{Rule: "EXPECT", Section: "scenario", Statement: "the scenario's expectations hold", Role: timeline.RoleScenario}
-}
-
-// expectations turns the scenario's expect events into one case.
-func expectations(events []timeline.Event) reports.Case {
-	var t expectTally
-	for _, e := range events {
-		t.read(e)
-	}
-	return t.result()
-}
-
-// expectTally counts expect and skip events as they pass.
-type expectTally struct {
-	n                            int
-	failed, skipped, notCompared []timeline.Event
-}
-
-func (t *expectTally) read(e timeline.Event) {
-	switch {
-	case e.Verb == timeline.VerbSkip:
-		t.skipped = append(t.skipped, e)
-	case e.Verb == timeline.VerbExpect && !e.Failed && strings.Contains(e.Detail, notComparedMark):
-		t.notCompared = append(t.notCompared, e)
-	case e.Verb == timeline.VerbExpect:
-		t.n++
-		if e.Failed {
-			t.failed = append(t.failed, e)
-		}
-	}
-}
-
-func (t *expectTally) result() reports.Case {
-	c := expectCase()
-	c.Evidence = append(c.Evidence, t.failed...)
-	switch {
-	case len(t.failed) > 0:
-		c.Status, c.Message = reports.Fail, fmt.Sprintf("%d of %d expectations failed; first: %s", len(t.failed), t.n, t.failed[0].Detail)
-	case t.n == 0 && len(t.notCompared) > 0:
-		c.Status, c.Message = reports.Skip, fmt.Sprintf("none of the scenario's %d expectations compared anything: they check texts, and the subject chose its own", len(t.notCompared))
-	case t.n == 0:
-		c.Status, c.Message = reports.Skip, "the scenario has no expectations"
-	default:
-		c.Status, c.Message = reports.Pass, fmt.Sprintf("%d expectations held", t.n)
-	}
-	if len(t.notCompared) > 0 && t.n > 0 {
-		// Said, never counted as held.
-		c.Message += fmt.Sprintf("; %d not compared (they check only texts the subject chose: first, %s)", len(t.notCompared), t.notCompared[0].Detail)
-	}
-	if len(t.skipped) > 0 {
-		// Steps that did not apply are said, never passed over in silence.
-		c.Message += fmt.Sprintf("; %d steps skipped as not applying to the subjects (first, %s: %s)", len(t.skipped), t.skipped[0].Object.Name, t.skipped[0].Detail)
-		c.Evidence = append(c.Evidence, t.skipped...)
-	}
-	return c
 }

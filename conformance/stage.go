@@ -13,7 +13,7 @@ import (
 )
 
 // newStage makes the stage of one Play: in virtual time a scheduler on the
-// fake clock at sim.Epoch; in real time (a subject that is an executable,
+// fake clock at timeline.Epoch; in real time (a subject that is an executable,
 // or a run on a cluster) one on the wall clock from now, with the
 // processes' host or the cluster's Deployments. A time scale
 // other than 1 replaces *m with the mechanism scaled (Mechanism.Scaled).
@@ -35,7 +35,7 @@ func newStage(api client.Client, sc *scenarios.Scenario, cast Cast, tl *timeline
 	st := &Stage{API: api, Dir: opts.Dir, Scale: scale}
 	procs, deps := hasImpl[Process](cast), hasImpl[Deployment](cast)
 	if !procs && !deps && opts.Cluster == nil {
-		st.Sched, st.Origin = sim.NewScheduler(sim.NewClock(), tl), sim.Epoch
+		st.Sched, st.Origin = sim.NewScheduler(sim.NewClock(), tl), timeline.Epoch
 		return st, nil
 	}
 	if err := RealTimeFaults(sc); err != nil {

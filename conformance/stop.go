@@ -12,6 +12,7 @@ import (
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/sim"
 	"github.com/opcert/opcert/sim/timeline"
@@ -121,7 +122,7 @@ func stopReason(ctx context.Context, err error) reports.Stop {
 }
 
 // notJudged is every rule marked as such, with why.
-func notJudged(rules []Rule, why string) []reports.Case {
+func notJudged(rules []judge.Rule, why string) []reports.Case {
 	out := make([]reports.Case, 0, len(rules))
 	for _, r := range rules {
 		out = append(out, reports.Case{Rule: r.ID, Section: r.Section, Statement: r.Statement, Role: r.Role,

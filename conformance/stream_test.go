@@ -6,10 +6,9 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/conformance/stale"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/scenarios"
-	"github.com/opcert/opcert/sim"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -37,14 +36,14 @@ func TestStreamJudgesAsTheWholeTimeline(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		end := sim.Epoch.Add(sc.Duration.Duration)
-		s := conformance.NewStream(m)
-		s.Start = sim.Epoch
+		end := timeline.Epoch.Add(sc.Duration.Duration)
+		s := judge.NewStream(m.Rulebook())
+		s.Start = timeline.Epoch
 		for _, e := range tl.Events() {
 			s.Add(e)
 		}
 		got, _ := s.Judge(end)
-		want := conformance.Judge(m.Rules, tl.Events(), end)
+		want := judge.Judge(m.Rules, tl.Events(), end)
 		for i := range want {
 			if !reflect.DeepEqual(got[i], want[i]) {
 				t.Errorf("%s %s: streamed %s %q, whole %s %q", name, want[i].Rule, got[i].Status, got[i].Message, want[i].Status, want[i].Message)

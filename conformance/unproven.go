@@ -5,6 +5,7 @@ import (
 	"maps"
 	"slices"
 
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/sim/timeline"
 )
@@ -54,7 +55,7 @@ func unproven(m *Mechanism, cast Cast, events []timeline.Event, run reports.Run)
 			}
 		}
 	}
-	if s := NothingJudged(run.Cases); s != "" {
+	if s := judge.NothingJudged(run.Cases); s != "" {
 		why = append(why, s)
 	}
 	return why
@@ -69,18 +70,6 @@ func Unproven(m *Mechanism, subjects map[string]string, events []timeline.Event,
 		cast[role] = Subject{Name: name}
 	}
 	return unproven(m, cast, events, run)
-}
-
-// NothingJudged says, when every rule among cases said "not judged", that
-// the run proved nothing (the scenario's expectations do not count); ""
-// when some rule judged, or there was none. A recording judged by watch
-// or analyze is held to it as a played run is.
-func NothingJudged(cases []reports.Case) string {
-	judged, rules := reports.Judged(cases)
-	if rules == 0 || judged > 0 {
-		return ""
-	}
-	return fmt.Sprintf("no rule could judge the run: all %d said not judged", rules)
 }
 
 // acted tells whether e is something a subject did that rules can see: a

@@ -1,6 +1,6 @@
 // Package record turns what a live API server holds into the timeline the
 // simulator writes, so that the same rules judge real clusters: Recorder
-// lists and watches the kinds a mechanism names (conformance.Recording)
+// lists and watches the kinds a mechanism names (Recording)
 // and records every change it sees, with the field manager that made it,
 // the condition diff, and wall-clock times to the millisecond; Open reads a
 // captured timeline (opcert's JSON lines, or the JSON stream of

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/sim/timeline"
 )
@@ -33,13 +33,13 @@ type Judgement struct {
 	// Tolerance, if set, is the recording's tolerance measured ahead
 	// (timeline.ScanLag): the rules are given it from the first event, so
 	// a mechanism may judge as the events pass, keeping none of them
-	// (conformance.Stream.Tolerate).
+	// (judge.Stream.Tolerate).
 	Tolerance *time.Duration
 	// AfterRead, if set, is called once every event is read, before the
 	// rules run: what is alive then is what judging holds of the timeline
 	// (the benchmark measures it there).
 	AfterRead func()
-	// Strict judges strictly (conformance.Judging.Strict): the failures of
+	// Strict judges strictly (judge.Judging.Strict): the failures of
 	// convention rules fail instead of warning.
 	Strict bool
 	// Played says the timeline is a run's that opcert played (analyze of
@@ -53,20 +53,30 @@ type Judgement struct {
 	Ongoing bool
 }
 
+// Judged is what judges a recording of one mechanism: its name and
+// reaction bound, as the report states them, its rules, and what it needs
+// recorded (nil: nothing is required of the recording's writers).
+type Judged struct {
+	Mechanism string
+	Reaction  time.Duration
+	Book      judge.Rulebook
+	Recording *Recording
+}
+
 // checkEvery is how many events pass between two looks at ctx.
 const checkEvery = 4096
 
 // Judge reads src to its end and judges it with m's rules, one event at a
-// time (conformance.Stream): memory is what m's online facts keep. The
+// time (judge.Stream): memory is what m's online facts keep. The
 // run it returns starts at the first event (its offsets count from
 // there), lasts to Until or the last event, and says how the timeline was
 // recorded: its lag, the tolerance the rules were given, its gaps. A
 // timeline that ends in a gap never resumed is the environment's fault
 // (endedLost), unless the recording goes on (j.Ongoing).
-func Judge(ctx context.Context, src Source, m *conformance.Mechanism, j Judgement) (reports.Run, error) {
+func Judge(ctx context.Context, src Source, m Judged, j Judgement) (reports.Run, error) {
 	start := time.Now()
 	var writers writerTally
-	s := conformance.NewStream(m)
+	s := judge.NewStream(m.Book)
 	s.Strict, s.Start = j.Strict, j.Start
 	if j.Tolerance != nil {
 		s.Tolerate(*j.Tolerance)
@@ -108,7 +118,7 @@ func Judge(ctx context.Context, src Source, m *conformance.Mechanism, j Judgemen
 		rec.Gaps = append(rec.Gaps, reports.Gap{From: g.From, To: g.To, Why: g.Why, Open: g.Open})
 	}
 	rec.Writers = writers.list()
-	run := reports.Run{Scenario: j.Name, Mechanism: m.Name, Description: "judged from " + j.Source, Subjects: map[string]string{},
+	run := reports.Run{Scenario: j.Name, Mechanism: m.Mechanism, Description: "judged from " + j.Source, Subjects: map[string]string{},
 		Virtual: end.Sub(s.Start), Reached: end.Sub(s.Start), Wall: time.Since(start),
 		Start: s.Start, Recording: rec, Cases: cases, Reaction: m.Reaction}
 	if n := len(gaps); n > 0 && gaps[n-1].Open && !gaps[n-1].From.After(end) && !j.Ongoing {
@@ -125,7 +135,7 @@ func Judge(ctx context.Context, src Source, m *conformance.Mechanism, j Judgemen
 // detector: its writes were under a manager not taken for it, or there
 // was none), or nothing the rules look for happened in it (a
 // ClusterOperator never seen).
-func unproven(m *conformance.Mechanism, played bool, rec *reports.Recording, cases []reports.Case) []string {
+func unproven(m Judged, played bool, rec *reports.Recording, cases []reports.Case) []string {
 	var why []string
 	if m.Recording != nil && !played {
 		for _, role := range m.Recording.Required {
@@ -134,7 +144,7 @@ func unproven(m *conformance.Mechanism, played bool, rec *reports.Recording, cas
 			}
 		}
 	}
-	if s := conformance.NothingJudged(cases); s != "" {
+	if s := judge.NothingJudged(cases); s != "" {
 		why = append(why, s)
 	}
 	return why
@@ -184,10 +194,10 @@ func (t writerTally) list() []reports.Writer {
 // run is ERROR (reports.StopEnvironment), its Error saying what was lost
 // when; a rule that passed judged only what came before, so it is not
 // judged, saying why. A failure stands: it was seen outside every gap
-// (conformance excuses the rest). watch and analyze alike: a watch that
+// (judge excuses the rest). watch and analyze alike: a watch that
 // ends having lost its cluster, or the timeline it left, judged again.
-func endedLost(run *reports.Run, g conformance.Gap) {
-	at := conformance.OffsetOf(g.From.Sub(run.Start).Round(time.Millisecond))
+func endedLost(run *reports.Run, g judge.Gap) {
+	at := judge.OffsetOf(g.From.Sub(run.Start).Round(time.Millisecond))
 	run.Stopped = reports.StopEnvironment
 	run.Error = fmt.Sprintf("the recording lost %s at %s (%s) and never reached it again before it ended", g.Lost, at, g.Why)
 	for i := range run.Cases {

@@ -8,9 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/reports"
-	"github.com/opcert/opcert/sim"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -20,20 +19,20 @@ import (
 // still going (a watch judging what it has so far) is not marked, nor is a
 // gap that opens after the span judged (--until).
 func TestJudgeOfATimelineEndingInAGap(t *testing.T) {
-	write := timeline.Event{Time: sim.Epoch.Add(time.Minute), Actor: "op", Verb: timeline.VerbUpdateStatus,
+	write := timeline.Event{Time: timeline.Epoch.Add(time.Minute), Actor: "op", Verb: timeline.VerbUpdateStatus,
 		Object: timeline.ObjectRef{Kind: "Widget", Group: "example.com", Name: "w"}}
-	m := &conformance.Mechanism{Name: "test", Rules: []conformance.Rule{
-		{ID: "T-PASS", Check: func(*conformance.Judging) conformance.Verdict {
-			return conformance.Verdict{Status: reports.Pass, Message: "all well"}
+	m := Judged{Mechanism: "test", Book: judge.Rulebook{Rules: []judge.Rule{
+		{ID: "T-PASS", Check: func(*judge.Judging) judge.Verdict {
+			return judge.Verdict{Status: reports.Pass, Message: "all well"}
 		}},
-		{ID: "T-FAIL", Check: func(*conformance.Judging) conformance.Verdict {
-			return conformance.Verdict{Status: reports.Fail, Message: "bad write", Evidence: []timeline.Event{write}}
+		{ID: "T-FAIL", Check: func(*judge.Judging) judge.Verdict {
+			return judge.Verdict{Status: reports.Fail, Message: "bad write", Evidence: []timeline.Event{write}}
 		}},
-	}}
+	}}}
 	recording := timeline.ObjectRef{Kind: timeline.KindRecording, Name: "Widget.example.com"}
-	lost := timeline.Event{Time: sim.Epoch.Add(10 * time.Minute), Actor: RecorderActor, Verb: timeline.VerbLost, Object: recording, Detail: "connection refused"}
-	stop := timeline.Event{Time: sim.Epoch.Add(20 * time.Minute), Actor: RecorderActor, Verb: timeline.VerbStop, Object: recording}
-	judge := func(j Judgement, events ...timeline.Event) reports.Run {
+	lost := timeline.Event{Time: timeline.Epoch.Add(10 * time.Minute), Actor: RecorderActor, Verb: timeline.VerbLost, Object: recording, Detail: "connection refused"}
+	stop := timeline.Event{Time: timeline.Epoch.Add(20 * time.Minute), Actor: RecorderActor, Verb: timeline.VerbStop, Object: recording}
+	judged := func(j Judgement, events ...timeline.Event) reports.Run {
 		t.Helper()
 		var b bytes.Buffer
 		for i, e := range events {
@@ -62,7 +61,7 @@ func TestJudgeOfATimelineEndingInAGap(t *testing.T) {
 		return reports.Case{}
 	}
 
-	run := judge(Judgement{Name: "t"}, write, lost, stop)
+	run := judged(Judgement{Name: "t"}, write, lost, stop)
 	if run.Stopped != reports.StopEnvironment || !strings.Contains(run.Error, "lost Widget.example.com at +9m0s (connection refused) and never reached it again") {
 		t.Errorf("ended in a gap: stopped %q, error %q", run.Stopped, run.Error)
 	}
@@ -77,8 +76,8 @@ func TestJudgeOfATimelineEndingInAGap(t *testing.T) {
 	}
 
 	for name, run := range map[string]reports.Run{
-		"a recording still going":             judge(Judgement{Name: "t", Ongoing: true}, write, lost, stop),
-		"a gap after the span judged (Until)": judge(Judgement{Name: "t", Until: 5 * time.Minute}, write, lost, stop),
+		"a recording still going":             judged(Judgement{Name: "t", Ongoing: true}, write, lost, stop),
+		"a gap after the span judged (Until)": judged(Judgement{Name: "t", Until: 5 * time.Minute}, write, lost, stop),
 	} {
 		if run.Stopped != "" || status(run, "T-PASS").Status != reports.Pass {
 			t.Errorf("%s: stopped %q, T-PASS %s, want it judged as it is", name, run.Stopped, status(run, "T-PASS").Status)

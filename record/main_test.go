@@ -3,14 +3,14 @@ package record
 import (
 	"testing"
 
-	"github.com/opcert/opcert/conformance/conformancetest"
 	"github.com/opcert/opcert/sim/world"
+	"github.com/opcert/opcert/sim/world/worldtest"
 )
 
 // api is the one API server this package's tests share.
 var api *world.World
 
-func TestMain(m *testing.M) { conformancetest.Main(m, &api) }
+func TestMain(m *testing.M) { worldtest.Main(m, &api) }
 
 // needAPI skips a test that needs the API server when there is none (-short).
 func needAPI(t *testing.T) {

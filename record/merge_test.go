@@ -11,7 +11,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -20,7 +19,7 @@ import (
 // delivered first.
 func TestKindsMergeByResourceVersion(t *testing.T) {
 	needAPI(t)
-	rec := startRecorderOf(t, &conformance.Recording{Kinds: []schema.GroupVersionKind{coGVK, corev1.SchemeGroupVersion.WithKind("ConfigMap")}})
+	rec := startRecorderOf(t, &Recording{Kinds: []schema.GroupVersionKind{coGVK, corev1.SchemeGroupVersion.WithKind("ConfigMap")}})
 	ctx := context.Background()
 	rvOf := map[string]uint64{}
 	const writes = 30

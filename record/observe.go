@@ -10,7 +10,6 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/sim"
 	"github.com/opcert/opcert/sim/timeline"
 )
@@ -50,7 +49,7 @@ const UnknownActor = "unknown"
 // It keeps the last version of each object. It is the one place where a
 // recording (watch) and a captured stream (kubectl -w) become a timeline.
 type Observer struct {
-	rec    *conformance.Recording
+	rec    *Recording
 	fields map[schema.GroupKind][]string
 	last   map[timeline.ObjectRef]*seen
 }
@@ -62,7 +61,7 @@ type seen struct {
 }
 
 // NewObserver observes the kinds of rec (a mechanism's Recording).
-func NewObserver(rec *conformance.Recording) *Observer {
+func NewObserver(rec *Recording) *Observer {
 	o := &Observer{rec: rec, fields: map[schema.GroupKind][]string{}, last: map[timeline.ObjectRef]*seen{}}
 	if rec != nil {
 		for gvk, paths := range rec.Fields {

@@ -11,7 +11,6 @@ import (
 
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
-	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -39,7 +38,7 @@ const maxValue = 16 << 20
 // a list is the stream kubectl prints with -w -o json. rec is the
 // mechanism's Recording, which maps field managers to roles for a kubectl
 // stream. Nothing is read past the first value before Next is called.
-func Open(r io.Reader, rec *conformance.Recording) (Source, error) {
+func Open(r io.Reader, rec *Recording) (Source, error) {
 	br := bufio.NewReaderSize(r, 64<<10)
 	var seen bytes.Buffer
 	dec := json.NewDecoder(io.TeeReader(io.LimitReader(br, maxValue), &seen))
@@ -83,7 +82,7 @@ type kubectl struct {
 	values  int
 }
 
-func newKubectl(r io.Reader, rec *conformance.Recording) *kubectl {
+func newKubectl(r io.Reader, rec *Recording) *kubectl {
 	b := &bounded{r: r}
 	k := &kubectl{dec: json.NewDecoder(b), obs: NewObserver(rec)}
 	b.dec = k.dec

@@ -20,7 +20,6 @@ import (
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client/apiutil"
 
-	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/redact"
 	"github.com/opcert/opcert/sim/timeline"
 )
@@ -32,12 +31,12 @@ type Options struct {
 	Config *rest.Config
 	// Recording is the mechanism's: the kinds to watch, the fields to
 	// record, the roles of field managers.
-	Recording *conformance.Recording
+	Recording *Recording
 	// Sink receives every event, numbered and in order, one at a time,
 	// with the object as the write left it (as it was, for a delete; nil
 	// for the recorder's own events); an error from it stops the
 	// recording.
-	Sink func(e timeline.Event, obj *unstructured.Unstructured) error
+	Sink Sink
 	// Now is the recorder's clock (time.Now if nil).
 	Now func() time.Time
 	// Ready, if set, is called once every kind is listed and the watches
@@ -115,7 +114,7 @@ func (r *Recorder) Run(ctx context.Context) error {
 		}
 		kinds = append(kinds, kindWatch{gvk: gvk, res: res, name: kindName(gvk)})
 	}
-	all := kindNames(r.opts.Recording)
+	all := KindNames(r.opts.Recording)
 	if err := r.emit(timeline.Event{Time: r.now(), Actor: RecorderActor, Verb: timeline.VerbRecord,
 		Object: timeline.ObjectRef{Kind: timeline.KindRecording, Name: all},
 		Detail: fmt.Sprintf("listing and watching %s on %s", all, redact.URLs(r.opts.Config.Host))}); err != nil {
@@ -169,8 +168,8 @@ type kindWatch struct {
 	name string
 }
 
-// kindNames names the kinds rec records, as the recording's events do.
-func kindNames(rec *conformance.Recording) string {
+// KindNames names the kinds rec records, as the recording's events do.
+func KindNames(rec *Recording) string {
 	names := make([]string, 0, len(rec.Kinds))
 	for _, gvk := range rec.Kinds {
 		names = append(names, kindName(gvk))
@@ -417,3 +416,6 @@ func (t readOnly) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 	return nil, fmt.Errorf("%w (%s %s)", ErrReadOnly, req.Method, req.URL.Path)
 }
+
+// Sink takes a recorder's events (Options.Sink).
+type Sink func(e timeline.Event, obj *unstructured.Unstructured) error

@@ -18,7 +18,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -26,8 +26,8 @@ var coGVK = configv1.GroupVersion.WithKind("ClusterOperator")
 
 // testRecording is a mechanism's Recording as the tests need one: a
 // manager named "detector" plays the detector, any other an operator.
-func testRecording() *conformance.Recording {
-	return &conformance.Recording{Kinds: []schema.GroupVersionKind{coGVK}, Role: func(m string) string {
+func testRecording() *Recording {
+	return &Recording{Kinds: []schema.GroupVersionKind{coGVK}, Role: func(m string) string {
 		if m == "detector" {
 			return "detector"
 		}
@@ -49,12 +49,12 @@ func startRecorder(t *testing.T, prep func(*Recorder)) *recording {
 }
 
 // startRecorderOf records the kinds of rec.
-func startRecorderOf(t *testing.T, rec *conformance.Recording) *recording {
+func startRecorderOf(t *testing.T, rec *Recording) *recording {
 	t.Helper()
 	return startRecorderWith(t, rec, nil)
 }
 
-func startRecorderWith(t *testing.T, kinds *conformance.Recording, prep func(*Recorder)) *recording {
+func startRecorderWith(t *testing.T, kinds *Recording, prep func(*Recorder)) *recording {
 	t.Helper()
 	rec := &recording{events: make(chan timeline.Event, 1024)}
 	var mu sync.Mutex
@@ -319,7 +319,7 @@ func TestExpiredWatchIsAGap(t *testing.T) {
 	if e := got[2]; e.Object.Name != deleted.Name || !strings.Contains(e.Detail, "after a recording gap") {
 		t.Errorf("the deletion seen on the list: %+v", e)
 	}
-	gaps := conformance.Gaps(rec.stop(), time.Now())
+	gaps := judge.Gaps(rec.stop(), time.Now())
 	if len(gaps) != 1 || !gaps[0].To.Equal(got[3].Time) || gaps[0].From.After(got[1].Time) || gaps[0].Open {
 		t.Errorf("gaps %+v, want one from before the relist to the resume, closed: the recording did not end in it", gaps)
 	}

@@ -10,7 +10,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/opcert/opcert/sim"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -65,7 +64,7 @@ const hostile = "Degraded\x1b[2J\x1b]0;pwned\x07 <script>alert(1)</script> \x00n
 var rawBytes = []string{"\x1b", "\x00", "\x07", "\u202e", "\u009b"}
 
 func hostileReport() *Report {
-	at := sim.Epoch.Add(time.Minute)
+	at := timeline.Epoch.Add(time.Minute)
 	return &Report{Tool: "opcert", Runs: []Run{{
 		Scenario: "hostile\x1b[31m", Description: hostile, Mechanism: "stale",
 		Subjects: map[string]string{"operator": "exec:/bin/op --token=REDACTED -name '{name}'"}, Redacted: 1,

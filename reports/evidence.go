@@ -6,20 +6,19 @@ import (
 	"strings"
 	"time"
 
-	"github.com/opcert/opcert/sim"
 	"github.com/opcert/opcert/sim/timeline"
 	"github.com/opcert/opcert/visible"
 )
 
 // FormatEvent is FormatEventFrom the simulator's epoch.
-func FormatEvent(e timeline.Event) string { return FormatEventFrom(e, sim.Epoch) }
+func FormatEvent(e timeline.Event) string { return FormatEventFrom(e, timeline.Epoch) }
 
 // FormatEventFrom renders one timeline event on one line, as the JUnit failure
 // bodies and the Markdown evidence blocks show it:
 //
 //	+10m0s operator-a update-status Widget/default/w1 Ready: True/"ok" -> False/"stale"
 //
-// Time is the offset from origin (sim.Epoch, where every simulated run
+// Time is the offset from origin (timeline.Epoch, where every simulated run
 // starts, when zero; a recording's start), so evidence reads as "ten
 // minutes in" rather than as a wall-clock date; a
 // condition side that did not exist prints as "absent", and an
@@ -28,7 +27,7 @@ func FormatEvent(e timeline.Event) string { return FormatEventFrom(e, sim.Epoch)
 // marked [failed], because a refused write explains a missing change.
 func FormatEventFrom(e timeline.Event, origin time.Time) string {
 	if origin.IsZero() {
-		origin = sim.Epoch
+		origin = timeline.Epoch
 	}
 	var b strings.Builder
 	d := e.Time.Sub(origin)
@@ -88,7 +87,7 @@ const (
 // values. Long texts are elided in the middle, so both ends stay readable.
 func BriefEventFrom(e timeline.Event, origin time.Time) string {
 	if origin.IsZero() {
-		origin = sim.Epoch
+		origin = timeline.Epoch
 	}
 	var b strings.Builder
 	d := e.Time.Sub(origin)

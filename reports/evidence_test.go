@@ -6,7 +6,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/opcert/opcert/sim"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -15,7 +14,7 @@ func TestBriefEventFrom(t *testing.T) {
 	cond := func(status, reason, message string) *timeline.Condition {
 		return &timeline.Condition{Status: status, Reason: reason, Message: message}
 	}
-	at := sim.Epoch.Add(10 * time.Minute)
+	at := timeline.Epoch.Add(10 * time.Minute)
 	for _, tc := range []struct {
 		name string
 		e    timeline.Event
@@ -95,12 +94,12 @@ func TestElide(t *testing.T) {
 // An expectation reads a condition and changes nothing: its evidence says
 // what it observed, never "absent -> True" as if it had written it.
 func TestExpectEvidenceSaysWhatWasObserved(t *testing.T) {
-	e := timeline.Event{Time: sim.Epoch.Add(13 * time.Minute), Actor: timeline.RoleScenario, Role: timeline.RoleScenario, Verb: timeline.VerbExpect,
+	e := timeline.Event{Time: timeline.Epoch.Add(13 * time.Minute), Actor: timeline.RoleScenario, Role: timeline.RoleScenario, Verb: timeline.VerbExpect,
 		Object:     timeline.ObjectRef{Kind: "ClusterOperator", Name: "etcd"},
 		Conditions: []timeline.ConditionChange{{Type: "Available", After: &timeline.Condition{Status: "True", Reason: "AsExpected", Message: "All is well"}}},
 		Detail:     "etcd Available: as expected"}
 	for name, got := range map[string]string{
-		"brief": BriefEventFrom(e, sim.Epoch),
+		"brief": BriefEventFrom(e, timeline.Epoch),
 		"full":  FormatEvent(e),
 		"html":  diffText(e),
 	} {
@@ -108,7 +107,7 @@ func TestExpectEvidenceSaysWhatWasObserved(t *testing.T) {
 			t.Errorf("%s: %q, want what the expectation observed", name, got)
 		}
 	}
-	if got, want := BriefEventFrom(e, sim.Epoch), `+13m0s scenario expect ClusterOperator/etcd Available: observed True/AsExpected "All is well" (etcd Available: as expected)`; got != want {
+	if got, want := BriefEventFrom(e, timeline.Epoch), `+13m0s scenario expect ClusterOperator/etcd Available: observed True/AsExpected "All is well" (etcd Available: as expected)`; got != want {
 		t.Errorf("brief:\n got %s\nwant %s", got, want)
 	}
 	if got, want := FormatEvent(e), `+13m0s scenario expect ClusterOperator/etcd Available: observed True/"All is well" (etcd Available: as expected)`; got != want {

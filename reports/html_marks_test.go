@@ -4,13 +4,12 @@ import (
 	"testing"
 	"time"
 
-	"github.com/opcert/opcert/sim"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
 func TestMarkOf(t *testing.T) {
 	proc := timeline.ObjectRef{Kind: timeline.KindProcess, Name: "op"}
-	later := sim.Epoch.Add(time.Minute)
+	later := timeline.Epoch.Add(time.Minute)
 	for _, tc := range []struct {
 		name string
 		e    timeline.Event
@@ -23,9 +22,9 @@ func TestMarkOf(t *testing.T) {
 		{"start", timeline.Event{Time: later, Actor: "op", Verb: timeline.VerbStart, Object: proc}, ""},
 		{"failed expectation", timeline.Event{Time: later, Actor: "scenario", Role: "scenario", Verb: timeline.VerbExpect, Failed: true}, markFault},
 		{"a step", timeline.Event{Time: later, Actor: "scenario", Role: "scenario", Verb: timeline.VerbCreate}, markStep},
-		{"the world at the start", timeline.Event{Time: sim.Epoch, Actor: "scenario", Role: "scenario", Verb: timeline.VerbCreate}, ""},
+		{"the world at the start", timeline.Event{Time: timeline.Epoch, Actor: "scenario", Role: "scenario", Verb: timeline.VerbCreate}, ""},
 	} {
-		if got := markOf(tc.e, sim.Epoch); got != tc.want {
+		if got := markOf(tc.e, timeline.Epoch); got != tc.want {
 			t.Errorf("%s: marked %q, want %q", tc.name, got, tc.want)
 		}
 	}

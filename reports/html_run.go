@@ -9,7 +9,6 @@ import (
 	"time"
 
 	"github.com/opcert/opcert/redact"
-	"github.com/opcert/opcert/sim"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -104,7 +103,7 @@ func (p *page) recording(r *Recording) {
 // origin is where a run's times count from, as its evidence counts them.
 func origin(run Run) time.Time {
 	if run.Start.IsZero() {
-		return sim.Epoch
+		return timeline.Epoch
 	}
 	return run.Start
 }

@@ -12,7 +12,6 @@ import (
 	"testing/fstest"
 	"time"
 
-	"github.com/opcert/opcert/sim"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -20,7 +19,7 @@ import (
 // False when its operator dies, a node file, a probe; the case cites the
 // death and the write.
 func htmlRun() (Run, []byte) {
-	at := func(d time.Duration) time.Time { return sim.Epoch.Add(d) }
+	at := func(d time.Duration) time.Time { return timeline.Epoch.Add(d) }
 	proc := timeline.ObjectRef{Kind: timeline.KindProcess, Name: "operator-0"}
 	file := timeline.ObjectRef{Kind: timeline.KindFile, Namespace: "node-a", Name: "/etc/manifest.yaml"}
 	probe := timeline.ObjectRef{Kind: timeline.KindProbe, Namespace: "node-a", Name: "app/readyz"}
@@ -151,11 +150,11 @@ func TestWriteHTMLLongRun(t *testing.T) {
 	for i := range writes {
 		o := timeline.ObjectRef{Kind: "Widget", Name: fmt.Sprintf("w%02d", i%objects)}
 		status := []string{"True", "False", "Unknown"}[i/objects%3]
-		t0.Append(timeline.Event{Time: sim.Epoch.Add(time.Duration(i) * 24 * time.Hour / writes), Actor: "op", Role: "operator",
+		t0.Append(timeline.Event{Time: timeline.Epoch.Add(time.Duration(i) * 24 * time.Hour / writes), Actor: "op", Role: "operator",
 			Verb: timeline.VerbUpdateStatus, Object: o,
 			Conditions: []timeline.ConditionChange{{Type: "Ready", After: &timeline.Condition{Status: status}}}})
 		if i%20 == 0 {
-			t0.Append(timeline.Event{Time: sim.Epoch.Add(time.Duration(i) * 24 * time.Hour / writes), Actor: "op", Role: "operator",
+			t0.Append(timeline.Event{Time: timeline.Epoch.Add(time.Duration(i) * 24 * time.Hour / writes), Actor: "op", Role: "operator",
 				Verb: timeline.VerbKill, Object: timeline.ObjectRef{Kind: timeline.KindProcess, Name: "op"}})
 		}
 	}

@@ -14,7 +14,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/opcert/opcert/sim"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -58,8 +57,8 @@ func testReport() *Report {
 					Role: "operator", Status: Fail, Message: `Ready stayed "True" for 10m after the operator died`,
 					Measures: []Measure{stale},
 					Evidence: []timeline.Event{
-						{Time: sim.Epoch.Add(5 * time.Minute), Actor: "scenario", Verb: timeline.VerbKill, Detail: "operator-0"},
-						{Time: sim.Epoch.Add(10 * time.Minute), Actor: "operator-0", Verb: timeline.VerbUpdateStatus, Object: widget,
+						{Time: timeline.Epoch.Add(5 * time.Minute), Actor: "scenario", Verb: timeline.VerbKill, Detail: "operator-0"},
+						{Time: timeline.Epoch.Add(10 * time.Minute), Actor: "operator-0", Verb: timeline.VerbUpdateStatus, Object: widget,
 							Conditions: []timeline.ConditionChange{{Type: "Ready",
 								Before: &timeline.Condition{Status: "True", Message: "ok"},
 								After:  &timeline.Condition{Status: "True", Message: "ok | still"}}}},
@@ -86,18 +85,18 @@ func TestFormatEvent(t *testing.T) {
 		e    timeline.Event
 		want string
 	}{
-		{"no object", timeline.Event{Time: sim.Epoch, Actor: "scenario", Verb: "start", Detail: "operator-0"},
+		{"no object", timeline.Event{Time: timeline.Epoch, Actor: "scenario", Verb: "start", Detail: "operator-0"},
 			"+0s scenario start (operator-0)"},
-		{"condition added and removed", timeline.Event{Time: sim.Epoch.Add(90 * time.Second), Actor: "op", Verb: "update-status", Object: widget,
+		{"condition added and removed", timeline.Event{Time: timeline.Epoch.Add(90 * time.Second), Actor: "op", Verb: "update-status", Object: widget,
 			Conditions: []timeline.ConditionChange{
 				{Type: "Ready", After: &timeline.Condition{Status: "False", Message: "stale"}},
 				{Type: "Degraded", Before: &timeline.Condition{Status: "True"}},
 			}},
 			`+1m30s op update-status Widget/default/w1 Ready: absent -> False/"stale"; Degraded: True/"" -> absent`},
-		{"failed write", timeline.Event{Time: sim.Epoch.Add(time.Hour), Actor: "op", Verb: "create",
+		{"failed write", timeline.Event{Time: timeline.Epoch.Add(time.Hour), Actor: "op", Verb: "create",
 			Object: timeline.ObjectRef{Kind: "Lease", Name: "l"}, Failed: true},
 			"+1h0m0s op create Lease/l [failed]"},
-		{"before the epoch", timeline.Event{Time: sim.Epoch.Add(-time.Second), Actor: "op", Verb: "hang"},
+		{"before the epoch", timeline.Event{Time: timeline.Epoch.Add(-time.Second), Actor: "op", Verb: "hang"},
 			"-1s op hang"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

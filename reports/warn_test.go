@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/opcert/opcert/sim"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -23,7 +22,7 @@ func warnedReport() *Report {
 			{Rule: "CO-020", Section: "001 §Conditions", Statement: "conditions are valid", Role: "operator", Status: Pass},
 			{Rule: "CO-021", Section: "001 §Conditions", Statement: "every condition message starts with a capital letter",
 				Role: "operator", Status: Warn, Message: `ClusterOperator/etcd Available: "all is well" starts with "a"`,
-				Evidence: []timeline.Event{{Time: sim.Epoch.Add(time.Minute), Actor: "operator/etcd", Verb: timeline.VerbUpdateStatus, Object: co,
+				Evidence: []timeline.Event{{Time: timeline.Epoch.Add(time.Minute), Actor: "operator/etcd", Verb: timeline.VerbUpdateStatus, Object: co,
 					Conditions: []timeline.ConditionChange{{Type: "Available", After: &timeline.Condition{Status: "True", Message: "all is well"}}}}}},
 		},
 	}}}

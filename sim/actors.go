@@ -97,6 +97,6 @@ func (s *Scheduler) Running(name string) bool {
 func (s *Scheduler) process(ctx context.Context, name, role, verb string) {
 	s.record(ctx, timeline.Event{
 		Time: s.clock.Now(), Actor: name, Role: role, Verb: verb,
-		Object: timeline.ObjectRef{Kind: ProcessKind, Name: name},
+		Object: timeline.ObjectRef{Kind: timeline.KindProcess, Name: name},
 	})
 }

@@ -40,7 +40,7 @@ func changes(e timeline.Event) []string {
 		if c == nil {
 			return "-"
 		}
-		return fmt.Sprintf("%s/%s/%s@+%v", c.Status, c.Reason, c.Message, c.LastTransitionTime.Sub(Epoch))
+		return fmt.Sprintf("%s/%s/%s@+%v", c.Status, c.Reason, c.Message, c.LastTransitionTime.Sub(timeline.Epoch))
 	}
 	var out []string
 	for _, ch := range e.Conditions {
@@ -218,7 +218,7 @@ func TestClientAppliesTheRunPrefix(t *testing.T) {
 
 func TestClientGetAfterWriteIsServedFromTheStore(t *testing.T) {
 	s, _, _ := newScheduler()
-	api := newAPI(t, clusterOperator("seeded", coCondition("Available", configv1.ConditionTrue, "Seed", "from the fixture", Epoch)))
+	api := newAPI(t, clusterOperator("seeded", coCondition("Available", configv1.ConditionTrue, "Seed", "from the fixture", timeline.Epoch)))
 	c := s.Client(api, "op", "operator")
 	ctx := context.Background()
 
@@ -245,7 +245,7 @@ func TestClientGetAfterWriteIsServedFromTheStore(t *testing.T) {
 	if created == "" {
 		t.Fatal("Create returned no resourceVersion")
 	}
-	setCondition(fresh, coCondition("Available", configv1.ConditionFalse, "Starting", "not yet", Epoch.Add(time.Minute)))
+	setCondition(fresh, coCondition("Available", configv1.ConditionFalse, "Starting", "not yet", timeline.Epoch.Add(time.Minute)))
 	if err := c.Status().Update(ctx, fresh); err != nil {
 		t.Fatal(err)
 	}
@@ -266,7 +266,7 @@ func TestClientGetAfterWriteIsServedFromTheStore(t *testing.T) {
 		t.Errorf("Get returned resourceVersion %s, the write returned %s", read.ResourceVersion, fresh.ResourceVersion)
 	}
 	a := findCondition(&read, "Available")
-	if a == nil || a.Status != configv1.ConditionFalse || a.Reason != "Starting" || !a.LastTransitionTime.Equal(&metav1.Time{Time: Epoch.Add(time.Minute)}) {
+	if a == nil || a.Status != configv1.ConditionFalse || a.Reason != "Starting" || !a.LastTransitionTime.Equal(&metav1.Time{Time: timeline.Epoch.Add(time.Minute)}) {
 		t.Errorf("Get returned Available %+v, want the written False/Starting at +1m", a)
 	}
 
@@ -483,7 +483,7 @@ func TestClientRefusesWhatItCannotRecord(t *testing.T) {
 	if err := c.Get(ctx, types.NamespacedName{Name: "x"}, co); err != nil {
 		t.Fatal(err)
 	}
-	setCondition(co, coCondition("Upgradeable", configv1.ConditionFalse, "Pinned", "", Epoch))
+	setCondition(co, coCondition("Upgradeable", configv1.ConditionFalse, "Pinned", "", timeline.Epoch))
 	if err := status.Update(ctx, co); err != nil {
 		t.Fatal(err)
 	}

@@ -216,7 +216,7 @@ func (s *Scheduler) tellStarted(st *actorState) []*Fault {
 func (s *Scheduler) faultEvent(ctx context.Context, name, role, verb string, h *Fault) {
 	s.record(ctx, timeline.Event{
 		Time: s.clock.Now(), Actor: name, Role: role, Verb: verb,
-		Object: timeline.ObjectRef{Kind: ProcessKind, Name: name}, Detail: h.String(),
+		Object: timeline.ObjectRef{Kind: timeline.KindProcess, Name: name}, Detail: h.String(),
 	})
 }
 

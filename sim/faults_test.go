@@ -40,11 +40,11 @@ func TestAPIFaultFailsTheRolesWritesForItsWindow(t *testing.T) {
 		err := writeStatus(ctx, s, op, "x", "Available", configv1.ConditionTrue, fmt.Sprint(n))
 		switch {
 		case err == nil:
-			got = append(got, fmt.Sprintf("+%v ok", s.Now().Sub(Epoch)))
+			got = append(got, fmt.Sprintf("+%v ok", s.Now().Sub(timeline.Epoch)))
 		case apierrors.IsInternalError(err):
-			got = append(got, fmt.Sprintf("+%v 500", s.Now().Sub(Epoch)))
+			got = append(got, fmt.Sprintf("+%v 500", s.Now().Sub(timeline.Epoch)))
 		default:
-			t.Errorf("write at +%v: %v, want a 500 InternalError", s.Now().Sub(Epoch), err)
+			t.Errorf("write at +%v: %v, want a 500 InternalError", s.Now().Sub(timeline.Epoch), err)
 		}
 		return reconcile.Result{RequeueAfter: 30 * time.Second}, nil
 	})

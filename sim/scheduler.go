@@ -67,9 +67,6 @@ func (a *Actor) readsOthers() bool {
 	return a.ReadsOthers || slices.ContainsFunc(a.Watches, func(w Watch) bool { return w.Map != nil })
 }
 
-// ProcessKind is the object kind of process events (start, kill, hang).
-const ProcessKind = timeline.KindProcess
-
 // maxBatchesPerInstant bounds the work at one virtual instant: actors that
 // keep waking each other without time passing are a livelock, not a run.
 const maxBatchesPerInstant = 10000

@@ -58,7 +58,7 @@ func newScheduler() (*Scheduler, *testingclock.FakeClock, *timeline.Timeline) {
 }
 
 // at is the virtual instant d after Epoch.
-func at(d time.Duration) time.Time { return Epoch.Add(d) }
+func at(d time.Duration) time.Time { return timeline.Epoch.Add(d) }
 
 func req(name string) reconcile.Request {
 	return reconcile.Request{NamespacedName: types.NamespacedName{Name: name}}
@@ -134,7 +134,7 @@ func newRecorder(s *Scheduler, then func(context.Context, reconcile.Request, int
 
 func (r *recorder) Reconcile(ctx context.Context, rq reconcile.Request) (reconcile.Result, error) {
 	r.mu.Lock()
-	r.calls = append(r.calls, call{r.s.Now().Sub(Epoch), rq.Name})
+	r.calls = append(r.calls, call{r.s.Now().Sub(timeline.Epoch), rq.Name})
 	r.count[rq.Name]++
 	n := r.count[rq.Name]
 	r.mu.Unlock()
@@ -165,7 +165,7 @@ func checkCalls(t *testing.T, who string, got []call, want ...call) {
 
 // brief renders an event as one line: "+1m0s actor verb Kind/name".
 func brief(e timeline.Event) string {
-	s := fmt.Sprintf("+%v %s %s %s", e.Time.Sub(Epoch), e.Actor, e.Verb, e.Object)
+	s := fmt.Sprintf("+%v %s %s %s", e.Time.Sub(timeline.Epoch), e.Actor, e.Verb, e.Object)
 	if e.Failed {
 		s += " FAILED"
 	}
@@ -206,16 +206,16 @@ func mustStart(t *testing.T, s *Scheduler, a Actor) {
 
 func TestClockStartsAtEpochAndRunStopsAtUntil(t *testing.T) {
 	s, _, _ := newScheduler()
-	if !s.Now().Equal(Epoch) || !s.Clock().Now().Equal(Epoch) {
-		t.Fatalf("a new scheduler stands at %v, want Epoch %v", s.Now(), Epoch)
+	if !s.Now().Equal(timeline.Epoch) || !s.Clock().Now().Equal(timeline.Epoch) {
+		t.Fatalf("a new scheduler stands at %v, want timeline.Epoch %v", s.Now(), timeline.Epoch)
 	}
-	if want := time.Date(2026, time.January, 1, 0, 0, 0, 0, time.UTC); !Epoch.Equal(want) {
-		t.Fatalf("Epoch = %v, want %v", Epoch, want)
+	if want := time.Date(2026, time.January, 1, 0, 0, 0, 0, time.UTC); !timeline.Epoch.Equal(want) {
+		t.Fatalf("timeline.Epoch = %v, want %v", timeline.Epoch, want)
 	}
 
 	// Nothing queued: the clock still ends at until.
 	mustRun(t, s, at(time.Hour))
-	if got := s.Now().Sub(Epoch); got != time.Hour {
+	if got := s.Now().Sub(timeline.Epoch); got != time.Hour {
 		t.Fatalf("after Run(+1h) with nothing queued the clock is at +%v, want +1h", got)
 	}
 
@@ -224,13 +224,13 @@ func TestClockStartsAtEpochAndRunStopsAtUntil(t *testing.T) {
 	mustStart(t, s, Actor{Name: "a", Reconciler: r})
 	s.Enqueue("a", req("later"), at(3*time.Hour))
 	mustRun(t, s, at(2*time.Hour))
-	if got := s.Now().Sub(Epoch); got != 2*time.Hour {
+	if got := s.Now().Sub(timeline.Epoch); got != 2*time.Hour {
 		t.Fatalf("clock at +%v after Run(+2h), want +2h", got)
 	}
 	checkCalls(t, "a", r.Calls())
 	mustRun(t, s, at(4*time.Hour))
 	checkCalls(t, "a", r.Calls(), call{3 * time.Hour, "later"})
-	if got := s.Now().Sub(Epoch); got != 4*time.Hour {
+	if got := s.Now().Sub(timeline.Epoch); got != 4*time.Hour {
 		t.Fatalf("clock at +%v after Run(+4h), want +4h", got)
 	}
 
@@ -267,7 +267,7 @@ func TestRequeueAfterFiresAtExactVirtualTime(t *testing.T) {
 		call{180 * time.Second, "slow"},
 		call{270 * time.Second, "slow"},
 	)
-	want := []time.Time{Epoch, Epoch, at(odd), at(90 * time.Second), at(180 * time.Second), at(270 * time.Second)}
+	want := []time.Time{timeline.Epoch, timeline.Epoch, at(odd), at(90 * time.Second), at(180 * time.Second), at(270 * time.Second)}
 	if !slices.EqualFunc(seen, want, time.Time.Equal) {
 		t.Errorf("Scheduler.Clock() inside Reconcile said %v, want %v", seen, want)
 	}
@@ -287,7 +287,7 @@ func TestPendingRequestsDedupeToEarliestTime(t *testing.T) {
 	mustStart(t, s, Actor{Name: "b", Reconciler: r2})
 	s.Enqueue("b", req("x"), at(15*time.Second))
 	// A time already past means now.
-	s.Enqueue("b", req("past"), Epoch.Add(-time.Hour))
+	s.Enqueue("b", req("past"), timeline.Epoch.Add(-time.Hour))
 
 	mustRun(t, s, at(time.Minute))
 	checkCalls(t, "a", r.Calls(), call{5 * time.Second, "x"}, call{7 * time.Second, "y"})
@@ -374,7 +374,7 @@ func TestAtStepRunsBeforeReconcilesQueuedLaterAtTheSameInstant(t *testing.T) {
 	log := func(what string) {
 		mu.Lock()
 		defer mu.Unlock()
-		order = append(order, fmt.Sprintf("+%v %s", s.Now().Sub(Epoch), what))
+		order = append(order, fmt.Sprintf("+%v %s", s.Now().Sub(timeline.Epoch), what))
 	}
 	r := newRecorder(s, func(_ context.Context, rq reconcile.Request, _ int) (reconcile.Result, error) {
 		log("reconcile " + rq.Name)
@@ -416,7 +416,7 @@ func TestAtStepErrorEndsTheRun(t *testing.T) {
 	if err == nil || err.Error() != "scenario step exploded" {
 		t.Fatalf("Run returned %v, want the step's error", err)
 	}
-	if got := s.Now().Sub(Epoch); got != time.Minute {
+	if got := s.Now().Sub(timeline.Epoch); got != time.Minute {
 		t.Errorf("clock at +%v after the failed step, want +1m", got)
 	}
 	checkCalls(t, "a", r.Calls())
@@ -431,7 +431,7 @@ func TestRunStopsWhenTheContextIsDone(t *testing.T) {
 	if err := s.Run(ctx, at(time.Hour)); !errors.Is(err, context.Canceled) {
 		t.Fatalf("Run with a cancelled context returned %v", err)
 	}
-	if !s.Now().Equal(Epoch) {
+	if !s.Now().Equal(timeline.Epoch) {
 		t.Errorf("clock moved to %v", s.Now())
 	}
 	checkCalls(t, "a", r.Calls())
@@ -464,7 +464,7 @@ func TestKillDropsQueuedWorkAndRecordsKill(t *testing.T) {
 		"+0s op start Process/op",
 		"+2m30s op kill Process/op",
 	)
-	if k := tl.Events()[1]; k.Role != "operator" || k.Object.Kind != ProcessKind || k.Failed {
+	if k := tl.Events()[1]; k.Role != "operator" || k.Object.Kind != timeline.KindProcess || k.Failed {
 		t.Errorf("kill event = %+v, want role operator on a Process", k)
 	}
 
@@ -491,7 +491,7 @@ func TestKilledActorGetsNoNotifications(t *testing.T) {
 	mustStart(t, s, Actor{Name: "survivor", Reconciler: survivor, Watches: []Watch{{GVK: coGVK, Name: "x"}}})
 
 	write := func(ctx context.Context) error {
-		return writeStatus(ctx, s, scenario, "x", "Available", configv1.ConditionTrue, s.Now().Sub(Epoch).String())
+		return writeStatus(ctx, s, scenario, "x", "Available", configv1.ConditionTrue, s.Now().Sub(timeline.Epoch).String())
 	}
 	s.At(at(time.Minute), write)
 	s.At(at(2*time.Minute), func(ctx context.Context) error { return s.Kill(ctx, "victim") })
@@ -511,7 +511,7 @@ func TestKilledActorGetsNoNotifications(t *testing.T) {
 
 func TestPartitionCutsTheActorOffAndReconnectRelists(t *testing.T) {
 	s, _, tl := newScheduler()
-	api := newAPI(t, clusterOperator("x", coCondition("Available", configv1.ConditionTrue, "Init", "start", Epoch)))
+	api := newAPI(t, clusterOperator("x", coCondition("Available", configv1.ConditionTrue, "Init", "start", timeline.Epoch)))
 	scenario := s.Client(api, timeline.RoleScenario, timeline.RoleScenario)
 	opClient := s.Client(api, "op", "operator")
 
@@ -524,7 +524,7 @@ func TestPartitionCutsTheActorOffAndReconnectRelists(t *testing.T) {
 	r := newRecorder(s, func(ctx context.Context, rq reconcile.Request, n int) (reconcile.Result, error) {
 		var co configv1.ClusterOperator
 		if err := opClient.Get(ctx, rq.NamespacedName, &co); err != nil {
-			got = append(got, seen{s.Now().Sub(Epoch), "error: " + err.Error()})
+			got = append(got, seen{s.Now().Sub(timeline.Epoch), "error: " + err.Error()})
 			if !errors.Is(err, ErrCutOff) {
 				t.Errorf("Get while cut off returned %v, not ErrCutOff", err)
 			}
@@ -536,7 +536,7 @@ func TestPartitionCutsTheActorOffAndReconnectRelists(t *testing.T) {
 			}
 			return reconcile.Result{}, nil
 		}
-		got = append(got, seen{s.Now().Sub(Epoch), findCondition(&co, "Available").Message})
+		got = append(got, seen{s.Now().Sub(timeline.Epoch), findCondition(&co, "Available").Message})
 		if n == 1 {
 			return reconcile.Result{RequeueAfter: 3 * time.Minute}, nil // its timer survives the cut
 		}
@@ -694,7 +694,7 @@ func TestActorsWakingEachOtherForeverDoNotQuiesce(t *testing.T) {
 	if err == nil || err.Error() != want {
 		t.Fatalf("Run returned %v, want %q", err, want)
 	}
-	if got := s.Now().Sub(Epoch); got != 10*time.Second {
+	if got := s.Now().Sub(timeline.Epoch); got != 10*time.Second {
 		t.Errorf("clock at +%v after the livelock, want it left at the instant, +10s", got)
 	}
 	na, nb := len(a.Calls()), len(b.Calls())
@@ -729,7 +729,7 @@ func TestRecordStampsVirtualTime(t *testing.T) {
 	}
 	var got []stamp
 	for _, e := range evs {
-		got = append(got, stamp{e.Seq, e.Time.Sub(Epoch), e.Verb, e.Detail})
+		got = append(got, stamp{e.Seq, e.Time.Sub(timeline.Epoch), e.Verb, e.Detail})
 	}
 	want := []stamp{
 		{1, 0, "expect", "outside Run"},
@@ -760,7 +760,7 @@ func (o *ticker) Reconcile(ctx context.Context, rq reconcile.Request) (reconcile
 	if err := o.c.Get(ctx, rq.NamespacedName, &co); err != nil {
 		return reconcile.Result{}, err
 	}
-	n := int(o.s.Now().Sub(Epoch) / o.period)
+	n := int(o.s.Now().Sub(timeline.Epoch) / o.period)
 	msg := fmt.Sprintf("tick %d", n)
 	if c := findCondition(&co, "Progressing"); c == nil || c.Message != msg {
 		status := configv1.ConditionFalse

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/opcert/opcert/sim/timeline"
 	configv1 "github.com/openshift/api/config/v1"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 )
@@ -25,7 +26,7 @@ func TestWallClockStampsStopTheRun(t *testing.T) {
 		{"the wall clock", "operator", func(*Scheduler) time.Time { return time.Now() }, true},
 		{"a second ahead", "operator", func(s *Scheduler) time.Time { return s.Now().Add(time.Second) }, false},
 		{"two seconds ahead", "operator", func(s *Scheduler) time.Time { return s.Now().Add(2 * time.Second) }, true},
-		{"a clock set years back", "operator", func(s *Scheduler) time.Time { return Epoch.AddDate(-3, 0, 0) }, true},
+		{"a clock set years back", "operator", func(s *Scheduler) time.Time { return timeline.Epoch.AddDate(-3, 0, 0) }, true},
 		{"the scenario's own times", "scenario", func(*Scheduler) time.Time { return time.Now() }, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -109,7 +109,7 @@ stopped by signal n (the report directory left as it was).`,
 }
 
 // analyzeMemory says, per mechanism, whether judging holds the timeline:
-// a mechanism whose rules read events one at a time (conformance.Online)
+// a mechanism whose rules read events one at a time (judge.Online)
 // judges in memory that does not grow with the file; the others keep the
 // events until their rules run at the end (BenchmarkAnalyzeHeld measures
 // both; README "Performance").
@@ -313,7 +313,7 @@ func (o *analyzeOptions) judge(ctx context.Context, m *conformance.Mechanism, fi
 		enc := json.NewEncoder(w)
 		j.Tee = func(e timeline.Event) error { return enc.Encode(e) }
 	}
-	run, err := record.Judge(ctx, src, m, j)
+	run, err := record.Judge(ctx, src, m.Judged(), j)
 	if err != nil {
 		if ctx.Err() != nil {
 			return reports.Run{}, err

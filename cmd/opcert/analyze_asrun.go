@@ -14,7 +14,6 @@ import (
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/record"
 	"github.com/opcert/opcert/reports"
-	"github.com/opcert/opcert/sim"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -106,7 +105,7 @@ func (o *analyzeOptions) asRunOf(cmd *cobra.Command, file string) (*asRun, error
 // runs keep no start.
 func playedStart(start time.Time) time.Time {
 	if start.IsZero() {
-		return sim.Epoch
+		return timeline.Epoch
 	}
 	return start
 }

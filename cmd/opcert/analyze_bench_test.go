@@ -19,7 +19,6 @@ import (
 	"github.com/opcert/opcert/conformance/stale"
 	"github.com/opcert/opcert/record"
 	"github.com/opcert/opcert/reports"
-	"github.com/opcert/opcert/sim"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -66,12 +65,12 @@ func benchTimeline(tb testing.TB, n int) string {
 			tb.Fatal(err)
 		}
 	}
-	healthy := conds(sim.Epoch, "")
-	challenged := conds(sim.Epoch, challenge)
+	healthy := conds(timeline.Epoch, "")
+	challenged := conds(timeline.Epoch, challenge)
 	for i := 0; seq < n; i++ {
 		// Each cycle challenges operator o at 2o seconds and hears its
 		// answer a second later; the next comes 10m after that answer.
-		base := sim.Epoch.Add(time.Duration(i) * (10*time.Minute + time.Second))
+		base := timeline.Epoch.Add(time.Duration(i) * (10*time.Minute + time.Second))
 		for o := 0; o < fleet && seq < n; o++ {
 			name := fmt.Sprintf("operator-%02d", o)
 			ref := timeline.ObjectRef{Kind: "ClusterOperator", Group: "config.openshift.io", Name: name}
@@ -172,7 +171,7 @@ func BenchmarkAnalyze(b *testing.B) {
 				runtime.ReadMemStats(&ms)
 				held = max(held, ms.HeapAlloc)
 			}
-			if run, err = record.Judge(context.Background(), src, m, record.Judgement{Name: "bench", Source: path, Tolerance: tol, AfterRead: measure}); err != nil {
+			if run, err = record.Judge(context.Background(), src, m.Judged(), record.Judgement{Name: "bench", Source: path, Tolerance: tol, AfterRead: measure}); err != nil {
 				b.Fatal(err)
 			}
 		}))
@@ -196,7 +195,7 @@ func BenchmarkAnalyze(b *testing.B) {
 // ClusterOperator fleet, about 1.4 KB an event as JSON) with each
 // mechanism's rules, and reports what is held once every event is read
 // and the peak heap while judging (both above what was live before):
-// a mechanism whose rules read events one at a time (conformance.Online)
+// a mechanism whose rules read events one at a time (judge.Online)
 // holds what its readers keep; the others hold the events until the
 // rules run at the end. The README's figures ("Performance"):
 //
@@ -237,7 +236,7 @@ func BenchmarkAnalyzeHeld(b *testing.B) {
 							held = max(held, ms.HeapAlloc-base.HeapAlloc)
 						}
 					}
-					if _, err := record.Judge(context.Background(), src, m, record.Judgement{Name: "bench", Source: path, Tolerance: tol, AfterRead: measure}); err != nil {
+					if _, err := record.Judge(context.Background(), src, m.Judged(), record.Judgement{Name: "bench", Source: path, Tolerance: tol, AfterRead: measure}); err != nil {
 						b.Fatal(err)
 					}
 					in.Close()

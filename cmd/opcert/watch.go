@@ -319,7 +319,7 @@ func (o *watchOptions) judge(parent context.Context, m *conformance.Mechanism, r
 		return envError{err}
 	}
 	// A judging is never cut short by the signal that asked for it.
-	run, err := record.Judge(context.WithoutCancel(parent), src, m, record.Judgement{Name: "watch", Source: host, Tolerance: tol, Strict: o.strict, Ongoing: !final})
+	run, err := record.Judge(context.WithoutCancel(parent), src, m.Judged(), record.Judgement{Name: "watch", Source: host, Tolerance: tol, Strict: o.strict, Ongoing: !final})
 	if err != nil {
 		return envError{fmt.Errorf("judging the recording: %w", err)}
 	}

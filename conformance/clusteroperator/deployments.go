@@ -20,7 +20,6 @@ import (
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/record"
 	"github.com/opcert/opcert/scenarios"
-	"github.com/opcert/opcert/sim"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -48,7 +47,7 @@ import (
 //     skipped, said in the EXPECT case). The admin's ConfigMap
 //     "{name}-admin" is opcert's to write in NS (blockUpgrade), created
 //     if missing (and then deleted at the end) or restored at the end.
-//   - Recording: the ClusterOperators by record.Feed; the Deployments,
+//   - Recording: the ClusterOperators by conformance.Feed; the Deployments,
 //     DaemonSets, Pods and ConfigMaps of each NS by a recorder of that
 //     namespace (FeedNamespace), filed under the namespace of their
 //     component, as the rules read them (rules/doc.go: X's operands and
@@ -113,12 +112,12 @@ func newDeploys(ctx context.Context, w *world, spec conformance.Deployment) (*de
 	who := func(_ context.Context, obj client.Object, e *timeline.Event) {
 		e.Actor, e.Role = OperatorActor(obj.GetName()), RoleOperator
 	}
-	if err := record.Feed(ctx, st, kindsRecording(ClusterOperatorGVK), who); err != nil {
+	if err := conformance.Feed(ctx, st, kindsRecording(ClusterOperatorGVK), who); err != nil {
 		return nil, err
 	}
 	for ns := range p.operands {
 		sink := func(ctx context.Context) record.Sink { return p.file(ctx, ns) }
-		if err := record.FeedNamespace(ctx, st, kindsRecording(DeploymentGVK, DaemonSetGVK, PodGVK, ConfigMapGVK), ns, sink); err != nil {
+		if err := conformance.FeedNamespace(ctx, st, kindsRecording(DeploymentGVK, DaemonSetGVK, PodGVK, ConfigMapGVK), ns, sink); err != nil {
 			return nil, err
 		}
 	}
@@ -167,12 +166,12 @@ func layout(w *World, spec conformance.Deployment) (operands, admins map[string]
 
 // kindsRecording records kinds with the fields the rules read; who wrote
 // what is the mechanism's to say (file, and Feed's who).
-func kindsRecording(kinds ...schema.GroupVersionKind) *conformance.Recording {
+func kindsRecording(kinds ...schema.GroupVersionKind) *record.Recording {
 	fields := map[schema.GroupVersionKind][]string{}
 	for _, k := range kinds {
 		fields[k] = recordedFields[k]
 	}
-	return &conformance.Recording{Kinds: kinds, Fields: fields, Role: func(string) string { return "" }}
+	return &record.Recording{Kinds: kinds, Fields: fields, Role: func(string) string { return "" }}
 }
 
 // file files a write seen in the team's namespace ns under the namespace
@@ -339,7 +338,7 @@ func (p *deploys) Restart(ctx context.Context, component string) error {
 func (p *deploys) record(ctx context.Context, component, verb string) {
 	actor := OperatorActor(component)
 	p.w.st.Sched.Record(ctx, timeline.Event{Actor: actor, Role: RoleOperator, Verb: verb,
-		Object: timeline.ObjectRef{Kind: sim.ProcessKind, Name: actor}})
+		Object: timeline.ObjectRef{Kind: timeline.KindProcess, Name: actor}})
 }
 
 // SetBlocker writes the admin's blocker of component in the namespace of

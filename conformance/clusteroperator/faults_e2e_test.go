@@ -11,7 +11,6 @@ import (
 	"github.com/opcert/opcert/conformance/clusteroperator"
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/scenarios"
-	"github.com/opcert/opcert/sim"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -31,7 +30,7 @@ var _ = Describe("the reference under an API fault", func() {
 		}
 		Expect(verdict(run, "EXPECT").Status).To(Equal(reports.Pass))
 
-		from, to := sim.Epoch.Add(5*time.Minute+5*time.Second), sim.Epoch.Add(6*time.Minute+5*time.Second)
+		from, to := timeline.Epoch.Add(5*time.Minute+5*time.Second), timeline.Epoch.Add(6*time.Minute+5*time.Second)
 		faults, clears := map[string]time.Time{}, map[string]time.Time{}
 		failedAt := map[time.Time]bool{}
 		var after []timeline.Event // kube-apiserver's writes once the fault cleared

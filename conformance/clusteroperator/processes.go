@@ -52,7 +52,7 @@ import (
 //     run's prefix, and what the world names after the component follows
 //     {name}: the admin's ConfigMap is "{name}-admin" in {namespace}, the
 //     operator's Deployment "{name}-operator" in {operatorNamespace}.
-//   - Its writes reach the run through record.Feed (ClusterOperators, the
+//   - Its writes reach the run through conformance.Feed (ClusterOperators, the
 //     workloads, ConfigMaps, with the fields the rules read), each put down
 //     by the API server's audit to the process whose user made it (actor
 //     "operator/X", role operator); the writes to its operands wake the
@@ -103,7 +103,7 @@ func newExecs(ctx context.Context, w *world, cmd conformance.Process) (*execs, e
 			st.Sched.FixNames(workloadGK(od), od.Name)
 		}
 	}
-	if err := record.Feed(ctx, st, feedRecording(), st.Processes.Attribute); err != nil {
+	if err := conformance.Feed(ctx, st, feedRecording(), st.Processes.Attribute); err != nil {
 		return nil, err
 	}
 	return &execs{w: w, cmd: cmd, procs: st.Processes, ops: map[string]*execOp{}}, nil
@@ -113,13 +113,13 @@ func newExecs(ctx context.Context, w *world, cmd conformance.Process) (*execs, e
 // ClusterOperators, operands and ConfigMaps, with the fields the rules
 // read. Pods and the ClusterVersion are written by the run's own actors
 // only. A write no process made is no one's to judge.
-func feedRecording() *conformance.Recording {
+func feedRecording() *record.Recording {
 	kinds := []schema.GroupVersionKind{ClusterOperatorGVK, DeploymentGVK, DaemonSetGVK, ConfigMapGVK}
 	fields := map[schema.GroupVersionKind][]string{}
 	for _, k := range kinds {
 		fields[k] = recordedFields[k]
 	}
-	return &conformance.Recording{Kinds: kinds, Fields: fields, Role: func(string) string { return "" }}
+	return &record.Recording{Kinds: kinds, Fields: fields, Role: func(string) string { return "" }}
 }
 
 func workloadGK(od Operand) schema.GroupKind {
@@ -258,7 +258,7 @@ func (e *execs) Restart(ctx context.Context, name string) error {
 func (e *execs) record(ctx context.Context, name, verb string) {
 	actor := OperatorActor(name)
 	e.w.st.Sched.Record(ctx, timeline.Event{Actor: actor, Role: RoleOperator, Verb: verb,
-		Object: timeline.ObjectRef{Kind: sim.ProcessKind, Name: actor}})
+		Object: timeline.ObjectRef{Kind: timeline.KindProcess, Name: actor}})
 }
 
 // scalable gives m what a real-time run needs: its rules' thresholds

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/scenarios"
 	"github.com/opcert/opcert/sim"
@@ -19,7 +20,7 @@ import (
 func TestProcessPlaceholders(t *testing.T) {
 	sched := sim.NewScheduler(sim.NewClock(), &timeline.Timeline{})
 	sched.Prefix = "r07-"
-	w := &world{st: &conformance.Stage{Sched: sched, Origin: sim.Epoch, Scale: 0.02},
+	w := &world{st: &conformance.Stage{Sched: sched, Origin: timeline.Epoch, Scale: 0.02},
 		spec: &World{Release: "4.0.0", Nodes: []string{"n0", "n1"}}}
 	e := &execs{w: w}
 	for _, tc := range []struct {
@@ -54,7 +55,7 @@ func TestProcessPlaceholders(t *testing.T) {
 // stays on the scaled mechanism.
 func TestProcessModeScalesTheRules(t *testing.T) {
 	events := goldenEvents(t, "testdata/golden/co-operand-stuck.jsonl")
-	end := sim.Epoch.Add(40 * time.Minute)
+	end := timeline.Epoch.Add(40 * time.Minute)
 	seed := Mechanism(DefaultConfig())
 	for _, tc := range []struct {
 		name string
@@ -70,7 +71,7 @@ func TestProcessModeScalesTheRules(t *testing.T) {
 			t.Errorf("%s: the mechanism can no longer be scaled or given a tolerance", tc.name)
 		}
 		var got reports.Status
-		for _, c := range conformance.Judge(tc.m.Rules, events, end) {
+		for _, c := range judge.Judge(tc.m.Rules, events, end) {
 			if c.Rule == "CO-008" {
 				got = c.Status
 			}

@@ -1,9 +1,8 @@
 package clusteroperator
 
 import (
+	"github.com/opcert/opcert/record"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-
-	"github.com/opcert/opcert/conformance"
 )
 
 // roleDetector is the role of seed 000's stale detector, whose challenges
@@ -39,8 +38,8 @@ var otherManagers = map[string]string{
 // is its operator's to write (001 §How ClusterVersionOperator handles
 // ClusterOperator in release image: "creating and updating it is the
 // responsibility of the respective operator").
-func recording() *conformance.Recording {
-	return &conformance.Recording{
+func recording() *record.Recording {
+	return &record.Recording{
 		Kinds:  []schema.GroupVersionKind{ClusterOperatorGVK},
 		Fields: map[schema.GroupVersionKind][]string{ClusterOperatorGVK: recordedFields[ClusterOperatorGVK]},
 		Role: func(manager string) string {

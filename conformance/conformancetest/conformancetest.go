@@ -1,5 +1,5 @@
-// Package conformancetest holds what every mechanism's envtest suite needs:
-// one API server for the test package (Main), its built-in scenarios
+// Package conformancetest holds what every mechanism's envtest suite needs
+// (its API server comes from worldtest.Main): its built-in scenarios
 // (Builtins), golden timelines of them (Golden), a run's case by rule
 // (Case), and a benchmark's loop of runs (PlayLoop). It is for
 // tests only; it names no mechanism.
@@ -7,47 +7,15 @@ package conformancetest
 
 import (
 	"bytes"
-	"context"
 	"crypto/sha256"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
-	"testing"
 
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/sim/timeline"
-	"github.com/opcert/opcert/sim/world"
 )
-
-// Main is a test package's TestMain: it starts the one API server its
-// integration tests and benchmarks share, as one `opcert run` does, into
-// *api, runs the tests and stops the server. With -short, or while fuzzing
-// (the fuzz targets need no API server), it starts none.
-func Main(m *testing.M, api **world.World) {
-	world.MaybeLaunch()
-	flag.Parse()
-	if testing.Short() || fuzzing() {
-		os.Exit(m.Run())
-	}
-	w, err := world.Start(context.Background(), world.Options{Progress: os.Stderr})
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "these tests need kube-apiserver and etcd (run `make envtest`):", err)
-		os.Exit(2)
-	}
-	*api = w
-	code := m.Run()
-	_ = w.Stop()
-	os.Exit(code)
-}
-
-// fuzzing tells whether this process fuzzes (as coordinator or worker).
-func fuzzing() bool {
-	f := flag.Lookup("test.fuzz")
-	w := flag.Lookup("test.fuzzworker")
-	return f != nil && f.Value.String() != "" || w != nil && w.Value.String() == "true"
-}
 
 // goldenInline is the largest timeline kept whole; a larger one is kept as
 // its SHA-256 and line count (the 24-hour stale fleet's is 17 MB).

@@ -9,7 +9,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/opcert/opcert/conformance"
-	"github.com/opcert/opcert/record"
 	"github.com/opcert/opcert/scenarios"
 	"github.com/opcert/opcert/sim/timeline"
 	"github.com/opcert/opcert/sim/workload"
@@ -38,7 +37,7 @@ import (
 //     Each is a process event on the timeline. A pod takes its time to
 //     start on a cluster, which the rules, after a start, count against
 //     the operator: deploy it running.
-//   - Recording (record.Feed, cluster-wide: the run's namespaces are
+//   - Recording (conformance.Feed, cluster-wide: the run's namespaces are
 //     named at run time): the SampleClusters, the workloads and the pods.
 //     A write not the run's own is the operator's (actor "operator"), but
 //     a workload's status, a write of the controller-manager's field
@@ -72,7 +71,7 @@ func newDeploys(ctx context.Context, w *world, spec conformance.Deployment) (*de
 	}
 	fixNames(st.Sched)
 	rec := kindsRecording(append(feedRecording().Kinds, PodGVK)...)
-	if err := record.Feed(ctx, st, rec, whoOnCluster); err != nil {
+	if err := conformance.Feed(ctx, st, rec, whoOnCluster); err != nil {
 		return nil, err
 	}
 	return &deploys{w: w, spec: spec, d: st.Deployments}, nil

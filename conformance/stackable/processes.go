@@ -33,7 +33,7 @@ import (
 //     and their pods keep the scenario's names (Scheduler.FixNames), so
 //     that the pods the operator names in its messages are the timeline's.
 //   - Its writes (SampleCluster status, its workloads) reach the run
-//     through record.Feed, each put down by the API server's audit to the
+//     through conformance.Feed, each put down by the API server's audit to the
 //     process whose user made it (actor "operator", role operator; a
 //     deletion, which the audit cannot name, to the process too); the
 //     writes to its workloads wake sim/workload, which plays their pods
@@ -59,7 +59,7 @@ func newExecs(ctx context.Context, w *world, cmd conformance.Process) (*execs, e
 		return nil, errors.New(Name + ": an operator that is an executable needs a real-time run on opcert's own API server (process mode)")
 	}
 	fixNames(st.Sched)
-	if err := record.Feed(ctx, st, feedRecording(), attribute(st.Processes)); err != nil {
+	if err := conformance.Feed(ctx, st, feedRecording(), attribute(st.Processes)); err != nil {
 		return nil, err
 	}
 	return &execs{w: w, cmd: cmd, procs: st.Processes}, nil
@@ -73,7 +73,7 @@ func newExecs(ctx context.Context, w *world, cmd conformance.Process) (*execs, e
 // fed kinds' only writers besides the run's own actors, which delete
 // none, are the operator's process: a deletion is its (a role it no
 // longer wants, a stopped cluster's DaemonSet).
-func attribute(procs *conformance.Processes) record.Who {
+func attribute(procs *conformance.Processes) conformance.Who {
 	return func(ctx context.Context, obj client.Object, e *timeline.Event) {
 		if e.Verb == timeline.VerbDelete {
 			e.Actor, e.Role = actorOperator, RoleOperator
@@ -97,18 +97,18 @@ func fixNames(sched *sim.Scheduler) {
 // feedRecording is what the run must see of the process's writes: its
 // SampleClusters and workloads, with the fields the rules read. Pods are
 // written by the run's own actors only (sim/workload).
-func feedRecording() *conformance.Recording {
+func feedRecording() *record.Recording {
 	return kindsRecording(append([]schema.GroupVersionKind{SampleClusterGVK}, workloadGVKs...)...)
 }
 
 // kindsRecording records kinds with the fields the rules read; who wrote
 // what is the mode's to say (the audit, or the cluster mode's sink).
-func kindsRecording(kinds ...schema.GroupVersionKind) *conformance.Recording {
+func kindsRecording(kinds ...schema.GroupVersionKind) *record.Recording {
 	fields := map[schema.GroupVersionKind][]string{}
 	for _, k := range kinds {
 		fields[k] = recordedFields[k]
 	}
-	return &conformance.Recording{Kinds: kinds, Fields: fields, Role: func(string) string { return "" }}
+	return &record.Recording{Kinds: kinds, Fields: fields, Role: func(string) string { return "" }}
 }
 
 // start starts the operator's process.
@@ -163,7 +163,7 @@ func (e *execs) Restart(ctx context.Context) error {
 // the rules do not judge the operator while it is down.
 func recordProcess(ctx context.Context, sched *sim.Scheduler, verb string) {
 	sched.Record(ctx, timeline.Event{Actor: actorOperator, Role: RoleOperator, Verb: verb,
-		Object: timeline.ObjectRef{Kind: sim.ProcessKind, Name: actorOperator}})
+		Object: timeline.ObjectRef{Kind: timeline.KindProcess, Name: actorOperator}})
 }
 
 // scalable gives m what a real-time run needs: its times scaled with the

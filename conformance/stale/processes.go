@@ -16,8 +16,6 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/opcert/opcert/conformance"
-	"github.com/opcert/opcert/record"
-	"github.com/opcert/opcert/sim"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -114,7 +112,7 @@ func (e *execs) operandFile(name string) (string, error) {
 }
 
 // observeOperators files, in real time, the writes to ClusterOperators the
-// run did not make (record.Feed). In process mode a write is put down to
+// run did not make (conformance.Feed). In process mode a write is put down to
 // the process whose user made it, as the API server's audit says; on a
 // cluster, where opcert cannot see who authenticated, to the operator of
 // the ClusterOperator written: only the detector, the run's own, and the
@@ -126,7 +124,7 @@ func observeOperators(ctx context.Context, st *conformance.Stage) error {
 	if st.Processes != nil {
 		who = st.Processes.Attribute
 	}
-	return record.Feed(ctx, st, recording(DefaultDetectorManagers), who)
+	return conformance.Feed(ctx, st, recording(DefaultDetectorManagers), who)
 }
 
 func (e *execs) start(ctx context.Context, name string) error {
@@ -202,5 +200,5 @@ func (e *execs) record(ctx context.Context, actor, verb string) {
 // rules excuse an operator for what it missed while down.
 func recordProcess(ctx context.Context, st *conformance.Stage, actor, verb string) {
 	st.Sched.Record(ctx, timeline.Event{Actor: actor, Role: RoleOperator, Verb: verb,
-		Object: timeline.ObjectRef{Kind: sim.ProcessKind, Name: actor}})
+		Object: timeline.ObjectRef{Kind: timeline.KindProcess, Name: actor}})
 }

@@ -8,6 +8,8 @@ import (
 
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/conformance/stale/rules"
+	"github.com/opcert/opcert/judge"
+	"github.com/opcert/opcert/record"
 	"github.com/opcert/opcert/sim"
 )
 
@@ -29,9 +31,9 @@ var DefaultDetectorManagers = []string{sim.FieldManager, "stale-detector"}
 // the cluster-version operator, a person's kubectl) is the operator role,
 // since a write by anyone but the detector that moves a watched condition
 // is movement (000 §Proposal ¶5), whoever made it.
-func recording(detectorManagers []string) *conformance.Recording {
+func recording(detectorManagers []string) *record.Recording {
 	managers := slices.Clone(detectorManagers)
-	return &conformance.Recording{
+	return &record.Recording{
 		Kinds: []schema.GroupVersionKind{ClusterOperatorGVK},
 		Role: func(manager string) string {
 			if slices.Contains(managers, manager) {
@@ -48,7 +50,7 @@ func recording(detectorManagers []string) *conformance.Recording {
 // STALE facts read online, and the rules given a tolerance.
 func judging(m *conformance.Mechanism, cfg Config, detectorManagers []string) *conformance.Mechanism {
 	m.Recording = recording(detectorManagers)
-	m.Online = []conformance.Online{rules.Online(cfg)}
+	m.Online = []judge.Online{rules.Online(cfg)}
 	m.WithTolerance = func(d time.Duration) *conformance.Mechanism {
 		c := cfg
 		c.Tolerance = max(c.Tolerance, d)

@@ -183,7 +183,7 @@ func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios
 	}
 	// The nodes' directories and endpoint servers go at the run's end, or
 	// when it is stopped.
-	end := sim.Epoch.Add(sc.Duration.Duration)
+	end := timeline.Epoch.Add(sc.Duration.Duration)
 	sched.At(end, func(context.Context) error { return c.close() })
 	ok := false
 	defer func() {
@@ -215,7 +215,7 @@ func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios
 	if l := spec.Linked(); l > 0 {
 		// After the processes' first look at time 0, in which the kubelet
 		// shows the installed operand ready: the link is then earned.
-		sched.At(sim.Epoch, func(ctx context.Context) error {
+		sched.At(timeline.Epoch, func(ctx context.Context) error {
 			for _, h := range c.hosts {
 				if err := h.as(ctx, timeline.RoleScenario).Symlink(node.RevisionDir(operandName, l), node.LastKnownGood); err != nil {
 					return fmt.Errorf("node %s: linking last-known-good: %w", h.name, err)

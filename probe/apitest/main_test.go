@@ -11,15 +11,15 @@ import (
 	"k8s.io/client-go/discovery"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/opcert/opcert/conformance/conformancetest"
 	"github.com/opcert/opcert/probe"
 	"github.com/opcert/opcert/sim/world"
+	"github.com/opcert/opcert/sim/world/worldtest"
 )
 
 // api is the one API server this package's tests share.
 var api *world.World
 
-func TestMain(m *testing.M) { conformancetest.Main(m, &api) }
+func TestMain(m *testing.M) { worldtest.Main(m, &api) }
 
 // ns is the operator's namespace of every test; each test names its
 // Probes and objects after itself.

@@ -6,9 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/opcert/opcert/sim/timeline"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-
-	"github.com/opcert/opcert/sim"
 )
 
 // cond is a condition without times.
@@ -17,7 +16,7 @@ func cond(typ string, status metav1.ConditionStatus, reason, message string) Con
 }
 
 var (
-	at0      = sim.Epoch
+	at0      = timeline.Epoch
 	healthy  = []WorkloadState{{Kind: StatefulSet, Name: "c-server", Replicas: 3, AvailableReplicas: 3}}
 	running  = cond(TypeStopped, metav1.ConditionFalse, ReasonRunning, "The cluster is currently not stopped.")
 	reconcil = cond(TypePaused, metav1.ConditionFalse, ReasonReconciling, "The cluster is currently reconciled by the operator.")
@@ -71,9 +70,9 @@ func TestTable(t *testing.T) {
 // message; lastProbeTime the write's; lastTransitionTime moved only by a
 // change of status.
 func TestStatus(t *testing.T) {
-	t0 := metav1.NewTime(sim.Epoch)
-	t1 := sim.Epoch.Add(time.Minute)
-	first, write := Status(ClusterState{Workloads: healthy}, nil, sim.Epoch)
+	t0 := metav1.NewTime(timeline.Epoch)
+	t1 := timeline.Epoch.Add(time.Minute)
+	first, write := Status(ClusterState{Workloads: healthy}, nil, timeline.Epoch)
 	if !write || len(first) != 5 {
 		t.Fatalf("first status %+v (write %v), want five conditions written", first, write)
 	}

@@ -45,7 +45,7 @@ const (
 //     both) with an error (Detail: its code and reason) instead of doing
 //     them; its failed writes are on the timeline, Failed. The process
 //     runs throughout; whether it owes anything meanwhile is the rules'
-//     call (conformance.Downtimes counts the fault as down time).
+//     call (judge.Downtimes counts the fault as down time).
 //   - File: a file on a simulated node (Namespace the node, Name the absolute
 //     node path); verbs write, rename and symlink (Target the new path or the
 //     link's target), remove, lock and unlock.
@@ -70,7 +70,7 @@ const (
 //     with no resumed after it runs to the end of the timeline, which is
 //     then not complete: its run is the environment's fault (record.Judge).
 //     The span from the first kind lost until every one is resumed is a
-//     recording gap: rules do not judge what falls in it (conformance.Gap).
+//     recording gap: rules do not judge what falls in it (judge.Gap).
 const (
 	KindProcess   = "Process"
 	KindFile      = "File"
@@ -174,3 +174,7 @@ func (e Event) IsWrite() bool {
 	}
 	return false
 }
+
+// Epoch is the virtual instant every simulated run starts at, from which
+// a simulated timeline's offsets count.
+var Epoch = time.Date(2026, time.January, 1, 0, 0, 0, 0, time.UTC)

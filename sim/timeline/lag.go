@@ -83,7 +83,7 @@ func (l *Lag) Tolerance() time.Duration {
 // decoding its events: the "time" and "written" of each line that has a
 // "written". It reads in a fraction of the time a decoding takes, so that
 // a long recording's tolerance is known before it is judged as it streams
-// (conformance.Stream.Tolerate).
+// (judge.Stream.Tolerate).
 func ScanLag(r io.Reader) (*Lag, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 1<<20), maxLine+2)

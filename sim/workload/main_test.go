@@ -14,11 +14,11 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/opcert/opcert/conformance/conformancetest"
 	"github.com/opcert/opcert/sim"
 	"github.com/opcert/opcert/sim/timeline"
 	"github.com/opcert/opcert/sim/workload"
 	"github.com/opcert/opcert/sim/world"
+	"github.com/opcert/opcert/sim/world/worldtest"
 )
 
 // api is the one API server this package's integration tests share, as
@@ -27,7 +27,7 @@ var api *world.World
 
 var runs atomic.Int64
 
-func TestMain(m *testing.M) { conformancetest.Main(m, &api) }
+func TestMain(m *testing.M) { worldtest.Main(m, &api) }
 
 // ns is the namespace every test's workloads live in (the run prefix
 // keeps the tests' namespaces apart on the server).
@@ -82,14 +82,14 @@ func start(t *testing.T, nodes []string) *run {
 // to runs the scheduler to d after the epoch.
 func (r *run) to(d time.Duration) {
 	r.t.Helper()
-	if err := r.s.Run(r.ctx, sim.Epoch.Add(d)); err != nil {
+	if err := r.s.Run(r.ctx, timeline.Epoch.Add(d)); err != nil {
 		r.t.Fatalf("run to +%s: %v", d, err)
 	}
 }
 
 // at queues a scenario step at d after the epoch.
 func (r *run) at(d time.Duration, step func(ctx context.Context) error) {
-	r.s.At(sim.Epoch.Add(d), step)
+	r.s.At(timeline.Epoch.Add(d), step)
 }
 
 // template is an operand's pod template at version.
@@ -201,7 +201,7 @@ func dpod(name, version string, i int) string {
 	return fmt.Sprintf("%s-%s-%d", name, workload.TemplateHash(template(name, version)), i)
 }
 
-func (r *run) since() time.Duration { return r.s.Now().Sub(sim.Epoch) }
+func (r *run) since() time.Duration { return r.s.Now().Sub(timeline.Epoch) }
 
 // status is a workload's status as the API server holds it, its counts
 // in the order the kind's status type declares them.
@@ -261,7 +261,7 @@ func (r *run) expectStatus(obj client.Object, want string) {
 func (r *run) transcript() string {
 	var b strings.Builder
 	for _, e := range r.tl.Events() {
-		fmt.Fprintf(&b, "+%s %s %s %s", e.Time.Sub(sim.Epoch), e.Actor, e.Verb, e.Object)
+		fmt.Fprintf(&b, "+%s %s %s %s", e.Time.Sub(timeline.Epoch), e.Actor, e.Verb, e.Object)
 		for _, c := range e.Conditions {
 			if c.After != nil {
 				fmt.Fprintf(&b, " %s=%s", c.Type, c.After.Status)

@@ -22,7 +22,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 
 	"github.com/opcert/opcert/fixtures"
-	"github.com/opcert/opcert/sim"
+	"github.com/opcert/opcert/sim/timeline"
 )
 
 // Options configure Start.
@@ -184,7 +184,7 @@ func (w *World) warm(ctx context.Context) error {
 		return err
 	}
 	co.Status.Conditions = []configv1.ClusterOperatorStatusCondition{{
-		Type: configv1.OperatorAvailable, Status: configv1.ConditionTrue, Reason: "WarmUp", LastTransitionTime: metav1.NewTime(sim.Epoch),
+		Type: configv1.OperatorAvailable, Status: configv1.ConditionTrue, Reason: "WarmUp", LastTransitionTime: metav1.NewTime(timeline.Epoch),
 	}}
 	if err := w.Client.Status().Update(ctx, co); err != nil {
 		return err

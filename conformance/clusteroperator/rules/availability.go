@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -22,7 +22,7 @@ import (
 // operator was down in before the status was due, one the run or the
 // serving ends before the status is due. The verdict measures each
 // reaction, from full strength to the write that reported Available.
-func (c Config) availableWhileServing(j *conformance.Judging) conformance.Verdict {
+func (c Config) availableWhileServing(j *judge.Judging) judge.Verdict {
 	var g judgement
 	took := reactions{name: "Available=True after the operands serve"}
 	k := contractOf(j)

@@ -46,7 +46,7 @@ func TestCO010AvailableWhileServing(t *testing.T) {
 			tl:   lateUp("13m").proc("10m50s", "operator/etcd", timeline.VerbKill).proc("13m", "operator/etcd", timeline.VerbStart).builder,
 			want: reports.Pass, message: []string{"1 not judged (ClusterOperator/etcd: its operands served at full strength from +11m0s: its operator was down"}},
 	})
-	v := judge(t, "CO-010", ruleCase{tl: lateUp("11m20s").builder})
+	v := verdictOf(t, "CO-010", ruleCase{tl: lateUp("11m20s").builder})
 	if len(v.Measures) != 1 || v.Measures[0].Max != 20*time.Second || v.Measures[0].Budget != DefaultReaction {
 		t.Errorf("measures %+v, want the worst reaction 20s against %s", v.Measures, DefaultReaction)
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -24,7 +24,7 @@ import (
 // message ("Working towards 4.0.1" to "Cluster version is 4.0.1", for a
 // timeline that does not record versions). A condition judged is every
 // one a write adds or changes; one it leaves alone was judged when set.
-func (c Config) validConditions(j *conformance.Judging) conformance.Verdict {
+func (c Config) validConditions(j *judge.Judging) judge.Verdict {
 	var f finding
 	for _, e := range operatorWrites(j) {
 		for _, ch := range e.Conditions {
@@ -77,7 +77,7 @@ func (c Config) atWrite(ltt, t time.Time) bool {
 // CamelCase reason"; the pattern and length are what the API machinery
 // asks of metav1.Condition (UPSTREAM "Kubernetes conditions in general").
 // ClusterOperator's own schema does not enforce it: a convention, Style.
-func (c Config) camelCaseReasons(j *conformance.Judging) conformance.Verdict {
+func (c Config) camelCaseReasons(j *judge.Judging) judge.Verdict {
 	var f finding
 	for _, e := range operatorWrites(j) {
 		for _, ch := range e.Conditions {
@@ -103,7 +103,7 @@ func (c Config) camelCaseReasons(j *conformance.Judging) conformance.Verdict {
 // makes it True or changes its message while True. The verdict names
 // which of the two names each ClusterOperator uses (DESIGN 001: the same
 // condition).
-func (c Config) detailedFailing(j *conformance.Judging) conformance.Verdict {
+func (c Config) detailedFailing(j *judge.Judging) judge.Verdict {
 	var f finding
 	var objects []timeline.ObjectRef
 	uses := map[timeline.ObjectRef][]string{}
@@ -157,7 +157,7 @@ func usesNote(objects []timeline.ObjectRef, uses map[timeline.ObjectRef][]string
 // fixed"): a "should", Style. What it says is the admin's to read; an
 // empty one says nothing. Judged on each write that makes it False or
 // changes its message while False.
-func (c Config) upgradeableExplained(j *conformance.Judging) conformance.Verdict {
+func (c Config) upgradeableExplained(j *judge.Judging) judge.Verdict {
 	var f finding
 	for _, e := range operatorWrites(j) {
 		for _, ch := range e.Conditions {
@@ -183,7 +183,7 @@ func newlySaid(ch timeline.ConditionChange, status string) bool {
 }
 
 // instant writes a lastTransitionTime as an offset, "none" when unset.
-func instant(j *conformance.Judging, t time.Time) string {
+func instant(j *judge.Judging, t time.Time) string {
 	if t.IsZero() {
 		return "none"
 	}

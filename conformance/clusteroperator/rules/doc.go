@@ -37,7 +37,7 @@
 //	CO-026  001 §Conditions                                                                                                  operator  (style) a condition's reason, if any, is CamelCase
 //
 // A (style) rule judges a convention of how a message reads
-// (conformance.Rule.Style): its failures are warnings, which fail nothing,
+// (judge.Rule.Style): its failures are warnings, which fail nothing,
 // unless the run is strict (opcert's --strict). A rule with nothing to
 // judge says "skip" and why. Each failure names the write that shows it,
 // so that one in a recording gap is not held against the operator.

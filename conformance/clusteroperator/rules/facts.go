@@ -3,7 +3,7 @@ package rules
 import (
 	"encoding/json"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -14,8 +14,8 @@ type writesKey struct{}
 // operatorWrites are the timeline's writes of a ClusterOperator by the
 // operator role, in order; deletions carry no conditions and are left
 // out.
-func operatorWrites(j *conformance.Judging) []timeline.Event {
-	return conformance.Facts(j, writesKey{}, func(events []timeline.Event) []timeline.Event {
+func operatorWrites(j *judge.Judging) []timeline.Event {
+	return judge.Facts(j, writesKey{}, func(events []timeline.Event) []timeline.Event {
 		var out []timeline.Event
 		for _, e := range events {
 			if e.IsWrite() && e.Verb != timeline.VerbDelete && e.Role == RoleOperator &&

@@ -4,7 +4,7 @@ package rules
 // that follow the timeline contract (doc.go), the seed's story built with
 // it, and one table runner shared by every rule.
 //
-// Offsets are Go duration strings ("6m") from sim.Epoch, the way the rules
+// Offsets are Go duration strings ("6m") from timeline.Epoch, the way the rules
 // print them ("+6m0s").
 
 import (
@@ -14,9 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/reports"
-	"github.com/opcert/opcert/sim"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -25,7 +24,7 @@ func at(off string) time.Time {
 	if err != nil {
 		panic(err)
 	}
-	return sim.Epoch.Add(d)
+	return timeline.Epoch.Add(d)
 }
 
 // cond is a condition as a write sets it. Its lastTransitionTime is the
@@ -141,8 +140,8 @@ type ruleCase struct {
 	evidence []string // offsets of exactly the evidence events, in order
 }
 
-// judge checks tc with rule id, on a timeline that ends at +1h.
-func judge(t *testing.T, id string, tc ruleCase) conformance.Verdict {
+// verdictOf checks tc with rule id, on a timeline that ends at +1h.
+func verdictOf(t *testing.T, id string, tc ruleCase) judge.Verdict {
 	t.Helper()
 	cfg := DefaultConfig()
 	if tc.cfg != nil {
@@ -150,11 +149,11 @@ func judge(t *testing.T, id string, tc ruleCase) conformance.Verdict {
 	}
 	for _, r := range Rules(cfg) {
 		if r.ID == id {
-			return r.Check(conformance.NewJudging(tc.tl.events, at("1h")))
+			return r.Check(judge.NewJudging(tc.tl.events, at("1h")))
 		}
 	}
 	t.Fatalf("no rule %s", id)
-	return conformance.Verdict{}
+	return judge.Verdict{}
 }
 
 // runTable judges every case with rule id and checks the verdict.
@@ -162,7 +161,7 @@ func runTable(t *testing.T, id string, cases []ruleCase) {
 	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			v := judge(t, id, tc)
+			v := verdictOf(t, id, tc)
 			if v.Status != tc.want {
 				t.Fatalf("status %s, want %s; message: %s", v.Status, tc.want, v.Message)
 			}
@@ -173,11 +172,11 @@ func runTable(t *testing.T, id string, cases []ruleCase) {
 			}
 			got := []string{}
 			for _, e := range v.Evidence {
-				got = append(got, e.Time.Sub(sim.Epoch).String())
+				got = append(got, e.Time.Sub(timeline.Epoch).String())
 			}
 			want := []string{}
 			for _, off := range tc.evidence {
-				want = append(want, at(off).Sub(sim.Epoch).String())
+				want = append(want, at(off).Sub(timeline.Epoch).String())
 			}
 			if !reflect.DeepEqual(got, want) {
 				t.Errorf("evidence at %v, want %v", got, want)

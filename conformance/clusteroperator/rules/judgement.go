@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -19,14 +19,14 @@ type judgement struct {
 // failIn adds a problem that judged the window [from, to] (zero: its
 // evidence's span), so a recording gap inside it excuses it.
 func (g *judgement) failIn(msg string, from, to time.Time, evidence ...timeline.Event) {
-	g.problems = append(g.problems, conformance.Problem{Message: msg, Evidence: evidence, From: from, To: to})
+	g.problems = append(g.problems, judge.Problem{Message: msg, Evidence: evidence, From: from, To: to})
 }
 
 func (g *judgement) skip(why string) { g.notJudged = append(g.notJudged, why) }
 
 // verdict is finding's, with what was not judged: the reason of a skip,
 // or a note on a pass or failure.
-func (g *judgement) verdict(nothing string) conformance.Verdict {
+func (g *judgement) verdict(nothing string) judge.Verdict {
 	note := ""
 	switch n := len(g.notJudged); {
 	case n == 0:

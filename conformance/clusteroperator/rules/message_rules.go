@@ -6,7 +6,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -18,7 +18,7 @@ import (
 
 // messages calls judge with every non-empty message the operator sets on a
 // condition of type only (any type if empty), and returns the finding.
-func messages(j *conformance.Judging, only string, judge func(f *finding, e timeline.Event, what, msg string)) *finding {
+func messages(j *judge.Judging, only string, judge func(f *finding, e timeline.Event, what, msg string)) *finding {
 	var f finding
 	for _, e := range operatorWrites(j) {
 		for _, ch := range e.Conditions {
@@ -39,7 +39,7 @@ func messages(j *conformance.Judging, only string, judge func(f *finding, e time
 // character is a lower-case letter fails, and one that starts with a
 // digit, a sign or a letter without case ("3 of 5 nodes", "/readyz") is
 // not held against it: a sentence may start so.
-func (c Config) capitalized(j *conformance.Judging) conformance.Verdict {
+func (c Config) capitalized(j *judge.Judging) judge.Verdict {
 	f := messages(j, "", func(f *finding, e timeline.Event, what, msg string) {
 		if r, _ := utf8.DecodeRuneInString(strings.TrimLeftFunc(msg, unicode.IsSpace)); unicode.IsLower(r) {
 			f.fail(fmt.Sprintf("%s: message %s starts with %q, not a capital letter", what, quote(msg), r), e)
@@ -53,7 +53,7 @@ func (c Config) capitalized(j *conformance.Judging) conformance.Verdict {
 // succinct the better)". Words are what white space separates
 // ("Unable to apply 4.0.1: a required object is missing" is 9). Only the
 // upper bound is judged (doc.go, Readings).
-func (c Config) terseProgressing(j *conformance.Judging) conformance.Verdict {
+func (c Config) terseProgressing(j *judge.Judging) judge.Verdict {
 	f := messages(j, condProgressing, func(f *finding, e timeline.Event, what, msg string) {
 		if n := len(strings.Fields(msg)); n > maxProgressingWords {
 			f.fail(fmt.Sprintf("%s: %s, over %d", what, wordsOf(msg, n), maxProgressingWords), e)
@@ -67,7 +67,7 @@ func (c Config) terseProgressing(j *conformance.Judging) conformance.Verdict {
 // holds the dots of a version, so what is judged is the end of a sentence:
 // none at the message's end ('.', '!' or '?'), and none inside it followed
 // by a word that does not go on in lower case.
-func (c Config) oneSentenceAvailable(j *conformance.Judging) conformance.Verdict {
+func (c Config) oneSentenceAvailable(j *judge.Judging) judge.Verdict {
 	f := messages(j, condAvailable, func(f *finding, e timeline.Event, what, msg string) {
 		trimmed := strings.TrimRightFunc(msg, unicode.IsSpace)
 		last, _ := utf8.DecodeLastRuneInString(trimmed)

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -18,7 +18,7 @@ import (
 // by components 1: "or within some reasonable percentage if the
 // component must be installed to all nodes"; world.rolledOut). A
 // ClusterOperator created before the timeline began is not judged.
-func (c Config) availableAfterInstall(j *conformance.Judging) conformance.Verdict {
+func (c Config) availableAfterInstall(j *judge.Judging) judge.Verdict {
 	var g judgement
 	for _, x := range contractOf(j).components {
 		var first *coWrite
@@ -65,7 +65,7 @@ func (c Config) availableAfterInstall(j *conformance.Judging) conformance.Verdic
 // nothing; one the run ends, or the operator is down, before it is due is
 // not judged. The verdict measures each reaction, from the rollout's
 // beginning to the status that first named B.
-func (c Config) progressingDuringRollout(j *conformance.Judging) conformance.Verdict {
+func (c Config) progressingDuringRollout(j *judge.Judging) judge.Verdict {
 	var g judgement
 	took := reactions{name: "Progressing=True naming the version after a rollout began"}
 	k := contractOf(j)
@@ -166,7 +166,7 @@ func (x *component) statusBefore(t time.Time) *coWrite {
 // bound (+Tolerance) either way: an operator may announce a move just
 // before it writes the specs, or see a short rollout only after it
 // ended. A "should not": a Style rule.
-func (c Config) noProgressAtRest(j *conformance.Judging) conformance.Verdict {
+func (c Config) noProgressAtRest(j *judge.Judging) judge.Verdict {
 	var g judgement
 	for _, x := range contractOf(j).components {
 		var rest time.Time // when Progressing last came to rest; zero: never
@@ -256,7 +256,7 @@ func failing(w *coWrite) bool {
 // spec write of the rollout, a pod at its version created or changing
 // readiness, or a pod of another version gone. Not judged when the run
 // ends, or the operator is down, before it is due.
-func (c Config) failingWhenStuck(j *conformance.Judging) conformance.Verdict {
+func (c Config) failingWhenStuck(j *judge.Judging) judge.Verdict {
 	var g judgement
 	took := reactions{name: "Failing or Degraded True after a stall's deadline"}
 	k := contractOf(j)
@@ -321,7 +321,7 @@ func (c Config) failingWhenStuck(j *conformance.Judging) conformance.Verdict {
 // upgrade for an admin-correctable condition"). What the message says is
 // CO-025's (a "should"). The verdict measures each reaction, from the
 // blocker's write to the write that reported it.
-func (c Config) upgradeableBlocked(j *conformance.Judging) conformance.Verdict {
+func (c Config) upgradeableBlocked(j *judge.Judging) judge.Verdict {
 	var g judgement
 	took := reactions{name: "Upgradeable after the administrator's blocker changed"}
 	k := contractOf(j)

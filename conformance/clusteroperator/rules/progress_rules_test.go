@@ -142,7 +142,7 @@ func TestCO004ProgressingDuringRollout(t *testing.T) {
 		off  string
 		took time.Duration
 	}{{"10m", 0}, {"10m20s", 20 * time.Second}} {
-		v := judge(t, "CO-004", ruleCase{tl: upgrade(tc.off, towards("4.0.1", "0 of 3")).builder})
+		v := verdictOf(t, "CO-004", ruleCase{tl: upgrade(tc.off, towards("4.0.1", "0 of 3")).builder})
 		if len(v.Measures) != 1 || v.Measures[0].Max != tc.took || v.Measures[0].Count != 1 || v.Measures[0].Budget != 32*time.Second {
 			t.Errorf("Progressing at %s: measures %+v, want one reaction of %s against 32s", tc.off, v.Measures, tc.took)
 		}
@@ -217,7 +217,7 @@ func TestCO008FailingWhenStuck(t *testing.T) {
 			want: reports.Skip, message: []string{"its operator was down before Failing or Degraded was due"}},
 		{name: "no stall: not judged", tl: reference().builder, want: reports.Skip, message: []string{"no rollout made no progress for 10m0s"}},
 	})
-	v := judge(t, "CO-008", ruleCase{tl: upgrading().co("20m50s", "etcd", "", stuck, blocked).builder})
+	v := verdictOf(t, "CO-008", ruleCase{tl: upgrading().co("20m50s", "etcd", "", stuck, blocked).builder})
 	if len(v.Measures) != 1 || v.Measures[0].Max != 20*time.Second || v.Measures[0].Budget != DefaultReaction {
 		t.Errorf("measures %+v, want the worst reaction 20s after the stall's 10m, against %s", v.Measures, DefaultReaction)
 	}
@@ -267,7 +267,7 @@ func TestCO009UpgradeableBlocked(t *testing.T) {
 		{name: "an operator that never wrote", tl: newStory().blocker("20m", "etcd", fix).blocker("30m", "etcd", "").builder, cfg: &exact,
 			want: reports.Fail, message: []string{"Upgradeable was not reported: it must be False"}, evidence: []string{"20m"}},
 	})
-	v := judge(t, "CO-009", ruleCase{tl: reference().blocker("20m", "etcd", fix).co("20m25s", "etcd", "", blocked).
+	v := verdictOf(t, "CO-009", ruleCase{tl: reference().blocker("20m", "etcd", fix).co("20m25s", "etcd", "", blocked).
 		blocker("30m", "etcd", "").co("30m", "etcd", "", free).builder})
 	if len(v.Measures) != 1 || v.Measures[0].Count != 2 || v.Measures[0].Max != 25*time.Second {
 		t.Errorf("measures %+v, want 2 reactions, the worst 25s", v.Measures)

@@ -9,7 +9,7 @@ import (
 
 // reactions are the reactions a rule measured, each from the change the
 // operator had to report to the write that reported it, so that a team
-// sees how close to the bound it is (conformance.Verdict.Measures). A
+// sees how close to the bound it is (judge.Verdict.Measures). A
 // reaction never seen (the operator never reported it) is not measured:
 // the failure says so.
 type reactions struct {

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 )
 
 // Rules returns the CO rules judged against cfg, in ID order: the
@@ -12,8 +12,8 @@ import (
 // conditions (CO-020 on). What seed 001 only recommends ("should", a
 // convention) is a Style rule: it warns unless the judging is strict
 // (README.md in this directory: the audit, clause by clause).
-func Rules(cfg Config) []conformance.Rule {
-	return []conformance.Rule{
+func Rules(cfg Config) []judge.Rule {
+	return []judge.Rule{
 		{ID: "CO-001", Section: "001 §What should an operator report, honored by components 1", Role: RoleOperator,
 			Statement: "a component does not report Available=True the first time until its installation, its first rollout, is complete: every operand at its version and ready, a DaemonSet on all its nodes",
 			Check:     cfg.availableAfterInstall},

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/reports"
 )
 
@@ -81,9 +81,9 @@ func TestStyleWarnsUnlessStrict(t *testing.T) {
 			continue
 		}
 		for _, strict := range []bool{false, true} {
-			j := conformance.NewJudging(tl.events, at("1h"))
+			j := judge.NewJudging(tl.events, at("1h"))
 			j.Strict = strict
-			got := conformance.JudgeWith([]conformance.Rule{r}, j)[0]
+			got := judge.JudgeWith([]judge.Rule{r}, j)[0]
 			want := reports.Fail
 			if r.Style && !strict {
 				want = reports.Warn

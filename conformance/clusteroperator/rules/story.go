@@ -6,12 +6,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
 // contract is what the contract rules (CO-001 to CO-009) read of a
-// timeline, derived once for all of them (conformance.Facts).
+// timeline, derived once for all of them (judge.Facts).
 type contract struct {
 	components []*component // by name
 	procs      processes
@@ -94,8 +94,8 @@ type blocker struct {
 
 type contractKey struct{}
 
-func contractOf(j *conformance.Judging) *contract {
-	return conformance.Facts(j, contractKey{}, readContract)
+func contractOf(j *judge.Judging) *contract {
+	return judge.Facts(j, contractKey{}, readContract)
 }
 
 func readContract(events []timeline.Event) *contract {

@@ -3,31 +3,31 @@ package rules
 import (
 	"fmt"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
 // finding accumulates what a rule found: how many things it judged and
 // its problems, each with the write that shows it, so that a problem in a
-// recording gap is excused alone (conformance.Verdict.Problems).
+// recording gap is excused alone (judge.Verdict.Problems).
 type finding struct {
 	judged   int
-	problems []conformance.Problem
+	problems []judge.Problem
 }
 
 func (f *finding) fail(msg string, e timeline.Event) {
-	f.problems = append(f.problems, conformance.Problem{Message: msg, Evidence: []timeline.Event{e}})
+	f.problems = append(f.problems, judge.Problem{Message: msg, Evidence: []timeline.Event{e}})
 }
 
 // verdict fails with the problems, passes when something was judged, and
 // otherwise skips saying there was nothing: nothing judged is no pass.
 // note, if not empty, ends the message whatever the status.
-func (f *finding) verdict(nothing, note string) conformance.Verdict {
-	var v conformance.Verdict
+func (f *finding) verdict(nothing, note string) judge.Verdict {
+	var v judge.Verdict
 	switch {
 	case len(f.problems) > 0:
-		v = conformance.Verdict{Status: reports.Fail, Message: f.problems[0].Message, Problems: f.problems}
+		v = judge.Verdict{Status: reports.Fail, Message: f.problems[0].Message, Problems: f.problems}
 		if n := len(f.problems); n > 1 {
 			v.Message += fmt.Sprintf(" (and %d more)", n-1)
 		}
@@ -39,13 +39,13 @@ func (f *finding) verdict(nothing, note string) conformance.Verdict {
 				}
 			}
 		}
-		if len(v.Evidence) > conformance.MaxEvidence {
-			v.Evidence = v.Evidence[:conformance.MaxEvidence]
+		if len(v.Evidence) > judge.MaxEvidence {
+			v.Evidence = v.Evidence[:judge.MaxEvidence]
 		}
 	case f.judged == 0:
-		v = conformance.Verdict{Status: reports.Skip, Message: nothing}
+		v = judge.Verdict{Status: reports.Skip, Message: nothing}
 	default:
-		v = conformance.Verdict{Status: reports.Pass, Message: fmt.Sprintf("%d judged", f.judged)}
+		v = judge.Verdict{Status: reports.Pass, Message: fmt.Sprintf("%d judged", f.judged)}
 	}
 	if note != "" {
 		v.Message += "; " + note

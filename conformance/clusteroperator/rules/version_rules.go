@@ -7,7 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -25,7 +25,7 @@ import (
 // it has rolled out"; a DaemonSet on more than half of its nodes, as CO-001
 // reads honored by components 1). Pods gone within Tolerance after the
 // write count as gone at it.
-func (c Config) versionAfterRollout(j *conformance.Judging) conformance.Verdict {
+func (c Config) versionAfterRollout(j *judge.Judging) judge.Verdict {
 	var g judgement
 	for _, x := range contractOf(j).components {
 		for _, w := range x.mine() {
@@ -90,7 +90,7 @@ func intersect(a, b []string) []string {
 // begins, before it is due, nor when the operator was down before it was
 // due. The verdict measures each reaction, from completion to the write
 // that reported B.
-func (c Config) versionReported(j *conformance.Judging) conformance.Verdict {
+func (c Config) versionReported(j *judge.Judging) judge.Verdict {
 	var g judgement
 	took := reactions{name: "version reported after completion"}
 	k := contractOf(j)
@@ -173,7 +173,7 @@ func restWrite(e timeline.Event) bool {
 // conditions of "done" then the versions, fails both. A rollout after
 // which Progressing never comes to rest is not judged ("The operator does
 // not have to stop reporting Progressing").
-func (c Config) atomicCompletion(j *conformance.Judging) conformance.Verdict {
+func (c Config) atomicCompletion(j *judge.Judging) judge.Verdict {
 	var g judgement
 	for _, x := range contractOf(j).components {
 		mine := x.mine()
@@ -227,7 +227,7 @@ func (c Config) atomicCompletion(j *conformance.Judging) conformance.Verdict {
 // time"), to the second the API server keeps (and Tolerance). The first
 // versions, an installation's completion, are judged alike: "This allows
 // administrators to know when the last change to the operator was".
-func (c Config) stampAtCompletion(j *conformance.Judging) conformance.Verdict {
+func (c Config) stampAtCompletion(j *judge.Judging) judge.Verdict {
 	var g judgement
 	for _, x := range contractOf(j).components {
 		for _, w := range x.mine() {

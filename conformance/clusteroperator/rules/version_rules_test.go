@@ -81,7 +81,7 @@ func TestCO003VersionReported(t *testing.T) {
 			want: reports.Pass, message: []string{"1 judged", "1 not judged (ClusterOperator/etcd: the rollout to 4.0.1 complete at +11m0s: its operator was down"}},
 	})
 	// Each reaction is measured from completion to the write of the version.
-	v := judge(t, "CO-003", ruleCase{tl: upgrading().lastPodReady("11m").co("11m20s", "etcd", "4.0.1", deployed("4.0.1"), atVersion("4.0.1")).builder})
+	v := verdictOf(t, "CO-003", ruleCase{tl: upgrading().lastPodReady("11m").co("11m20s", "etcd", "4.0.1", deployed("4.0.1"), atVersion("4.0.1")).builder})
 	if len(v.Measures) != 1 || v.Measures[0].Count != 2 || v.Measures[0].Max != 20*time.Second || v.Measures[0].Budget != DefaultReaction {
 		t.Errorf("measures %+v, want 2 reactions, the worst 20s, against %s", v.Measures, DefaultReaction)
 	}

@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -12,8 +12,8 @@ import (
 // every rule reads the same story.
 type storyKey struct{}
 
-func storyOf(j *conformance.Judging) *story {
-	return conformance.Facts(j, storyKey{}, readStory)
+func storyOf(j *judge.Judging) *story {
+	return judge.Facts(j, storyKey{}, readStory)
 }
 
 // isCR tells whether o is a custom resource some probe resource may

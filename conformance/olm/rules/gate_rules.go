@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/sim/timeline"
 )
@@ -69,9 +69,9 @@ func gateOf(w *world, ref timeline.ObjectRef, u upgrade) (gateInput, bool) {
 }
 
 // gateDecides is OLM-006.
-func (c Config) gateDecides(j *conformance.Judging) conformance.Verdict {
+func (c Config) gateDecides(j *judge.Judging) judge.Verdict {
 	s := storyOf(j)
-	var g conformance.Judgement
+	var g judge.Findings
 	var measures []reports.Measure
 	for _, ref := range s.refs(func(o timeline.ObjectRef) bool { return o.Kind == kindUpgrade && o.Group == groupOpcert }) {
 		c.judgeDecisions(j, s, ref, &g)
@@ -117,7 +117,7 @@ func (c Config) gateDecides(j *conformance.Judging) conformance.Verdict {
 // judgeDecisions judges the writes that make Upgrade ref Succeeded: the
 // gate's input must allow the upgrade then (at the write, or within the
 // tolerance before it); and Succeeded is final.
-func (c Config) judgeDecisions(j *conformance.Judging, s *story, ref timeline.ObjectRef, g *conformance.Judgement) {
+func (c Config) judgeDecisions(j *judge.Judging, s *story, ref timeline.ObjectRef, g *judge.Findings) {
 	for i, e := range s.events {
 		if !e.IsWrite() || e.Object != ref || e.Role != RoleOLM {
 			continue
@@ -160,9 +160,9 @@ func phaseText(st upgradeStatus) string {
 }
 
 // conditionsCopied is OLM-008.
-func (c Config) conditionsCopied(j *conformance.Judging) conformance.Verdict {
+func (c Config) conditionsCopied(j *judge.Judging) judge.Verdict {
 	s := storyOf(j)
-	var g conformance.Judgement
+	var g judge.Findings
 	var measures []reports.Measure
 	for _, ref := range s.refs(func(o timeline.ObjectRef) bool { return o.Kind == kindOperatorCondition && o.Group == groupOperators }) {
 		r := c.judgeIntervals(j, s, watch{

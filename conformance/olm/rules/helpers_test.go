@@ -4,7 +4,7 @@ package rules
 // follow the timeline contract (doc.go), the seed's example built with it,
 // and one table runner shared by every rule.
 //
-// Offsets are Go duration strings ("6m") from sim.Epoch, the way the
+// Offsets are Go duration strings ("6m") from timeline.Epoch, the way the
 // rules print them ("+6m0s").
 
 import (
@@ -16,9 +16,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/reports"
-	"github.com/opcert/opcert/sim"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -27,7 +26,7 @@ func at(off string) time.Time {
 	if err != nil {
 		panic(err)
 	}
-	return sim.Epoch.Add(d)
+	return timeline.Epoch.Add(d)
 }
 
 // The objects of the tests.
@@ -329,7 +328,7 @@ func seedExample() *builder {
 }
 
 // newJudging is tl's judging, the timeline ending at +1h.
-func newJudging(tl *builder) *conformance.Judging { return conformance.NewJudging(tl.events, at("1h")) }
+func newJudging(tl *builder) *judge.Judging { return judge.NewJudging(tl.events, at("1h")) }
 
 // ruleCase is one row of a rule's table.
 type ruleCase struct {
@@ -342,7 +341,7 @@ type ruleCase struct {
 }
 
 // runTable judges every case with rule id on a timeline that ends at
-// +1h, through conformance.JudgeWith so that gaps excuse as in a run,
+// +1h, through judge.JudgeWith so that gaps excuse as in a run,
 // and checks the verdict.
 func runTable(t *testing.T, id string, cases []ruleCase) {
 	t.Helper()
@@ -352,7 +351,7 @@ func runTable(t *testing.T, id string, cases []ruleCase) {
 			if tc.cfg != nil {
 				cfg = *tc.cfg
 			}
-			var rule conformance.Rule
+			var rule judge.Rule
 			for _, r := range Rules(cfg) {
 				if r.ID == id {
 					rule = r
@@ -361,7 +360,7 @@ func runTable(t *testing.T, id string, cases []ruleCase) {
 			if rule.Check == nil {
 				t.Fatalf("no rule %s", id)
 			}
-			got := conformance.JudgeWith([]conformance.Rule{rule}, newJudging(tc.tl))[0]
+			got := judge.JudgeWith([]judge.Rule{rule}, newJudging(tc.tl))[0]
 			if got.Status != tc.want {
 				t.Fatalf("status %s, want %s; message: %s", got.Status, tc.want, got.Message)
 			}
@@ -372,11 +371,11 @@ func runTable(t *testing.T, id string, cases []ruleCase) {
 			}
 			offs := []string{}
 			for _, e := range got.Evidence {
-				offs = append(offs, e.Time.Sub(sim.Epoch).String())
+				offs = append(offs, e.Time.Sub(timeline.Epoch).String())
 			}
 			want := []string{}
 			for _, off := range tc.evidence {
-				want = append(want, at(off).Sub(sim.Epoch).String())
+				want = append(want, at(off).Sub(timeline.Epoch).String())
 			}
 			if tc.evidence != nil && !reflect.DeepEqual(offs, want) {
 				t.Errorf("evidence at %v, want %v", offs, want)

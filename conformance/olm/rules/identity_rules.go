@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/sim/timeline"
 )
@@ -40,14 +40,14 @@ func (s *story) csvs() map[timeline.ObjectRef]bool {
 }
 
 // probeNamed is OLM-009.
-func (c Config) probeNamed(j *conformance.Judging) conformance.Verdict {
+func (c Config) probeNamed(j *judge.Judging) judge.Verdict {
 	s := storyOf(j)
 	named := s.csvs()
 	if len(named) == 0 {
-		return conformance.Verdict{Status: reports.Skip, Message: "the timeline names no CSV of the operator (no Upgrade, no OperatorCondition)"}
+		return judge.Verdict{Status: reports.Skip, Message: "the timeline names no CSV of the operator (no Upgrade, no OperatorCondition)"}
 	}
 	want := slices.SortedFunc(maps.Keys(named), func(a, b timeline.ObjectRef) int { return strings.Compare(a.String(), b.String()) })
-	var g conformance.Judgement
+	var g judge.Findings
 	for _, e := range s.events {
 		if !e.IsWrite() || !isProbe(e.Object) || e.Role != RoleAggregator {
 			continue

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/sim/timeline"
 )
@@ -37,7 +37,7 @@ type watch struct {
 // measured on each interval judged right at its deadline: the time from
 // the change to the subject's last write of the output up to the deadline
 // (zero when the output was already right and it wrote nothing).
-func (c Config) judgeIntervals(j *conformance.Judging, s *story, w watch, f *conformance.Judgement) []time.Duration {
+func (c Config) judgeIntervals(j *judge.Judging, s *story, w watch, f *judge.Findings) []time.Duration {
 	var reactions []time.Duration
 	// The first input event of each instant at which inputs changed.
 	var starts []int

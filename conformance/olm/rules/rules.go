@@ -3,14 +3,14 @@ package rules
 import (
 	"fmt"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 )
 
 // Rules returns the OLM rules judged against cfg, in ID order. OLM-005
 // (a ProbeValid condition reporting wrong annotations) is gone: the seed
 // names no such condition (README, the audit of seed 002).
-func Rules(cfg Config) []conformance.Rule {
-	return []conformance.Rule{
+func Rules(cfg Config) []judge.Rule {
+	return []judge.Rule{
 		{ID: "OLM-001", Section: "002 §Example Workflow; 002 §Test Plan; DESIGN 002", Role: RoleAggregator,
 			Statement: fmt.Sprintf("the Probe's Upgradeable condition is False iff a CR of a probe resource blocks under the reading %q, and True otherwise, %s", cfg.reading(), reconcile(cfg)),
 			Check:     cfg.upgradeableReflects},

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -15,9 +15,9 @@ import (
 // the operator manages, or with a nil spec, is left alone).
 
 // specFollows is OLM-003.
-func (c Config) specFollows(j *conformance.Judging) conformance.Verdict {
+func (c Config) specFollows(j *judge.Judging) judge.Verdict {
 	s := storyOf(j)
-	var g conformance.Judgement
+	var g judge.Findings
 	r := c.judgeIntervals(j, s, watch{
 		actor: actorAggregator,
 		input: func(_ int, e timeline.Event) bool {
@@ -88,9 +88,9 @@ func specText(l []probeResource) string {
 }
 
 // leftAlone is OLM-004.
-func (c Config) leftAlone(j *conformance.Judging) conformance.Verdict {
+func (c Config) leftAlone(j *judge.Judging) judge.Verdict {
 	s := storyOf(j)
-	var g conformance.Judgement
+	var g judge.Findings
 	inScope := map[timeline.ObjectRef]bool{}
 	for i, e := range s.events {
 		if !e.IsWrite() || !isProbe(e.Object) {

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/sim/timeline"
 )
@@ -36,9 +36,9 @@ func statusWatch(s *story, ref timeline.ObjectRef, check func(w *world) (string,
 }
 
 // upgradeableReflects is OLM-001.
-func (c Config) upgradeableReflects(j *conformance.Judging) conformance.Verdict {
+func (c Config) upgradeableReflects(j *judge.Judging) judge.Verdict {
 	s := storyOf(j)
-	var g conformance.Judgement
+	var g judge.Findings
 	var measures []reports.Measure
 	for _, ref := range s.refs(isProbe) {
 		r := c.judgeIntervals(j, s, statusWatch(s, ref, func(w *world) (string, bool) {
@@ -84,9 +84,9 @@ func (c Config) reading() string {
 }
 
 // probeResourcesListed is OLM-002.
-func (c Config) probeResourcesListed(j *conformance.Judging) conformance.Verdict {
+func (c Config) probeResourcesListed(j *judge.Judging) judge.Verdict {
 	s := storyOf(j)
-	var g conformance.Judgement
+	var g judge.Findings
 	var measures []reports.Measure
 	for _, ref := range s.refs(isProbe) {
 		r := c.judgeIntervals(j, s, statusWatch(s, ref, func(w *world) (string, bool) {
@@ -177,9 +177,9 @@ func entryText(r resourceStatus) string {
 // it: Upgradeable False with reason NotUpgradeable and the example's
 // message, a blocking CR's kind its CRD's plural and its reason the
 // Upgradeable expression as written.
-func (c Config) seedSpellings(j *conformance.Judging) conformance.Verdict {
+func (c Config) seedSpellings(j *judge.Judging) judge.Verdict {
 	s := storyOf(j)
-	var g conformance.Judgement
+	var g judge.Findings
 	for _, ref := range s.refs(isProbe) {
 		c.judgeIntervals(j, s, statusWatch(s, ref, func(w *world) (string, bool) {
 			p, ok := w.probes[ref]

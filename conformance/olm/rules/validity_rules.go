@@ -6,16 +6,16 @@ import (
 	"slices"
 	"time"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
 // validConditions is OLM-007: every condition the aggregator writes on a
 // Probe has the fields of 002 §Design Details' table (KEP-1623) right;
 // observedGeneration may be left out ("If set").
-func (c Config) validConditions(j *conformance.Judging) conformance.Verdict {
+func (c Config) validConditions(j *judge.Judging) judge.Verdict {
 	s := storyOf(j)
-	var g conformance.Judgement
+	var g judge.Findings
 	for i, e := range s.events {
 		if !e.IsWrite() || e.Verb == timeline.VerbDelete || !isProbe(e.Object) || e.Role != RoleAggregator {
 			continue

@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -139,7 +139,7 @@ type upgradeStatus struct {
 type story struct {
 	events []timeline.Event
 	after  []*world // after[i]: the world after events[i]
-	procs  conformance.Downtimes
+	procs  judge.Downtimes
 }
 
 // empty is the world before the first event.
@@ -154,7 +154,7 @@ func (s *story) before(i int) *world {
 }
 
 func readStory(events []timeline.Event) *story {
-	s := &story{events: events, after: make([]*world, len(events)), procs: conformance.Downtimes{}}
+	s := &story{events: events, after: make([]*world, len(events)), procs: judge.Downtimes{}}
 	w := &world{crds: map[string]crd{}, crs: map[string]map[timeline.ObjectRef]cr{}, probes: map[timeline.ObjectRef]probe{},
 		opConds: map[timeline.ObjectRef]opCond{}, upgrades: map[timeline.ObjectRef]upgrade{}}
 	for i, e := range events {

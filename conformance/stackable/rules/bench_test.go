@@ -8,9 +8,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/reports"
-	"github.com/opcert/opcert/sim"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -77,7 +76,7 @@ func BenchmarkRules(b *testing.B) {
 	tl := fleet(1000)
 	rules := Rules(DefaultConfig())
 	for b.Loop() {
-		for _, c := range conformance.Judge(rules, tl.events, sim.Epoch.Add(24*time.Hour)) {
+		for _, c := range judge.Judge(rules, tl.events, timeline.Epoch.Add(24*time.Hour)) {
 			if c.Status == reports.Fail {
 				b.Fatalf("%s fails the fleet: %s", c.Rule, c.Message)
 			}

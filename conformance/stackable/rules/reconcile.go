@@ -5,7 +5,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/sim/timeline"
 )
@@ -36,7 +36,7 @@ type watch struct {
 
 // judge judges w over the story s of all, adding to g and, for each change
 // that needed one, the operator's reaction to r.
-func (c Config) judge(j *conformance.Judging, all *stories, s *story, w watch, g *conformance.Judgement, r *reactions) {
+func (c Config) judge(j *judge.Judging, all *stories, s *story, w watch, g *judge.Findings, r *reactions) {
 	slack := c.slack()
 	// The first input event of each instant at which inputs changed.
 	var starts []int
@@ -171,7 +171,7 @@ func (r *reactions) measure(s *story, w watch, first, next int) {
 
 // verdict is the judgement's verdict with the reactions measured against
 // the slack.
-func (r *reactions) verdict(g *conformance.Judgement, nothing string, slack time.Duration) conformance.Verdict {
+func (r *reactions) verdict(g *judge.Findings, nothing string, slack time.Duration) judge.Verdict {
 	v := g.Verdict(nothing)
 	if len(r.took) == 0 {
 		return v

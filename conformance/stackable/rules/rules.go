@@ -3,7 +3,7 @@ package rules
 import (
 	"fmt"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 )
 
 // Rules returns the STACKABLE rules judged against cfg, in ID order. In
@@ -13,7 +13,7 @@ import (
 // precondition says when the table applies, and an operator may report
 // its error itself (DESIGN 004). 009 and 010 are Style rules: they warn,
 // and fail only under --strict.
-func Rules(cfg Config) []conformance.Rule {
+func Rules(cfg Config) []judge.Rule {
 	available := "Available follows the table's rows over the cluster (True iff every role has as many replicas available as the cluster's spec asks; otherwise Unknown if any of its pods has phase Unknown, else False), and is False too once operator-command is Stopped"
 	command := "Paused and Stopped follow the operator-command annotation (True iff it is Paused, resp. Stopped)"
 	pause, stop := "while operator-command is Paused", "once operator-command is Stopped"
@@ -28,7 +28,7 @@ func Rules(cfg Config) []conformance.Rule {
 		}
 		return s
 	}
-	return []conformance.Rule{
+	return []judge.Rule{
 		{ID: "STACKABLE-001", Section: "004 §Implementation details, Available rows; DESIGN 004", Role: RoleOperator,
 			Statement: fmt.Sprintf("for every state of a SampleCluster's roles and pods, reconciled without errors, %s, %s (statuses only: the ADR names no reason and gives its messages as examples)", available, reconcile(cfg)),
 			Check:     cfg.availableFollows},

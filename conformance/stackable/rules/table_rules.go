@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/sim/timeline"
 )
@@ -43,9 +43,9 @@ type expect struct {
 // whose reconcile fails (spec.broken: the table applies only after a
 // reconcile without errors, 004 §Implementation details, Precondition)
 // owes nothing. nothing says why a verdict judged nothing.
-func (c Config) conditionsFollow(j *conformance.Judging, name, nothing string, wants func(s *story, world scene) (exps []expect, state string)) conformance.Verdict {
+func (c Config) conditionsFollow(j *judge.Judging, name, nothing string, wants func(s *story, world scene) (exps []expect, state string)) judge.Verdict {
 	all := storiesOf(j)
-	var g conformance.Judgement
+	var g judge.Findings
 	r := &reactions{name: name}
 	for _, s := range all.clusters {
 		c.judge(j, all, s, watch{
@@ -125,7 +125,7 @@ func seedFacts(s *story, sc scene) (facts, string, bool) {
 }
 
 // availableFollows is STACKABLE-001.
-func (c Config) availableFollows(j *conformance.Judging) conformance.Verdict {
+func (c Config) availableFollows(j *judge.Judging) judge.Verdict {
 	return c.conditionsFollow(j, "Available", noWorkload, func(s *story, sc scene) ([]expect, string) {
 		if c.operatorRS() {
 			ms := sc.members(s.ref)
@@ -148,12 +148,12 @@ func (c Config) availableFollows(j *conformance.Judging) conformance.Verdict {
 
 // notBuilt is the verdict of a rule on a condition operator-rs does not
 // build.
-func (c Config) notBuilt(typ string) conformance.Verdict {
-	return conformance.Verdict{Status: reports.Skip, Message: fmt.Sprintf("not judged: the %s profile builds no %s condition (UPSTREAM; status/condition/{statefulset,deployment,daemonset}.rs build Available only)", c.profile(), typ)}
+func (c Config) notBuilt(typ string) judge.Verdict {
+	return judge.Verdict{Status: reports.Skip, Message: fmt.Sprintf("not judged: the %s profile builds no %s condition (UPSTREAM; status/condition/{statefulset,deployment,daemonset}.rs build Available only)", c.profile(), typ)}
 }
 
 // progressingFollows is STACKABLE-002.
-func (c Config) progressingFollows(j *conformance.Judging) conformance.Verdict {
+func (c Config) progressingFollows(j *judge.Judging) judge.Verdict {
 	if c.operatorRS() {
 		return c.notBuilt(condProgressing)
 	}
@@ -167,7 +167,7 @@ func (c Config) progressingFollows(j *conformance.Judging) conformance.Verdict {
 }
 
 // degradedFollows is STACKABLE-003.
-func (c Config) degradedFollows(j *conformance.Judging) conformance.Verdict {
+func (c Config) degradedFollows(j *judge.Judging) judge.Verdict {
 	if c.operatorRS() {
 		return c.notBuilt(condDegraded)
 	}
@@ -181,7 +181,7 @@ func (c Config) degradedFollows(j *conformance.Judging) conformance.Verdict {
 }
 
 // commandFollows is STACKABLE-004.
-func (c Config) commandFollows(j *conformance.Judging) conformance.Verdict {
+func (c Config) commandFollows(j *judge.Judging) judge.Verdict {
 	return c.conditionsFollow(j, "Paused and Stopped", "no SampleCluster reconciled without errors", func(s *story, sc scene) ([]expect, string) {
 		if c.operatorRS() {
 			op := sc.cluster.spec.ClusterOperation

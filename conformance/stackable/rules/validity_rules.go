@@ -5,7 +5,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -17,7 +17,7 @@ import (
 // eachCondition calls check on every condition the operator writes on a
 // SampleCluster, with the write, and on every entry of status.conditions
 // as a write records it (list true), adding to g.
-func eachCondition(j *conformance.Judging, g *conformance.Judgement,
+func eachCondition(j *judge.Judging, g *judge.Findings,
 	check func(e timeline.Event, ch timeline.ConditionChange) string,
 	listed func(e timeline.Event, x condition) string) {
 	for _, s := range storiesOf(j).clusters {
@@ -48,8 +48,8 @@ func eachCondition(j *conformance.Judging, g *conformance.Judgement,
 }
 
 // validConditions is STACKABLE-007.
-func (c Config) validConditions(j *conformance.Judging) conformance.Verdict {
-	var g conformance.Judgement
+func (c Config) validConditions(j *judge.Judging) judge.Verdict {
+	var g judge.Findings
 	eachCondition(j, &g, func(e timeline.Event, ch timeline.ConditionChange) string { return c.conditionProblem(ch, e.Time) },
 		func(e timeline.Event, x condition) string { return c.probeProblem(x, e.Time) })
 	return g.Verdict("no condition written on a SampleCluster by the operator")
@@ -103,8 +103,8 @@ func (c Config) probeProblem(x condition, t time.Time) string {
 }
 
 // conventions is STACKABLE-010.
-func (c Config) conventions(j *conformance.Judging) conformance.Verdict {
-	var g conformance.Judgement
+func (c Config) conventions(j *judge.Judging) judge.Verdict {
+	var g judge.Findings
 	probed := false
 	eachCondition(j, &g, func(_ timeline.Event, ch timeline.ConditionChange) string {
 		if r := ch.After.Reason; r != "" && (len(r) > maxReason || !reasonPattern.MatchString(r)) {
@@ -125,9 +125,9 @@ func (c Config) conventions(j *conformance.Judging) conformance.Verdict {
 }
 
 // messagesNamePods is STACKABLE-009.
-func (c Config) messagesNamePods(j *conformance.Judging) conformance.Verdict {
+func (c Config) messagesNamePods(j *judge.Judging) judge.Verdict {
 	all := storiesOf(j)
-	var g conformance.Judgement
+	var g judge.Findings
 	r := &reactions{name: "messages"}
 	for _, s := range all.clusters {
 		c.judge(j, all, s, watch{

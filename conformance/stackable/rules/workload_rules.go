@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -45,7 +45,7 @@ func (c Config) stopped(sc scene) bool {
 // does, or "") only once the span is older than the slack (the reaction
 // bound and the tolerance); an offence within it may have been decided
 // before the operator saw the change, and is not judged.
-func (c Config) during(j *conformance.Judging, holds func(sc scene) bool, offends func(s *story, e timeline.Event) string, g *conformance.Judgement) {
+func (c Config) during(j *judge.Judging, holds func(sc scene) bool, offends func(s *story, e timeline.Event) string, g *judge.Findings) {
 	for _, s := range storiesOf(j).clusters {
 		var since time.Time
 		open := false
@@ -70,8 +70,8 @@ func (c Config) during(j *conformance.Judging, holds func(sc scene) bool, offend
 }
 
 // leftAlone is STACKABLE-005.
-func (c Config) leftAlone(j *conformance.Judging) conformance.Verdict {
-	var g conformance.Judgement
+func (c Config) leftAlone(j *judge.Judging) judge.Verdict {
+	var g judge.Findings
 	c.during(j, c.paused, func(s *story, e timeline.Event) string {
 		if !isWorkload(e.Object) || e.Role != RoleOperator {
 			return ""
@@ -82,9 +82,9 @@ func (c Config) leftAlone(j *conformance.Judging) conformance.Verdict {
 }
 
 // scaledToZero is STACKABLE-006.
-func (c Config) scaledToZero(j *conformance.Judging) conformance.Verdict {
+func (c Config) scaledToZero(j *judge.Judging) judge.Verdict {
 	all := storiesOf(j)
-	var g conformance.Judgement
+	var g judge.Findings
 	r := &reactions{name: "replicas to 0"}
 	for _, s := range all.clusters {
 		c.judge(j, all, s, watch{

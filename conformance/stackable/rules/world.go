@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -103,15 +103,15 @@ func (s *story) before(i int) scene {
 // operator was down.
 type stories struct {
 	clusters []*story
-	procs    conformance.Downtimes
+	procs    judge.Downtimes
 }
 
 // storiesKey is the key of the replayed timeline among a judging's facts:
 // every rule reads the same stories.
 type storiesKey struct{}
 
-func storiesOf(j *conformance.Judging) *stories {
-	return conformance.Facts(j, storiesKey{}, readStories)
+func storiesOf(j *judge.Judging) *stories {
+	return judge.Facts(j, storiesKey{}, readStories)
 }
 
 func isCluster(o timeline.ObjectRef) bool { return o.Kind == kindCluster && o.Group == groupSamples }
@@ -123,7 +123,7 @@ func isWorkload(o timeline.ObjectRef) bool {
 func isPod(o timeline.ObjectRef) bool { return o.Kind == kindPod && o.Group == "" }
 
 func readStories(events []timeline.Event) *stories {
-	all := &stories{procs: conformance.Downtimes{}}
+	all := &stories{procs: judge.Downtimes{}}
 	byRef := map[timeline.ObjectRef]*story{}
 	names := map[string][]string{} // cluster names by namespace
 	for _, e := range events {

@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 )
 
 // STALE-001: every challenge comes at least ChallengeAfter after the
 // stillness began, as the challenging detector could date it (life.go).
-func (c Config) notEarly(j *conformance.Judging) conformance.Verdict {
+func (c Config) notEarly(j *judge.Judging) judge.Verdict {
 	off := j.Offset
 	fs := factsOf(j)
 	var f finding
@@ -45,7 +45,7 @@ func (c Config) notEarly(j *conformance.Judging) conformance.Verdict {
 // (a detector that rechecks on a resync). Only a challenge or a mark
 // settles what is owed; other detector writes do not. The measure is how
 // long after its deadline each challenge came.
-func (c Config) due(j *conformance.Judging) conformance.Verdict {
+func (c Config) due(j *judge.Judging) judge.Verdict {
 	off := j.Offset
 	fs, end := factsOf(j), j.End
 	var f finding
@@ -111,7 +111,7 @@ func (c Config) challengeDue(l life, m fact) (time.Time, bool) {
 
 // STALE-003: a challenge prefixes every watched message, in one write, and
 // touches nothing else.
-func (c Config) challengeText(j *conformance.Judging) conformance.Verdict {
+func (c Config) challengeText(j *judge.Judging) judge.Verdict {
 	off := j.Offset
 	hs := factsOf(j).histories
 	var f finding
@@ -152,7 +152,7 @@ func challengeProblem(x fact, off func(time.Time) string) string {
 // with the seed's text. A detector down meanwhile marks UnknownAfter after
 // it is back at the latest (life.go). The measure is how long after its
 // deadline each mark came.
-func (c Config) marked(j *conformance.Judging) conformance.Verdict {
+func (c Config) marked(j *judge.Judging) judge.Verdict {
 	off := j.Offset
 	fs, end := factsOf(j), j.End
 	var f finding
@@ -220,7 +220,7 @@ func markProblem(c Config, x, mk fact, off func(time.Time) string) string {
 
 // STALE-005: a condition set Unknown follows an unanswered challenge by the
 // full threshold with no movement between.
-func (c Config) markJustified(j *conformance.Judging) conformance.Verdict {
+func (c Config) markJustified(j *judge.Judging) judge.Verdict {
 	off := j.Offset
 	hs := factsOf(j).histories
 	var f finding
@@ -251,7 +251,7 @@ func (c Config) markJustified(j *conformance.Judging) conformance.Verdict {
 }
 
 // STALE-006: at most two detector writes per ClusterOperator between movements.
-func (c Config) writesPerCycle(j *conformance.Judging) conformance.Verdict {
+func (c Config) writesPerCycle(j *judge.Judging) judge.Verdict {
 	off := j.Offset
 	hs := factsOf(j).histories
 	var f finding

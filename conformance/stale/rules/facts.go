@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -91,7 +91,7 @@ func (p processes) downDuring(actor string, from, to time.Time) bool {
 }
 
 // facts is what the STALE rules read of a timeline, derived once per
-// timeline for all of them (conformance.Facts).
+// timeline for all of them (judge.Facts).
 type facts struct {
 	histories []*history
 	procs     processes
@@ -103,8 +103,8 @@ type facts struct {
 
 type factsKey struct{}
 
-func factsOf(j *conformance.Judging) facts {
-	return conformance.Facts(j, factsKey{}, func(events []timeline.Event) facts {
+func factsOf(j *judge.Judging) facts {
+	return judge.Facts(j, factsKey{}, func(events []timeline.Event) facts {
 		r := newReader()
 		for _, e := range events {
 			r.Read(e)
@@ -116,8 +116,8 @@ func factsOf(j *conformance.Judging) facts {
 // Online reads the STALE facts one event at a time, for a timeline judged
 // as it streams past (opcert analyze): what is kept is one fact per write
 // that moved a watched condition, its strings shared (reader.go).
-func Online(cfg Config) conformance.Online {
-	return conformance.Online{Key: factsKey{}, New: func() conformance.Reader { return newStreamReader(cfg) }}
+func Online(cfg Config) judge.Online {
+	return judge.Online{Key: factsKey{}, New: func() judge.Reader { return newStreamReader(cfg) }}
 }
 
 func (p processes) note(e timeline.Event) {

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/sim/timeline"
 )
@@ -21,7 +21,7 @@ func (b *builder) recording(off, verb string) *builder {
 // the gap still fails STALE-007.
 func TestSTALE007RecordingGap(t *testing.T) {
 	judge := func(b *builder) reports.Case {
-		for _, c := range conformance.Judge(Rules(DefaultConfig()), b.events, at("40m")) {
+		for _, c := range judge.Judge(Rules(DefaultConfig()), b.events, at("40m")) {
 			if c.Rule == "STALE-007" {
 				return c
 			}

@@ -3,7 +3,7 @@ package rules
 // Helpers for the STALE rule tests: a tiny builder of synthetic timelines
 // and one table runner shared by every rule's table.
 //
-// Offsets are written as Go duration strings ("10m2s") from sim.Epoch, the
+// Offsets are written as Go duration strings ("10m2s") from timeline.Epoch, the
 // way the rules print them ("+10m2s").
 
 import (
@@ -14,9 +14,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/reports"
-	"github.com/opcert/opcert/sim"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -30,7 +29,7 @@ func d(s string) time.Duration {
 }
 
 // at is the virtual instant at offset s.
-func at(s string) time.Time { return sim.Epoch.Add(d(s)) }
+func at(s string) time.Time { return timeline.Epoch.Add(d(s)) }
 
 func cond(typ, status, msg string, ltt time.Time) timeline.Condition {
 	return timeline.Condition{Type: typ, Status: status, Reason: "AsExpected", Message: msg, LastTransitionTime: ltt}
@@ -213,7 +212,7 @@ func (b *builder) failed() *builder {
 func (b *builder) process(off, verb string) *builder {
 	actor := OperatorActor(b.name)
 	b.add(timeline.Event{Time: at(off), Actor: actor, Role: RoleOperator, Verb: verb,
-		Object: timeline.ObjectRef{Kind: sim.ProcessKind, Name: actor}})
+		Object: timeline.ObjectRef{Kind: timeline.KindProcess, Name: actor}})
 	return b
 }
 
@@ -248,7 +247,7 @@ type ruleCase struct {
 	measures  []reports.Measure
 }
 
-func ruleByID(t *testing.T, cfg Config, id string) conformance.Rule {
+func ruleByID(t *testing.T, cfg Config, id string) judge.Rule {
 	t.Helper()
 	for _, r := range Rules(cfg) {
 		if r.ID == id {
@@ -256,7 +255,7 @@ func ruleByID(t *testing.T, cfg Config, id string) conformance.Rule {
 		}
 	}
 	t.Fatalf("no rule %s", id)
-	return conformance.Rule{}
+	return judge.Rule{}
 }
 
 // runTable judges every case with rule id and checks the verdict.
@@ -268,20 +267,20 @@ func runTable(t *testing.T, id string, cases []ruleCase) {
 			if tc.tolerance != "" {
 				cfg.Tolerance = d(tc.tolerance)
 			}
-			v := ruleByID(t, cfg, id).Check(conformance.NewJudging(tc.tl.events, at(tc.end)))
+			v := ruleByID(t, cfg, id).Check(judge.NewJudging(tc.tl.events, at(tc.end)))
 			checkVerdict(t, tc, v)
 			if !hasProcesses(tc.tl.events) {
 				// Judged as it streams (online.go), the same verdict.
-				i := slices.IndexFunc(Rules(cfg), func(r conformance.Rule) bool { return r.ID == id })
+				i := slices.IndexFunc(Rules(cfg), func(r judge.Rule) bool { return r.ID == id })
 				if online := judgeOnline(cfg, tc.tl.events, at(tc.end)); online != nil { // nil: no fact to judge
-					sameVerdicts(t, "online", online[i:i+1], []conformance.Verdict{v})
+					sameVerdicts(t, "online", online[i:i+1], []judge.Verdict{v})
 				}
 			}
 		})
 	}
 }
 
-func checkVerdict(t *testing.T, tc ruleCase, v conformance.Verdict) {
+func checkVerdict(t *testing.T, tc ruleCase, v judge.Verdict) {
 	t.Helper()
 	if v.Status != tc.want {
 		t.Fatalf("status %s, want %s; message: %s", v.Status, tc.want, v.Message)
@@ -318,7 +317,7 @@ func checkVerdict(t *testing.T, tc ruleCase, v conformance.Verdict) {
 func evidenceOffsets(evs []timeline.Event) []string {
 	out := []string{}
 	for _, e := range evs {
-		out = append(out, e.Time.Sub(sim.Epoch).String())
+		out = append(out, e.Time.Sub(timeline.Epoch).String())
 	}
 	return uniqueSorted(out)
 }
@@ -346,7 +345,7 @@ func wantLatencies(co string, count int, p50, p99, maxi string) reports.Measure 
 // detectorProcess records a process event of the detector.
 func (b *builder) detectorProcess(off, verb string) *builder {
 	b.add(timeline.Event{Time: at(off), Actor: RoleDetector, Role: RoleDetector, Verb: verb,
-		Object: timeline.ObjectRef{Kind: sim.ProcessKind, Name: RoleDetector}})
+		Object: timeline.ObjectRef{Kind: timeline.KindProcess, Name: RoleDetector}})
 	return b
 }
 

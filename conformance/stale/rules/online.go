@@ -6,7 +6,7 @@ import (
 	"sort"
 	"time"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 )
 
 // A long recording of a live cluster (no process events: the detector up
@@ -31,7 +31,7 @@ type online struct {
 	start  time.Time
 	objs   map[string]*objJudge
 	broken string // why the timeline cannot be judged online after all
-	done   map[time.Time][]conformance.Verdict
+	done   map[time.Time][]judge.Verdict
 	// late2 and late4 are the detector's reaction times past its deadlines
 	// over every ClusterOperator, for STALE-002's and STALE-004's measures.
 	late2, late4 latencies
@@ -41,10 +41,10 @@ func newOnline(cfg Config, start time.Time) *online {
 	return &online{cfg: cfg, start: start, objs: map[string]*objJudge{}}
 }
 
-// off cites an instant as the rules do (conformance.OffsetOf): "-354ms"
+// off cites an instant as the rules do (judge.OffsetOf): "-354ms"
 // for a recorded write stamped before the recording began, never
 // "+-354ms".
-func (o *online) off(t time.Time) string { return conformance.OffsetOf(t.Sub(o.start)) }
+func (o *online) off(t time.Time) string { return judge.OffsetOf(t.Sub(o.start)) }
 
 // rule indexes, in Rules' order.
 const (
@@ -349,14 +349,14 @@ func (j *objJudge) finish(end time.Time) {
 
 // verdicts are the rules' verdicts, in Rules' order, once the timeline
 // ends at end. Objects are judged in name order, as the batch rules go.
-func (o *online) verdicts(end time.Time) []conformance.Verdict {
+func (o *online) verdicts(end time.Time) []judge.Verdict {
 	if v, ok := o.done[end]; ok {
 		return v
 	}
 	if o.broken != "" {
-		out := make([]conformance.Verdict, nRules)
+		out := make([]judge.Verdict, nRules)
 		for i := range out {
-			out[i] = conformance.Verdict{Status: "skip", Message: "not judged: " + o.broken}
+			out[i] = judge.Verdict{Status: "skip", Message: "not judged: " + o.broken}
 		}
 		return out
 	}
@@ -382,7 +382,7 @@ func (o *online) verdicts(end time.Time) []conformance.Verdict {
 	nothing := [nRules]string{"no challenge in this run", "no ClusterOperator was still long enough", "no challenge in this run",
 		"no challenge went unanswered in this run", "nothing was set Unknown in this run", "the detector wrote nothing in this run",
 		"no challenge reached a running operator", "no challenge reached a running operator"}
-	out := make([]conformance.Verdict, nRules)
+	out := make([]judge.Verdict, nRules)
 	for i := range out {
 		out[i] = all[i].verdict(nothing[i])
 	}
@@ -393,7 +393,7 @@ func (o *online) verdicts(end time.Time) []conformance.Verdict {
 		out[r007].Measures = append(out[r007].Measures, m.latencies.measure("ClusterOperator/"+m.name, o.cfg.AnswerBudget))
 	}
 	if o.done == nil {
-		o.done = map[time.Time][]conformance.Verdict{}
+		o.done = map[time.Time][]judge.Verdict{}
 	}
 	o.done[end] = out
 	return out

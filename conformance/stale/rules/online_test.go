@@ -7,18 +7,17 @@ import (
 	"testing"
 	"time"
 
-	"github.com/opcert/opcert/conformance"
-	"github.com/opcert/opcert/sim"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
 // judgeOnline judges events as a stream whose reader goes online at once.
-func judgeOnline(cfg Config, events []timeline.Event, end time.Time) []conformance.Verdict {
+func judgeOnline(cfg Config, events []timeline.Event, end time.Time) []judge.Verdict {
 	before := onlineAfter
 	onlineAfter = 0
 	defer func() { onlineAfter = before }()
 	r := newStreamReader(cfg)
-	r.Streaming(sim.Epoch)
+	r.Streaming(timeline.Epoch)
 	for _, e := range events {
 		r.Read(e)
 	}
@@ -29,9 +28,9 @@ func judgeOnline(cfg Config, events []timeline.Event, end time.Time) []conforman
 	return fs.online.verdicts(end)
 }
 
-func judgeBatch(cfg Config, events []timeline.Event, end time.Time) []conformance.Verdict {
-	j := conformance.NewJudging(events, end)
-	var out []conformance.Verdict
+func judgeBatch(cfg Config, events []timeline.Event, end time.Time) []judge.Verdict {
+	j := judge.NewJudging(events, end)
+	var out []judge.Verdict
 	for _, r := range Rules(cfg) {
 		out = append(out, r.Check(j))
 	}
@@ -40,7 +39,7 @@ func judgeBatch(cfg Config, events []timeline.Event, end time.Time) []conformanc
 
 // sameVerdicts compares what a report shows of two verdicts, and the
 // problems' windows (what a recording gap excuses).
-func sameVerdicts(t *testing.T, what string, online, batch []conformance.Verdict) {
+func sameVerdicts(t *testing.T, what string, online, batch []judge.Verdict) {
 	t.Helper()
 	if len(online) != len(batch) {
 		t.Fatalf("%s: %d online verdicts, %d batch", what, len(online), len(batch))
@@ -59,7 +58,7 @@ func sameVerdicts(t *testing.T, what string, online, batch []conformance.Verdict
 // judging is for timelines without them).
 func hasProcesses(events []timeline.Event) bool {
 	for _, e := range events {
-		if e.Object.Kind == sim.ProcessKind {
+		if e.Object.Kind == timeline.KindProcess {
 			return true
 		}
 	}
@@ -121,12 +120,12 @@ func TestOnlineRefusesLateProcessEvents(t *testing.T) {
 	events := answering().events // starts with a process event: batch
 	var late []timeline.Event
 	for _, e := range events {
-		if e.Object.Kind != sim.ProcessKind {
+		if e.Object.Kind != timeline.KindProcess {
 			late = append(late, e)
 		}
 	}
 	late = append(late, timeline.Event{Time: at("30m"), Actor: "detector", Role: RoleDetector, Verb: timeline.VerbKill,
-		Object: timeline.ObjectRef{Kind: sim.ProcessKind, Name: RoleDetector}})
+		Object: timeline.ObjectRef{Kind: timeline.KindProcess, Name: RoleDetector}})
 	for _, v := range judgeOnline(DefaultConfig(), late, at("40m")) {
 		if v.Status != "skip" || v.Message == "" {
 			t.Fatalf("%s %q, want not judged", v.Status, v.Message)

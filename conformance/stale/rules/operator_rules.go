@@ -5,7 +5,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 )
 
 // answer is one challenge to a running operator and how it was answered.
@@ -23,7 +23,7 @@ type answer struct {
 // challenge whose window runs past end is left out: not yet judgeable; an
 // answered one is judged however short the run (a real-time run at a
 // small time scale may end well within the 30s window).
-func challengesToLiveOperators(j *conformance.Judging, window time.Duration) []answer {
+func challengesToLiveOperators(j *judge.Judging, window time.Duration) []answer {
 	f := factsOf(j)
 	hs, procs, end := f.histories, f.procs, j.End
 	var out []answer
@@ -62,7 +62,7 @@ func challengesToLiveOperators(j *conformance.Judging, window time.Duration) []a
 
 // STALE-007: the time from a challenge to the operator's reset is within
 // the budget; reported per operator as count, p50, p99 and max.
-func (c Config) answerTime(j *conformance.Judging) conformance.Verdict {
+func (c Config) answerTime(j *judge.Judging) judge.Verdict {
 	off := j.Offset
 	var f finding
 	times := map[string]*latencies{}
@@ -95,7 +95,7 @@ func (c Config) answerTime(j *conformance.Judging) conformance.Verdict {
 
 // STALE-008: a running operator answers every challenge before it would be
 // marked Unknown.
-func (c Config) answered(j *conformance.Judging) conformance.Verdict {
+func (c Config) answered(j *judge.Judging) judge.Verdict {
 	off := j.Offset
 	var f finding
 	for _, a := range challengesToLiveOperators(j, c.UnknownAfter) {

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/opcert/opcert/sim"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -52,13 +51,13 @@ func newStreamReader(cfg Config) *reader {
 }
 
 // Streaming tells the reader that it reads a stream whose rules' tolerance
-// is fixed (conformance.Stream), and where offsets count from: it may then
+// is fixed (judge.Stream), and where offsets count from: it may then
 // judge online.
 func (r *reader) Streaming(start time.Time) { r.streaming, r.start = true, start }
 
 // Read takes the next event.
 func (r *reader) Read(e timeline.Event) {
-	if e.Object.Kind == sim.ProcessKind {
+	if e.Object.Kind == timeline.KindProcess {
 		if r.on != nil && r.on.broken == "" {
 			r.on.broken = fmt.Sprintf("a process event (%s %s at %s) came after %d ClusterOperator writes were judged as they streamed, as a recording without process events",
 				e.Actor, e.Verb, r.on.off(e.Time), r.kept)

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/sim/timeline"
 )
@@ -35,7 +35,7 @@ func TestRegressionAllUnknownMarkIsReadAsChallenge(t *testing.T) {
 	cfg := DefaultConfig()
 	for _, id := range []string{"STALE-003", "STALE-004"} {
 		t.Run(id, func(t *testing.T) {
-			v := ruleByID(t, cfg, id).Check(conformance.NewJudging(tl.events, at("25m")))
+			v := ruleByID(t, cfg, id).Check(judge.NewJudging(tl.events, at("25m")))
 			regression(t, v.Status == reports.Fail,
 				"conformance/stale/rules/facts.go classify: the reference's Unknown write at +20m on a ClusterOperator whose watched conditions were all Unknown is classified as a challenge; %s fails the reference: %s",
 				id, v.Message)
@@ -56,7 +56,7 @@ func TestRegressionSTALE002OtherWriteDischargesChallenge(t *testing.T) {
 		"reason at the due": newTimeline().created("0s").detector("10m", reason("Checked", "Available")),
 	} {
 		t.Run(name, func(t *testing.T) {
-			v := DefaultConfig().due(conformance.NewJudging(tl.events, at("30m")))
+			v := DefaultConfig().due(judge.NewJudging(tl.events, at("30m")))
 			regression(t, v.Status == reports.Pass,
 				"conformance/stale/rules/detector_rules.go due: any detector write resets the owed challenge; still from +0s to +30m, never challenged, verdict %s %q",
 				v.Status, v.Message)
@@ -72,7 +72,7 @@ func TestRegressionSTALE002OtherWriteDischargesChallenge(t *testing.T) {
 // move's time>" and the evidence leaves the move out.
 func TestRegressionSTALE002LateMoveMessage(t *testing.T) {
 	tl := newTimeline().created("0s").operator("15m", message("Rolling out", "Progressing"))
-	v := DefaultConfig().due(conformance.NewJudging(tl.events, at("16m")))
+	v := DefaultConfig().due(judge.NewJudging(tl.events, at("16m")))
 	if v.Status != reports.Fail {
 		t.Fatalf("status %s, want fail", v.Status)
 	}
@@ -100,9 +100,9 @@ func TestRegressionMessagesAreNotDeterministic(t *testing.T) {
 		t.Run(tc.id, func(t *testing.T) {
 			rule := ruleByID(t, DefaultConfig(), tc.id)
 			seen := map[string]bool{}
-			var v conformance.Verdict
+			var v judge.Verdict
 			for range 200 {
-				v = rule.Check(conformance.NewJudging(tc.tl.events, at(tc.end)))
+				v = rule.Check(judge.NewJudging(tc.tl.events, at(tc.end)))
 				seen[v.Message] = true
 			}
 			var seqs []int
@@ -123,7 +123,7 @@ func TestRegressionMessagesAreNotDeterministic(t *testing.T) {
 func TestRegressionSTALE007ReplyAfterMark(t *testing.T) {
 	tl := newTimeline().start("0s").created("0s").challenge("10m").mark("20m").
 		operatorWrites("25m", healthy(at("25m")))
-	v := DefaultConfig().answerTime(conformance.NewJudging(tl.events, at("30m")))
+	v := DefaultConfig().answerTime(judge.NewJudging(tl.events, at("30m")))
 	if v.Status != reports.Fail {
 		t.Fatalf("status %s, want fail", v.Status)
 	}

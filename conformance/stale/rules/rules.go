@@ -11,7 +11,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/sim/timeline"
 )
@@ -19,8 +19,8 @@ import (
 // Rules returns the STALE rules judged against cfg; the statements name
 // the thresholds in force (--challenge-after, --unknown-after, a time
 // scale's) and the reaction bound.
-func Rules(cfg Config) []conformance.Rule {
-	return []conformance.Rule{
+func Rules(cfg Config) []judge.Rule {
+	return []judge.Rule{
 		{ID: "STALE-001", Section: "000 §Proposal ¶2", Role: RoleDetector,
 			Statement: fmt.Sprintf("no ClusterOperator is challenged before its conditions have been still for the threshold (%s)", threshold(cfg.ChallengeAfter)),
 			Check:     onlineOr(r001, cfg.notEarly)},
@@ -50,8 +50,8 @@ func Rules(cfg Config) []conformance.Rule {
 
 // onlineOr takes a rule's verdict from the online judging when the timeline
 // was judged as it streamed (online.go), else from the batch rule.
-func onlineOr(idx int, batch func(*conformance.Judging) conformance.Verdict) func(*conformance.Judging) conformance.Verdict {
-	return func(j *conformance.Judging) conformance.Verdict {
+func onlineOr(idx int, batch func(*judge.Judging) judge.Verdict) func(*judge.Judging) judge.Verdict {
+	return func(j *judge.Judging) judge.Verdict {
 		if o := factsOf(j).online; o != nil {
 			return o.verdicts(j.End)[idx]
 		}
@@ -62,7 +62,7 @@ func onlineOr(idx int, batch func(*conformance.Judging) conformance.Verdict) fun
 // finding accumulates violations; a verdict passes when there are none.
 type finding struct {
 	judged   int
-	problems []conformance.Problem
+	problems []judge.Problem
 	evidence []timeline.Event
 }
 
@@ -74,7 +74,7 @@ func (f *finding) fail(msg string, evidence ...fact) {
 // until: what was missing was looked for until then (so a recording gap
 // before then may hold it).
 func (f *finding) failUntil(msg string, until time.Time, evidence ...fact) {
-	p := conformance.Problem{Message: msg, To: until}
+	p := judge.Problem{Message: msg, To: until}
 	for _, e := range evidence {
 		ev := e.ev()
 		f.evidence = append(f.evidence, ev)
@@ -84,7 +84,7 @@ func (f *finding) failUntil(msg string, until time.Time, evidence ...fact) {
 }
 
 // maxEvidence keeps a failing report readable; the timeline has the rest.
-const maxEvidence = conformance.MaxEvidence
+const maxEvidence = judge.MaxEvidence
 
 // Names of the detector's reaction measures (STALE-002, STALE-004).
 const (
@@ -94,14 +94,14 @@ const (
 
 // withMeasure adds the reaction times l, under name, to a verdict that judged
 // any: a team sees how close its detector came to the bound.
-func withMeasure(v conformance.Verdict, l *latencies, name string, bound time.Duration) conformance.Verdict {
+func withMeasure(v judge.Verdict, l *latencies, name string, bound time.Duration) judge.Verdict {
 	if l.n > 0 {
 		v.Measures = append(v.Measures, l.measure(name, bound))
 	}
 	return v
 }
 
-func (f *finding) verdict(nothing string) conformance.Verdict {
+func (f *finding) verdict(nothing string) judge.Verdict {
 	switch {
 	case len(f.problems) > 0:
 		msg := f.problems[0].Message
@@ -112,11 +112,11 @@ func (f *finding) verdict(nothing string) conformance.Verdict {
 		if len(ev) > maxEvidence {
 			ev = ev[:maxEvidence]
 		}
-		return conformance.Verdict{Status: reports.Fail, Message: msg, Evidence: ev, Problems: f.problems}
+		return judge.Verdict{Status: reports.Fail, Message: msg, Evidence: ev, Problems: f.problems}
 	case f.judged == 0:
-		return conformance.Verdict{Status: reports.Skip, Message: nothing}
+		return judge.Verdict{Status: reports.Skip, Message: nothing}
 	}
-	return conformance.Verdict{Status: reports.Pass, Message: fmt.Sprintf("%d judged", f.judged)}
+	return judge.Verdict{Status: reports.Pass, Message: fmt.Sprintf("%d judged", f.judged)}
 }
 
 // threshold writes a duration as the statements give it: 10m, 6s, 1h30m.

@@ -5,8 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/opcert/opcert/conformance"
-	"github.com/opcert/opcert/sim"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -26,13 +25,13 @@ func FuzzRules(f *testing.F) {
 		if err != nil {
 			return
 		}
-		events, end := tl.Events(), sim.Epoch.Add(time.Hour)
+		events, end := tl.Events(), timeline.Epoch.Add(time.Hour)
 		for _, e := range events {
 			if e.Time.After(end) {
 				end = e.Time
 			}
 		}
-		j := conformance.NewJudging(events, end)
+		j := judge.NewJudging(events, end)
 		for _, r := range Rules(DefaultConfig()) {
 			switch v := r.Check(j); v.Status {
 			case "pass", "fail", "skip":

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/reports"
 )
 
@@ -51,7 +51,7 @@ func TestScaledMarkStatesTheWorldsSilence(t *testing.T) {
 		want   reports.Status
 	}{{20 * time.Minute, reports.Pass}, {12 * time.Second, reports.Fail}} {
 		tl := newTimeline().created("0s").kill("1s").challenge("6s").detector("12s", staleMark(tc.stated, at("12s")))
-		v := ruleByID(t, cfg, "STALE-004").Check(conformance.NewJudging(tl.events, at("20s")))
+		v := ruleByID(t, cfg, "STALE-004").Check(judge.NewJudging(tl.events, at("20s")))
 		if v.Status != tc.want {
 			t.Errorf("a mark stating %s: %s (%s), want %s", tc.stated, v.Status, v.Message, tc.want)
 		}

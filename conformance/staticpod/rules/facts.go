@@ -7,12 +7,12 @@ import (
 	"strings"
 	"time"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
 // facts is what the STATICPOD rules read of a timeline, derived once per
-// timeline and profile for all of them (conformance.Facts).
+// timeline and profile for all of them (judge.Facts).
 type facts struct {
 	nodes     []*node // by name
 	procs     processes
@@ -148,8 +148,8 @@ type coWrite struct {
 
 type factsKey struct{ condition string }
 
-func (c Config) factsOf(j *conformance.Judging) facts {
-	return conformance.Facts(j, factsKey{c.condition()}, func(events []timeline.Event) facts {
+func (c Config) factsOf(j *judge.Judging) facts {
+	return judge.Facts(j, factsKey{c.condition()}, func(events []timeline.Event) facts {
 		return read(events, c.condition())
 	})
 }
@@ -502,7 +502,7 @@ func (n *node) next(i int) *install {
 // window is where the i-th install is the latest: its end position (the next
 // install's, or past the timeline) and end time (the next install's, or
 // the run's end).
-func (n *node) window(i int, j *conformance.Judging) (int, time.Time) {
+func (n *node) window(i int, j *judge.Judging) (int, time.Time) {
 	if nx := n.next(i); nx != nil {
 		return nx.pos, nx.at()
 	}
@@ -511,7 +511,7 @@ func (n *node) window(i int, j *conformance.Judging) (int, time.Time) {
 
 // stopping says what ended the i-th install's window: the next manifest,
 // or the end of the run.
-func (n *node) stopping(i int, j *conformance.Judging) string {
+func (n *node) stopping(i int, j *judge.Judging) string {
 	if nx := n.next(i); nx != nil {
 		return fmt.Sprintf("the next manifest, revision %d, at %s", nx.note.revision, off(nx.at()))
 	}
@@ -548,7 +548,7 @@ func (n *node) readyAt(rev, from, to int) *podWrite {
 // seen is the first mirror pod write after the i-th install (a fallback)
 // and before the next that carries the fallback annotations: when the
 // operator, which reads the mirror pod, can know of the fallback.
-func (n *node) seen(i int, j *conformance.Judging) *podWrite {
+func (n *node) seen(i int, j *judge.Judging) *podWrite {
 	end, _ := n.window(i, j)
 	return n.firstPod(n.installs[i].pos, end, pod.fallenBack)
 }

@@ -5,8 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/opcert/opcert/conformance"
-	"github.com/opcert/opcert/sim"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -29,14 +28,14 @@ func FuzzRules(f *testing.F) {
 		if err != nil {
 			return
 		}
-		events, end := tl.Events(), sim.Epoch.Add(time.Hour)
+		events, end := tl.Events(), timeline.Epoch.Add(time.Hour)
 		for _, e := range events {
 			if e.Time.After(end) {
 				end = e.Time
 			}
 		}
 		for _, cfg := range []Config{DefaultConfig(), LibraryGo()} {
-			j := conformance.NewJudging(events, end)
+			j := judge.NewJudging(events, end)
 			for _, r := range Rules(cfg) {
 				switch v := r.Check(j); v.Status {
 				case "pass", "fail", "skip":

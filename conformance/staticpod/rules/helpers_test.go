@@ -4,7 +4,7 @@ package rules
 // timelines that follow the timeline contract (doc.go), the seed's
 // stories built with it, and one table runner shared by every rule.
 //
-// Offsets are Go duration strings ("6m") from sim.Epoch, the way the
+// Offsets are Go duration strings ("6m") from timeline.Epoch, the way the
 // rules print them ("+6m0s").
 
 import (
@@ -19,9 +19,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/reports"
-	"github.com/opcert/opcert/sim"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -33,7 +32,7 @@ func d(s string) time.Duration {
 	return v
 }
 
-func at(s string) time.Time { return sim.Epoch.Add(d(s)) }
+func at(s string) time.Time { return timeline.Epoch.Add(d(s)) }
 
 // mirrorState is what the builder last wrote of a node's mirror pod.
 type mirrorState struct {
@@ -379,7 +378,7 @@ type ruleCase struct {
 	evidence []string // offsets of exactly the evidence events
 }
 
-func ruleByID(t *testing.T, cfg Config, id string) conformance.Rule {
+func ruleByID(t *testing.T, cfg Config, id string) judge.Rule {
 	t.Helper()
 	for _, r := range Rules(cfg) {
 		if r.ID == id {
@@ -387,16 +386,16 @@ func ruleByID(t *testing.T, cfg Config, id string) conformance.Rule {
 		}
 	}
 	t.Fatalf("no rule %s", id)
-	return conformance.Rule{}
+	return judge.Rule{}
 }
 
-func judge(t *testing.T, id string, tc ruleCase) conformance.Verdict {
+func verdictOf(t *testing.T, id string, tc ruleCase) judge.Verdict {
 	t.Helper()
 	cfg := *exact()
 	if tc.cfg != nil {
 		cfg = *tc.cfg
 	}
-	return ruleByID(t, cfg, id).Check(conformance.NewJudging(tc.tl.events, at(tc.end)))
+	return ruleByID(t, cfg, id).Check(judge.NewJudging(tc.tl.events, at(tc.end)))
 }
 
 // runTable judges every case with rule id and checks the verdict.
@@ -404,7 +403,7 @@ func runTable(t *testing.T, id string, cases []ruleCase) {
 	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			v := judge(t, id, tc)
+			v := verdictOf(t, id, tc)
 			if v.Status != tc.want {
 				t.Fatalf("status %s, want %s; message: %s", v.Status, tc.want, v.Message)
 			}
@@ -423,7 +422,7 @@ func runTable(t *testing.T, id string, cases []ruleCase) {
 func offsets(evs []timeline.Event) []string {
 	out := []string{}
 	for _, e := range evs {
-		out = append(out, e.Time.Sub(sim.Epoch).String())
+		out = append(out, e.Time.Sub(timeline.Epoch).String())
 	}
 	return uniqueSorted(out)
 }

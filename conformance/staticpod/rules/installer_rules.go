@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/reports"
 )
 
@@ -21,7 +21,7 @@ func installerActor(node string) string { return "installer/" + node }
 // down installer owes it once back (not judged), and a later ask replaces
 // an earlier one not yet carried out. An ask of the revision whose
 // manifest (not a fallback) is in place already is carried out.
-func (c Config) asksCarriedOut(j *conformance.Judging) conformance.Verdict {
+func (c Config) asksCarriedOut(j *judge.Judging) judge.Verdict {
 	f := c.factsOf(j)
 	if !f.asksRecorded {
 		return noAsks()

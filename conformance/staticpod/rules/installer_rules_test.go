@@ -40,7 +40,7 @@ func TestSTATICPOD014AsksCarriedOut(t *testing.T) {
 
 // STATICPOD-014 reports how long each ask took to be installed.
 func TestSTATICPOD014Measures(t *testing.T) {
-	v := judge(t, "STATICPOD-014", ruleCase{tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).ask("16m", 2).reinstall("16m20s", 2), end: "1h", cfg: bound()})
+	v := verdictOf(t, "STATICPOD-014", ruleCase{tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).ask("16m", 2).reinstall("16m20s", 2), end: "1h", cfg: bound()})
 	if v.Status != reports.Pass || len(v.Measures) != 1 || v.Measures[0].Count != 2 || v.Measures[0].Max != d("20s") || v.Measures[0].Budget != d("1m") {
 		t.Errorf("verdict %s %s, measures %+v: want a pass, 2 installs, the slowest 20s of 1m", v.Status, v.Message, v.Measures)
 	}

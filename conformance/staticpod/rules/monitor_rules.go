@@ -7,14 +7,14 @@ import (
 	"strings"
 	"time"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
 // STATICPOD-001: a monitored revision that is not ready is fallen back from
 // Timeout after its manifest was written: not earlier (the operand gets the
 // whole timeout), not later, and not at all once ready.
-func (c Config) fallbackInTime(j *conformance.Judging) conformance.Verdict {
+func (c Config) fallbackInTime(j *judge.Judging) judge.Verdict {
 	f := c.factsOf(j)
 	v := finding{reaction: "fallback after the timeout (or the unlock)", budget: c.late()}
 	for _, n := range f.nodes {
@@ -86,7 +86,7 @@ func (c Config) fallbackInTime(j *conformance.Judging) conformance.Verdict {
 // which the kubelet may not restart; or a later mirror pod write), and the
 // first such sign the startup-monitor could see: one whose readiness
 // lasted into an instant at which the monitor ran.
-func (n *node) readyDuring(i int, j *conformance.Judging, procs processes, monitor string) (ready, seen *podWrite) {
+func (n *node) readyDuring(i int, j *judge.Judging, procs processes, monitor string) (ready, seen *podWrite) {
 	in := n.installs[i]
 	end, _ := n.window(i, j)
 	signs := []podWrite{}
@@ -148,20 +148,20 @@ func (h holdings) canFallBack(failed int) bool {
 // STATICPOD-002: the fallback reason is the first failing readiness check
 // on the operand's ground truth, in the profile's order (003 §Readiness
 // names the reasons: MUST).
-func (c Config) rightReason(j *conformance.Judging) conformance.Verdict {
+func (c Config) rightReason(j *judge.Judging) judge.Verdict {
 	return c.judgeReasons(j, false)
 }
 
 // STATICPOD-013 (Style): a fallback for a red /readyz names the
 // unfinished post-start hooks in its message (003 §Readiness: "message
 // should contain the unfinished post-start-hooks").
-func (c Config) hooksNamed(j *conformance.Judging) conformance.Verdict {
+func (c Config) hooksNamed(j *judge.Judging) judge.Verdict {
 	return c.judgeReasons(j, true)
 }
 
 // judgeReasons judges every fallback's reason, or (hooks) the message of
 // every fallback whose reason is a /readyz one it may be judged for.
-func (c Config) judgeReasons(j *conformance.Judging, hooks bool) conformance.Verdict {
+func (c Config) judgeReasons(j *judge.Judging, hooks bool) judge.Verdict {
 	var v finding
 	for _, n := range c.factsOf(j).nodes {
 		for i, in := range n.installs {
@@ -204,7 +204,7 @@ func (c Config) judgeReasons(j *conformance.Judging, hooks bool) conformance.Ver
 
 // STATICPOD-003: the fallback manifest carries the three annotations, and
 // the mirror pod of the revision fallen back to carries them as written.
-func (c Config) annotated(j *conformance.Judging) conformance.Verdict {
+func (c Config) annotated(j *judge.Judging) judge.Verdict {
 	var v finding
 	for _, n := range c.factsOf(j).nodes {
 		for i, in := range n.installs {
@@ -269,7 +269,7 @@ func missingAnnotations(m manifestNote) []string {
 
 // STATICPOD-004: last-known-good is linked only to a revision whose operand
 // was ready since its latest manifest before the link.
-func (c Config) linkedWhenReady(j *conformance.Judging) conformance.Verdict {
+func (c Config) linkedWhenReady(j *judge.Judging) judge.Verdict {
 	var v finding
 	for _, n := range c.factsOf(j).nodes {
 		for _, fe := range n.files {
@@ -299,7 +299,7 @@ func (c Config) linkedWhenReady(j *conformance.Judging) conformance.Verdict {
 
 // STATICPOD-005: a fallback goes to last-known-good, else the previous
 // revision, else nowhere; two or more revisions back is a warning.
-func (c Config) rightTarget(j *conformance.Judging) conformance.Verdict {
+func (c Config) rightTarget(j *judge.Judging) judge.Verdict {
 	var v finding
 	for _, n := range c.factsOf(j).nodes {
 		for i, in := range n.installs {
@@ -348,7 +348,7 @@ func (h holdings) fallbackTarget(failed int) (int, string) {
 // startup-monitor runs, the monitor links last-known-good to the revision
 // and then removes its own manifest, at the instant it can first see the
 // readiness (plus the reaction bound).
-func (c Config) doneWhenReady(j *conformance.Judging) conformance.Verdict {
+func (c Config) doneWhenReady(j *judge.Judging) judge.Verdict {
 	f := c.factsOf(j)
 	v := finding{reaction: "step 2 after the operand was ready", budget: c.late()}
 	for _, n := range f.nodes {
@@ -380,7 +380,7 @@ type owed struct {
 // owes it once back, if the operand is still ready), while the lock is
 // another's (it waits, 003 §Coordination), or once a later manifest is
 // written.
-func (c Config) stepTwo(n *node, i int, j *conformance.Judging, procs processes, v *finding) {
+func (c Config) stepTwo(n *node, i int, j *judge.Judging, procs processes, v *finding) {
 	in := n.installs[i]
 	rev, monitor := in.note.revision, monitorActor(n.name)
 	end, endAt := n.window(i, j)

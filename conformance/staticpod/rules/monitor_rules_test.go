@@ -470,7 +470,7 @@ func TestMonitorReactionsMeasured(t *testing.T) {
 		{"STATICPOD-001", failing().fallback("7m30s", 2, 1, reasonNotReady, notReadyMsg), "1m30s", true},
 		{"STATICPOD-012", readied().done("1m50s", 2), "20s", false},
 	} {
-		v := judge(t, c.id, ruleCase{tl: c.tl, end: "30m", cfg: bound()})
+		v := verdictOf(t, c.id, ruleCase{tl: c.tl, end: "30m", cfg: bound()})
 		if (v.Status == reports.Fail) != c.failures || len(v.Measures) != 1 || v.Measures[0].Max != d(c.want) || v.Measures[0].Budget != d("1m") {
 			t.Errorf("%s: %s %s, measures %+v; want the reaction %s of 1m", c.id, v.Status, v.Message, v.Measures, c.want)
 		}

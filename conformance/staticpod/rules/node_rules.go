@@ -3,7 +3,7 @@ package rules
 import (
 	"fmt"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/sim/timeline"
 )
@@ -11,9 +11,9 @@ import (
 // STATICPOD-009: while last-known-good is linked, nothing removes the link
 // or the revision it points to (003 §Pruner). Every removal under the
 // static-pods directory while a link exists is judged.
-func (c Config) lastKnownGoodKept(j *conformance.Judging) conformance.Verdict {
+func (c Config) lastKnownGoodKept(j *judge.Judging) judge.Verdict {
 	if c.libraryGo() {
-		return conformance.Verdict{Status: reports.Skip, Message: fmt.Sprintf("not judged: library-go's pruner does not know the last-known-good link (UPSTREAM.md), so the %s profile is not held to 003 §Pruner", c.Profile)}
+		return judge.Verdict{Status: reports.Skip, Message: fmt.Sprintf("not judged: library-go's pruner does not know the last-known-good link (UPSTREAM.md), so the %s profile is not held to 003 §Pruner", c.Profile)}
 	}
 	var v finding
 	for _, n := range c.factsOf(j).nodes {
@@ -42,7 +42,7 @@ func (c Config) lastKnownGoodKept(j *conformance.Judging) conformance.Verdict {
 // STATICPOD-010: while one actor holds the installer lock, no other
 // changes anything in the manifests directory, and no other takes the
 // lock (003 §Coordination of Installer and Startup-Monitor).
-func (c Config) lockHonoured(j *conformance.Judging) conformance.Verdict {
+func (c Config) lockHonoured(j *judge.Judging) judge.Verdict {
 	var v finding
 	for _, n := range c.factsOf(j).nodes {
 		for _, s := range n.locks {

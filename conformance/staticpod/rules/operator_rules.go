@@ -6,15 +6,15 @@ import (
 	"strings"
 	"time"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
 // noAsks is the verdict of the operator rules that judge its asks on a
 // timeline that records none.
-func noAsks() conformance.Verdict {
-	return conformance.Verdict{Status: reports.Skip, Message: "not judged: the timeline records none of the operator's asks (" + fieldNodeStatuses + " on its ClusterOperator, timeline contract)"}
+func noAsks() judge.Verdict {
+	return judge.Verdict{Status: reports.Skip, Message: "not judged: the timeline records none of the operator's asks (" + fieldNodeStatuses + " on its ClusterOperator, timeline contract)"}
 }
 
 // STATICPOD-006: a revision fallen back from for a no-retry reason is
@@ -23,9 +23,9 @@ func noAsks() conformance.Verdict {
 // STATICPOD-002's question). Installs are not judged: an installer that
 // was stopped mid-install finishes its old ask when it comes back, which
 // is no decision of the operator's.
-func (c Config) noRetry(j *conformance.Judging) conformance.Verdict {
+func (c Config) noRetry(j *judge.Judging) judge.Verdict {
 	if len(c.NoRetry) == 0 {
-		return conformance.Verdict{Status: reports.Skip, Message: fmt.Sprintf("not judged: the %s profile retries after every reason (UPSTREAM.md)", c.Profile)}
+		return judge.Verdict{Status: reports.Skip, Message: fmt.Sprintf("not judged: the %s profile retries after every reason (UPSTREAM.md)", c.Profile)}
 	}
 	f := c.factsOf(j)
 	if !f.asksRecorded {
@@ -66,7 +66,7 @@ func (c Config) noRetry(j *conformance.Judging) conformance.Verdict {
 // showing it, the first moment the operator can know, for the upper one.
 // A fallback the operator did not ask for (the installer finishing an old
 // ask) is no retry: its own retry is judged alike.
-func (c Config) backoffKept(j *conformance.Judging) conformance.Verdict {
+func (c Config) backoffKept(j *judge.Judging) judge.Verdict {
 	f := c.factsOf(j)
 	if !f.asksRecorded {
 		return noAsks()
@@ -202,7 +202,7 @@ func (e episode) outstanding(t time.Time) bool {
 // later revision is ready (003 §Retries: Degraded while retries are
 // attempted; after a no-retry fallback, until a new revision is ready), or
 // for library-go once the mirror pod no longer carries the annotations.
-func (c Config) episodes(f facts, j *conformance.Judging) []episode {
+func (c Config) episodes(f facts, j *judge.Judging) []episode {
 	var out []episode
 	for _, n := range f.nodes {
 		for i, in := range n.installs {
@@ -270,7 +270,7 @@ func (p processes) couldKnow(actor string, spans []span) bool {
 // §Proposal step 1: the message annotation "will be published to the user
 // through the operator degraded condition"). The condition's reason and
 // the rest of its message are the operator's.
-func (c Config) degraded(j *conformance.Judging) conformance.Verdict {
+func (c Config) degraded(j *judge.Judging) judge.Verdict {
 	f := c.factsOf(j)
 	eps := c.episodes(f, j)
 	var v finding
@@ -315,7 +315,7 @@ func (f facts) reported(e episode) *coWrite {
 // §Retries says Degraded is True "while retries are attempted"; it never
 // says when it clears, so a Degraded that outlives the fallback is a
 // warning, not a failure.
-func (c Config) degradedCleared(j *conformance.Judging) conformance.Verdict {
+func (c Config) degradedCleared(j *judge.Judging) judge.Verdict {
 	f := c.factsOf(j)
 	eps := c.episodes(f, j)
 	var v finding
@@ -330,7 +330,7 @@ func (c Config) degradedCleared(j *conformance.Judging) conformance.Verdict {
 
 // judgeSet: when the mirror pod shows the fallback, the condition is True
 // and carries the fallback message. It tells whether it judged.
-func (c Config) judgeSet(f facts, e episode, what string, j *conformance.Judging, v *finding) bool {
+func (c Config) judgeSet(f facts, e episode, what string, j *judge.Judging, v *finding) bool {
 	set := e.seen.ev.Time.Add(c.late())
 	switch {
 	case e.clear != nil && !e.clear.ev.Time.After(set):
@@ -367,7 +367,7 @@ func (c Config) judgeKept(f facts, e episode, what string, v *finding) bool {
 
 // judgeCleared: once the fallback is over, and no other is outstanding,
 // the condition is False. It tells whether it judged.
-func (c Config) judgeCleared(f facts, eps []episode, k int, what string, j *conformance.Judging, v *finding) bool {
+func (c Config) judgeCleared(f facts, eps []episode, k int, what string, j *judge.Judging, v *finding) bool {
 	e := eps[k]
 	if e.clear == nil {
 		return false
@@ -443,9 +443,9 @@ func (e episode) evidence(p *podWrite, w *coWrite) []timeline.Event {
 // operator could not know it. An operator that saw it owes it after a
 // restart too: it keeps what it must remember where a restart finds it,
 // as library-go keeps its node statuses in its operator resource.
-func (c Config) terminationShown(j *conformance.Judging) conformance.Verdict {
+func (c Config) terminationShown(j *judge.Judging) judge.Verdict {
 	if c.libraryGo() {
-		return conformance.Verdict{Status: reports.Skip, Message: "not judged: library-go's " + libraryGoCondition + " message carries no termination message (UPSTREAM.md)"}
+		return judge.Verdict{Status: reports.Skip, Message: "not judged: library-go's " + libraryGoCondition + " message carries no termination message (UPSTREAM.md)"}
 	}
 	f := c.factsOf(j)
 	var v finding

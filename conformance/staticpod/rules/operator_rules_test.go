@@ -152,7 +152,7 @@ func TestSTATICPOD007Backoff(t *testing.T) {
 
 // STATICPOD-007 reports the waits it measured against the longest it allows.
 func TestSTATICPOD007Measures(t *testing.T) {
-	v := judge(t, "STATICPOD-007", ruleCase{tl: twice().install("51m", 2), end: "2h", cfg: bound()})
+	v := verdictOf(t, "STATICPOD-007", ruleCase{tl: twice().install("51m", 2), end: "2h", cfg: bound()})
 	if len(v.Measures) != 1 {
 		t.Fatalf("measures %v, want one", v.Measures)
 	}
@@ -213,7 +213,7 @@ func TestSTATICPOD008Degraded(t *testing.T) {
 // STATICPOD-008 reports how long after the mirror pod showed a fallback
 // the condition told of it.
 func TestSTATICPOD008Measures(t *testing.T) {
-	v := judge(t, "STATICPOD-008", ruleCase{tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).condition("6m40s", "True", notReadyMsg), end: "1h", cfg: bound()})
+	v := verdictOf(t, "STATICPOD-008", ruleCase{tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).condition("6m40s", "True", notReadyMsg), end: "1h", cfg: bound()})
 	if v.Status != reports.Pass || len(v.Measures) != 1 || v.Measures[0].Max != d("40s") || v.Measures[0].Budget != d("1m") {
 		t.Errorf("verdict %s %s, measures %+v: want a pass, the reaction 40s of 1m", v.Status, v.Message, v.Measures)
 	}

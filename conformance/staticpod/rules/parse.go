@@ -7,7 +7,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/opcert/opcert/sim"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -224,4 +223,4 @@ func cleanPath(p string) string {
 }
 
 // off writes a virtual instant as an offset from the start of the run.
-func off(t time.Time) string { return "+" + t.Sub(sim.Epoch).String() }
+func off(t time.Time) string { return "+" + t.Sub(timeline.Epoch).String() }

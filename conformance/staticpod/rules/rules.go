@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 )
 
 // Rules returns the STATICPOD rules judged against cfg.
-func Rules(cfg Config) []conformance.Rule {
+func Rules(cfg Config) []judge.Rule {
 	order, over := "the seed's order", "a later revision is ready"
 	if cfg.libraryGo() {
 		order, over = "library-go's order (UPSTREAM.md)", "the mirror pod drops the fallback annotations"
@@ -17,7 +17,7 @@ func Rules(cfg Config) []conformance.Rule {
 	if noRetry == "" {
 		noRetry = "(none in this profile)"
 	}
-	return []conformance.Rule{
+	return []judge.Rule{
 		{ID: "STATICPOD-001", Section: "003 §Readiness", Role: RoleStartupMonitor,
 			Statement: fmt.Sprintf("a revision whose operand is not ready is fallen back from %s after its manifest was written (writing it again unchanged starts nothing): not earlier, not later than the reaction bound (%s) after that, and not once ready while its startup-monitor ran", cfg.Timeout, cfg.Reaction),
 			Check:     cfg.fallbackInTime},

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/reports"
 )
 
@@ -47,10 +47,10 @@ func TestEveryRuleCanFailAndPass(t *testing.T) {
 			continue
 		}
 		delete(cases, r.ID)
-		if v := r.Check(conformance.NewJudging(c.pass.events, at("2h"))); v.Status != reports.Pass {
+		if v := r.Check(judge.NewJudging(c.pass.events, at("2h"))); v.Status != reports.Pass {
 			t.Errorf("%s on the reference: %s %s", r.ID, v.Status, v.Message)
 		}
-		if v := r.Check(conformance.NewJudging(c.fail.events, at("2h"))); v.Status != reports.Fail || len(v.Evidence) == 0 {
+		if v := r.Check(judge.NewJudging(c.fail.events, at("2h"))); v.Status != reports.Fail || len(v.Evidence) == 0 {
 			t.Errorf("%s on a broken story: %s %s, %d evidence events", r.ID, v.Status, v.Message, len(v.Evidence))
 		}
 	}
@@ -95,10 +95,10 @@ func TestConfig(t *testing.T) {
 // rules already read: facts are kept per condition type.
 func TestProfilesShareAJudging(t *testing.T) {
 	tl := failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).condition("6m", "True", notReadyMsg).retyped(libraryGoCondition)
-	fresh := func(cfg Config) conformance.Verdict {
-		return ruleByID(t, cfg, "STATICPOD-008").Check(conformance.NewJudging(tl.events, at("1h")))
+	fresh := func(cfg Config) judge.Verdict {
+		return ruleByID(t, cfg, "STATICPOD-008").Check(judge.NewJudging(tl.events, at("1h")))
 	}
-	shared := conformance.NewJudging(tl.events, at("1h"))
+	shared := judge.NewJudging(tl.events, at("1h"))
 	for _, cfg := range []Config{DefaultConfig(), LibraryGo()} {
 		if got, want := ruleByID(t, cfg, "STATICPOD-008").Check(shared), fresh(cfg); !reflect.DeepEqual(got, want) {
 			t.Errorf("%s on a shared Judging: %+v, want %+v", cfg.Profile, got, want)

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/sim/timeline"
 )
@@ -40,7 +40,7 @@ func (f *finding) skip(why string) { f.notJudged = append(f.notJudged, why) }
 // maxEvidence keeps a failing report readable; the timeline has the rest.
 const maxEvidence = 12
 
-func (f *finding) verdict(nothing string) conformance.Verdict {
+func (f *finding) verdict(nothing string) judge.Verdict {
 	v := f.judgement(nothing)
 	if len(f.reactions) > 0 {
 		v.Measures = []reports.Measure{measure(f.reaction, f.reactions, f.budget)}
@@ -48,18 +48,18 @@ func (f *finding) verdict(nothing string) conformance.Verdict {
 	return v
 }
 
-func (f *finding) judgement(nothing string) conformance.Verdict {
+func (f *finding) judgement(nothing string) judge.Verdict {
 	switch {
 	case len(f.problems) > 0:
 		ev := f.evidence
 		if len(ev) > maxEvidence {
 			ev = ev[:maxEvidence]
 		}
-		return conformance.Verdict{Status: reports.Fail, Message: summary(f.problems), Evidence: ev}
+		return judge.Verdict{Status: reports.Fail, Message: summary(f.problems), Evidence: ev}
 	case f.judged == 0 && len(f.notJudged) > 0:
-		return conformance.Verdict{Status: reports.Skip, Message: nothing + "; not judged: " + summary(f.notJudged)}
+		return judge.Verdict{Status: reports.Skip, Message: nothing + "; not judged: " + summary(f.notJudged)}
 	case f.judged == 0:
-		return conformance.Verdict{Status: reports.Skip, Message: nothing}
+		return judge.Verdict{Status: reports.Skip, Message: nothing}
 	}
 	msg := fmt.Sprintf("%d judged", f.judged)
 	if len(f.notJudged) > 0 {
@@ -68,7 +68,7 @@ func (f *finding) judgement(nothing string) conformance.Verdict {
 	if len(f.notes) > 0 {
 		msg += "; warning: " + strings.Join(f.notes, "; ")
 	}
-	return conformance.Verdict{Status: reports.Pass, Message: msg}
+	return judge.Verdict{Status: reports.Pass, Message: msg}
 }
 
 // summary is the first item, and how many more there are.

@@ -19,7 +19,7 @@ import (
 
 	"github.com/opcert/opcert/payload"
 	"github.com/opcert/opcert/reference/cvo"
-	"github.com/opcert/opcert/sim"
+	"github.com/opcert/opcert/sim/timeline"
 )
 
 // release reads one of fixtures/payloads for the test id as the payload
@@ -60,7 +60,7 @@ func release(t *testing.T, dir, id, version string, extra map[string]string) *pa
 }
 
 // harness is one version operator on the shared API server, in virtual
-// time from sim.Epoch, and the test standing in for the component's
+// time from timeline.Epoch, and the test standing in for the component's
 // operator: it writes the ClusterOperator "<id>-example".
 type harness struct {
 	t   *testing.T
@@ -77,7 +77,7 @@ func install(t *testing.T, dir, id, version string, extra map[string]string) *ha
 	if api == nil {
 		t.Skip("needs the API server")
 	}
-	h := &harness{t: t, ctx: context.Background(), id: id, clk: clocktesting.NewFakeClock(sim.Epoch)}
+	h := &harness{t: t, ctx: context.Background(), id: id, clk: clocktesting.NewFakeClock(timeline.Epoch)}
 	op, err := cvo.New(api.Client, h.clk, cvo.DefaultParams(), version, release(t, dir, id, version, extra))
 	if err != nil {
 		t.Fatal(err)
@@ -97,7 +97,7 @@ func (h *harness) sweep() reconcile.Result {
 	return res
 }
 
-func (h *harness) since() time.Duration { return h.clk.Now().Sub(sim.Epoch) }
+func (h *harness) since() time.Duration { return h.clk.Now().Sub(timeline.Epoch) }
 
 // clusterVersion is the ClusterVersion as the API server holds it.
 func (h *harness) clusterVersion() *configv1.ClusterVersion {
@@ -226,7 +226,7 @@ type look struct {
 func (h *harness) play(looks ...look) {
 	h.t.Helper()
 	for _, l := range looks {
-		h.clk.SetTime(sim.Epoch.Add(l.at))
+		h.clk.SetTime(timeline.Epoch.Add(l.at))
 		if l.report != nil {
 			l.report(h)
 		}

@@ -12,7 +12,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/opcert/opcert/reference/cvo"
-	"github.com/opcert/opcert/sim"
+	"github.com/opcert/opcert/sim/timeline"
 )
 
 const (
@@ -194,7 +194,7 @@ func TestRestartKeepsTheHistory(t *testing.T) {
 	}
 	applied := deployment()
 	again := install(t, "good", "restart", "4.0.0", nil)
-	again.clk.SetTime(sim.Epoch.Add(time.Hour))
+	again.clk.SetTime(timeline.Epoch.Add(time.Hour))
 	if res := again.sweep(); res.RequeueAfter != 0 {
 		t.Errorf("requeue after %s", res.RequeueAfter)
 	}
@@ -209,7 +209,7 @@ func TestRestartKeepsTheHistory(t *testing.T) {
 
 // at is the virtual instant d after the start.
 func at(d time.Duration) *metav1.Time {
-	t := metav1.NewTime(sim.Epoch.Add(d))
+	t := metav1.NewTime(timeline.Epoch.Add(d))
 	return &t
 }
 

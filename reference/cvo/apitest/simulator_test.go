@@ -43,7 +43,7 @@ func TestAsSimulatorActor(t *testing.T) {
 		t.Fatal(err)
 	}
 	component := s.Client(api.Client, "component", "operator")
-	s.At(sim.Epoch.Add(10*time.Minute), func(ctx context.Context) error {
+	s.At(timeline.Epoch.Add(10*time.Minute), func(ctx context.Context) error {
 		co := &configv1.ClusterOperator{ObjectMeta: metav1.ObjectMeta{Name: "actor-example"}}
 		if err := component.Create(ctx, co); err != nil {
 			return err
@@ -55,14 +55,14 @@ func TestAsSimulatorActor(t *testing.T) {
 		}
 		return component.Status().Update(ctx, co)
 	})
-	if err := s.Run(ctx, sim.Epoch.Add(time.Hour)); err != nil {
+	if err := s.Run(ctx, timeline.Epoch.Add(time.Hour)); err != nil {
 		t.Fatal(err)
 	}
 
 	var got []string
 	for _, e := range tl.Events() {
 		if e.Actor == "version-operator" && e.IsWrite() {
-			got = append(got, fmt.Sprintf("+%s %s %s %s", e.Time.Sub(sim.Epoch), e.Verb, e.Object.Kind, e.Object.Name))
+			got = append(got, fmt.Sprintf("+%s %s %s %s", e.Time.Sub(timeline.Epoch), e.Verb, e.Object.Kind, e.Object.Name))
 		}
 	}
 	want := []string{

@@ -12,7 +12,7 @@ import (
 
 	"github.com/opcert/opcert/probe"
 	"github.com/opcert/opcert/reference/olm"
-	"github.com/opcert/opcert/sim"
+	"github.com/opcert/opcert/sim/timeline"
 )
 
 // aggregator is a reference aggregator of the test's Probe over foos and
@@ -49,7 +49,7 @@ func TestAggregatorKeepsTheSpec(t *testing.T) {
 		t.Fatalf("created Probe %+v, want spec %+v", p, want)
 	}
 	if c := find(p.Status.Conditions, olm.ConditionUpgradeable); c == nil || c.Status != metav1.ConditionTrue ||
-		!c.LastTransitionTime.Time.Equal(sim.Epoch) || c.ObservedGeneration != p.Generation {
+		!c.LastTransitionTime.Time.Equal(timeline.Epoch) || c.ObservedGeneration != p.Generation {
 		t.Errorf("Upgradeable %+v, want True since the start, at generation %d", c, p.Generation)
 	}
 
@@ -90,7 +90,7 @@ func TestAggregatorLeavesOthersProbes(t *testing.T) {
 	h.annotate(foos, seedAnnotations)
 	operatorsStatus := probe.Status{Conditions: []metav1.Condition{{Type: "Upgradeable", Status: metav1.ConditionFalse,
 		Reason: "FooProcess", Message: "The operator is not upgradeable because FooProcess is running",
-		LastTransitionTime: metav1.NewTime(sim.Epoch)}}}
+		LastTransitionTime: metav1.NewTime(timeline.Epoch)}}}
 	h.writeProbe(&probe.Spec{Manager: probe.ManagerOperator}, operatorsStatus)
 	h.foo(h.ns, "foo-example", seedCR...)
 	_, rv := h.probe()
@@ -151,13 +151,13 @@ func TestAggregatorFollowsTheCRs(t *testing.T) {
 	h.reconcile(a, h.key())
 	p, _ = h.probe()
 	if c := find(p.Status.Conditions, olm.ConditionUpgradeable); c == nil || c.Status != metav1.ConditionTrue ||
-		!c.LastTransitionTime.Time.Equal(sim.Epoch.Add(2*time.Minute)) {
+		!c.LastTransitionTime.Time.Equal(timeline.Epoch.Add(2*time.Minute)) {
 		t.Errorf("Upgradeable %+v, want True since +2m", c)
 	}
 	if len(p.Status.ProbeResources) != 1 || !slices.Equal(p.Status.ProbeResources[0].Reasons, []string{"UnhealthyDatabase", "BadConnectivity"}) {
 		t.Errorf("probeResources %+v, want the two Important reasons", p.Status.ProbeResources)
 	}
-	if c := find(p.Status.Conditions, olm.ConditionProbeValid); c == nil || !c.LastTransitionTime.Time.Equal(sim.Epoch) {
+	if c := find(p.Status.Conditions, olm.ConditionProbeValid); c == nil || !c.LastTransitionTime.Time.Equal(timeline.Epoch) {
 		t.Errorf("ProbeValid %+v moved without a change of status", c)
 	}
 

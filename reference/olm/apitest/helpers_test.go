@@ -18,7 +18,7 @@ import (
 
 	"github.com/opcert/opcert/probe"
 	"github.com/opcert/opcert/reference/olm"
-	"github.com/opcert/opcert/sim"
+	"github.com/opcert/opcert/sim/timeline"
 )
 
 const (
@@ -35,7 +35,7 @@ var (
 )
 
 // harness is one test's namespace on the shared API server, in virtual
-// time from sim.Epoch.
+// time from timeline.Epoch.
 type harness struct {
 	t   *testing.T
 	ctx context.Context
@@ -50,7 +50,7 @@ func start(t *testing.T, ns string) *harness {
 	if api == nil {
 		t.Skip("needs the API server")
 	}
-	h := &harness{t: t, ctx: context.Background(), ns: ns, clk: clocktesting.NewFakeClock(sim.Epoch)}
+	h := &harness{t: t, ctx: context.Background(), ns: ns, clk: clocktesting.NewFakeClock(timeline.Epoch)}
 	h.namespace(ns)
 	return h
 }
@@ -63,7 +63,7 @@ func (h *harness) namespace(name string) {
 }
 
 // after moves the virtual clock to d after the start.
-func (h *harness) after(d time.Duration) { h.clk.SetTime(sim.Epoch.Add(d)) }
+func (h *harness) after(d time.Duration) { h.clk.SetTime(timeline.Epoch.Add(d)) }
 
 // annotate sets the condition annotations of an owned CRD (the fixtures'
 // CRDs are shared: each test sets what it needs and clears it after).

@@ -40,7 +40,7 @@ func TestAggregatorAsSimulatorActor(t *testing.T) {
 	}
 	operator := s.Client(api.Client, "operator", "operator")
 	t.Cleanup(func() { h.annotate(foos, nil) })
-	s.At(sim.Epoch.Add(time.Minute), func(ctx context.Context) error {
+	s.At(timeline.Epoch.Add(time.Minute), func(ctx context.Context) error {
 		crd := &unstructured.Unstructured{}
 		crd.SetGroupVersionKind(crdGVK)
 		if err := operator.Get(ctx, client.ObjectKey{Name: foos}, crd); err != nil {
@@ -71,16 +71,16 @@ func TestAggregatorAsSimulatorActor(t *testing.T) {
 		}
 	}
 	migrating := func(status string) any { return map[string]any{"type": "Migrating", "status": status} }
-	s.At(sim.Epoch.Add(2*time.Minute), writeFoos(migrating("True")))
-	s.At(sim.Epoch.Add(3*time.Minute), writeFoos(migrating("False")))
-	if err := s.Run(ctx, sim.Epoch.Add(10*time.Minute)); err != nil {
+	s.At(timeline.Epoch.Add(2*time.Minute), writeFoos(migrating("True")))
+	s.At(timeline.Epoch.Add(3*time.Minute), writeFoos(migrating("False")))
+	if err := s.Run(ctx, timeline.Epoch.Add(10*time.Minute)); err != nil {
 		t.Fatal(err)
 	}
 
 	var got []string
 	for _, e := range tl.Events() {
 		if e.Actor == "aggregator" && e.IsWrite() {
-			got = append(got, fmt.Sprintf("+%s %s %s %s", e.Time.Sub(sim.Epoch), e.Verb, e.Object.Kind, e.Object.Name))
+			got = append(got, fmt.Sprintf("+%s %s %s %s", e.Time.Sub(timeline.Epoch), e.Verb, e.Object.Kind, e.Object.Name))
 		}
 	}
 	want := []string{
@@ -94,7 +94,7 @@ func TestAggregatorAsSimulatorActor(t *testing.T) {
 	}
 	p, _ := h.probe()
 	if c := find(p.Status.Conditions, olm.ConditionUpgradeable); c == nil || c.Status != "True" ||
-		!c.LastTransitionTime.Time.Equal(sim.Epoch.Add(3*time.Minute)) {
+		!c.LastTransitionTime.Time.Equal(timeline.Epoch.Add(3*time.Minute)) {
 		t.Errorf("Upgradeable %+v, want True since +3m", c)
 	}
 }

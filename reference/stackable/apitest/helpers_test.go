@@ -16,11 +16,11 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/opcert/opcert/reference/stackable"
-	"github.com/opcert/opcert/sim"
+	"github.com/opcert/opcert/sim/timeline"
 )
 
 // harness is one test's namespace on the shared API server, in virtual
-// time from sim.Epoch.
+// time from timeline.Epoch.
 type harness struct {
 	t   *testing.T
 	ctx context.Context
@@ -33,7 +33,7 @@ func start(t *testing.T, ns string) *harness {
 	if api == nil {
 		t.Skip("needs the API server")
 	}
-	h := &harness{t: t, ctx: context.Background(), ns: ns, clk: clocktesting.NewFakeClock(sim.Epoch)}
+	h := &harness{t: t, ctx: context.Background(), ns: ns, clk: clocktesting.NewFakeClock(timeline.Epoch)}
 	err := api.Client.Create(h.ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}})
 	if err != nil && !apierrors.IsAlreadyExists(err) {
 		t.Fatal(err)
@@ -42,7 +42,7 @@ func start(t *testing.T, ns string) *harness {
 }
 
 // after moves the virtual clock to d after the start.
-func (h *harness) after(d time.Duration) { h.clk.SetTime(sim.Epoch.Add(d)) }
+func (h *harness) after(d time.Duration) { h.clk.SetTime(timeline.Epoch.Add(d)) }
 
 func (h *harness) operator(o stackable.Options) *stackable.Operator {
 	h.t.Helper()

@@ -14,7 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/opcert/opcert/reference/stackable"
-	"github.com/opcert/opcert/sim"
+	"github.com/opcert/opcert/sim/timeline"
 )
 
 // The operator creates one workload per role, owned by the cluster and
@@ -55,7 +55,7 @@ func TestCreatesOwnedWorkloads(t *testing.T) {
 	}
 
 	conds, _ := h.conditions("c")
-	epoch := metav1.NewTime(sim.Epoch)
+	epoch := metav1.NewTime(timeline.Epoch)
 	defer func() {
 		// A role removed from the spec: its workload is deleted.
 		h.edit("c", func(u *unstructured.Unstructured) {
@@ -118,7 +118,7 @@ func TestPublishesEachRow(t *testing.T) {
 		}
 		h.mustReconcile(op, "c")
 		conds, rv := h.conditions("c")
-		at := metav1.NewTime(sim.Epoch.Add(now))
+		at := metav1.NewTime(timeline.Epoch.Add(now))
 		for typ, want := range map[string]row{stackable.TypeAvailable: step.available, stackable.TypeProgressing: step.progressing, stackable.TypeDegraded: step.degraded} {
 			c := conds[typ]
 			if c.Status != want.status || c.Message != want.message {

@@ -45,16 +45,16 @@ func TestOperatorAsSimulatorActor(t *testing.T) {
 		}
 	}
 	user := s.Client(api.Client, "scenario", "scenario")
-	s.At(sim.Epoch, func(ctx context.Context) error {
+	s.At(timeline.Epoch, func(ctx context.Context) error {
 		u := &unstructured.Unstructured{Object: map[string]any{"spec": map[string]any{"roles": []any{server, web, agent}}}}
 		u.SetGroupVersionKind(stackable.SampleClusterGVK)
 		u.SetNamespace(h.ns)
 		u.SetName("c")
 		return user.Create(ctx, u)
 	})
-	s.At(sim.Epoch.Add(2*time.Minute), func(ctx context.Context) error { return w.LosePod(ctx, h.ns, "c-server-1") })
-	s.At(sim.Epoch.Add(3*time.Minute), func(ctx context.Context) error { return w.RecoverPod(ctx, h.ns, "c-server-1") })
-	s.At(sim.Epoch.Add(5*time.Minute), func(ctx context.Context) error {
+	s.At(timeline.Epoch.Add(2*time.Minute), func(ctx context.Context) error { return w.LosePod(ctx, h.ns, "c-server-1") })
+	s.At(timeline.Epoch.Add(3*time.Minute), func(ctx context.Context) error { return w.RecoverPod(ctx, h.ns, "c-server-1") })
+	s.At(timeline.Epoch.Add(5*time.Minute), func(ctx context.Context) error {
 		u := &unstructured.Unstructured{}
 		u.SetGroupVersionKind(stackable.SampleClusterGVK)
 		if err := user.Get(ctx, client.ObjectKey{Namespace: h.ns, Name: "c"}, u); err != nil {
@@ -63,7 +63,7 @@ func TestOperatorAsSimulatorActor(t *testing.T) {
 		u.SetAnnotations(map[string]string{stackable.AnnotationCommand: stackable.CommandStopped})
 		return user.Update(ctx, u)
 	})
-	if err := s.Run(ctx, sim.Epoch.Add(10*time.Minute)); err != nil {
+	if err := s.Run(ctx, timeline.Epoch.Add(10*time.Minute)); err != nil {
 		t.Fatal(err)
 	}
 
@@ -81,7 +81,7 @@ func TestOperatorAsSimulatorActor(t *testing.T) {
 				cur[c.Type] = c.After.Status
 			}
 		}
-		at := e.Time.Sub(sim.Epoch)
+		at := e.Time.Sub(timeline.Epoch)
 		if _, ok := last[at]; !ok {
 			instants = append(instants, at)
 		}
@@ -108,7 +108,7 @@ func TestOperatorAsSimulatorActor(t *testing.T) {
 	var writes []string
 	for _, e := range tl.Events() {
 		if e.Actor == "operator" && e.IsWrite() && e.Verb != "update-status" {
-			writes = append(writes, fmt.Sprintf("+%s %s %s/%s", e.Time.Sub(sim.Epoch), e.Verb, e.Object.Kind, e.Object.Name))
+			writes = append(writes, fmt.Sprintf("+%s %s %s/%s", e.Time.Sub(timeline.Epoch), e.Verb, e.Object.Kind, e.Object.Name))
 		}
 	}
 	wantWrites := []string{

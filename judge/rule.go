@@ -1,14 +1,9 @@
-// Package conformance judges runs: rules are pure functions over a
-// timeline, the runner plays a scenario against chosen subjects in the
-// simulator and turns the timeline into report cases. Mechanisms plug in
-// through Mechanism (one package per seed under conformance/).
-package conformance
+package judge
 
 import (
 	"time"
 
 	"github.com/opcert/opcert/reports"
-	"github.com/opcert/opcert/sim"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -79,7 +74,7 @@ type Judging struct {
 // NewJudging prepares a timeline for the rules, offsets counted from the
 // simulator's epoch.
 func NewJudging(events []timeline.Event, end time.Time) *Judging {
-	return &Judging{Events: events, End: end, Start: sim.Epoch, Gaps: Gaps(events, end), facts: map[any]any{}}
+	return &Judging{Events: events, End: end, Start: timeline.Epoch, Gaps: Gaps(events, end), facts: map[any]any{}}
 }
 
 // Offset writes an instant as an offset from the judging's start, the way
@@ -102,7 +97,7 @@ func OffsetOf(d time.Duration) string {
 // and must not change what they are given.
 //
 // A timeline judged as it streams past (Stream) has no Events: the facts
-// of a mechanism that reads online (Mechanism.Online) are there already.
+// of a mechanism that reads online (Rulebook.Online) are there already.
 func Facts[T any](j *Judging, key any, derive func([]timeline.Event) T) T {
 	if v, ok := j.facts[key]; ok {
 		return v.(T)

@@ -1,4 +1,4 @@
-package conformance
+package judge
 
 import (
 	"strings"
@@ -6,17 +6,16 @@ import (
 	"time"
 
 	"github.com/opcert/opcert/reports"
-	"github.com/opcert/opcert/sim"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
 func gapAt(off time.Duration, verb string) timeline.Event {
-	return timeline.Event{Time: sim.Epoch.Add(off), Actor: "recorder", Verb: verb,
+	return timeline.Event{Time: timeline.Epoch.Add(off), Actor: "recorder", Verb: verb,
 		Object: timeline.ObjectRef{Kind: timeline.KindRecording, Name: "ClusterOperator.config.openshift.io"}, Detail: "watch expired (410 Gone)"}
 }
 
 func writeAt(off time.Duration) timeline.Event {
-	return timeline.Event{Time: sim.Epoch.Add(off), Actor: "op", Verb: timeline.VerbUpdateStatus, Object: timeline.ObjectRef{Kind: "Widget", Group: "example.com", Name: "w"}}
+	return timeline.Event{Time: timeline.Epoch.Add(off), Actor: "op", Verb: timeline.VerbUpdateStatus, Object: timeline.ObjectRef{Kind: "Widget", Group: "example.com", Name: "w"}}
 }
 
 // failing is a rule that fails once per write, with the write as evidence.
@@ -37,7 +36,7 @@ var failing = Rule{ID: "T-1", Check: func(j *Judging) Verdict {
 // A failure whose window lies in a recording gap is not judged; one outside
 // every gap still fails, and the message says what was left out and why.
 func TestFailuresInAGapAreNotJudged(t *testing.T) {
-	end := sim.Epoch.Add(time.Hour)
+	end := timeline.Epoch.Add(time.Hour)
 	inside := []timeline.Event{gapAt(10*time.Minute, timeline.VerbLost), writeAt(12 * time.Minute), gapAt(15*time.Minute, timeline.VerbResumed)}
 	c := Judge([]Rule{failing}, inside, end)[0]
 	if c.Status != reports.Skip || !strings.Contains(c.Message, "not judged: recording gap from +10m0s to +15m0s (watch expired (410 Gone))") {
@@ -49,7 +48,7 @@ func TestFailuresInAGapAreNotJudged(t *testing.T) {
 	if c.Status != reports.Fail || !strings.HasPrefix(c.Message, "bad write at +5m0s") || !strings.Contains(c.Message, "1 more not judged: recording gap from +10m0s") {
 		t.Errorf("a failure outside the gap: %s %q, want it to fail, the other not judged", c.Status, c.Message)
 	}
-	if len(c.Evidence) != 1 || !c.Evidence[0].Time.Equal(sim.Epoch.Add(5*time.Minute)) {
+	if len(c.Evidence) != 1 || !c.Evidence[0].Time.Equal(timeline.Epoch.Add(5*time.Minute)) {
 		t.Errorf("evidence %v, want only the write outside the gap", c.Evidence)
 	}
 
@@ -76,7 +75,7 @@ func TestVerdictWithoutProblemsInAGap(t *testing.T) {
 		return Verdict{Status: reports.Fail, Message: "late", Evidence: []timeline.Event{writeAt(9 * time.Minute), writeAt(11 * time.Minute)}}
 	}}
 	events := []timeline.Event{gapAt(10*time.Minute, timeline.VerbLost), gapAt(10*time.Minute+time.Second, timeline.VerbResumed)}
-	if c := Judge([]Rule{whole}, events, sim.Epoch.Add(time.Hour))[0]; c.Status != reports.Skip {
+	if c := Judge([]Rule{whole}, events, timeline.Epoch.Add(time.Hour))[0]; c.Status != reports.Skip {
 		t.Errorf("evidence spanning the gap: %s %q, want not judged", c.Status, c.Message)
 	}
 }
@@ -91,16 +90,16 @@ func TestGapLastsUntilEveryKindIsListedAgain(t *testing.T) {
 		e.Object.Name = kind
 		return e
 	}
-	end := sim.Epoch.Add(time.Hour)
+	end := timeline.Epoch.Add(time.Hour)
 	events := []timeline.Event{of(10*time.Minute, timeline.VerbLost, "Deployment.apps"), of(11*time.Minute, timeline.VerbLost, "Pod"),
 		of(12*time.Minute, timeline.VerbResumed, "Deployment.apps")}
 	gaps := Gaps(events, end)
-	if len(gaps) != 1 || !gaps[0].From.Equal(sim.Epoch.Add(10*time.Minute)) || !gaps[0].To.Equal(end) || !gaps[0].Open || gaps[0].Lost != "Pod" {
+	if len(gaps) != 1 || !gaps[0].From.Equal(timeline.Epoch.Add(10*time.Minute)) || !gaps[0].To.Equal(end) || !gaps[0].Open || gaps[0].Lost != "Pod" {
 		t.Errorf("one kind still lost at the end: gaps %+v, want one open from +10m to the end, Pod lost", gaps)
 	}
 	events = append(events, of(13*time.Minute, timeline.VerbResumed, "Pod"))
 	gaps = Gaps(events, end)
-	if len(gaps) != 1 || !gaps[0].To.Equal(sim.Epoch.Add(13*time.Minute)) || gaps[0].Open {
+	if len(gaps) != 1 || !gaps[0].To.Equal(timeline.Epoch.Add(13*time.Minute)) || gaps[0].Open {
 		t.Errorf("every kind listed again: gaps %+v, want one closed at +13m", gaps)
 	}
 }

@@ -1,4 +1,4 @@
-package conformance
+package record
 
 import (
 	"k8s.io/apimachinery/pkg/runtime/schema"

@@ -1,4 +1,4 @@
-package conformance
+package judge
 
 import (
 	"fmt"
@@ -8,13 +8,13 @@ import (
 	"github.com/opcert/opcert/sim/timeline"
 )
 
-// Judgement accumulates what a rule found: how many things it judged
+// Findings accumulates what a rule found: how many things it judged
 // (Judged), its problems, each with the window it judged, so that a
 // problem in a recording gap is excused alone (Verdict.Problems), and what
 // it could not judge and why (a subject down, a run ended before a
 // deadline): never a failure (DESIGN "A verdict is true or absent"). Rules
 // packages build their verdicts with it.
-type Judgement struct {
+type Findings struct {
 	Judged    int
 	problems  []Problem
 	notJudged []string
@@ -22,16 +22,16 @@ type Judgement struct {
 
 // FailIn adds a problem that judged the window [from, to] (zero: its
 // evidence's span).
-func (g *Judgement) FailIn(msg string, from, to time.Time, evidence ...timeline.Event) {
+func (g *Findings) FailIn(msg string, from, to time.Time, evidence ...timeline.Event) {
 	g.problems = append(g.problems, Problem{Message: msg, Evidence: evidence, From: from, To: to})
 }
 
 // Skip notes something not judged, and why.
-func (g *Judgement) Skip(why string) { g.notJudged = append(g.notJudged, why) }
+func (g *Findings) Skip(why string) { g.notJudged = append(g.notJudged, why) }
 
 // Verdict fails with the problems, passes when something was judged, and
 // otherwise skips, saying why (nothing, or what was not judged).
-func (g *Judgement) Verdict(nothing string) Verdict {
+func (g *Findings) Verdict(nothing string) Verdict {
 	var v Verdict
 	switch {
 	case len(g.problems) > 0:
@@ -64,7 +64,7 @@ func (g *Judgement) Verdict(nothing string) Verdict {
 }
 
 // notes is the first reason something was not judged, and how many more.
-func (g *Judgement) notes() string {
+func (g *Findings) notes() string {
 	s := g.notJudged[0]
 	if n := len(g.notJudged); n > 1 {
 		s += fmt.Sprintf(" (and %d more)", n-1)

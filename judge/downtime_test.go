@@ -1,15 +1,14 @@
-package conformance
+package judge
 
 import (
 	"testing"
 	"time"
 
-	"github.com/opcert/opcert/sim"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
 func TestDowntimesOwe(t *testing.T) {
-	at := func(m int) time.Time { return sim.Epoch.Add(time.Duration(m) * time.Minute) }
+	at := func(m int) time.Time { return timeline.Epoch.Add(time.Duration(m) * time.Minute) }
 	ev := func(m int, verb string) timeline.Event {
 		return timeline.Event{Time: at(m), Actor: "op", Verb: verb, Object: timeline.ObjectRef{Kind: timeline.KindProcess, Name: "op"}}
 	}
@@ -45,9 +44,9 @@ func TestDowntimesOwe(t *testing.T) {
 		owed, ok := d.Owed("op", at(tc.from), time.Minute)
 		switch {
 		case tc.owed < 0 && ok:
-			t.Errorf("%s: owed at +%v, want never", tc.name, owed.Sub(sim.Epoch))
+			t.Errorf("%s: owed at +%v, want never", tc.name, owed.Sub(timeline.Epoch))
 		case tc.owed >= 0 && (!ok || !owed.Equal(at(tc.owed))):
-			t.Errorf("%s: owed at +%v (%v), want +%v", tc.name, owed.Sub(sim.Epoch), ok, at(tc.owed).Sub(sim.Epoch))
+			t.Errorf("%s: owed at +%v (%v), want +%v", tc.name, owed.Sub(timeline.Epoch), ok, at(tc.owed).Sub(timeline.Epoch))
 		}
 	}
 }

@@ -1,4 +1,4 @@
-package record
+package conformance
 
 import (
 	"context"
@@ -10,7 +10,7 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/record"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -31,12 +31,9 @@ type Who func(ctx context.Context, obj client.Object, e *timeline.Event)
 // run's starting state, filed as the recorder's (created before the
 // recording began: no one is judged for it); the watches then run beside
 // the run (Stage.Go) until it ends.
-func Feed(ctx context.Context, st *conformance.Stage, rec *conformance.Recording, who Who) error {
-	return feed(ctx, st, rec, "", func(ctx context.Context) Sink { return filer(ctx, st, who) })
+func Feed(ctx context.Context, st *Stage, rec *record.Recording, who Who) error {
+	return feed(ctx, st, rec, "", func(ctx context.Context) record.Sink { return filer(ctx, st, who) })
 }
-
-// Sink takes a recorder's events (Options.Sink).
-type Sink func(e timeline.Event, obj *unstructured.Unstructured) error
 
 // FeedNamespace is Feed limited to the namespaced objects of one
 // namespace (Options.Namespace), whose events it hands to the sink that
@@ -44,11 +41,11 @@ type Sink func(e timeline.Event, obj *unstructured.Unstructured) error
 // by their names: a mechanism that files a team namespace's objects under
 // its scenario's names (cluster mode) does so there, through
 // Scheduler.ObserveEvent. A recording gap is handed to the sink too.
-func FeedNamespace(ctx context.Context, st *conformance.Stage, rec *conformance.Recording, namespace string, sink func(context.Context) Sink) error {
+func FeedNamespace(ctx context.Context, st *Stage, rec *record.Recording, namespace string, sink func(context.Context) record.Sink) error {
 	return feed(ctx, st, rec, namespace, sink)
 }
 
-func feed(ctx context.Context, st *conformance.Stage, rec *conformance.Recording, namespace string, sink func(context.Context) Sink) error {
+func feed(ctx context.Context, st *Stage, rec *record.Recording, namespace string, sink func(context.Context) record.Sink) error {
 	if st.Config == nil || !st.Sched.Realtime() {
 		return errors.New("record: feeding a run's scheduler needs a real-time run on an API server")
 	}
@@ -58,7 +55,7 @@ func feed(ctx context.Context, st *conformance.Stage, rec *conformance.Recording
 	ready := make(chan struct{})
 	failed := make(chan error, 1)
 	st.Go(func(ctx context.Context) {
-		r, err := New(Options{Config: st.Config, Recording: rec, Namespace: namespace, Sink: sink(ctx), Ready: func() { close(ready) }})
+		r, err := record.New(record.Options{Config: st.Config, Recording: rec, Namespace: namespace, Sink: sink(ctx), Ready: func() { close(ready) }})
 		if err == nil {
 			err = r.Run(ctx)
 		}
@@ -71,8 +68,8 @@ func feed(ctx context.Context, st *conformance.Stage, rec *conformance.Recording
 		if err != nil {
 			// Nothing more is filed: the rest of the run is a gap, not
 			// judged, rather than a silence held against the subjects.
-			st.Sched.ObserveEvent(ctx, timeline.Event{Time: time.Now().UTC().Truncate(time.Millisecond), Actor: RecorderActor,
-				Verb: timeline.VerbLost, Object: timeline.ObjectRef{Kind: timeline.KindRecording, Name: kindNames(rec)},
+			st.Sched.ObserveEvent(ctx, timeline.Event{Time: time.Now().UTC().Truncate(time.Millisecond), Actor: record.RecorderActor,
+				Verb: timeline.VerbLost, Object: timeline.ObjectRef{Kind: timeline.KindRecording, Name: record.KindNames(rec)},
 				Detail: "the recording of the run's API server stopped: " + err.Error()})
 		}
 	})
@@ -89,7 +86,7 @@ func feed(ctx context.Context, st *conformance.Stage, rec *conformance.Recording
 
 // filer is Feed's sink: the run's scheduler, with the objects in the
 // run's types.
-func filer(ctx context.Context, st *conformance.Stage, who Who) Sink {
+func filer(ctx context.Context, st *Stage, who Who) record.Sink {
 	scheme := st.API.Scheme()
 	return func(e timeline.Event, obj *unstructured.Unstructured) error {
 		switch {
@@ -115,7 +112,7 @@ func filer(ctx context.Context, st *conformance.Stage, who Who) Sink {
 			typed = o.(client.Object)
 		}
 		var name Who
-		if who != nil && e.Actor != RecorderActor {
+		if who != nil && e.Actor != record.RecorderActor {
 			name = who // a listed object was written before the run: no one's
 		}
 		st.Sched.Observe(ctx, gvk, typed, e, name)

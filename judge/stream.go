@@ -1,4 +1,4 @@
-package conformance
+package judge
 
 import (
 	"time"
@@ -23,17 +23,28 @@ type Reader interface {
 	Facts() any
 }
 
+// Rulebook is what judges one mechanism's timelines: its rules, the facts
+// they read online, and the same rules given slack for a recording's lag.
+type Rulebook struct {
+	Rules  []Rule
+	Online []Online
+	// Tolerant is the rulebook with d of slack on its deadlines, as a
+	// real-time recording needs (the recorder's latency, the API server's
+	// second-truncated times); nil: its rules take none.
+	Tolerant func(d time.Duration) Rulebook
+}
+
 // Stream judges a timeline as it streams past (opcert analyze, opcert
-// watch): a mechanism with Online facts keeps only what its readers keep;
+// watch): a rulebook with Online facts keeps only what its readers keep;
 // one without keeps the events. Gaps, the EXPECT case and the recording's
 // lag (the tolerance its rules are given) are read here for every
 // mechanism.
 type Stream struct {
-	m       *Mechanism
+	book    Rulebook
 	readers []Reader
 	events  []timeline.Event // only for a mechanism with no Online facts
 	gaps    gapReader
-	expect  expectTally
+	expect  ExpectTally
 	lag     timeline.Lag
 	// Start is the instant offsets count from: the first event's time
 	// unless set before the first Add.
@@ -47,7 +58,7 @@ type Stream struct {
 	// mechanism judged with it, whose readers may judge as events pass.
 	fixed  bool
 	tol    time.Duration
-	judged *Mechanism
+	judged Rulebook
 }
 
 // Streaming is what a Reader implements to learn, at the first event, that
@@ -63,21 +74,21 @@ type Streaming interface {
 // mechanism's readers may judge online. Without it the tolerance is
 // measured as events pass, and applied when the rules run at the end.
 func (s *Stream) Tolerate(d time.Duration) {
-	m := s.m
-	if d > 0 && m.WithTolerance != nil {
-		m = m.WithTolerance(d)
+	b := s.book
+	if d > 0 && b.Tolerant != nil {
+		b = b.Tolerant(d)
 	}
-	s.fixed, s.tol, s.judged = true, d, m
+	s.fixed, s.tol, s.judged = true, d, b
 	s.readers = s.readers[:0]
-	for _, o := range m.Online {
+	for _, o := range b.Online {
 		s.readers = append(s.readers, o.New())
 	}
 }
 
-// NewStream prepares to judge one timeline with m's rules.
-func NewStream(m *Mechanism) *Stream {
-	s := &Stream{m: m}
-	for _, o := range m.Online {
+// NewStream prepares to judge one timeline with b's rules.
+func NewStream(b Rulebook) *Stream {
+	s := &Stream{book: b}
+	for _, o := range b.Online {
 		s.readers = append(s.readers, o.New())
 	}
 	return s
@@ -98,7 +109,7 @@ func (s *Stream) Add(e timeline.Event) {
 	s.count++
 	s.last = e.Time
 	s.gaps.read(e)
-	s.expect.read(e)
+	s.expect.Read(e)
 	s.lag.Add(e)
 	if len(s.readers) == 0 {
 		s.events = append(s.events, e)
@@ -128,19 +139,19 @@ func (s *Stream) Tolerance() time.Duration {
 }
 
 // Judge judges what was read as a timeline that covers time up to end,
-// with the tolerance the recording needs (the mechanism's WithTolerance),
-// and returns its cases, the scenario's expectations last.
+// with the tolerance the recording needs (the rulebook's Tolerant), and
+// returns its cases, the scenario's expectations last.
 func (s *Stream) Judge(end time.Time) ([]reports.Case, []Gap) {
-	m := s.m
+	b := s.book
 	switch tol := s.Tolerance(); {
 	case s.fixed:
-		m = s.judged
-	case tol > 0 && m.WithTolerance != nil:
-		m = m.WithTolerance(tol)
+		b = s.judged
+	case tol > 0 && b.Tolerant != nil:
+		b = b.Tolerant(tol)
 	}
 	j := &Judging{Events: s.events, End: end, Start: s.Start, Gaps: s.gaps.upTo(end), Strict: s.Strict, facts: map[any]any{}}
-	for i, o := range m.Online {
+	for i, o := range b.Online {
 		j.facts[o.Key] = s.readers[i].Facts()
 	}
-	return append(JudgeWith(m.Rules, j), s.expect.result()), j.Gaps
+	return append(JudgeWith(b.Rules, j), s.expect.Result()), j.Gaps
 }

@@ -1,11 +1,10 @@
-package conformance
+package judge
 
 import (
 	"testing"
 	"time"
 
 	"github.com/opcert/opcert/reports"
-	"github.com/opcert/opcert/sim"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -34,7 +33,7 @@ func TestJudgeWarnsStyleUnlessStrict(t *testing.T) {
 		{"a style failure in a gap is not judged", style, inGap, false, reports.Skip},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			end := sim.Epoch.Add(time.Hour)
+			end := timeline.Epoch.Add(time.Hour)
 			j := NewJudging(tc.events, end)
 			j.Strict = tc.strict
 			c := JudgeWith([]Rule{tc.rule}, j)[0]
@@ -44,8 +43,8 @@ func TestJudgeWarnsStyleUnlessStrict(t *testing.T) {
 			if tc.want == reports.Warn && c.Message != "bad write at +1m0s" {
 				t.Errorf("a warning lost its message: %q", c.Message)
 			}
-			s := NewStream(&Mechanism{Rules: []Rule{tc.rule}})
-			s.Start, s.Strict = sim.Epoch, tc.strict
+			s := NewStream(Rulebook{Rules: []Rule{tc.rule}})
+			s.Start, s.Strict = timeline.Epoch, tc.strict
 			for _, e := range tc.events {
 				s.Add(e)
 			}

@@ -1,0 +1,42 @@
+// Package worldtest starts the one API server a test package shares
+// (Main), for every package whose tests need kube-apiserver and etcd. It
+// is for tests only.
+package worldtest
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"testing"
+
+	"github.com/opcert/opcert/sim/world"
+)
+
+// Main is a test package's TestMain: it starts the one API server its
+// integration tests and benchmarks share, as one `opcert run` does, into
+// *api, runs the tests and stops the server. With -short, or while fuzzing
+// (the fuzz targets need no API server), it starts none.
+func Main(m *testing.M, api **world.World) {
+	world.MaybeLaunch()
+	flag.Parse()
+	if testing.Short() || fuzzing() {
+		os.Exit(m.Run())
+	}
+	w, err := world.Start(context.Background(), world.Options{Progress: os.Stderr})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "these tests need kube-apiserver and etcd (run `make envtest`):", err)
+		os.Exit(2)
+	}
+	*api = w
+	code := m.Run()
+	_ = w.Stop()
+	os.Exit(code)
+}
+
+// fuzzing tells whether this process fuzzes (as coordinator or worker).
+func fuzzing() bool {
+	f := flag.Lookup("test.fuzz")
+	w := flag.Lookup("test.fuzzworker")
+	return f != nil && f.Value.String() != "" || w != nil && w.Value.String() == "true"
+}

@@ -178,3 +178,23 @@ func (e Event) IsWrite() bool {
 // Epoch is the virtual instant every simulated run starts at, from which
 // a simulated timeline's offsets count.
 var Epoch = time.Date(2026, time.January, 1, 0, 0, 0, 0, time.UTC)
+
+// Field is the change of path this event records (Event.Fields), if it
+// records one: what rules read of a kind's fields beyond its conditions.
+func (e Event) Field(path string) (FieldChange, bool) {
+	for _, f := range e.Fields {
+		if f.Path == path {
+			return f, true
+		}
+	}
+	return FieldChange{}, false
+}
+
+// Decode reads the field's value after the change into v, and tells
+// whether there was one: absent or null leaves v as it is.
+func (f FieldChange) Decode(v any) bool {
+	if len(f.After) == 0 || string(f.After) == "null" {
+		return false
+	}
+	return json.Unmarshal(f.After, v) == nil
+}

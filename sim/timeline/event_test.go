@@ -59,3 +59,21 @@ func TestNonAPIEventsAreNotWrites(t *testing.T) {
 		}
 	}
 }
+
+// A field's change is found by its path; its value after the change is
+// decoded when there is one, and null or absent leave the target alone.
+func TestEventFieldDecode(t *testing.T) {
+	e := Event{Fields: []FieldChange{{Path: "spec.replicas", After: []byte("3")}, {Path: "metadata.annotations", After: []byte("null")}}}
+	f, ok := e.Field("spec.replicas")
+	var n int
+	if !ok || !f.Decode(&n) || n != 3 {
+		t.Errorf("spec.replicas: found %v, decoded %d, want 3", ok, n)
+	}
+	a := map[string]string{"kept": "yes"}
+	if f, ok := e.Field("metadata.annotations"); !ok || f.Decode(&a) || a["kept"] != "yes" {
+		t.Errorf("a null value: found %v, decoded into %v, want found and left alone", ok, a)
+	}
+	if _, ok := e.Field("status"); ok {
+		t.Error("a path the event does not record was found")
+	}
+}

@@ -119,7 +119,7 @@ func (c Config) leftAlone(j *judge.Judging) judge.Verdict {
 
 // statusWrite tells whether e writes a Probe's status.
 func statusWrite(e timeline.Event) bool {
-	_, resources := field(e, fieldProbeResources)
+	_, resources := e.Field(fieldProbeResources)
 	return e.Verb == timeline.VerbUpdateStatus || len(e.Conditions) > 0 || resources
 }
 

@@ -25,7 +25,7 @@ func statusWatch(s *story, ref timeline.ObjectRef, check func(w *world) (string,
 				return false
 			}
 			if e.Object == ref {
-				_, spec := field(e, fieldSpec)
+				_, spec := e.Field(fieldSpec)
 				return e.Role != RoleAggregator || spec || e.Verb == timeline.VerbCreate || e.Verb == timeline.VerbDelete
 			}
 			return isCRD(e.Object) || isCR(e.Object) && s.after[i].served(e.Object.Group)

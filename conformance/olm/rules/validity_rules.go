@@ -33,7 +33,7 @@ func (c Config) validConditions(j *judge.Judging) judge.Verdict {
 		// "If set", the generation the condition was set based upon (002
 		// §Design Details), so never one the Probe has not reached.
 		p := s.after[i].probes[e.Object]
-		if _, ok := field(e, fieldConditions); !ok {
+		if _, ok := e.Field(fieldConditions); !ok {
 			continue
 		}
 		for _, t := range slices.Sorted(maps.Keys(p.gens)) {

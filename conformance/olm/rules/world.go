@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"encoding/json"
 	"maps"
 	"slices"
 	"strings"
@@ -211,40 +210,22 @@ func (w *world) apply(e timeline.Event) {
 	}
 }
 
-// field is the recorded change of path on e, if e records one.
-func field(e timeline.Event, path string) (timeline.FieldChange, bool) {
-	for _, f := range e.Fields {
-		if f.Path == path {
-			return f, true
-		}
-	}
-	return timeline.FieldChange{}, false
-}
-
-// decode reads a recorded value into v; absent or null leaves v zero.
-func decode(raw json.RawMessage, v any) bool {
-	if len(raw) == 0 || string(raw) == "null" {
-		return false
-	}
-	return json.Unmarshal(raw, v) == nil
-}
-
 func (c crd) with(e timeline.Event) crd {
-	if f, ok := field(e, fieldAnnotations); ok {
+	if f, ok := e.Field(fieldAnnotations); ok {
 		c.annotations = nil
-		decode(f.After, &c.annotations)
+		f.Decode(&c.annotations)
 	}
-	if f, ok := field(e, fieldPlural); ok {
+	if f, ok := e.Field(fieldPlural); ok {
 		c.plural = ""
-		decode(f.After, &c.plural)
+		f.Decode(&c.plural)
 	}
-	if f, ok := field(e, fieldKind); ok {
+	if f, ok := e.Field(fieldKind); ok {
 		c.kind = ""
-		decode(f.After, &c.kind)
+		f.Decode(&c.kind)
 	}
-	if f, ok := field(e, fieldNames); ok {
+	if f, ok := e.Field(fieldNames); ok {
 		var names struct{ Plural, Kind string }
-		decode(f.After, &names)
+		f.Decode(&names)
 		c.plural, c.kind = names.Plural, names.Kind
 	}
 	return c
@@ -269,9 +250,9 @@ func (c cr) with(e timeline.Event) cr {
 		c.status[ch.Type] = ch.After.Status
 	}
 	// The recorded list, when there is one, gives the CR's own order.
-	if f, ok := field(e, fieldConditions); ok {
+	if f, ok := e.Field(fieldConditions); ok {
 		var list []ocCondition
-		decode(f.After, &list)
+		f.Decode(&list)
 		c.order, c.status = nil, map[string]string{}
 		for _, x := range list {
 			c.order = append(c.order, x.Type)
@@ -286,24 +267,24 @@ func (p probe) with(e timeline.Event) probe {
 		p = probe{}
 	}
 	p.ref = e.Object
-	if f, ok := field(e, fieldSpec); ok {
+	if f, ok := e.Field(fieldSpec); ok {
 		p.spec = nil
 		var s probeSpec
-		if decode(f.After, &s) {
+		if f.Decode(&s) {
 			p.spec = &s
 		}
 	}
-	if f, ok := field(e, fieldProbeResources); ok {
+	if f, ok := e.Field(fieldProbeResources); ok {
 		p.resources = nil
-		decode(f.After, &p.resources)
+		f.Decode(&p.resources)
 	}
-	if f, ok := field(e, fieldGeneration); ok {
+	if f, ok := e.Field(fieldGeneration); ok {
 		p.generation = 0
-		decode(f.After, &p.generation)
+		f.Decode(&p.generation)
 	}
-	if f, ok := field(e, fieldConditions); ok {
+	if f, ok := e.Field(fieldConditions); ok {
 		var list []ocCondition
-		decode(f.After, &list)
+		f.Decode(&list)
 		p.gens = map[string]int64{}
 		for _, c := range list {
 			p.gens[c.Type] = c.ObservedGeneration
@@ -327,17 +308,17 @@ func (o opCond) with(e timeline.Event) opCond {
 	if e.Verb == timeline.VerbCreate {
 		o = opCond{}
 	}
-	if f, ok := field(e, fieldSpec); ok {
+	if f, ok := e.Field(fieldSpec); ok {
 		o.spec = opCondSpec{}
-		decode(f.After, &o.spec)
+		f.Decode(&o.spec)
 	}
-	if f, ok := field(e, fieldConditions); ok {
+	if f, ok := e.Field(fieldConditions); ok {
 		o.status = nil
-		decode(f.After, &o.status)
+		f.Decode(&o.status)
 	}
-	if f, ok := field(e, fieldGeneration); ok {
+	if f, ok := e.Field(fieldGeneration); ok {
 		o.generation = 0
-		decode(f.After, &o.generation)
+		f.Decode(&o.generation)
 	}
 	return o
 }
@@ -346,13 +327,13 @@ func (u upgrade) with(e timeline.Event) upgrade {
 	if e.Verb == timeline.VerbCreate {
 		u = upgrade{}
 	}
-	if f, ok := field(e, fieldSpec); ok {
+	if f, ok := e.Field(fieldSpec); ok {
 		u.spec = upgradeSpec{}
-		decode(f.After, &u.spec)
+		f.Decode(&u.spec)
 	}
-	if f, ok := field(e, fieldStatus); ok {
+	if f, ok := e.Field(fieldStatus); ok {
 		u.status = upgradeStatus{}
-		decode(f.After, &u.status)
+		f.Decode(&u.status)
 	}
 	return u
 }

@@ -26,8 +26,8 @@ func reads(cluster timeline.ObjectRef, e timeline.Event) bool {
 	if e.Object != cluster || e.Role != RoleOperator || e.Verb == timeline.VerbCreate || e.Verb == timeline.VerbDelete {
 		return true
 	}
-	_, ann := field(e, fieldAnnotations)
-	_, spec := field(e, fieldSpec)
+	_, ann := e.Field(fieldAnnotations)
+	_, spec := e.Field(fieldSpec)
 	return ann || spec
 }
 

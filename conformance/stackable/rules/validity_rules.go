@@ -34,7 +34,7 @@ func eachCondition(j *judge.Judging, g *judge.Findings,
 					g.FailIn(fmt.Sprintf("%s at %s: condition %s %s", e.Object, j.Offset(e.Time), ch.Type, why), e.Time, e.Time, e)
 				}
 			}
-			if _, ok := field(e, fieldConditions); !ok || listed == nil {
+			if _, ok := e.Field(fieldConditions); !ok || listed == nil {
 				continue
 			}
 			for _, x := range s.after[i].cluster.list {

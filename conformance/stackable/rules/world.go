@@ -1,7 +1,6 @@
 package rules
 
 import (
-	"encoding/json"
 	"maps"
 	"slices"
 	"strings"
@@ -153,9 +152,9 @@ func readStories(events []timeline.Event) *stories {
 			}
 			was := owner[e.Object]
 			now := was
-			if f, ok := field(e, path); ok {
+			if f, ok := e.Field(path); ok {
 				var labels map[string]string
-				decode(f.After, &labels)
+				f.Decode(&labels)
 				now = nil
 				if name := ownerName(names[e.Object.Namespace], labels[labelInstance]); name != "" {
 					now = byRef[timeline.ObjectRef{Kind: kindCluster, Group: groupSamples, Namespace: e.Object.Namespace, Name: name}]
@@ -239,36 +238,18 @@ func (s *story) add(e timeline.Event) {
 	s.after = append(s.after, sc)
 }
 
-// field is the recorded change of path on e, if e records one.
-func field(e timeline.Event, path string) (timeline.FieldChange, bool) {
-	for _, f := range e.Fields {
-		if f.Path == path {
-			return f, true
-		}
-	}
-	return timeline.FieldChange{}, false
-}
-
-// decode reads a recorded value into v; absent or null leaves v zero.
-func decode(raw json.RawMessage, v any) bool {
-	if len(raw) == 0 || string(raw) == "null" {
-		return false
-	}
-	return json.Unmarshal(raw, v) == nil
-}
-
 func (c cluster) with(e timeline.Event) cluster {
-	if f, ok := field(e, fieldAnnotations); ok {
+	if f, ok := e.Field(fieldAnnotations); ok {
 		c.annotations = nil
-		decode(f.After, &c.annotations)
+		f.Decode(&c.annotations)
 	}
-	if f, ok := field(e, fieldSpec); ok {
+	if f, ok := e.Field(fieldSpec); ok {
 		c.spec = clusterSpec{}
-		decode(f.After, &c.spec)
+		f.Decode(&c.spec)
 	}
-	if f, ok := field(e, fieldConditions); ok {
+	if f, ok := e.Field(fieldConditions); ok {
 		c.list = []condition{}
-		decode(f.After, &c.list)
+		f.Decode(&c.list)
 	}
 	c.conds = maps.Clone(c.conds)
 	if c.conds == nil {
@@ -288,20 +269,20 @@ func (w workload) with(e timeline.Event) workload {
 	if e.Verb == timeline.VerbCreate {
 		w = workload{}
 	}
-	if f, ok := field(e, fieldReplicas); ok {
+	if f, ok := e.Field(fieldReplicas); ok {
 		w.spec = nil
 		var n int
-		if decode(f.After, &n) {
+		if f.Decode(&n) {
 			w.spec = &n
 		}
 	}
-	if f, ok := field(e, fieldTemplateLabels); ok {
+	if f, ok := e.Field(fieldTemplateLabels); ok {
 		w.labels = nil
-		decode(f.After, &w.labels)
+		f.Decode(&w.labels)
 	}
-	if f, ok := field(e, fieldStatus); ok {
+	if f, ok := e.Field(fieldStatus); ok {
 		w.status = workloadStatus{}
-		decode(f.After, &w.status)
+		f.Decode(&w.status)
 	}
 	return w
 }
@@ -310,13 +291,13 @@ func (p pod) with(e timeline.Event) pod {
 	if e.Verb == timeline.VerbCreate {
 		p = pod{}
 	}
-	if f, ok := field(e, fieldLabels); ok {
+	if f, ok := e.Field(fieldLabels); ok {
 		p.labels = nil
-		decode(f.After, &p.labels)
+		f.Decode(&p.labels)
 	}
-	if f, ok := field(e, fieldPhase); ok {
+	if f, ok := e.Field(fieldPhase); ok {
 		p.phase = ""
-		decode(f.After, &p.phase)
+		f.Decode(&p.phase)
 	}
 	return p
 }

@@ -18,6 +18,12 @@ type Findings struct {
 	Judged    int
 	problems  []Problem
 	notJudged []string
+	notes     []string
+}
+
+// Fail adds a problem that judged the window of its evidence.
+func (g *Findings) Fail(msg string, evidence ...timeline.Event) {
+	g.FailIn(msg, time.Time{}, time.Time{}, evidence...)
 }
 
 // FailIn adds a problem that judged the window [from, to] (zero: its
@@ -28,6 +34,14 @@ func (g *Findings) FailIn(msg string, from, to time.Time, evidence ...timeline.E
 
 // Skip notes something not judged, and why.
 func (g *Findings) Skip(why string) { g.notJudged = append(g.notJudged, why) }
+
+// Note adds a remark that ends the verdict's message whatever its status
+// (a warning on a pass); an empty one is none.
+func (g *Findings) Note(remark string) {
+	if remark != "" {
+		g.notes = append(g.notes, remark)
+	}
+}
 
 // Verdict fails with the problems, passes when something was judged, and
 // otherwise skips, saying why (nothing, or what was not judged).
@@ -51,20 +65,23 @@ func (g *Findings) Verdict(nothing string) Verdict {
 			v.Evidence = v.Evidence[:MaxEvidence]
 		}
 	case g.Judged == 0 && len(g.notJudged) > 0:
-		return Verdict{Status: reports.Skip, Message: "not judged: " + g.notes()}
+		v = Verdict{Status: reports.Skip, Message: "not judged: " + g.skipped()}
 	case g.Judged == 0:
-		return Verdict{Status: reports.Skip, Message: nothing}
+		v = Verdict{Status: reports.Skip, Message: nothing}
 	default:
 		v = Verdict{Status: reports.Pass, Message: fmt.Sprintf("%d judged", g.Judged)}
 	}
-	if len(g.notJudged) > 0 {
-		v.Message += fmt.Sprintf("; %d not judged (%s)", len(g.notJudged), g.notes())
+	if len(g.notJudged) > 0 && v.Status != reports.Skip {
+		v.Message += fmt.Sprintf("; %d not judged (%s)", len(g.notJudged), g.skipped())
+	}
+	for _, n := range g.notes {
+		v.Message += "; " + n
 	}
 	return v
 }
 
-// notes is the first reason something was not judged, and how many more.
-func (g *Findings) notes() string {
+// skipped is the first reason something was not judged, and how many more.
+func (g *Findings) skipped() string {
 	s := g.notJudged[0]
 	if n := len(g.notJudged); n > 1 {
 		s += fmt.Sprintf(" (and %d more)", n-1)

@@ -23,7 +23,7 @@ import (
 // serving ends before the status is due. The verdict measures each
 // reaction, from full strength to the write that reported Available.
 func (c Config) availableWhileServing(j *judge.Judging) judge.Verdict {
-	var g judgement
+	var g judge.Findings
 	took := reactions{name: "Available=True after the operands serve"}
 	k := contractOf(j)
 	for _, x := range k.components {
@@ -40,14 +40,14 @@ func (c Config) availableWhileServing(j *judge.Judging) judge.Verdict {
 			switch {
 			case !win.to.After(due):
 				if win.open {
-					g.skip(what + ": the run ended before Available was due")
+					g.Skip(what + ": the run ended before Available was due")
 				}
 				continue
 			case k.procs.downDuring(x.operator(), win.from, due):
-				g.skip(what + ": its operator was down before Available was due")
+				g.Skip(what + ": its operator was down before Available was due")
 				continue
 			}
-			g.judged++
+			g.Judged++
 			st := x.statusAt(due)
 			if !availableIn(st) {
 				evidence := []timeline.Event{win.ev}
@@ -55,21 +55,21 @@ func (c Config) availableWhileServing(j *judge.Judging) judge.Verdict {
 				if st != nil {
 					evidence, read = append(evidence, st.ev), availableRead(*st)
 				}
-				g.failIn(fmt.Sprintf("%s: at %s it reported %s: that is an outage, and there was none", what, j.Offset(due), read),
+				g.FailIn(fmt.Sprintf("%s: at %s it reported %s: that is an outage, and there was none", what, j.Offset(due), read),
 					win.from, due, evidence...)
 				continue
 			}
 			took.add(x.since(st, availableIn).ev.Time.Sub(win.from))
 			for _, w := range x.mine() {
 				if w.ev.Time.After(due) && w.ev.Time.Before(win.to) && !availableIn(&w) {
-					g.failIn(fmt.Sprintf("%s: at %s it reported %s while they still served", what, j.Offset(w.ev.Time), availableRead(w)),
+					g.FailIn(fmt.Sprintf("%s: at %s it reported %s while they still served", what, j.Offset(w.ev.Time), availableRead(w)),
 						w.ev.Time, w.ev.Time, w.ev)
 					break
 				}
 			}
 		}
 	}
-	v := g.verdict("not judged: no installed component's operands served at full strength in this run")
+	v := g.Verdict("not judged: no installed component's operands served at full strength in this run")
 	v.Measures = took.measures(c.slack())
 	return v
 }

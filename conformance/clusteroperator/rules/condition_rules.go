@@ -25,17 +25,17 @@ import (
 // timeline that does not record versions). A condition judged is every
 // one a write adds or changes; one it leaves alone was judged when set.
 func (c Config) validConditions(j *judge.Judging) judge.Verdict {
-	var f finding
+	var f judge.Findings
 	for _, e := range operatorWrites(j) {
 		for _, ch := range e.Conditions {
 			a, b := ch.After, ch.Before
 			if a == nil {
 				continue
 			}
-			f.judged++
+			f.Judged++
 			what := fmt.Sprintf("%s %s at %s", e.Object, ch.Type, j.Offset(e.Time))
 			if !slices.Contains([]string{statusTrue, statusFalse, statusUnknown}, a.Status) {
-				f.fail(fmt.Sprintf("%s: status %q is none of True, False and Unknown", what, a.Status), e)
+				f.Fail(fmt.Sprintf("%s: status %q is none of True, False and Unknown", what, a.Status), e)
 			}
 			if b == nil {
 				continue // added: no transition to judge
@@ -43,17 +43,17 @@ func (c Config) validConditions(j *judge.Judging) judge.Verdict {
 			moved := !a.LastTransitionTime.Equal(b.LastTransitionTime)
 			switch {
 			case a.Status == b.Status && moved && !c.upgradeStamp(e, ch):
-				f.fail(fmt.Sprintf("%s: lastTransitionTime moved from %s to %s while the status stayed %s", what, instant(j, b.LastTransitionTime), instant(j, a.LastTransitionTime), a.Status), e)
+				f.Fail(fmt.Sprintf("%s: lastTransitionTime moved from %s to %s while the status stayed %s", what, instant(j, b.LastTransitionTime), instant(j, a.LastTransitionTime), a.Status), e)
 			case a.Status != b.Status && !moved && !c.atWrite(a.LastTransitionTime, e.Time):
 				// The API server keeps the time to the second: two
 				// transitions within one second (False, True and back in
 				// one instant) share it, so a time that is this write's
 				// own counts as moved.
-				f.fail(fmt.Sprintf("%s: the status went %s -> %s but lastTransitionTime stayed at %s", what, b.Status, a.Status, instant(j, a.LastTransitionTime)), e)
+				f.Fail(fmt.Sprintf("%s: the status went %s -> %s but lastTransitionTime stayed at %s", what, b.Status, a.Status, instant(j, a.LastTransitionTime)), e)
 			}
 		}
 	}
-	return f.verdict("not judged: the operator wrote no condition of a ClusterOperator in this run", "")
+	return f.Verdict("not judged: the operator wrote no condition of a ClusterOperator in this run")
 }
 
 // upgradeStamp tells whether ch, a change of Progressing with its status
@@ -78,21 +78,21 @@ func (c Config) atWrite(ltt, t time.Time) bool {
 // asks of metav1.Condition (UPSTREAM "Kubernetes conditions in general").
 // ClusterOperator's own schema does not enforce it: a convention, Style.
 func (c Config) camelCaseReasons(j *judge.Judging) judge.Verdict {
-	var f finding
+	var f judge.Findings
 	for _, e := range operatorWrites(j) {
 		for _, ch := range e.Conditions {
 			a := ch.After
 			if a == nil || a.Reason == "" || (ch.Before != nil && ch.Before.Reason == a.Reason) {
 				continue
 			}
-			f.judged++
+			f.Judged++
 			if len(a.Reason) > maxReasonLength || !reasonPattern.MatchString(a.Reason) {
-				f.fail(fmt.Sprintf("%s %s at %s: reason %s is not CamelCase (%s, at most %d characters)",
+				f.Fail(fmt.Sprintf("%s %s at %s: reason %s is not CamelCase (%s, at most %d characters)",
 					e.Object, ch.Type, j.Offset(e.Time), quote(a.Reason), reasonPattern, maxReasonLength), e)
 			}
 		}
 	}
-	return f.verdict("not judged: the operator set no reason in this run", "")
+	return f.Verdict("not judged: the operator set no reason in this run")
 }
 
 // CO-024: a True Failing or Degraded carries a detailed message (001
@@ -104,7 +104,7 @@ func (c Config) camelCaseReasons(j *judge.Judging) judge.Verdict {
 // which of the two names each ClusterOperator uses (DESIGN 001: the same
 // condition).
 func (c Config) detailedFailing(j *judge.Judging) judge.Verdict {
-	var f finding
+	var f judge.Findings
 	var objects []timeline.ObjectRef
 	uses := map[timeline.ObjectRef][]string{}
 	for _, e := range operatorWrites(j) {
@@ -123,14 +123,15 @@ func (c Config) detailedFailing(j *judge.Judging) judge.Verdict {
 			if a == nil || a.Status != statusTrue || !newlySaid(ch, statusTrue) {
 				continue
 			}
-			f.judged++
+			f.Judged++
 			if n := len(strings.Fields(a.Message)); n < minFailingWords {
-				f.fail(fmt.Sprintf("%s %s=True at %s: %s, fewer than %d words: too little for an engineer or support person to triage",
+				f.Fail(fmt.Sprintf("%s %s=True at %s: %s, fewer than %d words: too little for an engineer or support person to triage",
 					e.Object, ch.Type, j.Offset(e.Time), wordsOf(a.Message, n), minFailingWords), e)
 			}
 		}
 	}
-	return f.verdict("not judged: the operator never reported Failing or Degraded True in this run", usesNote(objects, uses))
+	f.Note(usesNote(objects, uses))
+	return f.Verdict("not judged: the operator never reported Failing or Degraded True in this run")
 }
 
 // usesNote says which of Failing and Degraded each ClusterOperator uses.
@@ -158,20 +159,20 @@ func usesNote(objects []timeline.ObjectRef, uses map[timeline.ObjectRef][]string
 // empty one says nothing. Judged on each write that makes it False or
 // changes its message while False.
 func (c Config) upgradeableExplained(j *judge.Judging) judge.Verdict {
-	var f finding
+	var f judge.Findings
 	for _, e := range operatorWrites(j) {
 		for _, ch := range e.Conditions {
 			a := ch.After
 			if ch.Type != condUpgradeable || a == nil || a.Status != statusFalse || !newlySaid(ch, statusFalse) {
 				continue
 			}
-			f.judged++
+			f.Judged++
 			if strings.TrimSpace(a.Message) == "" {
-				f.fail(fmt.Sprintf("%s Upgradeable=False at %s has no message: it must describe what must be fixed", e.Object, j.Offset(e.Time)), e)
+				f.Fail(fmt.Sprintf("%s Upgradeable=False at %s has no message: it must describe what must be fixed", e.Object, j.Offset(e.Time)), e)
 			}
 		}
 	}
-	return f.verdict("not judged: the operator never reported Upgradeable=False in this run", "")
+	return f.Verdict("not judged: the operator never reported Upgradeable=False in this run")
 }
 
 // newlySaid tells whether a change, whose condition now has status,

@@ -16,10 +16,10 @@ import (
 // says nothing to judge here (CO-024 and CO-025 judge where a message is
 // owed). They are Style rules: warnings unless the judging is strict.
 
-// messages calls judge with every non-empty message the operator sets on a
+// messages calls check with every non-empty message the operator sets on a
 // condition of type only (any type if empty), and returns the finding.
-func messages(j *judge.Judging, only string, judge func(f *finding, e timeline.Event, what, msg string)) *finding {
-	var f finding
+func messages(j *judge.Judging, only string, check func(f *judge.Findings, e timeline.Event, what, msg string)) *judge.Findings {
+	var f judge.Findings
 	for _, e := range operatorWrites(j) {
 		for _, ch := range e.Conditions {
 			a := ch.After
@@ -27,8 +27,8 @@ func messages(j *judge.Judging, only string, judge func(f *finding, e timeline.E
 				(ch.Before != nil && ch.Before.Message == a.Message) {
 				continue
 			}
-			f.judged++
-			judge(&f, e, fmt.Sprintf("%s %s at %s", e.Object, ch.Type, j.Offset(e.Time)), a.Message)
+			f.Judged++
+			check(&f, e, fmt.Sprintf("%s %s at %s", e.Object, ch.Type, j.Offset(e.Time)), a.Message)
 		}
 	}
 	return &f
@@ -40,12 +40,12 @@ func messages(j *judge.Judging, only string, judge func(f *finding, e timeline.E
 // digit, a sign or a letter without case ("3 of 5 nodes", "/readyz") is
 // not held against it: a sentence may start so.
 func (c Config) capitalized(j *judge.Judging) judge.Verdict {
-	f := messages(j, "", func(f *finding, e timeline.Event, what, msg string) {
+	f := messages(j, "", func(f *judge.Findings, e timeline.Event, what, msg string) {
 		if r, _ := utf8.DecodeRuneInString(strings.TrimLeftFunc(msg, unicode.IsSpace)); unicode.IsLower(r) {
-			f.fail(fmt.Sprintf("%s: message %s starts with %q, not a capital letter", what, quote(msg), r), e)
+			f.Fail(fmt.Sprintf("%s: message %s starts with %q, not a capital letter", what, quote(msg), r), e)
 		}
 	})
-	return f.verdict("not judged: the operator set no condition message in this run", "")
+	return f.Verdict("not judged: the operator set no condition message in this run")
 }
 
 // CO-022: "`Progressing` ... should be a terse, human-readable message
@@ -54,12 +54,12 @@ func (c Config) capitalized(j *judge.Judging) judge.Verdict {
 // ("Unable to apply 4.0.1: a required object is missing" is 9). Only the
 // upper bound is judged (doc.go, Readings).
 func (c Config) terseProgressing(j *judge.Judging) judge.Verdict {
-	f := messages(j, condProgressing, func(f *finding, e timeline.Event, what, msg string) {
+	f := messages(j, condProgressing, func(f *judge.Findings, e timeline.Event, what, msg string) {
 		if n := len(strings.Fields(msg)); n > maxProgressingWords {
-			f.fail(fmt.Sprintf("%s: %s, over %d", what, wordsOf(msg, n), maxProgressingWords), e)
+			f.Fail(fmt.Sprintf("%s: %s, over %d", what, wordsOf(msg, n), maxProgressingWords), e)
 		}
 	})
-	return f.verdict("not judged: the operator set no Progressing message in this run", "")
+	return f.Verdict("not judged: the operator set no Progressing message in this run")
 }
 
 // CO-023: "`Available` should ... be a single sentence without
@@ -68,17 +68,17 @@ func (c Config) terseProgressing(j *judge.Judging) judge.Verdict {
 // none at the message's end ('.', '!' or '?'), and none inside it followed
 // by a word that does not go on in lower case.
 func (c Config) oneSentenceAvailable(j *judge.Judging) judge.Verdict {
-	f := messages(j, condAvailable, func(f *finding, e timeline.Event, what, msg string) {
+	f := messages(j, condAvailable, func(f *judge.Findings, e timeline.Event, what, msg string) {
 		trimmed := strings.TrimRightFunc(msg, unicode.IsSpace)
 		last, _ := utf8.DecodeLastRuneInString(trimmed)
 		switch {
 		case strings.ContainsRune(sentenceEnds, last):
-			f.fail(fmt.Sprintf("%s: message %s ends with %q: a single sentence without punctuation", what, quote(msg), last), e)
+			f.Fail(fmt.Sprintf("%s: message %s ends with %q: a single sentence without punctuation", what, quote(msg), last), e)
 		case sentenceBreak.MatchString(trimmed):
-			f.fail(fmt.Sprintf("%s: message %s holds more than one sentence", what, quote(msg)), e)
+			f.Fail(fmt.Sprintf("%s: message %s holds more than one sentence", what, quote(msg)), e)
 		}
 	})
-	return f.verdict("not judged: the operator set no Available message in this run", "")
+	return f.Verdict("not judged: the operator set no Available message in this run")
 }
 
 // maxQuoted is the most runes of a message a verdict quotes: enough to

@@ -19,7 +19,7 @@ import (
 // component must be installed to all nodes"; world.rolledOut). A
 // ClusterOperator created before the timeline began is not judged.
 func (c Config) availableAfterInstall(j *judge.Judging) judge.Verdict {
-	var g judgement
+	var g judge.Findings
 	for _, x := range contractOf(j).components {
 		var first *coWrite
 		for _, w := range x.mine() {
@@ -32,23 +32,23 @@ func (c Config) availableAfterInstall(j *judge.Judging) judge.Verdict {
 		case first == nil:
 			continue
 		case !x.created:
-			g.skip(fmt.Sprintf("ClusterOperator/%s was created before the timeline began", x.name))
+			g.Skip(fmt.Sprintf("ClusterOperator/%s was created before the timeline began", x.name))
 			continue
 		case !x.hasOperands():
-			g.skip(fmt.Sprintf("ClusterOperator/%s: no operand of namespace %s on the timeline", x.name, x.name))
+			g.Skip(fmt.Sprintf("ClusterOperator/%s: no operand of namespace %s on the timeline", x.name, x.name))
 			continue
 		}
-		g.judged++
+		g.Judged++
 		r := x.rollouts[0]
 		if r.end != nil && (r.end.pos < first.pos || r.end.ev.Time.Before(first.ev.Time.Add(c.Tolerance))) ||
 			x.worldBefore(first.pos).rolledOut(r.to) || x.worldLate(first.pos, first.ev.Time.Add(c.Tolerance)).rolledOut(r.to) {
 			continue
 		}
 		lag, evs := x.worldBefore(first.pos).lagging(r.to)
-		g.failIn(fmt.Sprintf("ClusterOperator/%s reported Available=True at %s before its installation, the rollout to %s begun at %s, was complete: %s",
+		g.FailIn(fmt.Sprintf("ClusterOperator/%s reported Available=True at %s before its installation, the rollout to %s begun at %s, was complete: %s",
 			x.name, j.Offset(first.ev.Time), r.to, j.Offset(r.begin.Time), lag), r.begin.Time, first.ev.Time, append([]timeline.Event{first.ev}, evs...)...)
 	}
-	return g.verdict("not judged: no operator reported Available=True in this run")
+	return g.Verdict("not judged: no operator reported Available=True in this run")
 }
 
 // CO-004: during a rollout to B that lasts more than a second or two,
@@ -66,7 +66,7 @@ func (c Config) availableAfterInstall(j *judge.Judging) judge.Verdict {
 // not judged. The verdict measures each reaction, from the rollout's
 // beginning to the status that first named B.
 func (c Config) progressingDuringRollout(j *judge.Judging) judge.Verdict {
-	var g judgement
+	var g judge.Findings
 	took := reactions{name: "Progressing=True naming the version after a rollout began"}
 	k := contractOf(j)
 	for _, x := range k.components {
@@ -78,13 +78,13 @@ func (c Config) progressingDuringRollout(j *judge.Judging) judge.Verdict {
 			case ended && !over.ev.Time.After(due):
 				continue
 			case !ended && j.End.Before(due):
-				g.skip(what + ": the run ended before Progressing was due")
+				g.Skip(what + ": the run ended before Progressing was due")
 				continue
 			case k.procs.downDuring(x.operator(), r.begin.Time, due):
-				g.skip(what + ": its operator was down before Progressing was due")
+				g.Skip(what + ": its operator was down before Progressing was due")
 				continue
 			}
-			g.judged++
+			g.Judged++
 			from := r.begin.Time.Add(-c.Tolerance)
 			said, last, named := false, x.statusBefore(from), -1
 			if last != nil && progressingNames(*last, r.to) {
@@ -106,7 +106,7 @@ func (c Config) progressingDuringRollout(j *judge.Judging) judge.Verdict {
 					evidence = append(evidence, last.ev)
 					read = progressingRead(*last)
 				}
-				g.failIn(fmt.Sprintf("%s was not reported Progressing=True naming %s by %s: %s", what, r.to, j.Offset(due), read), r.begin.Time, due, evidence...)
+				g.FailIn(fmt.Sprintf("%s was not reported Progressing=True naming %s by %s: %s", what, r.to, j.Offset(due), read), r.begin.Time, due, evidence...)
 				continue
 			}
 			// Then throughout the move: every write of the operator until
@@ -117,14 +117,14 @@ func (c Config) progressingDuringRollout(j *judge.Judging) judge.Verdict {
 			for _, w := range x.mine() {
 				during := !ended || w.pos < over.pos && !w.ev.Time.After(over.ev.Time.Add(-c.Tolerance))
 				if w.pos > named && during && !progressingNames(w, r.to) {
-					g.failIn(fmt.Sprintf("%s: at %s, with the rollout still under way, %s no longer names %s as Progressing=True",
+					g.FailIn(fmt.Sprintf("%s: at %s, with the rollout still under way, %s no longer names %s as Progressing=True",
 						what, j.Offset(w.ev.Time), progressingRead(w), r.to), w.ev.Time, w.ev.Time, w.ev)
 					break
 				}
 			}
 		}
 	}
-	v := g.verdict("not judged: no rollout in this run")
+	v := g.Verdict("not judged: no rollout in this run")
 	v.Measures = took.measures(c.significant() + c.slack())
 	return v
 }
@@ -167,7 +167,7 @@ func (x *component) statusBefore(t time.Time) *coWrite {
 // before it writes the specs, or see a short rollout only after it
 // ended. A "should not": a Style rule.
 func (c Config) noProgressAtRest(j *judge.Judging) judge.Verdict {
-	var g judgement
+	var g judge.Findings
 	for _, x := range contractOf(j).components {
 		var rest time.Time // when Progressing last came to rest; zero: never
 		for _, w := range x.mine() {
@@ -189,11 +189,11 @@ func (c Config) noProgressAtRest(j *judge.Judging) judge.Verdict {
 			if !x.hasOperands() {
 				// A recording of a cluster has no operands of opcert's
 				// world: what a rollout is cannot be told from it.
-				g.skip(fmt.Sprintf("ClusterOperator/%s: no operand of namespace %s on the timeline", x.name, x.name))
+				g.Skip(fmt.Sprintf("ClusterOperator/%s: no operand of namespace %s on the timeline", x.name, x.name))
 				continue
 			}
 			p := w.conds[condProgressing]
-			g.judged++
+			g.Judged++
 			t := w.ev.Time
 			if x.rollingAround(t.Add(-c.slack()), t.Add(c.slack())) || x.triedSince(rest, t.Add(c.slack())) {
 				continue
@@ -202,11 +202,11 @@ func (c Config) noProgressAtRest(j *judge.Judging) judge.Verdict {
 			if !rest.IsZero() {
 				since = "since Progressing was at rest at " + j.Offset(rest)
 			}
-			g.failIn(fmt.Sprintf("ClusterOperator/%s turned Progressing True at %s (%q) with no rollout under way and no operand spec written %s: reconciling a known state is no progress",
+			g.FailIn(fmt.Sprintf("ClusterOperator/%s turned Progressing True at %s (%q) with no rollout under way and no operand spec written %s: reconciling a known state is no progress",
 				x.name, j.Offset(t), p.Message, since), rest, t, w.ev)
 		}
 	}
-	return g.verdict("not judged: no operator turned Progressing True in this run")
+	return g.Verdict("not judged: no operator turned Progressing True in this run")
 }
 
 // rollingAround tells whether a rollout of x was under way at some
@@ -257,7 +257,7 @@ func failing(w *coWrite) bool {
 // readiness, or a pod of another version gone. Not judged when the run
 // ends, or the operator is down, before it is due.
 func (c Config) failingWhenStuck(j *judge.Judging) judge.Verdict {
-	var g judgement
+	var g judge.Findings
 	took := reactions{name: "Failing or Degraded True after a stall's deadline"}
 	k := contractOf(j)
 	for _, x := range k.components {
@@ -280,35 +280,35 @@ func (c Config) failingWhenStuck(j *judge.Judging) judge.Verdict {
 				case !open && !end.After(due):
 					continue // it progressed in time
 				case open && j.End.Before(due):
-					g.skip(what + ": the run ended before Failing or Degraded was due")
+					g.Skip(what + ": the run ended before Failing or Degraded was due")
 					continue
 				}
 				switch {
 				case k.procs.downDuring(x.operator(), moved.ev.Time, due):
-					g.skip(what + ": its operator was down before Failing or Degraded was due")
+					g.Skip(what + ": its operator was down before Failing or Degraded was due")
 					continue
 				}
-				g.judged++
+				g.Judged++
 				st := x.statusAt(due)
 				if !failing(st) {
 					evidence := []timeline.Event{moved.ev}
 					if st != nil {
 						evidence = append(evidence, st.ev)
 					}
-					g.failIn(fmt.Sprintf("%s: neither Failing nor Degraded was True by %s (%s and the reaction bound later)", what, j.Offset(due), c.stuck()), moved.ev.Time, due, evidence...)
+					g.FailIn(fmt.Sprintf("%s: neither Failing nor Degraded was True by %s (%s and the reaction bound later)", what, j.Offset(due), c.stuck()), moved.ev.Time, due, evidence...)
 					continue
 				}
 				took.add(x.since(st, failing).ev.Time.Sub(stall))
 				for _, w := range x.mine() {
 					if w.ev.Time.After(due) && (open || w.pos < upto.pos) && !failing(&w) {
-						g.failIn(fmt.Sprintf("%s: Failing and Degraded were left not True at %s with still no progress", what, j.Offset(w.ev.Time)), w.ev.Time, w.ev.Time, w.ev)
+						g.FailIn(fmt.Sprintf("%s: Failing and Degraded were left not True at %s with still no progress", what, j.Offset(w.ev.Time)), w.ev.Time, w.ev.Time, w.ev)
 						break
 					}
 				}
 			}
 		}
 	}
-	v := g.verdict("not judged: no rollout made no progress for " + c.stuck().String() + " in this run")
+	v := g.Verdict("not judged: no rollout made no progress for " + c.stuck().String() + " in this run")
 	v.Measures = took.measures(c.slack())
 	return v
 }
@@ -322,7 +322,7 @@ func (c Config) failingWhenStuck(j *judge.Judging) judge.Verdict {
 // CO-025's (a "should"). The verdict measures each reaction, from the
 // blocker's write to the write that reported it.
 func (c Config) upgradeableBlocked(j *judge.Judging) judge.Verdict {
-	var g judgement
+	var g judge.Findings
 	took := reactions{name: "Upgradeable after the administrator's blocker changed"}
 	k := contractOf(j)
 	for _, x := range k.components {
@@ -343,20 +343,20 @@ func (c Config) upgradeableBlocked(j *judge.Judging) judge.Verdict {
 			case !open && !upto.After(due):
 				continue
 			case j.End.Before(due):
-				g.skip(what + ": the run ended before Upgradeable was due")
+				g.Skip(what + ": the run ended before Upgradeable was due")
 				continue
 			case k.procs.downDuring(x.operator(), b.ev.Time, due):
-				g.skip(what + ": its operator was down before Upgradeable was due")
+				g.Skip(what + ": its operator was down before Upgradeable was due")
 				continue
 			}
-			g.judged++
+			g.Judged++
 			st := x.statusAt(due)
 			if ok, read := blockedAs(st, b.text); !ok {
 				evidence := []timeline.Event{b.ev}
 				if st != nil {
 					evidence = append(evidence, st.ev)
 				}
-				g.failIn(fmt.Sprintf("%s: at %s Upgradeable %s", what, j.Offset(due), read), b.ev.Time, due, evidence...)
+				g.FailIn(fmt.Sprintf("%s: at %s Upgradeable %s", what, j.Offset(due), read), b.ev.Time, due, evidence...)
 				continue
 			}
 			if st != nil { // an operator that never wrote blocked nothing, and reacted to nothing
@@ -365,14 +365,14 @@ func (c Config) upgradeableBlocked(j *judge.Judging) judge.Verdict {
 			for _, w := range x.mine() {
 				if w.ev.Time.After(due) && (open || w.ev.Time.Before(upto)) {
 					if ok, read := blockedAs(&w, b.text); !ok {
-						g.failIn(fmt.Sprintf("%s: at %s Upgradeable %s", what, j.Offset(w.ev.Time), read), w.ev.Time, w.ev.Time, w.ev)
+						g.FailIn(fmt.Sprintf("%s: at %s Upgradeable %s", what, j.Offset(w.ev.Time), read), w.ev.Time, w.ev.Time, w.ev)
 						break
 					}
 				}
 			}
 		}
 	}
-	v := g.verdict("not judged: no administrator's blocker in this run")
+	v := g.Verdict("not judged: no administrator's blocker in this run")
 	v.Measures = took.measures(c.slack())
 	return v
 }

@@ -26,7 +26,7 @@ import (
 // reads honored by components 1). Pods gone within Tolerance after the
 // write count as gone at it.
 func (c Config) versionAfterRollout(j *judge.Judging) judge.Verdict {
-	var g judgement
+	var g judge.Findings
 	for _, x := range contractOf(j).components {
 		for _, w := range x.mine() {
 			b := w.version
@@ -34,10 +34,10 @@ func (c Config) versionAfterRollout(j *judge.Judging) judge.Verdict {
 				continue
 			}
 			if !x.hasOperands() {
-				g.skip(fmt.Sprintf("ClusterOperator/%s: no operand of namespace %s on the timeline", x.name, x.name))
+				g.Skip(fmt.Sprintf("ClusterOperator/%s: no operand of namespace %s on the timeline", x.name, x.name))
 				continue
 			}
-			g.judged++
+			g.Judged++
 			before, late := x.worldBefore(w.pos), x.worldLate(w.pos, w.ev.Time.Add(c.Tolerance))
 			var says []string
 			evidence := []timeline.Event{w.ev}
@@ -59,12 +59,12 @@ func (c Config) versionAfterRollout(j *judge.Judging) judge.Verdict {
 				if w.hadVersion == "" {
 					what = "reported versions[operator] " + b + " at installation"
 				}
-				g.failIn(fmt.Sprintf("ClusterOperator/%s %s at %s while %s: not rolled out", x.name, what, j.Offset(w.ev.Time), strings.Join(says, ", ")),
+				g.FailIn(fmt.Sprintf("ClusterOperator/%s %s at %s while %s: not rolled out", x.name, what, j.Offset(w.ev.Time), strings.Join(says, ", ")),
 					time.Time{}, time.Time{}, evidence...)
 			}
 		}
 	}
-	return g.verdict("not judged: no operator moved versions[operator] in this run")
+	return g.Verdict("not judged: no operator moved versions[operator] in this run")
 }
 
 // intersect is what sorted a and b share, in order.
@@ -91,7 +91,7 @@ func intersect(a, b []string) []string {
 // due. The verdict measures each reaction, from completion to the write
 // that reported B.
 func (c Config) versionReported(j *judge.Judging) judge.Verdict {
-	var g judgement
+	var g judge.Findings
 	took := reactions{name: "version reported after completion"}
 	k := contractOf(j)
 	for _, x := range k.components {
@@ -105,16 +105,16 @@ func (c Config) versionReported(j *judge.Judging) judge.Verdict {
 			nx := x.next(r)
 			switch {
 			case nx != nil && !nx.begin.Time.After(due):
-				g.skip(what + ": a new rollout began before versions[operator] was due")
+				g.Skip(what + ": a new rollout began before versions[operator] was due")
 				continue
 			case j.End.Before(due):
-				g.skip(what + ": the run ended before versions[operator] was due")
+				g.Skip(what + ": the run ended before versions[operator] was due")
 				continue
 			case k.procs.downDuring(x.operator(), done.Time, due):
-				g.skip(what + ": its operator was down before versions[operator] was due")
+				g.Skip(what + ": its operator was down before versions[operator] was due")
 				continue
 			}
-			g.judged++
+			g.Judged++
 			st := x.statusAt(due)
 			if st == nil || st.version != r.to {
 				ev := []timeline.Event{done}
@@ -122,7 +122,7 @@ func (c Config) versionReported(j *judge.Judging) judge.Verdict {
 				if st != nil {
 					ev, read = append(ev, st.ev), orNone(st.version)
 				}
-				g.failIn(fmt.Sprintf("%s: versions[operator] read %s at %s (%s after), not %s", what, read, j.Offset(due), c.slack(), r.to), done.Time, due, ev...)
+				g.FailIn(fmt.Sprintf("%s: versions[operator] read %s at %s (%s after), not %s", what, read, j.Offset(due), c.slack(), r.to), done.Time, due, ev...)
 				continue
 			}
 			took.add(x.since(st, func(w *coWrite) bool { return w.version == r.to }).ev.Time.Sub(done.Time))
@@ -131,14 +131,14 @@ func (c Config) versionReported(j *judge.Judging) judge.Verdict {
 					continue
 				}
 				if w.version != r.to {
-					g.failIn(fmt.Sprintf("%s: versions[operator] went from %s to %s at %s with no new rollout begun", what, r.to, orNone(w.version), j.Offset(w.ev.Time)),
+					g.FailIn(fmt.Sprintf("%s: versions[operator] went from %s to %s at %s with no new rollout begun", what, r.to, orNone(w.version), j.Offset(w.ev.Time)),
 						w.ev.Time, w.ev.Time, w.ev)
 					break
 				}
 			}
 		}
 	}
-	v := g.verdict("not judged: no rollout completed in this run")
+	v := g.Verdict("not judged: no rollout completed in this run")
 	v.Measures = took.measures(c.slack())
 	return v
 }
@@ -174,7 +174,7 @@ func restWrite(e timeline.Event) bool {
 // which Progressing never comes to rest is not judged ("The operator does
 // not have to stop reporting Progressing").
 func (c Config) atomicCompletion(j *judge.Judging) judge.Verdict {
-	var g judgement
+	var g judge.Findings
 	for _, x := range contractOf(j).components {
 		mine := x.mine()
 		flagged := map[int]bool{}
@@ -193,13 +193,13 @@ func (c Config) atomicCompletion(j *judge.Judging) judge.Verdict {
 			}
 			what := fmt.Sprintf("ClusterOperator/%s: the rollout to %s complete at %s", x.name, r.to, j.Offset(r.end.ev.Time))
 			if rest == nil {
-				g.skip(what + ": Progressing did not come to rest after it")
+				g.Skip(what + ": Progressing did not come to rest after it")
 				continue
 			}
-			g.judged++
+			g.Judged++
 			if rest.version != r.to {
 				flagged[rest.pos] = true
-				g.failIn(fmt.Sprintf("%s: the write that brought Progressing to rest at %s carries versions[operator] %s, not %s: the status is split",
+				g.FailIn(fmt.Sprintf("%s: the write that brought Progressing to rest at %s carries versions[operator] %s, not %s: the status is split",
 					what, j.Offset(rest.ev.Time), orNone(rest.version), r.to), r.end.ev.Time, rest.ev.Time, rest.ev)
 			}
 		}
@@ -210,14 +210,14 @@ func (c Config) atomicCompletion(j *judge.Judging) judge.Verdict {
 			msg := w.conds[condProgressing].Message
 			for _, r := range x.rollouts {
 				if r.to != w.version && mentions(msg, r.to) && (w.version == "" || !mentions(msg, w.version)) {
-					g.failIn(fmt.Sprintf("ClusterOperator/%s at %s: Progressing at rest says %q while versions[operator] is %s: the status is split",
+					g.FailIn(fmt.Sprintf("ClusterOperator/%s at %s: Progressing at rest says %q while versions[operator] is %s: the status is split",
 						x.name, j.Offset(w.ev.Time), msg, orNone(w.version)), w.ev.Time, w.ev.Time, w.ev)
 					break
 				}
 			}
 		}
 	}
-	return g.verdict("not judged: no rollout completed in this run")
+	return g.Verdict("not judged: no rollout completed in this run")
 }
 
 // CO-007: a write that moves versions[name=operator], completing a
@@ -228,25 +228,25 @@ func (c Config) atomicCompletion(j *judge.Judging) judge.Verdict {
 // versions, an installation's completion, are judged alike: "This allows
 // administrators to know when the last change to the operator was".
 func (c Config) stampAtCompletion(j *judge.Judging) judge.Verdict {
-	var g judgement
+	var g judge.Findings
 	for _, x := range contractOf(j).components {
 		for _, w := range x.mine() {
 			if !w.moved || w.version == "" {
 				continue
 			}
-			g.judged++
+			g.Judged++
 			p, ok := w.conds[condProgressing]
 			what := fmt.Sprintf("ClusterOperator/%s moved versions[operator] to %s at %s", x.name, w.version, j.Offset(w.ev.Time))
 			switch {
 			case !ok:
-				g.failIn(what+" with no Progressing condition: its lastTransitionTime must be set to the current time", w.ev.Time, w.ev.Time, w.ev)
+				g.FailIn(what+" with no Progressing condition: its lastTransitionTime must be set to the current time", w.ev.Time, w.ev.Time, w.ev)
 			case p.Status != statusTrue && !c.atWrite(p.LastTransitionTime, w.ev.Time):
-				g.failIn(fmt.Sprintf("%s with Progressing %s last transitioned at %s: it must be set to the current time", what, p.Status, instant(j, p.LastTransitionTime)),
+				g.FailIn(fmt.Sprintf("%s with Progressing %s last transitioned at %s: it must be set to the current time", what, p.Status, instant(j, p.LastTransitionTime)),
 					w.ev.Time, w.ev.Time, w.ev)
 			}
 		}
 	}
-	return g.verdict("not judged: no operator moved versions[operator] in this run")
+	return g.Verdict("not judged: no operator moved versions[operator] in this run")
 }
 
 // mentions tells whether msg names version v as a word: not inside a

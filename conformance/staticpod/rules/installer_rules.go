@@ -33,7 +33,7 @@ func (c Config) asksCarriedOut(j *judge.Judging) judge.Verdict {
 		for k, a := range n.asks {
 			what := fmt.Sprintf("%s: the operator asked for revision %d at %s", n.name, a.revision, off(a.ev.Time))
 			if in := n.lastInstallBefore(a.pos); in != nil && !in.note.fallback && in.note.revision == a.revision {
-				v.judged++
+				v.Judged++
 				continue // in place already
 			}
 			stopPos, stop, stopping := len(j.Events), j.End, "the end of the run at "+off(j.End)
@@ -49,19 +49,19 @@ func (c Config) asksCarriedOut(j *judge.Judging) judge.Verdict {
 			due := n.installDue(a.ev.Time, until, installer).Add(c.late())
 			switch {
 			case done != nil && !done.at().After(due):
-				v.judged++
+				v.Judged++
 				reactions = append(reactions, done.at().Sub(a.ev.Time))
 			case f.procs.downDuring(installer, a.ev.Time, until):
-				v.skip(what + ": " + installer + " was down before it carried it out")
+				v.Skip(what + ": " + installer + " was down before it carried it out")
 			case done != nil:
-				v.judged++
+				v.Judged++
 				reactions = append(reactions, done.at().Sub(a.ev.Time))
-				v.fail(fmt.Sprintf("%s; %s wrote it at %s, due by %s (the reaction bound %s)", what, installer, off(done.at()), off(due), c.Reaction), a.ev, done.ev)
+				v.Fail(fmt.Sprintf("%s; %s wrote it at %s, due by %s (the reaction bound %s)", what, installer, off(done.at()), off(due), c.Reaction), a.ev, done.ev)
 			case !stop.After(due):
-				v.skip(fmt.Sprintf("%s: not due before %s", what, stopping))
+				v.Skip(fmt.Sprintf("%s: not due before %s", what, stopping))
 			default:
-				v.judged++
-				v.fail(fmt.Sprintf("%s; %s had not written its manifest by %s (the reaction bound %s), nor before %s: an ask nobody installs rolls nothing out", what, installer, off(due), c.Reaction, stopping), a.ev)
+				v.Judged++
+				v.Fail(fmt.Sprintf("%s; %s had not written its manifest by %s (the reaction bound %s), nor before %s: an ask nobody installs rolls nothing out", what, installer, off(due), c.Reaction, stopping), a.ev)
 			}
 		}
 	}

@@ -35,13 +35,13 @@ func (c Config) fallbackInTime(j *judge.Judging) judge.Verdict {
 			if next := n.next(i); next != nil && next.note.fallback {
 				switch {
 				case seen != nil:
-					v.judged++
-					v.fail(fmt.Sprintf("%s was fallen back from at %s although its operand was ready at %s", what, off(next.at()), off(seen.ev.Time)), in.ev, seen.ev, next.ev)
+					v.Judged++
+					v.Fail(fmt.Sprintf("%s was fallen back from at %s although its operand was ready at %s", what, off(next.at()), off(seen.ev.Time)), in.ev, seen.ev, next.ev)
 				case next.at().Before(deadline.Add(-c.Tolerance)):
-					v.judged++
-					v.fail(fmt.Sprintf("%s was fallen back from at %s, %s after its manifest was written: before the %s timeout", what, off(next.at()), next.at().Sub(in.at()), c.Timeout), in.ev, next.ev)
+					v.Judged++
+					v.Fail(fmt.Sprintf("%s was fallen back from at %s, %s after its manifest was written: before the %s timeout", what, off(next.at()), next.at().Sub(in.at()), c.Timeout), in.ev, next.ev)
 				case !released || !next.at().After(due.Add(c.late())):
-					v.judged++ // in time (under a lock never released: STATICPOD-010's case)
+					v.Judged++ // in time (under a lock never released: STATICPOD-010's case)
 					if released {
 						v.measured(max(next.at().Sub(due), 0))
 					}
@@ -49,31 +49,31 @@ func (c Config) fallbackInTime(j *judge.Judging) judge.Verdict {
 					// Only an outage by the deadline excuses lateness: a monitor
 					// that lived to its deadline owed the fallback then (one
 					// stopped with its own late fallback is not excused).
-					v.skip(fmt.Sprintf("%s: %s was down before its fallback was due at %s", what, monitor, off(due)))
+					v.Skip(fmt.Sprintf("%s: %s was down before its fallback was due at %s", what, monitor, off(due)))
 				default:
-					v.judged++
+					v.Judged++
 					v.measured(next.at().Sub(due))
-					v.fail(fmt.Sprintf("%s was fallen back from at %s, due at %s", what, off(next.at()), off(due)), in.ev, next.ev)
+					v.Fail(fmt.Sprintf("%s was fallen back from at %s, due at %s", what, off(next.at()), off(due)), in.ev, next.ev)
 				}
 				continue
 			}
 			switch {
 			case ready != nil && !ready.ev.Time.After(deadline.Add(c.late())):
-				v.judged++ // ready in time (seen by the monitor or not: no fallback was owed)
+				v.Judged++ // ready in time (seen by the monitor or not: no fallback was owed)
 			case !released || !stop.After(due.Add(c.late())):
-				v.skip(fmt.Sprintf("%s: its fallback was not due before %s", what, n.stopping(i, j)))
+				v.Skip(fmt.Sprintf("%s: its fallback was not due before %s", what, n.stopping(i, j)))
 			case !n.canFallBack(in.note.revision, due, due.Add(c.late())):
 				// 003 §Proposal step 1: "or don't do anything if there is
 				// no previous revision": judged on what the node held when
 				// the fallback was due, not when the revision was written
 				// (a pruner may have removed the previous one since).
-				v.skip(fmt.Sprintf("%s: nothing to fall back to when its fallback was due at %s: no last-known-good link to another revision and no revision below %d left on the node (003 §Proposal step 1: do nothing; STATICPOD-005)",
+				v.Skip(fmt.Sprintf("%s: nothing to fall back to when its fallback was due at %s: no last-known-good link to another revision and no revision below %d left on the node (003 §Proposal step 1: do nothing; STATICPOD-005)",
 					what, off(due), in.note.revision))
 			case f.procs.downDuring(monitor, in.at(), due.Add(c.late())):
-				v.skip(fmt.Sprintf("%s: %s was down before the fallback was due at %s", what, monitor, off(due)))
+				v.Skip(fmt.Sprintf("%s: %s was down before the fallback was due at %s", what, monitor, off(due)))
 			default:
-				v.judged++
-				v.fail(fmt.Sprintf("%s was neither ready nor fallen back from by %s, and not by %s either", what, off(due), n.stopping(i, j)), in.ev)
+				v.Judged++
+				v.Fail(fmt.Sprintf("%s was neither ready nor fallen back from by %s, and not by %s either", what, off(due), n.stopping(i, j)), in.ev)
 			}
 		}
 	}
@@ -169,7 +169,7 @@ func (c Config) judgeReasons(j *judge.Judging, hooks bool) judge.Verdict {
 				continue
 			}
 			if i == 0 {
-				v.skip(fmt.Sprintf("the fallback on %s at %s replaced no manifest on the timeline", n.name, off(in.at())))
+				v.Skip(fmt.Sprintf("the fallback on %s at %s replaced no manifest on the timeline", n.name, off(in.at())))
 				continue
 			}
 			failed := n.installs[i-1]
@@ -181,18 +181,18 @@ func (c Config) judgeReasons(j *judge.Judging, hooks bool) judge.Verdict {
 			case hooks && (!right || !want.hooks):
 				continue // no /readyz fallback, or a wrong reason: STATICPOD-002's
 			case hooks:
-				v.judged++
+				v.Judged++
 				if miss := missingHooks(in.before.readyz, in.note.message); len(miss) > 0 {
-					v.fail(fmt.Sprintf("%s: its message %q does not name the unfinished post-start hooks %s", what, in.note.message, strings.Join(miss, ", ")), evidence...)
+					v.Fail(fmt.Sprintf("%s: its message %q does not name the unfinished post-start hooks %s", what, in.note.message, strings.Join(miss, ", ")), evidence...)
 				}
 			case len(want.reasons) == 0:
-				v.judged++
-				v.fail(fmt.Sprintf("%s, but %s", what, want.why), evidence...)
+				v.Judged++
+				v.Fail(fmt.Sprintf("%s, but %s", what, want.why), evidence...)
 			case !right:
-				v.judged++
-				v.fail(fmt.Sprintf("%s, want %s: %s", what, strings.Join(want.reasons, " or "), want.why), evidence...)
+				v.Judged++
+				v.Fail(fmt.Sprintf("%s, want %s: %s", what, strings.Join(want.reasons, " or "), want.why), evidence...)
 			default:
-				v.judged++
+				v.Judged++
 			}
 		}
 	}
@@ -211,19 +211,19 @@ func (c Config) annotated(j *judge.Judging) judge.Verdict {
 			if !in.note.fallback {
 				continue
 			}
-			v.judged++
+			v.Judged++
 			what := fmt.Sprintf("the fallback manifest written on %s at %s", n.name, off(in.at()))
 			note, failed := in.note, n.failedRevision(i)
 			if miss := missingAnnotations(note); len(miss) > 0 {
-				v.fail(fmt.Sprintf("%s lacks %s", what, strings.Join(miss, ", ")), in.ev)
+				v.Fail(fmt.Sprintf("%s lacks %s", what, strings.Join(miss, ", ")), in.ev)
 				continue
 			}
 			switch {
 			case revisionNumber(note.forRevision) != failed:
-				v.fail(fmt.Sprintf("%s has %s=%q, want %d, the revision it replaced", what, annotationFallbackFor, note.forRevision, failed), in.ev)
+				v.Fail(fmt.Sprintf("%s has %s=%q, want %d, the revision it replaced", what, annotationFallbackFor, note.forRevision, failed), in.ev)
 				continue
 			case !slices.Contains(c.reasons(), note.reason):
-				v.fail(fmt.Sprintf("%s has %s=%q, none of the %s profile's reasons %v", what, annotationFallbackReason, note.reason, c.Profile, c.reasons()), in.ev)
+				v.Fail(fmt.Sprintf("%s has %s=%q, none of the %s profile's reasons %v", what, annotationFallbackReason, note.reason, c.Profile, c.reasons()), in.ev)
 				continue
 			}
 			// The kubelet copies them when it runs the manifest: the first
@@ -239,14 +239,14 @@ func (c Config) annotated(j *judge.Judging) judge.Verdict {
 				}
 			}
 			if mirror == nil {
-				v.skip(fmt.Sprintf("no mirror pod of revision %d was written on %s after the fallback at %s", note.revision, n.name, off(in.at())))
+				v.Skip(fmt.Sprintf("no mirror pod of revision %d was written on %s after the fallback at %s", note.revision, n.name, off(in.at())))
 				continue
 			}
 			for _, a := range []struct{ key, want string }{
 				{annotationFallbackFor, note.forRevision}, {annotationFallbackReason, note.reason}, {annotationFallbackMessage, note.message},
 			} {
 				if got := mirror.pod.ann[a.key]; got != a.want {
-					v.fail(fmt.Sprintf("Pod/%s/%s%s written at %s after %s has %s=%q, want %q", mirrorNamespace, mirrorPrefix, n.name, off(mirror.ev.Time), what, a.key, got, a.want), in.ev, mirror.ev)
+					v.Fail(fmt.Sprintf("Pod/%s/%s%s written at %s after %s has %s=%q, want %q", mirrorNamespace, mirrorPrefix, n.name, off(mirror.ev.Time), what, a.key, got, a.want), in.ev, mirror.ev)
 					break
 				}
 			}
@@ -276,10 +276,10 @@ func (c Config) linkedWhenReady(j *judge.Judging) judge.Verdict {
 			if fe.ev.Verb != timeline.VerbSymlink || fe.path != lastKnownGood {
 				continue
 			}
-			v.judged++
+			v.Judged++
 			rev, ok := revisionOf(fe.target)
 			if !ok || fe.target != revisionDir(rev) {
-				v.fail(fmt.Sprintf("%s linked last-known-good on %s at %s to %q, not a revision directory", fe.ev.Actor, n.name, off(fe.ev.Time), fe.target), fe.ev)
+				v.Fail(fmt.Sprintf("%s linked last-known-good on %s at %s to %q, not a revision directory", fe.ev.Actor, n.name, off(fe.ev.Time), fe.target), fe.ev)
 				continue
 			}
 			from, since := -1, "the start of the run"
@@ -289,7 +289,7 @@ func (c Config) linkedWhenReady(j *judge.Judging) judge.Verdict {
 				}
 			}
 			if n.readyAt(rev, from, fe.pos) == nil {
-				v.fail(fmt.Sprintf("%s linked last-known-good on %s at %s to revision %d, whose operand had not been ready (mirror pod Ready=True at revision %d) since %s",
+				v.Fail(fmt.Sprintf("%s linked last-known-good on %s at %s to revision %d, whose operand had not been ready (mirror pod Ready=True at revision %d) since %s",
 					fe.ev.Actor, n.name, off(fe.ev.Time), rev, rev, since), fe.ev)
 			}
 		}
@@ -308,20 +308,20 @@ func (c Config) rightTarget(j *judge.Judging) judge.Verdict {
 			}
 			failed := n.failedRevision(i)
 			if failed == 0 {
-				v.skip(fmt.Sprintf("the fallback on %s at %s names no revision it replaced", n.name, off(in.at())))
+				v.Skip(fmt.Sprintf("the fallback on %s at %s names no revision it replaced", n.name, off(in.at())))
 				continue
 			}
-			v.judged++
+			v.Judged++
 			got := in.note.revision
 			what := fmt.Sprintf("%s fell back from revision %d to %d at %s", n.name, failed, got, off(in.at()))
 			want, why := in.fallbackTarget(failed)
 			switch {
 			case want == 0:
-				v.fail(fmt.Sprintf("%s, but there was nothing to fall back to: no last-known-good link and no revision below %d (bootstrap: do nothing)", what, failed), in.ev)
+				v.Fail(fmt.Sprintf("%s, but there was nothing to fall back to: no last-known-good link and no revision below %d (bootstrap: do nothing)", what, failed), in.ev)
 			case got != want:
-				v.fail(fmt.Sprintf("%s, want revision %d, %s", what, want, why), in.ev)
+				v.Fail(fmt.Sprintf("%s, want revision %d, %s", what, want, why), in.ev)
 			case failed-got >= 2:
-				v.notes = append(v.notes, fmt.Sprintf("%s, %d revisions back: only one back is provably safe (003 §Design Details)", what, failed-got))
+				v.Note(fmt.Sprintf("warning: %s, %d revisions back: only one back is provably safe (003 §Design Details)", what, failed-got))
 			}
 		}
 	}
@@ -395,7 +395,7 @@ func (c Config) stepTwo(n *node, i int, j *judge.Judging, procs processes, v *fi
 	for q := in.pos + 1; q < end; q++ {
 		e := j.Events[q]
 		if due != nil && e.Time.After(due.at.Time.Add(c.late())) {
-			v.judged++
+			v.Judged++
 			c.stepTwoLate(n, in, due, linked, q, end, what, v)
 			return
 		}
@@ -434,16 +434,16 @@ func (c Config) stepTwo(n *node, i int, j *judge.Judging, procs processes, v *fi
 		can := own && ready != nil && !down && !held
 		switch {
 		case due != nil && removed:
-			v.judged++
+			v.Judged++
 			if linked == nil {
-				v.fail(c.stepTwoOwed(n, due, what, rev)+fmt.Sprintf(", but removed its manifest at %s without linking last-known-good to %d first%s",
+				v.Fail(c.stepTwoOwed(n, due, what, rev)+fmt.Sprintf(", but removed its manifest at %s without linking last-known-good to %d first%s",
 					off(e.Time), rev, laterLink(n, q, end, monitor, rev)), stepTwoEvidence(in, due, &e, n.linkAfter(q, end, monitor, rev))...)
 				return
 			}
 			v.measured(e.Time.Sub(due.at.Time))
 			due, linked = nil, nil // done: a new monitor of the revision owes it again
 		case due != nil && !can:
-			v.skip(fmt.Sprintf("%s: step 2 was owed from %s, but at %s %s", what, off(due.at.Time), off(e.Time), lapse(own, ready, down, lock, held)))
+			v.Skip(fmt.Sprintf("%s: step 2 was owed from %s, but at %s %s", what, off(due.at.Time), off(e.Time), lapse(own, ready, down, lock, held)))
 			due = nil
 		case due == nil && can:
 			due, opened = &owed{at: e, ready: ready.ev, atPos: q, readyPos: ready.pos}, true
@@ -453,17 +453,17 @@ func (c Config) stepTwo(n *node, i int, j *judge.Judging, procs processes, v *fi
 	}
 	switch {
 	case due != nil && !endAt.After(due.at.Time.Add(c.late())):
-		v.skip(fmt.Sprintf("%s: step 2 was owed from %s, not due before %s", what, off(due.at.Time), n.stopping(i, j)))
+		v.Skip(fmt.Sprintf("%s: step 2 was owed from %s, not due before %s", what, off(due.at.Time), n.stopping(i, j)))
 	case due != nil:
-		v.judged++
+		v.Judged++
 		done := " did neither"
 		if linked != nil {
 			done = fmt.Sprintf(", having linked it at %s, did not remove its manifest", off(linked.ev.Time))
 		}
-		v.fail(c.stepTwoOwed(n, due, what, rev)+fmt.Sprintf(", but%s by %s, nor by %s", done, off(due.at.Time.Add(c.late())), n.stopping(i, j)),
+		v.Fail(c.stepTwoOwed(n, due, what, rev)+fmt.Sprintf(", but%s by %s, nor by %s", done, off(due.at.Time.Add(c.late())), n.stopping(i, j)),
 			stepTwoEvidence(in, due, nil, linked)...)
 	case !opened && missed != "":
-		v.skip(missed)
+		v.Skip(missed)
 	}
 }
 
@@ -510,7 +510,7 @@ func (c Config) stepTwoLate(n *node, in *install, due *owed, linked *fileEvent, 
 	if removal != nil {
 		removed = &removal.ev
 	}
-	v.fail(msg, stepTwoEvidence(in, due, removed, link)...)
+	v.Fail(msg, stepTwoEvidence(in, due, removed, link)...)
 }
 
 // removalAfter is the startup-monitor's first removal of its own manifest

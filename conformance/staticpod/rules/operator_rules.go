@@ -38,10 +38,10 @@ func (c Config) noRetry(j *judge.Judging) judge.Verdict {
 				continue
 			}
 			failed := n.failedRevision(i)
-			v.judged++
+			v.Judged++
 			for _, a := range n.asks {
 				if a.pos > in.pos && a.revision == failed {
-					v.fail(fmt.Sprintf("%s: revision %d, fallen back from at %s with reason %s, was asked again of the installer at %s: no retry after %s",
+					v.Fail(fmt.Sprintf("%s: revision %d, fallen back from at %s with reason %s, was asked again of the installer at %s: no retry after %s",
 						n.name, failed, off(in.at()), in.note.reason, off(a.ev.Time), strings.Join(c.NoRetry, " or ")), in.ev, a.ev)
 					break
 				}
@@ -101,7 +101,7 @@ func (c Config) backoffKept(j *judge.Judging) judge.Verdict {
 				continue
 			}
 			if seen == nil {
-				v.skip(what + ": the mirror pod never showed the fallback, so the operator could not know")
+				v.Skip(what + ": the mirror pod never showed the fallback, so the operator could not know")
 				continue
 			}
 			due := seen.ev.Time.Add(c.MaxBackoff)
@@ -114,12 +114,12 @@ func (c Config) backoffKept(j *judge.Judging) judge.Verdict {
 			}
 			switch {
 			case !stop.After(due.Add(c.late())):
-				v.skip(fmt.Sprintf("%s: the retry was not due before %s", what, stopping))
+				v.Skip(fmt.Sprintf("%s: the retry was not due before %s", what, stopping))
 			case f.procs.downDuring(operatorActor, seen.ev.Time, due.Add(c.late())):
-				v.skip(what + ": the operator was down before the retry was due")
+				v.Skip(what + ": the operator was down before the retry was due")
 			default:
-				v.judged++
-				v.fail(fmt.Sprintf("%s, shown on the mirror pod at %s, was not retried within %s (by %s with the reaction bound %s), nor before %s: retries are infinite, %s apart at most",
+				v.Judged++
+				v.Fail(fmt.Sprintf("%s, shown on the mirror pod at %s, was not retried within %s (by %s with the reaction bound %s), nor before %s: retries are infinite, %s apart at most",
 					what, off(seen.ev.Time), c.MaxBackoff, off(due.Add(c.late())), c.Reaction, stopping, c.MaxBackoff), in.ev, seen.ev)
 			}
 		}
@@ -141,19 +141,19 @@ func (c Config) judgeRetry(f facts, in *install, seen *podWrite, retry *ask, pre
 	late := seen != nil && retry.ev.Time.After(seen.ev.Time.Add(c.MaxBackoff+c.late()))
 	switch {
 	case wait < c.FirstRetry-c.Tolerance:
-		v.judged++
-		v.fail(fmt.Sprintf("%s, was retried at %s, %s after it: sooner than %s", what, off(retry.ev.Time), wait, c.FirstRetry), in.ev, retry.ev)
+		v.Judged++
+		v.Fail(fmt.Sprintf("%s, was retried at %s, %s after it: sooner than %s", what, off(retry.ev.Time), wait, c.FirstRetry), in.ev, retry.ev)
 	case prev > 0 && seen != nil && retry.ev.Time.Sub(seen.ev.Time) < prev-c.late():
-		v.judged++
-		v.fail(fmt.Sprintf("%s, was retried at %s, %s after the mirror pod showed it: sooner than the retry before, %s after its fallback showed (the back-off grows, %s of slack)",
+		v.Judged++
+		v.Fail(fmt.Sprintf("%s, was retried at %s, %s after the mirror pod showed it: sooner than the retry before, %s after its fallback showed (the back-off grows, %s of slack)",
 			what, off(retry.ev.Time), retry.ev.Time.Sub(seen.ev.Time), prev, c.late()), in.ev, retry.ev)
 	case late && f.procs.downDuring(operatorActor, seen.ev.Time, retry.ev.Time):
-		v.skip(what + ": the operator was down before its late retry")
+		v.Skip(what + ": the operator was down before its late retry")
 	case late:
-		v.judged++
-		v.fail(fmt.Sprintf("%s, shown on the mirror pod at %s, was retried at %s: more than %s after it (the reaction bound %s included)", what, off(seen.ev.Time), off(retry.ev.Time), c.MaxBackoff, c.Reaction), in.ev, seen.ev, retry.ev)
+		v.Judged++
+		v.Fail(fmt.Sprintf("%s, shown on the mirror pod at %s, was retried at %s: more than %s after it (the reaction bound %s included)", what, off(seen.ev.Time), off(retry.ev.Time), c.MaxBackoff, c.Reaction), in.ev, seen.ev, retry.ev)
 	default:
-		v.judged++
+		v.Judged++
 	}
 }
 
@@ -280,7 +280,7 @@ func (c Config) degraded(j *judge.Judging) judge.Verdict {
 		set := c.judgeSet(f, e, what, j, &v)
 		kept := c.judgeKept(f, e, what, &v)
 		if set || kept {
-			v.judged++
+			v.Judged++
 		}
 		if w := f.reported(e); w != nil {
 			reactions = append(reactions, w.ev.Time.Sub(e.seen.ev.Time))
@@ -322,7 +322,7 @@ func (c Config) degradedCleared(j *judge.Judging) judge.Verdict {
 	for k, e := range eps {
 		what := fmt.Sprintf("%s fell back from revision %d at %s", e.node, e.failed, off(e.fallbackEvent.Time))
 		if c.judgeCleared(f, eps, k, what, j, &v) {
-			v.judged++
+			v.Judged++
 		}
 	}
 	return v.verdict("no fallback was over in this run")
@@ -336,18 +336,18 @@ func (c Config) judgeSet(f facts, e episode, what string, j *judge.Judging, v *f
 	case e.clear != nil && !e.clear.ev.Time.After(set):
 		return false // over before the condition was due: nothing owed
 	case set.After(j.End):
-		v.skip(what + ": the run ended before the condition was due")
+		v.Skip(what + ": the run ended before the condition was due")
 		return false
 	case f.procs.downDuring(operatorActor, e.seen.ev.Time, set):
-		v.skip(what + ": the operator was down when the mirror pod showed it")
+		v.Skip(what + ": the operator was down when the mirror pod showed it")
 		return false
 	}
 	w := f.conditionAt(set)
 	switch {
 	case !w.is("True"):
-		v.fail(fmt.Sprintf("ClusterOperator/%s was not %s=True at %s, the reaction bound %s after the mirror pod showed that %s", clusterOperator, c.condition(), off(set), c.Reaction, what), e.evidence(e.seen, w)...)
+		v.Fail(fmt.Sprintf("ClusterOperator/%s was not %s=True at %s, the reaction bound %s after the mirror pod showed that %s", clusterOperator, c.condition(), off(set), c.Reaction, what), e.evidence(e.seen, w)...)
 	case !strings.Contains(w.cond.Message, e.message):
-		v.fail(fmt.Sprintf("ClusterOperator/%s %s message %q at %s does not carry the fallback message %q (%s)", clusterOperator, c.condition(), w.cond.Message, off(set), e.message, what), e.evidence(e.seen, w)...)
+		v.Fail(fmt.Sprintf("ClusterOperator/%s %s message %q at %s does not carry the fallback message %q (%s)", clusterOperator, c.condition(), w.cond.Message, off(set), e.message, what), e.evidence(e.seen, w)...)
 	}
 	return true
 }
@@ -358,7 +358,7 @@ func (c Config) judgeKept(f facts, e episode, what string, v *finding) bool {
 	set := e.seen.ev.Time.Add(c.late())
 	for k := range f.condition {
 		if w := &f.condition[k]; w.ev.Time.After(set) && e.outstanding(w.ev.Time) && !w.is("True") {
-			v.fail(fmt.Sprintf("ClusterOperator/%s %s set to %s at %s, but the fallback (%s) was not over", clusterOperator, c.condition(), w.status(), off(w.ev.Time), what), e.evidence(e.seen, w)...)
+			v.Fail(fmt.Sprintf("ClusterOperator/%s %s set to %s at %s, but the fallback (%s) was not over", clusterOperator, c.condition(), w.status(), off(w.ev.Time), what), e.evidence(e.seen, w)...)
 			return true
 		}
 	}
@@ -377,14 +377,14 @@ func (c Config) judgeCleared(f facts, eps []episode, k int, what string, j *judg
 	case anotherOutstanding(eps, k, at):
 		return false // the condition stays True for that one
 	case at.After(j.End):
-		v.skip(what + ": the run ended before the condition was due to clear")
+		v.Skip(what + ": the run ended before the condition was due to clear")
 		return false
 	case f.procs.downDuring(operatorActor, e.clear.ev.Time, at):
-		v.skip(what + ": the operator was down when the fallback was over")
+		v.Skip(what + ": the operator was down when the fallback was over")
 		return false
 	}
 	if w := f.conditionAt(at); !w.is("False") {
-		v.fail(fmt.Sprintf("ClusterOperator/%s %s was %s at %s, but the fallback (%s) was over at %s", clusterOperator, c.condition(), w.status(), off(at), what, off(e.clear.ev.Time)),
+		v.Fail(fmt.Sprintf("ClusterOperator/%s %s was %s at %s, but the fallback (%s) was over at %s", clusterOperator, c.condition(), w.status(), off(at), what, off(e.clear.ev.Time)),
 			e.evidence(e.clear, w)...)
 	}
 	return true
@@ -463,23 +463,23 @@ func (c Config) terminationShown(j *judge.Judging) judge.Verdict {
 		}
 		switch {
 		case e.term.message == "":
-			v.skip(what + ": its operand wrote no termination message (it never started, or never exited by itself)")
+			v.Skip(what + ": its operand wrote no termination message (it never started, or never exited by itself)")
 			continue
 		case !e.term.shown:
-			v.skip(what + ": the mirror pod never showed its termination message, so the operator could not know it")
+			v.Skip(what + ": the mirror pod never showed its termination message, so the operator could not know it")
 			continue
 		case set.After(j.End):
-			v.skip(what + ": the run ended before the condition was due")
+			v.Skip(what + ": the run ended before the condition was due")
 			continue
 		case !until.After(set):
-			v.skip(what + ": a later fallback on the node was shown before the condition was due")
+			v.Skip(what + ": a later fallback on the node was shown before the condition was due")
 			continue
 		case !f.procs.couldKnow(operatorActor, e.shown):
 			// Its memory is its own to keep (a restarted operator owes
 			// what it saw before), but one that was down all the while
 			// could not see it: the mirror pod of the fallback is a new
 			// pod without it.
-			v.skip(what + ": the operator was down all the while the mirror pod showed its termination message, so it could not know it")
+			v.Skip(what + ": the operator was down all the while the mirror pod showed its termination message, so it could not know it")
 			continue
 		}
 		// An operator down when the fallback was shown wrote the standing
@@ -489,19 +489,19 @@ func (c Config) terminationShown(j *judge.Judging) judge.Verdict {
 		for _, w := range c.trueWhile(f, e, set, until, standing) {
 			judged = true
 			if !strings.Contains(w.cond.Message, e.term.message) {
-				v.fail(fmt.Sprintf("ClusterOperator/%s %s message %q at %s does not carry the termination message %q of revision %d (%s)",
+				v.Fail(fmt.Sprintf("ClusterOperator/%s %s message %q at %s does not carry the termination message %q of revision %d (%s)",
 					clusterOperator, c.condition(), w.cond.Message, off(w.ev.Time), e.term.message, e.failed, what),
 					*e.term.last, e.fallbackEvent, w.ev)
 				break
 			}
 		}
 		if judged {
-			v.judged++
+			v.Judged++
 		} else {
 			if !standing {
-				v.skip(what + ": the operator was down when the mirror pod showed the fallback, and wrote no True condition for it once back")
+				v.Skip(what + ": the operator was down when the mirror pod showed the fallback, and wrote no True condition for it once back")
 			} else {
-				v.skip(what + ": the condition was never True while the fallback was outstanding (STATICPOD-008's question)")
+				v.Skip(what + ": the condition was never True while the fallback was outstanding (STATICPOD-008's question)")
 			}
 		}
 	}

@@ -18,7 +18,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/opcert/opcert/examples/staleoperator"
-	"github.com/opcert/opcert/sim/world"
+	"github.com/opcert/opcert/sim/apiserver"
 )
 
 // teamEnv is the API server of this package's tests, started as a team
@@ -33,7 +33,7 @@ func TestMain(m *testing.M) {
 	if testing.Short() {
 		os.Exit(m.Run())
 	}
-	assets, err := world.FindAssets(context.Background(), os.Stderr)
+	assets, err := apiserver.FindAssets(context.Background(), os.Stderr)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "these tests need kube-apiserver and etcd (run `make envtest`):", err)
 		os.Exit(2)

@@ -14,20 +14,20 @@ import (
 
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/reports"
-	"github.com/opcert/opcert/sim/world"
+	"github.com/opcert/opcert/sim/apiserver"
 )
 
 // Server is opcert's own API server (kube-apiserver and etcd under envtest),
 // started once and shared by every run given its Config: one start-up
 // (about 5 s) for a whole test package.
-type Server struct{ w *world.World }
+type Server struct{ w *apiserver.Server }
 
 // StartServer starts opcert's API server. It needs the envtest binaries:
 // KUBEBUILDER_ASSETS, or opcert's cache (`make envtest` in the opcert source
 // tree builds them). Progress, if not nil, shows a first build's progress.
 // Its processes die with the test binary, even if it is killed.
 func StartServer(ctx context.Context, progress io.Writer) (*Server, error) {
-	w, err := world.Start(ctx, world.Options{Progress: progress})
+	w, err := apiserver.Start(ctx, apiserver.Options{Progress: progress})
 	if err != nil {
 		return nil, fmt.Errorf("certify: starting opcert's API server (it needs kube-apiserver and etcd: set KUBEBUILDER_ASSETS, "+
 			"or run `make envtest` in the opcert source tree; or give Options.Config an API server you run): %w", err)
@@ -66,7 +66,7 @@ func connect(ctx context.Context, o Options) (*api, error) {
 	if cfg == nil {
 		return nil, fmt.Errorf("certify: Options.Config returned no rest.Config (is the API server started yet?)")
 	}
-	c, err := world.Attach(cfg)
+	c, err := apiserver.Attach(cfg)
 	if err != nil {
 		return nil, fmt.Errorf("certify: %w", err)
 	}

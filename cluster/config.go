@@ -13,7 +13,7 @@ import (
 	"k8s.io/client-go/tools/clientcmd"
 
 	"github.com/opcert/opcert/bounded"
-	"github.com/opcert/opcert/sim/world"
+	"github.com/opcert/opcert/sim/apiserver"
 )
 
 // MaxKubeconfigBytes is the largest kubeconfig opcert reads: client-go
@@ -59,11 +59,11 @@ func Load(path, context string) (*rest.Config, string, error) {
 
 func contextNames[V any](m map[string]V) []string { return slices.Sorted(maps.Keys(m)) }
 
-// Scheme is opcert's scheme (world.Scheme) with what cluster mode reads
+// Scheme is opcert's scheme (apiserver.Scheme) with what cluster mode reads
 // and scales (apps/v1 Deployments and their autoscaling/v1 Scale) and
 // asks (authorization/v1 access reviews).
 func Scheme() *runtime.Scheme {
-	s := world.Scheme()
+	s := apiserver.Scheme()
 	for _, add := range []func(*runtime.Scheme) error{appsv1.AddToScheme, autoscalingv1.AddToScheme, authorizationv1.AddToScheme} {
 		if err := add(s); err != nil {
 			panic(err) // static types: cannot fail at run time

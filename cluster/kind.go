@@ -15,7 +15,7 @@ import (
 	"sigs.k8s.io/kind/pkg/cluster/nodeutils"
 	kindcmd "sigs.k8s.io/kind/pkg/cmd"
 
-	"github.com/opcert/opcert/sim/world"
+	"github.com/opcert/opcert/sim/apiserver"
 )
 
 // Kind clusters for nightly CI (opcert kind up|down), through the
@@ -144,7 +144,7 @@ func Up(ctx context.Context, o KindOptions) error {
 	if err != nil {
 		return err
 	}
-	_, err = world.Attach(cfg)
+	_, err = apiserver.Attach(cfg)
 	return err
 }
 

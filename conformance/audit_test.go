@@ -10,7 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/opcert/opcert/sim/world"
+	"github.com/opcert/opcert/sim/apiserver"
 )
 
 // Process mode puts each write down to the user the API server
@@ -36,6 +36,6 @@ var _ = Describe("the API server's audit of the processes' writes", func() {
 		co.Status.Conditions[0].Message = "Written by opcert"
 		Expect(api.Client.Status().Update(ctx, co)).To(Succeed())
 		_, err = api.Writer(ctx, co.ResourceVersion, 300*time.Millisecond)
-		Expect(err).To(MatchError(world.ErrNotAudited))
+		Expect(err).To(MatchError(apiserver.ErrNotAudited))
 	})
 })

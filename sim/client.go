@@ -18,7 +18,7 @@ import (
 )
 
 // FieldManager is the field manager of the writes opcert's own actors make
-// on its API server (world.Start) and on a cluster (world.Attach). The API
+// on its API server (apiserver.Start) and on a cluster (apiserver.Attach). The API
 // server takes a write's manager from its client's user agent, which is
 // the binary's name unless set (a test binary's differs): a recording of a
 // run (opcert watch) sees opcert's own detector under this name.

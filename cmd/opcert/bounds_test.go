@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/opcert/opcert/sim/world"
+	"github.com/opcert/opcert/sim/apiserver"
 )
 
 // opcertWithin runs opcert with stdin and fails the test when it runs
@@ -178,7 +178,7 @@ func TestStartUpThatNeverGetsReady(t *testing.T) {
 	startWithin := func(limit time.Duration, want string) {
 		t.Helper()
 		start := time.Now()
-		w, err := world.Start(t.Context(), world.Options{StartTimeout: limit})
+		w, err := apiserver.Start(t.Context(), apiserver.Options{StartTimeout: limit})
 		if err == nil {
 			_ = w.Stop()
 			t.Fatal("started")
@@ -197,7 +197,7 @@ func TestStartUpThatNeverGetsReady(t *testing.T) {
 	t.Setenv("KUBEBUILDER_ASSETS", assets)
 	startWithin(3*time.Second, "etcd ("+etcd+") did not get ready within 3s; killed")
 
-	real := filepath.Join(world.CacheDir(), "etcd")
+	real := filepath.Join(apiserver.CacheDir(), "etcd")
 	if _, err := os.Stat(real); err != nil {
 		t.Skip("no etcd built:", err)
 	}

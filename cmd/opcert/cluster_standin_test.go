@@ -33,7 +33,7 @@ import (
 
 	"github.com/opcert/opcert/cluster"
 	"github.com/opcert/opcert/process"
-	"github.com/opcert/opcert/sim/world"
+	"github.com/opcert/opcert/sim/apiserver"
 )
 
 // A team's cluster, played on opcert's envtest server for cluster mode's
@@ -118,7 +118,7 @@ var (
 	exampleErr  error
 )
 
-func exampleBinary(t *testing.T, w *world.World) string {
+func exampleBinary(t *testing.T, w *apiserver.Server) string {
 	t.Helper()
 	exampleOnce.Do(func() {
 		examplePath = filepath.Join(w.Dir(), "staleoperator")

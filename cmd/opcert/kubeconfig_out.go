@@ -7,7 +7,7 @@ import (
 	"os"
 	"slices"
 
-	"github.com/opcert/opcert/sim/world"
+	"github.com/opcert/opcert/sim/apiserver"
 )
 
 // kubeconfigOutUser is the user --kubeconfig-out's kubeconfig
@@ -40,7 +40,7 @@ func checkKubeconfigOut(path string, onCluster bool) error {
 // it when it ends, and a second signal, which exits at once, removes the
 // file too (removeStaged). Only a SIGKILL leaves it, naming a server that
 // is gone with its certificates.
-func writeKubeconfigOut(w *world.World, path string) (remove func(), err error) {
+func writeKubeconfigOut(w *apiserver.Server, path string) (remove func(), err error) {
 	data, _, err := w.AddUserInGroups(kubeconfigOutUser, "", []string{"system:masters"})
 	if err != nil {
 		return nil, envError{err}

@@ -37,7 +37,7 @@ import (
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/redact"
 	"github.com/opcert/opcert/reports"
-	"github.com/opcert/opcert/sim/world"
+	"github.com/opcert/opcert/sim/apiserver"
 	"github.com/opcert/opcert/visible"
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 )
@@ -100,14 +100,14 @@ func signalName(sig syscall.Signal) string {
 }
 
 func main() {
-	world.MaybeLaunch()
-	world.BecomeSubreaper()
+	apiserver.MaybeLaunch()
+	apiserver.BecomeSubreaper()
 	ctrllog.SetLogger(onceEach(os.Stderr))
 	ctx, cancel := context.WithCancelCause(context.Background())
 	go onSignals(cancel)
 	err := newRoot().ExecuteContext(ctx)
 	code := exitCode(ctx, err)
-	world.KillDescendants()
+	apiserver.KillDescendants()
 	os.Exit(code)
 }
 
@@ -156,8 +156,8 @@ func onSignals(cancel context.CancelCauseFunc) {
 	<-sigs
 	code, said := decided.atOnce() // holds the lock: nothing is replaced from now on
 	removeStaged()
-	world.Abort()
-	world.KillDescendants()
+	apiserver.Abort()
+	apiserver.KillDescendants()
 	fmt.Fprintf(os.Stderr, "opcert: stopped at once: %s\n", said)
 	os.Exit(code)
 }

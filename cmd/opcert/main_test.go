@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/opcert/opcert/sim/world"
+	"github.com/opcert/opcert/sim/apiserver"
 )
 
 // The tests run the real command (this test binary re-executed as opcert)
@@ -21,7 +21,7 @@ func TestMain(m *testing.M) {
 		main()
 		return
 	}
-	world.MaybeLaunch() // the watch tests' API server launches through this binary
+	apiserver.MaybeLaunch() // the watch tests' API server launches through this binary
 	code := m.Run()
 	stopSharedWorld()
 	os.Exit(code)

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/opcert/opcert/sim/world"
+	"github.com/opcert/opcert/sim/apiserver"
 )
 
 func newRoot() *cobra.Command {
@@ -43,7 +43,7 @@ type versionInfo struct {
 // when it has none): the module version that go install stamps, and the
 // commit that go build stamps in a checkout.
 func buildVersion(bi *debug.BuildInfo) versionInfo {
-	v := versionInfo{Version: "devel", KubeAPIServer: world.KubeVersion, Etcd: world.EtcdVersion}
+	v := versionInfo{Version: "devel", KubeAPIServer: apiserver.KubeVersion, Etcd: apiserver.EtcdVersion}
 	if bi == nil {
 		return v
 	}

@@ -19,7 +19,7 @@ import (
 	"github.com/opcert/opcert/process"
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/scenarios"
-	"github.com/opcert/opcert/sim/world"
+	"github.com/opcert/opcert/sim/apiserver"
 	"github.com/opcert/opcert/visible"
 )
 
@@ -115,17 +115,17 @@ func checkPort(port int) error {
 }
 
 // environment is what a report says of opcert's own API server.
-func environment(w *world.World) reports.Environment {
+func environment(w *apiserver.Server) reports.Environment {
 	return reports.Environment{KubeVersion: w.KubeVersion, EtcdVersion: w.EtcdVersion, Assets: w.Assets, Startup: w.Startup}
 }
 
 // startWorld starts the one API server a command uses, and a context of
 // parent that is cancelled, with an ErrEnvironment cause, if it dies. The
 // caller stops both.
-func startWorld(parent context.Context, stderr io.Writer, port int) (*world.World, context.Context, context.CancelCauseFunc, error) {
+func startWorld(parent context.Context, stderr io.Writer, port int) (*apiserver.Server, context.Context, context.CancelCauseFunc, error) {
 	ctx, stop := context.WithCancelCause(parent)
 	fmt.Fprintln(stderr, "opcert: starting kube-apiserver and etcd")
-	w, err := world.Start(ctx, world.Options{Port: port, Progress: stderr})
+	w, err := apiserver.Start(ctx, apiserver.Options{Port: port, Progress: stderr})
 	if err != nil {
 		defer stop(nil)
 		if ctx.Err() != nil {

@@ -15,7 +15,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/opcert/opcert/sim/world"
+	"github.com/opcert/opcert/sim/apiserver"
 )
 
 // A descendant that detached itself (setsid, as an operator's wrapper may
@@ -24,20 +24,20 @@ import (
 // descendant of this one would kill the other tests' API servers.
 func TestDetachedDescendantsAreKilled(t *testing.T) {
 	if os.Getenv("OPCERT_TEST_REAPER") == "1" {
-		world.BecomeSubreaper()
+		apiserver.BecomeSubreaper()
 		out, err := exec.Command("sh", "-c", "setsid sleep 300 </dev/null >/dev/null 2>&1 & echo $!").Output()
 		if err != nil {
 			t.Fatal(err)
 		}
 		fmt.Printf("detached %s", out)
-		for deadline := time.Now().Add(5 * time.Second); len(world.Descendants(os.Getpid())) == 0; { // sh has exited: sleep is reparented
+		for deadline := time.Now().Add(5 * time.Second); len(apiserver.Descendants(os.Getpid())) == 0; { // sh has exited: sleep is reparented
 			if time.Now().After(deadline) {
 				t.Fatal("the detached process was not reparented to the subreaper")
 			}
 			<-time.After(20 * time.Millisecond)
 		}
-		world.KillDescendants()
-		if left := world.Descendants(os.Getpid()); len(left) > 0 {
+		apiserver.KillDescendants()
+		if left := apiserver.Descendants(os.Getpid()); len(left) > 0 {
 			t.Fatalf("descendants left: %v", left)
 		}
 		return

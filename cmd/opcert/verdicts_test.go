@@ -14,7 +14,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/opcert/opcert/reports"
-	"github.com/opcert/opcert/sim/world"
+	"github.com/opcert/opcert/sim/apiserver"
 )
 
 // --time-scale is checked when the flag is parsed: NaN (which every range
@@ -194,7 +194,7 @@ func TestWatchThatLosesItsClusterIsAnEnvironmentError(t *testing.T) {
 	if testing.Short() {
 		t.Skip("needs the API server")
 	}
-	w, err := world.Start(context.Background(), world.Options{})
+	w, err := apiserver.Start(context.Background(), apiserver.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,7 +234,7 @@ func TestWatchThatLosesItsClusterIsAnEnvironmentError(t *testing.T) {
 
 // killAPIServerOf kills w's kube-apiserver (SIGKILL): the one whose
 // command line names w's directory, not the shared world's.
-func killAPIServerOf(t *testing.T, w *world.World) {
+func killAPIServerOf(t *testing.T, w *apiserver.Server) {
 	t.Helper()
 	dirs, _ := filepath.Glob("/proc/[0-9]*")
 	for _, d := range dirs {

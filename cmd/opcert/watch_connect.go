@@ -8,7 +8,7 @@ import (
 	"k8s.io/client-go/rest"
 
 	"github.com/opcert/opcert/redact"
-	"github.com/opcert/opcert/sim/world"
+	"github.com/opcert/opcert/sim/apiserver"
 )
 
 // watchConnect asks the cluster its version, giving up when ctx is done
@@ -41,13 +41,13 @@ func watchConnect(ctx context.Context, cfg *rest.Config, duration time.Duration)
 		}
 		return a.version, nil
 	case <-ctx.Done():
-		world.KillDescendants()
+		apiserver.KillDescendants()
 		if context.Cause(ctx) == context.DeadlineExceeded && duration > 0 {
 			return "", envError{fmt.Errorf("the cluster at %s did not answer within --for %s%s", redact.URLs(cfg.Host), duration, plugin)}
 		}
 		return "", context.Cause(ctx)
 	case <-timeout.C:
-		world.KillDescendants()
+		apiserver.KillDescendants()
 		return "", envError{fmt.Errorf("the cluster at %s did not answer within %s%s", redact.URLs(cfg.Host), connectTimeout, plugin)}
 	}
 }

@@ -15,7 +15,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/opcert/opcert/reports"
-	"github.com/opcert/opcert/sim/world"
+	"github.com/opcert/opcert/sim/apiserver"
 )
 
 // The watch and analyze tests share one API server, started on first use
@@ -23,16 +23,16 @@ import (
 // only through a kubeconfig.
 var (
 	sharedOnce  sync.Once
-	shared      *world.World
+	shared      *apiserver.Server
 	sharedError error
 )
 
-func sharedWorld(t *testing.T) *world.World {
+func sharedWorld(t *testing.T) *apiserver.Server {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("needs the API server")
 	}
-	sharedOnce.Do(func() { shared, sharedError = world.Start(context.Background(), world.Options{}) })
+	sharedOnce.Do(func() { shared, sharedError = apiserver.Start(context.Background(), apiserver.Options{}) })
 	if sharedError != nil {
 		t.Fatal(sharedError)
 	}
@@ -46,7 +46,7 @@ func stopSharedWorld() {
 }
 
 // kubeconfig writes a kubeconfig of a user of its own for the server.
-func kubeconfig(t *testing.T, w *world.World, user string) string {
+func kubeconfig(t *testing.T, w *apiserver.Server, user string) string {
 	t.Helper()
 	data, _, err := w.AddUser(user, "")
 	if err != nil {

@@ -8,7 +8,7 @@ import (
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/conformance/olm/rules"
 	"github.com/opcert/opcert/probe"
-	simworld "github.com/opcert/opcert/sim/world"
+	simworld "github.com/opcert/opcert/sim/apiserver"
 )
 
 // Config is the run's settings for seed 002: the reading of the

@@ -5,7 +5,7 @@ import (
 
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/conformance/stackable/rules"
-	simworld "github.com/opcert/opcert/sim/world"
+	simworld "github.com/opcert/opcert/sim/apiserver"
 )
 
 // Config is the run's settings for seed 004: the profile the rules judge

@@ -12,14 +12,14 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/opcert/opcert/probe"
-	"github.com/opcert/opcert/sim/world"
-	"github.com/opcert/opcert/sim/world/worldtest"
+	"github.com/opcert/opcert/sim/apiserver"
+	"github.com/opcert/opcert/sim/apiserver/apiservertest"
 )
 
 // api is the one API server this package's tests share.
-var api *world.World
+var api *apiserver.Server
 
-func TestMain(m *testing.M) { worldtest.Main(m, &api) }
+func TestMain(m *testing.M) { apiservertest.Main(m, &api) }
 
 // ns is the operator's namespace of every test; each test names its
 // Probes and objects after itself.

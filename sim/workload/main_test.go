@@ -15,19 +15,19 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/opcert/opcert/sim"
+	"github.com/opcert/opcert/sim/apiserver"
+	"github.com/opcert/opcert/sim/apiserver/apiservertest"
 	"github.com/opcert/opcert/sim/timeline"
 	"github.com/opcert/opcert/sim/workload"
-	"github.com/opcert/opcert/sim/world"
-	"github.com/opcert/opcert/sim/world/worldtest"
 )
 
 // api is the one API server this package's integration tests share, as
 // one `opcert run` does.
-var api *world.World
+var api *apiserver.Server
 
 var runs atomic.Int64
 
-func TestMain(m *testing.M) { worldtest.Main(m, &api) }
+func TestMain(m *testing.M) { apiservertest.Main(m, &api) }
 
 // ns is the namespace every test's workloads live in (the run prefix
 // keeps the tests' namespaces apart on the server).

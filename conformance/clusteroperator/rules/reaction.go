@@ -1,9 +1,9 @@
 package rules
 
 import (
-	"slices"
 	"time"
 
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/reports"
 )
 
@@ -14,20 +14,18 @@ import (
 // the failure says so.
 type reactions struct {
 	name string
-	took []time.Duration
+	took judge.Latencies
 }
 
 // add records one reaction; an answer that came before the change (an
 // operator that announced it) took nothing.
-func (r *reactions) add(d time.Duration) { r.took = append(r.took, max(d, 0)) }
+func (r *reactions) add(d time.Duration) { r.took.Add(max(d, 0)) }
 
 // measures is the measure for the verdict, with the bound as its budget;
 // none when nothing was measured.
 func (r *reactions) measures(bound time.Duration) []reports.Measure {
-	if len(r.took) == 0 {
+	if r.took.Count() == 0 {
 		return nil
 	}
-	s := slices.Sorted(slices.Values(r.took))
-	at := func(q float64) time.Duration { return s[min(len(s)-1, int(q*float64(len(s))))] }
-	return []reports.Measure{{Name: r.name, Count: len(s), P50: at(0.5), P99: at(0.99), Max: s[len(s)-1], Budget: bound}}
+	return []reports.Measure{r.took.Measure(r.name, bound)}
 }

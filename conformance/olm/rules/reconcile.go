@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/opcert/opcert/judge"
@@ -113,15 +112,11 @@ func (c Config) judgeIntervals(j *judge.Judging, s *story, w watch, f *judge.Fin
 // measure is the reactions of one output as a report shows them: how
 // many, the median, the 99th percentile and the worst, against the bound.
 func (c Config) measure(name string, reactions []time.Duration) reports.Measure {
-	m := reports.Measure{Name: name, Count: len(reactions), Budget: c.allowance()}
-	if len(reactions) == 0 {
-		return m
+	var l judge.Latencies
+	for _, d := range reactions {
+		l.Add(d)
 	}
-	s := slices.Clone(reactions)
-	slices.Sort(s)
-	rank := func(p float64) int { return min(int(p*float64(len(s))+0.999999)-1, len(s)-1) }
-	m.P50, m.P99, m.Max = s[max(0, rank(0.50))], s[max(0, rank(0.99))], s[len(s)-1]
-	return m
+	return l.Measure(name, c.allowance())
 }
 
 // lastOutput is the last output write up to event i, or -1: what stood

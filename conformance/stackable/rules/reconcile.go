@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/opcert/opcert/judge"
@@ -143,7 +142,7 @@ func lastInput(s *story, w watch, i int) int {
 // matches the world it wrote in.
 type reactions struct {
 	name string
-	took []time.Duration
+	took judge.Latencies
 }
 
 // measure notes the reaction to the change at the story's event first,
@@ -163,7 +162,7 @@ func (r *reactions) measure(s *story, w watch, first, next int) {
 			continue
 		}
 		if p, judged := w.check(s.after[i], s.after[i]); judged && p == "" {
-			r.took = append(r.took, s.events[i].Time.Sub(s.events[first].Time))
+			r.took.Add(s.events[i].Time.Sub(s.events[first].Time))
 			return
 		}
 	}
@@ -173,13 +172,8 @@ func (r *reactions) measure(s *story, w watch, first, next int) {
 // the slack.
 func (r *reactions) verdict(g *judge.Findings, nothing string, slack time.Duration) judge.Verdict {
 	v := g.Verdict(nothing)
-	if len(r.took) == 0 {
-		return v
+	if r.took.Count() > 0 {
+		v.Measures = []reports.Measure{r.took.Measure("SampleCluster/"+r.name, slack)}
 	}
-	took := slices.Clone(r.took)
-	slices.Sort(took)
-	rank := func(p float64) int { return max(0, min(int(p*float64(len(took))+0.999999)-1, len(took)-1)) }
-	v.Measures = []reports.Measure{{Name: "SampleCluster/" + r.name, Count: len(took),
-		P50: took[rank(0.50)], P99: took[rank(0.99)], Max: took[len(took)-1], Budget: slack}}
 	return v
 }

@@ -49,7 +49,7 @@ func (c Config) due(j *judge.Judging) judge.Verdict {
 	off := j.Offset
 	fs, end := factsOf(j), j.End
 	var f finding
-	var late latencies
+	var late judge.Latencies
 	for _, h := range fs.histories {
 		var last *fact // the movement the detector owes a challenge for
 		var due time.Time
@@ -63,7 +63,7 @@ func (c Config) due(j *judge.Judging) judge.Verdict {
 				when += " (when the detector was back)"
 			}
 			f.judged++
-			late.add(t.Sub(due))
+			late.Add(t.Sub(due))
 			f.failUntil(fmt.Sprintf("ClusterOperator/%s was still from %s and due a challenge at %s, within the %s reaction bound; %s",
 				h.name, off(last.at()), when, c.AnswerBudget, what), t, append([]fact{*last}, ev...)...)
 			last = nil
@@ -80,7 +80,7 @@ func (c Config) due(j *judge.Judging) judge.Verdict {
 				overdue(x.at(), "the detector's next challenge came at "+off(x.at()), x)
 				if last != nil {
 					f.judged++
-					late.add(max(0, x.at().Sub(due)))
+					late.Add(max(0, x.at().Sub(due)))
 				}
 				last = nil
 			}
@@ -156,7 +156,7 @@ func (c Config) marked(j *judge.Judging) judge.Verdict {
 	off := j.Offset
 	fs, end := factsOf(j), j.End
 	var f finding
-	var late latencies
+	var late judge.Latencies
 	slack := c.AnswerBudget + c.Tolerance
 	for _, h := range fs.histories {
 		for i, x := range h.facts {
@@ -176,14 +176,14 @@ func (c Config) marked(j *judge.Judging) judge.Verdict {
 			if next == nil || next.kind == move {
 				if back && end.After(latest.Add(slack)) {
 					f.judged++
-					late.add(end.Sub(latest))
+					late.Add(end.Sub(latest))
 					f.failUntil(fmt.Sprintf("ClusterOperator/%s challenged at %s and not answered, but not set Unknown %s", h.name, off(x.at()), want), end, x)
 				}
 				continue
 			}
 			f.judged++
 			if back {
-				late.add(max(0, next.at().Sub(latest)))
+				late.Add(max(0, next.at().Sub(latest)))
 			}
 			if next.at().Before(due.Add(-c.Tolerance)) || (back && next.at().After(latest.Add(slack))) {
 				f.fail(fmt.Sprintf("ClusterOperator/%s challenged at %s was set Unknown at %s, want it %s", h.name, off(x.at()), off(next.at()), want), x, *next)

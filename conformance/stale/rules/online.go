@@ -34,7 +34,7 @@ type online struct {
 	done   map[time.Time][]judge.Verdict
 	// late2 and late4 are the detector's reaction times past its deadlines
 	// over every ClusterOperator, for STALE-002's and STALE-004's measures.
-	late2, late4 latencies
+	late2, late4 judge.Latencies
 }
 
 func newOnline(cfg Config, start time.Time) *online {
@@ -66,7 +66,7 @@ type objJudge struct {
 	f        [nRules]finding
 	anyFact  bool
 	firstAt  time.Time
-	latency  latencies // STALE-007's, for its measure
+	latency  judge.Latencies // STALE-007's, for its measure
 	judged7  bool
 	last1    *fact // STALE-001: the last movement
 	earlier1 bool  //   and whether a fact came strictly before it
@@ -137,7 +137,7 @@ func (j *objJudge) read(x fact) {
 		j.overdue(x.at(), "the detector's next challenge came at "+off(x.at()), x)
 		if j.last2 != nil {
 			j.f[r002].judged++
-			j.o.late2.add(max(0, x.at().Sub(j.due2)))
+			j.o.late2.Add(max(0, x.at().Sub(j.due2)))
 		}
 		j.last2 = nil
 	}
@@ -210,7 +210,7 @@ func (j *objJudge) overdue(t time.Time, what string, ev ...fact) {
 		return
 	}
 	j.f[r002].judged++
-	j.o.late2.add(t.Sub(j.due2))
+	j.o.late2.Add(t.Sub(j.due2))
 	j.f[r002].failUntil(fmt.Sprintf("ClusterOperator/%s was still from %s and due a challenge at %s, within the %s reaction bound; %s",
 		j.name, off(j.last2.at()), off(j.due2), c.AnswerBudget, what), t, append([]fact{*j.last2}, ev...)...)
 	j.last2 = nil
@@ -237,7 +237,7 @@ func (j *objJudge) marked(x fact, next *fact, end time.Time) {
 		return
 	}
 	f.judged++
-	j.o.late4.add(max(0, next.at().Sub(latest)))
+	j.o.late4.Add(max(0, next.at().Sub(latest)))
 	if next.at().Before(due.Add(-c.Tolerance)) || next.at().After(latest.Add(slack)) {
 		f.fail(fmt.Sprintf("ClusterOperator/%s challenged at %s was set Unknown at %s, want it %s", j.name, off(x.at()), off(next.at()), want), x, *next)
 		return
@@ -304,12 +304,12 @@ func (j *objJudge) answer(idx int, x fact, reply *fact, until time.Time) {
 	if idx == r007 {
 		j.judged7 = true
 		if reply == nil {
-			j.latency.add(until.Sub(x.at()))
+			j.latency.Add(until.Sub(x.at()))
 			f.failUntil(fmt.Sprintf("ClusterOperator/%s challenged at %s was never reset", j.name, off(x.at())), until, x)
 			return
 		}
 		d := reply.at().Sub(x.at())
-		j.latency.add(d)
+		j.latency.Add(d)
 		if d > c.AnswerBudget+c.Tolerance {
 			f.fail(fmt.Sprintf("ClusterOperator/%s challenged at %s was reset after %s, over the %s budget",
 				j.name, off(x.at()), d, c.AnswerBudget), x, *reply)
@@ -333,7 +333,7 @@ func (j *objJudge) finish(end time.Time) {
 	}
 	j.pending4 = nil
 	for _, due := range j.pastEnd4 {
-		j.o.late4.add(end.Sub(due))
+		j.o.late4.Add(end.Sub(due))
 	}
 	j.pastEnd4 = nil
 	j.flush6()
@@ -390,7 +390,7 @@ func (o *online) verdicts(end time.Time) []judge.Verdict {
 	out[r004] = withMeasure(out[r004], &o.late4, markLateness, o.cfg.AnswerBudget)
 	slices.SortFunc(measures, func(a, b measured) int { return compareStrings(a.name, b.name) })
 	for _, m := range measures {
-		out[r007].Measures = append(out[r007].Measures, m.latencies.measure("ClusterOperator/"+m.name, o.cfg.AnswerBudget))
+		out[r007].Measures = append(out[r007].Measures, m.latencies.Measure("ClusterOperator/"+m.name, o.cfg.AnswerBudget))
 	}
 	if o.done == nil {
 		o.done = map[time.Time][]judge.Verdict{}
@@ -401,7 +401,7 @@ func (o *online) verdicts(end time.Time) []judge.Verdict {
 
 type measured struct {
 	name      string
-	latencies *latencies
+	latencies *judge.Latencies
 }
 
 func compareStrings(a, b string) int {

@@ -65,21 +65,21 @@ func challengesToLiveOperators(j *judge.Judging, window time.Duration) []answer 
 func (c Config) answerTime(j *judge.Judging) judge.Verdict {
 	off := j.Offset
 	var f finding
-	times := map[string]*latencies{}
+	times := map[string]*judge.Latencies{}
 	var names []string
 	for _, a := range challengesToLiveOperators(j, c.AnswerBudget) {
 		f.judged++
 		if _, ok := times[a.h.name]; !ok {
 			names = append(names, a.h.name)
-			times[a.h.name] = &latencies{}
+			times[a.h.name] = &judge.Latencies{}
 		}
 		if a.reply == nil {
-			times[a.h.name].add(a.until.Sub(a.challenge.at()))
+			times[a.h.name].Add(a.until.Sub(a.challenge.at()))
 			f.failUntil(fmt.Sprintf("ClusterOperator/%s challenged at %s was never reset", a.h.name, off(a.challenge.at())), a.until, a.challenge)
 			continue
 		}
 		d := a.reply.at().Sub(a.challenge.at())
-		times[a.h.name].add(d)
+		times[a.h.name].Add(d)
 		if d > c.AnswerBudget+c.Tolerance {
 			f.fail(fmt.Sprintf("ClusterOperator/%s challenged at %s was reset after %s, over the %s budget",
 				a.h.name, off(a.challenge.at()), d, c.AnswerBudget), a.challenge, *a.reply)
@@ -88,7 +88,7 @@ func (c Config) answerTime(j *judge.Judging) judge.Verdict {
 	v := f.verdict("no challenge reached a running operator")
 	slices.Sort(names)
 	for _, n := range names {
-		v.Measures = append(v.Measures, times[n].measure("ClusterOperator/"+n, c.AnswerBudget))
+		v.Measures = append(v.Measures, times[n].Measure("ClusterOperator/"+n, c.AnswerBudget))
 	}
 	return v
 }

@@ -1,11 +1,11 @@
 package rules
 
 import (
-	"slices"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/sim/timeline"
 )
@@ -217,44 +217,19 @@ func TestMeasureNearestRank(t *testing.T) {
 		{"a hundred and one", seconds(append(hundred, 101)...), "51s", "100s", "101s"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var l latencies
+			var l judge.Latencies
 			for _, x := range tc.in {
-				l.add(x)
+				l.Add(x)
 			}
-			got := l.measure("ClusterOperator/etcd", 30*time.Second)
+			got := l.Measure("ClusterOperator/etcd", 30*time.Second)
 			want := reports.Measure{Name: "ClusterOperator/etcd", Count: len(tc.in), P50: d(tc.p50), P99: d(tc.p99), Max: d(tc.max), Budget: 30 * time.Second}
 			if got != want {
 				t.Errorf("got %+v, want %+v", got, want)
 			}
-			if got2 := l.measure("ClusterOperator/etcd", 30*time.Second); got2 != got {
+			if got2 := l.Measure("ClusterOperator/etcd", 30*time.Second); got2 != got {
 				t.Errorf("a second measure differs: %+v", got2)
 			}
 		})
-	}
-}
-
-// Past exactLatencies, the times are counted in 1% buckets: the memory
-// held stops growing, count and max stay exact, p50 and p99 are within 1%.
-func TestLatenciesBounded(t *testing.T) {
-	var l latencies
-	var all []time.Duration
-	for i := range 200_000 {
-		x := time.Duration(1+i%997)*time.Millisecond + time.Duration(i%13)*time.Microsecond
-		l.add(x)
-		all = append(all, x)
-	}
-	if len(l.exact) != 0 || len(l.buckets) > 1000 {
-		t.Fatalf("%d kept, %d buckets: not bounded", len(l.exact), len(l.buckets))
-	}
-	exact := latencies{exact: all, n: len(all), max: slices.Max(all)}
-	got, want := l.measure("ClusterOperator/etcd", time.Second), exact.measure("ClusterOperator/etcd", time.Second)
-	if got.Count != want.Count || got.Max != want.Max {
-		t.Errorf("count or max: got %+v, want %+v", got, want)
-	}
-	for _, p := range [][2]time.Duration{{got.P50, want.P50}, {got.P99, want.P99}} {
-		if p[0] < p[1] || float64(p[0]) > float64(p[1])*1.0101 {
-			t.Errorf("percentile %s, exactly %s: not within 1%%", p[0], p[1])
-		}
 	}
 }
 

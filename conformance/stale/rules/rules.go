@@ -94,9 +94,9 @@ const (
 
 // withMeasure adds the reaction times l, under name, to a verdict that judged
 // any: a team sees how close its detector came to the bound.
-func withMeasure(v judge.Verdict, l *latencies, name string, bound time.Duration) judge.Verdict {
-	if l.n > 0 {
-		v.Measures = append(v.Measures, l.measure(name, bound))
+func withMeasure(v judge.Verdict, l *judge.Latencies, name string, bound time.Duration) judge.Verdict {
+	if l.Count() > 0 {
+		v.Measures = append(v.Measures, l.Measure(name, bound))
 	}
 	return v
 }

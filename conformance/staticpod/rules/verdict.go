@@ -1,8 +1,6 @@
 package rules
 
 import (
-	"math"
-	"slices"
 	"time"
 
 	"github.com/opcert/opcert/judge"
@@ -33,8 +31,9 @@ func (f *finding) verdict(nothing string) judge.Verdict {
 // measure sums up measured reactions (count, p50, p99, max) against the
 // budget a rule allows them, so a report shows how close a subject came.
 func measure(name string, ds []time.Duration, budget time.Duration) reports.Measure {
-	s := slices.Clone(ds)
-	slices.Sort(s)
-	rank := func(q float64) time.Duration { return s[int(math.Ceil(q*float64(len(s))))-1] }
-	return reports.Measure{Name: name, Count: len(s), P50: rank(0.5), P99: rank(0.99), Max: s[len(s)-1], Budget: budget}
+	var l judge.Latencies
+	for _, d := range ds {
+		l.Add(d)
+	}
+	return l.Measure(name, budget)
 }

@@ -6,7 +6,7 @@
 // of the core and of TasksOf stay in package cvo, which needs no API
 // server.
 //
-// The API server is shared by the package's tests (worldtest.Main),
+// The API server is shared by the package's tests (apiservertest.Main),
 // so each test copies its payload with names of its own (every "example"
 // becomes "<test>-example") and gives its Operator a ClusterVersion of its
 // own name instead of the singleton "version" (the simulator's run prefix

@@ -3,11 +3,11 @@ package apitest
 import (
 	"testing"
 
-	"github.com/opcert/opcert/sim/world"
-	"github.com/opcert/opcert/sim/world/worldtest"
+	"github.com/opcert/opcert/sim/apiserver"
+	"github.com/opcert/opcert/sim/apiserver/apiservertest"
 )
 
 // api is the one API server this package's tests share.
-var api *world.World
+var api *apiserver.Server
 
-func TestMain(m *testing.M) { worldtest.Main(m, &api) }
+func TestMain(m *testing.M) { apiservertest.Main(m, &api) }

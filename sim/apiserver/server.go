@@ -1,4 +1,4 @@
-package world
+package apiserver
 
 import (
 	"context"
@@ -36,13 +36,13 @@ type Options struct {
 	Progress io.Writer
 }
 
-// World is a running API server.
-type World struct {
+// Server is a running API server.
+type Server struct {
 	plane *envtest.ControlPlane
 	dir   string // run directory (procs.go)
 	logs  [2]*tail
 	// quit stops the watch; died is closed, and cause set, when the API
-	// server or etcd stops serving during the World's life.
+	// server or etcd stops serving during the Server's life.
 	quit     chan struct{}
 	stopOnce sync.Once
 	died     chan struct{}
@@ -70,7 +70,7 @@ var (
 	types   = []func(*runtime.Scheme) error{corev1.AddToScheme, appsv1.AddToScheme, configv1.Install}
 )
 
-// RegisterTypes adds the Go types of a mechanism's kinds to every World's
+// RegisterTypes adds the Go types of a mechanism's kinds to every Server's
 // scheme (call it from the mechanism's init), so that its actors may use
 // typed objects; kinds without Go types are read as unstructured.
 func RegisterTypes(add func(*runtime.Scheme) error) {
@@ -95,7 +95,7 @@ func Scheme() *runtime.Scheme {
 // Start finds (or builds) the binaries and starts the API server with the
 // fixtures' CRDs installed. Its children die with this process on every exit
 // path (see launch.go); ctx being cancelled stops a start-up at once.
-func Start(ctx context.Context, opts Options) (*World, error) {
+func Start(ctx context.Context, opts Options) (*Server, error) {
 	if opts.Progress == nil {
 		opts.Progress = io.Discard
 	}
@@ -116,7 +116,7 @@ func Start(ctx context.Context, opts Options) (*World, error) {
 		return nil, err
 	}
 	sweep()
-	w := &World{Assets: assets, Scheme: Scheme(), quit: make(chan struct{}), died: make(chan struct{})}
+	w := &Server{Assets: assets, Scheme: Scheme(), quit: make(chan struct{}), died: make(chan struct{})}
 	if w.dir, err = newRunDir(); err != nil {
 		return nil, err
 	}
@@ -149,9 +149,9 @@ func Start(ctx context.Context, opts Options) (*World, error) {
 	return w, nil
 }
 
-// Dir is the World's run directory (launcher links, pids, etcd data,
+// Dir is the Server's run directory (launcher links, pids, etcd data,
 // certificates), removed by Stop.
-func (w *World) Dir() string { return w.dir }
+func (w *Server) Dir() string { return w.dir }
 
 // version returns the first line a binary prints for its version flag.
 func version(ctx context.Context, bin string, flag string) string {
@@ -178,7 +178,7 @@ func portFree(port int) error {
 // warm makes the first writes of each kind here, in the start-up figure,
 // rather than in the first scenario's: the client's discovery and the
 // server's first use of a CRD's storage cost about two seconds.
-func (w *World) warm(ctx context.Context) error {
+func (w *Server) warm(ctx context.Context) error {
 	co := &configv1.ClusterOperator{ObjectMeta: metav1.ObjectMeta{Name: "opcert-warm-up"}}
 	if err := w.Client.Create(ctx, co); err != nil {
 		return err

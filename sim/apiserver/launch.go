@@ -1,4 +1,4 @@
-package world
+package apiserver
 
 import (
 	"context"
@@ -38,7 +38,7 @@ var launched = map[string]bool{"kube-apiserver": true, "etcd": true}
 
 // MaybeLaunch turns this process into the launcher of kube-apiserver or etcd
 // when it was started as one; otherwise it returns at once. Call it first in
-// main and in the TestMain of every package whose tests start a World.
+// main and in the TestMain of every package whose tests start a Server.
 func MaybeLaunch() {
 	assets, name := os.Getenv(envAssets), filepath.Base(os.Args[0])
 	if assets == "" || !launched[name] {

@@ -1,4 +1,4 @@
-package rules
+package judge
 
 import (
 	"math"
@@ -8,8 +8,7 @@ import (
 	"github.com/opcert/opcert/reports"
 )
 
-// exactLatencies is how many answer times of one operator STALE-007 keeps
-// as they are. Past it they are counted in buckets 1% wide, so that a
+// exactLatencies is how many reaction times Latencies keeps as they are. Past it they are counted in buckets 1% wide, so that a
 // timeline of any length (opcert analyze of a months-long recording) is
 // judged in bounded memory: count and max stay exact, p50 and p99 are then
 // good to 1%.
@@ -18,17 +17,19 @@ const exactLatencies = 8192
 // bucketBase is the ratio of a bucket's upper bound to its lower one.
 const bucketBase = 1.01
 
-// latencies are reaction times: the answer times of one operator for
-// STALE-007's measure, how long after their deadlines the detector
-// challenged and marked for STALE-002's and STALE-004's.
-type latencies struct {
+// Latencies are reaction times a rule measured (an operator's answer
+// times, how long after a change a subject reflected it), summed up as a
+// report's measure (Measure) so that a team sees how close to the bound
+// it came. Memory stays bounded however many are added.
+type Latencies struct {
 	exact   []time.Duration
 	buckets map[int]int // past exactLatencies: bucket -> count
 	n       int
 	max     time.Duration
 }
 
-func (l *latencies) add(d time.Duration) {
+// Add notes one reaction time.
+func (l *Latencies) Add(d time.Duration) {
 	l.n++
 	l.max = max(l.max, d)
 	if l.buckets == nil && len(l.exact) < exactLatencies {
@@ -61,11 +62,17 @@ func upper(b int) time.Duration {
 	return time.Duration(math.Pow(bucketBase, float64(b+1)))
 }
 
-// measure summarises the latencies under name with nearest-rank
-// percentiles: exact while every time is kept, a bucket's upper bound
-// (never above the max) past that.
-func (l *latencies) measure(name string, budget time.Duration) reports.Measure {
+// Count is how many reaction times were added.
+func (l *Latencies) Count() int { return l.n }
+
+// Measure sums the latencies up under name, against the budget a rule
+// allows them (none added: a count of zero), with nearest-rank percentiles: exact while every time is
+// kept, a bucket's upper bound (never above the max) past that.
+func (l *Latencies) Measure(name string, budget time.Duration) reports.Measure {
 	m := reports.Measure{Name: name, Count: l.n, Max: l.max, Budget: budget}
+	if l.n == 0 {
+		return m
+	}
 	rank := func(p float64) int { return max(0, min(int(p*float64(l.n)+0.999999)-1, l.n-1)) }
 	if l.buckets == nil {
 		s := slices.Clone(l.exact)

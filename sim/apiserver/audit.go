@@ -1,4 +1,4 @@
-package world
+package apiserver
 
 import (
 	"context"
@@ -99,7 +99,7 @@ current-context: opcert
 
 func (a *audit) close() { _ = a.srv.Close() }
 
-func (w *World) closeAudit() {
+func (w *Server) closeAudit() {
 	if w.audit != nil {
 		w.audit.close()
 	}
@@ -108,7 +108,7 @@ func (w *World) closeAudit() {
 // Writer tells which process's user made the write that left
 // resourceVersion rv, waiting up to within for the API server's audit
 // event; ErrNotAudited means none did (the write was someone else's).
-func (w *World) Writer(ctx context.Context, rv string, within time.Duration) (string, error) {
+func (w *Server) Writer(ctx context.Context, rv string, within time.Duration) (string, error) {
 	return w.audit.writer(ctx, rv, within)
 }
 

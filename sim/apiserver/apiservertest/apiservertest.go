@@ -1,7 +1,7 @@
-// Package worldtest starts the one API server a test package shares
+// Package apiservertest starts the one API server a test package shares
 // (Main), for every package whose tests need kube-apiserver and etcd. It
 // is for tests only.
-package worldtest
+package apiservertest
 
 import (
 	"context"
@@ -10,20 +10,20 @@ import (
 	"os"
 	"testing"
 
-	"github.com/opcert/opcert/sim/world"
+	"github.com/opcert/opcert/sim/apiserver"
 )
 
 // Main is a test package's TestMain: it starts the one API server its
 // integration tests and benchmarks share, as one `opcert run` does, into
 // *api, runs the tests and stops the server. With -short, or while fuzzing
 // (the fuzz targets need no API server), it starts none.
-func Main(m *testing.M, api **world.World) {
-	world.MaybeLaunch()
+func Main(m *testing.M, api **apiserver.Server) {
+	apiserver.MaybeLaunch()
 	flag.Parse()
 	if testing.Short() || fuzzing() {
 		os.Exit(m.Run())
 	}
-	w, err := world.Start(context.Background(), world.Options{Progress: os.Stderr})
+	w, err := apiserver.Start(context.Background(), apiserver.Options{Progress: os.Stderr})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "these tests need kube-apiserver and etcd (run `make envtest`):", err)
 		os.Exit(2)

@@ -1,4 +1,4 @@
-package world
+package apiserver
 
 import (
 	"fmt"
@@ -16,14 +16,14 @@ import (
 // The user is cluster-admin (system:masters) on this private server: it
 // plays an operator, whose rights are not under test. Its writes are
 // audited (Writer).
-func (w *World) AddUser(name, server string) ([]byte, *rest.Config, error) {
+func (w *Server) AddUser(name, server string) ([]byte, *rest.Config, error) {
 	return w.AddUserInGroups(name, server, []string{"system:masters", ProcessGroup})
 }
 
 // AddUserInGroups is AddUser for a user in the given groups only, whose
 // rights are then what RBAC grants them: cluster mode's tests give such a
 // user only opcert's least-privilege roles.
-func (w *World) AddUserInGroups(name, server string, groups []string) ([]byte, *rest.Config, error) {
+func (w *Server) AddUserInGroups(name, server string, groups []string) ([]byte, *rest.Config, error) {
 	u, err := w.plane.AddUser(envtest.User{Name: name, Groups: groups}, nil)
 	if err != nil {
 		return nil, nil, fmt.Errorf("adding user %s: %w", name, err)
@@ -45,4 +45,4 @@ func (w *World) AddUserInGroups(name, server string, groups []string) ([]byte, *
 }
 
 // RESTConfig is the harness's own access to the API server.
-func (w *World) RESTConfig() *rest.Config { return w.Config }
+func (w *Server) RESTConfig() *rest.Config { return w.Config }

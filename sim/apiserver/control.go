@@ -1,4 +1,4 @@
-package world
+package apiserver
 
 import (
 	"context"
@@ -40,7 +40,7 @@ const (
 var ErrInterrupted = errors.New("interrupted while starting the API server")
 
 // launchMu keeps the launcher's variables, which children inherit from this
-// process's environment, steady while one World's children start.
+// process's environment, steady while one Server's children start.
 var launchMu sync.Mutex
 
 // start runs envtest's control plane with its binaries behind the
@@ -53,7 +53,7 @@ var launchMu sync.Mutex
 // opcert serves no webhook. Every file of the control plane, its keys
 // included, is in the run directory (0700), which Stop and Abort remove
 // and the next Start sweeps.
-func (w *World) start(ctx context.Context, crds []*apiextensionsv1.CustomResourceDefinition, port int, limit time.Duration) (*rest.Config, error) {
+func (w *Server) start(ctx context.Context, crds []*apiextensionsv1.CustomResourceDefinition, port int, limit time.Duration) (*rest.Config, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return nil, err
@@ -135,7 +135,7 @@ const startTries = 5
 
 // startPlane starts the control plane, as envtest.Environment.Start does
 // without its webhook set-up, and installs the CRDs.
-func (w *World) startPlane(crds []*apiextensionsv1.CustomResourceDefinition) (*rest.Config, error) {
+func (w *Server) startPlane(crds []*apiextensionsv1.CustomResourceDefinition) (*rest.Config, error) {
 	var err error
 	for range startTries {
 		if err = w.plane.Start(); err == nil {
@@ -178,7 +178,7 @@ func defaultNamespace(cfg *rest.Config) error {
 
 // abandonStart kills what has started; envtest's Start then returns on
 // its own, soon enough not to be waited for long.
-func (w *World) abandonStart(done <-chan started) {
+func (w *Server) abandonStart(done <-chan started) {
 	_ = killAndRemove(w.dir)
 	select {
 	case <-done:
@@ -193,7 +193,7 @@ type started struct {
 }
 
 // output is what the binaries printed last, for a failed start-up's message.
-func (w *World) output() string {
+func (w *Server) output() string {
 	s := ""
 	for i, name := range []string{"kube-apiserver", "etcd"} {
 		if t := w.logs[i].String(); t != "" {
@@ -205,7 +205,7 @@ func (w *World) output() string {
 
 // Stop stops the API server and etcd, within stopTimeout, kills whatever is
 // left and removes the run directory. It is safe to call more than once.
-func (w *World) Stop() error {
+func (w *Server) Stop() error {
 	var err error
 	w.stopOnce.Do(func() {
 		defer live.Delete(w.dir)
@@ -225,12 +225,12 @@ func (w *World) Stop() error {
 	return err
 }
 
-// Died is closed when the API server or etcd stops serving while the World
+// Died is closed when the API server or etcd stops serving while the Server
 // runs; Cause then says what happened.
-func (w *World) Died() <-chan struct{} { return w.died }
+func (w *Server) Died() <-chan struct{} { return w.died }
 
-// Cause is why the World died (nil while it lives).
-func (w *World) Cause() error {
+// Cause is why the Server died (nil while it lives).
+func (w *Server) Cause() error {
 	select {
 	case <-w.died:
 		return w.cause
@@ -241,7 +241,7 @@ func (w *World) Cause() error {
 
 // watch checks that both processes live and that the API server answers,
 // until Stop. Wall time passes here by design: it watches real processes.
-func (w *World) watch() {
+func (w *Server) watch() {
 	dc, err := discovery.NewDiscoveryClientForConfig(w.Config)
 	if err != nil {
 		return
@@ -274,7 +274,7 @@ func (w *World) watch() {
 	}
 }
 
-func (w *World) die(err error) {
+func (w *Server) die(err error) {
 	select {
 	case <-w.quit:
 		return // stopping: processes exit on purpose
@@ -308,10 +308,10 @@ func (t *tail) String() string {
 	return string(t.buf)
 }
 
-// live are the run directories of the Worlds this process has running.
+// live are the run directories of the Servers this process has running.
 var live sync.Map
 
-// Abort kills the processes of every World this process runs and removes
+// Abort kills the processes of every Server this process runs and removes
 // their run directories, for a second Ctrl-C that cannot wait for Stop.
 func Abort() {
 	live.Range(func(dir, _ any) bool {
@@ -320,14 +320,14 @@ func Abort() {
 	})
 }
 
-// uncached are the resources whose lists a World's API server serves from
+// uncached are the resources whose lists a Server's API server serves from
 // etcd rather than its watch cache (see start).
 var (
 	uncachedMu sync.Mutex
 	uncached   = []string{"pods"}
 )
 
-// ListFromEtcd makes every World's API server serve the lists of these
+// ListFromEtcd makes every Server's API server serve the lists of these
 // resources ("resource.group": "upgrades.opcert.io") from etcd, without
 // the up to 100ms a list for the latest state waits for the watch cache
 // to catch up: a mechanism whose actors list a kind at each look registers

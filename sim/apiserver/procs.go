@@ -1,4 +1,4 @@
-package world
+package apiserver
 
 import (
 	"bytes"
@@ -11,9 +11,9 @@ import (
 	"syscall"
 )
 
-// A run directory holds everything one World puts on disk: the launcher
+// A run directory holds everything one Server puts on disk: the launcher
 // symlinks, the pid of each process, etcd's data and the API server's
-// certificates. Stop removes it; a World whose opcert was killed outright
+// certificates. Stop removes it; a Server whose opcert was killed outright
 // leaves it behind, and the next Start removes it (the owner file names a
 // process that is gone).
 const (

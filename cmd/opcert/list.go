@@ -153,9 +153,12 @@ mode).`,
 				for i, s := range r.Subjects {
 					entries = append(entries, subjectEntry{m.Name, r.Name, s.Name, i == 0, subjectKind(r, s), s.Description})
 				}
-				if r.RealTime {
+				if r.Takes(conformance.FormProcess) {
 					entries = append(entries,
-						subjectEntry{m.Name, r.Name, "exec:COMMAND", false, "external", "your executable, one process per instance, in real time ({name}: the object it owns; process mode)"},
+						subjectEntry{m.Name, r.Name, "exec:COMMAND", false, "external", "your executable, one process per instance, in real time ({name}: the object it owns; process mode)"})
+				}
+				if r.Takes(conformance.FormCluster) {
+					entries = append(entries,
 						subjectEntry{m.Name, r.Name, "deployment:NS/NAME", false, "external", "your Deployment on the --kubeconfig cluster, in real time ({name}: the object it owns; cluster mode)"})
 				}
 			}

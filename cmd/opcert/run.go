@@ -514,7 +514,7 @@ func external(mechs map[string]*conformance.Mechanism, role, subject string) err
 	}
 	var errs []string
 	for _, name := range sortedNames(mechs) {
-		if m := mechs[name]; m.TakesRealTime(role) {
+		if m := mechs[name]; m.Takes(role, conformance.FormProcess) || m.Takes(role, conformance.FormCluster) {
 			if _, err := m.Subjects(map[string]string{role: subject}); err != nil {
 				errs = append(errs, "as "+name+"."+role+": "+err.Error())
 			}

@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"slices"
 
-	. "github.com/onsi/ginkgo/v2"
-	. "github.com/onsi/gomega"
+	"github.com/onsi/ginkgo/v2"
+	"github.com/onsi/gomega"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/opcert/opcert/conformance"
@@ -65,14 +65,14 @@ func Mechanism(name string) *conformance.Mechanism {
 // Play plays a built-in of the suite's mechanism with the reference in
 // every role but those chosen, and fails the spec on a run that stopped.
 func (s Suite) Play(scenario string, choices map[string]string) (reports.Run, *timeline.Timeline) {
-	GinkgoHelper()
+	ginkgo.GinkgoHelper()
 	sc, err := scenarios.BuiltinNamed(scenario)
-	Expect(err).NotTo(HaveOccurred())
+	gomega.Expect(err).NotTo(gomega.HaveOccurred())
 	m := Mechanism(s.Mechanism)
 	cast, err := m.Subjects(choices)
-	Expect(err).NotTo(HaveOccurred())
+	gomega.Expect(err).NotTo(gomega.HaveOccurred())
 	run, tl := conformance.Play(context.Background(), s.API(), m, sc, cast, conformance.Options{Prefix: s.Prefix()})
-	Expect(run.Error).To(BeEmpty())
+	gomega.Expect(run.Error).To(gomega.BeEmpty())
 	return run, tl
 }
 
@@ -83,9 +83,9 @@ func (s Suite) Describe() bool {
 	if len(builtins) == 0 {
 		panic("conformancetest: mechanism " + s.Mechanism + " has no built-in scenario")
 	}
-	Describe(s.Mechanism+": the reference", Ordered, func() { s.reference(m, builtins) })
-	Describe(s.Mechanism+": the broken subjects", func() { s.broken(m) })
-	Describe(s.Mechanism+": the faithful variants", func() { s.faithful(m, builtins) })
+	ginkgo.Describe(s.Mechanism+": the reference", ginkgo.Ordered, func() { s.reference(m, builtins) })
+	ginkgo.Describe(s.Mechanism+": the broken subjects", func() { s.broken(m) })
+	ginkgo.Describe(s.Mechanism+": the faithful variants", func() { s.faithful(m, builtins) })
 	return true
 }
 
@@ -94,26 +94,26 @@ func (s Suite) reference(m *conformance.Mechanism, builtins []*scenarios.Scenari
 	golden := err == nil
 	judged := map[string]bool{} // the rules some built-in judged and passed
 	for _, sc := range builtins {
-		It("passes every rule and expectation in "+sc.Name+", on its golden timeline", func() {
+		ginkgo.It("passes every rule and expectation in "+sc.Name+", on its golden timeline", func() {
 			run, tl := s.Play(sc.Name, nil)
 			if golden {
-				Expect(Golden(sc.Name, tl)).To(Succeed())
+				gomega.Expect(Golden(sc.Name, tl)).To(gomega.Succeed())
 			}
 			for _, c := range run.Cases {
-				Expect(c.Status).To(Or(Equal(reports.Pass), Equal(reports.Skip)), "%s: %s %s", c.Rule, c.Status, c.Message)
+				gomega.Expect(c.Status).To(gomega.Or(gomega.Equal(reports.Pass), gomega.Equal(reports.Skip)), "%s: %s %s", c.Rule, c.Status, c.Message)
 				if c.Status == reports.Pass {
 					judged[c.Rule] = true
 				}
 			}
 			if slices.ContainsFunc(sc.Steps, func(st scenarios.Step) bool { return st.Expect != nil }) {
 				c, ok := Case(run, "EXPECT")
-				Expect(ok && c.Status == reports.Pass).To(BeTrue(), "the expectations of %s: %s", sc.Name, c.Message)
+				gomega.Expect(ok && c.Status == reports.Pass).To(gomega.BeTrue(), "the expectations of %s: %s", sc.Name, c.Message)
 			}
 		})
 	}
-	It("has judged every rule somewhere in the built-ins", func() {
+	ginkgo.It("has judged every rule somewhere in the built-ins", func() {
 		for _, r := range m.Rules {
-			Expect(judged).To(HaveKey(r.ID), "no built-in scenario judges %s", r.ID)
+			gomega.Expect(judged).To(gomega.HaveKey(r.ID), "no built-in scenario judges %s", r.ID)
 		}
 	})
 }
@@ -128,29 +128,29 @@ func (s Suite) broken(m *conformance.Mechanism) {
 		if rules[tc.Rule].Style {
 			want = reports.Warn // a convention: a warning unless --strict
 		}
-		It(fmt.Sprintf("%s %s: %s %s in %s", tc.Role, tc.Subject, tc.Rule, want, tc.Scenario), func() {
-			Expect(rules).To(HaveKey(tc.Rule))
+		ginkgo.It(fmt.Sprintf("%s %s: %s %s in %s", tc.Role, tc.Subject, tc.Rule, want, tc.Scenario), func() {
+			gomega.Expect(rules).To(gomega.HaveKey(tc.Rule))
 			run, _ := s.Play(tc.Scenario, map[string]string{tc.Role: tc.Subject})
 			c, ok := Case(run, tc.Rule)
-			Expect(ok).To(BeTrue(), "no case %s", tc.Rule)
-			Expect(c.Status).To(Equal(want), c.Message)
-			Expect(c.Evidence).NotTo(BeEmpty())
+			gomega.Expect(ok).To(gomega.BeTrue(), "no case %s", tc.Rule)
+			gomega.Expect(c.Status).To(gomega.Equal(want), c.Message)
+			gomega.Expect(c.Evidence).NotTo(gomega.BeEmpty())
 		})
 	}
-	It("break every rule between them", func() {
+	ginkgo.It("break every rule between them", func() {
 		shown := map[string]bool{}
 		for _, tc := range s.Broken {
 			shown[tc.Rule] = true
 		}
 		for _, r := range m.Rules {
-			Expect(shown).To(HaveKey(r.ID), "no broken subject is shown failing %s", r.ID)
+			gomega.Expect(shown).To(gomega.HaveKey(r.ID), "no broken subject is shown failing %s", r.ID)
 		}
 	})
-	It("are each shown failing a rule", func() {
+	ginkgo.It("are each shown failing a rule", func() {
 		for _, r := range m.Roles {
 			for _, sub := range r.Subjects {
 				listed := slices.ContainsFunc(s.Broken, func(b Broken) bool { return b.Role == r.Name && b.Subject == sub.Name })
-				Expect(listed).To(Equal(r.Mutant(sub)), "%s %s: a broken subject is listed in Suite.Broken, and only a broken one", r.Name, sub.Name)
+				gomega.Expect(listed).To(gomega.Equal(r.Mutant(sub)), "%s %s: a broken subject is listed in Suite.Broken, and only a broken one", r.Name, sub.Name)
 			}
 		}
 	})
@@ -169,19 +169,19 @@ func (s Suite) faithful(m *conformance.Mechanism, builtins []*scenarios.Scenario
 				// A Style rule may warn, and the built-ins' expectations,
 				// written for the reference's texts and timing, are not
 				// theirs to meet.
-				It(fmt.Sprintf("%s %s fails no rule in %s", r.Name, sub.Name, sc.Name), func() {
+				ginkgo.It(fmt.Sprintf("%s %s fails no rule in %s", r.Name, sub.Name, sc.Name), func() {
 					run, _ := s.Play(sc.Name, map[string]string{r.Name: sub.Name})
 					judged := 0
 					for _, c := range run.Cases {
 						if c.Rule == "EXPECT" {
 							continue
 						}
-						Expect(c.Status).NotTo(Equal(reports.Fail), "%s: %s", c.Rule, c.Message)
+						gomega.Expect(c.Status).NotTo(gomega.Equal(reports.Fail), "%s: %s", c.Rule, c.Message)
 						if c.Status == reports.Pass {
 							judged++
 						}
 					}
-					Expect(judged).To(BeNumerically(">", 0), "no rule judged %s", sub.Name)
+					gomega.Expect(judged).To(gomega.BeNumerically(">", 0), "no rule judged %s", sub.Name)
 				})
 			}
 		}

@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -46,5 +48,27 @@ func TestMechanismsTable(t *testing.T) {
 	}
 	if _, err := listCmd(t, "mechanisms", "-o", "html"); err == nil || !strings.Contains(err.Error(), "table, markdown, json, yaml") {
 		t.Errorf("-o html: %v", err)
+	}
+}
+
+// README's capability table is the one opcert mechanisms prints: a cell a
+// change fills (or empties) is shown there too.
+func TestReadmeCapabilityTable(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const begin, end = "<!-- opcert mechanisms -o markdown -->\n", "<!-- end of opcert mechanisms -->"
+	_, after, ok := strings.Cut(string(readme), begin)
+	shown, _, closed := strings.Cut(after, end)
+	if !ok || !closed {
+		t.Fatalf("README.md has no capability table between %q and %q", begin, end)
+	}
+	md, err := listCmd(t, "mechanisms", "-o", "markdown")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if shown != md {
+		t.Errorf("README.md's capability table is not what opcert mechanisms -o markdown prints now; put its output between the markers:\n%s", md)
 	}
 }

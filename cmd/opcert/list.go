@@ -138,7 +138,8 @@ rule), profile (what an upstream project shipped; it may depart from the
 seed where that project does), external (your own operator). Choose them with
 opcert run --subject role=subject. A role that takes your own operator lists
 the forms it takes: exec:COMMAND (process mode), deployment:NS/NAME (cluster
-mode).`,
+mode). opcert mechanisms shows, for every role, which forms it takes (a Go
+reconciler too, in library mode) and why not the others.`,
 		Args: cobra.NoArgs,
 	}
 	format := outputFlag(cmd)

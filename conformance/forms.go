@@ -8,6 +8,16 @@ import (
 // Takes tells whether the role takes a team's subject in form f.
 func (r *Role) Takes(f Form) bool { return slices.Contains(r.Forms, f) }
 
+// NoForm is a role's Cannot when it takes no team's subject at all, for
+// one reason (the platform's own component, which opcert plays).
+func NoForm(why string) map[Form]string {
+	out := make(map[Form]string, len(AllForms))
+	for _, f := range AllForms {
+		out[f] = why
+	}
+	return out
+}
+
 // FormOf is the form of a team's subject (a Reconciler, a Process, a
 // Deployment), or false for a subject of opcert's own.
 func FormOf(s Subject) (Form, bool) {

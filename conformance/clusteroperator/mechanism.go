@@ -76,10 +76,7 @@ func Mechanism(cfg Config) *conformance.Mechanism {
 
 // versionOperatorCannot: the version operator is the platform's, played
 // by opcert so that the component operators can be judged.
-var versionOperatorCannot = func() map[conformance.Form]string {
-	why := "the version operator is the cluster's own (OpenShift's cluster-version operator), which opcert plays to judge the component operators: no team brings one"
-	return map[conformance.Form]string{conformance.FormLibrary: why, conformance.FormProcess: why, conformance.FormCluster: why}
-}()
+var versionOperatorCannot = conformance.NoForm("the version operator is the cluster's own (OpenShift's cluster-version operator), which opcert plays to judge the component operators: no team brings one")
 
 // world is a scenario's running cluster.
 type world struct {

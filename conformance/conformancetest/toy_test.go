@@ -102,8 +102,7 @@ func toyMechanism() *conformance.Mechanism {
 	why := "a toy: it proves the mechanism contract in a test, and plays only its own keepers"
 	return &conformance.Mechanism{
 		Name: toyName, Seed: "900",
-		Roles: []conformance.Role{{Name: roleKeeper, Subjects: keepers,
-			Cannot: map[conformance.Form]string{conformance.FormLibrary: why, conformance.FormProcess: why, conformance.FormCluster: why}}},
+		Roles:    []conformance.Role{{Name: roleKeeper, Subjects: keepers, Cannot: conformance.NoForm(why)}},
 		Rules:    []conformance.Rule{toyRule},
 		Expects:  configMapGVK,
 		Reaction: toyReaction,

@@ -82,10 +82,7 @@ func Mechanism(cfg Config) *conformance.Mechanism {
 
 // olmCannot: OLM is the platform a team's operator runs against, played
 // by opcert as the seed describes it (README.md, Roles).
-var olmCannot = func() map[conformance.Form]string {
-	why := "OLM itself (the upgrade gate, the OperatorCondition copier) is the platform a team's operator runs against, which opcert plays as the seed describes it: no team brings it"
-	return map[conformance.Form]string{conformance.FormLibrary: why, conformance.FormProcess: why, conformance.FormCluster: why}
-}()
+var olmCannot = conformance.NoForm("OLM itself (the upgrade gate, the OperatorCondition copier) is the platform a team's operator runs against, which opcert plays as the seed describes it: no team brings it")
 
 // world is a scenario's running cluster.
 type world struct {

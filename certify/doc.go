@@ -17,6 +17,11 @@
 // rule's ID, so that --label-filter picks them and the suite's JUnit
 // carries the verdicts.
 //
+// Every mechanism opcert ships is found by name (conformance/all); a role
+// that does not take a team's reconciler (its Role.Forms has no
+// FormLibrary: the library column of `opcert mechanisms`) is refused
+// before anything starts, with the mechanism's reason.
+//
 // The API server is opcert's own (kube-apiserver and etcd started for the
 // call, or once for many with StartServer; both need the envtest binaries,
 // from KUBEBUILDER_ASSETS or opcert's cache), or one the team already runs

@@ -13,6 +13,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/opcert/opcert/conformance"
+	// Every mechanism, found by name through the registry (mechanism).
+	_ "github.com/opcert/opcert/conformance/all"
 	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/scenarios"
 )
@@ -141,6 +143,11 @@ func (p *plan) castOf() (conformance.Cast, error) {
 			roles = append(roles, r.Name)
 		}
 		return nil, fmt.Errorf("certify: mechanism %s has no role %q; roles: %s", p.m.Name, o.Role, strings.Join(roles, ", "))
+	}
+	// Whether the role takes a reconciler is the mechanism's declaration
+	// (Role.Forms), refused before anything starts with the role's reason.
+	if err := p.m.Refusal(o.Role, conformance.FormLibrary); err != nil {
+		return nil, fmt.Errorf("certify: %w", err)
 	}
 	if _, taken := o.Subjects[o.Role]; taken {
 		return nil, fmt.Errorf("certify: Options.Subjects names a subject for %s, the role your reconciler plays", o.Role)

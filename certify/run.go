@@ -58,16 +58,6 @@ func Run(ctx context.Context, opts Options) (*reports.Report, error) {
 func (p *plan) play(ctx context.Context, a *api, sc *scenarios.Scenario) (run reports.Run, tl *timeline.Timeline) {
 	ctx, stop := a.watch(ctx)
 	defer stop()
-	// A mechanism whose role takes only its own subjects may fail to cast
-	// the team's reconciler with a panic (staticpod's roles, so far): that
-	// is a run that could not be made, not a crash of the team's tests.
-	defer func() {
-		if r := recover(); r != nil {
-			run = reports.Run{Scenario: sc.Name, Subjects: p.cast.Names(), Redacted: p.cast.Redacted(), Virtual: sc.Duration.Duration, Stopped: reports.StopSubject,
-				Error: fmt.Sprintf("mechanism %s could not cast your reconciler as %s (its roles may not take reconcilers opcert did not write yet): %v", p.m.Name, p.opts.Role, r)}
-			tl = &timeline.Timeline{}
-		}
-	}()
 	run, tl = conformance.Play(ctx, a.client, p.m, sc, p.cast, conformance.Options{Prefix: prefix()})
 	run.Cases = p.keep(run.Cases)
 	return run, tl

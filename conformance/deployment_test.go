@@ -33,7 +33,7 @@ func TestDeploymentSubjects(t *testing.T) {
 			t.Errorf("%s: %v, want an error saying %q", subject, err, want)
 		}
 	}
-	if _, err := m.Subjects(map[string]string{"detector": "deployment:ops/detector"}); err == nil || !strings.Contains(err.Error(), "cannot be played by an executable or a Deployment") {
+	if _, err := m.Subjects(map[string]string{"detector": "deployment:ops/detector"}); err == nil || !strings.Contains(err.Error(), "role stale.detector cannot be played by a Deployment (cluster mode): not yet: ") {
 		t.Errorf("the detector as a Deployment: %v", err)
 	}
 }

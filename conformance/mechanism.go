@@ -88,17 +88,55 @@ type Mechanism struct {
 	// WithReaction is the mechanism judged with reaction bound d
 	// (opcert's --reaction-bound); nil: it has no reaction to bound.
 	WithReaction func(d time.Duration) *Mechanism
+	// Cannot says why the mechanism cannot do what a team might expect of
+	// it, keyed CannotWatch (Recording is nil) and CannotStream (Online is
+	// empty): `opcert mechanisms` prints it, and a capability it lacks
+	// without a reason fails the capability table's test.
+	Cannot map[string]string
 }
+
+// The keys of Mechanism.Cannot.
+const (
+	// CannotWatch: the mechanism cannot be recorded from a live API server
+	// (opcert watch, opcert analyze).
+	CannotWatch = "watch"
+	// CannotStream: its rules cannot judge a timeline one event at a time,
+	// with bounded memory.
+	CannotStream = "stream"
+)
+
+// Form is a form in which a team brings a subject of its own to a role,
+// beyond opcert's subjects (the reference, faithful and broken variants).
+type Form string
+
+const (
+	// FormLibrary is a team's Go reconciler (Reconciler), run by the
+	// simulator in virtual time (library mode, package certify).
+	FormLibrary Form = "library"
+	// FormProcess is an executable (exec:COMMAND, Process) against
+	// opcert's API server, in real time (process mode).
+	FormProcess Form = "process"
+	// FormCluster is a Deployment on a cluster (deployment:NS/NAME,
+	// Deployment), in real time (cluster mode).
+	FormCluster Form = "cluster"
+)
+
+// AllForms are the forms, in the order the capability table shows them.
+var AllForms = []Form{FormLibrary, FormProcess, FormCluster}
 
 // Role is a part a subject plays; its first subject is the reference.
 type Role struct {
 	Name     string
 	Subjects []Subject
-	// RealTime says the role can be played, in real time, by a subject
-	// that is not opcert's: an executable ("exec:COMMAND", Process:
-	// process mode) or a Deployment on a cluster ("deployment:NS/NAME",
-	// Deployment: cluster mode).
-	RealTime bool
+	// Forms are the forms in which the role takes a team's subject
+	// (declared, never inferred from what Build happens to accept): a
+	// subject in another form is refused before anything starts, with the
+	// role's reason from Cannot.
+	Forms []Form
+	// Cannot says, for each form the role does not take, why: a form that
+	// makes no sense for the role (a simulated node's files on a real
+	// cluster), or one not built yet. `opcert mechanisms` prints it.
+	Cannot map[Form]string
 	// Placeholders are the {keys} an executable's command may hold besides
 	// {role} ({name}: the object the instance owns, and what else the
 	// mechanism gives its processes); a command holding any other is
@@ -251,7 +289,11 @@ func (m *Mechanism) Subjects(choices map[string]string) (Cast, error) {
 		s, ok := r.subject(subject)
 		if external, err := r.externalError(subject); !ok && external {
 			if err == nil {
-				return nil, fmt.Errorf("role %s.%s cannot be played by an executable or a Deployment; subjects: %s", m.Name, role, strings.Join(r.names(), ", "))
+				f := FormProcess
+				if strings.HasPrefix(subject, deploymentPrefix) {
+					f = FormCluster
+				}
+				return nil, fmt.Errorf("%w; subjects: %s", m.refusal(r, f), strings.Join(r.names(), ", "))
 			}
 			shown, _ := Shown(subject)
 			return nil, fmt.Errorf("--subject %s=%s: %w", role, shown, err)
@@ -268,11 +310,11 @@ func (m *Mechanism) Subjects(choices map[string]string) (Cast, error) {
 // HasRole tells whether the mechanism has a role of that name.
 func (m *Mechanism) HasRole(name string) bool { return m.role(name) != nil }
 
-// TakesRealTime tells whether the mechanism's role can be played by a
-// subject outside opcert (Role.RealTime).
-func (m *Mechanism) TakesRealTime(role string) bool {
+// Takes tells whether the mechanism's role takes a team's subject in
+// form f (Role.Forms).
+func (m *Mechanism) Takes(role string, f Form) bool {
 	r := m.role(role)
-	return r != nil && r.RealTime
+	return r != nil && r.Takes(f)
 }
 
 // HasSubject tells whether the mechanism's role has a subject of that name.
@@ -309,12 +351,12 @@ func (r *Role) subject(name string) (Subject, bool) {
 			return s, true
 		}
 	}
-	if cmd, ok := strings.CutPrefix(name, execPrefix); ok && r.RealTime {
+	if cmd, ok := strings.CutPrefix(name, execPrefix); ok && r.Takes(FormProcess) {
 		c, err := r.command(cmd)
 		shown, _ := redact.Args(c)
 		return Subject{Name: name, Description: "the executable " + process.Command(shown).String(), Impl: Process{Command: c}}, err == nil
 	}
-	if spec, ok := strings.CutPrefix(name, deploymentPrefix); ok && r.RealTime {
+	if spec, ok := strings.CutPrefix(name, deploymentPrefix); ok && r.Takes(FormCluster) {
 		d, err := ParseDeployment(spec)
 		return Subject{Name: name, Description: "the Deployment " + d.Namespace + "/" + d.Name + " on the cluster", Impl: d}, err == nil
 	}
@@ -322,18 +364,18 @@ func (r *Role) subject(name string) (Subject, bool) {
 }
 
 // externalError tells whether subject is in a form of a subject outside
-// opcert (exec:, deployment:) and, when the role takes such subjects, what
-// is wrong with it; a nil error with true means the role takes none.
+// opcert (exec:, deployment:) and, when the role takes that form, what is
+// wrong with it; a nil error with true means the role does not take it.
 func (r *Role) externalError(subject string) (bool, error) {
 	if cmd, ok := strings.CutPrefix(subject, execPrefix); ok {
-		if !r.RealTime {
+		if !r.Takes(FormProcess) {
 			return true, nil
 		}
 		_, err := r.command(cmd)
 		return true, err
 	}
 	if spec, ok := strings.CutPrefix(subject, deploymentPrefix); ok {
-		if !r.RealTime {
+		if !r.Takes(FormCluster) {
 			return true, nil
 		}
 		_, err := ParseDeployment(spec)

@@ -56,7 +56,11 @@ func Play(ctx context.Context, api client.Client, m *Mechanism, sc *scenarios.Sc
 	tl = &timeline.Timeline{}
 	run = reports.Run{Scenario: sc.Name, Mechanism: m.Name, Description: sc.Description, Subjects: cast.Names(),
 		Redacted: cast.Redacted(), Virtual: sc.Duration.Duration, Reaction: m.Reaction}
-	stage, err := newStage(api, sc, cast, tl, &m, opts)
+	err := m.Refuses(cast)
+	var stage *Stage
+	if err == nil {
+		stage, err = newStage(api, sc, cast, tl, &m, opts)
+	}
 	// Last, once the processes have said how they ended: whether the run
 	// proved anything of its subjects (unproven.go).
 	defer func() { run.NotJudged = unproven(m, cast, tl.Events(), run) }()

@@ -11,7 +11,7 @@ import (
 
 func TestUnproven(t *testing.T) {
 	m := &Mechanism{Name: "m", Roles: []Role{
-		{Name: "operator", Subjects: []Subject{{Name: "reference"}, {Name: "broken"}}, RealTime: true},
+		{Name: "operator", Subjects: []Subject{{Name: "reference"}, {Name: "broken"}}, Forms: []Form{FormProcess}},
 		{Name: "watcher", Subjects: []Subject{{Name: "reference"}}},
 	}}
 	team := Cast{"operator": {Name: "exec:/bin/op --token=s3cret"}, "watcher": {Name: "reference"}}
@@ -53,7 +53,7 @@ func TestUnproven(t *testing.T) {
 }
 
 func TestRoleCommand(t *testing.T) {
-	r := &Role{Name: "operator", RealTime: true, Placeholders: []string{"name", "timeScale"}}
+	r := &Role{Name: "operator", Forms: []Form{FormProcess}, Placeholders: []string{"name", "timeScale"}}
 	for _, tc := range []struct{ line, err string }{
 		{"/bin/true --name {name} --role {role} --scale {timeScale}", ""},
 		{"sh -c 'echo {\"a\":1}'", ""},

@@ -138,7 +138,8 @@ rule), profile (what an upstream project shipped; it may depart from the
 seed where that project does), external (your own operator). Choose them with
 opcert run --subject role=subject. A role that takes your own operator lists
 the forms it takes: exec:COMMAND (process mode), deployment:NS/NAME (cluster
-mode).`,
+mode). opcert mechanisms shows, for every role, which forms it takes (a Go
+reconciler too, in library mode) and why not the others.`,
 		Args: cobra.NoArgs,
 	}
 	format := outputFlag(cmd)
@@ -153,9 +154,12 @@ mode).`,
 				for i, s := range r.Subjects {
 					entries = append(entries, subjectEntry{m.Name, r.Name, s.Name, i == 0, subjectKind(r, s), s.Description})
 				}
-				if r.RealTime {
+				if r.Takes(conformance.FormProcess) {
 					entries = append(entries,
-						subjectEntry{m.Name, r.Name, "exec:COMMAND", false, "external", "your executable, one process per instance, in real time ({name}: the object it owns; process mode)"},
+						subjectEntry{m.Name, r.Name, "exec:COMMAND", false, "external", "your executable, one process per instance, in real time ({name}: the object it owns; process mode)"})
+				}
+				if r.Takes(conformance.FormCluster) {
+					entries = append(entries,
 						subjectEntry{m.Name, r.Name, "deployment:NS/NAME", false, "external", "your Deployment on the --kubeconfig cluster, in real time ({name}: the object it owns; cluster mode)"})
 				}
 			}

@@ -41,7 +41,9 @@ func (o *runOptions) unplayable(p plan, external bool) (why, fix string, mechani
 // realTimeRoles tells whether a subject outside opcert can play any of
 // the mechanism's roles.
 func realTimeRoles(m *conformance.Mechanism) bool {
-	return slices.ContainsFunc(m.Roles, func(r conformance.Role) bool { return r.RealTime })
+	return slices.ContainsFunc(m.Roles, func(r conformance.Role) bool {
+		return r.Takes(conformance.FormProcess) || r.Takes(conformance.FormCluster)
+	})
 }
 
 // playable splits the plans into those the run plays and the built-ins it

@@ -506,19 +506,31 @@ func parseSubjects(flags []string, mechs map[string]*conformance.Mechanism) (map
 }
 
 // external is what is wrong with a subject outside opcert (exec:,
-// deployment:) that no role took, as each role that takes such subjects
-// says it (their placeholders differ); nil if no role does.
+// deployment:) that no role took, as each role that takes its form says
+// it (their placeholders differ), or, when none takes it, as each role of
+// that name says why not (Role.Cannot); nil for a subject of opcert's.
 func external(mechs map[string]*conformance.Mechanism, role, subject string) error {
 	if !conformance.External(subject) {
 		return nil
 	}
-	var errs []string
+	form := conformance.FormProcess
+	if !strings.HasPrefix(subject, "exec:") {
+		form = conformance.FormCluster
+	}
+	var errs, refusals []string
 	for _, name := range sortedNames(mechs) {
-		if m := mechs[name]; m.TakesRealTime(role) {
-			if _, err := m.Subjects(map[string]string{role: subject}); err != nil {
-				errs = append(errs, "as "+name+"."+role+": "+err.Error())
-			}
+		m := mechs[name]
+		if !m.HasRole(role) {
+			continue
 		}
+		if _, err := m.Subjects(map[string]string{role: subject}); err != nil && m.Takes(role, form) {
+			errs = append(errs, "as "+name+"."+role+": "+err.Error())
+		} else if err != nil {
+			refusals = append(refusals, m.Refusal(role, form).Error())
+		}
+	}
+	if len(errs) == 0 {
+		errs = refusals
 	}
 	if len(errs) == 0 {
 		return nil

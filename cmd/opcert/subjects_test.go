@@ -27,6 +27,9 @@ func TestParseSubjectsScopesRoles(t *testing.T) {
 		{"janitor=x", `no role "janitor" in any mechanism`},
 		{"operator=sluggish", `no subject "sluggish" for role operator`},
 		{"nosuch.operator=x", `no mechanism "nosuch"`},
+		// No role of that name takes the form: each says why.
+		{"detector=exec:/bin/true", "role stale.detector cannot be played by an executable (process mode): not yet: "},
+		{"startup-monitor=deployment:ops/monitor", "role staticpod.startup-monitor cannot be played by a Deployment (cluster mode): a simulated node's files cannot be on a real cluster"},
 	} {
 		got, err := parseSubjects([]string{tc.flag}, mechs)
 		if err != nil {

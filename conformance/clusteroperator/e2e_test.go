@@ -11,7 +11,6 @@ import (
 
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/conformance/clusteroperator"
-	"github.com/opcert/opcert/conformance/clusteroperator/rules"
 	"github.com/opcert/opcert/conformance/conformancetest"
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/scenarios"
@@ -54,30 +53,9 @@ func verdict(run reports.Run, rule string) reports.Case {
 	return c
 }
 
-var _ = Describe("the reference", Ordered, func() {
-	judged := map[string]bool{} // the rules some built-in judged and passed
-	for _, sc := range builtins() {
-		It("passes every CO rule and expectation in "+sc.Name+", on its golden timeline", func() {
-			run, tl := play(sc.Name, nil)
-			Expect(conformancetest.Golden(sc.Name, tl)).To(Succeed())
-			for _, c := range run.Cases {
-				Expect(c.Status).To(Or(Equal(reports.Pass), Equal(reports.Skip)), "%s: %s %s", c.Rule, c.Status, c.Message)
-				if c.Status == reports.Pass {
-					judged[c.Rule] = true
-				}
-			}
-			if expects(sc) {
-				Expect(verdict(run, "EXPECT").Status).To(Equal(reports.Pass))
-			}
-		})
-	}
-
-	It("has judged every CO rule somewhere in the built-ins", func() {
-		for _, r := range rules.Rules(rules.DefaultConfig()) {
-			Expect(judged).To(HaveKey(r.ID), "no built-in scenario judges %s", r.ID)
-		}
-	})
-
+// The reference passes every built-in on its golden timeline
+// (suite_test.go), the same timeline each time.
+var _ = Describe("the reference", func() {
 	It("gives the same timeline twice, byte for byte (001's world is deterministic)", func() {
 		_, a := play("co-operator-restart", nil)
 		_, b := play("co-operator-restart", nil)

@@ -1,8 +1,42 @@
 // Package conformancetest holds what every mechanism's envtest suite needs
 // (its API server comes from worldtest.Main): its built-in scenarios
 // (Builtins), golden timelines of them (Golden), a run's case by rule
-// (Case), and a benchmark's loop of runs (PlayLoop). It is for
-// tests only; it names no mechanism.
+// (Case), a benchmark's loop of runs (PlayLoop), the checks every
+// mechanism passes, written once (Suite), and its rows of the capability
+// table held to its code (Capabilities). It is for tests only; it names
+// no mechanism.
+//
+// # Adding a mechanism
+//
+// The toy mechanism of toy_test.go takes every step but the fifth in one
+// test file (its world, subjects and rule side by side; a mechanism in a
+// test is imported by no program), and its test fails when the contract
+// the steps describe moves.
+//
+//  1. A package conformance/<name> (the seed's short name) whose
+//     mechanism.go builds a conformance.Mechanism: Name, Seed, Rules,
+//     Build (the scenario's world from the cast, its actors started on the
+//     Stage's scheduler, their writes recorded through Sched.Client), and
+//     its Roles, each with its subjects (the reference first, the broken
+//     ones, the faithful variants marked Faithful), the forms of a team's
+//     subject it takes (Forms) and why not the others (Cannot). Say in
+//     Mechanism.Cannot why it cannot be recorded ("watch") or judged
+//     streaming ("stream") unless it sets Recording or Online.
+//  2. Its part of the scenario format, registered from the package's
+//     init (scenarios.RegisterKind): the world's fields, the actions and
+//     their value types, the built-ins, embedded.
+//  3. One registration of the plug-in from the same init
+//     (conformance.Register), with the flags that tune its rules.
+//  4. Its rules, pure functions over the timeline, in
+//     conformance/<name>/rules, each citing its seed's section, importing
+//     nothing of reference/ (TestRulesImportNoReference).
+//  5. One line in conformance/all, which opcert and certify import: its
+//     test fails on a mechanism package left out, and holds every
+//     registered mechanism's rows of `opcert mechanisms` to its code.
+//  6. Its envtest suite: TestMain calls Main; a Suite declares the checks
+//     (var _ = Suite{...}.Describe()) with the table of its broken
+//     subjects; golden timelines of the built-ins under testdata/golden,
+//     written once with OPCERT_UPDATE_GOLDEN=1 and reviewed.
 package conformancetest
 
 import (

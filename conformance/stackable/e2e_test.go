@@ -24,9 +24,6 @@ func TestConformance(t *testing.T) {
 	RunSpecs(t, "seed 004 (stackable) on envtest")
 }
 
-// builtins are this mechanism's built-in scenarios.
-func builtins() []*scenarios.Scenario { return conformancetest.Builtins(stackable.Name) }
-
 func play(name string, cfg stackable.Config, choices map[string]string) (reports.Run, *timeline.Timeline) {
 	GinkgoHelper()
 	sc, err := scenarios.BuiltinNamed(name)
@@ -45,28 +42,6 @@ func verdict(run reports.Run, rule string) reports.Case {
 	Expect(ok).To(BeTrue(), "no case %s", rule)
 	return c
 }
-
-var _ = Describe("the reference", Ordered, func() {
-	judged := map[string]bool{} // the rules some built-in judged and passed
-	for _, sc := range builtins() {
-		It("passes every STACKABLE rule and expectation in "+sc.Name+", on its golden timeline", func() {
-			run, tl := play(sc.Name, stackable.DefaultConfig(), nil)
-			Expect(conformancetest.Golden(sc.Name, tl)).To(Succeed())
-			for _, c := range run.Cases {
-				Expect(c.Status).To(Or(Equal(reports.Pass), Equal(reports.Skip)), "%s: %s %s", c.Rule, c.Status, c.Message)
-				if c.Status == reports.Pass {
-					judged[c.Rule] = true
-				}
-			}
-		})
-	}
-
-	It("has judged every STACKABLE rule somewhere in the built-ins", func() {
-		for _, r := range rules.Rules(rules.DefaultConfig()) {
-			Expect(judged).To(HaveKey(r.ID), "no built-in scenario judges %s", r.ID)
-		}
-	})
-})
 
 // What operator-rs shipped passes the rules of its profile (the Style
 // rules warn: it writes no lastProbeTime), and fails the seed's only

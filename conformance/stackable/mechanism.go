@@ -46,7 +46,13 @@ const (
 func Mechanism(cfg Config) *conformance.Mechanism {
 	return scalable(&conformance.Mechanism{
 		Name: Name, Seed: Seed,
-		Roles:    []conformance.Role{{Name: RoleOperator, Subjects: operators, RealTime: true, Placeholders: placeholders}},
+		Roles: []conformance.Role{{Name: RoleOperator, Subjects: operators, Placeholders: placeholders,
+			Forms:  []conformance.Form{conformance.FormProcess, conformance.FormCluster},
+			Cannot: map[conformance.Form]string{conformance.FormLibrary: "not yet: the world runs a team's operator only as an executable or a Deployment; in virtual time it plays opcert's operators (the reference, faithful and broken ones)"}}},
+		Cannot: map[string]string{
+			conformance.CannotWatch:  "not yet: no recording of a live cluster (which kinds, whose writes) is declared for seed 004",
+			conformance.CannotStream: "not yet: the STACKABLE rules have no facts readable one event at a time (Online), so a timeline is judged held in memory",
+		},
 		Rules:    rules.Rules(cfg),
 		Estimate: estimate,
 		Expects:  SampleClusterGVK,

@@ -39,8 +39,11 @@ func MechanismRecording(cfg Config, detectorManagers []string) *conformance.Mech
 	m := judging(&conformance.Mechanism{
 		Name: "stale", Seed: "000",
 		Roles: []conformance.Role{
-			{Name: RoleDetector, Subjects: detectors},
-			{Name: RoleOperator, Subjects: operators, RealTime: true, Placeholders: placeholders},
+			{Name: RoleDetector, Subjects: detectors, Forms: []conformance.Form{conformance.FormLibrary}, Cannot: map[conformance.Form]string{
+				conformance.FormProcess: "not yet: the world starts only its operators as executables (processes.go); certify a detector of your own in library mode, or record a running one with opcert watch --detector-manager",
+				conformance.FormCluster: "not yet: the world scales only its operators' Deployments (deployments.go); on a live cluster opcert watch records the running detector (--detector-manager)",
+			}},
+			{Name: RoleOperator, Subjects: operators, Forms: conformance.AllForms, Placeholders: placeholders},
 		},
 		Rules:    rules.Rules(cfg),
 		Estimate: func(sc *scenarios.Scenario) int { return estimate(cfg, sc) },

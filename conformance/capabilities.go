@@ -1,0 +1,54 @@
+package conformance
+
+// The capability table (`opcert mechanisms`): for each role of each
+// mechanism, the forms in which a team can bring it and whether its
+// mechanism can be recorded and judged streaming, each computed from the
+// mechanism's declarations, each "no" with the mechanism's reason.
+
+// Columns are the table's columns: the forms, then the mechanism's
+// capabilities (the keys of Mechanism.Cannot).
+var Columns = []string{string(FormLibrary), string(FormProcess), string(FormCluster), CannotWatch, CannotStream}
+
+// Capability is one row of the table: a role of a mechanism.
+type Capability struct {
+	Mechanism string `json:"mechanism"`
+	Seed      string `json:"seed"`
+	Role      string `json:"role"`
+	Cells     []Cell `json:"cells"` // in the order of Columns
+}
+
+// Cell says whether a role (or its mechanism) can do what its column
+// names and, when it cannot, why.
+type Cell struct {
+	Column string `json:"column"`
+	Can    bool   `json:"can"`
+	Why    string `json:"why,omitempty"`
+}
+
+// Capabilities is the table of the mechanisms, a row per role in the
+// mechanisms' and roles' order.
+func Capabilities(ms []*Mechanism) []Capability {
+	var out []Capability
+	for _, m := range ms {
+		watch := Cell{Column: CannotWatch, Can: m.Recording != nil}
+		stream := Cell{Column: CannotStream, Can: len(m.Online) > 0}
+		for _, c := range []*Cell{&watch, &stream} {
+			if !c.Can {
+				c.Why = m.Cannot[c.Column]
+			}
+		}
+		for _, r := range m.Roles {
+			row := Capability{Mechanism: m.Name, Seed: m.Seed, Role: r.Name}
+			for _, f := range AllForms {
+				c := Cell{Column: string(f), Can: r.Takes(f)}
+				if !c.Can {
+					c.Why = r.Cannot[f]
+				}
+				row.Cells = append(row.Cells, c)
+			}
+			row.Cells = append(row.Cells, watch, stream)
+			out = append(out, row)
+		}
+	}
+	return out
+}

@@ -52,14 +52,14 @@ selftest: build envtest
 # Random fault schedules on the reference, a bounded number of seeds per
 # mechanism (README "Fuzzing"): a failure fails the target and leaves the
 # replay and minimal scenario files in opcert-fuzz-<mechanism>/.
-FUZZ_SEED ?= 1
+FUZZ_DRAW ?= 1
 FUZZ_RUNS ?= 20
 FUZZ_DURATION ?= 6h
 FUZZ_MECHANISMS ?= stale staticpod
 fuzz-seeds: build envtest
 	@set -e; for m in $(FUZZ_MECHANISMS); do \
-		echo "== opcert fuzz --mechanism $$m --seed $(FUZZ_SEED) --runs $(FUZZ_RUNS) --duration $(FUZZ_DURATION)"; \
-		bin/opcert fuzz --mechanism $$m --seed $(FUZZ_SEED) --runs $(FUZZ_RUNS) --duration $(FUZZ_DURATION) --out opcert-fuzz-$$m; \
+		echo "== opcert fuzz --mechanism $$m --draw $(FUZZ_DRAW) --runs $(FUZZ_RUNS) --duration $(FUZZ_DURATION)"; \
+		bin/opcert fuzz --mechanism $$m --draw $(FUZZ_DRAW) --runs $(FUZZ_RUNS) --duration $(FUZZ_DURATION) --out opcert-fuzz-$$m; \
 	done
 
 # Figures for the README: virtual-s/s, API calls, floor, detector writes.

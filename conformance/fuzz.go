@@ -15,8 +15,9 @@ import (
 
 // FuzzOptions says what Fuzz draws and how much it may shrink.
 type FuzzOptions struct {
-	// Seed is the first seed; run i draws seed Seed+i.
-	Seed     uint64
+	// Draw is the first draw number, the random source's seed: run i
+	// plays the scenario draw Draw+i gives.
+	Draw     uint64
 	Runs     int
 	Duration time.Duration
 	// ShrinkRuns bounds the candidate runs spent shrinking a failure.
@@ -38,7 +39,7 @@ type FuzzOptions struct {
 // Finding is a drawn scenario on which the cast failed, and the smallest
 // scenario shrinking found that still fails the same way.
 type Finding struct {
-	Seed uint64
+	Draw uint64
 	// Failure is what failed: a rule's ID, or why the run stopped.
 	Failure string
 	Drawn   *scenarios.Scenario
@@ -75,8 +76,8 @@ func Fuzz(ctx context.Context, api client.Client, m *Mechanism, cast Cast, o Fuz
 		return run, tl, nil
 	}
 	for i := range o.Runs {
-		seed := o.Seed + uint64(i)
-		sc, file, err := scenarios.Drawn(m.Name, seed, o.Duration)
+		draw := o.Draw + uint64(i)
+		sc, file, err := scenarios.Drawn(m.Name, draw, o.Duration)
 		if err != nil {
 			return nil, err
 		}
@@ -88,7 +89,7 @@ func Fuzz(ctx context.Context, api client.Client, m *Mechanism, cast Cast, o Fuz
 		if failure == "" {
 			continue
 		}
-		f := &Finding{Seed: seed, Failure: failure, Drawn: sc, DrawnFile: file, DrawnRun: run, MinimalRun: run, MinimalTL: tl}
+		f := &Finding{Draw: draw, Failure: failure, Drawn: sc, DrawnFile: file, DrawnRun: run, MinimalRun: run, MinimalTL: tl}
 		sh := &scenarios.Shrinking{Budget: o.ShrinkRuns, Fails: func(c *scenarios.Scenario) (bool, error) {
 			run, tl, err := play(c, true)
 			if err != nil || !failsWith(run, failure) {
@@ -97,12 +98,12 @@ func Fuzz(ctx context.Context, api client.Client, m *Mechanism, cast Cast, o Fuz
 			f.MinimalRun, f.MinimalTL = run, tl
 			return true, nil
 		}}
-		min, minFile, err := sh.Shrink(sc, fmt.Sprintf("fuzz-%s-%d-min.yaml", m.Name, seed))
+		min, minFile, err := sh.Shrink(sc, fmt.Sprintf("fuzz-%s-%d-min.yaml", m.Name, draw))
 		f.Minimal, f.MinimalFile, f.ShrinkRuns = min, minFile, sh.Runs
 		if min != nil {
 			f.Minimal.Name = sc.Name + "-min"
-			f.Minimal.Description = fmt.Sprintf("Shrunk by opcert fuzz in %d runs from the %d steps over %s that seed %d draws (%s); still fails %s.",
-				sh.Runs, len(sc.Steps), sc.Duration.Duration, seed, sc.Source, failure)
+			f.Minimal.Description = fmt.Sprintf("Shrunk by opcert fuzz in %d runs from the %d steps over %s that draw %d gives (%s); still fails %s.",
+				sh.Runs, len(sc.Steps), sc.Duration.Duration, draw, sc.Source, failure)
 			if f.MinimalFile, err = scenarios.Encode(f.Minimal); err != nil {
 				return f, err
 			}

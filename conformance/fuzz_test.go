@@ -21,7 +21,7 @@ var _ = Describe("opcert fuzz", func() {
 		cast, err := m.Subjects(map[string]string{"detector": detector})
 		Expect(err).NotTo(HaveOccurred())
 		f, err := conformance.Fuzz(context.Background(), api.Client, m, cast, conformance.FuzzOptions{
-			Seed: 1, Runs: 4, Duration: d, ShrinkRuns: 100, Stem: stem})
+			Draw: 1, Runs: 4, Duration: d, ShrinkRuns: 100, Stem: stem})
 		Expect(err).NotTo(HaveOccurred())
 		return f
 	}

@@ -9,23 +9,24 @@ import (
 	"time"
 )
 
-// drawStream is the second word of the random source a seed draws from:
-// a fixed constant, so that a seed names one scenario for good.
+// drawStream is the second word of the random source a draw number
+// seeds: a fixed constant, so that a draw number names one scenario for
+// good.
 const drawStream = 0x0b5e55ed
 
-// Drawn is the scenario that seed draws for mechanism over duration (the
+// Drawn is the scenario that draw (a number) draws for mechanism over duration (the
 // kind's Draw), written out and read back as a file would be: what runs is
-// exactly what its file replays. Name is fuzz-<mechanism>-<seed>.
-func Drawn(mechanism string, seed uint64, duration time.Duration) (*Scenario, []byte, error) {
+// exactly what its file replays. Name is fuzz-<mechanism>-<draw>.
+func Drawn(mechanism string, draw uint64, duration time.Duration) (*Scenario, []byte, error) {
 	k, ok := kindOf(mechanism)
 	if !ok || k.Draw == nil {
 		return nil, nil, fmt.Errorf("mechanism %q cannot draw random scenarios; these can: %s", mechanism, strings.Join(Drawable(), ", "))
 	}
-	world, steps := k.Draw(rand.New(rand.NewPCG(seed, drawStream)), duration)
-	name := fmt.Sprintf("fuzz-%s-%d", mechanism, seed)
+	world, steps := k.Draw(rand.New(rand.NewPCG(draw, drawStream)), duration)
+	name := fmt.Sprintf("fuzz-%s-%d", mechanism, draw)
 	s := &Scenario{
 		Name:        name,
-		Description: fmt.Sprintf("Drawn by opcert fuzz --mechanism %s --seed %d --duration %s.", mechanism, seed, duration),
+		Description: fmt.Sprintf("Drawn by opcert fuzz --mechanism %s --draw %d --duration %s.", mechanism, draw, duration),
 		Mechanism:   mechanism, Duration: Duration{duration}, World: world, Steps: steps,
 	}
 	return reread(s, name+".yaml")

@@ -20,7 +20,7 @@ import (
 type fuzzOptions struct {
 	out        string
 	mechanism  string
-	seed       uint64
+	draw       uint64
 	runs       int
 	duration   time.Duration
 	shrinkRuns int
@@ -37,11 +37,13 @@ func newFuzz() *cobra.Command {
 		Short: "Run randomly drawn fault schedules, and shrink a failure to a small scenario",
 		Long: `Run randomly drawn fault schedules, and shrink a failure to a small scenario.
 
-Each run draws a scenario from its seed (--seed, then --seed+1, ...): a world
+Each run draws a scenario from its number (--draw, then --draw+1, ...): a world
 of the mechanism (operators, nodes, revisions) and faults over --duration
 (deaths, hangs, restarts, and whatever else the mechanism's scenarios offer),
 and judges it with every rule; each role is filled by the reference unless
---subject says otherwise. A seed always draws the same scenario.
+--subject says otherwise. A draw number always draws the same scenario (it
+seeds the random source; the designs the rules judge are the other kind of
+seed, as in "seed 000").
 
 At the first run that fails a rule (or that its subjects break), opcert fuzz
 writes the drawn scenario as a file that replays it, then shrinks it:
@@ -59,8 +61,8 @@ Exit codes: 0 every run passed (warnings pass too, unless --strict), 1 a
 run failed (files written), 2 the input's fault (flags, --out; nothing
 written), 3 the environment's fault (the API server, the disk), 128+n
 stopped by signal n (the report directory left as it was).`,
-		Example: `  opcert fuzz --mechanism stale --seed 1 --runs 20 --duration 24h
-  opcert fuzz --mechanism staticpod --seed 100 --runs 5 --duration 6h
+		Example: `  opcert fuzz --mechanism stale --draw 1 --runs 20 --duration 24h
+  opcert fuzz --mechanism staticpod --draw 100 --runs 5 --duration 6h
   opcert fuzz --mechanism stale --subject detector=lenient --runs 3 --duration 2h`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return o.run(cmd) },
@@ -68,7 +70,10 @@ stopped by signal n (the report directory left as it was).`,
 	f := cmd.Flags()
 	f.StringVarP(&o.out, "out", "o", "opcert-fuzz", "report directory (replaced when the fuzzing ends)")
 	f.StringVarP(&o.mechanism, "mechanism", "m", "", "the mechanism whose scenarios to draw (required): "+strings.Join(scenarios.Drawable(), ", "))
-	f.Uint64Var(&o.seed, "seed", 1, "the first seed; run i draws seed+i")
+	f.Uint64Var(&o.draw, "draw", 1, "the first draw number (the random source's seed); run i plays draw+i")
+	// --seed was the flag's name: kept for scripts, said to be --draw.
+	f.Uint64Var(&o.draw, "seed", 1, "")
+	_ = f.MarkDeprecated("seed", "use --draw (the same number)")
 	f.IntVar(&o.runs, "runs", 10, "how many scenarios to draw and run")
 	f.DurationVar(&o.duration, "duration", 24*time.Hour, "virtual time each drawn scenario covers")
 	f.IntVar(&o.shrinkRuns, "shrink-runs", 200, "at most this many runs to shrink a failure (0: do not shrink)")
@@ -143,7 +148,7 @@ func (o *fuzzOptions) run(cmd *cobra.Command) error {
 	start := time.Now()
 	drawn, shrinks := 0, 0
 	finding, err := conformance.Fuzz(ctx, w.Client, m, cast, conformance.FuzzOptions{
-		Seed: o.seed, Runs: o.runs, Duration: o.duration, ShrinkRuns: o.shrinkRuns, Dir: w.Dir(), Strict: o.strict,
+		Draw: o.draw, Runs: o.runs, Duration: o.duration, ShrinkRuns: o.shrinkRuns, Dir: w.Dir(), Strict: o.strict,
 		Ran: func(sc *scenarios.Scenario, run reports.Run, shrink bool) {
 			if shrink {
 				shrinks++
@@ -179,8 +184,8 @@ func (o *fuzzOptions) run(cmd *cobra.Command) error {
 	}
 	fmt.Fprintln(stdout)
 	if finding == nil {
-		fmt.Fprintf(stdout, "PASS: %d drawn %s scenarios (seeds %d to %d, %s each) passed every rule in %s; report in %s\n",
-			drawn, m.Name, o.seed, o.seed+uint64(o.runs)-1, o.duration, rep.Wall.Round(time.Millisecond), o.out)
+		fmt.Fprintf(stdout, "PASS: %d drawn %s scenarios (draws %d to %d, %s each) passed every rule in %s; report in %s\n",
+			drawn, m.Name, o.draw, o.draw+uint64(o.runs)-1, o.duration, rep.Wall.Round(time.Millisecond), o.out)
 		return nil
 	}
 	printFinding(stdout, finding, o.out)
@@ -226,7 +231,7 @@ func writeFinding(dir string, f *conformance.Finding, rep *reports.Report) error
 }
 
 func printFinding(w io.Writer, f *conformance.Finding, out string) {
-	fmt.Fprintf(w, "FAIL: seed %d fails %s: %s (%d steps over %s)\n", f.Seed, f.Failure, failures(f.DrawnRun), len(f.Drawn.Steps), f.Drawn.Duration.Duration)
+	fmt.Fprintf(w, "FAIL: draw %d fails %s: %s (%d steps over %s)\n", f.Draw, f.Failure, failures(f.DrawnRun), len(f.Drawn.Steps), f.Drawn.Duration.Duration)
 	fmt.Fprintf(w, "shrunk in %d runs to %d steps over %s, which still fails %s\n\n", f.ShrinkRuns, len(f.Minimal.Steps), f.Minimal.Duration.Duration, f.Failure)
 	fmt.Fprintf(w, "replay:  opcert run %s\n", visible.Quote(filepath.Join(out, f.Drawn.Name+".yaml")))
 	fmt.Fprintf(w, "minimal: opcert run %s\n\n", visible.Quote(filepath.Join(out, f.Minimal.Name+".yaml")))

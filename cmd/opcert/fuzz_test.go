@@ -36,12 +36,12 @@ func TestFuzzWritesReplayAndMinimal(t *testing.T) {
 		t.Skip("needs the API server")
 	}
 	out := filepath.Join(t.TempDir(), "fuzz")
-	r := opcert(t, nil, "fuzz", "--mechanism", "stale", "--subject", "detector=lenient", "--seed", "1", "--runs", "1",
+	r := opcert(t, nil, "fuzz", "--mechanism", "stale", "--subject", "detector=lenient", "--draw", "1", "--runs", "1",
 		"--duration", "12h", "--shrink-runs", "25", "--out", out)
 	if r.code != 1 {
 		t.Fatalf("exit %d, want 1\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
-	for _, w := range []string{"FAIL: seed 1 fails STALE-004", "replay:  opcert run " + filepath.Join(out, "fuzz-stale-1.yaml"), "minimal: opcert run"} {
+	for _, w := range []string{"FAIL: draw 1 fails STALE-004", "replay:  opcert run " + filepath.Join(out, "fuzz-stale-1.yaml"), "minimal: opcert run"} {
 		if !strings.Contains(r.stdout, w) {
 			t.Errorf("the summary does not say %q:\n%s", w, r.stdout)
 		}

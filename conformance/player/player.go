@@ -61,9 +61,11 @@ type Mode struct {
 	Feed *conformance.Recording
 	// Who names the maker of a fed write where the API server's audit does
 	// not: in cluster mode every write (opcert cannot see who
-	// authenticated there); in process mode a deletion, whose watch event
-	// carries no resourceVersion to ask the audit about (nil: it is asked,
-	// and names no one).
+	// authenticated there); in process mode a deletion: the audit names a
+	// writer by the resourceVersion its write left, which a deletion's
+	// watch event does not carry, so asking would wait out its bound
+	// (holding back every later write) to learn nothing. Nil in process
+	// mode: the audit is asked all the same.
 	Who record.Who
 }
 

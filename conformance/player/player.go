@@ -44,7 +44,7 @@ type Spec struct {
 	Simulate func(ctx context.Context, object string) error
 	// Vars are the placeholders of the command of the instance that owns
 	// object (conformance.Processes.StartWith), read at each of its starts.
-	Vars func(object string) (map[string]string, error)
+	Vars func(ctx context.Context, object string) (map[string]string, error)
 	// Process and Cluster are what the run needs of an executable and of a
 	// Deployment.
 	Process, Cluster Mode
@@ -67,6 +67,15 @@ type Mode struct {
 	// (holding back every later write) to learn nothing. Nil in process
 	// mode: the audit is asked all the same.
 	Who record.Who
+	// Ready tells whether a restart step may start the instance now; one
+	// that is not ready is left for the mechanism's world to start when
+	// it is (an operator whose Deployment the version operator has not
+	// applied yet). Nil: always.
+	Ready func(ctx context.Context, object string) (bool, error)
+	// RecordFound records a Deployment that runs when the run first
+	// attaches it as starting then: where the world reaches an instance
+	// during the run (the version operator applying it), not at its start.
+	RecordFound bool
 }
 
 // Player plays the instances of one role.
@@ -75,6 +84,7 @@ type Player struct {
 	spec Spec
 	cmd  *conformance.Process
 	dep  *conformance.Deployment
+	mode Mode // what the run needs for cmd or dep
 
 	mu   sync.Mutex
 	down map[string]bool // killed by a step, until a restart
@@ -95,33 +105,32 @@ func Takes(impl any) bool {
 // mechanism's to build in Spec.Simulate.
 func New(ctx context.Context, st *conformance.Stage, impl any, spec Spec) (*Player, error) {
 	p := &Player{st: st, spec: spec, down: map[string]bool{}}
-	var mode Mode
 	switch impl := impl.(type) {
 	case conformance.Process:
 		if st.Processes == nil || !st.Sched.Realtime() {
 			return nil, fmt.Errorf("the %s role: an executable needs a real-time run on opcert's own API server (process mode)", spec.Role)
 		}
-		p.cmd, mode = &impl, spec.Process
+		p.cmd, p.mode = &impl, spec.Process
 	case conformance.Deployment:
 		if st.Deployments == nil || st.Config == nil {
 			return nil, fmt.Errorf("the %s role: a Deployment needs a run on a cluster (cluster mode: opcert run --kubeconfig)", spec.Role)
 		}
-		p.dep, mode = &impl, spec.Cluster
+		p.dep, p.mode = &impl, spec.Cluster
 	default:
 		if spec.Simulate == nil {
 			return nil, fmt.Errorf("the %s role cannot be played by %T", spec.Role, impl)
 		}
 		return p, nil
 	}
-	if mode.Prepare != nil {
-		if err := mode.Prepare(ctx, p); err != nil {
+	if p.mode.Prepare != nil {
+		if err := p.mode.Prepare(ctx, p); err != nil {
 			return nil, err
 		}
 	}
-	if mode.Feed == nil {
+	if p.mode.Feed == nil {
 		return p, nil
 	}
-	return p, record.Feed(ctx, st, mode.Feed, p.who(mode.Who))
+	return p, record.Feed(ctx, st, p.mode.Feed, p.who(p.mode.Who))
 }
 
 // who is how a fed write's maker is named: by mode's Who on a cluster; in
@@ -197,7 +206,13 @@ func (p *Player) Attach(ctx context.Context, object string) (bool, error) {
 	if p.dep == nil {
 		return p.Running(object), nil
 	}
-	return p.st.Deployments.Attach(ctx, p.spec.Actor(object), p.spec.Role, p.dep.For(object))
+	actor := p.spec.Actor(object)
+	first := !p.st.Deployments.Attached(actor)
+	running, err := p.st.Deployments.Attach(ctx, actor, p.spec.Role, p.dep.For(object))
+	if err == nil && first && running && p.mode.RecordFound {
+		p.Record(ctx, object, timeline.VerbStart)
+	}
+	return running, err
 }
 
 // Attached tells whether the instance's Deployment has been attached; an
@@ -218,7 +233,7 @@ func (p *Player) Start(ctx context.Context, object string) error {
 	actor := p.spec.Actor(object)
 	switch {
 	case p.cmd != nil:
-		vars, err := p.spec.Vars(object)
+		vars, err := p.spec.Vars(ctx, object)
 		if err == nil {
 			err = p.st.Processes.StartWith(actor, p.spec.Role, vars, p.cmd.Command)
 		}
@@ -237,8 +252,9 @@ func (p *Player) Start(ctx context.Context, object string) error {
 }
 
 // Stop kills the instance if it runs (SIGKILL to the executable's process
-// group, the Deployment scaled to 0), without marking it down: a rollout
-// replacing it, an instance the scenario says is stopped at time zero.
+// group, the Deployment scaled to 0, attached first), without marking it
+// down: a rollout replacing it, an instance the scenario says is stopped
+// at time zero.
 func (p *Player) Stop(ctx context.Context, object string) error {
 	running, err := p.Attach(ctx, object)
 	if err != nil || !running {
@@ -267,9 +283,18 @@ func (p *Player) Kill(ctx context.Context, object string) error {
 }
 
 // Restart is a step's restart: a new instance, the running one killed
-// first.
+// first; none yet for an instance whose Deployment the run has not
+// attached, or that is not ready (Mode.Ready): the world starts it then.
 func (p *Player) Restart(ctx context.Context, object string) error {
 	p.Up(object)
+	if !p.Attached(object) {
+		return nil
+	}
+	if p.mode.Ready != nil {
+		if ready, err := p.mode.Ready(ctx, object); err != nil || !ready {
+			return err
+		}
+	}
 	if err := p.Stop(ctx, object); err != nil {
 		return err
 	}

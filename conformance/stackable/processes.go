@@ -54,7 +54,7 @@ func (w *world) operatorSpec() player.Spec {
 	}
 	return player.Spec{Role: RoleOperator, Actor: func(string) string { return actorOperator },
 		Simulate: func(ctx context.Context, _ string) error { return w.startOperator(ctx) },
-		Vars:     func(string) (map[string]string, error) { return w.vars(), nil },
+		Vars:     func(context.Context, string) (map[string]string, error) { return w.vars(), nil },
 		Process:  player.Mode{Prepare: fix, Feed: feedRecording(), Who: deleted},
 		Cluster:  player.Mode{Prepare: fix, Feed: player.Recording(recordedFields, append(feedRecording().Kinds, PodGVK)...), Who: whoOnCluster},
 	}

@@ -110,7 +110,7 @@ func (w *world) operandFile(name string) (string, error) {
 // vars are the placeholders of the operator's process. The run's prefix
 // keeps its objects apart on the API server: the process must own the
 // prefixed ClusterOperator.
-func (w *world) vars(name string) (map[string]string, error) {
+func (w *world) vars(_ context.Context, name string) (map[string]string, error) {
 	operand, err := w.operandFile(name)
 	if err != nil {
 		return nil, err

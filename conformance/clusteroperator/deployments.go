@@ -69,7 +69,8 @@ var errPods = &conformance.Skipped{Reason: "the operator is a Deployment on the 
 // operators (package player): the version label, the admin's blockers,
 // the recording of the team's namespaces.
 type deploys struct {
-	w *world
+	w    *world
+	play *player.Player // the operators' (set before w.play: restore may run without it)
 	// operands and admins name, per namespace of the team's Deployments,
 	// each operand and admin ConfigMap's component.
 	operands, admins map[string]map[string]string
@@ -104,7 +105,7 @@ func (w *world) prepareCluster(ctx context.Context, play *player.Player) error {
 	if err != nil {
 		return err
 	}
-	p := &deploys{w: w, operands: operands, admins: admins, labels: map[string]found{}, blockers: map[string]found{}}
+	p := &deploys{w: w, play: play, operands: operands, admins: admins, labels: map[string]found{}, blockers: map[string]found{}}
 	w.deploys = p
 	var names, teams []string
 	for _, c := range w.spec.Components {
@@ -232,7 +233,7 @@ func (p *deploys) apply(ctx context.Context, u *unstructured.Unstructured) (bool
 // deploy sets the version of component's Deployment to v and starts it
 // if it has no replica (unless a step killed it).
 func (p *deploys) deploy(ctx context.Context, component, v string) error {
-	play := p.w.play
+	play := p.play
 	key := play.Key(component)
 	if _, err := play.Attach(ctx, component); err != nil {
 		return err
@@ -267,7 +268,7 @@ func labelPatch(v *string) client.Patch {
 // SetBlocker writes the admin's blocker of component in the namespace of
 // its Deployment ("" clears it), remembering what was there first.
 func (p *deploys) SetBlocker(ctx context.Context, component, message string) error {
-	key := client.ObjectKey{Namespace: p.w.play.Key(component).Namespace, Name: adminConfigMap(component)}
+	key := client.ObjectKey{Namespace: p.play.Key(component).Namespace, Name: adminConfigMap(component)}
 	cm := &corev1.ConfigMap{}
 	err := p.w.st.API.Get(ctx, key, cm)
 	if err != nil && !apierrors.IsNotFound(err) {
@@ -296,7 +297,7 @@ const restoreTimeout = 20 * time.Second
 
 // restore puts back the version labels and the blockers the run changed
 // on the team's objects, as it first found them; the report says so with
-// each Deployment (conformance.Deployments.Note).
+// each Deployment (player.Player.Note).
 func (p *deploys) restore() {
 	ctx, cancel := context.WithTimeout(context.Background(), restoreTimeout)
 	defer cancel()
@@ -308,24 +309,24 @@ func (p *deploys) restore() {
 		if f.set {
 			v, was = &f.value, "restored to "+f.value
 		}
-		key := p.w.play.Key(component)
+		key := p.play.Key(component)
 		dep := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: key.Namespace, Name: key.Name}}
 		note := fmt.Sprintf("its pod template label %s %s at the end of the run", versionLabel, was)
 		// Back to its replicas first: a Deployment found at 0 must not
 		// run the old version, even briefly (its operator would roll its
 		// operands back).
-		err := p.w.st.Deployments.Restore(ctx, OperatorActor(component))
+		err := p.play.Restore(ctx, component)
 		if err == nil {
 			err = p.w.st.API.Patch(ctx, dep, labelPatch(v))
 		}
 		if err != nil {
 			note = fmt.Sprintf("its pod template label %s NOT %s: %v", versionLabel, was, err)
 		}
-		p.w.st.Deployments.Note(OperatorActor(component), note)
+		p.play.Note(component, note)
 	}
 	for component, f := range p.blockers {
 		cm := &corev1.ConfigMap{}
-		key := client.ObjectKey{Namespace: p.w.play.Key(component).Namespace, Name: adminConfigMap(component)}
+		key := client.ObjectKey{Namespace: p.play.Key(component).Namespace, Name: adminConfigMap(component)}
 		err := p.w.st.API.Get(ctx, key, cm)
 		if err == nil {
 			if cm.Data == nil {
@@ -339,7 +340,7 @@ func (p *deploys) restore() {
 			err = p.w.st.API.Update(ctx, cm)
 		}
 		if err != nil {
-			p.w.st.Deployments.Note(OperatorActor(component), fmt.Sprintf("ConfigMap %s NOT restored: %v", key, err))
+			p.play.Note(component, fmt.Sprintf("ConfigMap %s NOT restored: %v", key, err))
 		}
 	}
 }

@@ -325,6 +325,18 @@ func (p *Player) Hang(ctx context.Context, object string, cut bool) error {
 	return nil
 }
 
+// Restore scales the instance's Deployment back to the replicas it had
+// when the run first saw it, before the run's end does (cluster mode): for
+// a mechanism that undoes its own writes to the Deployment and must not
+// have a pod run them first (conformance.Deployments.Restore).
+func (p *Player) Restore(ctx context.Context, object string) error {
+	return p.st.Deployments.Restore(ctx, p.spec.Actor(object))
+}
+
+// Note adds what the run did to the instance's Deployment besides its
+// scale to what the report says of it (cluster mode).
+func (p *Player) Note(object, what string) { p.st.Deployments.Note(p.spec.Actor(object), what) }
+
 // Recording records kinds with the fields of each that fields names; who
 // made a write is the Mode's to say (Who), not the recording's.
 func Recording(fields map[schema.GroupVersionKind][]string, kinds ...schema.GroupVersionKind) *conformance.Recording {

@@ -127,10 +127,12 @@ func New(ctx context.Context, st *conformance.Stage, impl any, spec Spec) (*Play
 			return nil, err
 		}
 	}
-	if p.mode.Feed == nil {
-		return p, nil
+	if p.mode.Feed != nil {
+		if err := record.Feed(ctx, st, p.mode.Feed, p.who(p.mode.Who)); err != nil {
+			return nil, err
+		}
 	}
-	return p, record.Feed(ctx, st, p.mode.Feed, p.who(p.mode.Who))
+	return p, nil
 }
 
 // who is how a fed write's maker is named: by mode's Who on a cluster; in

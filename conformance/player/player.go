@@ -193,8 +193,8 @@ func (p *Player) Down(object string) bool {
 	return p.down[object]
 }
 
-// Up forgets that a step killed the instance: Start starts it again.
-func (p *Player) Up(object string) {
+// up forgets that a step killed the instance: Start starts it again.
+func (p *Player) up(object string) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	delete(p.down, object)
@@ -212,14 +212,14 @@ func (p *Player) Attach(ctx context.Context, object string) (bool, error) {
 	first := !p.st.Deployments.Attached(actor)
 	running, err := p.st.Deployments.Attach(ctx, actor, p.spec.Role, p.dep.For(object))
 	if err == nil && first && running && p.mode.RecordFound {
-		p.Record(ctx, object, timeline.VerbStart)
+		p.record(ctx, object, timeline.VerbStart)
 	}
 	return running, err
 }
 
-// Attached tells whether the instance's Deployment has been attached; an
+// attached tells whether the instance's Deployment has been attached; an
 // instance of another form always is.
-func (p *Player) Attached(object string) bool {
+func (p *Player) attached(object string) bool {
 	return p.dep == nil || p.st.Deployments.Attached(p.spec.Actor(object))
 }
 
@@ -249,7 +249,7 @@ func (p *Player) Start(ctx context.Context, object string) error {
 	default:
 		return p.spec.Simulate(ctx, object)
 	}
-	p.Record(ctx, object, timeline.VerbStart)
+	p.record(ctx, object, timeline.VerbStart)
 	return nil
 }
 
@@ -271,7 +271,7 @@ func (p *Player) Stop(ctx context.Context, object string) error {
 	default:
 		return p.st.Sched.Kill(ctx, actor)
 	}
-	p.Record(ctx, object, timeline.VerbKill)
+	p.record(ctx, object, timeline.VerbKill)
 	return err
 }
 
@@ -288,8 +288,8 @@ func (p *Player) Kill(ctx context.Context, object string) error {
 // first; none yet for an instance whose Deployment the run has not
 // attached, or that is not ready (Mode.Ready): the world starts it then.
 func (p *Player) Restart(ctx context.Context, object string) error {
-	p.Up(object)
-	if !p.Attached(object) {
+	p.up(object)
+	if !p.attached(object) {
 		return nil
 	}
 	if p.mode.Ready != nil {
@@ -323,7 +323,7 @@ func (p *Player) Hang(ctx context.Context, object string, cut bool) error {
 	if cut {
 		verb = timeline.VerbHang
 	}
-	p.Record(ctx, object, verb)
+	p.record(ctx, object, verb)
 	return nil
 }
 
@@ -349,9 +349,9 @@ func Recording(fields map[schema.GroupVersionKind][]string, kinds ...schema.Grou
 	return rec
 }
 
-// Record puts a start, kill, hang or reconnect of the instance, played
+// record puts a start, kill, hang or reconnect of the instance, played
 // outside opcert, on the timeline (the scheduler records its own actors').
-func (p *Player) Record(ctx context.Context, object, verb string) {
+func (p *Player) record(ctx context.Context, object, verb string) {
 	actor := p.spec.Actor(object)
 	p.st.Sched.Record(ctx, timeline.Event{Actor: actor, Role: p.spec.Role, Verb: verb,
 		Object: timeline.ObjectRef{Kind: sim.ProcessKind, Name: actor}})

@@ -3,7 +3,6 @@ package clusteroperator
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -13,11 +12,11 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/conformance/player"
 	"github.com/opcert/opcert/record"
 	"github.com/opcert/opcert/scenarios"
 	"github.com/opcert/opcert/sim/timeline"
@@ -66,10 +65,12 @@ const clusterActor = "cluster"
 // errPods is why a step on the simulated pods does not apply on a cluster.
 var errPods = &conformance.Skipped{Reason: "the operator is a Deployment on the cluster: its operands' pods are the cluster's, which opcert does not simulate"}
 
+// deploys is what the world does on a cluster besides playing the
+// operators (package player): the version label, the admin's blockers,
+// the recording of the team's namespaces.
 type deploys struct {
 	w    *world
-	spec conformance.Deployment
-	d    *conformance.Deployments
+	play *player.Player // the operators' (set before w.play: restore may run without it)
 	// operands and admins name, per namespace of the team's Deployments,
 	// each operand and admin ConfigMap's component.
 	operands, admins map[string]map[string]string
@@ -78,9 +79,6 @@ type deploys struct {
 	// found is what the run first found of what it writes, restored at
 	// the end: each component's version label, each admin's blocker.
 	labels, blockers map[string]found
-	// down are the components a step killed: the version operator does
-	// not start them again.
-	down map[string]bool
 }
 
 // found is a map entry as the run found it: absent, or its value.
@@ -89,36 +87,39 @@ type found struct {
 	set   bool
 }
 
-func newDeploys(ctx context.Context, w *world, spec conformance.Deployment) (*deploys, error) {
+// clusterMode is what the player needs of the operators' Deployments:
+// the team's ClusterOperators are recorded cluster-wide, each write the
+// operator's of the ClusterOperator written; the rest of each component's
+// world by a recorder of its namespace (deploys.file). A Deployment found
+// running when the version operator reaches it starts then.
+func (w *world) clusterMode() player.Mode {
+	return player.Mode{Prepare: w.prepareCluster, Feed: player.Recording(recordedFields, ClusterOperatorGVK), RecordFound: true,
+		Who: func(_ context.Context, obj client.Object, e *timeline.Event) {
+			e.Actor, e.Role = OperatorActor(obj.GetName()), RoleOperator
+		}}
+}
+
+func (w *world) prepareCluster(ctx context.Context, play *player.Player) error {
 	st := w.st
-	if st.Deployments == nil || st.Config == nil {
-		return nil, errors.New(Name + ": an operator that is a Deployment needs a run on a cluster (cluster mode: opcert run --kubeconfig)")
-	}
-	operands, admins, err := layout(w.spec, spec)
+	operands, admins, err := layout(w.spec, play.Key)
 	if err != nil {
-		return nil, err
+		return err
 	}
-	p := &deploys{w: w, spec: spec, d: st.Deployments, operands: operands, admins: admins,
-		labels: map[string]found{}, blockers: map[string]found{}, down: map[string]bool{}}
+	p := &deploys{w: w, play: play, operands: operands, admins: admins, labels: map[string]found{}, blockers: map[string]found{}}
+	w.deploys = p
 	var names, teams []string
 	for _, c := range w.spec.Components {
-		names, teams = append(names, c.Name), append(teams, spec.For(c.Name).Name)
+		names, teams = append(names, c.Name), append(teams, play.Key(c.Name).Name)
 	}
 	// The team's objects reach the API server as named: its
 	// ClusterOperators, and its Deployments, which the version operator
 	// patches through its recorded client.
 	st.Sched.FixNames(ClusterOperatorGVK.GroupKind(), names...)
 	st.Sched.FixNames(DeploymentGVK.GroupKind(), teams...)
-	who := func(_ context.Context, obj client.Object, e *timeline.Event) {
-		e.Actor, e.Role = OperatorActor(obj.GetName()), RoleOperator
-	}
-	if err := conformance.Feed(ctx, st, kindsRecording(ClusterOperatorGVK), who); err != nil {
-		return nil, err
-	}
 	for ns := range p.operands {
 		sink := func(ctx context.Context) record.Sink { return p.file(ctx, ns) }
-		if err := conformance.FeedNamespace(ctx, st, kindsRecording(DeploymentGVK, DaemonSetGVK, PodGVK, ConfigMapGVK), ns, sink); err != nil {
-			return nil, err
+		if err := conformance.FeedNamespace(ctx, st, player.Recording(recordedFields, DeploymentGVK, DaemonSetGVK, PodGVK, ConfigMapGVK), ns, sink); err != nil {
+			return err
 		}
 	}
 	// At the run's end, before its Deployments are scaled back.
@@ -126,18 +127,18 @@ func newDeploys(ctx context.Context, w *world, spec conformance.Deployment) (*de
 		<-ctx.Done()
 		p.restore()
 	})
-	return p, nil
+	return nil
 }
 
 // layout names, per namespace of the team's Deployments, the component
 // of each operand and admin ConfigMap; components whose Deployments share
 // a namespace must not share an operand's name, nor name one as a
 // Deployment of theirs.
-func layout(w *World, spec conformance.Deployment) (operands, admins map[string]map[string]string, err error) {
+func layout(w *World, key func(component string) types.NamespacedName) (operands, admins map[string]map[string]string, err error) {
 	operands, admins = map[string]map[string]string{}, map[string]map[string]string{}
 	teams := map[string]string{} // "namespace/name" of each team Deployment -> its component
 	for _, c := range w.Components {
-		key := spec.For(c.Name)
+		key := key(c.Name)
 		teams[key.String()] = c.Name
 		if operands[key.Namespace] == nil {
 			operands[key.Namespace], admins[key.Namespace] = map[string]string{}, map[string]string{}
@@ -145,7 +146,7 @@ func layout(w *World, spec conformance.Deployment) (operands, admins map[string]
 		admins[key.Namespace][adminConfigMap(c.Name)] = c.Name
 	}
 	for _, c := range w.Components {
-		ns := spec.For(c.Name).Namespace
+		ns := key(c.Name).Namespace
 		for _, od := range c.Operands {
 			other := ""
 			if x, taken := operands[ns][od.Name]; taken {
@@ -162,16 +163,6 @@ func layout(w *World, spec conformance.Deployment) (operands, admins map[string]
 		}
 	}
 	return operands, admins, nil
-}
-
-// kindsRecording records kinds with the fields the rules read; who wrote
-// what is the mechanism's to say (file, and Feed's who).
-func kindsRecording(kinds ...schema.GroupVersionKind) *record.Recording {
-	fields := map[schema.GroupVersionKind][]string{}
-	for _, k := range kinds {
-		fields[k] = recordedFields[k]
-	}
-	return &record.Recording{Kinds: kinds, Fields: fields, Role: func(string) string { return "" }}
 }
 
 // file files a write seen in the team's namespace ns under the namespace
@@ -242,9 +233,9 @@ func (p *deploys) apply(ctx context.Context, u *unstructured.Unstructured) (bool
 // deploy sets the version of component's Deployment to v and starts it
 // if it has no replica (unless a step killed it).
 func (p *deploys) deploy(ctx context.Context, component, v string) error {
-	key := p.spec.For(component)
-	running, err := p.attach(ctx, component)
-	if err != nil {
+	play := p.play
+	key := play.Key(component)
+	if _, err := play.Attach(ctx, component); err != nil {
 		return err
 	}
 	c := p.w.st.Sched.Client(p.w.st.API, versionOperatorActor, RoleVersionOperator)
@@ -257,17 +248,13 @@ func (p *deploys) deploy(ctx context.Context, component, v string) error {
 	if _, seen := p.labels[component]; !seen {
 		p.labels[component] = found{have, set}
 	}
-	down := p.down[component]
 	p.mu.Unlock()
 	if !set || have != v {
 		if err := c.Patch(ctx, dep, labelPatch(&v)); err != nil {
 			return err
 		}
 	}
-	if running || down {
-		return nil
-	}
-	return p.start(ctx, component)
+	return play.Start(ctx, component)
 }
 
 // labelPatch sets the version label of a pod template (nil removes it),
@@ -278,73 +265,10 @@ func labelPatch(v *string) client.Patch {
 	return client.RawPatch(types.MergePatchType, data)
 }
 
-// attach reads the component's Deployment's scale once; one that runs
-// when the run first sees it is the operator's process starting then.
-func (p *deploys) attach(ctx context.Context, component string) (bool, error) {
-	actor := OperatorActor(component)
-	first := !p.d.Attached(actor)
-	running, err := p.d.Attach(ctx, actor, RoleOperator, p.spec.For(component))
-	if err == nil && first && running {
-		p.record(ctx, component, timeline.VerbStart)
-	}
-	return running, err
-}
-
-func (p *deploys) start(ctx context.Context, component string) error {
-	if err := p.d.Start(ctx, OperatorActor(component)); err != nil {
-		return err
-	}
-	p.record(ctx, component, timeline.VerbStart)
-	return nil
-}
-
-// Kill is the killOperator step: the Deployment is scaled to 0 and stays
-// there until restartOperator.
-func (p *deploys) Kill(ctx context.Context, component string) error {
-	p.mu.Lock()
-	p.down[component] = true
-	p.mu.Unlock()
-	running, err := p.attach(ctx, component)
-	if err != nil || !running {
-		return err
-	}
-	return p.kill(ctx, component)
-}
-
-func (p *deploys) kill(ctx context.Context, component string) error {
-	err := p.d.Kill(ctx, OperatorActor(component))
-	p.record(ctx, component, timeline.VerbKill)
-	return err
-}
-
-// Restart is the restartOperator step: the Deployment is scaled to 0 and
-// back, or up if it was down, once the version operator has reached it
-// (before that, it starts it then).
-func (p *deploys) Restart(ctx context.Context, component string) error {
-	p.mu.Lock()
-	p.down[component] = false
-	p.mu.Unlock()
-	if !p.d.Attached(OperatorActor(component)) {
-		return nil
-	}
-	if p.d.Running(OperatorActor(component)) {
-		if err := p.kill(ctx, component); err != nil {
-			return err
-		}
-	}
-	return p.start(ctx, component)
-}
-
-func (p *deploys) record(ctx context.Context, component, verb string) {
-	actor := OperatorActor(component)
-	p.w.st.Sched.Record(ctx, timeline.Event{Actor: actor, Role: RoleOperator, Verb: verb,
-		Object: timeline.ObjectRef{Kind: timeline.KindProcess, Name: actor}})
-}
-
 // SetBlocker writes the admin's blocker of component in the namespace of
 // its Deployment ("" clears it), remembering what was there first.
 func (p *deploys) SetBlocker(ctx context.Context, component, message string) error {
-	key := client.ObjectKey{Namespace: p.spec.For(component).Namespace, Name: adminConfigMap(component)}
+	key := client.ObjectKey{Namespace: p.play.Key(component).Namespace, Name: adminConfigMap(component)}
 	cm := &corev1.ConfigMap{}
 	err := p.w.st.API.Get(ctx, key, cm)
 	if err != nil && !apierrors.IsNotFound(err) {
@@ -373,7 +297,7 @@ const restoreTimeout = 20 * time.Second
 
 // restore puts back the version labels and the blockers the run changed
 // on the team's objects, as it first found them; the report says so with
-// each Deployment (conformance.Deployments.Note).
+// each Deployment (player.Player.Note).
 func (p *deploys) restore() {
 	ctx, cancel := context.WithTimeout(context.Background(), restoreTimeout)
 	defer cancel()
@@ -385,24 +309,24 @@ func (p *deploys) restore() {
 		if f.set {
 			v, was = &f.value, "restored to "+f.value
 		}
-		key := p.spec.For(component)
+		key := p.play.Key(component)
 		dep := &appsv1.Deployment{ObjectMeta: metav1.ObjectMeta{Namespace: key.Namespace, Name: key.Name}}
 		note := fmt.Sprintf("its pod template label %s %s at the end of the run", versionLabel, was)
 		// Back to its replicas first: a Deployment found at 0 must not
 		// run the old version, even briefly (its operator would roll its
 		// operands back).
-		err := p.d.Restore(ctx, OperatorActor(component))
+		err := p.play.Restore(ctx, component)
 		if err == nil {
 			err = p.w.st.API.Patch(ctx, dep, labelPatch(v))
 		}
 		if err != nil {
 			note = fmt.Sprintf("its pod template label %s NOT %s: %v", versionLabel, was, err)
 		}
-		p.d.Note(OperatorActor(component), note)
+		p.play.Note(component, note)
 	}
 	for component, f := range p.blockers {
 		cm := &corev1.ConfigMap{}
-		key := client.ObjectKey{Namespace: p.spec.For(component).Namespace, Name: adminConfigMap(component)}
+		key := client.ObjectKey{Namespace: p.play.Key(component).Namespace, Name: adminConfigMap(component)}
 		err := p.w.st.API.Get(ctx, key, cm)
 		if err == nil {
 			if cm.Data == nil {
@@ -416,7 +340,7 @@ func (p *deploys) restore() {
 			err = p.w.st.API.Update(ctx, cm)
 		}
 		if err != nil {
-			p.d.Note(OperatorActor(component), fmt.Sprintf("ConfigMap %s NOT restored: %v", key, err))
+			p.play.Note(component, fmt.Sprintf("ConfigMap %s NOT restored: %v", key, err))
 		}
 	}
 }

@@ -129,7 +129,7 @@ func TestLayoutAndWhose(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	operands, admins, err := layout(scenarioWorld(sc), spec)
+	operands, admins, err := layout(scenarioWorld(sc), spec.For)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,12 +158,12 @@ func TestLayoutAndWhose(t *testing.T) {
 			t.Errorf("%s: %q by %s (%s), want %q by %s (%s)", tc.name, component, actor, role, tc.component, tc.actor, tc.role)
 		}
 	}
-	if _, _, err := layout(scenarioWorld(parseCluster(t, strings.Replace(clusterScenario, "name: network-agent", "name: etcd", 1))), spec); err == nil ||
+	if _, _, err := layout(scenarioWorld(parseCluster(t, strings.Replace(clusterScenario, "name: network-agent", "name: etcd", 1))), spec.For); err == nil ||
 		!strings.Contains(err.Error(), "operand etcd of component network is also an operand of component etcd in namespace ops") {
 		t.Errorf("two components' operands of one name: %v", err)
 	}
 	named, _ := conformance.ParseDeployment("ops/{name}")
-	if _, _, err := layout(scenarioWorld(sc), named); err == nil || !strings.Contains(err.Error(), "is also the operator Deployment of component etcd") {
+	if _, _, err := layout(scenarioWorld(sc), named.For); err == nil || !strings.Contains(err.Error(), "is also the operator Deployment of component etcd") {
 		t.Errorf("an operand named as an operator's Deployment: %v", err)
 	}
 }

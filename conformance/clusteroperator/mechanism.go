@@ -3,6 +3,7 @@ package clusteroperator
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	configv1 "github.com/openshift/api/config/v1"
 	appsv1 "k8s.io/api/apps/v1"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/conformance/clusteroperator/rules"
+	"github.com/opcert/opcert/conformance/player"
 	"github.com/opcert/opcert/payload"
 	"github.com/opcert/opcert/reference/cvo"
 	"github.com/opcert/opcert/scenarios"
@@ -85,24 +87,24 @@ type world struct {
 	subject any // the operator role's Subject.Impl (operator.go)
 	version *versionOperator
 	pods    *podWorld
-	// execs runs the operators as processes (process mode, processes.go);
-	// deploys plays them by the team's Deployments (cluster mode,
-	// deployments.go).
-	execs   *execs
-	deploys *deploys
+	// play plays the operators whatever the form (package player); mu
+	// keeps their starts and kills, by steps and by the launcher, apart,
+	// and guards versions, the version each operator's process runs
+	// (process mode). deploys is the rest of the world on a cluster
+	// (deployments.go).
+	play     *player.Player
+	mu       sync.Mutex
+	versions map[string]string
+	deploys  *deploys
 }
 
 func build(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
 	if _, ok := cast[RoleVersionOperator].Impl.(versionOperatorImpl); !ok {
 		return nil, fmt.Errorf("%s: the %s role cannot be played by %T", Name, RoleVersionOperator, cast[RoleVersionOperator].Impl)
 	}
-	w := &world{st: st, spec: scenarioWorld(sc), subject: cast[RoleOperator].Impl}
+	w := &world{st: st, spec: scenarioWorld(sc), subject: cast[RoleOperator].Impl, versions: map[string]string{}}
 	var err error
-	switch impl := w.subject.(type) {
-	case conformance.Process:
-		w.execs, err = newExecs(ctx, w, impl)
-	case conformance.Deployment:
-		w.deploys, err = newDeploys(ctx, w, impl)
+	switch w.subject.(type) {
 	case operatorImpl, faithfulImpl, conformance.Reconciler:
 		if st.Deployments != nil {
 			// The cluster's controllers would run the operands opcert's
@@ -111,10 +113,15 @@ func build(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, c
 				Name, RoleOperator, Name, RoleOperator)
 		}
 	default:
-		err = w.checkOperatorSubject()
+		if !player.Takes(w.subject) {
+			err = w.checkOperatorSubject()
+		}
 	}
 	if err != nil {
 		return nil, err
+	}
+	if w.play, err = player.New(ctx, st, w.subject, w.operatorSpec()); err != nil {
+		return nil, fmt.Errorf("%s: %w", Name, err)
 	}
 	sched := st.Sched
 	for gvk, paths := range recordedFields {
@@ -129,17 +136,17 @@ func build(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, c
 	if err := w.startVersionOperator(ctx, p); err != nil {
 		return nil, err
 	}
-	if w.deploys != nil {
+	if w.play.Deployed() {
 		return w, nil // the cluster runs the pods, the team's Deployments the operators
 	}
 	if w.pods, err = startPods(ctx, st, w.spec); err != nil {
 		return nil, err
 	}
-	if w.execs != nil {
-		return w, w.execs.launch(ctx)
+	if w.play.Executable() {
+		return w, w.launch(ctx)
 	}
 	for _, c := range w.spec.Components {
-		if err := w.startOperator(ctx, c); err != nil {
+		if err := w.play.Start(ctx, c.Name); err != nil {
 			return nil, err
 		}
 	}
@@ -255,31 +262,15 @@ func (w *world) Do(ctx context.Context, action string, arg any) error {
 		}
 		return setBlocker(ctx, scenario, arg.(string), "")
 	case actKill:
-		if w.execs != nil {
-			return w.execs.Kill(ctx, arg.(string))
-		}
-		if w.deploys != nil {
-			return w.deploys.Kill(ctx, arg.(string))
-		}
-		if actor := OperatorActor(arg.(string)); sched.Running(actor) {
-			return sched.Kill(ctx, actor)
-		}
-		return nil
+		// The operator stays down, its Deployment's changes
+		// notwithstanding, until restartOperator.
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		return w.play.Kill(ctx, arg.(string))
 	case actRestart:
-		name := arg.(string)
-		if w.execs != nil {
-			return w.execs.Restart(ctx, name)
-		}
-		if w.deploys != nil {
-			return w.deploys.Restart(ctx, name)
-		}
-		if actor := OperatorActor(name); sched.Running(actor) {
-			if err := sched.Kill(ctx, actor); err != nil {
-				return err
-			}
-		}
-		c, _ := w.spec.component(name)
-		return w.startOperator(ctx, c)
+		w.mu.Lock()
+		defer w.mu.Unlock()
+		return w.play.Restart(ctx, arg.(string))
 	}
 	return fmt.Errorf("%s scenarios have no action %q", Name, action)
 }

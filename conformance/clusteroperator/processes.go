@@ -3,11 +3,9 @@ package clusteroperator
 import (
 	"cmp"
 	"context"
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 	"time"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -17,10 +15,10 @@ import (
 
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/conformance/clusteroperator/rules"
+	"github.com/opcert/opcert/conformance/player"
 	"github.com/opcert/opcert/record"
 	"github.com/opcert/opcert/reference/component"
 	"github.com/opcert/opcert/sim"
-	"github.com/opcert/opcert/sim/timeline"
 )
 
 // Process mode: a team's operator binary plays each component's operator
@@ -72,41 +70,36 @@ import (
 // their Deployments ask.
 const launcherActor = "operator-launcher"
 
-// execs runs the component operators as processes.
-type execs struct {
-	w     *world
-	cmd   conformance.Process
-	procs *conformance.Processes
-
-	mu  sync.Mutex
-	ops map[string]*execOp // by component
-}
-
-// execOp is what the launcher knows of a component's operator process.
-type execOp struct {
-	version string // the version its running process runs
-	down    bool   // killed by a step: started again only by restartOperator
-}
-
 // namespaceKind names namespaces for the run's prefix.
 var namespaceKind = schema.GroupKind{Kind: "Namespace"}
 
-func newExecs(ctx context.Context, w *world, cmd conformance.Process) (*execs, error) {
-	st := w.st
-	if st.Processes == nil || !st.Sched.Realtime() {
-		return nil, errors.New(Name + ": an operator that is an executable needs a real-time run on opcert's own API server (process mode)")
+// operatorSpec is what the player needs of the operator role: an
+// instance per component, named by it.
+func (w *world) operatorSpec() player.Spec {
+	return player.Spec{Role: RoleOperator, Actor: OperatorActor, Vars: w.vars,
+		Simulate: func(ctx context.Context, name string) error {
+			c, _ := w.spec.component(name)
+			return w.startOperator(ctx, c)
+		},
+		Process: player.Mode{Prepare: w.fixOperands, Feed: feedRecording(),
+			Ready: func(ctx context.Context, name string) (bool, error) {
+				_, applied, err := w.deployedVersion(ctx, name)
+				return applied, err
+			}},
+		Cluster: w.clusterMode(),
 	}
-	// The operator names its operands as on any cluster: the namespace,
-	// which the run prefixes, keeps runs apart.
+}
+
+// fixOperands keeps the operands' names: the operator names them as on
+// any cluster, and the namespace, which the run prefixes, keeps runs
+// apart.
+func (w *world) fixOperands(context.Context, *player.Player) error {
 	for _, c := range w.spec.Components {
 		for _, od := range c.Operands {
-			st.Sched.FixNames(workloadGK(od), od.Name)
+			w.st.Sched.FixNames(workloadGK(od), od.Name)
 		}
 	}
-	if err := conformance.Feed(ctx, st, feedRecording(), st.Processes.Attribute); err != nil {
-		return nil, err
-	}
-	return &execs{w: w, cmd: cmd, procs: st.Processes, ops: map[string]*execOp{}}, nil
+	return nil
 }
 
 // feedRecording is what the run must see of the processes' writes: their
@@ -114,12 +107,7 @@ func newExecs(ctx context.Context, w *world, cmd conformance.Process) (*execs, e
 // read. Pods and the ClusterVersion are written by the run's own actors
 // only. A write no process made is no one's to judge.
 func feedRecording() *record.Recording {
-	kinds := []schema.GroupVersionKind{ClusterOperatorGVK, DeploymentGVK, DaemonSetGVK, ConfigMapGVK}
-	fields := map[schema.GroupVersionKind][]string{}
-	for _, k := range kinds {
-		fields[k] = recordedFields[k]
-	}
-	return &record.Recording{Kinds: kinds, Fields: fields, Role: func(string) string { return "" }}
+	return player.Recording(recordedFields, ClusterOperatorGVK, DeploymentGVK, DaemonSetGVK, ConfigMapGVK)
 }
 
 func workloadGK(od Operand) schema.GroupKind {
@@ -129,11 +117,14 @@ func workloadGK(od Operand) schema.GroupKind {
 	return DeploymentGVK.GroupKind()
 }
 
+// launcher starts each component's operator process as its Deployment
+// asks.
+type launcher struct{ w *world }
+
 // launch starts the launcher for the components' operator Deployments.
-func (e *execs) launch(ctx context.Context) error {
+func (w *world) launch(ctx context.Context) error {
 	byDeployment := map[types.NamespacedName]string{}
-	for _, c := range e.w.spec.Components {
-		e.ops[c.Name] = &execOp{}
+	for _, c := range w.spec.Components {
 		byDeployment[types.NamespacedName{Namespace: operatorNamespace(c.Name), Name: operatorDeployment(c.Name)}] = c.Name
 	}
 	toComponent := func(_ context.Context, obj client.Object) []reconcile.Request {
@@ -142,68 +133,61 @@ func (e *execs) launch(ctx context.Context) error {
 		}
 		return nil
 	}
-	return e.w.st.Sched.Start(ctx, sim.Actor{Name: launcherActor, Role: roleWorkload, Reconciler: e,
+	return w.st.Sched.Start(ctx, sim.Actor{Name: launcherActor, Role: roleWorkload, Reconciler: launcher{w},
 		Watches: []sim.Watch{{GVK: DeploymentGVK, Map: toComponent}}})
 }
 
 // Reconcile starts the component's operator at the version its
-// Deployment asks, or replaces it when that version changes.
-func (e *execs) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
-	e.mu.Lock()
-	defer e.mu.Unlock()
+// Deployment asks, or replaces it when that version changes; one a step
+// killed stays down (player.Player.Down).
+func (l launcher) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
+	w := l.w
+	w.mu.Lock()
+	defer w.mu.Unlock()
 	name := req.Name
-	op := e.ops[name]
-	if op == nil || op.down {
+	if w.play.Down(name) {
 		return reconcile.Result{}, nil
 	}
-	v, applied, err := e.deployedVersion(ctx, name)
-	if err != nil || !applied {
+	v, applied, err := w.deployedVersion(ctx, name)
+	if err != nil || !applied || w.play.Running(name) && w.versions[name] == v {
 		return reconcile.Result{}, err
 	}
-	if e.procs.Running(OperatorActor(name)) {
-		if op.version == v {
-			return reconcile.Result{}, nil
-		}
-		if err := e.kill(ctx, name); err != nil {
-			return reconcile.Result{}, err
-		}
+	if err := w.play.Stop(ctx, name); err != nil {
+		return reconcile.Result{}, err
 	}
-	return reconcile.Result{}, e.start(ctx, name, v)
+	if err := w.play.Start(ctx, name); err != nil {
+		return reconcile.Result{}, fmt.Errorf("starting the operator of %s: %w", name, err)
+	}
+	return reconcile.Result{}, nil
 }
 
 // deployedVersion is the version the component's operator Deployment
 // asks, and whether it is applied.
-func (e *execs) deployedVersion(ctx context.Context, name string) (string, bool, error) {
-	c := e.w.st.Sched.Client(e.w.st.API, launcherActor, roleWorkload)
+func (w *world) deployedVersion(ctx context.Context, name string) (string, bool, error) {
+	c := w.st.Sched.Client(w.st.API, launcherActor, roleWorkload)
 	return component.DeployedVersion(ctx, c, types.NamespacedName{Namespace: operatorNamespace(name), Name: operatorDeployment(name)})
-}
-
-// start starts the component's process at version v (e.mu held).
-func (e *execs) start(ctx context.Context, name, v string) error {
-	c, _ := e.w.spec.component(name)
-	if err := e.procs.StartWith(OperatorActor(name), RoleOperator, e.vars(c, v), e.cmd.Command); err != nil {
-		return fmt.Errorf("starting the operator of %s: %w", name, err)
-	}
-	e.ops[name].version = v
-	e.record(ctx, name, timeline.VerbStart)
-	return nil
-}
-
-// kill kills the component's process (e.mu held).
-func (e *execs) kill(ctx context.Context, name string) error {
-	err := e.procs.Kill(OperatorActor(name))
-	e.ops[name].version = ""
-	e.record(ctx, name, timeline.VerbKill)
-	return err
 }
 
 // placeholders are the keys of vars, which an operator's command may use
 // (conformance.Role.Placeholders).
 var placeholders = []string{"name", "namespace", "operatorNamespace", "version", "operands", "nodes", "readyAfter", "timeScale"}
 
-// vars are the placeholders of component c's process at version v.
-func (e *execs) vars(c Component, v string) map[string]string {
-	sched := e.w.st.Sched
+// vars are the placeholders of component name's process, at the version
+// its Deployment asks, which it remembers as the one the process runs
+// (w.mu held).
+func (w *world) vars(ctx context.Context, name string) (map[string]string, error) {
+	v, _, err := w.deployedVersion(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	w.versions[name] = v
+	c, _ := w.spec.component(name)
+	return w.placeholders(c, v), nil
+}
+
+// placeholders are those of component c's process at version v.
+func (w *world) placeholders(c Component, v string) map[string]string {
+	sched := w.st.Sched
 	operands := make([]string, 0, len(c.Operands))
 	for _, od := range c.Operands {
 		s := od.Kind + "/" + od.Name
@@ -218,47 +202,10 @@ func (e *execs) vars(c Component, v string) map[string]string {
 		"operatorNamespace": sched.ServerName(namespaceKind, operatorNamespace(c.Name)),
 		"version":           v,
 		"operands":          strings.Join(operands, ","),
-		"nodes":             strings.Join(e.w.spec.nodes(), ","),
-		"readyAfter":        e.w.st.Scaled(c.readyAfter()).String(),
-		"timeScale":         strconv.FormatFloat(e.w.st.Scale, 'g', -1, 64),
+		"nodes":             strings.Join(w.spec.nodes(), ","),
+		"readyAfter":        w.st.Scaled(c.readyAfter()).String(),
+		"timeScale":         strconv.FormatFloat(w.st.Scale, 'g', -1, 64),
 	}
-}
-
-// Kill is the killOperator step: the process dies and stays down.
-func (e *execs) Kill(ctx context.Context, name string) error {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.ops[name].down = true
-	if !e.procs.Running(OperatorActor(name)) {
-		return nil
-	}
-	return e.kill(ctx, name)
-}
-
-// Restart is the restartOperator step: a new process at the version the
-// Deployment asks, or none until the Deployment is applied.
-func (e *execs) Restart(ctx context.Context, name string) error {
-	e.mu.Lock()
-	defer e.mu.Unlock()
-	e.ops[name].down = false
-	if e.procs.Running(OperatorActor(name)) {
-		if err := e.kill(ctx, name); err != nil {
-			return err
-		}
-	}
-	v, applied, err := e.deployedVersion(ctx, name)
-	if err != nil || !applied {
-		return err
-	}
-	return e.start(ctx, name, v)
-}
-
-// record puts a start or kill of a component's process on the timeline:
-// the rules do not judge the operator while it is down.
-func (e *execs) record(ctx context.Context, name, verb string) {
-	actor := OperatorActor(name)
-	e.w.st.Sched.Record(ctx, timeline.Event{Actor: actor, Role: RoleOperator, Verb: verb,
-		Object: timeline.ObjectRef{Kind: timeline.KindProcess, Name: actor}})
 }
 
 // scalable gives m what a real-time run needs: its rules' thresholds

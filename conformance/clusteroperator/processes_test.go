@@ -22,7 +22,6 @@ func TestProcessPlaceholders(t *testing.T) {
 	sched.Prefix = "r07-"
 	w := &world{st: &conformance.Stage{Sched: sched, Origin: timeline.Epoch, Scale: 0.02},
 		spec: &World{Release: "4.0.0", Nodes: []string{"n0", "n1"}}}
-	e := &execs{w: w}
 	for _, tc := range []struct {
 		comp Component
 		want map[string]string
@@ -35,7 +34,7 @@ func TestProcessPlaceholders(t *testing.T) {
 			map[string]string{"name": "r07-network", "namespace": "r07-network", "operatorNamespace": "r07-network-operator",
 				"version": "4.0.1", "operands": "DaemonSet/agent,Deployment/controller=1", "nodes": "n0,n1", "readyAfter": "1.2s", "timeScale": "0.02"}},
 	} {
-		got := e.vars(tc.comp, "4.0.1")
+		got := w.placeholders(tc.comp, "4.0.1")
 		for k, v := range tc.want {
 			if got[k] != v {
 				t.Errorf("%s: {%s} is %q, want %q", tc.comp.Name, k, got[k], v)

@@ -2,7 +2,6 @@ package stackable
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	appsv1 "k8s.io/api/apps/v1"
@@ -57,26 +56,6 @@ const controllerManager = "kube-controller-manager"
 // errPods is why a pod's fault does not apply on a cluster.
 var errPods = &conformance.Skipped{Reason: "the operator is a Deployment on the cluster: its pods are the cluster's, and a pod's failure cannot be injected there (deleting a pod is not a failure: its controller replaces it)"}
 
-// deploys scales the team's Deployment that plays the operator.
-type deploys struct {
-	w    *world
-	spec conformance.Deployment
-	d    *conformance.Deployments
-}
-
-func newDeploys(ctx context.Context, w *world, spec conformance.Deployment) (*deploys, error) {
-	st := w.st
-	if st.Deployments == nil || st.Config == nil {
-		return nil, errors.New(Name + ": an operator that is a Deployment needs a run on a cluster (cluster mode: opcert run --kubeconfig)")
-	}
-	fixNames(st.Sched)
-	rec := kindsRecording(append(feedRecording().Kinds, PodGVK)...)
-	if err := conformance.Feed(ctx, st, rec, whoOnCluster); err != nil {
-		return nil, err
-	}
-	return &deploys{w: w, spec: spec, d: st.Deployments}, nil
-}
-
 // whoOnCluster names the writer of a write the run did not make: the
 // operator, or the cluster's controllers and kubelet.
 func whoOnCluster(_ context.Context, _ client.Object, e *timeline.Event) {
@@ -88,42 +67,6 @@ func whoOnCluster(_ context.Context, _ client.Object, e *timeline.Event) {
 	default:
 		e.Actor, e.Role = actorOperator, RoleOperator
 	}
-}
-
-// start scales the Deployment up unless it runs when the run first sees
-// it (a team's operator running then is not started).
-func (p *deploys) start(ctx context.Context) error {
-	running, err := p.d.Attach(ctx, actorOperator, RoleOperator, p.spec.For(actorOperator))
-	if err != nil || running {
-		return err
-	}
-	return p.scaleUp(ctx)
-}
-
-func (p *deploys) scaleUp(ctx context.Context) error {
-	if err := p.d.Start(ctx, actorOperator); err != nil {
-		return err
-	}
-	recordProcess(ctx, p.w.st.Sched, timeline.VerbStart)
-	return nil
-}
-
-// Kill is the killOperator step: the Deployment to 0 replicas.
-func (p *deploys) Kill(ctx context.Context) error {
-	if !p.d.Running(actorOperator) {
-		return nil
-	}
-	err := p.d.Kill(ctx, actorOperator)
-	recordProcess(ctx, p.w.st.Sched, timeline.VerbKill)
-	return err
-}
-
-// Restart is the restartOperator step: to 0 and back, or back up.
-func (p *deploys) Restart(ctx context.Context) error {
-	if err := p.Kill(ctx); err != nil {
-		return err
-	}
-	return p.scaleUp(ctx)
 }
 
 // roleOnCluster is the ClusterRole of config/rbac/opcert-cluster-stackable.yaml.

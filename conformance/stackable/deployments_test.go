@@ -99,10 +99,10 @@ func TestWhoOnCluster(t *testing.T) {
 }
 
 // In process mode a deletion is the operator's process's without asking
-// the audit, which cannot name it (processes.go, attribute).
+// the audit, which cannot name it (processes.go, deleted; player.Mode.Who).
 func TestAttributeDeletion(t *testing.T) {
 	e := timeline.Event{Actor: "unknown", Verb: timeline.VerbDelete, Object: timeline.ObjectRef{Kind: "DaemonSet", Name: "trio-agent"}}
-	attribute(nil)(context.Background(), nil, &e)
+	(&world{}).operatorSpec().Process.Who(context.Background(), nil, &e)
 	if e.Actor != actorOperator || e.Role != RoleOperator {
 		t.Errorf("a deletion is put down to %s (%s), want the operator", e.Actor, e.Role)
 	}

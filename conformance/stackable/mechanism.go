@@ -11,6 +11,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/conformance/player"
 	"github.com/opcert/opcert/conformance/stackable/faithful"
 	"github.com/opcert/opcert/conformance/stackable/rules"
 	ref "github.com/opcert/opcert/reference/stackable"
@@ -85,11 +86,9 @@ type world struct {
 	st      *conformance.Stage
 	spec    *World
 	subject operatorImpl
-	// execs runs a team's operator as a process (process mode,
-	// processes.go); deploys scales its Deployment (cluster mode,
-	// deployments.go), where the cluster runs the pods (pods is nil).
-	execs    *execs
-	deploys  *deploys
+	// play plays the operator whatever the form (package player); with
+	// a Deployment (cluster mode) the cluster runs the pods (pods is nil).
+	play     *player.Player
 	pods     *workload.Controller
 	user     *sim.Client
 	clusters map[string]Cluster // by name, what the scenario declared
@@ -109,15 +108,16 @@ func build(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, c
 				Name, RoleOperator, Name, RoleOperator)
 		}
 		w.subject = impl
-	case conformance.Process:
-		w.execs, err = newExecs(ctx, w, impl)
-	case conformance.Deployment:
-		w.deploys, err = newDeploys(ctx, w, impl)
 	default:
-		err = fmt.Errorf("%s: the %s role cannot be played by %T", Name, RoleOperator, impl)
+		if !player.Takes(impl) {
+			err = fmt.Errorf("%s: the %s role cannot be played by %T", Name, RoleOperator, impl)
+		}
 	}
 	if err != nil {
 		return nil, err
+	}
+	if w.play, err = player.New(ctx, st, cast[RoleOperator].Impl, w.operatorSpec()); err != nil {
+		return nil, fmt.Errorf("%s: %w", Name, err)
 	}
 	for gvk, paths := range recordedFields {
 		if err := sched.RecordFields(gvk, paths...); err != nil {
@@ -127,15 +127,15 @@ func build(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, c
 	if err := w.setUp(ctx); err != nil {
 		return nil, err
 	}
-	if w.deploys != nil {
-		return w, w.deploys.start(ctx) // the cluster runs the pods
+	if w.play.Deployed() {
+		return w, w.play.Start(ctx, actorOperator) // the cluster runs the pods
 	}
 	w.pods = workload.New(workload.Options{Scheduler: sched, API: st.API, Namespaces: w.spec.namespaces(),
 		Nodes: w.spec.nodes(), ReadyAfter: st.Scaled(w.spec.readyAfter())})
 	if err := sched.Start(ctx, w.pods.Actor()); err != nil {
 		return nil, err
 	}
-	if err := w.startOperator(ctx); err != nil {
+	if err := w.play.Start(ctx, actorOperator); err != nil {
 		return nil, err
 	}
 	if w.spec.Load != nil {
@@ -144,11 +144,9 @@ func build(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, c
 	return w, nil
 }
 
-// startOperator starts the operator role's subject, a new process.
+// startOperator starts the operator role's subject in the scheduler, a
+// new process (player.Spec.Simulate).
 func (w *world) startOperator(ctx context.Context) error {
-	if w.execs != nil {
-		return w.execs.start(ctx)
-	}
 	sched := w.st.Sched
 	c := sched.Client(w.st.API, actorOperator, RoleOperator)
 	var op operator

@@ -2,7 +2,6 @@ package stackable
 
 import (
 	"context"
-	"errors"
 	"strconv"
 	"strings"
 	"time"
@@ -11,6 +10,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/conformance/player"
 	"github.com/opcert/opcert/conformance/stackable/rules"
 	"github.com/opcert/opcert/record"
 	"github.com/opcert/opcert/sim"
@@ -46,41 +46,28 @@ import (
 //     allow conformance.RealtimeTolerance for the operator to reflect a
 //     change (rules.Config.Tolerance).
 
-// execs runs the operator as a process.
-type execs struct {
-	w     *world
-	cmd   conformance.Process
-	procs *conformance.Processes
+// operatorSpec is what the player needs of the operator role: its one
+// instance, "operator", owns every SampleCluster.
+func (w *world) operatorSpec() player.Spec {
+	fix := func(context.Context, *player.Player) error {
+		fixNames(w.st.Sched)
+		return nil
+	}
+	return player.Spec{Role: RoleOperator, Actor: func(string) string { return actorOperator },
+		Simulate: func(ctx context.Context, _ string) error { return w.startOperator(ctx) },
+		Vars:     func(context.Context, string) (map[string]string, error) { return w.vars(), nil },
+		Process:  player.Mode{Prepare: fix, Feed: feedRecording(), Who: deleted},
+		Cluster:  player.Mode{Prepare: fix, Feed: player.Recording(recordedFields, append(feedRecording().Kinds, PodGVK)...), Who: whoOnCluster},
+	}
 }
 
-func newExecs(ctx context.Context, w *world, cmd conformance.Process) (*execs, error) {
-	st := w.st
-	if st.Processes == nil || !st.Sched.Realtime() {
-		return nil, errors.New(Name + ": an operator that is an executable needs a real-time run on opcert's own API server (process mode)")
-	}
-	fixNames(st.Sched)
-	if err := conformance.Feed(ctx, st, feedRecording(), attribute(st.Processes)); err != nil {
-		return nil, err
-	}
-	return &execs{w: w, cmd: cmd, procs: st.Processes}, nil
-}
-
-// attribute puts a write down to the process whose user made it, as the
-// API server's audit says (Processes.Attribute), but a deletion: the
-// audit names writers by the resourceVersion their write left, which a
-// deletion's watch event does not carry, so asking would wait out the
-// audit's bound (holding back every later write) to learn nothing. The
-// fed kinds' only writers besides the run's own actors, which delete
-// none, are the operator's process: a deletion is its (a role it no
-// longer wants, a stopped cluster's DaemonSet).
-func attribute(procs *conformance.Processes) conformance.Who {
-	return func(ctx context.Context, obj client.Object, e *timeline.Event) {
-		if e.Verb == timeline.VerbDelete {
-			e.Actor, e.Role = actorOperator, RoleOperator
-			return
-		}
-		procs.Attribute(ctx, obj, e)
-	}
+// deleted puts a deletion down to the operator's process, which the
+// API server's audit cannot name (player.Mode.Who): the fed kinds' only
+// writers besides the run's own actors, which delete none, are the
+// operator's process: a deletion is its (a role it no longer wants, a
+// stopped cluster's DaemonSet).
+func deleted(_ context.Context, _ client.Object, e *timeline.Event) {
+	e.Actor, e.Role = actorOperator, RoleOperator
 }
 
 // fixNames keeps the scenario's names, in the run's namespaces, for the
@@ -98,26 +85,7 @@ func fixNames(sched *sim.Scheduler) {
 // SampleClusters and workloads, with the fields the rules read. Pods are
 // written by the run's own actors only (sim/workload).
 func feedRecording() *record.Recording {
-	return kindsRecording(append([]schema.GroupVersionKind{SampleClusterGVK}, workloadGVKs...)...)
-}
-
-// kindsRecording records kinds with the fields the rules read; who wrote
-// what is the mode's to say (the audit, or the cluster mode's sink).
-func kindsRecording(kinds ...schema.GroupVersionKind) *record.Recording {
-	fields := map[schema.GroupVersionKind][]string{}
-	for _, k := range kinds {
-		fields[k] = recordedFields[k]
-	}
-	return &record.Recording{Kinds: kinds, Fields: fields, Role: func(string) string { return "" }}
-}
-
-// start starts the operator's process.
-func (e *execs) start(ctx context.Context) error {
-	if err := e.procs.StartWith(actorOperator, RoleOperator, e.vars(), e.cmd.Command); err != nil {
-		return err
-	}
-	recordProcess(ctx, e.w.st.Sched, timeline.VerbStart)
-	return nil
+	return player.Recording(recordedFields, append([]schema.GroupVersionKind{SampleClusterGVK}, workloadGVKs...)...)
 }
 
 // placeholders are the keys of vars, which an operator's command may use
@@ -125,46 +93,20 @@ func (e *execs) start(ctx context.Context) error {
 var placeholders = []string{"namespaces", "timeScale"}
 
 // vars are the placeholders of the operator's process.
-func (e *execs) vars() map[string]string {
-	sched := e.w.st.Sched
+func (w *world) vars() map[string]string {
+	sched := w.st.Sched
 	var namespaces []string
-	for _, ns := range e.w.spec.namespaces() {
+	for _, ns := range w.spec.namespaces() {
 		namespaces = append(namespaces, sched.ServerName(namespaceKind, ns))
 	}
 	return map[string]string{
 		"namespaces": strings.Join(namespaces, ","),
-		"timeScale":  strconv.FormatFloat(e.w.st.Scale, 'g', -1, 64),
+		"timeScale":  strconv.FormatFloat(w.st.Scale, 'g', -1, 64),
 	}
 }
 
 // namespaceKind names namespaces for the run's prefix.
 var namespaceKind = schema.GroupKind{Kind: "Namespace"}
-
-// Kill is the killOperator step.
-func (e *execs) Kill(ctx context.Context) error {
-	if !e.procs.Running(actorOperator) {
-		return nil
-	}
-	err := e.procs.Kill(actorOperator)
-	recordProcess(ctx, e.w.st.Sched, timeline.VerbKill)
-	return err
-}
-
-// Restart is the restartOperator step: a new process, the running one
-// killed first.
-func (e *execs) Restart(ctx context.Context) error {
-	if err := e.Kill(ctx); err != nil {
-		return err
-	}
-	return e.start(ctx)
-}
-
-// recordProcess puts a start or a kill of the operator on the timeline:
-// the rules do not judge the operator while it is down.
-func recordProcess(ctx context.Context, sched *sim.Scheduler, verb string) {
-	sched.Record(ctx, timeline.Event{Actor: actorOperator, Role: RoleOperator, Verb: verb,
-		Object: timeline.ObjectRef{Kind: timeline.KindProcess, Name: actorOperator}})
-}
 
 // scalable gives m what a real-time run needs: its times scaled with the
 // run's (Mechanism.Scaled: the reaction bound, the scenario's times being

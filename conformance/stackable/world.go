@@ -116,29 +116,9 @@ func (w *world) Do(ctx context.Context, action string, arg any) error {
 			return nil
 		})
 	case actKill:
-		switch {
-		case w.execs != nil:
-			return w.execs.Kill(ctx)
-		case w.deploys != nil:
-			return w.deploys.Kill(ctx)
-		}
-		if w.st.Sched.Running(actorOperator) {
-			return w.st.Sched.Kill(ctx, actorOperator)
-		}
-		return nil
+		return w.play.Kill(ctx, actorOperator)
 	case actRestart:
-		switch {
-		case w.execs != nil:
-			return w.execs.Restart(ctx)
-		case w.deploys != nil:
-			return w.deploys.Restart(ctx)
-		}
-		if w.st.Sched.Running(actorOperator) {
-			if err := w.st.Sched.Kill(ctx, actorOperator); err != nil {
-				return err
-			}
-		}
-		return w.startOperator(ctx)
+		return w.play.Restart(ctx, actorOperator)
 	}
 	return fmt.Errorf("%s scenarios have no action %q", Name, action)
 }

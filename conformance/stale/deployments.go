@@ -1,89 +1,31 @@
 package stale
 
 import (
-	"context"
-	"errors"
 	"fmt"
 
 	appsv1 "k8s.io/api/apps/v1"
 
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/scenarios"
-	"github.com/opcert/opcert/sim/timeline"
 )
 
-// deploys plays the operators as Deployments on a cluster (cluster mode):
-// one Deployment per operator, deployed by the team, that owns the
-// ClusterOperator of the operator's name under that very name (the
-// Deployment's arguments say it, not opcert). Kill scales it to 0, restart
-// scales it back; a hang cannot apply (opcert cannot cut a pod off the API
-// server). Its writes are seen on the API server and filed as the
-// operator's, as in process mode.
-type deploys struct {
-	w    *world
-	spec conformance.Deployment
-	d    *conformance.Deployments
-}
+// On a cluster (cluster mode) one Deployment per operator, deployed by the
+// team, owns the ClusterOperator of the operator's name under that very
+// name (the Deployment's arguments say it, not opcert). Kill scales it to
+// 0, restart scales it back; a hang cannot apply (opcert cannot cut a pod
+// off the API server).
 
-func newDeploys(ctx context.Context, w *world, spec conformance.Deployment, fleet []Operator) (*deploys, error) {
-	st := w.st
-	if st.Deployments == nil || st.Config == nil {
-		return nil, errors.New("stale: an operator that is a Deployment needs a run on a cluster (cluster mode: opcert run --kubeconfig)")
-	}
-	// The team's ClusterOperators keep their names (the run prefix would
-	// name objects no one owns), and only the scenario's: the detector
-	// then sees no other ClusterOperator of the cluster, and the run
-	// writes to none.
+// fixNames keeps the names of the team's ClusterOperators (the run prefix
+// would name objects no one owns), and only the scenario's: the detector
+// then sees no other ClusterOperator of the cluster, and the run writes
+// to none.
+func (w *world) fixNames(fleet []Operator) {
 	names := make([]string, 0, len(fleet))
 	for _, o := range fleet {
 		names = append(names, o.Name)
 	}
-	st.Sched.FixNames(ClusterOperatorGVK.GroupKind(), names...)
-	if err := observeOperators(ctx, st); err != nil {
-		return nil, err
-	}
-	return &deploys{w: w, spec: spec, d: st.Deployments}, nil
+	w.st.Sched.FixNames(ClusterOperatorGVK.GroupKind(), names...)
 }
-
-// attach reads the operator's Deployment and tells whether it runs.
-func (p *deploys) attach(ctx context.Context, name string) (bool, error) {
-	return p.d.Attach(ctx, OperatorActor(name), RoleOperator, p.spec.For(name))
-}
-
-// start scales the operator's Deployment up, unless it already runs (a
-// team's operator is running when the run begins: it is not started).
-func (p *deploys) start(ctx context.Context, name string) error {
-	running, err := p.attach(ctx, name)
-	if err != nil || running {
-		return err
-	}
-	actor := OperatorActor(name)
-	if err := p.d.Start(ctx, actor); err != nil {
-		return err
-	}
-	recordProcess(ctx, p.w.st, actor, timeline.VerbStart)
-	return nil
-}
-
-// stop scales down the Deployment of an operator the scenario says is
-// stopped at time zero.
-func (p *deploys) stop(ctx context.Context, name string) error {
-	running, err := p.attach(ctx, name)
-	if err != nil || !running {
-		return err
-	}
-	return p.kill(ctx, name)
-}
-
-func (p *deploys) kill(ctx context.Context, name string) error {
-	actor := OperatorActor(name)
-	err := p.d.Kill(ctx, actor)
-	recordProcess(ctx, p.w.st, actor, timeline.VerbKill)
-	return err
-}
-
-// errNoHang is why a hang step does not apply to a Deployment.
-var errNoHang = &conformance.Skipped{Reason: "the operator is a Deployment on the cluster: opcert cannot cut its pods off the API server"}
 
 // touches lists what a scenario played with the operators as Deployments
 // writes on the cluster that opcert did not create (conformance.Touch).

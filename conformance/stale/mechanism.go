@@ -16,6 +16,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/conformance/player"
 	"github.com/opcert/opcert/conformance/stale/rules"
 	"github.com/opcert/opcert/reference/operator"
 	"github.com/opcert/opcert/reference/stale"
@@ -87,11 +88,11 @@ type world struct {
 	operator         operatorImpl
 	ownOperator      ownOperatorImpl
 	externalOperator *conformance.Reconciler
-	// execs runs the operators as executables, in real time (process mode);
-	// deploys scales the team's Deployments that play them (cluster mode).
-	execs   *execs
-	deploys *deploys
-	ops     map[string]*op
+	// play plays the operators whatever the form (package player);
+	// operands is where an executable's operand files are (process mode).
+	play     *player.Player
+	operands string
+	ops      map[string]*op
 	// params and decide make each detector process the run starts;
 	// ownDetector (with params' thresholds) or externalDetector, a team's,
 	// replaces them.
@@ -119,18 +120,17 @@ func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios
 		w.ownOperator = impl
 	case conformance.Reconciler:
 		w.externalOperator = &impl
-	case conformance.Process:
-		if w.execs, err = newExecs(ctx, w, impl); err != nil {
-			return nil, err
-		}
-		w.execs.note(ctx)
-	case conformance.Deployment:
-		if w.deploys, err = newDeploys(ctx, w, impl, scenarioWorld(sc).Fleet()); err != nil {
-			return nil, err
-		}
-		noteNotGiven(ctx, st, noOperandDeployed)
 	default:
-		return nil, fmt.Errorf("stale: the operator role cannot be played by %T", impl)
+		if !player.Takes(impl) {
+			return nil, fmt.Errorf("stale: the operator role cannot be played by %T", impl)
+		}
+	}
+	fleet := scenarioWorld(sc).Fleet()
+	if w.play, err = player.New(ctx, st, cast[RoleOperator].Impl, w.operatorSpec(fleet)); err != nil {
+		return nil, fmt.Errorf("stale: %w", err)
+	}
+	if w.play.Outside() {
+		w.noteNotGiven(ctx)
 	}
 	switch impl := cast[RoleDetector].Impl.(type) {
 	case detectorImpl:
@@ -142,7 +142,6 @@ func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios
 	default:
 		return nil, fmt.Errorf("stale: the detector role cannot be played by %T", impl)
 	}
-	fleet := scenarioWorld(sc).Fleet()
 	w.chaos(sc, fleet)
 	if err := w.startDetector(ctx); err != nil {
 		return nil, err
@@ -160,19 +159,18 @@ func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios
 			o.want = append(o.want, toCondition(c))
 		}
 		w.ops[spec.Name] = o
-		switch {
-		case !spec.Stopped:
-			err = w.start(ctx, spec.Name)
+		if spec.Stopped { // a team's Deployment may be running: stop it
+			err = w.play.Stop(ctx, spec.Name)
+		} else {
+			err = w.play.Start(ctx, spec.Name)
 			started = append(started, spec.Name)
-		case w.deploys != nil: // a team's Deployment may be running: stop it
-			err = w.deploys.stop(ctx, spec.Name)
 		}
 		if err != nil {
 			return nil, err
 		}
 	}
-	if w.execs != nil {
-		w.execs.awaitFirstWrites(ctx, started)
+	if w.play.Executable() {
+		w.awaitFirstWrites(ctx, started)
 	}
 	return w, nil
 }
@@ -193,14 +191,9 @@ func (w *world) request(name string) reconcile.Request {
 	return reconcile.Request{NamespacedName: types.NamespacedName{Name: name}}
 }
 
-// start launches a fresh operator process (its memory starts empty).
-func (w *world) start(ctx context.Context, name string) error {
-	if w.execs != nil {
-		return w.execs.start(ctx, name)
-	}
-	if w.deploys != nil {
-		return w.deploys.start(ctx, name)
-	}
+// simulate launches a fresh operator process of opcert's or a team's
+// reconciler (its memory starts empty).
+func (w *world) simulate(ctx context.Context, name string) error {
 	o, err := w.get(name)
 	if err != nil {
 		return err
@@ -225,23 +218,6 @@ func (w *world) start(ctx context.Context, name string) error {
 	return w.st.Sched.Start(ctx, sim.Actor{Name: actor, Role: RoleOperator, Reconciler: rec,
 		Watches: []sim.Watch{{GVK: ClusterOperatorGVK, Name: name}},
 		Initial: []reconcile.Request{w.request(name)}})
-}
-
-// running tells whether an operator's process runs (maybe cut off).
-func (w *world) running(name string) bool {
-	if w.execs != nil {
-		return w.execs.procs.Running(OperatorActor(name))
-	}
-	if w.deploys != nil {
-		return w.deploys.d.Running(OperatorActor(name))
-	}
-	return w.st.Sched.Running(OperatorActor(name))
-}
-
-// opcerts tells whether opcert plays the operators, so that it can change
-// what their operands report and how fast they answer.
-func (w *world) opcerts() bool {
-	return w.externalOperator == nil && w.execs == nil && w.deploys == nil
 }
 
 // startDetector starts a detector process with an empty memory. Like an
@@ -286,47 +262,26 @@ func (w *world) RestartDetector(ctx context.Context) error {
 // alone by shrinking) may come after the operator died.
 func (w *world) Kill(ctx context.Context, name string) error {
 	o, err := w.get(name)
-	if err != nil || !w.running(name) {
+	if err != nil || !w.play.Running(name) {
 		return err
 	}
-	if w.execs != nil {
-		return w.execs.kill(ctx, name)
-	}
-	if w.deploys != nil {
-		return w.deploys.kill(ctx, name)
-	}
 	o.live = nil
-	return w.st.Sched.Kill(ctx, OperatorActor(name))
+	return w.play.Kill(ctx, name)
 }
 
 func (w *world) Restart(ctx context.Context, name string) error {
-	if w.running(name) {
-		if err := w.Kill(ctx, name); err != nil {
-			return err
-		}
+	if err := w.Kill(ctx, name); err != nil {
+		return err
 	}
-	return w.start(ctx, name)
+	return w.play.Restart(ctx, name)
 }
 
 func (w *world) Hang(ctx context.Context, name string) error {
-	return w.cut(ctx, name, true)
+	return w.play.Hang(ctx, name, true)
 }
 
 func (w *world) Reconnect(ctx context.Context, name string) error {
-	return w.cut(ctx, name, false)
-}
-
-func (w *world) cut(ctx context.Context, name string, cut bool) error {
-	if !w.running(name) {
-		return nil
-	}
-	if w.execs != nil {
-		return w.execs.cut(ctx, name, cut)
-	}
-	if w.deploys != nil {
-		return errNoHang
-	}
-	return w.st.Sched.Partition(ctx, OperatorActor(name), cut)
+	return w.play.Hang(ctx, name, false)
 }
 
 // Do carries out a step's action (scenario.go lists them).
@@ -407,7 +362,7 @@ func (w *world) SetCondition(ctx context.Context, name string, c scenarios.Condi
 	if err != nil {
 		return err
 	}
-	if !w.opcerts() && w.execs == nil {
+	if !w.opcerts() && !w.play.Executable() {
 		return &conformance.Skipped{Reason: "the operator is not opcert's: what its operand reports is its own"}
 	}
 	cond := toCondition(c)
@@ -418,8 +373,8 @@ func (w *world) SetCondition(ctx context.Context, name string, c scenarios.Condi
 		Verb: timeline.VerbSet, Object: timeline.ObjectRef{Kind: timeline.KindOperand, Name: name},
 		Conditions: []timeline.ConditionChange{{Type: c.Type, Before: before, After: &timeline.Condition{Type: c.Type, Status: c.Status, Reason: c.Reason, Message: c.Message}}}})
 	o.want = operator.Upsert(o.want, cond)
-	if w.execs != nil { // the process reads it from its operand file
-		_, err := w.execs.operandFile(name)
+	if w.play.Executable() { // the process reads it from its operand file
+		_, err := w.operandFile(name)
 		return err
 	}
 	if o.live != nil {

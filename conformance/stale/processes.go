@@ -3,7 +3,6 @@ package stale
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -15,50 +14,47 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/conformance/player"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
-// execs plays the operators as executables in real time (process mode):
-// one process per operator, started with the ClusterOperator's name; kill
-// is SIGKILL to its process group, hang cuts its proxy. The writes it
-// makes are seen on the API server and filed as the operator's (only the
-// detector, opcert's, and the operator of a ClusterOperator write it).
+// The operators outside opcert (package player plays them): an executable
+// per operator in real time (process mode), started with the
+// ClusterOperator's name, or a team's Deployment per operator on a cluster
+// (cluster mode, deployments.go). Their writes are seen on the API server
+// and filed as the operator's (only the detector, opcert's, and the
+// operator of a ClusterOperator write it).
 //
 // What its operand reports (the scenario's conditions, and setCondition
-// steps) is in a file the process may read, named by {operand} and
-// OPCERT_OPERAND: a JSON list of conditions (type, status, reason,
+// steps) reaches an executable in a file it may read, named by {operand}
+// and OPCERT_OPERAND: a JSON list of conditions (type, status, reason,
 // message), replaced whole at each change. A command that does not name
 // it reports conditions of its own, and the run says so.
-type execs struct {
-	w     *world
-	cmd   conformance.Process
-	procs *conformance.Processes
-	dir   string // the operand files
-}
 
 // placeholders are what an operator's command may hold: {name}, its
 // ClusterOperator as the API server holds it (r01-etcd), and {operand}.
 var placeholders = []string{"name", "operand"}
 
-func newExecs(ctx context.Context, w *world, cmd conformance.Process) (*execs, error) {
-	st := w.st
-	if st.Processes == nil || !st.Sched.Realtime() {
-		return nil, errors.New("stale: an operator that is an executable needs a real-time run on opcert's own API server (process mode)")
+// operatorSpec is what the player needs of the operator role.
+func (w *world) operatorSpec(fleet []Operator) player.Spec {
+	// In process mode a write is put down to the process whose user made
+	// it, as the API server's audit says; on a cluster, where opcert
+	// cannot see who authenticated, to the operator of the ClusterOperator
+	// written.
+	rec := recording(DefaultDetectorManagers)
+	return player.Spec{Role: RoleOperator, Actor: OperatorActor, Simulate: w.simulate, Vars: w.vars,
+		Process: player.Mode{Feed: rec, Prepare: func(context.Context, *player.Player) error {
+			var err error
+			w.operands, err = os.MkdirTemp(w.st.Dir, "operands-") // inside the run's directory, gone with it
+			return err
+		}},
+		Cluster: player.Mode{Feed: rec, Prepare: func(context.Context, *player.Player) error {
+			w.fixNames(fleet)
+			return nil
+		}, Who: func(_ context.Context, obj client.Object, e *timeline.Event) {
+			e.Actor, e.Role = OperatorActor(obj.GetName()), RoleOperator
+		}},
 	}
-	if err := observeOperators(ctx, st); err != nil {
-		return nil, err
-	}
-	dir, err := os.MkdirTemp(st.Dir, "operands-") // inside the run's directory, gone with it
-	if err != nil {
-		return nil, err
-	}
-	return &execs{w: w, cmd: cmd, procs: st.Processes, dir: dir}, nil
-}
-
-// takesOperand tells whether the command names its operand's file.
-func (e *execs) takesOperand() bool {
-	return slices.ContainsFunc(e.cmd.Command, func(w string) bool { return strings.Contains(w, "{operand}") })
 }
 
 // noOperand says, for a run whose command does not name {operand}, that
@@ -69,25 +65,25 @@ const noOperand = "the scenario's operator conditions (and setCondition steps) r
 // noOperandDeployed says the same of a team's Deployments (cluster mode).
 const noOperandDeployed = "the scenario's operator conditions (and setCondition steps) are not given to a Deployment: the conditions it reports are its own"
 
-// note records, at the start of a run whose command does not name
-// {operand}, that its operators were not given their conditions.
-func (e *execs) note(ctx context.Context) {
-	if !e.takesOperand() {
-		noteNotGiven(ctx, e.w.st, noOperand)
-	}
-}
-
-// noteNotGiven records what the scenario gives an operator that a subject
-// outside opcert did not get, as a step that did not apply: the
+// noteNotGiven records, at the start of a run whose operators are outside
+// opcert and not given their operands' conditions, what the scenario gives
+// an operator that they did not get, as a step that did not apply: the
 // scenario's expectations count it and quote it.
-func noteNotGiven(ctx context.Context, st *conformance.Stage, why string) {
-	st.Sched.Record(ctx, timeline.Event{Actor: timeline.RoleScenario, Role: timeline.RoleScenario, Verb: timeline.VerbSkip,
+func (w *world) noteNotGiven(ctx context.Context) {
+	why := noOperandDeployed
+	if w.play.Executable() {
+		if slices.ContainsFunc(w.play.Command(), func(s string) bool { return strings.Contains(s, "{operand}") }) {
+			return
+		}
+		why = noOperand
+	}
+	w.st.Sched.Record(ctx, timeline.Event{Actor: timeline.RoleScenario, Role: timeline.RoleScenario, Verb: timeline.VerbSkip,
 		Object: timeline.ObjectRef{Kind: timeline.KindStep, Name: "conditions"}, Detail: why})
 }
 
 // operandFile is the operator's operand file, written afresh.
-func (e *execs) operandFile(name string) (string, error) {
-	o, err := e.w.get(name)
+func (w *world) operandFile(name string) (string, error) {
+	o, err := w.get(name)
 	if err != nil {
 		return "", err
 	}
@@ -99,7 +95,7 @@ func (e *execs) operandFile(name string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	path := filepath.Join(e.dir, name+".json")
+	path := filepath.Join(w.operands, name+".json")
 	// A rename replaces it whole: a process never reads half a file.
 	tmp := path + ".new"
 	if err := os.WriteFile(tmp, data, 0o644); err != nil {
@@ -111,36 +107,15 @@ func (e *execs) operandFile(name string) (string, error) {
 	return path, nil
 }
 
-// observeOperators files, in real time, the writes to ClusterOperators the
-// run did not make (conformance.Feed). In process mode a write is put down to
-// the process whose user made it, as the API server's audit says; on a
-// cluster, where opcert cannot see who authenticated, to the operator of
-// the ClusterOperator written: only the detector, the run's own, and the
-// operator of a ClusterOperator write it.
-func observeOperators(ctx context.Context, st *conformance.Stage) error {
-	who := func(_ context.Context, obj client.Object, e *timeline.Event) {
-		e.Actor, e.Role = OperatorActor(obj.GetName()), RoleOperator
-	}
-	if st.Processes != nil {
-		who = st.Processes.Attribute
-	}
-	return conformance.Feed(ctx, st, recording(DefaultDetectorManagers), who)
-}
-
-func (e *execs) start(ctx context.Context, name string) error {
-	actor := OperatorActor(name)
-	operand, err := e.operandFile(name)
+// vars are the placeholders of the operator's process. The run's prefix
+// keeps its objects apart on the API server: the process must own the
+// prefixed ClusterOperator.
+func (w *world) vars(_ context.Context, name string) (map[string]string, error) {
+	operand, err := w.operandFile(name)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	// The run's prefix keeps its objects apart on the API server: the
-	// process must own the prefixed ClusterOperator.
-	vars := map[string]string{"name": e.w.st.Sched.ServerName(ClusterOperatorGVK.GroupKind(), name), "operand": operand}
-	if err := e.procs.StartWith(actor, RoleOperator, vars, e.cmd.Command); err != nil {
-		return err
-	}
-	e.record(ctx, actor, timeline.VerbStart)
-	return nil
+	return map[string]string{"name": w.st.Sched.ServerName(ClusterOperatorGVK.GroupKind(), name), "operand": operand}, nil
 }
 
 // startupWait bounds how long a run waits for its first operators'
@@ -154,14 +129,14 @@ const startupWait = 10 * time.Second
 // at 0.01 are a minute of the scenario: its operator would be killed at
 // 1m before it wrote anything). The steps due meanwhile run once it is
 // over; an operator that never writes leaves the run to say so.
-func (e *execs) awaitFirstWrites(ctx context.Context, names []string) {
+func (w *world) awaitFirstWrites(ctx context.Context, names []string) {
 	ctx, cancel := context.WithTimeout(ctx, startupWait)
 	defer cancel()
 	for _, name := range names {
-		key := types.NamespacedName{Name: e.w.st.Sched.ServerName(ClusterOperatorGVK.GroupKind(), name)}
+		key := types.NamespacedName{Name: w.st.Sched.ServerName(ClusterOperatorGVK.GroupKind(), name)}
 		for {
 			co := &configv1.ClusterOperator{}
-			if err := e.w.st.API.Get(ctx, key, co); err == nil && len(co.Status.Conditions) > 0 {
+			if err := w.st.API.Get(ctx, key, co); err == nil && len(co.Status.Conditions) > 0 {
 				break
 			}
 			select {
@@ -173,32 +148,8 @@ func (e *execs) awaitFirstWrites(ctx context.Context, names []string) {
 	}
 }
 
-func (e *execs) kill(ctx context.Context, name string) error {
-	actor := OperatorActor(name)
-	err := e.procs.Kill(actor)
-	e.record(ctx, actor, timeline.VerbKill)
-	return err
-}
-
-func (e *execs) cut(ctx context.Context, name string, cut bool) error {
-	actor := OperatorActor(name)
-	e.procs.Cut(actor, cut)
-	verb := timeline.VerbReconnect
-	if cut {
-		verb = timeline.VerbHang
-	}
-	e.record(ctx, actor, verb)
-	return nil
-}
-
-func (e *execs) record(ctx context.Context, actor, verb string) {
-	recordProcess(ctx, e.w.st, actor, verb)
-}
-
-// recordProcess puts a start, kill, hang or reconnect of an operator
-// played outside opcert (a process, a Deployment) on the timeline: the
-// rules excuse an operator for what it missed while down.
-func recordProcess(ctx context.Context, st *conformance.Stage, actor, verb string) {
-	st.Sched.Record(ctx, timeline.Event{Actor: actor, Role: RoleOperator, Verb: verb,
-		Object: timeline.ObjectRef{Kind: timeline.KindProcess, Name: actor}})
+// opcerts tells whether opcert plays the operators, so that it can change
+// what their operands report and how fast they answer.
+func (w *world) opcerts() bool {
+	return w.externalOperator == nil && !w.play.Outside()
 }

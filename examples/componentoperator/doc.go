@@ -3,8 +3,8 @@
 // contract) the way a team writes one, and nothing else of opcert's: it
 // imports no opcert package (imports_test.go fails if it does). opcert's
 // process- and cluster-mode tests certify it on every clusteroperator
-// built-in that plays in real time (cmd/opcert, process_co_test.go and
-// cluster_co_test.go).
+// built-in that plays in real time (conformance/clusteroperator,
+// processes_e2e_test.go, and cmd/opcert, cluster_co_test.go).
 //
 // It is a controller-runtime manager: informers on its ClusterOperator
 // and on the Deployments, DaemonSets, pods and ConfigMaps of its

@@ -33,11 +33,12 @@ var (
 	CRDGVK               = apiextensionsv1.SchemeGroupVersion.WithKind("CustomResourceDefinition")
 )
 
-// Roles of seed 002, and the operator whose writes the scenario makes.
+// Roles of seed 002: the status probe operator, OLM, and the operator
+// OLM installed (operator.go).
 const (
 	RoleAggregator = rules.RoleAggregator
 	RoleOLM        = rules.RoleOLM
-	roleOperator   = "operator"
+	RoleOperator   = rules.RoleOperator
 )
 
 // Actors of the world.
@@ -56,6 +57,7 @@ func Mechanism(cfg Config) *conformance.Mechanism {
 		Roles: []conformance.Role{
 			{Name: RoleAggregator, Subjects: aggregators},
 			{Name: RoleOLM, Subjects: gates},
+			{Name: RoleOperator, Subjects: operators, RealTime: true, Placeholders: placeholders},
 		},
 		Rules:    rules.Rules(cfg),
 		Reaction: cfg.Reaction,
@@ -78,10 +80,18 @@ type world struct {
 	spec *World
 	cfg  Config
 	cast conformance.Cast
-	// operator, admin and scenario write as the operator, the cluster's
-	// admin and the harness.
+	// operator, admin and scenario write as the operator (the steps'
+	// writes, operator.go), the cluster's admin and the harness.
 	operator, admin, scenario client.Client
+	// execs runs a team's operator as an executable (process mode,
+	// processes.go).
+	execs *execs
 }
+
+// crFields are what the rules read of a CR: its conditions in order, and
+// the annotation that asks its operator for a critical process
+// (OperandAnnotation).
+var crFields = []string{"status.conditions", "metadata.annotations"}
 
 // recordedFields are what the rules read beside conditions (the timeline
 // contract in rules/doc.go).
@@ -103,7 +113,7 @@ func build(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, c
 	}
 	sched := st.Sched
 	w := &world{st: st, spec: scenarioWorld(sc), cfg: cfg, cast: cast,
-		operator: sched.Client(st.API, actorOperator, roleOperator),
+		operator: sched.Client(st.API, actorOperator, RoleOperator),
 		admin:    sched.Client(st.API, actorAdmin, "scenario"),
 		scenario: sched.Client(st.API, "scenario", "scenario")}
 	for gvk, paths := range recordedFields {
@@ -112,7 +122,7 @@ func build(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, c
 		}
 	}
 	for kind := range crKinds {
-		if err := sched.RecordFields(crGVK(kind), "status.conditions"); err != nil {
+		if err := sched.RecordFields(crGVK(kind), crFields...); err != nil {
 			return nil, err
 		}
 	}
@@ -122,12 +132,17 @@ func build(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, c
 	if err := w.setUp(ctx); err != nil {
 		return nil, err
 	}
-	for _, start := range []func(context.Context) error{w.startAggregator, w.startGate, w.startCopier} {
+	for _, start := range []func(context.Context) error{w.startAggregator, w.startGate, w.startCopier, w.checkOperator} {
 		if err := start(ctx); err != nil {
 			return nil, err
 		}
 	}
-	if w.spec.Load != nil {
+	if w.execs != nil {
+		if err := w.execs.start(ctx); err != nil {
+			return nil, err
+		}
+	}
+	if w.spec.Load != nil && !w.teamOperator() {
 		w.queueLoad()
 	}
 	return w, nil

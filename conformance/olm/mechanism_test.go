@@ -29,7 +29,8 @@ func TestReactionBound(t *testing.T) {
 }
 
 // The aggregator role has two faithful variants and no other role has
-// any: the olm role is OLM itself, which no team brings.
+// any: the olm role is OLM itself, which no team brings, and the
+// operator role is played by a team's own operator (operator_test.go).
 func TestFaithfulSubjects(t *testing.T) {
 	for _, r := range olm.Mechanism(olm.DefaultConfig()).Roles {
 		n := 0

@@ -59,9 +59,11 @@ func crdGroup(name string) string {
 	return g
 }
 
-// cr is a custom resource: its conditions in .status.conditions order.
+// cr is a custom resource: its conditions in .status.conditions order,
+// and whether the world asked its operand to migrate (operandAnnotation).
 type cr struct {
-	ref    timeline.ObjectRef
+	ref       timeline.ObjectRef
+	migrating bool
 	order  []string          // condition types, in the CR's order
 	status map[string]string // type -> status
 }
@@ -257,6 +259,11 @@ func (c cr) with(e timeline.Event) cr {
 		c.status = map[string]string{}
 	}
 	c.order = slices.Clone(c.order)
+	if f, ok := field(e, fieldAnnotations); ok {
+		var ann map[string]string
+		decode(f.After, &ann)
+		c.migrating = ann[operandAnnotation] == operandMigrating
+	}
 	for _, ch := range e.Conditions {
 		if ch.After == nil {
 			delete(c.status, ch.Type)

@@ -64,8 +64,8 @@ func crdGroup(name string) string {
 type cr struct {
 	ref       timeline.ObjectRef
 	migrating bool
-	order  []string          // condition types, in the CR's order
-	status map[string]string // type -> status
+	order     []string          // condition types, in the CR's order
+	status    map[string]string // type -> status
 }
 
 // probe is a Probe (olm.md).

@@ -66,6 +66,19 @@ func Mechanism(cfg Config) *conformance.Mechanism {
 			c.Reaction = d
 			return Mechanism(c)
 		},
+		// A real-time run (process mode) judges with its slack, and a
+		// scaled one (--time-scale) with the bound scaled: the reference
+		// aggregator and gate keep no time of their own.
+		WithTolerance: func(d time.Duration) *conformance.Mechanism {
+			c := cfg
+			c.Tolerance = max(c.Tolerance, d)
+			return Mechanism(c)
+		},
+		Scaled: func(scale float64) *conformance.Mechanism {
+			c := cfg
+			c.Reaction = time.Duration(float64(c.Reaction) * scale)
+			return Mechanism(c)
+		},
 		Estimate: estimate,
 		Expects:  ProbeGVK,
 		Build: func(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {

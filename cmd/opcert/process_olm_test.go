@@ -18,7 +18,8 @@ import (
 // built-in olm-operator-migration through its CRs, and in the example's
 // own scenario through its OperatorCondition (--channel operatorcondition),
 // where it is killed and restarted. Its lying variant fails OLM-011; an
-// operator that never writes is never a pass.
+// operator that never writes is never a pass. opcert analyze of each
+// run's timeline gives the run's verdicts.
 //
 // The time scale: 0.1 plays the scenarios' 3m30s and 3m20s in 21s and
 // 20s; the reaction bound is then 3s, plus conformance.RealtimeTolerance
@@ -97,6 +98,11 @@ func TestProcessOLMCertifiesTheExample(t *testing.T) {
 	}
 	if p := plays["idle"]; p.r.code != 1 && p.r.code != 4 {
 		t.Errorf("an operator that does nothing: exit %d, want 1 or 4\n%s\n%s", p.r.code, p.r.stdout, p.r.stderr)
+	}
+	// opcert analyze of each run's timeline gives the run's verdicts, case
+	// by case, the failures and the unproven runs too.
+	for name, p := range plays {
+		t.Run("analyze "+name, func(t *testing.T) { analyzeAgrees(t, p.out, p.r.code) })
 	}
 }
 

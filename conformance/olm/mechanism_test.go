@@ -44,3 +44,44 @@ func TestFaithfulSubjects(t *testing.T) {
 		}
 	}
 }
+
+// A scaled run (--time-scale) judges with the reaction bound scaled, and
+// a real-time one adds its slack: the process-mode runs of the operator
+// role play both.
+func TestScaledAndTolerance(t *testing.T) {
+	m := olm.Mechanism(olm.DefaultConfig())
+	if m.Scaled == nil || m.WithTolerance == nil {
+		t.Fatal("olm cannot be scaled or given a tolerance")
+	}
+	scaled := m.Scaled(0.1).WithTolerance(time.Second)
+	if scaled.Reaction != 3*time.Second {
+		t.Errorf("scaled by 0.1: reaction bound %v, want 3s", scaled.Reaction)
+	}
+	for _, r := range scaled.Rules {
+		if r.ID == "OLM-011" && !strings.Contains(r.Statement, "within the reaction bound of 4s") {
+			t.Errorf("OLM-011 scaled by 0.1 with 1s of slack says %q", r.Statement)
+		}
+	}
+	if m.Reaction != rules.DefaultReaction {
+		t.Errorf("scaling changed the mechanism it was made from: %v", m.Reaction)
+	}
+}
+
+// The operator role takes a team's reconciler and executable; its
+// command's placeholders are the ones processes.go gives.
+func TestOperatorRole(t *testing.T) {
+	m := olm.Mechanism(olm.DefaultConfig())
+	if !m.TakesRealTime(olm.RoleOperator) || m.TakesRealTime(olm.RoleAggregator) || m.TakesRealTime(olm.RoleOLM) {
+		t.Error("only the operator role takes an executable")
+	}
+	cast, err := m.Subjects(map[string]string{olm.RoleOperator: "exec:/bin/true --name {name} --namespace {namespace} --namespaces {namespaces} --crds {crds} --scale {timeScale}"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cast[olm.RoleOperator].Name == "reference" {
+		t.Error("the executable was not cast")
+	}
+	if _, err := m.Subjects(map[string]string{olm.RoleOperator: "exec:/bin/true --name {nmae}"}); err == nil || !strings.Contains(err.Error(), "{nmae}") {
+		t.Errorf("a misspelled placeholder: %v", err)
+	}
+}

@@ -22,7 +22,7 @@ func (w *world) Do(ctx context.Context, action string, arg any) error {
 		if w.teamOperator() {
 			return notMine("setting a CR's conditions")
 		}
-		return w.setConditions(ctx, arg.(*SetConditions))
+		return w.ownWrite(ctx, func(ctx context.Context) error { return w.setConditions(ctx, arg.(*SetConditions)) })
 	case actCreateCR:
 		return w.createCR(ctx, *arg.(*CR))
 	case actDeleteCR:
@@ -38,12 +38,12 @@ func (w *world) Do(ctx context.Context, action string, arg any) error {
 		if w.teamOperator() {
 			return notMine("the Probe's Upgradeable")
 		}
-		return w.setProbeUpgradeable(ctx, arg.(*scenarios.Condition))
+		return w.ownWrite(ctx, func(ctx context.Context) error { return w.setProbeUpgradeable(ctx, arg.(*scenarios.Condition)) })
 	case actOCCondition:
 		if w.teamOperator() {
 			return notMine("the OperatorCondition's spec.conditions")
 		}
-		return w.setOperatorCondition(ctx, arg.(*scenarios.Condition))
+		return w.ownWrite(ctx, func(ctx context.Context) error { return w.setOperatorCondition(ctx, arg.(*scenarios.Condition)) })
 	case actOverride:
 		return w.override(ctx, arg.(*Override))
 	case actUpgrade:

@@ -39,6 +39,7 @@ var broken = []struct {
 	{olm.RoleOLM, "unstamped-copy", "olm-oc-override-true", "OLM-008"},
 	{olm.RoleOLM, "copies-without-message", "olm-oc-override-true", "OLM-008"},
 	{olm.RoleOperator, "mute", "olm-operator-migration", "OLM-011"},
+	{olm.RoleOperator, "late", "olm-operator-migration", "OLM-011"},
 }
 
 // Every OLM rule fails on a broken subject (a Style rule warns), with the

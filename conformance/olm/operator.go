@@ -3,6 +3,7 @@ package olm
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -59,11 +60,13 @@ import (
 // scenario's steps (the reference), or a flaw of them.
 type operatorImpl string
 
-// The operator role's own subjects: the reference and one broken
-// subject, which makes none of the operator's writes (OLM-011).
+// The operator role's own subjects: the reference and two broken
+// subjects (OLM-011), one that makes none of the operator's writes and
+// one that makes each a minute late.
 const (
 	operatorSteps operatorImpl = ""
 	operatorMute  operatorImpl = "mute"
+	operatorLate  operatorImpl = "late"
 )
 
 var operators = []conformance.Subject{
@@ -71,12 +74,30 @@ var operators = []conformance.Subject{
 		Description: "the scenario's steps: the operator's writes (its CRs' conditions, its Probe, its OperatorCondition) as and when the steps say"},
 	{Name: string(operatorMute), Impl: operatorMute,
 		Description: "never writes: the steps' writes of the operator are not made, so a migration never says it is not upgradeable (OLM-011)"},
+	{Name: string(operatorLate), Impl: operatorLate,
+		Description: "makes each of the steps' writes of the operator " + lateBy.String() + " after the step, twice the reaction bound (OLM-011)"},
 }
 
-// teamOperator tells whether the operator is not played by the steps:
-// a team's reconciler or executable, or the mute subject. Its writes
-// are not the steps'.
-func (w *world) teamOperator() bool { return w.cast[RoleOperator].Impl != operatorSteps }
+// lateBy is how late the late subject writes.
+const lateBy = time.Minute
+
+// teamOperator tells whether the operator's writes are not the steps':
+// a team's reconciler or executable, or the mute subject.
+func (w *world) teamOperator() bool {
+	impl := w.cast[RoleOperator].Impl
+	return impl != operatorSteps && impl != operatorLate
+}
+
+// ownWrite makes one of the steps' writes of the operator: at once, or
+// lateBy later for the late subject (its error then ends the run when
+// the write is due, as a step's would).
+func (w *world) ownWrite(ctx context.Context, write func(context.Context) error) error {
+	if w.cast[RoleOperator].Impl != operatorLate {
+		return write(ctx)
+	}
+	w.st.Sched.At(w.st.Sched.Now().Add(w.st.Scaled(lateBy)), write)
+	return nil
+}
 
 // checkOperator refuses a subject the operator role cannot be played by
 // here, and starts it when it runs on its own.

@@ -55,12 +55,15 @@ type Options struct {
 func Play(ctx context.Context, api client.Client, m *Mechanism, sc *scenarios.Scenario, cast Cast, opts Options) (run reports.Run, tl *timeline.Timeline) {
 	tl = &timeline.Timeline{}
 	run = reports.Run{Scenario: sc.Name, Mechanism: m.Name, Description: sc.Description, Subjects: cast.Names(),
-		Redacted: cast.Redacted(), Virtual: sc.Duration.Duration, Reaction: m.Reaction}
+		Redacted: cast.Redacted(), Virtual: sc.Duration.Duration}
 	err := m.Refuses(cast)
 	var stage *Stage
 	if err == nil {
 		stage, err = newStage(api, sc, cast, tl, &m, opts)
 	}
+	// The bound the rules judge with: newStage scaled it with a scaled
+	// run's times (--time-scale), as analyze of the run's timeline does.
+	run.Reaction = m.Reaction
 	// Last, once the processes have said how they ended: whether the run
 	// proved anything of its subjects (unproven.go).
 	defer func() { run.NotJudged = unproven(m, cast, tl.Events(), run) }()

@@ -241,3 +241,18 @@ func TestLogsOnceEach(t *testing.T) {
 		t.Errorf("logged %q, want each of the two lines once", out.String())
 	}
 }
+
+// runOpcert is opcert for a goroutine other than the test's: the error
+// is returned, not fatal.
+func runOpcert(args ...string) (result, error) {
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(os.Environ(), "OPCERT_TEST_MAIN=1")
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if errors.As(err, &exit) {
+		return result{out.String(), errb.String(), exit.ExitCode()}, nil
+	}
+	return result{out.String(), errb.String(), 0}, err
+}

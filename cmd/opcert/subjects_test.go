@@ -55,7 +55,7 @@ func TestParseSubjectsScopesRoles(t *testing.T) {
 // take it, the run is refused until the mechanism is named.
 func TestUnscopedExecutableMustBeUnambiguous(t *testing.T) {
 	r := opcert(t, nil, "run", "--dry-run", "--subject", "operator=exec:/bin/true")
-	if r.code != 2 || !strings.Contains(r.stderr, "the scenarios of clusteroperator and stackable and stale all have a role operator that takes it; name the mechanism (clusteroperator.operator=...)") {
+	if r.code != 2 || !strings.Contains(r.stderr, "the scenarios of clusteroperator and olm and stackable and stale all have a role operator that takes it; name the mechanism (clusteroperator.operator=...)") {
 		t.Errorf("all built-ins: exit %d, stderr %q; want 2 and the mechanisms named", r.code, r.stderr)
 	}
 	for _, args := range [][]string{

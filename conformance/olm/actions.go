@@ -19,31 +19,48 @@ import (
 func (w *world) Do(ctx context.Context, action string, arg any) error {
 	switch action {
 	case actSetConditions:
-		return w.setConditions(ctx, arg.(*SetConditions))
+		if w.teamOperator() {
+			return notMine("setting a CR's conditions")
+		}
+		return w.ownWrite(ctx, func(ctx context.Context) error { return w.setConditions(ctx, arg.(*SetConditions)) })
 	case actCreateCR:
 		return w.createCR(ctx, *arg.(*CR))
 	case actDeleteCR:
 		r := arg.(*ObjectRef)
-		return w.operator.Delete(ctx, object(crGVK(r.Kind), r.Namespace, r.Name))
+		return w.user().Delete(ctx, object(crGVK(r.Kind), r.Namespace, r.Name))
+	case actOperand:
+		return w.operand(ctx, arg.(*Operand))
 	case actAnnotate:
 		return w.annotate(ctx, *arg.(*CRD))
 	case actEditProbe:
 		return w.editProbeSpec(ctx, arg.(*ProbeSpec))
 	case actProbeStatus:
-		return w.setProbeUpgradeable(ctx, arg.(*scenarios.Condition))
+		if w.teamOperator() {
+			return notMine("the Probe's Upgradeable")
+		}
+		return w.ownWrite(ctx, func(ctx context.Context) error { return w.setProbeUpgradeable(ctx, arg.(*scenarios.Condition)) })
 	case actOCCondition:
-		return w.setOperatorCondition(ctx, arg.(*scenarios.Condition))
+		if w.teamOperator() {
+			return notMine("the OperatorCondition's spec.conditions")
+		}
+		return w.ownWrite(ctx, func(ctx context.Context) error { return w.setOperatorCondition(ctx, arg.(*scenarios.Condition)) })
 	case actOverride:
 		return w.override(ctx, arg.(*Override))
 	case actUpgrade:
 		return w.upgrade(ctx, arg.(string))
 	case actKill:
+		if arg.(string) == actorOperator {
+			return w.killOperator(ctx)
+		}
 		if sched := w.st.Sched; sched.Running(arg.(string)) {
 			return sched.Kill(ctx, arg.(string))
 		}
 		return nil
 	case actRestart:
 		name := arg.(string)
+		if name == actorOperator {
+			return w.restartOperator(ctx)
+		}
 		if sched := w.st.Sched; sched.Running(name) {
 			if err := sched.Kill(ctx, name); err != nil {
 				return err
@@ -76,7 +93,7 @@ func (w *world) loadCRs(ctx context.Context) error {
 	}
 	nss := w.spec.loadNamespaces()
 	for i := range l.CRs {
-		if err := w.operator.Create(ctx, object(crGVK(l.Kind), nss[i%len(nss)], loadName(i))); err != nil {
+		if err := w.user().Create(ctx, object(crGVK(l.Kind), nss[i%len(nss)], loadName(i))); err != nil {
 			return fmt.Errorf("creating the load's %s %d: %w", l.Kind, i, err)
 		}
 	}

@@ -13,12 +13,28 @@
 // status the gate writes).
 //
 // The roles: aggregator (reference/olm's Aggregator, the seed's status
-// probe operator, or a faithful variant of package faithful) and olm
-// (reference/olm's Gate and the OperatorCondition copier). README.md
-// holds the audit of the seed the rules follow and the reaction bound's
-// reasoning. The operator's own writes are the scenario's steps, made as
-// actor "operator" (role operator): the CRs' conditions, its Probe through
-// package probe, its OperatorCondition's spec.conditions.
+// probe operator, or a faithful variant of package faithful), olm
+// (reference/olm's Gate and the OperatorCondition copier), and operator,
+// the operator OLM installed (operator.go). README.md holds the audit of
+// the seed the rules follow and the reaction bound's reasoning.
+//
+// The operator's reference is the scenario's steps, made as actor
+// "operator" (role operator): the CRs' conditions, its Probe through
+// package probe, its OperatorCondition's spec.conditions. A team's
+// operator plays the role as a Go reconciler (library mode) or an
+// executable (process mode, processes.go) in its own scenarios, with the
+// reference aggregator and gate. Then the steps split in two: requests to
+// the operator (operand: the world tells it, through the annotation
+// opcert.io/operand on a CR, that the CR's operand migrates, 002
+// §Motivation's critical process) and world writes (the user's CRs, the
+// bundle's CRD annotations, OLM's Probe and OperatorCondition at install,
+// the admin's edits, upgrades) are made as for the reference; the
+// operator's own writes (setConditions, setProbeUpgradeable,
+// setOperatorCondition, the conditions a scenario gives its CRs) are
+// not made (a step is recorded as skipped): the team's operator writes what its operands'
+// state makes it write, and OLM-011 judges that it says it is not
+// upgradeable while an operand migrates. Cluster mode is not offered:
+// its world writes would need a cluster's OLM, which opcert plays.
 //
 // The fixtures' CRDs are cluster-scoped and shared by the runs of one API
 // server (their names cannot carry a run's prefix: a CRD's name is its

@@ -33,11 +33,12 @@ var (
 	CRDGVK               = apiextensionsv1.SchemeGroupVersion.WithKind("CustomResourceDefinition")
 )
 
-// Roles of seed 002, and the operator whose writes the scenario makes.
+// Roles of seed 002: the status probe operator, OLM, and the operator
+// OLM installed (operator.go).
 const (
 	RoleAggregator = rules.RoleAggregator
 	RoleOLM        = rules.RoleOLM
-	roleOperator   = "operator"
+	RoleOperator   = rules.RoleOperator
 )
 
 // Actors of the world.
@@ -56,13 +57,18 @@ func Mechanism(cfg Config) *conformance.Mechanism {
 		Roles: []conformance.Role{
 			{Name: RoleAggregator, Subjects: aggregators, Cannot: map[conformance.Form]string{
 				conformance.FormLibrary: "not yet: the world builds the aggregator from opcert's own subjects only (the reference, faithful and broken ones)",
-				conformance.FormProcess: "not yet: the world starts no executable for any of seed 002's roles",
-				conformance.FormCluster: "not yet: the world scales no Deployment for any of seed 002's roles",
+				conformance.FormProcess: "not yet: the world starts no executable for the aggregator",
+				conformance.FormCluster: "not yet: the world scales no Deployment for the aggregator",
 			}},
 			{Name: RoleOLM, Subjects: gates, Cannot: olmCannot},
+			{Name: RoleOperator, Subjects: operators, Placeholders: placeholders,
+				Forms: []conformance.Form{conformance.FormLibrary, conformance.FormProcess},
+				Cannot: map[conformance.Form]string{
+					conformance.FormCluster: "the world's writes of an olm scenario are OLM's and the status probe operator's, which opcert plays: no cluster ships a Probe, a status probe operator or opcert's Upgrade, and the fixtures' CRDs are cluster-scoped and shared",
+				}},
 		},
 		Cannot: map[string]string{
-			conformance.CannotWatch:  "not yet: no recording of a live cluster (which kinds, whose writes) is declared for seed 002",
+			conformance.CannotWatch:  "opcert's own actors (aggregator, gate, copier, scenario) write under one field manager, so a watch cannot tell them apart, and a live cluster serves no Probe or Upgrade; opcert analyze judges a run's own timeline as the run did",
 			conformance.CannotStream: "not yet: the OLM rules have no facts readable one event at a time (Online), so a timeline is judged held in memory",
 		},
 		Rules:    rules.Rules(cfg),
@@ -70,6 +76,19 @@ func Mechanism(cfg Config) *conformance.Mechanism {
 		WithReaction: func(d time.Duration) *conformance.Mechanism {
 			c := cfg
 			c.Reaction = d
+			return Mechanism(c)
+		},
+		// A real-time run (process mode) judges with its slack, and a
+		// scaled one (--time-scale) with the bound scaled: the reference
+		// aggregator and gate keep no time of their own.
+		WithTolerance: func(d time.Duration) *conformance.Mechanism {
+			c := cfg
+			c.Tolerance = max(c.Tolerance, d)
+			return Mechanism(c)
+		},
+		Scaled: func(scale float64) *conformance.Mechanism {
+			c := cfg
+			c.Reaction = time.Duration(float64(c.Reaction) * scale)
 			return Mechanism(c)
 		},
 		Estimate: estimate,
@@ -90,10 +109,18 @@ type world struct {
 	spec *World
 	cfg  Config
 	cast conformance.Cast
-	// operator, admin and scenario write as the operator, the cluster's
-	// admin and the harness.
+	// operator, admin and scenario write as the operator (the steps'
+	// writes, operator.go), the cluster's admin and the harness.
 	operator, admin, scenario client.Client
+	// execs runs a team's operator as an executable (process mode,
+	// processes.go).
+	execs *execs
 }
+
+// crFields are what the rules read of a CR: its conditions in order, and
+// the annotation that asks its operator for a critical process
+// (OperandAnnotation).
+var crFields = []string{"status.conditions", "metadata.annotations"}
 
 // recordedFields are what the rules read beside conditions (the timeline
 // contract in rules/doc.go).
@@ -115,7 +142,7 @@ func build(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, c
 	}
 	sched := st.Sched
 	w := &world{st: st, spec: scenarioWorld(sc), cfg: cfg, cast: cast,
-		operator: sched.Client(st.API, actorOperator, roleOperator),
+		operator: sched.Client(st.API, actorOperator, RoleOperator),
 		admin:    sched.Client(st.API, actorAdmin, "scenario"),
 		scenario: sched.Client(st.API, "scenario", "scenario")}
 	for gvk, paths := range recordedFields {
@@ -124,7 +151,7 @@ func build(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, c
 		}
 	}
 	for kind := range crKinds {
-		if err := sched.RecordFields(crGVK(kind), "status.conditions"); err != nil {
+		if err := sched.RecordFields(crGVK(kind), crFields...); err != nil {
 			return nil, err
 		}
 	}
@@ -134,12 +161,17 @@ func build(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, c
 	if err := w.setUp(ctx); err != nil {
 		return nil, err
 	}
-	for _, start := range []func(context.Context) error{w.startAggregator, w.startGate, w.startCopier} {
+	for _, start := range []func(context.Context) error{w.startAggregator, w.startGate, w.startCopier, w.checkOperator} {
 		if err := start(ctx); err != nil {
 			return nil, err
 		}
 	}
-	if w.spec.Load != nil {
+	if w.execs != nil {
+		if err := w.execs.start(ctx); err != nil {
+			return nil, err
+		}
+	}
+	if w.spec.Load != nil && !w.teamOperator() {
 		w.queueLoad()
 	}
 	return w, nil

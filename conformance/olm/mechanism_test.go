@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/conformance/olm"
 	"github.com/opcert/opcert/conformance/olm/rules"
 )
@@ -29,7 +30,8 @@ func TestReactionBound(t *testing.T) {
 }
 
 // The aggregator role has two faithful variants and no other role has
-// any: the olm role is OLM itself, which no team brings.
+// any: the olm role is OLM itself, which no team brings, and the
+// operator role is played by a team's own operator (operator_test.go).
 func TestFaithfulSubjects(t *testing.T) {
 	for _, r := range olm.Mechanism(olm.DefaultConfig()).Roles {
 		n := 0
@@ -41,5 +43,46 @@ func TestFaithfulSubjects(t *testing.T) {
 		if want := map[string]int{olm.RoleAggregator: 2}[r.Name]; n != want {
 			t.Errorf("role %s: %d faithful variants, want %d", r.Name, n, want)
 		}
+	}
+}
+
+// A scaled run (--time-scale) judges with the reaction bound scaled, and
+// a real-time one adds its slack: the process-mode runs of the operator
+// role play both.
+func TestScaledAndTolerance(t *testing.T) {
+	m := olm.Mechanism(olm.DefaultConfig())
+	if m.Scaled == nil || m.WithTolerance == nil {
+		t.Fatal("olm cannot be scaled or given a tolerance")
+	}
+	scaled := m.Scaled(0.1).WithTolerance(time.Second)
+	if scaled.Reaction != 3*time.Second {
+		t.Errorf("scaled by 0.1: reaction bound %v, want 3s", scaled.Reaction)
+	}
+	for _, r := range scaled.Rules {
+		if r.ID == "OLM-011" && !strings.Contains(r.Statement, "within the reaction bound of 4s") {
+			t.Errorf("OLM-011 scaled by 0.1 with 1s of slack says %q", r.Statement)
+		}
+	}
+	if m.Reaction != rules.DefaultReaction {
+		t.Errorf("scaling changed the mechanism it was made from: %v", m.Reaction)
+	}
+}
+
+// The operator role takes a team's reconciler and executable; its
+// command's placeholders are the ones processes.go gives.
+func TestOperatorRole(t *testing.T) {
+	m := olm.Mechanism(olm.DefaultConfig())
+	if !m.Takes(olm.RoleOperator, conformance.FormProcess) || m.Takes(olm.RoleAggregator, conformance.FormProcess) || m.Takes(olm.RoleOLM, conformance.FormProcess) {
+		t.Error("only the operator role takes an executable")
+	}
+	cast, err := m.Subjects(map[string]string{olm.RoleOperator: "exec:/bin/true --name {name} --namespace {namespace} --namespaces {namespaces} --crds {crds} --scale {timeScale}"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cast[olm.RoleOperator].Name == "reference" {
+		t.Error("the executable was not cast")
+	}
+	if _, err := m.Subjects(map[string]string{olm.RoleOperator: "exec:/bin/true --name {nmae}"}); err == nil || !strings.Contains(err.Error(), "{nmae}") {
+		t.Errorf("a misspelled placeholder: %v", err)
 	}
 }

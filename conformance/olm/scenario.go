@@ -86,6 +86,28 @@ type SetConditions struct {
 	Remove     []string              `yaml:"remove,omitempty"`
 }
 
+// Operand is a request to the operator: the operand of one of its CRs
+// enters Phase (OperandMigrating, OperandIdle). The world writes it on the
+// CR as the annotation opcert.io/operand (OperandAnnotation), which the
+// operator, watching its CRs, reads; what it then writes is its own
+// (operator.go).
+type Operand struct {
+	Kind      string `yaml:"kind"`
+	Namespace string `yaml:"namespace"`
+	Name      string `yaml:"name"`
+	Phase     string `yaml:"phase"`
+}
+
+// The phases of an operand, and the annotation that carries the phase:
+// Migrating is 002 §Motivation's "critical process" (the seed's example
+// migrates a database schema), during which OLM must not upgrade the
+// operator; Idle is none.
+const (
+	OperandAnnotation = "opcert.io/operand"
+	OperandMigrating  = "Migrating"
+	OperandIdle       = "Idle"
+)
+
 // ObjectRef names a CR.
 type ObjectRef struct {
 	Kind      string `yaml:"kind"`
@@ -143,7 +165,8 @@ const (
 	actOCCondition   = "setOperatorCondition" // scenarios.Condition: the operator's spec.conditions entry
 	actOverride      = "override"             // Override: the admin's spec.overrides[Upgradeable]
 	actUpgrade       = "upgrade"              // the new CSV's name: OLM is asked to upgrade to it
-	actKill          = "kill"                 // an actor: aggregator, olm or olm-conditions
+	actOperand       = "operand"              // Operand: a request to the operator (the world's write)
+	actKill          = "kill"                 // an actor: aggregator, olm, olm-conditions or operator
 	actRestart       = "restart"
 )
 
@@ -201,11 +224,12 @@ func init() {
 			{Name: actOCCondition, Type: reflect.TypeFor[scenarios.Condition]()},
 			{Name: actOverride, Type: reflect.TypeFor[Override]()},
 			{Name: actUpgrade, Type: str},
+			{Name: actOperand, Type: reflect.TypeFor[Operand]()},
 			{Name: actKill, Type: str}, {Name: actRestart, Type: str},
 		},
 		Expects:    ProbeGVK,
 		Conditions: probeConditions,
-		Roles:      []string{RoleAggregator, RoleOLM},
+		Roles:      []string{RoleAggregator, RoleOLM, RoleOperator},
 		Validate:   validate,
 		Builtins:   builtins,
 	})
@@ -430,7 +454,7 @@ func (c *checker) load(l Load) {
 	}
 }
 
-var actors = []string{actorAggregator, actorOLM, actorCopier}
+var actors = []string{actorAggregator, actorOLM, actorCopier, actorOperator}
 
 func (c *checker) step(p string, st scenarios.Step) {
 	switch arg := st.Arg.(type) {
@@ -445,6 +469,11 @@ func (c *checker) step(p string, st scenarios.Step) {
 		c.conditions(p+".createCR.conditions", arg.Conditions)
 	case *ObjectRef:
 		c.cr(p+".deleteCR", arg.Kind, arg.Namespace, arg.Name)
+	case *Operand:
+		c.cr(p+".operand", arg.Kind, arg.Namespace, arg.Name)
+		if arg.Phase != OperandMigrating && arg.Phase != OperandIdle {
+			c.Errorf(p+".operand.phase", "%q is not a phase; use %s (a critical process runs, 002 §Motivation) or %s", arg.Phase, OperandMigrating, OperandIdle)
+		}
 	case *CRD:
 		c.crd(p+".annotate", *arg)
 		if !slices.ContainsFunc(c.w.CRDs, func(x CRD) bool { return x.Name == arg.Name }) {

@@ -43,6 +43,8 @@ var suite = conformancetest.Suite{
 		{Role: olm.RoleOLM, Subject: "copies-status-only", Scenario: "olm-oc-stale-generation", Rule: "OLM-008"},
 		{Role: olm.RoleOLM, Subject: "unstamped-copy", Scenario: "olm-oc-override-true", Rule: "OLM-008"},
 		{Role: olm.RoleOLM, Subject: "copies-without-message", Scenario: "olm-oc-override-true", Rule: "OLM-008"},
+		{Role: olm.RoleOperator, Subject: "mute", Scenario: "olm-operator-migration", Rule: "OLM-011"},
+		{Role: olm.RoleOperator, Subject: "late", Scenario: "olm-operator-migration", Rule: "OLM-011"},
 	},
 }
 

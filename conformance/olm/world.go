@@ -62,16 +62,18 @@ func (w *world) setUp(ctx context.Context) error {
 		}
 	}
 	if spec.Probe != nil {
-		if err := w.operator.Create(ctx, w.probeObject(*spec.Probe)); err != nil {
+		if err := w.user().Create(ctx, w.probeObject(*spec.Probe)); err != nil {
 			return fmt.Errorf("creating the Probe: %w", err)
 		}
 	}
 	if oc := spec.OperatorCondition; oc != nil {
 		u := object(OperatorConditionGVK, spec.namespace(), spec.csv())
-		if err := unstructured.SetNestedSlice(u.Object, mergeConditions(nil, oc.Conditions, nil, w.st.Sched.Now(), true), "spec", "conditions"); err != nil {
-			return err
+		if !w.teamOperator() {
+			if err := unstructured.SetNestedSlice(u.Object, mergeConditions(nil, oc.Conditions, nil, w.st.Sched.Now(), true), "spec", "conditions"); err != nil {
+				return err
+			}
 		}
-		if err := w.operator.Create(ctx, u); err != nil {
+		if err := w.user().Create(ctx, u); err != nil {
 			return fmt.Errorf("creating the OperatorCondition: %w", err)
 		}
 	}
@@ -135,13 +137,14 @@ func (w *world) annotate(ctx context.Context, crd CRD) error {
 	return nil
 }
 
-// createCR creates a CR and writes its conditions, as its operator would.
+// createCR creates a CR and writes its conditions, as its operator would;
+// a team's operator writes its own (operator.go).
 func (w *world) createCR(ctx context.Context, cr CR) error {
 	u := object(crGVK(cr.Kind), cr.Namespace, cr.Name)
-	if err := w.operator.Create(ctx, u); err != nil {
+	if err := w.user().Create(ctx, u); err != nil {
 		return fmt.Errorf("creating %s %s/%s: %w", cr.Kind, cr.Namespace, cr.Name, err)
 	}
-	if len(cr.Conditions) == 0 {
+	if len(cr.Conditions) == 0 || w.teamOperator() {
 		return nil
 	}
 	if err := unstructured.SetNestedSlice(u.Object, mergeConditions(nil, cr.Conditions, nil, w.st.Sched.Now(), false), "status", "conditions"); err != nil {

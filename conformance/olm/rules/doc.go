@@ -22,6 +22,7 @@
 //	OLM-008  MUST    UPSTREAM                                                  olm         an OperatorCondition's status.conditions are its spec.conditions stamped with its generation
 //	OLM-009  MUST    002 §Example Workflow; DESIGN 002                         aggregator  every Probe the aggregator writes is named after the operator's CSV, in its namespace
 //	OLM-010  SHOULD  002 §Example Workflow                                     aggregator  the status is spelled as the example: NotUpgradeable and its message, kind the plural, the expression as the blocking reason
+//	OLM-011  MUST    002 §Motivation; §Proposal, Story 2; DESIGN 002            operator    while an operand migrates, the operator says it is not upgradeable where the asked gate reads it
 //
 // OLM-005 (a ProbeValid condition naming wrong annotations) is gone: the
 // seed names no such condition.
@@ -48,7 +49,14 @@
 //     "status.conditions", "metadata.generation".
 //   - Upgrades (opcert.io): Fields "spec" {from, to, gate} and "status"
 //     {phase, reason, message}.
-//   - Roles: "aggregator" writes the Probe; "olm" writes the Upgrades'
+//   - The operator's requests: a CR whose Field "metadata.annotations"
+//     holds opcert.io/operand: Migrating has an operand running a critical
+//     process (002 §Motivation), the world's write; any other value, or
+//     none, is no critical process.
+//   - Roles: "operator" writes its CRs' conditions, its Probe when it is
+//     the Probe's manager, its OperatorCondition's spec.conditions (actor
+//     "operator"; a process event of that name says when it is down);
+//     "aggregator" writes the Probe; "olm" writes the Upgrades'
 //     status (actor "olm") and copies OperatorConditions (actor
 //     "olm-conditions"). Process events (Kind Process, Name the actor:
 //     aggregator, olm, olm-conditions) say when each is down.

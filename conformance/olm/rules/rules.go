@@ -38,6 +38,9 @@ func Rules(cfg Config) []judge.Rule {
 		{ID: "OLM-010", Section: "002 §Example Workflow", Role: RoleAggregator, Style: true,
 			Statement: fmt.Sprintf("the Probe's status is spelled as the seed's example: Upgradeable False with reason %s and the message %q, a blocking CR listed with kind its CRD's plural and the Upgradeable expression as written among its reasons", reasonNotUpgradeable, messageNotUpgradeable),
 			Check:     cfg.seedSpellings},
+		{ID: "OLM-011", Section: "002 §Motivation; 002 §Proposal, Story 2; DESIGN 002", Role: RoleOperator,
+			Statement: fmt.Sprintf("while the operand of one of its CRs runs a critical process (the world's request, annotation %s: %s), the operator says it is not upgradeable where the gate the upgrades ask reads it (a CR that blocks under its CRD's Upgradeable expression, its Probe with manager operator, or its OperatorCondition's spec.conditions), %s", operandAnnotation, operandMigrating, reconcile(cfg)),
+			Check:     cfg.operatorSays},
 	}
 }
 

@@ -13,7 +13,7 @@ import (
 func TestRules(t *testing.T) {
 	rules := Rules(DefaultConfig())
 	// OLM-005 (ProbeValid) is gone: the seed names no such condition.
-	ids := []string{"OLM-001", "OLM-002", "OLM-003", "OLM-004", "OLM-006", "OLM-007", "OLM-008", "OLM-009", "OLM-010"}
+	ids := []string{"OLM-001", "OLM-002", "OLM-003", "OLM-004", "OLM-006", "OLM-007", "OLM-008", "OLM-009", "OLM-010", "OLM-011"}
 	if len(rules) != len(ids) {
 		t.Fatalf("%d rules, want %d", len(rules), len(ids))
 	}
@@ -27,7 +27,7 @@ func TestRules(t *testing.T) {
 		if !strings.HasPrefix(r.Section, "002 §") && r.Section != "UPSTREAM" || r.Statement == "" || r.Check == nil {
 			t.Errorf("%s: section %q, statement %q", r.ID, r.Section, r.Statement)
 		}
-		if r.Role != RoleAggregator && r.Role != RoleOLM {
+		if r.Role != RoleAggregator && r.Role != RoleOLM && r.Role != RoleOperator {
 			t.Errorf("%s: role %q", r.ID, r.Role)
 		}
 	}

@@ -14,6 +14,10 @@ const (
 	// RoleOLM is OLM itself: the upgrade gate and the copier of an
 	// OperatorCondition's conditions.
 	RoleOLM = "olm"
+	// RoleOperator is the operator OLM installed, which tells OLM whether
+	// it may be upgraded: through its CRs' conditions, its Probe (manager
+	// operator) or its OperatorCondition (002 §Motivation, §Proposal).
+	RoleOperator = "operator"
 )
 
 // The actors whose processes the timeline shows starting and dying.
@@ -21,6 +25,15 @@ const (
 	actorAggregator = "aggregator"
 	actorGate       = "olm"
 	actorCopier     = "olm-conditions"
+	actorOperator   = "operator"
+)
+
+// The request the world makes of the operator (opcert's convention, the
+// timeline contract in doc.go): the annotation on a CR that says its
+// operand runs a critical process, 002 §Motivation's migration.
+const (
+	operandAnnotation = "opcert.io/operand"
+	operandMigrating  = "Migrating"
 )
 
 // Readings of the Upgradeable expression (DESIGN 002).

@@ -58,11 +58,13 @@ func crdGroup(name string) string {
 	return g
 }
 
-// cr is a custom resource: its conditions in .status.conditions order.
+// cr is a custom resource: its conditions in .status.conditions order,
+// and whether the world asked its operand to migrate (operandAnnotation).
 type cr struct {
-	ref    timeline.ObjectRef
-	order  []string          // condition types, in the CR's order
-	status map[string]string // type -> status
+	ref       timeline.ObjectRef
+	migrating bool
+	order     []string          // condition types, in the CR's order
+	status    map[string]string // type -> status
 }
 
 // probe is a Probe (olm.md).
@@ -238,6 +240,11 @@ func (c cr) with(e timeline.Event) cr {
 		c.status = map[string]string{}
 	}
 	c.order = slices.Clone(c.order)
+	if f, ok := e.Field(fieldAnnotations); ok {
+		var ann map[string]string
+		f.Decode(&ann)
+		c.migrating = ann[operandAnnotation] == operandMigrating
+	}
 	for _, ch := range e.Conditions {
 		if ch.After == nil {
 			delete(c.status, ch.Type)

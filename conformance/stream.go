@@ -15,6 +15,17 @@ type Online struct {
 	New func() Reader
 }
 
+// Fold reads events with a new reader of o and returns its facts: what a
+// rule's Facts derives in batch, so that a mechanism's facts are computed
+// one way, whether the timeline is held or streams past.
+func Fold[T any](o Online, events []timeline.Event) T {
+	r := o.New()
+	for _, e := range events {
+		r.Read(e)
+	}
+	return r.Facts().(T)
+}
+
 // Reader derives facts from a timeline's events, in order.
 type Reader interface {
 	Read(e timeline.Event)

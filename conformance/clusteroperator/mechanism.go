@@ -63,6 +63,8 @@ func Mechanism(cfg Config) *conformance.Mechanism {
 		Rules:    rules.Rules(cfg.Rules()),
 		Estimate: estimate,
 		Expects:  ClusterOperatorGVK, Recording: recording(),
+		// The contract, read as events pass (rules.Online).
+		Online:  []conformance.Online{rules.Online()},
 		Touches: touches, Access: access,
 		// The version operator's ClusterVersion, and the ClusterOperators
 		// of its payload's manifests.

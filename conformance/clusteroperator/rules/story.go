@@ -95,65 +95,104 @@ type blocker struct {
 type contractKey struct{}
 
 func contractOf(j *conformance.Judging) *contract {
-	return conformance.Facts(j, contractKey{}, readContract)
+	return conformance.Facts(j, contractKey{}, func(events []timeline.Event) *contract {
+		return conformance.Fold[*contract](Online(), events)
+	})
 }
 
-func readContract(events []timeline.Event) *contract {
-	k := &contract{procs: processes{}}
-	byName := map[string]*component{}
-	worlds := map[string]*world{}
-	get := func(name string) (*component, *world) {
-		if byName[name] == nil {
-			w := newWorld()
-			byName[name], worlds[name] = &component{name: name}, &w
-		}
-		return byName[name], worlds[name]
-	}
-	for pos, e := range events {
-		o := e.Object
-		if o.Kind == timeline.KindProcess && o.Group == "" {
-			k.procs.note(e)
-			continue
-		}
-		switch {
-		case o.Kind == kindClusterOperator && o.Group == configGroup && e.IsWrite():
-			x, _ := get(o.Name)
-			x.noteStatus(e, pos)
-		case (o.Kind == kindDeployment || o.Kind == kindDaemonSet) && o.Group == appsGroup && o.Namespace != "":
-			x, w := get(o.Namespace)
-			if e.Role == RoleOperator && e.Verb != timeline.VerbDelete && e.Verb != timeline.VerbUpdateStatus {
-				x.attempts = append(x.attempts, e)
-			}
-			if !e.IsWrite() {
-				continue
-			}
-			v, asked := w.noteWorkload(e)
-			if r := x.current(); asked && (r == nil || r.end != nil || r.to != v) {
-				x.begin(v, e, pos)
-			}
-			x.noteStep(e, pos, *w, func(r *rollout) bool { return v != "" && v == r.to })
-		case o.Kind == kindPod && o.Group == "" && o.Namespace != "" && e.IsWrite():
-			x, w := get(o.Namespace)
-			ch := w.notePod(e)
-			x.noteStep(e, pos, *w, func(r *rollout) bool { return ch.towards(r.to) })
-		case o.Kind == kindConfigMap && o.Group == "" && strings.HasSuffix(o.Name, adminSuffix) &&
-			o.Namespace == strings.TrimSuffix(o.Name, adminSuffix) && e.IsWrite():
-			x, _ := get(o.Namespace)
-			x.noteBlocker(e)
-		}
-	}
-	for _, name := range slices.Sorted(maps.Keys(byName)) {
-		k.components = append(k.components, byName[name])
-	}
-	return k
+// Online reads the contract one event at a time (conformance.Stream), so
+// that a timeline is judged without its events being held; the batch
+// rules fold every event through the same reader (contractOf).
+func Online() conformance.Online {
+	return conformance.Online{Key: contractKey{}, New: func() conformance.Reader { return newContractReader() }}
 }
 
-// noteStatus records a write of the ClusterOperator.
+// contractReader derives the contract event by event. It keeps no event
+// that the rules do not read: per component, the ClusterOperator's writes
+// (each with its conditions after it), the changes of the operands' world
+// (each with the world after it: operands, pods and their nodes), the
+// rollouts, the operator's spec writes and the administrator's blockers;
+// and each process's down spans. Reads, and the writes of kinds and
+// objects the rules do not read, cost nothing but the count that gives
+// the next event its position. What grows is the changes of what the
+// rules read, not the events: a recording of ClusterOperators (the only
+// kind opcert watch records of seed 001) keeps one coWrite per write.
+type contractReader struct {
+	k      *contract
+	byName map[string]*component
+	worlds map[string]*world
+	pos    int
+}
+
+func newContractReader() *contractReader {
+	return &contractReader{k: &contract{procs: processes{}}, byName: map[string]*component{}, worlds: map[string]*world{}}
+}
+
+func (r *contractReader) get(name string) (*component, *world) {
+	if r.byName[name] == nil {
+		w := newWorld()
+		r.byName[name], r.worlds[name] = &component{name: name}, &w
+	}
+	return r.byName[name], r.worlds[name]
+}
+
+// Read takes the next event.
+func (r *contractReader) Read(e timeline.Event) {
+	pos := r.pos
+	r.pos++
+	o := e.Object
+	if o.Kind == timeline.KindProcess && o.Group == "" {
+		r.k.procs.note(e)
+		return
+	}
+	switch {
+	case o.Kind == kindClusterOperator && o.Group == configGroup && e.IsWrite():
+		x, _ := r.get(o.Name)
+		x.noteStatus(e, pos)
+	case (o.Kind == kindDeployment || o.Kind == kindDaemonSet) && o.Group == appsGroup && o.Namespace != "":
+		x, w := r.get(o.Namespace)
+		if e.Role == RoleOperator && e.Verb != timeline.VerbDelete && e.Verb != timeline.VerbUpdateStatus {
+			x.attempts = append(x.attempts, e)
+		}
+		if !e.IsWrite() {
+			return
+		}
+		v, asked := w.noteWorkload(e)
+		if cur := x.current(); asked && (cur == nil || cur.end != nil || cur.to != v) {
+			x.begin(v, e, pos)
+		}
+		x.noteStep(e, pos, *w, func(ro *rollout) bool { return v != "" && v == ro.to })
+	case o.Kind == kindPod && o.Group == "" && o.Namespace != "" && e.IsWrite():
+		x, w := r.get(o.Namespace)
+		ch := w.notePod(e)
+		x.noteStep(e, pos, *w, func(ro *rollout) bool { return ch.towards(ro.to) })
+	case o.Kind == kindConfigMap && o.Group == "" && strings.HasSuffix(o.Name, adminSuffix) &&
+		o.Namespace == strings.TrimSuffix(o.Name, adminSuffix) && e.IsWrite():
+		x, _ := r.get(o.Namespace)
+		x.noteBlocker(e)
+	}
+}
+
+// Facts is the contract, its components by name.
+func (r *contractReader) Facts() any {
+	r.k.components = r.k.components[:0]
+	for _, name := range slices.Sorted(maps.Keys(r.byName)) {
+		r.k.components = append(r.k.components, r.byName[name])
+	}
+	return r.k
+}
+
+// noteStatus records a write of the ClusterOperator. A write that moves no
+// condition shares the conditions of the write before it: rules only read
+// them.
 func (x *component) noteStatus(e timeline.Event, pos int) {
 	w := coWrite{ev: e, pos: pos, conds: map[string]timeline.Condition{}}
 	if n := len(x.writes); n > 0 && e.Verb != timeline.VerbCreate {
 		last := x.writes[n-1]
-		w.conds, w.version = maps.Clone(last.conds), last.version
+		w.conds, w.version = last.conds, last.version
+		if len(e.Conditions) > 0 {
+			w.conds = maps.Clone(last.conds)
+		}
 	}
 	if e.Verb == timeline.VerbCreate && !e.Listed() {
 		x.created = true // a ClusterOperator a recording found was installed before it

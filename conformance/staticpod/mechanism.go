@@ -58,7 +58,9 @@ func Mechanism(cfg Config) *conformance.Mechanism {
 			{Name: RoleOperator, Subjects: operators},
 			{Name: RolePruner, Subjects: pruners},
 		},
-		Rules:    rules.Rules(cfg.Rules()),
+		Rules: rules.Rules(cfg.Rules()),
+		// The facts, read as events pass (rules.Config.Online).
+		Online:   []conformance.Online{cfg.Rules().Online()},
 		Reaction: cfg.Reaction,
 		WithReaction: func(d time.Duration) *conformance.Mechanism {
 			c := cfg

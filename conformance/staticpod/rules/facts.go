@@ -20,6 +20,7 @@ type facts struct {
 	// asksRecorded: some write of the operator's status carried its node
 	// statuses (timeline contract), so its asks are on the timeline.
 	asksRecorded bool
+	events       int // how many events the timeline has
 }
 
 // node is one simulated node's story: every change of its operand
@@ -33,6 +34,10 @@ type node struct {
 	locks    []lockSpan
 	// held logs what the node held to fall back to, one entry per change.
 	held []holdingsAt
+	// events is how many events the timeline has, lastAt the time of its
+	// last: where the last install's window ends.
+	events int
+	lastAt time.Time
 }
 
 // ask is the operator asking a node's installer to install a revision (a
@@ -61,6 +66,8 @@ type install struct {
 	before truth
 	// holdings are what the node held just before this write.
 	holdings
+	// prevAt is the time of the timeline's event just before this write.
+	prevAt time.Time
 }
 
 // holdings are what a node holds to fall back to (003 §Proposal step 1)
@@ -150,8 +157,16 @@ type factsKey struct{ condition string }
 
 func (c Config) factsOf(j *conformance.Judging) facts {
 	return conformance.Facts(j, factsKey{c.condition()}, func(events []timeline.Event) facts {
-		return read(events, c.condition())
+		return conformance.Fold[facts](c.Online(), events)
 	})
+}
+
+// Online reads the facts one event at a time (conformance.Stream), so that
+// a timeline is judged without its events being held; the batch rules fold
+// every event through the same reader (factsOf).
+func (c Config) Online() conformance.Online {
+	condition := c.condition()
+	return conformance.Online{Key: factsKey{condition}, New: func() conformance.Reader { return newFactsReader(condition) }}
 }
 
 // reader follows one node through the timeline.
@@ -171,46 +186,83 @@ type reader struct {
 	removed map[int]bool
 	held    int // index in n.locks of the span holding the lock, -1 if free
 	term    termination
+	// prevAt is the time of the timeline's event before the one read.
+	prevAt time.Time
 }
 
-func read(events []timeline.Event, condition string) facts {
-	f := facts{procs: processes{}}
-	readers := map[string]*reader{}
-	on := func(name string) *reader {
-		r := readers[name]
-		if r == nil {
-			r = &reader{n: &node{name: name}, probes: map[string]probe{}, present: map[int]bool{}, removed: map[int]bool{}, held: -1}
-			readers[name] = r
-		}
-		return r
+// factsReader derives the facts event by event. It keeps, per node, the
+// changes the rules look back and forth along: each manifest write
+// (install) with the operand's truth and holdings before it, each mirror
+// pod write with the pod after it, each node file event, the installer
+// lock's spans, the operator's asks and the log of holdings; per node, the
+// latest probe answers only (a probe answer is kept with the install it
+// precedes, not one by one); the writes that changed the operator's
+// fallback condition; each process's down spans and its process events.
+// Events of other kinds, probe answers and writes of other objects cost
+// only the count that positions the next event. What grows is the
+// changes of what the rules read: a node that probes and runs steadily
+// keeps nothing more.
+type factsReader struct {
+	f         facts
+	readers   map[string]*reader
+	condition string
+	pos       int
+	last      time.Time
+}
+
+func newFactsReader(condition string) *factsReader {
+	return &factsReader{f: facts{procs: processes{}}, readers: map[string]*reader{}, condition: condition}
+}
+
+func (fr *factsReader) on(name string) *reader {
+	r := fr.readers[name]
+	if r == nil {
+		r = &reader{n: &node{name: name}, probes: map[string]probe{}, present: map[int]bool{}, removed: map[int]bool{}, held: -1}
+		fr.readers[name] = r
 	}
-	for pos, e := range events {
-		o := e.Object
-		switch {
-		case o.Kind == timeline.KindProcess:
-			f.procs.note(e, pos)
-		case o.Kind == timeline.KindFile && !e.Failed:
-			r := on(o.Namespace)
-			r.file(e, pos)
+	r.prevAt = fr.last
+	return r
+}
+
+// Read takes the next event.
+func (fr *factsReader) Read(e timeline.Event) {
+	pos := fr.pos
+	defer func() { fr.pos, fr.last = pos+1, e.Time }()
+	f, o := &fr.f, e.Object
+	switch {
+	case o.Kind == timeline.KindProcess:
+		f.procs.note(e, pos)
+	case o.Kind == timeline.KindFile && !e.Failed:
+		r := fr.on(o.Namespace)
+		r.file(e, pos)
+		r.noteHoldings(e, pos)
+	case o.Kind == timeline.KindProbe && e.Verb == timeline.VerbProbe:
+		fr.on(o.Namespace).probes[o.Name] = parseProbe(e)
+	case o.Kind == "Pod" && o.Group == "" && o.Namespace == mirrorNamespace && e.IsWrite():
+		if name, ok := strings.CutPrefix(o.Name, mirrorPrefix); ok && name != "" {
+			r := fr.on(name)
+			r.podWrite(e, pos)
 			r.noteHoldings(e, pos)
-		case o.Kind == timeline.KindProbe && e.Verb == timeline.VerbProbe:
-			on(o.Namespace).probes[o.Name] = parseProbe(e)
-		case o.Kind == "Pod" && o.Group == "" && o.Namespace == mirrorNamespace && e.IsWrite():
-			if name, ok := strings.CutPrefix(o.Name, mirrorPrefix); ok && name != "" {
-				r := on(name)
-				r.podWrite(e, pos)
-				r.noteHoldings(e, pos)
-			}
-		case o.Kind == "ClusterOperator" && o.Group == configGroup && o.Name == clusterOperator && e.IsWrite():
-			f.conditionWrite(e, condition)
-			if e.Role == RoleOperator {
-				f.asksOf(e, pos, on)
-			}
+		}
+	case o.Kind == "ClusterOperator" && o.Group == configGroup && o.Name == clusterOperator && e.IsWrite():
+		f.conditionWrite(e, fr.condition)
+		if e.Role == RoleOperator {
+			f.asksOf(e, pos, fr.on)
 		}
 	}
-	for _, name := range slices.Sorted(maps.Keys(readers)) {
-		f.nodes = append(f.nodes, readers[name].n)
+}
+
+// Facts is the facts, their nodes by name, each knowing how many events
+// the timeline has and the time of its last.
+func (fr *factsReader) Facts() any {
+	f := fr.f
+	f.nodes = nil
+	for _, name := range slices.Sorted(maps.Keys(fr.readers)) {
+		n := fr.readers[name].n
+		n.events, n.lastAt = fr.pos, fr.last
+		f.nodes = append(f.nodes, n)
 	}
+	f.events = fr.pos
 	return f
 }
 
@@ -325,6 +377,7 @@ func (r *reader) install(e timeline.Event, pos int) {
 		monitor:   r.monitor,
 		before:    r.truth(),
 		holdings:  r.holdings(),
+		prevAt:    r.prevAt,
 	}
 	r.n.installs = append(r.n.installs, in)
 	r.starts = 0 // a new manifest: its operand's start attempts count afresh
@@ -415,6 +468,8 @@ type processes map[string][]span
 type span struct {
 	from, to       time.Time
 	fromPos, toPos int
+	// down and up are the events at fromPos and toPos (zero for none).
+	down, up timeline.Event
 }
 
 func (p processes) note(e timeline.Event, pos int) {
@@ -424,14 +479,14 @@ func (p processes) note(e timeline.Event, pos int) {
 	switch e.Verb {
 	case timeline.VerbKill, timeline.VerbHang:
 		if !open {
-			spans = append(spans, span{from: e.Time, fromPos: pos})
+			spans = append(spans, span{from: e.Time, fromPos: pos, down: e})
 		}
 	case timeline.VerbStart, timeline.VerbReconnect:
 		switch {
 		case open:
-			spans[len(spans)-1].to, spans[len(spans)-1].toPos = e.Time, pos
+			spans[len(spans)-1].to, spans[len(spans)-1].toPos, spans[len(spans)-1].up = e.Time, pos, e
 		case !seen:
-			spans = append(spans, span{to: e.Time, fromPos: -1, toPos: pos}) // not running before its first start
+			spans = append(spans, span{to: e.Time, fromPos: -1, toPos: pos, up: e}) // not running before its first start
 		}
 	}
 	p[actor] = spans
@@ -506,7 +561,7 @@ func (n *node) window(i int, j *conformance.Judging) (int, time.Time) {
 	if nx := n.next(i); nx != nil {
 		return nx.pos, nx.at()
 	}
-	return len(j.Events), j.End
+	return n.events, j.End
 }
 
 // stopping says what ended the i-th install's window: the next manifest,

@@ -223,7 +223,7 @@ func (c Config) episodes(f facts, j *conformance.Judging) []episode {
 			if c.libraryGo() {
 				over = func(p pod) bool { return !p.fallenBack() }
 			}
-			e.clear = n.firstPod(seen.pos, len(j.Events), over)
+			e.clear = n.firstPod(seen.pos, n.events, over)
 			out = append(out, e)
 		}
 	}

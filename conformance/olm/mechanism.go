@@ -58,6 +58,7 @@ func Mechanism(cfg Config) *conformance.Mechanism {
 			{Name: RoleOLM, Subjects: gates},
 		},
 		Rules:    rules.Rules(cfg),
+		Online:   []conformance.Online{rules.Online()},
 		Reaction: cfg.Reaction,
 		WithReaction: func(d time.Duration) *conformance.Mechanism {
 			c := cfg

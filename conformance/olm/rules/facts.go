@@ -13,7 +13,16 @@ import (
 type storyKey struct{}
 
 func storyOf(j *conformance.Judging) *story {
-	return conformance.Facts(j, storyKey{}, readStory)
+	return conformance.Facts(j, storyKey{}, func(events []timeline.Event) *story {
+		return conformance.Fold[*story](Online(), events)
+	})
+}
+
+// Online reads the story one event at a time (conformance.Stream), so that
+// a timeline is judged without its events being held; the batch rules
+// fold every event through the same reader (storyOf).
+func Online() conformance.Online {
+	return conformance.Online{Key: storyKey{}, New: func() conformance.Reader { return newStoryReader() }}
 }
 
 // isCR tells whether o is a custom resource some probe resource may

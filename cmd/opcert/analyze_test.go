@@ -136,8 +136,9 @@ type streamWrite struct {
 	conditions []configv1.ClusterOperatorStatusCondition
 }
 
-// A captured ClusterOperator stream is judged by both mechanisms that
-// record ClusterOperators, one run each, unless --mechanism names one: its
+// A captured ClusterOperator stream is judged by every mechanism that
+// records ClusterOperators (staticpod's operator writes one too), one run
+// each, unless --mechanism names one: its
 // operator's lower-case message warns CO-021 and its Degraded=True without
 // a message CO-024 (failures with --strict), and its Available turning
 // False with its lastTransitionTime kept fails CO-020.
@@ -163,9 +164,9 @@ func TestAnalyzeClusterOperatorStream(t *testing.T) {
 		runs  []string // the runs' names, in order
 		cases map[string]reports.Status
 	}{
-		{"both mechanisms", []string{degraded}, exitFail, []string{"degraded-clusteroperator", "degraded-stale"},
+		{"every mechanism", []string{degraded}, exitFail, []string{"degraded-clusteroperator", "degraded-stale", "degraded-staticpod"},
 			map[string]reports.Status{"CO-021": reports.Warn, "CO-024": reports.Warn, "CO-020": reports.Fail}},
-		{"strict", []string{degraded, "--strict"}, exitFail, []string{"degraded-clusteroperator", "degraded-stale"},
+		{"strict", []string{degraded, "--strict"}, exitFail, []string{"degraded-clusteroperator", "degraded-stale", "degraded-staticpod"},
 			map[string]reports.Status{"CO-021": reports.Fail, "CO-024": reports.Fail}},
 		{"one mechanism", []string{degraded, "--mechanism", "clusteroperator"}, exitFail, []string{"degraded"},
 			map[string]reports.Status{"CO-021": reports.Warn, "CO-024": reports.Warn, "CO-020": reports.Fail}},

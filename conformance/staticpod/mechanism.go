@@ -68,7 +68,7 @@ func Mechanism(cfg Config) *conformance.Mechanism {
 			return Mechanism(c)
 		},
 		Estimate: cfg.Estimate,
-		Expects:  ClusterOperatorGVK,
+		Expects:  ClusterOperatorGVK, Recording: recording(),
 		Build: func(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
 			return build(ctx, st, cfg, sc, cast)
 		},
@@ -171,12 +171,10 @@ func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios
 		names = append(names, mirrorName(n))
 	}
 	sched.FixNames(podGK, names...) // the kubelet names mirror pods
-	if err := sched.RecordFields(PodGVK, "metadata.annotations", "status.containerStatuses", "status.phase"); err != nil {
-		return nil, err
-	}
-	// The operator's asks, in its durable status (operator.go).
-	if err := sched.RecordFields(ClusterOperatorGVK, "status.extension.nodeStatuses"); err != nil {
-		return nil, err
+	for _, gvk := range recordedKinds {
+		if err := sched.RecordFields(gvk, recordedFields[gvk]...); err != nil {
+			return nil, err
+		}
 	}
 	setup := sched.Client(st.API, timeline.RoleScenario, timeline.RoleScenario)
 	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: mirrorNamespace}}

@@ -104,7 +104,8 @@ func contractOf(j *conformance.Judging) *contract {
 // that a timeline is judged without its events being held; the batch
 // rules fold every event through the same reader (contractOf).
 func Online() conformance.Online {
-	return conformance.Online{Key: contractKey{}, New: func() conformance.Reader { return newContractReader() }}
+	return conformance.Online{Key: contractKey{}, New: func() conformance.Reader { return newContractReader() },
+		Grows: "each ClusterOperator, operand or pod write"}
 }
 
 // contractReader derives the contract event by event. It keeps no event

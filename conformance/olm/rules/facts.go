@@ -22,7 +22,8 @@ func storyOf(j *conformance.Judging) *story {
 // a timeline is judged without its events being held; the batch rules
 // fold every event through the same reader (storyOf).
 func Online() conformance.Online {
-	return conformance.Online{Key: storyKey{}, New: func() conformance.Reader { return newStoryReader() }}
+	return conformance.Online{Key: storyKey{}, New: func() conformance.Reader { return newStoryReader() },
+		Grows: "each API write, with its kind's objects after it"}
 }
 
 // isCR tells whether o is a custom resource some probe resource may

@@ -21,6 +21,10 @@ type facts struct {
 	// statuses (timeline contract), so its asks are on the timeline.
 	asksRecorded bool
 	events       int // how many events the timeline has
+	// recorded: the timeline shows nothing of the nodes (no file, probe
+	// or process event), as a recording of the API server (opcert watch,
+	// opcert analyze of a capture) holds only API writes (recording.go).
+	recorded bool
 }
 
 // node is one simulated node's story: every change of its operand
@@ -166,7 +170,8 @@ func (c Config) factsOf(j *conformance.Judging) facts {
 // every event through the same reader (factsOf).
 func (c Config) Online() conformance.Online {
 	condition := c.condition()
-	return conformance.Online{Key: factsKey{condition}, New: func() conformance.Reader { return newFactsReader(condition) }}
+	return conformance.Online{Key: factsKey{condition}, New: func() conformance.Reader { return newFactsReader(condition) },
+		Grows: "each ClusterOperator or mirror pod write, each node file event"}
 }
 
 // reader follows one node through the timeline.
@@ -208,6 +213,7 @@ type factsReader struct {
 	condition string
 	pos       int
 	last      time.Time
+	nodeSeen  bool // a file, probe or process event was read
 }
 
 func newFactsReader(condition string) *factsReader {
@@ -229,6 +235,9 @@ func (fr *factsReader) Read(e timeline.Event) {
 	pos := fr.pos
 	defer func() { fr.pos, fr.last = pos+1, e.Time }()
 	f, o := &fr.f, e.Object
+	if o.Kind == timeline.KindProcess || o.Kind == timeline.KindFile || o.Kind == timeline.KindProbe {
+		fr.nodeSeen = true
+	}
 	switch {
 	case o.Kind == timeline.KindProcess:
 		f.procs.note(e, pos)
@@ -262,7 +271,7 @@ func (fr *factsReader) Facts() any {
 		n.events, n.lastAt = fr.pos, fr.last
 		f.nodes = append(f.nodes, n)
 	}
-	f.events = fr.pos
+	f.events, f.recorded = fr.pos, !fr.nodeSeen
 	return f
 }
 

@@ -1,6 +1,9 @@
 package rules
 
 import (
+	"fmt"
+	"hash"
+	"hash/fnv"
 	"maps"
 	"slices"
 	"strings"
@@ -122,11 +125,85 @@ type contractReader struct {
 	k      *contract
 	byName map[string]*component
 	worlds map[string]*world
+	shared conditionSets
 	pos    int
 }
 
 func newContractReader() *contractReader {
-	return &contractReader{k: &contract{procs: processes{}}, byName: map[string]*component{}, worlds: map[string]*world{}}
+	return &contractReader{k: &contract{procs: processes{}}, byName: map[string]*component{}, worlds: map[string]*world{}, shared: newConditionSets()}
+}
+
+// conditionSets keeps one copy of each condition, and of each set of
+// conditions a write left, found by a hash of their content: what a write
+// keeps of them is pointers, as a status goes back and forth.
+type conditionSets struct {
+	sets  map[uint64][]map[string]timeline.Condition
+	conds map[uint64][]*timeline.Condition
+}
+
+func newConditionSets() conditionSets {
+	return conditionSets{sets: map[uint64][]map[string]timeline.Condition{}, conds: map[uint64][]*timeline.Condition{}}
+}
+
+// hashCondition adds c's content to h.
+func hashCondition(h hash.Hash64, c timeline.Condition) {
+	for _, f := range []string{c.Type, c.Status, c.Reason, c.Message} {
+		_, _ = fmt.Fprintf(h, "%d:%s", len(f), f)
+	}
+	_, _ = fmt.Fprintf(h, "%d", c.LastTransitionTime.UnixNano())
+}
+
+func (s conditionSets) intern(conds map[string]timeline.Condition) map[string]timeline.Condition {
+	h := fnv.New64a()
+	for _, t := range slices.Sorted(maps.Keys(conds)) {
+		hashCondition(h, conds[t])
+	}
+	k := h.Sum64()
+	for _, m := range s.sets[k] {
+		if maps.EqualFunc(m, conds, sameCondition) {
+			return m
+		}
+	}
+	s.sets[k] = append(s.sets[k], conds)
+	return conds
+}
+
+// changes is cs with each side the shared copy of its condition, in a
+// slice of its own (the event's is its reader's).
+func (s conditionSets) changes(cs []timeline.ConditionChange) []timeline.ConditionChange {
+	if cs == nil {
+		return nil
+	}
+	out := make([]timeline.ConditionChange, len(cs))
+	for i, ch := range cs {
+		out[i] = timeline.ConditionChange{Type: ch.Type, Before: s.condition(ch.Before), After: s.condition(ch.After)}
+	}
+	return out
+}
+
+func (s conditionSets) condition(c *timeline.Condition) *timeline.Condition {
+	if c == nil {
+		return nil
+	}
+	h := fnv.New64a()
+	hashCondition(h, *c)
+	k := h.Sum64()
+	for _, p := range s.conds[k] {
+		if sameCondition(*p, *c) {
+			return p
+		}
+	}
+	p := new(timeline.Condition)
+	*p = *c
+	s.conds[k] = append(s.conds[k], p)
+	return p
+}
+
+// sameCondition tells whether two conditions say the same, their times to
+// the location (a shared copy is shown as the write's own).
+func sameCondition(a, b timeline.Condition) bool {
+	return a.Type == b.Type && a.Status == b.Status && a.Reason == b.Reason && a.Message == b.Message &&
+		a.LastTransitionTime.Equal(b.LastTransitionTime) && a.LastTransitionTime.Location() == b.LastTransitionTime.Location()
 }
 
 func (r *contractReader) get(name string) (*component, *world) {
@@ -149,7 +226,8 @@ func (r *contractReader) Read(e timeline.Event) {
 	switch {
 	case o.Kind == kindClusterOperator && o.Group == configGroup && e.IsWrite():
 		x, _ := r.get(o.Name)
-		x.noteStatus(e, pos)
+		e.Conditions = r.shared.changes(e.Conditions)
+		x.noteStatus(e, pos, r.shared)
 	case (o.Kind == kindDeployment || o.Kind == kindDaemonSet) && o.Group == appsGroup && o.Namespace != "":
 		x, w := r.get(o.Namespace)
 		if e.Role == RoleOperator && e.Verb != timeline.VerbDelete && e.Verb != timeline.VerbUpdateStatus {
@@ -183,10 +261,10 @@ func (r *contractReader) Facts() any {
 	return r.k
 }
 
-// noteStatus records a write of the ClusterOperator. A write that moves no
-// condition shares the conditions of the write before it: rules only read
-// them.
-func (x *component) noteStatus(e timeline.Event, pos int) {
+// noteStatus records a write of the ClusterOperator. Its conditions after
+// it are shared with every write that left them alike (shared): rules only
+// read them, and a status goes back and forth.
+func (x *component) noteStatus(e timeline.Event, pos int, shared conditionSets) {
 	w := coWrite{ev: e, pos: pos, conds: map[string]timeline.Condition{}}
 	if n := len(x.writes); n > 0 && e.Verb != timeline.VerbCreate {
 		last := x.writes[n-1]
@@ -215,6 +293,7 @@ func (x *component) noteStatus(e timeline.Event, pos int) {
 			w.moved = operatorVersionMoved(e)
 		}
 	}
+	w.conds = shared.intern(w.conds)
 	x.writes = append(x.writes, w)
 }
 

@@ -23,7 +23,7 @@ func storyOf(j *conformance.Judging) *story {
 // fold every event through the same reader (storyOf).
 func Online() conformance.Online {
 	return conformance.Online{Key: storyKey{}, New: func() conformance.Reader { return newStoryReader() },
-		Grows: "each API write, with its kind's objects after it"}
+		Grows: "each write of a Probe, OperatorCondition, Upgrade, CRD or CR"}
 }
 
 // isCR tells whether o is a custom resource some probe resource may

@@ -141,7 +141,7 @@ type upgradeStatus struct {
 // story is the timeline replayed: the world after each event, and when
 // each process was down.
 type story struct {
-	events []timeline.Event // the API writes and process events (storyReader)
+	events []timeline.Event // the world's writes and process events (storyReader)
 	after  []*world         // after[i]: the world after events[i]
 	procs  conformance.Downtimes
 }
@@ -158,9 +158,10 @@ func (s *story) before(i int) *world {
 }
 
 // storyReader replays the timeline event by event. It keeps the events
-// the rules read, the API writes and the process events (what a recording
-// holds; the rest are markers no rule reads: an expectation's check, a
-// skipped step), each with the world after it. A write copies the map of
+// the rules read, the writes of the world's objects (inWorld) and the
+// process events; the rest are no rule's (an expectation's check, a
+// skipped step, a write of a kind of another seed), so a recording of
+// ClusterOperators keeps nothing. Each event kept has the world after it. A write copies the map of
 // its kind's objects (of its namespace's, for a CR) and shares the rest
 // with the world before it, so what grows is the writes, each times the
 // objects of its kind.
@@ -181,10 +182,11 @@ func (r *storyReader) Read(e timeline.Event) {
 	if process {
 		r.s.procs.Note(e)
 	}
-	if e.IsWrite() {
+	switch {
+	case e.IsWrite() && inWorld(e.Object):
 		r.w = r.w.clone()
 		r.w.apply(e)
-	} else if !process {
+	case !process:
 		return
 	}
 	r.s.events = append(r.s.events, e)
@@ -193,6 +195,13 @@ func (r *storyReader) Read(e timeline.Event) {
 
 // Facts is the story.
 func (r *storyReader) Facts() any { return r.s }
+
+// inWorld tells whether o is one of the world's objects (apply): only
+// their writes change what a rule reads.
+func inWorld(o timeline.ObjectRef) bool {
+	return isCRD(o) || isProbe(o) || o.Kind == kindOperatorCondition && o.Group == groupOperators ||
+		o.Kind == kindUpgrade && o.Group == groupOpcert || isCR(o)
+}
 
 // apply moves w past one API write.
 func (w *world) apply(e timeline.Event) {

@@ -97,3 +97,29 @@ func TestAnalyzeJudgesWhatTheAPIShows(t *testing.T) {
 		t.Errorf("the rules judged on recordings passed %d and failed %d times: want both", judged[reports.Pass], judged[reports.Fail])
 	}
 }
+
+// A recording of seed 003 watches the mirror pods and the operator's
+// ClusterOperator with the fields the rules read, and files the kubelet's
+// writes (its own manager, or opcert's kubelet actors) under the kubelet
+// and everyone else's under the operator.
+func TestRecording(t *testing.T) {
+	rec := staticpod.Mechanism(staticpod.DefaultConfig()).Recording
+	if rec == nil {
+		t.Fatal("no recording")
+	}
+	for _, gvk := range []schema.GroupVersionKind{staticpod.PodGVK, staticpod.ClusterOperatorGVK} {
+		if !rec.Records(gvk.GroupKind()) || len(rec.Fields[gvk]) == 0 {
+			t.Errorf("%s: recorded %t, fields %v", gvk.Kind, rec.Records(gvk.GroupKind()), rec.Fields[gvk])
+		}
+	}
+	for _, tc := range []struct{ manager, role string }{
+		{"kubelet", staticpod.RoleKubelet},
+		{"kubelet/master-0", staticpod.RoleKubelet},
+		{"cluster-kube-apiserver-operator", staticpod.RoleOperator},
+		{"kubelet-impostor", staticpod.RoleOperator},
+	} {
+		if got := rec.Role(tc.manager); got != tc.role {
+			t.Errorf("manager %s has role %q, want %q", tc.manager, got, tc.role)
+		}
+	}
+}

@@ -67,6 +67,13 @@ func Mechanism(cfg Config) *conformance.Mechanism {
 			c.Reaction = d
 			return Mechanism(c)
 		},
+		// A recording's lag (about 2s) widens the late side of the
+		// condition's deadlines (Recording).
+		WithTolerance: func(d time.Duration) *conformance.Mechanism {
+			c := cfg
+			c.Tolerance = max(c.Tolerance, d)
+			return Mechanism(c)
+		},
 		Estimate: cfg.Estimate,
 		Expects:  ClusterOperatorGVK, Recording: recording(),
 		Build: func(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {

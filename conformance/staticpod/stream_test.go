@@ -14,13 +14,14 @@ import (
 // Judged as it streams past (the facts read event by event, no event
 // kept), every built-in's golden timeline, and variants of them with
 // events left out, roles taken away and times moved, gets the cases it
-// gets when judged whole, with the reference's reaction bound and a tight
-// one.
+// gets when judged whole, with the reference's reaction bound, a tight
+// one, and a recording's tolerance.
 func TestStreamJudgesAsBatch(t *testing.T) {
 	m := staticpod.Mechanism(staticpod.DefaultConfig())
 	for _, g := range conformancetest.GoldenTimelines(t) {
 		conformancetest.StreamsAsBatch(t, m, g.Name, g.Events, g.End)
 		conformancetest.StreamsAsBatch(t, m.WithReaction(time.Second), g.Name+" (1s reaction)", g.Events, g.End)
+		conformancetest.StreamsAsBatch(t, m.WithTolerance(2*time.Second), g.Name+" (2s tolerance)", g.Events, g.End)
 		for seed := range uint64(4) {
 			events, end := conformancetest.Mutate(g.Events, g.End, seed)
 			conformancetest.StreamsAsBatch(t, m, fmt.Sprintf("%s (mutant %d)", g.Name, seed), events, end)

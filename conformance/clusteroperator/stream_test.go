@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/conformance/clusteroperator"
 	"github.com/opcert/opcert/conformance/conformancetest"
 	"github.com/opcert/opcert/sim"
@@ -17,14 +18,7 @@ import (
 // gets when judged whole.
 func TestStreamJudgesAsBatch(t *testing.T) {
 	m := clusteroperator.Mechanism(clusteroperator.DefaultConfig())
-	for _, g := range conformancetest.GoldenTimelines(t) {
-		conformancetest.StreamsAsBatch(t, m, g.Name, g.Events, g.End)
-		conformancetest.StreamsAsBatch(t, m.WithTolerance(2*time.Second), g.Name+" (2s tolerance)", g.Events, g.End)
-		for seed := range uint64(4) {
-			events, end := conformancetest.Mutate(g.Events, g.End, seed)
-			conformancetest.StreamsAsBatch(t, m, fmt.Sprintf("%s (mutant %d)", g.Name, seed), events, end)
-		}
-	}
+	conformancetest.GoldensStreamAsBatch(t, m, map[string]*conformance.Mechanism{"2s tolerance": m.WithTolerance(2 * time.Second)})
 }
 
 // What a stream of seed 001 keeps, reported, not asserted (go test -bench

@@ -77,6 +77,24 @@ func StreamsAsBatch(t testing.TB, m *conformance.Mechanism, what string, events 
 	}
 }
 
+// GoldensStreamAsBatch checks StreamsAsBatch on every golden timeline of
+// the test package (GoldenTimelines) judged by m and by each of its
+// variants (a reaction bound, a recording's tolerance: named for the
+// failures), and on four mutants of each (Mutate) judged by m.
+func GoldensStreamAsBatch(t *testing.T, m *conformance.Mechanism, variants map[string]*conformance.Mechanism) {
+	t.Helper()
+	for _, g := range GoldenTimelines(t) {
+		StreamsAsBatch(t, m, g.Name, g.Events, g.End)
+		for name, v := range variants {
+			StreamsAsBatch(t, v, g.Name+" ("+name+")", g.Events, g.End)
+		}
+		for seed := range uint64(4) {
+			events, end := Mutate(g.Events, g.End, seed)
+			StreamsAsBatch(t, m, fmt.Sprintf("%s (mutant %d)", g.Name, seed), events, end)
+		}
+	}
+}
+
 // Mutate is a variant of a timeline, made by seed: some events left out,
 // some roles taken from their writes, the rest delayed by up to a minute
 // (times kept in order), the end moved by as much. Streamed and whole,

@@ -1,10 +1,10 @@
 package olm_test
 
 import (
-	"fmt"
 	"testing"
 	"time"
 
+	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/conformance/conformancetest"
 	"github.com/opcert/opcert/conformance/olm"
 	"github.com/opcert/opcert/sim"
@@ -18,14 +18,7 @@ import (
 // reference's reaction bound and a tight one.
 func TestStreamJudgesAsBatch(t *testing.T) {
 	m := olm.Mechanism(olm.DefaultConfig())
-	for _, g := range conformancetest.GoldenTimelines(t) {
-		conformancetest.StreamsAsBatch(t, m, g.Name, g.Events, g.End)
-		conformancetest.StreamsAsBatch(t, m.WithReaction(time.Second), g.Name+" (1s reaction)", g.Events, g.End)
-		for seed := range uint64(4) {
-			events, end := conformancetest.Mutate(g.Events, g.End, seed)
-			conformancetest.StreamsAsBatch(t, m, fmt.Sprintf("%s (mutant %d)", g.Name, seed), events, end)
-		}
-	}
+	conformancetest.GoldensStreamAsBatch(t, m, map[string]*conformance.Mechanism{"1s reaction": m.WithReaction(time.Second)})
 }
 
 // What a stream of seed 002 keeps, reported, not asserted (go test -bench

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/conformance/conformancetest"
 	"github.com/opcert/opcert/conformance/staticpod"
 	"github.com/opcert/opcert/sim"
@@ -18,15 +19,7 @@ import (
 // one, and a recording's tolerance.
 func TestStreamJudgesAsBatch(t *testing.T) {
 	m := staticpod.Mechanism(staticpod.DefaultConfig())
-	for _, g := range conformancetest.GoldenTimelines(t) {
-		conformancetest.StreamsAsBatch(t, m, g.Name, g.Events, g.End)
-		conformancetest.StreamsAsBatch(t, m.WithReaction(time.Second), g.Name+" (1s reaction)", g.Events, g.End)
-		conformancetest.StreamsAsBatch(t, m.WithTolerance(2*time.Second), g.Name+" (2s tolerance)", g.Events, g.End)
-		for seed := range uint64(4) {
-			events, end := conformancetest.Mutate(g.Events, g.End, seed)
-			conformancetest.StreamsAsBatch(t, m, fmt.Sprintf("%s (mutant %d)", g.Name, seed), events, end)
-		}
-	}
+	conformancetest.GoldensStreamAsBatch(t, m, map[string]*conformance.Mechanism{"1s reaction": m.WithReaction(time.Second), "2s tolerance": m.WithTolerance(2 * time.Second)})
 }
 
 // What a stream of seed 003 keeps, reported, not asserted (go test -bench

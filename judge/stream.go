@@ -13,6 +13,24 @@ import (
 type Online struct {
 	Key any
 	New func() Reader
+	// Grows says what the readers keep grows with, when they keep, along
+	// the timeline, the changes their rules look back along (each write of
+	// the objects the rules read): the events are not held, but a longer
+	// recording of such changes takes more memory (opcert analyze --help
+	// says so). Empty: what they keep is bounded by the objects, not by
+	// the events.
+	Grows string
+}
+
+// Fold reads events with a new reader of o and returns its facts: what a
+// rule's Facts derives in batch, so that a mechanism's facts are computed
+// one way, whether the timeline is held or streams past.
+func Fold[T any](o Online, events []timeline.Event) T {
+	r := o.New()
+	for _, e := range events {
+		r.Read(e)
+	}
+	return r.Facts().(T)
 }
 
 // Reader derives facts from a timeline's events, in order.

@@ -110,25 +110,39 @@ stopped by signal n (the report directory left as it was).`,
 
 // analyzeMemory says, per mechanism, whether judging holds the timeline:
 // a mechanism whose rules read events one at a time (judge.Online)
-// judges in memory that does not grow with the file; the others keep the
-// events until their rules run at the end (BenchmarkAnalyzeHeld measures
-// both; README "Performance").
+// judges in memory that does not grow with the file, or, when its readers
+// keep the changes their rules look back along (Online.Grows), in memory
+// that grows with those changes only; the others keep the events until
+// their rules run at the end (BenchmarkAnalyzeHeld measures them all;
+// README "Performance").
 func analyzeMemory() string {
 	mechs, err := addMechanismFlags(pflag.NewFlagSet("analyze", pflag.ContinueOnError)).build()
 	if err != nil {
 		return "see the README (\"Performance\")."
 	}
-	var streaming, holding []string
+	var streaming, changes, holding []string
 	for _, n := range sortedNames(mechs) {
-		if len(mechs[n].Online) > 0 {
-			streaming = append(streaming, n)
-		} else {
+		var grows []string
+		for _, o := range mechs[n].Online {
+			if o.Grows != "" {
+				grows = append(grows, o.Grows)
+			}
+		}
+		switch {
+		case len(mechs[n].Online) == 0:
 			holding = append(holding, n)
+		case len(grows) > 0:
+			changes = append(changes, n+" ("+strings.Join(grows, "; ")+")")
+		default:
+			streaming = append(streaming, n)
 		}
 	}
 	say := "per mechanism,"
 	if len(streaming) > 0 {
 		say += "\n  judged as the events pass, in memory that does not grow with the file:\n    " + strings.Join(streaming, ", ")
+	}
+	if len(changes) > 0 {
+		say += "\n  read as the events pass, keeping no event but, until the rules run at the\n  end, what they look back along, which grows with it:\n    " + strings.Join(changes, "\n    ")
 	}
 	if len(holding) > 0 {
 		say += "\n  held whole until the rules run at the end (about 1.2 KB an event of a\n  ClusterOperator capture, up to 6 KB at the peak; README \"Performance\"):\n    " + strings.Join(holding, ", ")

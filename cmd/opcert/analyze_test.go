@@ -136,8 +136,9 @@ type streamWrite struct {
 	conditions []configv1.ClusterOperatorStatusCondition
 }
 
-// A captured ClusterOperator stream is judged by both mechanisms that
-// record ClusterOperators, one run each, unless --mechanism names one: its
+// A captured ClusterOperator stream is judged by every mechanism that
+// records ClusterOperators (staticpod's operator writes one too), one run
+// each, unless --mechanism names one: its
 // operator's lower-case message warns CO-021 and its Degraded=True without
 // a message CO-024 (failures with --strict), and its Available turning
 // False with its lastTransitionTime kept fails CO-020.
@@ -163,9 +164,9 @@ func TestAnalyzeClusterOperatorStream(t *testing.T) {
 		runs  []string // the runs' names, in order
 		cases map[string]reports.Status
 	}{
-		{"both mechanisms", []string{degraded}, exitFail, []string{"degraded-clusteroperator", "degraded-stale"},
+		{"every mechanism", []string{degraded}, exitFail, []string{"degraded-clusteroperator", "degraded-stale", "degraded-staticpod"},
 			map[string]reports.Status{"CO-021": reports.Warn, "CO-024": reports.Warn, "CO-020": reports.Fail}},
-		{"strict", []string{degraded, "--strict"}, exitFail, []string{"degraded-clusteroperator", "degraded-stale"},
+		{"strict", []string{degraded, "--strict"}, exitFail, []string{"degraded-clusteroperator", "degraded-stale", "degraded-staticpod"},
 			map[string]reports.Status{"CO-021": reports.Fail, "CO-024": reports.Fail}},
 		{"one mechanism", []string{degraded, "--mechanism", "clusteroperator"}, exitFail, []string{"degraded"},
 			map[string]reports.Status{"CO-021": reports.Warn, "CO-024": reports.Warn, "CO-020": reports.Fail}},
@@ -218,7 +219,7 @@ func TestAnalyzeRefusesBadInput(t *testing.T) {
 		{[]string{write(t, dir, "notes.txt", "hello\n")}, "neither an opcert timeline"},
 		{[]string{write(t, dir, "pod.json", `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"}}`)}, "--show-managed-fields"},
 		{[]string{write(t, dir, "late.jsonl", `{"time":"2026-01-01T00:01:00Z","actor":"a","verb":"v"}`+"\n"+`{"time":"2026-01-01T00:00:00Z","actor":"a","verb":"v"}`), "--mechanism", "stale"}, "goes back"},
-		{[]string{write(t, dir, "pods.jsonl", `{"time":"2026-01-01T00:00:00Z","actor":"a","verb":"create","object":{"kind":"Pod","name":"p"}}`)}, "which no mechanism records"},
+		{[]string{write(t, dir, "leases.jsonl", `{"time":"2026-01-01T00:00:00Z","actor":"a","verb":"create","object":{"group":"coordination.k8s.io","kind":"Lease","name":"l"}}`)}, "which no mechanism records"},
 		{[]string{filepath.Join(dir, "missing.jsonl")}, "missing.jsonl"},
 		{[]string{dir}, "is not a file"},
 		{[]string{write(t, dir, "x.jsonl", ""), "--mechanism", "nosuch"}, `no such mechanism`},

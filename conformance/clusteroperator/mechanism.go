@@ -18,6 +18,7 @@ import (
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/conformance/clusteroperator/rules"
 	"github.com/opcert/opcert/conformance/player"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/payload"
 	"github.com/opcert/opcert/reference/cvo"
 	"github.com/opcert/opcert/scenarios"
@@ -62,10 +63,11 @@ func Mechanism(cfg Config) *conformance.Mechanism {
 			{Name: RoleVersionOperator, Subjects: versionOperators, Cannot: versionOperatorCannot},
 			{Name: RoleOperator, Subjects: operators, Forms: conformance.AllForms, Placeholders: placeholders},
 		},
-		Cannot:   map[string]string{conformance.CannotStream: "not yet: the CO rules have no facts readable one event at a time (Online), so a timeline is judged held in memory"},
 		Rules:    rules.Rules(cfg.Rules()),
 		Estimate: estimate,
 		Expects:  ClusterOperatorGVK, Recording: recording(),
+		// The contract, read as events pass (rules.Online).
+		Online:  []judge.Online{rules.Online()},
 		Touches: touches, Access: access,
 		// The version operator's ClusterVersion, and the ClusterOperators
 		// of its payload's manifests.

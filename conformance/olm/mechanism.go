@@ -14,6 +14,7 @@ import (
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/conformance/olm/faithful"
 	"github.com/opcert/opcert/conformance/olm/rules"
+	"github.com/opcert/opcert/judge"
 	olmref "github.com/opcert/opcert/reference/olm"
 	"github.com/opcert/opcert/scenarios"
 	"github.com/opcert/opcert/sim"
@@ -68,10 +69,10 @@ func Mechanism(cfg Config) *conformance.Mechanism {
 				}},
 		},
 		Cannot: map[string]string{
-			conformance.CannotWatch:  "opcert's own actors (aggregator, gate, copier, scenario) write under one field manager, so a watch cannot tell them apart, and a live cluster serves no Probe or Upgrade; opcert analyze judges a run's own timeline as the run did",
-			conformance.CannotStream: "not yet: the OLM rules have no facts readable one event at a time (Online), so a timeline is judged held in memory",
+			conformance.CannotWatch: "opcert's own actors (aggregator, gate, copier, scenario) write under one field manager, so a watch cannot tell them apart, and a live cluster serves no Probe or Upgrade; opcert analyze judges a run's own timeline as the run did",
 		},
 		Rules:    rules.Rules(cfg),
+		Online:   []judge.Online{rules.Online()},
 		Reaction: cfg.Reaction,
 		WithReaction: func(d time.Duration) *conformance.Mechanism {
 			c := cfg

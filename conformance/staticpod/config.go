@@ -22,6 +22,9 @@ type Config struct {
 	// (rules.DefaultReaction, 1m: see rules.Config.Reaction); the broken
 	// subjects that react late are late past it.
 	Reaction time.Duration
+	// Tolerance is the slack a recording's lag needs on the deadlines
+	// (Mechanism.WithTolerance); zero in virtual time.
+	Tolerance time.Duration
 }
 
 // DefaultConfig is the seed's: 5m, judged as DESIGN.md reads the seed,
@@ -57,7 +60,7 @@ func (c Config) Rules() rules.Config {
 	if c.Profile == rules.ProfileLibraryGo {
 		rc = rules.LibraryGo()
 	}
-	rc.Timeout, rc.Reaction = c.Timeout, c.Reaction
+	rc.Timeout, rc.Reaction, rc.Tolerance = c.Timeout, c.Reaction, c.Tolerance
 	return rc
 }
 

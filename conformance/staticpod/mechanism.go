@@ -29,6 +29,7 @@ import (
 
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/conformance/staticpod/rules"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/scenarios"
 	"github.com/opcert/opcert/sim"
 	"github.com/opcert/opcert/sim/node"
@@ -58,19 +59,24 @@ func Mechanism(cfg Config) *conformance.Mechanism {
 			{Name: RoleOperator, Subjects: operators, Cannot: operatorCannot},
 			{Name: RolePruner, Subjects: pruners, Cannot: nodeRoleCannot},
 		},
-		Cannot: map[string]string{
-			conformance.CannotWatch:  "not yet: most of what the rules read is a node's files, which no API server holds; the operator's status and the mirror pods, which it does, are not declared for recording yet",
-			conformance.CannotStream: "not yet: the STATICPOD rules have no facts readable one event at a time (Online), so a timeline is judged held in memory",
-		},
-		Rules:    rules.Rules(cfg.Rules()),
+		Rules: rules.Rules(cfg.Rules()),
+		// The facts, read as events pass (rules.Config.Online).
+		Online:   []judge.Online{cfg.Rules().Online()},
 		Reaction: cfg.Reaction,
 		WithReaction: func(d time.Duration) *conformance.Mechanism {
 			c := cfg
 			c.Reaction = d
 			return Mechanism(c)
 		},
+		// A recording's lag (about 2s) widens the late side of the
+		// condition's deadlines (Recording).
+		WithTolerance: func(d time.Duration) *conformance.Mechanism {
+			c := cfg
+			c.Tolerance = max(c.Tolerance, d)
+			return Mechanism(c)
+		},
 		Estimate: cfg.Estimate,
-		Expects:  ClusterOperatorGVK,
+		Expects:  ClusterOperatorGVK, Recording: recording(),
 		Build: func(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
 			return build(ctx, st, cfg, sc, cast)
 		},
@@ -194,12 +200,10 @@ func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios
 		names = append(names, mirrorName(n))
 	}
 	sched.FixNames(podGK, names...) // the kubelet names mirror pods
-	if err := sched.RecordFields(PodGVK, "metadata.annotations", "status.containerStatuses", "status.phase"); err != nil {
-		return nil, err
-	}
-	// The operator's asks, in its durable status (operator.go).
-	if err := sched.RecordFields(ClusterOperatorGVK, "status.extension.nodeStatuses"); err != nil {
-		return nil, err
+	for _, gvk := range recordedKinds {
+		if err := sched.RecordFields(gvk, recordedFields[gvk]...); err != nil {
+			return nil, err
+		}
 	}
 	setup := sched.Client(st.API, timeline.RoleScenario, timeline.RoleScenario)
 	ns := &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: mirrorNamespace}}

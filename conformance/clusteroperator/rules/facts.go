@@ -2,6 +2,7 @@ package rules
 
 import (
 	"encoding/json"
+	"slices"
 
 	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/sim/timeline"
@@ -13,15 +14,18 @@ type writesKey struct{}
 
 // operatorWrites are the timeline's writes of a ClusterOperator by the
 // operator role, in order; deletions carry no conditions and are left
-// out.
+// out. They are the contract's (contractOf), merged across components in
+// timeline order, so that a streamed timeline keeps them once.
 func operatorWrites(j *judge.Judging) []timeline.Event {
-	return judge.Facts(j, writesKey{}, func(events []timeline.Event) []timeline.Event {
-		var out []timeline.Event
-		for _, e := range events {
-			if e.IsWrite() && e.Verb != timeline.VerbDelete && e.Role == RoleOperator &&
-				e.Object.Kind == kindClusterOperator && e.Object.Group == configGroup {
-				out = append(out, e)
-			}
+	return judge.Facts(j, writesKey{}, func([]timeline.Event) []timeline.Event {
+		var ws []coWrite
+		for _, x := range contractOf(j).components {
+			ws = append(ws, x.mine()...)
+		}
+		slices.SortFunc(ws, func(a, b coWrite) int { return a.pos - b.pos })
+		out := make([]timeline.Event, 0, len(ws))
+		for _, w := range ws {
+			out = append(out, w.ev)
 		}
 		return out
 	})

@@ -95,65 +95,22 @@ type blocker struct {
 type contractKey struct{}
 
 func contractOf(j *judge.Judging) *contract {
-	return judge.Facts(j, contractKey{}, readContract)
+	return judge.Facts(j, contractKey{}, func(events []timeline.Event) *contract {
+		return judge.Fold[*contract](Online(), events)
+	})
 }
 
-func readContract(events []timeline.Event) *contract {
-	k := &contract{procs: processes{}}
-	byName := map[string]*component{}
-	worlds := map[string]*world{}
-	get := func(name string) (*component, *world) {
-		if byName[name] == nil {
-			w := newWorld()
-			byName[name], worlds[name] = &component{name: name}, &w
-		}
-		return byName[name], worlds[name]
-	}
-	for pos, e := range events {
-		o := e.Object
-		if o.Kind == timeline.KindProcess && o.Group == "" {
-			k.procs.note(e)
-			continue
-		}
-		switch {
-		case o.Kind == kindClusterOperator && o.Group == configGroup && e.IsWrite():
-			x, _ := get(o.Name)
-			x.noteStatus(e, pos)
-		case (o.Kind == kindDeployment || o.Kind == kindDaemonSet) && o.Group == appsGroup && o.Namespace != "":
-			x, w := get(o.Namespace)
-			if e.Role == RoleOperator && e.Verb != timeline.VerbDelete && e.Verb != timeline.VerbUpdateStatus {
-				x.attempts = append(x.attempts, e)
-			}
-			if !e.IsWrite() {
-				continue
-			}
-			v, asked := w.noteWorkload(e)
-			if r := x.current(); asked && (r == nil || r.end != nil || r.to != v) {
-				x.begin(v, e, pos)
-			}
-			x.noteStep(e, pos, *w, func(r *rollout) bool { return v != "" && v == r.to })
-		case o.Kind == kindPod && o.Group == "" && o.Namespace != "" && e.IsWrite():
-			x, w := get(o.Namespace)
-			ch := w.notePod(e)
-			x.noteStep(e, pos, *w, func(r *rollout) bool { return ch.towards(r.to) })
-		case o.Kind == kindConfigMap && o.Group == "" && strings.HasSuffix(o.Name, adminSuffix) &&
-			o.Namespace == strings.TrimSuffix(o.Name, adminSuffix) && e.IsWrite():
-			x, _ := get(o.Namespace)
-			x.noteBlocker(e)
-		}
-	}
-	for _, name := range slices.Sorted(maps.Keys(byName)) {
-		k.components = append(k.components, byName[name])
-	}
-	return k
-}
-
-// noteStatus records a write of the ClusterOperator.
-func (x *component) noteStatus(e timeline.Event, pos int) {
+// noteStatus records a write of the ClusterOperator. Its conditions after
+// it are shared with every write that left them alike (shared): rules only
+// read them, and a status goes back and forth.
+func (x *component) noteStatus(e timeline.Event, pos int, shared conditionSets) {
 	w := coWrite{ev: e, pos: pos, conds: map[string]timeline.Condition{}}
 	if n := len(x.writes); n > 0 && e.Verb != timeline.VerbCreate {
 		last := x.writes[n-1]
-		w.conds, w.version = maps.Clone(last.conds), last.version
+		w.conds, w.version = last.conds, last.version
+		if len(e.Conditions) > 0 {
+			w.conds = maps.Clone(last.conds)
+		}
 	}
 	if e.Verb == timeline.VerbCreate && !e.Listed() {
 		x.created = true // a ClusterOperator a recording found was installed before it
@@ -175,6 +132,7 @@ func (x *component) noteStatus(e timeline.Event, pos int) {
 			w.moved = operatorVersionMoved(e)
 		}
 	}
+	w.conds = shared.intern(w.conds)
 	x.writes = append(x.writes, w)
 }
 

@@ -13,7 +13,17 @@ import (
 type storyKey struct{}
 
 func storyOf(j *judge.Judging) *story {
-	return judge.Facts(j, storyKey{}, readStory)
+	return judge.Facts(j, storyKey{}, func(events []timeline.Event) *story {
+		return judge.Fold[*story](Online(), events)
+	})
+}
+
+// Online reads the story one event at a time (judge.Stream), so that
+// a timeline is judged without its events being held; the batch rules
+// fold every event through the same reader (storyOf).
+func Online() judge.Online {
+	return judge.Online{Key: storyKey{}, New: func() judge.Reader { return newStoryReader() },
+		Grows: "each write of a Probe, OperatorCondition, Upgrade, CRD or CR"}
 }
 
 // isCR tells whether o is a custom resource some probe resource may

@@ -29,14 +29,18 @@ type world struct {
 	upgrades map[timeline.ObjectRef]upgrade
 }
 
+// clone shares every map with w: apply copies the one a write changes
+// before changing it, so that a write costs the objects of its kind, not
+// every object.
 func (w *world) clone() *world {
-	return &world{crds: maps.Clone(w.crds), crs: maps.Clone(w.crs), probes: maps.Clone(w.probes),
-		opConds: maps.Clone(w.opConds), upgrades: maps.Clone(w.upgrades)}
+	c := *w
+	return &c
 }
 
 // namespaceCRs is w's map of the CRs of ns, its own copy (clone shares
 // the inner maps with the world before).
 func (w *world) namespaceCRs(ns string) map[timeline.ObjectRef]cr {
+	w.crs = maps.Clone(w.crs)
 	m := maps.Clone(w.crs[ns])
 	if m == nil {
 		m = map[timeline.ObjectRef]cr{}
@@ -138,8 +142,8 @@ type upgradeStatus struct {
 // story is the timeline replayed: the world after each event, and when
 // each process was down.
 type story struct {
-	events []timeline.Event
-	after  []*world // after[i]: the world after events[i]
+	events []timeline.Event // the world's writes and process events (storyReader)
+	after  []*world         // after[i]: the world after events[i]
 	procs  judge.Downtimes
 }
 
@@ -154,21 +158,50 @@ func (s *story) before(i int) *world {
 	return s.after[i-1]
 }
 
-func readStory(events []timeline.Event) *story {
-	s := &story{events: events, after: make([]*world, len(events)), procs: judge.Downtimes{}}
-	w := &world{crds: map[string]crd{}, crs: map[string]map[timeline.ObjectRef]cr{}, probes: map[timeline.ObjectRef]probe{},
-		opConds: map[timeline.ObjectRef]opCond{}, upgrades: map[timeline.ObjectRef]upgrade{}}
-	for i, e := range events {
-		if e.Object.Kind == timeline.KindProcess && e.Object.Group == "" {
-			s.procs.Note(e)
-		}
-		if e.IsWrite() {
-			w = w.clone()
-			w.apply(e)
-		}
-		s.after[i] = w
+// storyReader replays the timeline event by event. It keeps the events
+// the rules read, the writes of the world's objects (inWorld) and the
+// process events; the rest are no rule's (an expectation's check, a
+// skipped step, a write of a kind of another seed), so a recording of
+// ClusterOperators keeps nothing. Each event kept has the world after it. A write copies the map of
+// its kind's objects (of its namespace's, for a CR) and shares the rest
+// with the world before it, so what grows is the writes, each times the
+// objects of its kind.
+type storyReader struct {
+	s *story
+	w *world
+}
+
+func newStoryReader() *storyReader {
+	return &storyReader{s: &story{procs: judge.Downtimes{}},
+		w: &world{crds: map[string]crd{}, crs: map[string]map[timeline.ObjectRef]cr{}, probes: map[timeline.ObjectRef]probe{},
+			opConds: map[timeline.ObjectRef]opCond{}, upgrades: map[timeline.ObjectRef]upgrade{}}}
+}
+
+// Read takes the next event.
+func (r *storyReader) Read(e timeline.Event) {
+	process := e.Object.Kind == timeline.KindProcess && e.Object.Group == ""
+	if process {
+		r.s.procs.Note(e)
 	}
-	return s
+	switch {
+	case e.IsWrite() && inWorld(e.Object):
+		r.w = r.w.clone()
+		r.w.apply(e)
+	case !process:
+		return
+	}
+	r.s.events = append(r.s.events, e)
+	r.s.after = append(r.s.after, r.w)
+}
+
+// Facts is the story.
+func (r *storyReader) Facts() any { return r.s }
+
+// inWorld tells whether o is one of the world's objects (apply): only
+// their writes change what a rule reads.
+func inWorld(o timeline.ObjectRef) bool {
+	return isCRD(o) || isProbe(o) || o.Kind == kindOperatorCondition && o.Group == groupOperators ||
+		o.Kind == kindUpgrade && o.Group == groupOpcert || isCR(o)
 }
 
 // apply moves w past one API write.
@@ -177,24 +210,28 @@ func (w *world) apply(e timeline.Event) {
 	gone := e.Verb == timeline.VerbDelete
 	switch {
 	case o.Kind == kindCRD && o.Group == groupCRD:
+		w.crds = maps.Clone(w.crds)
 		if gone {
 			delete(w.crds, o.Name)
 			return
 		}
 		w.crds[o.Name] = w.crds[o.Name].with(e)
 	case o.Kind == kindProbe && o.Group == groupOperators:
+		w.probes = maps.Clone(w.probes)
 		if gone {
 			delete(w.probes, o)
 			return
 		}
 		w.probes[o] = w.probes[o].with(e)
 	case o.Kind == kindOperatorCondition && o.Group == groupOperators:
+		w.opConds = maps.Clone(w.opConds)
 		if gone {
 			delete(w.opConds, o)
 			return
 		}
 		w.opConds[o] = w.opConds[o].with(e)
 	case o.Kind == kindUpgrade && o.Group == groupOpcert:
+		w.upgrades = maps.Clone(w.upgrades)
 		if gone {
 			delete(w.upgrades, o)
 			return

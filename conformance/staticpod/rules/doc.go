@@ -113,6 +113,15 @@
 //     hang, reconnect.
 //   - The run's end is Judging.End.
 //
+// A recording of the API server (opcert watch, opcert analyze of a
+// capture) holds the mirror pods and the ClusterOperator only: a timeline
+// with no File, Probe or Process event is read as one (facts.recorded).
+// On it a fallback is the mirror pod showing it (the first write that
+// carries its fallback-* annotations), whose fallback-for-revision is the
+// failed revision; STATICPOD-008 and STATICPOD-015 judge those, and every
+// other rule, reading what happens on the nodes, is not judged and says
+// so (Config.fromNode).
+//
 // # Readings
 //
 // Where the seed is open, the rules read it so:

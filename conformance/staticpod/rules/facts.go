@@ -2,9 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"maps"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/opcert/opcert/judge"
@@ -20,6 +17,11 @@ type facts struct {
 	// asksRecorded: some write of the operator's status carried its node
 	// statuses (timeline contract), so its asks are on the timeline.
 	asksRecorded bool
+	events       int // how many events the timeline has
+	// recorded: the timeline shows nothing of the nodes (no file, probe
+	// or process event), as a recording of the API server (opcert watch,
+	// opcert analyze of a capture) holds only API writes (recording.go).
+	recorded bool
 }
 
 // node is one simulated node's story: every change of its operand
@@ -33,6 +35,10 @@ type node struct {
 	locks    []lockSpan
 	// held logs what the node held to fall back to, one entry per change.
 	held []holdingsAt
+	// events is how many events the timeline has, lastAt the time of its
+	// last: where the last install's window ends.
+	events int
+	lastAt time.Time
 }
 
 // ask is the operator asking a node's installer to install a revision (a
@@ -61,6 +67,8 @@ type install struct {
 	before truth
 	// holdings are what the node held just before this write.
 	holdings
+	// prevAt is the time of the timeline's event just before this write.
+	prevAt time.Time
 }
 
 // holdings are what a node holds to fall back to (003 §Proposal step 1)
@@ -150,258 +158,8 @@ type factsKey struct{ condition string }
 
 func (c Config) factsOf(j *judge.Judging) facts {
 	return judge.Facts(j, factsKey{c.condition()}, func(events []timeline.Event) facts {
-		return read(events, c.condition())
+		return judge.Fold[facts](c.Online(), events)
 	})
-}
-
-// reader follows one node through the timeline.
-type reader struct {
-	n       *node
-	starts  int
-	probes  map[string]probe
-	pod     pod
-	monitor int // revision of the monitor manifest on the node, 0 if none
-	// manifest is the Detail of the operand manifest's last write, which
-	// tells its content (timeline contract); "" while there is none.
-	manifest string
-	link     string // last-known-good's target, "" if none
-	present  map[int]bool
-	// removed are the revisions whose directory was removed and not
-	// written since.
-	removed map[int]bool
-	held    int // index in n.locks of the span holding the lock, -1 if free
-	term    termination
-}
-
-func read(events []timeline.Event, condition string) facts {
-	f := facts{procs: processes{}}
-	readers := map[string]*reader{}
-	on := func(name string) *reader {
-		r := readers[name]
-		if r == nil {
-			r = &reader{n: &node{name: name}, probes: map[string]probe{}, present: map[int]bool{}, removed: map[int]bool{}, held: -1}
-			readers[name] = r
-		}
-		return r
-	}
-	for pos, e := range events {
-		o := e.Object
-		switch {
-		case o.Kind == timeline.KindProcess:
-			f.procs.note(e, pos)
-		case o.Kind == timeline.KindFile && !e.Failed:
-			r := on(o.Namespace)
-			r.file(e, pos)
-			r.noteHoldings(e, pos)
-		case o.Kind == timeline.KindProbe && e.Verb == timeline.VerbProbe:
-			on(o.Namespace).probes[o.Name] = parseProbe(e)
-		case o.Kind == "Pod" && o.Group == "" && o.Namespace == mirrorNamespace && e.IsWrite():
-			if name, ok := strings.CutPrefix(o.Name, mirrorPrefix); ok && name != "" {
-				r := on(name)
-				r.podWrite(e, pos)
-				r.noteHoldings(e, pos)
-			}
-		case o.Kind == "ClusterOperator" && o.Group == configGroup && o.Name == clusterOperator && e.IsWrite():
-			f.conditionWrite(e, condition)
-			if e.Role == RoleOperator {
-				f.asksOf(e, pos, on)
-			}
-		}
-	}
-	for _, name := range slices.Sorted(maps.Keys(readers)) {
-		f.nodes = append(f.nodes, readers[name].n)
-	}
-	return f
-}
-
-// conditionWrite notes a write of the operator's ClusterOperator that
-// changed the fallback condition.
-func (f *facts) conditionWrite(e timeline.Event, condition string) {
-	if e.Verb == timeline.VerbDelete {
-		f.condition = append(f.condition, coWrite{ev: e})
-		return
-	}
-	for _, c := range e.Conditions {
-		if c.Type == condition {
-			f.condition = append(f.condition, coWrite{ev: e, cond: c.After})
-		}
-	}
-}
-
-// asksOf notes the asks a write of the operator's status makes: each node
-// whose count of asks grows asks its target revision.
-func (f *facts) asksOf(e timeline.Event, pos int, on func(string) *reader) {
-	for _, fc := range e.Fields {
-		if fc.Path != fieldNodeStatuses {
-			continue
-		}
-		f.asksRecorded = true
-		before := map[string]int{}
-		for _, ns := range nodeStatuses(fc.Before) {
-			before[ns.NodeName] = ns.Installs
-		}
-		for _, ns := range nodeStatuses(fc.After) {
-			if ns.NodeName != "" && ns.Installs > before[ns.NodeName] {
-				n := on(ns.NodeName).n
-				n.asks = append(n.asks, ask{ev: e, pos: pos, revision: ns.TargetRevision})
-			}
-		}
-	}
-}
-
-func (r *reader) file(e timeline.Event, pos int) {
-	fe := fileEvent{ev: e, pos: pos, path: cleanPath(e.Object.Name), target: cleanPath(e.Target)}
-	r.n.files = append(r.n.files, fe)
-	p := fe.path
-	switch e.Verb {
-	case timeline.VerbWrite:
-		if rev, ok := revisionOf(p); ok {
-			r.present[rev] = true
-			delete(r.removed, rev)
-		}
-		switch p {
-		case operandManifest:
-			if r.manifest != "" && e.Detail == r.manifest {
-				// The same content again (an installer redoing an ask it
-				// did not finish): the kubelet keeps the pod it runs,
-				// nothing starts, so it is no install.
-				break
-			}
-			r.manifest = e.Detail
-			r.install(e, pos)
-		case monitorManifest:
-			r.monitor = parseManifest(e.Detail).revision
-			if in := r.last(); in != nil && !in.note.fallback && in.note.revision == r.monitor {
-				in.monitored = true
-			}
-		case terminationLog:
-			if strings.HasPrefix(e.Detail, "append") {
-				r.starts++
-				r.term.message, r.term.last = appendedMessage(e.Detail), &e
-			}
-		}
-	case timeline.VerbSymlink:
-		if p == lastKnownGood {
-			r.link = fe.target
-		}
-	case timeline.VerbRemove:
-		for rev := range r.present {
-			if within(revisionDir(rev), p) {
-				delete(r.present, rev)
-				r.removed[rev] = true
-			}
-		}
-		if within(lastKnownGood, p) {
-			r.link = ""
-		}
-		if within(monitorManifest, p) {
-			r.monitor = 0
-		}
-		if within(operandManifest, p) {
-			r.manifest = ""
-		}
-	case timeline.VerbLock, timeline.VerbUnlock:
-		if p == lockFile {
-			r.lock(fe)
-		}
-	}
-}
-
-func (r *reader) last() *install {
-	if len(r.n.installs) == 0 {
-		return nil
-	}
-	return r.n.installs[len(r.n.installs)-1]
-}
-
-func (r *reader) install(e timeline.Event, pos int) {
-	note := parseManifest(e.Detail)
-	// The monitor writes the operand manifest only to fall back, so its
-	// write is a fallback even when it lacks the annotations.
-	note.fallback = note.fallback || e.Role == RoleStartupMonitor
-	in := &install{
-		ev: e, pos: pos, note: note,
-		monitored: !note.fallback && note.revision > 0 && r.monitor == note.revision,
-		monitor:   r.monitor,
-		before:    r.truth(),
-		holdings:  r.holdings(),
-	}
-	r.n.installs = append(r.n.installs, in)
-	r.starts = 0 // a new manifest: its operand's start attempts count afresh
-	r.term = termination{}
-	if note.revision > 0 {
-		r.present[note.revision] = true
-	}
-}
-
-// holdings is what the node holds now to fall back to.
-func (r *reader) holdings() holdings {
-	h := holdings{present: slices.Sorted(maps.Keys(r.present))}
-	if rev, ok := revisionOf(r.link); ok && r.link == revisionDir(rev) && r.present[rev] {
-		h.lkg = rev
-	}
-	return h
-}
-
-// noteHoldings logs what the node holds after the event at pos, if that
-// changed.
-func (r *reader) noteHoldings(e timeline.Event, pos int) {
-	h := r.holdings()
-	if k := len(r.n.held); k > 0 && r.n.held[k-1].lkg == h.lkg && slices.Equal(r.n.held[k-1].present, h.present) {
-		return
-	}
-	r.n.held = append(r.n.held, holdingsAt{at: e.Time, pos: pos, holdings: h})
-}
-
-func (r *reader) truth() truth {
-	return truth{starts: r.starts, healthz: r.probes[probeHealthz], etcd: r.probes[probeEtcd], readyz: r.probes[probeReadyz], pod: r.pod, term: r.term}
-}
-
-func (r *reader) podWrite(e timeline.Event, pos int) {
-	if e.Verb == timeline.VerbCreate || e.Verb == timeline.VerbDelete {
-		r.pod = pod{} // a new mirror pod, or none
-	}
-	if e.Verb != timeline.VerbDelete {
-		r.pod.exists = true
-		for _, c := range e.Conditions {
-			if c.Type == "Ready" {
-				r.pod.ready = c.After != nil && c.After.Status == "True"
-			}
-		}
-		for _, fc := range e.Fields {
-			switch fc.Path {
-			case "metadata.annotations":
-				r.pod.ann = annotations(fc.After)
-				r.pod.revision = revisionNumber(r.pod.ann[revisionAnnotation])
-			case "status.phase":
-				r.pod.phase = jsonString(fc.After)
-			case "status.containerStatuses":
-				r.pod.terminated = lastTerminated(fc.After)
-			}
-		}
-		if r.pod.terminated != "" {
-			r.term.shown = true
-		}
-		if r.pod.revision > 0 && !r.removed[r.pod.revision] {
-			r.present[r.pod.revision] = true
-		}
-	}
-	r.n.pods = append(r.n.pods, podWrite{ev: e, pos: pos, pod: r.pod})
-}
-
-// lock follows the installer lock. It is advisory: a lock taken while
-// another actor holds it changes nothing here (STATICPOD-010 reports it).
-func (r *reader) lock(fe fileEvent) {
-	e := fe.ev
-	switch {
-	case e.Verb == timeline.VerbLock && r.held < 0:
-		r.n.locks = append(r.n.locks, lockSpan{holder: e.Actor, lock: e, lockPos: fe.pos, unlockPos: -1})
-		r.held = len(r.n.locks) - 1
-	case e.Verb == timeline.VerbUnlock && r.held >= 0 && r.n.locks[r.held].holder == e.Actor:
-		s := &r.n.locks[r.held]
-		s.unlock, s.unlockPos = e, fe.pos
-		r.held = -1
-	}
 }
 
 // processes holds when each simulated process was down: killed or cut off,
@@ -415,6 +173,8 @@ type processes map[string][]span
 type span struct {
 	from, to       time.Time
 	fromPos, toPos int
+	// down and up are the events at fromPos and toPos (zero for none).
+	down, up timeline.Event
 }
 
 func (p processes) note(e timeline.Event, pos int) {
@@ -424,14 +184,14 @@ func (p processes) note(e timeline.Event, pos int) {
 	switch e.Verb {
 	case timeline.VerbKill, timeline.VerbHang:
 		if !open {
-			spans = append(spans, span{from: e.Time, fromPos: pos})
+			spans = append(spans, span{from: e.Time, fromPos: pos, down: e})
 		}
 	case timeline.VerbStart, timeline.VerbReconnect:
 		switch {
 		case open:
-			spans[len(spans)-1].to, spans[len(spans)-1].toPos = e.Time, pos
+			spans[len(spans)-1].to, spans[len(spans)-1].toPos, spans[len(spans)-1].up = e.Time, pos, e
 		case !seen:
-			spans = append(spans, span{to: e.Time, fromPos: -1, toPos: pos}) // not running before its first start
+			spans = append(spans, span{to: e.Time, fromPos: -1, toPos: pos, up: e}) // not running before its first start
 		}
 	}
 	p[actor] = spans
@@ -506,7 +266,7 @@ func (n *node) window(i int, j *judge.Judging) (int, time.Time) {
 	if nx := n.next(i); nx != nil {
 		return nx.pos, nx.at()
 	}
-	return len(j.Events), j.End
+	return n.events, j.End
 }
 
 // stopping says what ended the i-th install's window: the next manifest,

@@ -36,7 +36,7 @@ func (c Config) asksCarriedOut(j *judge.Judging) judge.Verdict {
 				v.Judged++
 				continue // in place already
 			}
-			stopPos, stop, stopping := len(j.Events), j.End, "the end of the run at "+off(j.End)
+			stopPos, stop, stopping := f.events, j.End, "the end of the run at "+off(j.End)
 			if k+1 < len(n.asks) {
 				nx := n.asks[k+1]
 				stopPos, stop, stopping = nx.pos, nx.ev.Time, fmt.Sprintf("its next ask, of revision %d at %s", nx.revision, off(nx.ev.Time))

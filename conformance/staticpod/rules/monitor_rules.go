@@ -392,12 +392,25 @@ func (c Config) stepTwo(n *node, i int, j *judge.Judging, procs processes, v *fi
 	opened, missed := false, ""
 	pk := sort.Search(len(n.pods), func(k int) bool { return n.pods[k].pos > in.pos })
 	fk := sort.Search(len(n.files), func(k int) bool { return n.files[k].pos > in.pos })
-	for q := in.pos + 1; q < end; q++ {
-		e := j.Events[q]
+	ups := procs.changes(monitor, in.pos, end)
+	// Only the node's own changes and the monitor's start and stop can
+	// change what is owed; the events between them matter only by their
+	// time, and times do not go back: an event past the deadline before
+	// the next change means the deadline passed with nothing changed.
+	last := in.pos
+	for {
+		q, e := n.nextChange(pk, fk, ups, end)
+		if q < 0 {
+			break
+		}
+		last = q
 		if due != nil && e.Time.After(due.at.Time.Add(c.late())) {
 			v.Judged++
 			c.stepTwoLate(n, in, due, linked, q, end, what, v)
 			return
+		}
+		if len(ups) > 0 && ups[0].pos == q {
+			ups = ups[1:]
 		}
 		removed := false
 		if pk < len(n.pods) && n.pods[pk].pos == q {
@@ -451,6 +464,11 @@ func (c Config) stepTwo(n *node, i int, j *judge.Judging, procs processes, v *fi
 			missed = fmt.Sprintf("%s: ready at %s while %s", what, off(ready.ev.Time), lapse(own, ready, down, lock, held))
 		}
 	}
+	if due != nil && end-1 > last && n.timeBefore(i).After(due.at.Time.Add(c.late())) {
+		v.Judged++
+		c.stepTwoLate(n, in, due, linked, end, end, what, v)
+		return
+	}
 	switch {
 	case due != nil && !endAt.After(due.at.Time.Add(c.late())):
 		v.Skip(fmt.Sprintf("%s: step 2 was owed from %s, not due before %s", what, off(due.at.Time), n.stopping(i, j)))
@@ -465,6 +483,57 @@ func (c Config) stepTwo(n *node, i int, j *judge.Judging, procs processes, v *fi
 	case !opened && missed != "":
 		v.Skip(missed)
 	}
+}
+
+// change is a process event at its position on the timeline.
+type change struct {
+	pos int
+	ev  timeline.Event
+}
+
+// changes are actor's process events that started or stopped it between
+// positions from and to (exclusive), in order.
+func (p processes) changes(actor string, from, to int) []change {
+	var out []change
+	for _, s := range p[actor] {
+		if s.fromPos > from && s.fromPos < to {
+			out = append(out, change{s.fromPos, s.down})
+		}
+		if !s.to.IsZero() && s.toPos > from && s.toPos < to {
+			out = append(out, change{s.toPos, s.up})
+		}
+	}
+	return out
+}
+
+// nextChange is the first of the node's mirror pod write pk, its file
+// event fk and the process event ups[0] (the first of each still to
+// read), before position end, and its event; -1 if none.
+func (n *node) nextChange(pk, fk int, ups []change, end int) (int, timeline.Event) {
+	q, e := end, timeline.Event{}
+	if pk < len(n.pods) && n.pods[pk].pos < q {
+		q, e = n.pods[pk].pos, n.pods[pk].ev
+	}
+	if fk < len(n.files) && n.files[fk].pos < q {
+		q, e = n.files[fk].pos, n.files[fk].ev
+	}
+	if len(ups) > 0 && ups[0].pos < q {
+		q, e = ups[0].pos, ups[0].ev
+	}
+	if q == end {
+		return -1, e
+	}
+	return q, e
+}
+
+// timeBefore is the time of the timeline's last event in the i-th
+// install's window: the one before the next install, or the timeline's
+// last.
+func (n *node) timeBefore(i int) time.Time {
+	if nx := n.next(i); nx != nil {
+		return nx.prevAt
+	}
+	return n.lastAt
 }
 
 // stepTwoOwed says what the startup-monitor owed, and from when.

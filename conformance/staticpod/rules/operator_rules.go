@@ -203,6 +203,9 @@ func (e episode) outstanding(t time.Time) bool {
 // attempted; after a no-retry fallback, until a new revision is ready), or
 // for library-go once the mirror pod no longer carries the annotations.
 func (c Config) episodes(f facts, j *judge.Judging) []episode {
+	if f.recorded {
+		return c.shownEpisodes(f)
+	}
 	var out []episode
 	for _, n := range f.nodes {
 		for i, in := range n.installs {
@@ -223,7 +226,38 @@ func (c Config) episodes(f facts, j *judge.Judging) []episode {
 			if c.libraryGo() {
 				over = func(p pod) bool { return !p.fallenBack() }
 			}
-			e.clear = n.firstPod(seen.pos, len(j.Events), over)
+			e.clear = n.firstPod(seen.pos, n.events, over)
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// shownEpisodes are the fallbacks of a recording, which holds no manifest
+// write: each is the mirror pod showing a fallback (its annotations, which
+// are what the operator reads: 003 §Proposal step 1), from the first write
+// that shows it, as the operator could first know it. The failed revision
+// is the annotation's; the fallback's own write is that first showing.
+// Over as for a played run.
+func (c Config) shownEpisodes(f facts) []episode {
+	var out []episode
+	for _, n := range f.nodes {
+		var was pod
+		for k := range n.pods {
+			w := &n.pods[k]
+			now := w.pod
+			fresh := now.fallenBack() && (!was.fallenBack() || w.ev.Verb == timeline.VerbCreate ||
+				now.ann[annotationFallbackFor] != was.ann[annotationFallbackFor] || now.ann[annotationFallbackMessage] != was.ann[annotationFallbackMessage])
+			was = now
+			if !fresh {
+				continue
+			}
+			e := episode{node: n.name, failed: revisionNumber(now.ann[annotationFallbackFor]), message: now.ann[annotationFallbackMessage], seen: w, fallbackEvent: w.ev}
+			over := func(p pod) bool { return p.ready && p.revision >= e.failed && !p.fallenBack() }
+			if c.libraryGo() {
+				over = func(p pod) bool { return !p.fallenBack() }
+			}
+			e.clear = n.firstPod(w.pos, n.events, over)
 			out = append(out, e)
 		}
 	}

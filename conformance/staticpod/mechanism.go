@@ -53,7 +53,9 @@ func Mechanism(cfg Config) *conformance.Mechanism {
 	return &conformance.Mechanism{
 		Name: Name, Seed: Seed,
 		Roles: []conformance.Role{
-			{Name: RoleStartupMonitor, Subjects: monitors},
+			// A team's startup-monitor binary plays in process mode
+			// (processes.go); on a cluster it cannot (clusterCannot).
+			{Name: RoleStartupMonitor, Subjects: monitors, RealTime: true, Placeholders: monitorPlaceholders},
 			{Name: RoleInstaller, Subjects: installers},
 			{Name: RoleOperator, Subjects: operators},
 			{Name: RolePruner, Subjects: pruners},
@@ -63,6 +65,24 @@ func Mechanism(cfg Config) *conformance.Mechanism {
 		WithReaction: func(d time.Duration) *conformance.Mechanism {
 			c := cfg
 			c.Reaction = d
+			return Mechanism(c)
+		},
+		// A real-time run (a startup-monitor that is an executable) plays
+		// the scenario's times scaled, and the rules take the real-time
+		// tolerance.
+		Scaled: func(scale float64) *conformance.Mechanism {
+			c := cfg
+			c.Scale = scale
+			if cfg.Scale != 0 {
+				c.Scale *= cfg.Scale
+			}
+			c.Timeout = time.Duration(float64(c.Timeout) * scale)
+			c.Reaction = time.Duration(float64(c.Reaction) * scale)
+			return Mechanism(c)
+		},
+		WithTolerance: func(d time.Duration) *conformance.Mechanism {
+			c := cfg
+			c.Tolerance = max(c.Tolerance, d)
 			return Mechanism(c)
 		},
 		Estimate: cfg.Estimate,
@@ -112,6 +132,9 @@ type cluster struct {
 	operator  operatorCore
 	pruner    prunerCore
 	hosts     []*host
+	// procs plays the startup-monitors as processes (process mode); nil
+	// when monitor, opcert's subject, does.
+	procs *monitorProcs
 	// installerWrite and monitorWrite are how long each timed write takes.
 	installerWrite, monitorWrite time.Duration
 
@@ -129,6 +152,9 @@ type cluster struct {
 // reconciler (library mode) or an executable.
 func played[T any](cast conformance.Cast, role string) (T, error) {
 	impl, ok := cast[role].Impl.(T)
+	if _, deployed := cast[role].Impl.(conformance.Deployment); deployed {
+		return impl, fmt.Errorf("%s: the %s role: %s", Name, role, clusterCannot)
+	}
 	if !ok {
 		return impl, fmt.Errorf("%s: the %s role cannot be played by %T", Name, role, cast[role].Impl)
 	}
@@ -136,9 +162,13 @@ func played[T any](cast conformance.Cast, role string) (T, error) {
 }
 
 func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
-	mon, err := played[monitorImpl](cast, RoleStartupMonitor)
-	if err != nil {
-		return nil, err
+	proc, isProc := cast[RoleStartupMonitor].Impl.(conformance.Process)
+	mon := monitorImpl(func(Config) monitorCore { return monitorCore{} }) // the process decides
+	if !isProc {
+		var err error
+		if mon, err = played[monitorImpl](cast, RoleStartupMonitor); err != nil {
+			return nil, err
+		}
 	}
 	ins, err := played[installerImpl](cast, RoleInstaller)
 	if err != nil {
@@ -157,12 +187,18 @@ func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios
 		st: st, cfg: cfg, spec: spec,
 		monitor:   mon(cfg),
 		installer: ins(cfg),
-		operator:  op(cfg),
+		operator:  scaledOperator(op(cfg), cfg),
 		pruner:    pr(cfg),
 		target:    spec.Installed,
 		unhook:    func() bool { return false },
 	}
 	c.installerWrite, c.monitorWrite = spec.writeTimes()
+	c.installerWrite, c.monitorWrite = st.Scaled(c.installerWrite), st.Scaled(c.monitorWrite)
+	if isProc {
+		if c.procs, err = newMonitorProcs(c, proc); err != nil {
+			return nil, err
+		}
+	}
 	sched := st.Sched
 	var names []string
 	for _, n := range spec.NodeNames() {
@@ -183,7 +219,7 @@ func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios
 	}
 	// The nodes' directories and endpoint servers go at the run's end, or
 	// when it is stopped.
-	end := sim.Epoch.Add(sc.Duration.Duration)
+	end := st.At(sc.Duration.Duration)
 	sched.At(end, func(context.Context) error { return c.close() })
 	ok := false
 	defer func() {
@@ -197,6 +233,14 @@ func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios
 			return nil, err
 		}
 		c.hosts = append(c.hosts, h)
+	}
+	if c.procs != nil {
+		for _, h := range c.hosts {
+			if err := c.procs.track(h); err != nil {
+				return nil, err
+			}
+		}
+		st.Go(c.procs.poll)
 	}
 	c.unhook = context.AfterFunc(ctx, func() { _ = c.close() })
 	for _, h := range c.hosts {
@@ -214,8 +258,10 @@ func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios
 	}
 	if l := spec.Linked(); l > 0 {
 		// After the processes' first look at time 0, in which the kubelet
-		// shows the installed operand ready: the link is then earned.
-		sched.At(sim.Epoch, func(ctx context.Context) error {
+		// shows the installed operand ready: the link is then earned. (In
+		// real time their first look is queued at the wall clock's now,
+		// after the origin.)
+		sched.At(sched.Now(), func(ctx context.Context) error {
 			for _, h := range c.hosts {
 				if err := h.as(ctx, timeline.RoleScenario).Symlink(node.RevisionDir(operandName, l), node.LastKnownGood); err != nil {
 					return fmt.Errorf("node %s: linking last-known-good: %w", h.name, err)
@@ -226,6 +272,13 @@ func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios
 	}
 	ok = true
 	return c, nil
+}
+
+// scaledOperator is an operator core with its back-off at the run's time
+// scale (a decision core of its own keeps its times).
+func scaledOperator(core operatorCore, cfg Config) operatorCore {
+	core.params.Backoff.First, core.params.Backoff.Max = cfg.scaled(core.params.Backoff.First), cfg.scaled(core.params.Backoff.Max)
+	return core
 }
 
 // close removes the nodes' directories and stops their endpoints, once.

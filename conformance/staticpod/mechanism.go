@@ -195,6 +195,11 @@ func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios
 	c.installerWrite, c.monitorWrite = spec.writeTimes()
 	c.installerWrite, c.monitorWrite = st.Scaled(c.installerWrite), st.Scaled(c.monitorWrite)
 	if isProc {
+		if c.monitorWrite > 0 {
+			// The scenario's story is the monitor's slow writes, which
+			// opcert cannot give a process's.
+			return nil, fmt.Errorf("%s: writeTime.startupMonitor gives opcert's monitors slow writes; a startup-monitor that is an executable writes at its own pace, so this scenario cannot play it", sc.Name)
+		}
 		if c.procs, err = newMonitorProcs(c, proc); err != nil {
 			return nil, err
 		}

@@ -140,6 +140,9 @@ func (h *Handle) change(op, p string, fn func(name, np string) (Event, error)) e
 	if op == OpRename {
 		n.refresh(ev.Target)
 	}
+	if n.out != nil {
+		n.out.order.own(n.dir)
+	}
 	ev.Time, ev.Actor, ev.Op, ev.Path = n.clock.Now(), h.actor, op, np
 	if n.sink != nil {
 		n.sink(h.ctx, ev)

@@ -46,13 +46,17 @@ func (o *Operand) modelTime(t time.Time) time.Time {
 	return o.since.Add(time.Duration(float64(t.Sub(o.since)) / o.scale))
 }
 
-// runTime is the run's instant of a model instant t (zero stays zero),
-// rounded up: asked again at it, the model has reached t.
-func (o *Operand) runTime(t time.Time) time.Time {
+// runTime is the run's instant of a model instant t (zero stays zero);
+// up rounds it up, so that the model asked at it has reached t.
+func (o *Operand) runTime(t time.Time, up bool) time.Time {
 	if o.scale == 0 || o.scale == 1 || t.IsZero() {
 		return t
 	}
-	return o.since.Add(time.Duration(math.Ceil(float64(t.Sub(o.since))*o.scale)) + time.Nanosecond)
+	d := float64(t.Sub(o.since)) * o.scale
+	if up {
+		return o.since.Add(time.Duration(math.Ceil(d)) + time.Nanosecond)
+	}
+	return o.since.Add(time.Duration(d))
 }
 
 // Termination is the termination message each of its starts prints before
@@ -66,7 +70,7 @@ func (o *Operand) Revision() int { return o.revision }
 // so an HTTP server may call it while the operand is synced.
 func (o *Operand) State(now time.Time) State {
 	st := o.model.At(o.since, o.modelTime(now))
-	st.Next = o.runTime(st.Next)
+	st.Next = o.runTime(st.Next, true)
 	return st
 }
 
@@ -83,7 +87,7 @@ func (o *Operand) Sync(h *Handle) (time.Time, error) {
 	// A clock set back (a scenario's clock jump) finds nothing new to log.
 	starts := o.model.runs(o.since, o.modelTime(now)).starts
 	for o.logged < len(starts) {
-		line := fmt.Sprintf("%s %s revision %d start %d", o.runTime(starts[o.logged]).UTC().Format(time.RFC3339Nano), o.name, o.revision, o.logged+1)
+		line := fmt.Sprintf("%s %s revision %d start %d", o.runTime(starts[o.logged], false).UTC().Format(time.RFC3339Nano), o.name, o.revision, o.logged+1)
 		if o.model.Termination != "" {
 			line += ": " + o.model.Termination
 		}

@@ -22,6 +22,17 @@ type order struct {
 	seq  int64
 	last map[string]int64 // node path -> the number of its last event
 	lost bool             // the queue overflowed: order by path
+	// locks are the lock files made and removed since the last look, in
+	// order: a lock taken and released between two looks leaves nothing
+	// for a comparison with the disk to see.
+	locks []lockOp
+}
+
+// lockOp is a lock file made (taken) or removed, and its event's number.
+type lockOp struct {
+	path  string
+	seq   int64
+	taken bool
 }
 
 const watchMask = syscall.IN_CREATE | syscall.IN_DELETE | syscall.IN_MOVED_FROM | syscall.IN_MOVED_TO |
@@ -110,6 +121,14 @@ func (o *order) drain(root string) {
 			np := joinNode(dir, name)
 			o.seq++
 			o.last[np] = o.seq
+			if dir == LockDir && !strings.HasPrefix(name, ".") {
+				switch {
+				case ev.Mask&(syscall.IN_CREATE|syscall.IN_MOVED_TO) != 0:
+					o.locks = append(o.locks, lockOp{np, o.seq, true})
+				case ev.Mask&(syscall.IN_DELETE|syscall.IN_MOVED_FROM) != 0:
+					o.locks = append(o.locks, lockOp{np, o.seq, false})
+				}
+			}
 			if ev.Mask&syscall.IN_ISDIR != 0 && ev.Mask&(syscall.IN_CREATE|syscall.IN_MOVED_TO) != 0 && !strings.HasPrefix(name, ".") {
 				// Its entries made before the watch have no event: they
 				// come after the directory.
@@ -117,6 +136,13 @@ func (o *order) drain(root string) {
 			}
 		}
 	}
+}
+
+// own drains the events of a change a handle just made: they are not
+// the outsider's.
+func (o *order) own(root string) {
+	o.drain(root)
+	o.locks = nil
 }
 
 // of is the number of p's last event: its own, else its nearest

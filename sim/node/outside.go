@@ -197,6 +197,9 @@ func (n *Node) Differs() (bool, error) {
 	if n.out == nil {
 		return false, nil
 	}
+	if n.out.order.drain(n.dir); len(n.out.order.locks) > 0 {
+		return true, nil
+	}
 	now, err := n.scan()
 	if err != nil || len(now) != len(n.out.seen) {
 		return err == nil, err
@@ -228,6 +231,7 @@ func (n *Node) ReleaseOutside(ctx context.Context) error {
 			continue
 		}
 		n.refresh(p)
+		n.out.order.own(n.dir)
 		delete(n.out.locks, p)
 		n.report(ctx, Event{Time: n.clock.Now(), Actor: n.out.actor, Op: OpUnlock, Path: p})
 	}
@@ -254,44 +258,67 @@ func (n *Node) outside(ctx context.Context) (int, error) {
 		return 0, err
 	}
 	o.order.drain(n.dir)
-	var evs []Event
+	// Lock files are taken and released as the queue says, each in its
+	// place; other changes as the comparison with the disk finds them.
+	type change struct {
+		Event
+		seq int64
+	}
+	var evs []change
+	locked := map[string]bool{}
+	for _, l := range o.order.locks {
+		op := OpUnlock
+		if l.taken {
+			op = OpLock
+		}
+		evs, locked[l.path] = append(evs, change{Event{Op: op, Path: l.path}, l.seq}), true
+	}
+	o.order.locks = nil
 	for p, f := range now {
 		old, ok := o.seen[p]
-		if ok && old == f {
+		if ok && old == f || locked[p] {
 			continue
 		}
 		e, err := n.outsideWrite(p, f, ok)
 		if err != nil {
 			return 0, err
 		}
-		evs = append(evs, e)
+		evs = append(evs, change{e, o.order.of(p)})
 	}
 	for p := range o.seen {
-		if _, ok := now[p]; ok {
+		if _, ok := now[p]; ok || locked[p] {
 			continue
 		}
 		op := OpRemove
 		if o.locks[p] {
 			op = OpUnlock
 		}
-		evs = append(evs, Event{Op: op, Path: p})
+		evs = append(evs, change{Event{Op: op, Path: p}, o.order.of(p)})
 	}
-	slices.SortFunc(evs, func(a, b Event) int {
-		if c := cmp.Compare(o.order.of(a.Path), o.order.of(b.Path)); c != 0 {
+	slices.SortStableFunc(evs, func(a, b change) int {
+		if c := cmp.Compare(a.seq, b.seq); c != 0 {
 			return c
 		}
 		return strings.Compare(a.Path, b.Path)
 	})
+	for p := range locked {
+		if e, ok := now[p]; ok {
+			o.seen[p] = e
+		} else {
+			delete(o.seen, p)
+		}
+	}
 	t := n.clock.Now()
-	for _, e := range evs {
+	for _, c := range evs {
+		e := c.Event
 		e.Time, e.Actor = t, o.actor
 		switch e.Op {
-		case OpRemove, OpUnlock:
-			delete(o.seen, e.Path)
+		case OpUnlock:
 			delete(o.locks, e.Path)
 		case OpLock:
 			o.locks[e.Path] = true
-			o.seen[e.Path] = now[e.Path]
+		case OpRemove:
+			delete(o.seen, e.Path)
 		default:
 			o.seen[e.Path] = now[e.Path]
 		}

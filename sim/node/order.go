@@ -93,15 +93,18 @@ func joinNode(dir, rel string) string {
 	return dir + "/" + rel
 }
 
-// drain numbers the events queued so far; root is the node's host
-// directory, for the directories to watch that appeared.
-func (o *order) drain(root string) {
+// drain numbers the events queued so far, and tells whether there were
+// any; root is the node's host directory, for the directories to watch
+// that appeared.
+func (o *order) drain(root string) bool {
 	var buf [64 << 10]byte
+	read := false
 	for {
 		n, err := syscall.Read(o.fd, buf[:])
 		if err != nil || n <= 0 {
-			return // EAGAIN: nothing more queued
+			return read // EAGAIN: nothing more queued
 		}
+		read = true
 		for off := 0; off+syscall.SizeofInotifyEvent <= n; {
 			ev := (*syscall.InotifyEvent)(unsafe.Pointer(&buf[off]))
 			name := strings.TrimRight(string(buf[off+syscall.SizeofInotifyEvent:off+syscall.SizeofInotifyEvent+int(ev.Len)]), "\x00")

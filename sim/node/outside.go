@@ -244,20 +244,33 @@ func (n *Node) report(ctx context.Context, e Event) {
 	}
 }
 
+// settleWalks bounds the walks of one look (outside): a process that
+// never stops writing is filed as the last walk found it.
+const settleWalks = 20
+
 // outside is Outside with the node held.
 func (n *Node) outside(ctx context.Context) (int, error) {
 	o := n.out
 	if o == nil {
 		return 0, nil
 	}
-	// The events of every change the walk sees are queued before it
-	// ends: numbered by the second drain at the latest.
+	// The events of every change the walk sees are queued before it ends.
+	// A walk after which more came may have seen some of their changes
+	// and not others (a manifest not yet renamed into place, the lock
+	// already released): walk again until none came meanwhile, so that
+	// the walk holds exactly what the numbered events did. A process
+	// makes its changes in bursts of microseconds: a few walks at most.
 	o.order.drain(n.dir)
-	now, err := n.scan()
-	if err != nil {
-		return 0, err
+	var now map[string]entry
+	for range settleWalks {
+		var err error
+		if now, err = n.scan(); err != nil {
+			return 0, err
+		}
+		if !o.order.drain(n.dir) {
+			break
+		}
 	}
-	o.order.drain(n.dir)
 	// Lock files are taken and released as the queue says, each in its
 	// place; other changes as the comparison with the disk finds them.
 	type change struct {

@@ -5,9 +5,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
-	"time"
 
-	"github.com/opcert/opcert/sim"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -222,6 +220,3 @@ func cleanPath(p string) string {
 	}
 	return path.Clean(p)
 }
-
-// off writes a virtual instant as an offset from the start of the run.
-func off(t time.Time) string { return "+" + t.Sub(sim.Epoch).String() }

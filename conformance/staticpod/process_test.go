@@ -71,15 +71,19 @@ func TestProcessModeStartupMonitor(t *testing.T) {
 	if err := os.Symlink(self, bin); err != nil {
 		t.Fatal(err)
 	}
-	// Placeholders and OPCERT_ variables both: the flags name a few, the
-	// rest come from the environment.
-	example := "exec:" + bin + " --revision {revision} --timeout {timeout} --health-url {healthUrl}"
+	// The placeholders the example takes in the first lane's command, the
+	// OPCERT_ variables alone in the others'.
+	examples := []string{"exec:" + bin + " --revision {revision} --timeout {timeout} --manifest {manifest}" +
+		" --manifests-dir {manifestsDir} --resources-dir {resourcesDir} --lock-file {lockFile}" +
+		" --termination-log {terminationLog} --health-url {healthUrl} --namespace {namespace} --pod {pod}",
+		"exec:" + bin}
 	// Lanes in goroutines, not parallel subtests: -parallel is GOMAXPROCS,
 	// and a real-time lane waits on the clock, not on a core.
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	judged := map[string]bool{}
-	for _, lane := range processLanes {
+	for i, lane := range processLanes {
+		example := examples[min(i, 1)]
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

@@ -245,7 +245,7 @@ func (h *host) restartMonitor(ctx context.Context) error {
 	if h.c.st.Sched.Running(nodeActor(RoleStartupMonitor, h.name)) || h.c.procs != nil && h.c.procs.running(h) {
 		return nil
 	}
-	data, err := h.fs.As(nodeActor(RoleKubelet, h.name)).ReadFile(node.MonitorManifestPath(operandName))
+	data, err := h.as(ctx, nodeActor(RoleKubelet, h.name)).ReadFile(node.MonitorManifestPath(operandName))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}

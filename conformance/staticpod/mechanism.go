@@ -138,7 +138,7 @@ type cluster struct {
 	pruner    prunerCore
 	hosts     []*host
 	// procs plays the startup-monitors as processes (process mode); nil
-	// when monitor, opcert's subject, does.
+	// when opcert's subject (monitor) does.
 	procs *monitorProcs
 	// installerWrite and monitorWrite are how long each timed write takes.
 	installerWrite, monitorWrite time.Duration
@@ -153,8 +153,9 @@ type cluster struct {
 }
 
 // played is the implementation of role in cast as this mechanism's own
-// type T: its roles are played only by its own subjects, not by a team's
-// reconciler (library mode) or an executable.
+// type T: a role is played by its own subjects, not by a team's
+// reconciler (library mode), nor by a Deployment (clusterCannot); build
+// takes an executable for the startup-monitor before it asks.
 func played[T any](cast conformance.Cast, role string) (T, error) {
 	impl, ok := cast[role].Impl.(T)
 	if _, deployed := cast[role].Impl.(conformance.Deployment); deployed {

@@ -32,7 +32,6 @@ func TestRunSelectsMechanismsAndRefusesUnscalableFirst(t *testing.T) {
 	}{
 		{[]string{"--mechanism", "nope"}, `--mechanism "nope": no such mechanism; mechanisms: clusteroperator, olm, stackable, stale, staticpod`},
 		{[]string{"--mechanism", "olm", "--scenario", "olm-no-crs"}, "give it alone"},
-		{[]string{"--time-scale", "0.01", "--mechanism", "staticpod"}, "cannot scale its times"},
 	} {
 		r := opcert(t, nil, append([]string{"run", "--out", out}, tc.args...)...)
 		if r.code != exitUsage || !strings.Contains(r.stderr, tc.want) || strings.Contains(r.stderr, "starting kube-apiserver") {

@@ -8,7 +8,7 @@ import (
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/conformance/olm/rules"
 	"github.com/opcert/opcert/probe"
-	simworld "github.com/opcert/opcert/sim/apiserver"
+	"github.com/opcert/opcert/sim/apiserver"
 )
 
 // Config is the run's settings for seed 002: the reading of the
@@ -28,10 +28,10 @@ const (
 )
 
 func init() {
-	simworld.RegisterTypes(probe.AddToScheme)
+	apiserver.RegisterTypes(probe.AddToScheme)
 	// The aggregator lists the CRs when it starts, the gate the Upgrades
 	// at each change of a Probe: from etcd, not waiting on the cache.
-	simworld.ListFromEtcd("foos.example.com", "bars.example.com", "upgrades.opcert.io", "probes.operators.coreos.com")
+	apiserver.ListFromEtcd("foos.example.com", "bars.example.com", "upgrades.opcert.io", "probes.operators.coreos.com")
 	conformance.Register(conformance.Plugin{Name: Name, Seed: Seed, Flags: flags,
 		Profiles: []string{ReadingHolds, ReadingBlocks}, ProfileFlag: "olm-reading"})
 }

@@ -5,7 +5,7 @@ import (
 
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/conformance/stackable/rules"
-	simworld "github.com/opcert/opcert/sim/apiserver"
+	"github.com/opcert/opcert/sim/apiserver"
 )
 
 // Config is the run's settings for seed 004: the profile the rules judge
@@ -17,7 +17,7 @@ func DefaultConfig() Config { return rules.DefaultConfig() }
 
 func init() {
 	// The operator lists its clusters' workloads at each look.
-	simworld.ListFromEtcd("sampleclusters.samples.opcert.io", "statefulsets.apps", "deployments.apps", "daemonsets.apps")
+	apiserver.ListFromEtcd("sampleclusters.samples.opcert.io", "statefulsets.apps", "deployments.apps", "daemonsets.apps")
 	conformance.Register(conformance.Plugin{Name: Name, Seed: Seed, Flags: flags,
 		Profiles: []string{rules.ProfileSeed, rules.ProfileOperatorRS}, ProfileFlag: "stackable-profile"})
 }

@@ -22,9 +22,22 @@ type Config struct {
 	// (rules.DefaultReaction, 1m: see rules.Config.Reaction); the broken
 	// subjects that react late are late past it.
 	Reaction time.Duration
-	// Tolerance is the slack a recording's lag needs on the deadlines
-	// (Mechanism.WithTolerance); zero in virtual time.
+	// Scale is the run's time scale (opcert run --time-scale; 0 means 1):
+	// Timeout and Reaction are already scaled (Mechanism.Scaled), and the
+	// rules' retry bounds, the operator subjects' back-off, the operand
+	// models and the write times are multiplied by it.
+	Scale float64
+	// Tolerance is the slack the rules allow on deadlines in real time
+	// (Mechanism.WithTolerance: conformance.RealtimeTolerance).
 	Tolerance time.Duration
+}
+
+// scaled is d as a run at the config's time scale plays it.
+func (c Config) scaled(d time.Duration) time.Duration {
+	if c.Scale == 0 || c.Scale == 1 {
+		return d
+	}
+	return time.Duration(float64(d) * c.Scale)
 }
 
 // DefaultConfig is the seed's: 5m, judged as DESIGN.md reads the seed,
@@ -61,6 +74,7 @@ func (c Config) Rules() rules.Config {
 		rc = rules.LibraryGo()
 	}
 	rc.Timeout, rc.Reaction, rc.Tolerance = c.Timeout, c.Reaction, c.Tolerance
+	rc.FirstRetry, rc.MaxBackoff = c.scaled(rc.FirstRetry), c.scaled(rc.MaxBackoff)
 	return rc
 }
 

@@ -202,6 +202,9 @@ func (h *host) startActor(ctx context.Context, role string, r reconcile.Reconcil
 // with it, as the kernel releases a dead process's flock (the seed's lock
 // is one; a lock file left behind would stop the node for good).
 func (h *host) kill(ctx context.Context, role string) error {
+	if role == RoleStartupMonitor && h.c.procs != nil {
+		return h.c.procs.kill(ctx, h)
+	}
 	actor := nodeActor(role, h.name)
 	sched := h.c.st.Sched
 	if !sched.Running(actor) {
@@ -219,6 +222,9 @@ func (h *host) kill(ctx context.Context, role string) error {
 
 // startMonitor starts the startup-monitor of revision (its manifest's).
 func (h *host) startMonitor(ctx context.Context, revision int) error {
+	if h.c.procs != nil {
+		return h.c.procs.start(ctx, h, revision)
+	}
 	actor := nodeActor(RoleStartupMonitor, h.name)
 	m := &monitor{h: h, actor: actor, revision: revision, core: h.c.monitor,
 		client: h.c.st.Sched.Client(h.c.st.API, actor, RoleStartupMonitor),
@@ -236,10 +242,10 @@ func (h *host) killMonitor(ctx context.Context) error { return h.kill(ctx, RoleS
 // restartMonitor starts the startup-monitor again from its manifest, if
 // its manifest is still there and it does not run.
 func (h *host) restartMonitor(ctx context.Context) error {
-	if h.c.st.Sched.Running(nodeActor(RoleStartupMonitor, h.name)) {
+	if h.c.st.Sched.Running(nodeActor(RoleStartupMonitor, h.name)) || h.c.procs != nil && h.c.procs.running(h) {
 		return nil
 	}
-	data, err := h.fs.As(nodeActor(RoleKubelet, h.name)).ReadFile(node.MonitorManifestPath(operandName))
+	data, err := h.as(ctx, nodeActor(RoleKubelet, h.name)).ReadFile(node.MonitorManifestPath(operandName))
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}

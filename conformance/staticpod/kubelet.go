@@ -61,7 +61,7 @@ func (k *kubelet) Reconcile(ctx context.Context, _ reconcile.Request) (reconcile
 		// new one (a rewrite with the same content changes nothing).
 		since := now
 		if !k.started && bytes.Equal(data, k.h.preRun) {
-			since = now.Add(-preRunFor) // the node's state before the run
+			since = now.Add(-k.h.c.st.Scaled(preRunFor)) // the node's state before the run
 		}
 		if run, err = k.newRun(data, since); err != nil {
 			return reconcile.Result{}, err
@@ -107,7 +107,7 @@ func (k *kubelet) newRun(data []byte, since time.Time) (*operandRun, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &operandRun{manifest: data, revision: revision, op: op}, nil
+	return &operandRun{manifest: data, revision: revision, op: op.WithScale(k.h.c.st.Scale)}, nil
 }
 
 // terminated is the termination message of the operand's last exit, as a

@@ -2,9 +2,12 @@ package staticpod_test
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"sync/atomic"
 	"testing"
 
+	"github.com/opcert/opcert/examples/startupmonitor"
 	"github.com/opcert/opcert/sim/apiserver"
 	"github.com/opcert/opcert/sim/apiserver/apiservertest"
 )
@@ -18,4 +21,14 @@ var runs atomic.Int64
 // prefix gives each run its own object names on the shared server.
 func prefix() string { return fmt.Sprintf("s%03d-", runs.Add(1)) }
 
-func TestMain(m *testing.M) { apiservertest.Main(m, &api) }
+func TestMain(m *testing.M) {
+	if filepath.Base(os.Args[0]) == exampleMonitor {
+		// Started as the example startup-monitor (process_test.go).
+		if err := startupmonitor.Main(os.Args[1:]); err != nil {
+			fmt.Fprintln(os.Stderr, "startupmonitor:", err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	apiservertest.Main(m, &api)
+}

@@ -5,7 +5,12 @@
 // built-ins, and the world a scenario builds: per node a simulated file
 // system (sim/node) with a kubelet that runs the manifests and keeps the
 // mirror pod, the operand's endpoints, and the seed's processes, plus the
-// operator that writes the ClusterOperator. README.md in this directory
+// operator that writes the ClusterOperator. The startup-monitor is also
+// played by a team's binary (process mode, processes.go): the node stays
+// simulated and the process is given its directories and the operand's
+// endpoints as placeholders, a decision README.md ("Process mode") argues
+// against a mount namespace per node; no role is played by a Deployment,
+// whose pods cannot see a simulated node. README.md in this directory
 // tells the decisions.
 package staticpod
 
@@ -54,7 +59,11 @@ func Mechanism(cfg Config) *conformance.Mechanism {
 	return &conformance.Mechanism{
 		Name: Name, Seed: Seed,
 		Roles: []conformance.Role{
-			{Name: RoleStartupMonitor, Subjects: monitors, Cannot: nodeRoleCannot},
+			// A team's startup-monitor binary plays in process mode
+			// (processes.go); on a cluster it cannot (clusterCannot).
+			{Name: RoleStartupMonitor, Subjects: monitors, Placeholders: monitorPlaceholders,
+				Forms:  []conformance.Form{conformance.FormProcess},
+				Cannot: map[conformance.Form]string{conformance.FormLibrary: notYetLibrary, conformance.FormCluster: clusterCannot}},
 			{Name: RoleInstaller, Subjects: installers, Cannot: nodeRoleCannot},
 			{Name: RoleOperator, Subjects: operators, Cannot: operatorCannot},
 			{Name: RolePruner, Subjects: pruners, Cannot: nodeRoleCannot},
@@ -68,8 +77,21 @@ func Mechanism(cfg Config) *conformance.Mechanism {
 			c.Reaction = d
 			return Mechanism(c)
 		},
-		// A recording's lag (about 2s) widens the late side of the
-		// condition's deadlines (Recording).
+		// A real-time run (a startup-monitor that is an executable) plays
+		// the scenario's times scaled, and the rules take the real-time
+		// tolerance.
+		Scaled: func(scale float64) *conformance.Mechanism {
+			c := cfg
+			c.Scale = scale
+			if cfg.Scale != 0 {
+				c.Scale *= cfg.Scale
+			}
+			c.Timeout = time.Duration(float64(c.Timeout) * scale)
+			c.Reaction = time.Duration(float64(c.Reaction) * scale)
+			return Mechanism(c)
+		},
+		// A recording's lag (about 2s), or a real-time run's tolerance,
+		// widens the late side of the condition's deadlines.
 		WithTolerance: func(d time.Duration) *conformance.Mechanism {
 			c := cfg
 			c.Tolerance = max(c.Tolerance, d)
@@ -88,7 +110,7 @@ func Mechanism(cfg Config) *conformance.Mechanism {
 // the view and decision types of reference/staticpod.
 const (
 	notYetLibrary = "not yet: the world builds this role's actors from opcert's own cores, which see a node through the view types of reference/staticpod, not through a client"
-	notYetProcess = "not yet: a team's binary would need the simulated node's files at the seed's paths and its operand's health endpoints"
+	notYetProcess = "not yet: only the startup-monitor sees the simulated node through the seed's paths and its operand's endpoints (processes.go); this role's asks and answers would need a channel of their own"
 )
 
 var (
@@ -143,6 +165,9 @@ type cluster struct {
 	operator  operatorCore
 	pruner    prunerCore
 	hosts     []*host
+	// procs plays the startup-monitors as processes (process mode); nil
+	// when opcert's subject (monitor) does.
+	procs *monitorProcs
 	// installerWrite and monitorWrite are how long each timed write takes.
 	installerWrite, monitorWrite time.Duration
 
@@ -156,10 +181,14 @@ type cluster struct {
 }
 
 // played is the implementation of role in cast as this mechanism's own
-// type T: its roles are played only by its own subjects, not by a team's
-// reconciler (library mode) or an executable.
+// type T: a role is played by its own subjects, not by a team's
+// reconciler (library mode), nor by a Deployment (clusterCannot); build
+// takes an executable for the startup-monitor before it asks.
 func played[T any](cast conformance.Cast, role string) (T, error) {
 	impl, ok := cast[role].Impl.(T)
+	if _, deployed := cast[role].Impl.(conformance.Deployment); deployed {
+		return impl, fmt.Errorf("%s: the %s role: %s", Name, role, clusterCannot)
+	}
 	if !ok {
 		return impl, fmt.Errorf("%s: the %s role cannot be played by %T", Name, role, cast[role].Impl)
 	}
@@ -167,9 +196,13 @@ func played[T any](cast conformance.Cast, role string) (T, error) {
 }
 
 func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
-	mon, err := played[monitorImpl](cast, RoleStartupMonitor)
-	if err != nil {
-		return nil, err
+	proc, isProc := cast[RoleStartupMonitor].Impl.(conformance.Process)
+	mon := monitorImpl(func(Config) monitorCore { return monitorCore{} }) // the process decides
+	if !isProc {
+		var err error
+		if mon, err = played[monitorImpl](cast, RoleStartupMonitor); err != nil {
+			return nil, err
+		}
 	}
 	ins, err := played[installerImpl](cast, RoleInstaller)
 	if err != nil {
@@ -188,12 +221,23 @@ func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios
 		st: st, cfg: cfg, spec: spec,
 		monitor:   mon(cfg),
 		installer: ins(cfg),
-		operator:  op(cfg),
+		operator:  scaledOperator(op(cfg), cfg),
 		pruner:    pr(cfg),
 		target:    spec.Installed,
 		unhook:    func() bool { return false },
 	}
 	c.installerWrite, c.monitorWrite = spec.writeTimes()
+	c.installerWrite, c.monitorWrite = st.Scaled(c.installerWrite), st.Scaled(c.monitorWrite)
+	if isProc {
+		if c.monitorWrite > 0 {
+			// The scenario's story is the monitor's slow writes, which
+			// opcert cannot give a process's.
+			return nil, fmt.Errorf("%s: writeTime.startupMonitor gives opcert's monitors slow writes; a startup-monitor that is an executable writes at its own pace, so this scenario cannot play it", sc.Name)
+		}
+		if c.procs, err = newMonitorProcs(c, proc); err != nil {
+			return nil, err
+		}
+	}
 	sched := st.Sched
 	var names []string
 	for _, n := range spec.NodeNames() {
@@ -212,7 +256,7 @@ func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios
 	}
 	// The nodes' directories and endpoint servers go at the run's end, or
 	// when it is stopped.
-	end := timeline.Epoch.Add(sc.Duration.Duration)
+	end := st.At(sc.Duration.Duration)
 	sched.At(end, func(context.Context) error { return c.close() })
 	ok := false
 	defer func() {
@@ -226,6 +270,14 @@ func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios
 			return nil, err
 		}
 		c.hosts = append(c.hosts, h)
+	}
+	if c.procs != nil {
+		for _, h := range c.hosts {
+			if err := c.procs.track(h); err != nil {
+				return nil, err
+			}
+		}
+		st.Go(c.procs.poll)
 	}
 	c.unhook = context.AfterFunc(ctx, func() { _ = c.close() })
 	for _, h := range c.hosts {
@@ -243,8 +295,10 @@ func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios
 	}
 	if l := spec.Linked(); l > 0 {
 		// After the processes' first look at time 0, in which the kubelet
-		// shows the installed operand ready: the link is then earned.
-		sched.At(timeline.Epoch, func(ctx context.Context) error {
+		// shows the installed operand ready: the link is then earned. (In
+		// real time their first look is queued at the wall clock's now,
+		// after the origin.)
+		sched.At(sched.Now(), func(ctx context.Context) error {
 			for _, h := range c.hosts {
 				if err := h.as(ctx, timeline.RoleScenario).Symlink(node.RevisionDir(operandName, l), node.LastKnownGood); err != nil {
 					return fmt.Errorf("node %s: linking last-known-good: %w", h.name, err)
@@ -255,6 +309,13 @@ func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios
 	}
 	ok = true
 	return c, nil
+}
+
+// scaledOperator is an operator core with its back-off at the run's time
+// scale (a decision core of its own keeps its times).
+func scaledOperator(core operatorCore, cfg Config) operatorCore {
+	core.params.Backoff.First, core.params.Backoff.Max = cfg.scaled(core.params.Backoff.First), cfg.scaled(core.params.Backoff.Max)
+	return core
 }
 
 // close removes the nodes' directories and stops their endpoints, once.

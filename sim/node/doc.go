@@ -33,6 +33,17 @@
 // ignores it races with the startup-monitor, and the race shows on the
 // events as another actor's write between a "lock" and its "unlock".
 //
+// # Changes from outside
+//
+// A process opcert starts (a team's startup-monitor) writes the node's
+// directory with plain file calls. Once Track names it, the node files
+// what differs on disk from what its handles left as that process's
+// changes (Outside), before any handle reads or changes the node, in the
+// order an inotify queue over the node's directories gives them; a lock
+// file it made and removed between two looks is filed from that queue.
+// Differs tells a poller that there is something to file, and
+// ReleaseOutside releases a lock the process held once it is gone.
+//
 // # Operands
 //
 // A Model says how a revision behaves once the kubelet runs it: healthy, or
@@ -42,7 +53,9 @@
 // the revision's manifest appeared and now: start attempts, whether a
 // process runs and listens, its health checks as kube-apiserver lists them,
 // the mirror pod's phase, readiness and restart count, and the next instant
-// any of that changes, so that the scheduler jumps straight to it. An
+// any of that changes, so that the scheduler jumps straight to it. A
+// real-time run at a time scale plays it with its durations scaled
+// (Operand.WithScale). An
 // Operand binds a model to its revision and appends one line to the
 // operand's termination.log per start, through the node, when synced. A
 // kind whose process exits by itself (crash loop, port wait timeout) has a

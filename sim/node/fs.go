@@ -50,7 +50,8 @@ type Node struct {
 	clock clock.PassiveClock
 	sink  Sink
 
-	mu sync.Mutex
+	mu  sync.Mutex
+	out *outsider // who changes the node from outside, once Track is called
 }
 
 // New lays out an empty node in a new directory under parent (the system's
@@ -89,6 +90,9 @@ func (n *Node) Dir() string { return n.dir }
 func (n *Node) Close() error {
 	n.mu.Lock()
 	defer n.mu.Unlock()
+	if n.out != nil {
+		n.out.order.close()
+	}
 	return errors.Join(n.root.Close(), os.RemoveAll(n.dir))
 }
 
@@ -125,9 +129,19 @@ func (h *Handle) change(op, p string, fn func(name, np string) (Event, error)) e
 	n := h.n
 	n.mu.Lock()
 	defer n.mu.Unlock()
+	if _, err := n.outside(h.ctx); err != nil {
+		return &fs.PathError{Op: op, Path: p, Err: err}
+	}
 	ev, err := fn(rootName(np), np)
 	if err != nil {
 		return pathError(op, np, err)
+	}
+	n.refresh(np)
+	if op == OpRename {
+		n.refresh(ev.Target)
+	}
+	if n.out != nil {
+		n.out.order.own(n.dir)
 	}
 	ev.Time, ev.Actor, ev.Op, ev.Path = n.clock.Now(), h.actor, op, np
 	if n.sink != nil {
@@ -310,6 +324,9 @@ func (h *Handle) read(op, p string, fn func(name, np string) error) error {
 	}
 	h.n.mu.Lock()
 	defer h.n.mu.Unlock()
+	if _, err := h.n.outside(h.ctx); err != nil {
+		return &fs.PathError{Op: op, Path: p, Err: err}
+	}
 	if err := fn(rootName(np), np); err != nil {
 		return pathError(op, np, err)
 	}

@@ -273,9 +273,9 @@ func (n *node) window(i int, j *judge.Judging) (int, time.Time) {
 // or the end of the run.
 func (n *node) stopping(i int, j *judge.Judging) string {
 	if nx := n.next(i); nx != nil {
-		return fmt.Sprintf("the next manifest, revision %d, at %s", nx.note.revision, off(nx.at()))
+		return fmt.Sprintf("the next manifest, revision %d, at %s", nx.note.revision, j.Offset(nx.at()))
 	}
-	return "the end of the run at " + off(j.End)
+	return "the end of the run at " + j.Offset(j.End)
 }
 
 // failedRevision is the revision the i-th install (a fallback) replaced:

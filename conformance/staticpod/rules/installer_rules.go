@@ -31,15 +31,15 @@ func (c Config) asksCarriedOut(j *judge.Judging) judge.Verdict {
 	for _, n := range f.nodes {
 		installer := installerActor(n.name)
 		for k, a := range n.asks {
-			what := fmt.Sprintf("%s: the operator asked for revision %d at %s", n.name, a.revision, off(a.ev.Time))
+			what := fmt.Sprintf("%s: the operator asked for revision %d at %s", n.name, a.revision, j.Offset(a.ev.Time))
 			if in := n.lastInstallBefore(a.pos); in != nil && !in.note.fallback && in.note.revision == a.revision {
 				v.Judged++
 				continue // in place already
 			}
-			stopPos, stop, stopping := f.events, j.End, "the end of the run at "+off(j.End)
+			stopPos, stop, stopping := f.events, j.End, "the end of the run at "+j.Offset(j.End)
 			if k+1 < len(n.asks) {
 				nx := n.asks[k+1]
-				stopPos, stop, stopping = nx.pos, nx.ev.Time, fmt.Sprintf("its next ask, of revision %d at %s", nx.revision, off(nx.ev.Time))
+				stopPos, stop, stopping = nx.pos, nx.ev.Time, fmt.Sprintf("its next ask, of revision %d at %s", nx.revision, j.Offset(nx.ev.Time))
 			}
 			done := n.installedBy(installer, a.revision, a.pos, stopPos)
 			until := stop
@@ -56,12 +56,12 @@ func (c Config) asksCarriedOut(j *judge.Judging) judge.Verdict {
 			case done != nil:
 				v.Judged++
 				reactions = append(reactions, done.at().Sub(a.ev.Time))
-				v.Fail(fmt.Sprintf("%s; %s wrote it at %s, due by %s (the reaction bound %s)", what, installer, off(done.at()), off(due), c.Reaction), a.ev, done.ev)
+				v.Fail(fmt.Sprintf("%s; %s wrote it at %s, due by %s (the reaction bound %s)", what, installer, j.Offset(done.at()), j.Offset(due), c.Reaction), a.ev, done.ev)
 			case !stop.After(due):
 				v.Skip(fmt.Sprintf("%s: not due before %s", what, stopping))
 			default:
 				v.Judged++
-				v.Fail(fmt.Sprintf("%s; %s had not written its manifest by %s (the reaction bound %s), nor before %s: an ask nobody installs rolls nothing out", what, installer, off(due), c.Reaction, stopping), a.ev)
+				v.Fail(fmt.Sprintf("%s; %s had not written its manifest by %s (the reaction bound %s), nor before %s: an ask nobody installs rolls nothing out", what, installer, j.Offset(due), c.Reaction, stopping), a.ev)
 			}
 		}
 	}

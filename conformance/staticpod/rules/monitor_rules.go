@@ -23,7 +23,7 @@ func (c Config) fallbackInTime(j *judge.Judging) judge.Verdict {
 			if in.note.fallback || !in.monitored {
 				continue
 			}
-			what := fmt.Sprintf("%s revision %d on %s (manifest written at %s)", operand, in.note.revision, n.name, off(in.at()))
+			what := fmt.Sprintf("%s revision %d on %s (manifest written at %s)", operand, in.note.revision, n.name, j.Offset(in.at()))
 			deadline := in.at().Add(c.Timeout)
 			// 003 §Coordination: the monitor waits while the installer holds the lock.
 			due, released := deadline, true
@@ -36,10 +36,10 @@ func (c Config) fallbackInTime(j *judge.Judging) judge.Verdict {
 				switch {
 				case seen != nil:
 					v.Judged++
-					v.Fail(fmt.Sprintf("%s was fallen back from at %s although its operand was ready at %s", what, off(next.at()), off(seen.ev.Time)), in.ev, seen.ev, next.ev)
+					v.Fail(fmt.Sprintf("%s was fallen back from at %s although its operand was ready at %s", what, j.Offset(next.at()), j.Offset(seen.ev.Time)), in.ev, seen.ev, next.ev)
 				case next.at().Before(deadline.Add(-c.Tolerance)):
 					v.Judged++
-					v.Fail(fmt.Sprintf("%s was fallen back from at %s, %s after its manifest was written: before the %s timeout", what, off(next.at()), next.at().Sub(in.at()), c.Timeout), in.ev, next.ev)
+					v.Fail(fmt.Sprintf("%s was fallen back from at %s, %s after its manifest was written: before the %s timeout", what, j.Offset(next.at()), next.at().Sub(in.at()), c.Timeout), in.ev, next.ev)
 				case !released || !next.at().After(due.Add(c.late())):
 					v.Judged++ // in time (under a lock never released: STATICPOD-010's case)
 					if released {
@@ -49,11 +49,11 @@ func (c Config) fallbackInTime(j *judge.Judging) judge.Verdict {
 					// Only an outage by the deadline excuses lateness: a monitor
 					// that lived to its deadline owed the fallback then (one
 					// stopped with its own late fallback is not excused).
-					v.Skip(fmt.Sprintf("%s: %s was down before its fallback was due at %s", what, monitor, off(due)))
+					v.Skip(fmt.Sprintf("%s: %s was down before its fallback was due at %s", what, monitor, j.Offset(due)))
 				default:
 					v.Judged++
 					v.measured(next.at().Sub(due))
-					v.Fail(fmt.Sprintf("%s was fallen back from at %s, due at %s", what, off(next.at()), off(due)), in.ev, next.ev)
+					v.Fail(fmt.Sprintf("%s was fallen back from at %s, due at %s", what, j.Offset(next.at()), j.Offset(due)), in.ev, next.ev)
 				}
 				continue
 			}
@@ -68,12 +68,12 @@ func (c Config) fallbackInTime(j *judge.Judging) judge.Verdict {
 				// the fallback was due, not when the revision was written
 				// (a pruner may have removed the previous one since).
 				v.Skip(fmt.Sprintf("%s: nothing to fall back to when its fallback was due at %s: no last-known-good link to another revision and no revision below %d left on the node (003 §Proposal step 1: do nothing; STATICPOD-005)",
-					what, off(due), in.note.revision))
+					what, j.Offset(due), in.note.revision))
 			case f.procs.downDuring(monitor, in.at(), due.Add(c.late())):
-				v.Skip(fmt.Sprintf("%s: %s was down before the fallback was due at %s", what, monitor, off(due)))
+				v.Skip(fmt.Sprintf("%s: %s was down before the fallback was due at %s", what, monitor, j.Offset(due)))
 			default:
 				v.Judged++
-				v.Fail(fmt.Sprintf("%s was neither ready nor fallen back from by %s, and not by %s either", what, off(due), n.stopping(i, j)), in.ev)
+				v.Fail(fmt.Sprintf("%s was neither ready nor fallen back from by %s, and not by %s either", what, j.Offset(due), n.stopping(i, j)), in.ev)
 			}
 		}
 	}
@@ -169,12 +169,12 @@ func (c Config) judgeReasons(j *judge.Judging, hooks bool) judge.Verdict {
 				continue
 			}
 			if i == 0 {
-				v.Skip(fmt.Sprintf("the fallback on %s at %s replaced no manifest on the timeline", n.name, off(in.at())))
+				v.Skip(fmt.Sprintf("the fallback on %s at %s replaced no manifest on the timeline", n.name, j.Offset(in.at())))
 				continue
 			}
 			failed := n.installs[i-1]
 			want := c.expect(in.before, failed.note.revision)
-			what := fmt.Sprintf("%s fell back from revision %d at %s with reason %q", n.name, failed.note.revision, off(in.at()), in.note.reason)
+			what := fmt.Sprintf("%s fell back from revision %d at %s with reason %q", n.name, failed.note.revision, j.Offset(in.at()), in.note.reason)
 			evidence := append(append(slices.Clip(want.evidence), failed.ev), in.ev)
 			right := len(want.reasons) > 0 && slices.Contains(want.reasons, in.note.reason)
 			switch {
@@ -212,7 +212,7 @@ func (c Config) annotated(j *judge.Judging) judge.Verdict {
 				continue
 			}
 			v.Judged++
-			what := fmt.Sprintf("the fallback manifest written on %s at %s", n.name, off(in.at()))
+			what := fmt.Sprintf("the fallback manifest written on %s at %s", n.name, j.Offset(in.at()))
 			note, failed := in.note, n.failedRevision(i)
 			if miss := missingAnnotations(note); len(miss) > 0 {
 				v.Fail(fmt.Sprintf("%s lacks %s", what, strings.Join(miss, ", ")), in.ev)
@@ -239,14 +239,14 @@ func (c Config) annotated(j *judge.Judging) judge.Verdict {
 				}
 			}
 			if mirror == nil {
-				v.Skip(fmt.Sprintf("no mirror pod of revision %d was written on %s after the fallback at %s", note.revision, n.name, off(in.at())))
+				v.Skip(fmt.Sprintf("no mirror pod of revision %d was written on %s after the fallback at %s", note.revision, n.name, j.Offset(in.at())))
 				continue
 			}
 			for _, a := range []struct{ key, want string }{
 				{annotationFallbackFor, note.forRevision}, {annotationFallbackReason, note.reason}, {annotationFallbackMessage, note.message},
 			} {
 				if got := mirror.pod.ann[a.key]; got != a.want {
-					v.Fail(fmt.Sprintf("Pod/%s/%s%s written at %s after %s has %s=%q, want %q", mirrorNamespace, mirrorPrefix, n.name, off(mirror.ev.Time), what, a.key, got, a.want), in.ev, mirror.ev)
+					v.Fail(fmt.Sprintf("Pod/%s/%s%s written at %s after %s has %s=%q, want %q", mirrorNamespace, mirrorPrefix, n.name, j.Offset(mirror.ev.Time), what, a.key, got, a.want), in.ev, mirror.ev)
 					break
 				}
 			}
@@ -279,18 +279,18 @@ func (c Config) linkedWhenReady(j *judge.Judging) judge.Verdict {
 			v.Judged++
 			rev, ok := revisionOf(fe.target)
 			if !ok || fe.target != revisionDir(rev) {
-				v.Fail(fmt.Sprintf("%s linked last-known-good on %s at %s to %q, not a revision directory", fe.ev.Actor, n.name, off(fe.ev.Time), fe.target), fe.ev)
+				v.Fail(fmt.Sprintf("%s linked last-known-good on %s at %s to %q, not a revision directory", fe.ev.Actor, n.name, j.Offset(fe.ev.Time), fe.target), fe.ev)
 				continue
 			}
 			from, since := -1, "the start of the run"
 			for _, in := range n.installs {
 				if in.pos < fe.pos && in.note.revision == rev {
-					from, since = in.pos, "its manifest was written at "+off(in.at())
+					from, since = in.pos, "its manifest was written at "+j.Offset(in.at())
 				}
 			}
 			if n.readyAt(rev, from, fe.pos) == nil {
 				v.Fail(fmt.Sprintf("%s linked last-known-good on %s at %s to revision %d, whose operand had not been ready (mirror pod Ready=True at revision %d) since %s",
-					fe.ev.Actor, n.name, off(fe.ev.Time), rev, rev, since), fe.ev)
+					fe.ev.Actor, n.name, j.Offset(fe.ev.Time), rev, rev, since), fe.ev)
 			}
 		}
 	}
@@ -308,12 +308,12 @@ func (c Config) rightTarget(j *judge.Judging) judge.Verdict {
 			}
 			failed := n.failedRevision(i)
 			if failed == 0 {
-				v.Skip(fmt.Sprintf("the fallback on %s at %s names no revision it replaced", n.name, off(in.at())))
+				v.Skip(fmt.Sprintf("the fallback on %s at %s names no revision it replaced", n.name, j.Offset(in.at())))
 				continue
 			}
 			v.Judged++
 			got := in.note.revision
-			what := fmt.Sprintf("%s fell back from revision %d to %d at %s", n.name, failed, got, off(in.at()))
+			what := fmt.Sprintf("%s fell back from revision %d to %d at %s", n.name, failed, got, j.Offset(in.at()))
 			want, why := in.fallbackTarget(failed)
 			switch {
 			case want == 0:
@@ -384,7 +384,7 @@ func (c Config) stepTwo(n *node, i int, j *judge.Judging, procs processes, v *fi
 	in := n.installs[i]
 	rev, monitor := in.note.revision, monitorActor(n.name)
 	end, endAt := n.window(i, j)
-	what := fmt.Sprintf("%s revision %d on %s (manifest written at %s)", operand, rev, n.name, off(in.at()))
+	what := fmt.Sprintf("%s revision %d on %s (manifest written at %s)", operand, rev, n.name, j.Offset(in.at()))
 	own := in.monitor == rev // its startup-monitor's manifest is on the node
 	var ready *podWrite      // the write that showed the operand ready, nil while it is not
 	var linked *fileEvent    // the monitor's link of last-known-good to rev while ready, nil if none stands
@@ -406,7 +406,7 @@ func (c Config) stepTwo(n *node, i int, j *judge.Judging, procs processes, v *fi
 		last = q
 		if due != nil && e.Time.After(due.at.Time.Add(c.late())) {
 			v.Judged++
-			c.stepTwoLate(n, in, due, linked, q, end, what, v)
+			c.stepTwoLate(n, in, due, linked, q, end, what, j, v)
 			return
 		}
 		if len(ups) > 0 && ups[0].pos == q {
@@ -449,36 +449,36 @@ func (c Config) stepTwo(n *node, i int, j *judge.Judging, procs processes, v *fi
 		case due != nil && removed:
 			v.Judged++
 			if linked == nil {
-				v.Fail(c.stepTwoOwed(n, due, what, rev)+fmt.Sprintf(", but removed its manifest at %s without linking last-known-good to %d first%s",
-					off(e.Time), rev, laterLink(n, q, end, monitor, rev)), stepTwoEvidence(in, due, &e, n.linkAfter(q, end, monitor, rev))...)
+				v.Fail(c.stepTwoOwed(n, due, what, rev, j)+fmt.Sprintf(", but removed its manifest at %s without linking last-known-good to %d first%s",
+					j.Offset(e.Time), rev, laterLink(n, q, end, monitor, rev, j)), stepTwoEvidence(in, due, &e, n.linkAfter(q, end, monitor, rev))...)
 				return
 			}
 			v.measured(e.Time.Sub(due.at.Time))
 			due, linked = nil, nil // done: a new monitor of the revision owes it again
 		case due != nil && !can:
-			v.Skip(fmt.Sprintf("%s: step 2 was owed from %s, but at %s %s", what, off(due.at.Time), off(e.Time), lapse(own, ready, down, lock, held)))
+			v.Skip(fmt.Sprintf("%s: step 2 was owed from %s, but at %s %s", what, j.Offset(due.at.Time), j.Offset(e.Time), lapse(own, ready, down, lock, held)))
 			due = nil
 		case due == nil && can:
 			due, opened = &owed{at: e, ready: ready.ev, atPos: q, readyPos: ready.pos}, true
 		case due == nil && own && ready != nil && missed == "":
-			missed = fmt.Sprintf("%s: ready at %s while %s", what, off(ready.ev.Time), lapse(own, ready, down, lock, held))
+			missed = fmt.Sprintf("%s: ready at %s while %s", what, j.Offset(ready.ev.Time), lapse(own, ready, down, lock, held))
 		}
 	}
 	if due != nil && end-1 > last && n.timeBefore(i).After(due.at.Time.Add(c.late())) {
 		v.Judged++
-		c.stepTwoLate(n, in, due, linked, end, end, what, v)
+		c.stepTwoLate(n, in, due, linked, end, end, what, j, v)
 		return
 	}
 	switch {
 	case due != nil && !endAt.After(due.at.Time.Add(c.late())):
-		v.Skip(fmt.Sprintf("%s: step 2 was owed from %s, not due before %s", what, off(due.at.Time), n.stopping(i, j)))
+		v.Skip(fmt.Sprintf("%s: step 2 was owed from %s, not due before %s", what, j.Offset(due.at.Time), n.stopping(i, j)))
 	case due != nil:
 		v.Judged++
 		done := " did neither"
 		if linked != nil {
-			done = fmt.Sprintf(", having linked it at %s, did not remove its manifest", off(linked.ev.Time))
+			done = fmt.Sprintf(", having linked it at %s, did not remove its manifest", j.Offset(linked.ev.Time))
 		}
-		v.Fail(c.stepTwoOwed(n, due, what, rev)+fmt.Sprintf(", but%s by %s, nor by %s", done, off(due.at.Time.Add(c.late())), n.stopping(i, j)),
+		v.Fail(c.stepTwoOwed(n, due, what, rev, j)+fmt.Sprintf(", but%s by %s, nor by %s", done, j.Offset(due.at.Time.Add(c.late())), n.stopping(i, j)),
 			stepTwoEvidence(in, due, nil, linked)...)
 	case !opened && missed != "":
 		v.Skip(missed)
@@ -537,16 +537,16 @@ func (n *node) timeBefore(i int) time.Time {
 }
 
 // stepTwoOwed says what the startup-monitor owed, and from when.
-func (c Config) stepTwoOwed(n *node, due *owed, what string, rev int) string {
+func (c Config) stepTwoOwed(n *node, due *owed, what string, rev int, j *judge.Judging) string {
 	s := fmt.Sprintf("%s was ready (mirror pod Ready=True at revision %d at %s): %s owed the link of last-known-good to %d and then the removal of its own manifest",
-		what, rev, off(due.ready.Time), monitorActor(n.name), rev)
+		what, rev, j.Offset(due.ready.Time), monitorActor(n.name), rev)
 	switch e := due.at; {
 	case e.Object.Kind == timeline.KindProcess:
-		s += " once started at " + off(e.Time)
+		s += " once started at " + j.Offset(e.Time)
 	case e.Object.Kind == timeline.KindFile && e.Verb == timeline.VerbUnlock:
-		s += fmt.Sprintf(" once %s released the installer lock at %s", e.Actor, off(e.Time))
+		s += fmt.Sprintf(" once %s released the installer lock at %s", e.Actor, j.Offset(e.Time))
 	case e.Object.Kind == timeline.KindFile:
-		s += " once its manifest was written at " + off(e.Time)
+		s += " once its manifest was written at " + j.Offset(e.Time)
 	default:
 		s += " at that instant"
 	}
@@ -555,23 +555,23 @@ func (c Config) stepTwoOwed(n *node, due *owed, what string, rev int) string {
 
 // stepTwoLate fails a startup-monitor that had not done step 2 by the
 // event at q, after it was due, and says what it did later, if anything.
-func (c Config) stepTwoLate(n *node, in *install, due *owed, linked *fileEvent, q, end int, what string, v *finding) {
+func (c Config) stepTwoLate(n *node, in *install, due *owed, linked *fileEvent, q, end int, what string, j *judge.Judging, v *finding) {
 	monitor, rev := monitorActor(n.name), in.note.revision
 	done, link := "had done neither", linked
 	if linked != nil {
-		done = fmt.Sprintf("had only linked it (at %s), not removed its manifest", off(linked.ev.Time))
+		done = fmt.Sprintf("had only linked it (at %s), not removed its manifest", j.Offset(linked.ev.Time))
 	} else {
 		link = n.linkAfter(q, end, monitor, rev)
 	}
 	removal := n.removalAfter(q, end, monitor)
 	var later []string
 	if link != nil && linked == nil {
-		later = append(later, "linked it at "+off(link.ev.Time))
+		later = append(later, "linked it at "+j.Offset(link.ev.Time))
 	}
 	if removal != nil {
-		later = append(later, "removed its manifest at "+off(removal.ev.Time))
+		later = append(later, "removed its manifest at "+j.Offset(removal.ev.Time))
 	}
-	msg := c.stepTwoOwed(n, due, what, rev) + fmt.Sprintf(", but by %s %s", off(due.at.Time.Add(c.late())), done)
+	msg := c.stepTwoOwed(n, due, what, rev, j) + fmt.Sprintf(", but by %s %s", j.Offset(due.at.Time.Add(c.late())), done)
 	if len(later) > 0 {
 		msg += " (it " + strings.Join(later, " and ") + ")"
 	}
@@ -607,9 +607,9 @@ func (n *node) linkAfter(from, end int, monitor string, rev int) *fileEvent {
 
 // laterLink says when the startup-monitor linked last-known-good to rev
 // after removing its manifest, if it did.
-func laterLink(n *node, q, end int, monitor string, rev int) string {
+func laterLink(n *node, q, end int, monitor string, rev int, j *judge.Judging) string {
 	if l := n.linkAfter(q, end, monitor, rev); l != nil {
-		return fmt.Sprintf(" (it linked it at %s, after)", off(l.ev.Time))
+		return fmt.Sprintf(" (it linked it at %s, after)", j.Offset(l.ev.Time))
 	}
 	return ""
 }

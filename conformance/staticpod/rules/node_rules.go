@@ -26,11 +26,11 @@ func (c Config) lastKnownGoodKept(j *judge.Judging) judge.Verdict {
 				// Only removals while a link exists are judged.
 			case within(lastKnownGood, fe.path):
 				v.Judged++
-				v.Fail(fmt.Sprintf("%s removed %s on %s at %s: the last-known-good link, to %s since %s", fe.ev.Actor, fe.path, n.name, off(fe.ev.Time), link.target, off(link.ev.Time)), link.ev, fe.ev)
+				v.Fail(fmt.Sprintf("%s removed %s on %s at %s: the last-known-good link, to %s since %s", fe.ev.Actor, fe.path, n.name, j.Offset(fe.ev.Time), link.target, j.Offset(link.ev.Time)), link.ev, fe.ev)
 				link = nil
 			case within(link.target, fe.path) || within(fe.path, link.target):
 				v.Judged++
-				v.Fail(fmt.Sprintf("%s removed %s on %s at %s: the last-known-good revision, linked at %s", fe.ev.Actor, fe.path, n.name, off(fe.ev.Time), off(link.ev.Time)), link.ev, fe.ev)
+				v.Fail(fmt.Sprintf("%s removed %s on %s at %s: the last-known-good revision, linked at %s", fe.ev.Actor, fe.path, n.name, j.Offset(fe.ev.Time), j.Offset(link.ev.Time)), link.ev, fe.ev)
 			case within(fe.path, staticPodsDir):
 				v.Judged++
 			}
@@ -47,16 +47,16 @@ func (c Config) lockHonoured(j *judge.Judging) judge.Verdict {
 	for _, n := range c.factsOf(j).nodes {
 		for _, s := range n.locks {
 			v.Judged++
-			held := fmt.Sprintf("%s held the installer lock on %s (from %s)", s.holder, n.name, off(s.lock.Time))
+			held := fmt.Sprintf("%s held the installer lock on %s (from %s)", s.holder, n.name, j.Offset(s.lock.Time))
 			for _, fe := range n.files {
 				if fe.pos <= s.lockPos || s.unlockPos >= 0 && fe.pos >= s.unlockPos || fe.ev.Actor == s.holder {
 					continue
 				}
 				switch {
 				case fe.ev.Verb == timeline.VerbLock && fe.path == lockFile:
-					v.Fail(fmt.Sprintf("%s took the installer lock at %s while %s", fe.ev.Actor, off(fe.ev.Time), held), s.lock, fe.ev)
+					v.Fail(fmt.Sprintf("%s took the installer lock at %s while %s", fe.ev.Actor, j.Offset(fe.ev.Time), held), s.lock, fe.ev)
 				case changesManifests(fe):
-					v.Fail(fmt.Sprintf("%s did %s %s at %s while %s", fe.ev.Actor, fe.ev.Verb, fe.path, off(fe.ev.Time), held), s.lock, fe.ev)
+					v.Fail(fmt.Sprintf("%s did %s %s at %s while %s", fe.ev.Actor, fe.ev.Verb, fe.path, j.Offset(fe.ev.Time), held), s.lock, fe.ev)
 				}
 			}
 		}

@@ -42,7 +42,7 @@ func (c Config) noRetry(j *judge.Judging) judge.Verdict {
 			for _, a := range n.asks {
 				if a.pos > in.pos && a.revision == failed {
 					v.Fail(fmt.Sprintf("%s: revision %d, fallen back from at %s with reason %s, was asked again of the installer at %s: no retry after %s",
-						n.name, failed, off(in.at()), in.note.reason, off(a.ev.Time), strings.Join(c.NoRetry, " or ")), in.ev, a.ev)
+						n.name, failed, j.Offset(in.at()), in.note.reason, j.Offset(a.ev.Time), strings.Join(c.NoRetry, " or ")), in.ev, a.ev)
 					break
 				}
 			}
@@ -85,7 +85,7 @@ func (c Config) backoffKept(j *judge.Judging) judge.Verdict {
 			if slices.Contains(c.NoRetry, in.note.reason) {
 				continue // STATICPOD-006
 			}
-			what := fmt.Sprintf("%s: revision %d, fallen back from at %s with reason %s", n.name, failed, off(in.at()), in.note.reason)
+			what := fmt.Sprintf("%s: revision %d, fallen back from at %s with reason %s", n.name, failed, j.Offset(in.at()), in.note.reason)
 			seen := n.seen(i, j)
 			retry, later := n.nextAsk(in.pos), n.nextFallback(i)
 			if later != nil && retry != nil && later.pos < retry.pos {
@@ -94,7 +94,7 @@ func (c Config) backoffKept(j *judge.Judging) judge.Verdict {
 			if retry != nil && retry.revision == failed {
 				wait := retry.ev.Time.Sub(in.at())
 				waits = append(waits, wait)
-				c.judgeRetry(f, in, seen, retry, prev[failed], what, &v)
+				c.judgeRetry(f, in, seen, retry, prev[failed], what, j, &v)
 				if seen != nil && !f.procs.downDuring(operatorActor, seen.ev.Time, retry.ev.Time) {
 					prev[failed] = retry.ev.Time.Sub(seen.ev.Time)
 				}
@@ -105,12 +105,12 @@ func (c Config) backoffKept(j *judge.Judging) judge.Verdict {
 				continue
 			}
 			due := seen.ev.Time.Add(c.MaxBackoff)
-			stop, stopping := j.End, "the end of the run at "+off(j.End)
+			stop, stopping := j.End, "the end of the run at "+j.Offset(j.End)
 			switch {
 			case retry != nil:
-				stop, stopping = retry.ev.Time, fmt.Sprintf("the operator asked for revision %d at %s", retry.revision, off(retry.ev.Time))
+				stop, stopping = retry.ev.Time, fmt.Sprintf("the operator asked for revision %d at %s", retry.revision, j.Offset(retry.ev.Time))
 			case later != nil:
-				stop, stopping = later.at(), fmt.Sprintf("the next fallback on the node at %s", off(later.at()))
+				stop, stopping = later.at(), fmt.Sprintf("the next fallback on the node at %s", j.Offset(later.at()))
 			}
 			switch {
 			case !stop.After(due.Add(c.late())):
@@ -120,7 +120,7 @@ func (c Config) backoffKept(j *judge.Judging) judge.Verdict {
 			default:
 				v.Judged++
 				v.Fail(fmt.Sprintf("%s, shown on the mirror pod at %s, was not retried within %s (by %s with the reaction bound %s), nor before %s: retries are infinite, %s apart at most",
-					what, off(seen.ev.Time), c.MaxBackoff, off(due.Add(c.late())), c.Reaction, stopping, c.MaxBackoff), in.ev, seen.ev)
+					what, j.Offset(seen.ev.Time), c.MaxBackoff, j.Offset(due.Add(c.late())), c.Reaction, stopping, c.MaxBackoff), in.ev, seen.ev)
 			}
 		}
 	}
@@ -136,22 +136,22 @@ func (c Config) backoffKept(j *judge.Judging) judge.Verdict {
 // showing it (the operator's clock), not shorter than the wait before
 // (prev, zero if none) and not later than MaxBackoff and the reaction
 // bound.
-func (c Config) judgeRetry(f facts, in *install, seen *podWrite, retry *ask, prev time.Duration, what string, v *finding) {
+func (c Config) judgeRetry(f facts, in *install, seen *podWrite, retry *ask, prev time.Duration, what string, j *judge.Judging, v *finding) {
 	wait := retry.ev.Time.Sub(in.at())
 	late := seen != nil && retry.ev.Time.After(seen.ev.Time.Add(c.MaxBackoff+c.late()))
 	switch {
 	case wait < c.FirstRetry-c.Tolerance:
 		v.Judged++
-		v.Fail(fmt.Sprintf("%s, was retried at %s, %s after it: sooner than %s", what, off(retry.ev.Time), wait, c.FirstRetry), in.ev, retry.ev)
+		v.Fail(fmt.Sprintf("%s, was retried at %s, %s after it: sooner than %s", what, j.Offset(retry.ev.Time), wait, c.FirstRetry), in.ev, retry.ev)
 	case prev > 0 && seen != nil && retry.ev.Time.Sub(seen.ev.Time) < prev-c.late():
 		v.Judged++
 		v.Fail(fmt.Sprintf("%s, was retried at %s, %s after the mirror pod showed it: sooner than the retry before, %s after its fallback showed (the back-off grows, %s of slack)",
-			what, off(retry.ev.Time), retry.ev.Time.Sub(seen.ev.Time), prev, c.late()), in.ev, retry.ev)
+			what, j.Offset(retry.ev.Time), retry.ev.Time.Sub(seen.ev.Time), prev, c.late()), in.ev, retry.ev)
 	case late && f.procs.downDuring(operatorActor, seen.ev.Time, retry.ev.Time):
 		v.Skip(what + ": the operator was down before its late retry")
 	case late:
 		v.Judged++
-		v.Fail(fmt.Sprintf("%s, shown on the mirror pod at %s, was retried at %s: more than %s after it (the reaction bound %s included)", what, off(seen.ev.Time), off(retry.ev.Time), c.MaxBackoff, c.Reaction), in.ev, seen.ev, retry.ev)
+		v.Fail(fmt.Sprintf("%s, shown on the mirror pod at %s, was retried at %s: more than %s after it (the reaction bound %s included)", what, j.Offset(seen.ev.Time), j.Offset(retry.ev.Time), c.MaxBackoff, c.Reaction), in.ev, seen.ev, retry.ev)
 	default:
 		v.Judged++
 	}
@@ -310,9 +310,9 @@ func (c Config) degraded(j *judge.Judging) judge.Verdict {
 	var v finding
 	var reactions []time.Duration
 	for _, e := range eps {
-		what := fmt.Sprintf("%s fell back from revision %d at %s", e.node, e.failed, off(e.fallbackEvent.Time))
+		what := fmt.Sprintf("%s fell back from revision %d at %s", e.node, e.failed, j.Offset(e.fallbackEvent.Time))
 		set := c.judgeSet(f, e, what, j, &v)
-		kept := c.judgeKept(f, e, what, &v)
+		kept := c.judgeKept(f, e, what, j, &v)
 		if set || kept {
 			v.Judged++
 		}
@@ -354,7 +354,7 @@ func (c Config) degradedCleared(j *judge.Judging) judge.Verdict {
 	eps := c.episodes(f, j)
 	var v finding
 	for k, e := range eps {
-		what := fmt.Sprintf("%s fell back from revision %d at %s", e.node, e.failed, off(e.fallbackEvent.Time))
+		what := fmt.Sprintf("%s fell back from revision %d at %s", e.node, e.failed, j.Offset(e.fallbackEvent.Time))
 		if c.judgeCleared(f, eps, k, what, j, &v) {
 			v.Judged++
 		}
@@ -379,20 +379,20 @@ func (c Config) judgeSet(f facts, e episode, what string, j *judge.Judging, v *f
 	w := f.conditionAt(set)
 	switch {
 	case !w.is("True"):
-		v.Fail(fmt.Sprintf("ClusterOperator/%s was not %s=True at %s, the reaction bound %s after the mirror pod showed that %s", clusterOperator, c.condition(), off(set), c.Reaction, what), e.evidence(e.seen, w)...)
+		v.Fail(fmt.Sprintf("ClusterOperator/%s was not %s=True at %s, the reaction bound %s after the mirror pod showed that %s", clusterOperator, c.condition(), j.Offset(set), c.Reaction, what), e.evidence(e.seen, w)...)
 	case !strings.Contains(w.cond.Message, e.message):
-		v.Fail(fmt.Sprintf("ClusterOperator/%s %s message %q at %s does not carry the fallback message %q (%s)", clusterOperator, c.condition(), w.cond.Message, off(set), e.message, what), e.evidence(e.seen, w)...)
+		v.Fail(fmt.Sprintf("ClusterOperator/%s %s message %q at %s does not carry the fallback message %q (%s)", clusterOperator, c.condition(), w.cond.Message, j.Offset(set), e.message, what), e.evidence(e.seen, w)...)
 	}
 	return true
 }
 
 // judgeKept: nothing sets the condition otherwise while the fallback is
 // not over. It tells whether it found such a write.
-func (c Config) judgeKept(f facts, e episode, what string, v *finding) bool {
+func (c Config) judgeKept(f facts, e episode, what string, j *judge.Judging, v *finding) bool {
 	set := e.seen.ev.Time.Add(c.late())
 	for k := range f.condition {
 		if w := &f.condition[k]; w.ev.Time.After(set) && e.outstanding(w.ev.Time) && !w.is("True") {
-			v.Fail(fmt.Sprintf("ClusterOperator/%s %s set to %s at %s, but the fallback (%s) was not over", clusterOperator, c.condition(), w.status(), off(w.ev.Time), what), e.evidence(e.seen, w)...)
+			v.Fail(fmt.Sprintf("ClusterOperator/%s %s set to %s at %s, but the fallback (%s) was not over", clusterOperator, c.condition(), w.status(), j.Offset(w.ev.Time), what), e.evidence(e.seen, w)...)
 			return true
 		}
 	}
@@ -418,7 +418,7 @@ func (c Config) judgeCleared(f facts, eps []episode, k int, what string, j *judg
 		return false
 	}
 	if w := f.conditionAt(at); !w.is("False") {
-		v.Fail(fmt.Sprintf("ClusterOperator/%s %s was %s at %s, but the fallback (%s) was over at %s", clusterOperator, c.condition(), w.status(), off(at), what, off(e.clear.ev.Time)),
+		v.Fail(fmt.Sprintf("ClusterOperator/%s %s was %s at %s, but the fallback (%s) was over at %s", clusterOperator, c.condition(), w.status(), j.Offset(at), what, j.Offset(e.clear.ev.Time)),
 			e.evidence(e.clear, w)...)
 	}
 	return true
@@ -485,7 +485,7 @@ func (c Config) terminationShown(j *judge.Judging) judge.Verdict {
 	var v finding
 	eps := c.episodes(f, j)
 	for k, e := range eps {
-		what := fmt.Sprintf("%s fell back from revision %d at %s", e.node, e.failed, off(e.fallbackEvent.Time))
+		what := fmt.Sprintf("%s fell back from revision %d at %s", e.node, e.failed, j.Offset(e.fallbackEvent.Time))
 		set := e.seen.ev.Time.Add(c.late())
 		// A later fallback on the node takes its place in the condition.
 		until := j.End.Add(time.Nanosecond)
@@ -524,7 +524,7 @@ func (c Config) terminationShown(j *judge.Judging) judge.Verdict {
 			judged = true
 			if !strings.Contains(w.cond.Message, e.term.message) {
 				v.Fail(fmt.Sprintf("ClusterOperator/%s %s message %q at %s does not carry the termination message %q of revision %d (%s)",
-					clusterOperator, c.condition(), w.cond.Message, off(w.ev.Time), e.term.message, e.failed, what),
+					clusterOperator, c.condition(), w.cond.Message, j.Offset(w.ev.Time), e.term.message, e.failed, what),
 					*e.term.last, e.fallbackEvent, w.ev)
 				break
 			}

@@ -5,7 +5,6 @@ import (
 	"path"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/opcert/opcert/sim/timeline"
 )
@@ -221,6 +220,3 @@ func cleanPath(p string) string {
 	}
 	return path.Clean(p)
 }
-
-// off writes a virtual instant as an offset from the start of the run.
-func off(t time.Time) string { return "+" + t.Sub(timeline.Epoch).String() }

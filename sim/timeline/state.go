@@ -13,10 +13,15 @@ func (s State) Apply(e Event) {
 		delete(s, e.Object)
 		return
 	}
-	conds := s[e.Object]
+	s[e.Object] = e.ApplyConditions(s[e.Object])
+}
+
+// ApplyConditions moves conds, by type, past the event's condition
+// changes, in place (a new map for nil), and returns it: a condition set
+// or changed is there as the event left it, one removed is gone.
+func (e Event) ApplyConditions(conds map[string]Condition) map[string]Condition {
 	if conds == nil {
 		conds = map[string]Condition{}
-		s[e.Object] = conds
 	}
 	for _, c := range e.Conditions {
 		if c.After == nil {
@@ -25,6 +30,7 @@ func (s State) Apply(e Event) {
 		}
 		conds[c.Type] = *c.After
 	}
+	return conds
 }
 
 // Diff lists the conditions that differ between before and after, in the

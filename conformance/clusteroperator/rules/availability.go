@@ -43,7 +43,7 @@ func (c Config) availableWhileServing(j *judge.Judging) judge.Verdict {
 					g.Skip(what + ": the run ended before Available was due")
 				}
 				continue
-			case k.procs.downDuring(x.operator(), win.from, due):
+			case k.procs.DownDuring(x.operator(), win.from, due):
 				g.Skip(what + ": its operator was down before Available was due")
 				continue
 			}

@@ -80,7 +80,7 @@ func (c Config) progressingDuringRollout(j *judge.Judging) judge.Verdict {
 			case !ended && j.End.Before(due):
 				g.Skip(what + ": the run ended before Progressing was due")
 				continue
-			case k.procs.downDuring(x.operator(), r.begin.Time, due):
+			case k.procs.DownDuring(x.operator(), r.begin.Time, due):
 				g.Skip(what + ": its operator was down before Progressing was due")
 				continue
 			}
@@ -284,7 +284,7 @@ func (c Config) failingWhenStuck(j *judge.Judging) judge.Verdict {
 					continue
 				}
 				switch {
-				case k.procs.downDuring(x.operator(), moved.ev.Time, due):
+				case k.procs.DownDuring(x.operator(), moved.ev.Time, due):
 					g.Skip(what + ": its operator was down before Failing or Degraded was due")
 					continue
 				}
@@ -345,7 +345,7 @@ func (c Config) upgradeableBlocked(j *judge.Judging) judge.Verdict {
 			case j.End.Before(due):
 				g.Skip(what + ": the run ended before Upgradeable was due")
 				continue
-			case k.procs.downDuring(x.operator(), b.ev.Time, due):
+			case k.procs.DownDuring(x.operator(), b.ev.Time, due):
 				g.Skip(what + ": its operator was down before Upgradeable was due")
 				continue
 			}

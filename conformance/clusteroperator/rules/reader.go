@@ -40,7 +40,7 @@ type contractReader struct {
 }
 
 func newContractReader() *contractReader {
-	return &contractReader{k: &contract{procs: processes{}}, byName: map[string]*component{}, worlds: map[string]*world{}, shared: newConditionSets()}
+	return &contractReader{k: &contract{procs: judge.Processes{}}, byName: map[string]*component{}, worlds: map[string]*world{}, shared: newConditionSets()}
 }
 
 // conditionSets keeps one copy of each condition, and of each set of
@@ -130,7 +130,7 @@ func (r *contractReader) Read(e timeline.Event) {
 	r.pos++
 	o := e.Object
 	if o.Kind == timeline.KindProcess && o.Group == "" {
-		r.k.procs.note(e)
+		r.k.procs.Note(e, pos)
 		return
 	}
 	switch {

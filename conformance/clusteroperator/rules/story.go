@@ -14,7 +14,7 @@ import (
 // timeline, derived once for all of them (judge.Facts).
 type contract struct {
 	components []*component // by name
-	procs      processes
+	procs      judge.Processes
 }
 
 // component is one component X's story: its ClusterOperator X, the
@@ -119,13 +119,7 @@ func (x *component) noteStatus(e timeline.Event, pos int, shared conditionSets) 
 	if e.Verb == timeline.VerbDelete {
 		w.conds, w.version = map[string]timeline.Condition{}, ""
 	}
-	for _, ch := range e.Conditions {
-		if ch.After == nil {
-			delete(w.conds, ch.Type)
-		} else {
-			w.conds[ch.Type] = *ch.After
-		}
-	}
+	w.conds = e.ApplyConditions(w.conds)
 	for _, f := range e.Fields {
 		if f.Path == fieldVersions {
 			w.version, _ = operatorVersionIn(f.After)
@@ -286,42 +280,4 @@ func (x *component) next(r *rollout) *rollout {
 		return x.rollouts[i+1]
 	}
 	return nil
-}
-
-// processes holds when each simulated process was down: killed or cut off,
-// or not yet started.
-type processes map[string][]span
-
-// span is a time a process was down, from its kill or hang (zero: the
-// start of the run) to its start or reconnect (zero while still down).
-type span struct{ from, to time.Time }
-
-func (p processes) note(e timeline.Event) {
-	actor := e.Object.Name
-	spans, seen := p[actor]
-	open := len(spans) > 0 && spans[len(spans)-1].to.IsZero()
-	switch e.Verb {
-	case timeline.VerbKill, timeline.VerbHang:
-		if !open {
-			spans = append(spans, span{from: e.Time})
-		}
-	case timeline.VerbStart, timeline.VerbReconnect:
-		switch {
-		case open:
-			spans[len(spans)-1].to = e.Time
-		case !seen:
-			spans = append(spans, span{to: e.Time}) // not running before its first start
-		}
-	}
-	p[actor] = spans
-}
-
-// downDuring tells whether actor was down at any instant of [from, to].
-func (p processes) downDuring(actor string, from, to time.Time) bool {
-	for _, s := range p[actor] {
-		if !s.from.After(to) && (s.to.IsZero() || s.to.After(from)) {
-			return true
-		}
-	}
-	return false
 }

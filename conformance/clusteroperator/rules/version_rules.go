@@ -110,7 +110,7 @@ func (c Config) versionReported(j *judge.Judging) judge.Verdict {
 			case j.End.Before(due):
 				g.Skip(what + ": the run ended before versions[operator] was due")
 				continue
-			case k.procs.downDuring(x.operator(), done.Time, due):
+			case k.procs.DownDuring(x.operator(), done.Time, due):
 				g.Skip(what + ": its operator was down before versions[operator] was due")
 				continue
 			}

@@ -334,17 +334,7 @@ func (p probe) with(e timeline.Event) probe {
 			p.gens[c.Type] = c.ObservedGeneration
 		}
 	}
-	p.conds = maps.Clone(p.conds)
-	if p.conds == nil {
-		p.conds = map[string]timeline.Condition{}
-	}
-	for _, ch := range e.Conditions {
-		if ch.After == nil {
-			delete(p.conds, ch.Type)
-		} else {
-			p.conds[ch.Type] = *ch.After
-		}
-	}
+	p.conds = e.ApplyConditions(maps.Clone(p.conds))
 	return p
 }
 

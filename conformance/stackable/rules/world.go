@@ -251,17 +251,7 @@ func (c cluster) with(e timeline.Event) cluster {
 		c.list = []condition{}
 		f.Decode(&c.list)
 	}
-	c.conds = maps.Clone(c.conds)
-	if c.conds == nil {
-		c.conds = map[string]timeline.Condition{}
-	}
-	for _, ch := range e.Conditions {
-		if ch.After == nil {
-			delete(c.conds, ch.Type)
-		} else {
-			c.conds[ch.Type] = *ch.After
-		}
-	}
+	c.conds = e.ApplyConditions(maps.Clone(c.conds))
 	return c
 }
 

@@ -12,7 +12,7 @@ import (
 // timeline and profile for all of them (judge.Facts).
 type facts struct {
 	nodes     []*node // by name
-	procs     processes
+	procs     judge.Processes
 	condition []coWrite // writes that changed the operator's fallback condition
 	// asksRecorded: some write of the operator's status carried its node
 	// statuses (timeline contract), so its asks are on the timeline.
@@ -160,89 +160,6 @@ func (c Config) factsOf(j *judge.Judging) facts {
 	return judge.Facts(j, factsKey{c.condition()}, func(events []timeline.Event) facts {
 		return judge.Fold[facts](c.Online(), events)
 	})
-}
-
-// processes holds when each simulated process was down: killed or cut off,
-// or not yet started.
-type processes map[string][]span
-
-// span is a time a process was down, from its kill or hang (or the start
-// of the run) to its start or reconnect (zero while still down), with the
-// positions of those events on the timeline (-1 for the start of the
-// run), which order what happens at one instant.
-type span struct {
-	from, to       time.Time
-	fromPos, toPos int
-	// down and up are the events at fromPos and toPos (zero for none).
-	down, up timeline.Event
-}
-
-func (p processes) note(e timeline.Event, pos int) {
-	actor := e.Object.Name
-	spans, seen := p[actor]
-	open := len(spans) > 0 && spans[len(spans)-1].to.IsZero()
-	switch e.Verb {
-	case timeline.VerbKill, timeline.VerbHang:
-		if !open {
-			spans = append(spans, span{from: e.Time, fromPos: pos, down: e})
-		}
-	case timeline.VerbStart, timeline.VerbReconnect:
-		switch {
-		case open:
-			spans[len(spans)-1].to, spans[len(spans)-1].toPos, spans[len(spans)-1].up = e.Time, pos, e
-		case !seen:
-			spans = append(spans, span{to: e.Time, fromPos: -1, toPos: pos, up: e}) // not running before its first start
-		}
-	}
-	p[actor] = spans
-}
-
-// downDuring tells whether actor was down at any instant of [from, to].
-func (p processes) downDuring(actor string, from, to time.Time) bool {
-	for _, s := range p[actor] {
-		if !s.from.After(to) && (s.to.IsZero() || s.to.After(from)) {
-			return true
-		}
-	}
-	return false
-}
-
-// downThroughout tells whether actor was down at every instant of [from,
-// to), or at the instant from when to is not after it.
-func (p processes) downThroughout(actor string, from, to time.Time) bool {
-	for _, s := range p[actor] {
-		if s.from.After(from) {
-			continue
-		}
-		if s.to.IsZero() || s.to.After(from) && !s.to.Before(to) {
-			return true
-		}
-	}
-	return false
-}
-
-// downAfter tells whether actor was down just after the event at pos:
-// killed or cut off at or before it and not back by it, or not started
-// yet.
-func (p processes) downAfter(actor string, pos int) bool {
-	for _, s := range p[actor] {
-		if s.fromPos <= pos && (s.to.IsZero() || s.toPos > pos) {
-			return true
-		}
-	}
-	return false
-}
-
-// downBetween tells whether actor was down all the while between the
-// timeline's positions from and to: killed before the event at from and
-// not back before the event at to.
-func (p processes) downBetween(actor string, from, to int) bool {
-	for _, s := range p[actor] {
-		if s.fromPos < from && (s.to.IsZero() || s.toPos > to) {
-			return true
-		}
-	}
-	return false
 }
 
 // Queries the rules share.

@@ -51,7 +51,7 @@ func (c Config) asksCarriedOut(j *judge.Judging) judge.Verdict {
 			case done != nil && !done.at().After(due):
 				v.Judged++
 				reactions = append(reactions, done.at().Sub(a.ev.Time))
-			case f.procs.downDuring(installer, a.ev.Time, until):
+			case f.procs.DownDuring(installer, a.ev.Time, until):
 				v.Skip(what + ": " + installer + " was down before it carried it out")
 			case done != nil:
 				v.Judged++

@@ -45,7 +45,7 @@ func (c Config) fallbackInTime(j *judge.Judging) judge.Verdict {
 					if released {
 						v.measured(max(next.at().Sub(due), 0))
 					}
-				case f.procs.downDuring(monitor, in.at(), due):
+				case f.procs.DownDuring(monitor, in.at(), due):
 					// Only an outage by the deadline excuses lateness: a monitor
 					// that lived to its deadline owed the fallback then (one
 					// stopped with its own late fallback is not excused).
@@ -69,7 +69,7 @@ func (c Config) fallbackInTime(j *judge.Judging) judge.Verdict {
 				// (a pruner may have removed the previous one since).
 				v.Skip(fmt.Sprintf("%s: nothing to fall back to when its fallback was due at %s: no last-known-good link to another revision and no revision below %d left on the node (003 §Proposal step 1: do nothing; STATICPOD-005)",
 					what, j.Offset(due), in.note.revision))
-			case f.procs.downDuring(monitor, in.at(), due.Add(c.late())):
+			case f.procs.DownDuring(monitor, in.at(), due.Add(c.late())):
 				v.Skip(fmt.Sprintf("%s: %s was down before the fallback was due at %s", what, monitor, j.Offset(due)))
 			default:
 				v.Judged++
@@ -86,7 +86,7 @@ func (c Config) fallbackInTime(j *judge.Judging) judge.Verdict {
 // which the kubelet may not restart; or a later mirror pod write), and the
 // first such sign the startup-monitor could see: one whose readiness
 // lasted into an instant at which the monitor ran.
-func (n *node) readyDuring(i int, j *judge.Judging, procs processes, monitor string) (ready, seen *podWrite) {
+func (n *node) readyDuring(i int, j *judge.Judging, procs judge.Processes, monitor string) (ready, seen *podWrite) {
 	in := n.installs[i]
 	end, _ := n.window(i, j)
 	signs := []podWrite{}
@@ -109,7 +109,7 @@ func (n *node) readyDuring(i int, j *judge.Judging, procs processes, monitor str
 		if k+1 < len(signs) {
 			until = signs[k+1].pos
 		}
-		if !procs.downBetween(monitor, w.pos, until) {
+		if !procs.DownBetween(monitor, w.pos, until) {
 			return ready, &signs[k]
 		}
 	}
@@ -380,7 +380,7 @@ type owed struct {
 // owes it once back, if the operand is still ready), while the lock is
 // another's (it waits, 003 §Coordination), or once a later manifest is
 // written.
-func (c Config) stepTwo(n *node, i int, j *judge.Judging, procs processes, v *finding) {
+func (c Config) stepTwo(n *node, i int, j *judge.Judging, procs judge.Processes, v *finding) {
 	in := n.installs[i]
 	rev, monitor := in.note.revision, monitorActor(n.name)
 	end, endAt := n.window(i, j)
@@ -392,7 +392,7 @@ func (c Config) stepTwo(n *node, i int, j *judge.Judging, procs processes, v *fi
 	opened, missed := false, ""
 	pk := sort.Search(len(n.pods), func(k int) bool { return n.pods[k].pos > in.pos })
 	fk := sort.Search(len(n.files), func(k int) bool { return n.files[k].pos > in.pos })
-	ups := procs.changes(monitor, in.pos, end)
+	ups := changes(procs, monitor, in.pos, end)
 	// Only the node's own changes and the monitor's start and stop can
 	// change what is owed; the events between them matter only by their
 	// time, and times do not go back: an event past the deadline before
@@ -443,7 +443,7 @@ func (c Config) stepTwo(n *node, i int, j *judge.Judging, procs processes, v *fi
 			}
 		}
 		lock, held := n.heldAfter(q, monitor)
-		down := procs.downAfter(monitor, q)
+		down := procs.DownAfter(monitor, q)
 		can := own && ready != nil && !down && !held
 		switch {
 		case due != nil && removed:
@@ -493,14 +493,14 @@ type change struct {
 
 // changes are actor's process events that started or stopped it between
 // positions from and to (exclusive), in order.
-func (p processes) changes(actor string, from, to int) []change {
+func changes(p judge.Processes, actor string, from, to int) []change {
 	var out []change
 	for _, s := range p[actor] {
-		if s.fromPos > from && s.fromPos < to {
-			out = append(out, change{s.fromPos, s.down})
+		if s.FromPos > from && s.FromPos < to {
+			out = append(out, change{s.FromPos, s.Stop})
 		}
-		if !s.to.IsZero() && s.toPos > from && s.toPos < to {
-			out = append(out, change{s.toPos, s.up})
+		if !s.To.IsZero() && s.ToPos > from && s.ToPos < to {
+			out = append(out, change{s.ToPos, s.Up})
 		}
 	}
 	return out

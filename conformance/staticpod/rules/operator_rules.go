@@ -95,7 +95,7 @@ func (c Config) backoffKept(j *judge.Judging) judge.Verdict {
 				wait := retry.ev.Time.Sub(in.at())
 				waits = append(waits, wait)
 				c.judgeRetry(f, in, seen, retry, prev[failed], what, j, &v)
-				if seen != nil && !f.procs.downDuring(operatorActor, seen.ev.Time, retry.ev.Time) {
+				if seen != nil && !f.procs.DownDuring(operatorActor, seen.ev.Time, retry.ev.Time) {
 					prev[failed] = retry.ev.Time.Sub(seen.ev.Time)
 				}
 				continue
@@ -115,7 +115,7 @@ func (c Config) backoffKept(j *judge.Judging) judge.Verdict {
 			switch {
 			case !stop.After(due.Add(c.late())):
 				v.Skip(fmt.Sprintf("%s: the retry was not due before %s", what, stopping))
-			case f.procs.downDuring(operatorActor, seen.ev.Time, due.Add(c.late())):
+			case f.procs.DownDuring(operatorActor, seen.ev.Time, due.Add(c.late())):
 				v.Skip(what + ": the operator was down before the retry was due")
 			default:
 				v.Judged++
@@ -147,7 +147,7 @@ func (c Config) judgeRetry(f facts, in *install, seen *podWrite, retry *ask, pre
 		v.Judged++
 		v.Fail(fmt.Sprintf("%s, was retried at %s, %s after the mirror pod showed it: sooner than the retry before, %s after its fallback showed (the back-off grows, %s of slack)",
 			what, j.Offset(retry.ev.Time), retry.ev.Time.Sub(seen.ev.Time), prev, c.late()), in.ev, retry.ev)
-	case late && f.procs.downDuring(operatorActor, seen.ev.Time, retry.ev.Time):
+	case late && f.procs.DownDuring(operatorActor, seen.ev.Time, retry.ev.Time):
 		v.Skip(what + ": the operator was down before its late retry")
 	case late:
 		v.Judged++
@@ -264,6 +264,9 @@ func (c Config) shownEpisodes(f facts) []episode {
 	return out
 }
 
+// span is a stretch of time, from to to.
+type span struct{ from, to time.Time }
+
 // termShown are the spans, between positions from and the mirror pod
 // write seen, in which a mirror pod of revision rev showed a termination
 // message: from the write that shows it to the next mirror pod write.
@@ -287,9 +290,9 @@ func (n *node) termShown(rev, from int, seen *podWrite) []span {
 }
 
 // couldKnow tells whether actor ran at some instant of one of the spans.
-func (p processes) couldKnow(actor string, spans []span) bool {
+func couldKnow(p judge.Processes, actor string, spans []span) bool {
 	for _, s := range spans {
-		if !p.downThroughout(actor, s.from, s.to) {
+		if !p.DownThroughout(actor, s.from, s.to) {
 			return true
 		}
 	}
@@ -372,7 +375,7 @@ func (c Config) judgeSet(f facts, e episode, what string, j *judge.Judging, v *f
 	case set.After(j.End):
 		v.Skip(what + ": the run ended before the condition was due")
 		return false
-	case f.procs.downDuring(operatorActor, e.seen.ev.Time, set):
+	case f.procs.DownDuring(operatorActor, e.seen.ev.Time, set):
 		v.Skip(what + ": the operator was down when the mirror pod showed it")
 		return false
 	}
@@ -413,7 +416,7 @@ func (c Config) judgeCleared(f facts, eps []episode, k int, what string, j *judg
 	case at.After(j.End):
 		v.Skip(what + ": the run ended before the condition was due to clear")
 		return false
-	case f.procs.downDuring(operatorActor, e.clear.ev.Time, at):
+	case f.procs.DownDuring(operatorActor, e.clear.ev.Time, at):
 		v.Skip(what + ": the operator was down when the fallback was over")
 		return false
 	}
@@ -508,7 +511,7 @@ func (c Config) terminationShown(j *judge.Judging) judge.Verdict {
 		case !until.After(set):
 			v.Skip(what + ": a later fallback on the node was shown before the condition was due")
 			continue
-		case !f.procs.couldKnow(operatorActor, e.shown):
+		case !couldKnow(f.procs, operatorActor, e.shown):
 			// Its memory is its own to keep (a restarted operator owes
 			// what it saw before), but one that was down all the while
 			// could not see it: the mirror pod of the fallback is a new
@@ -518,7 +521,7 @@ func (c Config) terminationShown(j *judge.Judging) judge.Verdict {
 		}
 		// An operator down when the fallback was shown wrote the standing
 		// condition before it: only what it writes once back is judged.
-		standing := !f.procs.downDuring(operatorActor, e.seen.ev.Time, set)
+		standing := !f.procs.DownDuring(operatorActor, e.seen.ev.Time, set)
 		judged := false
 		for _, w := range c.trueWhile(f, e, set, until, standing) {
 			judged = true

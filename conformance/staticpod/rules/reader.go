@@ -62,7 +62,7 @@ type factsReader struct {
 }
 
 func newFactsReader(condition string) *factsReader {
-	return &factsReader{f: facts{procs: processes{}}, readers: map[string]*reader{}, condition: condition}
+	return &factsReader{f: facts{procs: judge.Processes{}}, readers: map[string]*reader{}, condition: condition}
 }
 
 func (fr *factsReader) on(name string) *reader {
@@ -85,7 +85,7 @@ func (fr *factsReader) Read(e timeline.Event) {
 	}
 	switch {
 	case o.Kind == timeline.KindProcess:
-		f.procs.note(e, pos)
+		f.procs.Note(e, pos)
 	case o.Kind == timeline.KindFile && !e.Failed:
 		r := fr.on(o.Namespace)
 		r.file(e, pos)

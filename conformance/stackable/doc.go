@@ -13,7 +13,8 @@
 //
 // The role: operator (reference/stackable's Operator, with its flaws and
 // the operator-rs profile), judged by conformance/stackable/rules. A team's
-// operator plays it too: a binary in process mode (processes.go, the pods
+// operator plays it too: a Go reconciler in library mode (library.go,
+// package certify), a binary in process mode (processes.go, the pods
 // still sim/workload's), or a Deployment on a cluster in cluster mode
 // (deployments.go: the cluster's controllers and kubelet run the pods, and
 // the pod faults are skipped).

@@ -79,6 +79,9 @@ type world struct {
 	st      *conformance.Stage
 	spec    *World
 	subject operatorImpl
+	// team is a team's reconciler in the operator role (library mode,
+	// library.go), nil otherwise.
+	team *conformance.Reconciler
 	// execs runs a team's operator as a process (process mode,
 	// processes.go); deploys scales its Deployment (cluster mode,
 	// deployments.go), where the cluster runs the pods (pods is nil).
@@ -95,14 +98,19 @@ func build(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, c
 		user: sched.Client(st.API, "scenario", "scenario"), clusters: map[string]Cluster{}}
 	var err error
 	switch impl := cast[RoleOperator].Impl.(type) {
-	case operatorImpl:
+	case operatorImpl, conformance.Reconciler:
 		if st.Deployments != nil {
 			// The cluster's controllers would run the workloads the
-			// operator writes: opcert's operator has no place there.
+			// operator writes: an operator in opcert's process has no
+			// place there.
 			err = fmt.Errorf("%s: on a cluster the %s role is played by the team's Deployment: give --subject %s.%s=deployment:NAMESPACE/NAME",
 				Name, RoleOperator, Name, RoleOperator)
 		}
-		w.subject = impl
+		if r, ok := impl.(conformance.Reconciler); ok {
+			w.team = &r
+		} else {
+			w.subject = impl.(operatorImpl)
+		}
 	case conformance.Process:
 		w.execs, err = newExecs(ctx, w, impl)
 	case conformance.Deployment:
@@ -147,9 +155,12 @@ func (w *world) startOperator(ctx context.Context) error {
 	c := sched.Client(w.st.API, actorOperator, RoleOperator)
 	var op operator
 	var err error
-	if v := w.subject.faithful; v != "" {
+	switch v := w.subject.faithful; {
+	case w.team != nil:
+		op, err = w.newTeamOperator(c, *w.team)
+	case v != "":
 		op, err = faithful.New(v, c, sched.Clock(), w.spec.namespaces())
-	} else {
+	default:
 		op, err = ref.New(c, sched.Clock(), ref.Options{Namespaces: w.spec.namespaces(), Profile: w.subject.profile, Flaw: w.subject.flaw})
 	}
 	if err != nil {
@@ -163,8 +174,8 @@ func (w *world) startOperator(ctx context.Context) error {
 }
 
 // operator is what the simulator runs of an operator subject: the
-// reference's or a faithful variant's reconciler, its watches' map and
-// its first requests.
+// reference's, a faithful variant's or a team's reconciler, its watches'
+// map and its first requests.
 type operator interface {
 	reconcile.Reconciler
 	Map(ctx context.Context, obj client.Object) []reconcile.Request

@@ -171,8 +171,10 @@ func recordProcess(ctx context.Context, sched *sim.Scheduler, verb string) {
 // the stage's), a tolerance on when the operator
 // must reflect a change (Mechanism.WithTolerance: rules.Config.Tolerance)
 // and the reaction bound the rules judge with (Mechanism.Reaction and
-// WithReaction, opcert's --reaction-bound: rules.Config.Reaction).
+// WithReaction, opcert's --reaction-bound: rules.Config.Reaction); and the
+// rules' reader of a stream (Mechanism.Online), judging with rc.
 func scalable(m *conformance.Mechanism, rc rules.Config) *conformance.Mechanism {
+	m.Online = []conformance.Online{rules.Online(rc)}
 	m.Scaled = func(scale float64) *conformance.Mechanism {
 		// The bound is a requeue of the scenario's world, which a
 		// time-scaled run plays faster: scaled with it, it still judges the

@@ -218,7 +218,7 @@ func TestAnalyzeRefusesBadInput(t *testing.T) {
 		{[]string{write(t, dir, "notes.txt", "hello\n")}, "neither an opcert timeline"},
 		{[]string{write(t, dir, "pod.json", `{"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"}}`)}, "--show-managed-fields"},
 		{[]string{write(t, dir, "late.jsonl", `{"time":"2026-01-01T00:01:00Z","actor":"a","verb":"v"}`+"\n"+`{"time":"2026-01-01T00:00:00Z","actor":"a","verb":"v"}`), "--mechanism", "stale"}, "goes back"},
-		{[]string{write(t, dir, "pods.jsonl", `{"time":"2026-01-01T00:00:00Z","actor":"a","verb":"create","object":{"kind":"Pod","name":"p"}}`)}, "which no mechanism records"},
+		{[]string{write(t, dir, "secrets.jsonl", `{"time":"2026-01-01T00:00:00Z","actor":"a","verb":"create","object":{"kind":"Secret","name":"s"}}`)}, "which no mechanism records"},
 		{[]string{filepath.Join(dir, "missing.jsonl")}, "missing.jsonl"},
 		{[]string{dir}, "is not a file"},
 		{[]string{write(t, dir, "x.jsonl", ""), "--mechanism", "nosuch"}, `no such mechanism`},

@@ -188,8 +188,8 @@ func TestWatchRefusesBadInput(t *testing.T) {
 	if r := opcert(t, nil, "watch", "--kubeconfig", bad, "--mechanism", "staticpod", "--out", filepath.Join(dir, "out")); r.code != exitUsage {
 		t.Errorf("a mechanism that cannot be recorded: exit %d, %s", r.code, r.stderr)
 	}
-	if r := opcert(t, nil, "watch", "--kubeconfig", bad, "--out", filepath.Join(dir, "out")); r.code != exitUsage || !strings.Contains(r.stderr, "(clusteroperator, stale)") {
-		t.Errorf("no --mechanism with two that can be recorded: exit %d, %s", r.code, r.stderr)
+	if r := opcert(t, nil, "watch", "--kubeconfig", bad, "--out", filepath.Join(dir, "out")); r.code != exitUsage || !strings.Contains(r.stderr, "(clusteroperator, stackable, stale)") {
+		t.Errorf("no --mechanism with three that can be recorded: exit %d, %s", r.code, r.stderr)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "out")); err == nil {
 		t.Error("a refused watch wrote its report directory")

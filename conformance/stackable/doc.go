@@ -17,5 +17,9 @@
 // package certify), a binary in process mode (processes.go, the pods
 // still sim/workload's), or a Deployment on a cluster in cluster mode
 // (deployments.go: the cluster's controllers and kubelet run the pods, and
-// the pod faults are skipped).
+// the pod faults are skipped). A live cluster's clusters, workloads and
+// pods are recorded (opcert watch, analyze) as recording.go says, the
+// writes of the field managers --stackable-operator-manager names being
+// the operator's; the rules judge a recording as it streams past
+// (Mechanism.Online).
 package stackable

@@ -43,9 +43,14 @@ const (
 )
 
 // Mechanism returns seed 004's plug-in with cfg.
-func Mechanism(cfg Config) *conformance.Mechanism {
+func Mechanism(cfg Config) *conformance.Mechanism { return MechanismRecording(cfg, nil) }
+
+// MechanismRecording is Mechanism whose recordings of a live cluster put
+// the writes of operatorManagers, field managers, down to the operator
+// (recording.go).
+func MechanismRecording(cfg Config, operatorManagers []string) *conformance.Mechanism {
 	return scalable(&conformance.Mechanism{
-		Name: Name, Seed: Seed,
+		Name: Name, Seed: Seed, Recording: recording(operatorManagers),
 		Roles:    []conformance.Role{{Name: RoleOperator, Subjects: operators, RealTime: true, Placeholders: placeholders}},
 		Rules:    rules.Rules(cfg),
 		Estimate: estimate,

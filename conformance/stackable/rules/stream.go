@@ -145,11 +145,12 @@ func (g *judging) read(e timeline.Event) {
 		if now != nil {
 			g.step(now, e)
 		}
-		g.owner[e.Object] = now
-		g.orphan(e, now)
-		if e.Verb == timeline.VerbDelete {
+		if now == nil || e.Verb == timeline.VerbDelete {
 			delete(g.owner, e.Object)
+		} else {
+			g.owner[e.Object] = now
 		}
+		g.orphan(e, now)
 	}
 }
 

@@ -135,3 +135,18 @@ func TestStreamHoldsAWindow(t *testing.T) {
 		}
 	}
 }
+
+// A workload and pods recorded before their cluster (a recording that
+// listed them first) are the cluster's from its first write, as they
+// stand: its Available True, with both replicas up, passes.
+func TestObjectsBeforeTheirCluster(t *testing.T) {
+	tl := newTimeline().process("0s", timeline.VerbStart).
+		workload("0s", RoleOperator, server, 2).
+		pod("0s", "server", "c1-server-0", "Running").pod("0s", "server", "c1-server-1", "Running").
+		counted("0s", server, 2).
+		cluster("1s", "", roles()).
+		status("1s", available(), settled(), notDegraded(), reconciling(), running())
+	if v := Rules(DefaultConfig())[r001].Check(newJudging(tl)); v.Status != reports.Pass {
+		t.Errorf("STACKABLE-001 %s: %s", v.Status, v.Message)
+	}
+}

@@ -273,7 +273,10 @@ func (o *analyzeOptions) analyze(cmd *cobra.Command, m *conformance.Mechanism, f
 		j.run.Timeline = rel
 		j.run.Subjects = map[string]string{"mechanism": m.Name} // what the summary shows of who was judged
 		if as != nil {
-			j.run.TimeScale = as.scale
+			// The run's bound, in its scenario's time: a mechanism that
+			// scales its bound with the run (stackable) judged with it
+			// scaled, as the run did.
+			j.run.TimeScale, j.run.Reaction = as.scale, as.run.Reaction
 		}
 		return j.run, nil
 	case <-cmd.Context().Done():

@@ -90,7 +90,7 @@ func TestProcessStackableCertifiesTheExample(t *testing.T) {
 // certifyStackable runs opcert with args (a run of the scenarios names)
 // and wants every run passed and judged: exit 0, no NOT JUDGED, the
 // table's rules judged and passed, the status and workloads written by
-// the operator's process.
+// the operator's process, and opcert analyze of its timelines agreeing.
 func certifyStackable(t *testing.T, names []string, args ...string) {
 	t.Helper()
 	out := filepath.Join(t.TempDir(), "report")
@@ -156,6 +156,8 @@ func certifyStackable(t *testing.T, names []string, args ...string) {
 	if !slices.Equal(got, names) {
 		t.Errorf("runs %v, want %v", got, names)
 	}
+	// Its timelines, analyzed (as they stream past), give its verdicts.
+	analyzeAgrees(t, out, r.code)
 }
 
 // stackableCareless: the example with --ignore-unknown calls a cluster

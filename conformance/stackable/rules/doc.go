@@ -50,10 +50,11 @@
 //   - Actors: one actor "operator" (role "operator") reconciles every
 //     SampleCluster; Process events (Kind Process, Name "operator") say
 //     when it is down. Writes by other roles (workload, scenario) are
-//     what it reads. A recording has no process events: there the
-//     operator counts as seen from its first write, and a change whose
-//     deadline came before it is not judged (its writes may be under a
-//     field manager put down to no role: their absence is no failure).
+//     what it reads. No change is judged before the operator is seen: in
+//     a run its first start (it is down until then), in a recording,
+//     which has no process events, its first write. A recording in which
+//     it never writes (its field manager put down to no role, say)
+//     judges no change: their absence is no failure of it.
 //   - A workload or pod written before any write of its cluster (a
 //     recording that listed it first) joins the cluster, as it stands,
 //     at the cluster's first write.

@@ -210,13 +210,25 @@ func (g *judging) step(cj *clusterJudge, e timeline.Event) {
 	g.trim(cj)
 }
 
+// maxUnseen is how many changes wait for an operator not seen yet before
+// the oldest is given up, not judged: a recording in which it never
+// writes is still read in bounded memory.
+const maxUnseen = 4096
+
 // owe judges the changes whose deadline has passed before now: every
-// event up to it has been read.
+// event up to it has been read. None is judged before the operator is
+// seen: a run's first start of it makes it down until then (a change
+// before it is owed from that start on), and a recording shows it only
+// by its writes.
 func (g *judging) owe(now time.Time) {
 	for ; g.head < len(g.owing); g.head++ {
 		o := g.owing[g.head]
 		owed, ok := g.procs.Owed(actorOperator, o.from, g.c.slack())
-		if !ok || !owed.Before(now) {
+		if !g.seen && len(g.owing)-g.head > maxUnseen {
+			g.settle(o, owed)
+			continue
+		}
+		if !g.seen || !ok || !owed.Before(now) {
 			break
 		}
 		g.settle(o, owed)
@@ -274,9 +286,9 @@ func (g *judging) finish(end time.Time) {
 }
 
 // settle judges change o at its deadline owed, or says why it does not:
-// the operator was not seen by then (a recording in which it has not
-// written yet, or whose writes were put down to no role: its absence is
-// no failure of it), or it was owed after the end, when the end is known.
+// the operator was not seen (a recording in which it did not write, or
+// whose writes were put down to no role: its absence is no failure of
+// it), or it was owed after the end, when the end is known.
 func (g *judging) settle(o owedChange, owed time.Time) {
 	note := ""
 	switch {

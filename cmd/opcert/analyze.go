@@ -72,7 +72,9 @@ The report names who wrote in each timeline and the role each writer's
 writes were put down to (WRITERS in the summary). A recording in which a
 role the mechanism cannot judge without never wrote (stale's detector:
 no write under a manager --detector-manager names, by default opcert's
-own detector's and stale-detector) is NOT JUDGED, saying who wrote.
+own detector's and stale-detector; stackable's operator: none under a
+manager --stackable-operator-manager names) is NOT JUDGED, saying who
+wrote.
 
 A convention rule (how a message reads) that fails gives a warning, which
 fails nothing unless --strict.
@@ -285,7 +287,10 @@ func (o *analyzeOptions) analyze(cmd *cobra.Command, m *conformance.Mechanism, f
 		j.run.Timeline = rel
 		j.run.Subjects = map[string]string{"mechanism": m.Name} // what the summary shows of who was judged
 		if as != nil {
-			j.run.TimeScale = as.scale
+			// The run's bound, in its scenario's time: a mechanism that
+			// scales its bound with the run (stackable) judged with it
+			// scaled, as the run did.
+			j.run.TimeScale, j.run.Reaction = as.scale, as.run.Reaction
 		}
 		return j.run, nil
 	case <-cmd.Context().Done():

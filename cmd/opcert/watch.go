@@ -51,17 +51,21 @@ func newWatch() *cobra.Command {
 		Long: `Record a live cluster, read-only, and judge what it records.
 
 opcert watch lists and watches the kinds the mechanism (--mechanism)
-judges, ClusterOperators for stale and clusteroperator, and records every
+judges, ClusterOperators for stale and clusteroperator, SampleClusters
+with their StatefulSets, Deployments, DaemonSets and Pods for stackable,
+and records every
 change as a timeline event: who wrote it (its field manager in
 managedFields, and the role the mechanism gives that manager: for stale,
 the managers --detector-manager names are the detector, by default
 opcert's own detector's (opcert) and stale-detector, and every other
 manager is the operator; for clusteroperator, cluster-version-operator is
-the version operator and every other manager the operator), what it changed,
-and when it was seen, to the millisecond. The report and the summary
-(WRITERS) name every manager seen and the role its writes were put down
-to; a stale recording with no detector write is NOT JUDGED (exit 4),
-saying so, rather than passed.
+the version operator and every other manager the operator; for
+stackable, the managers --stackable-operator-manager names are the
+operator, and no other), what it changed, and when it was seen, to the
+millisecond. The report and the summary (WRITERS) name every manager seen
+and the role its writes were put down to; a stale recording with no
+detector write, or a stackable one with no operator write, is NOT JUDGED
+(exit 4), saying so, rather than passed.
 
 To watch a run on opcert's own API server (process mode), start it with
 'opcert run --kubeconfig-out FILE' and give --kubeconfig FILE here; a run

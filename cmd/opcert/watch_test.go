@@ -188,7 +188,7 @@ func TestWatchRefusesBadInput(t *testing.T) {
 	if r := opcert(t, nil, "watch", "--kubeconfig", bad, "--mechanism", "olm", "--out", filepath.Join(dir, "out")); r.code != exitUsage {
 		t.Errorf("a mechanism that cannot be recorded: exit %d, %s", r.code, r.stderr)
 	}
-	if r := opcert(t, nil, "watch", "--kubeconfig", bad, "--out", filepath.Join(dir, "out")); r.code != exitUsage || !strings.Contains(r.stderr, "(clusteroperator, stale, staticpod)") {
+	if r := opcert(t, nil, "watch", "--kubeconfig", bad, "--out", filepath.Join(dir, "out")); r.code != exitUsage || !strings.Contains(r.stderr, "(clusteroperator, stackable, stale, staticpod)") {
 		t.Errorf("no --mechanism with three that can be recorded: exit %d, %s", r.code, r.stderr)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "out")); err == nil {

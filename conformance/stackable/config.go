@@ -27,10 +27,12 @@ func flags(fs *pflag.FlagSet) func() (*conformance.Mechanism, error) {
 	cfg := DefaultConfig()
 	fs.StringVar(&cfg.Profile, "stackable-profile", rules.ProfileSeed,
 		"stackable: what the rules judge against: seed (ADR027's table row by row, DESIGN 004) or operator-rs (what stackabletech/operator-rs shipped)")
+	managers := fs.StringSlice("stackable-operator-manager", nil,
+		"stackable: in a recording of a live cluster (watch, analyze), the field managers whose writes are the operator's; no other manager's are (none by default: a recording with no operator write is NOT JUDGED)")
 	return func() (*conformance.Mechanism, error) {
 		if err := cfg.Validate(); err != nil {
 			return nil, err
 		}
-		return Mechanism(cfg), nil
+		return MechanismRecording(cfg, *managers), nil
 	}
 }

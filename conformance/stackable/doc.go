@@ -13,8 +13,13 @@
 //
 // The role: operator (reference/stackable's Operator, with its flaws and
 // the operator-rs profile), judged by conformance/stackable/rules. A team's
-// operator plays it too: a binary in process mode (processes.go, the pods
+// operator plays it too: a Go reconciler in library mode (library.go,
+// package certify), a binary in process mode (processes.go, the pods
 // still sim/workload's), or a Deployment on a cluster in cluster mode
 // (deployments.go: the cluster's controllers and kubelet run the pods, and
-// the pod faults are skipped).
+// the pod faults are skipped). A live cluster's clusters, workloads and
+// pods are recorded (opcert watch, analyze) as recording.go says, the
+// writes of the field managers --stackable-operator-manager names being
+// the operator's; the rules judge a recording as it streams past
+// (Mechanism.Online).
 package stackable

@@ -44,16 +44,16 @@ const (
 )
 
 // Mechanism returns seed 004's plug-in with cfg.
-func Mechanism(cfg Config) *conformance.Mechanism {
+func Mechanism(cfg Config) *conformance.Mechanism { return MechanismRecording(cfg, nil) }
+
+// MechanismRecording is Mechanism whose recordings of a live cluster put
+// the writes of operatorManagers, field managers, down to the operator
+// (recording.go).
+func MechanismRecording(cfg Config, operatorManagers []string) *conformance.Mechanism {
 	return scalable(&conformance.Mechanism{
-		Name: Name, Seed: Seed,
+		Name: Name, Seed: Seed, Recording: recording(operatorManagers),
 		Roles: []conformance.Role{{Name: RoleOperator, Subjects: operators, Placeholders: placeholders,
-			Forms:  []conformance.Form{conformance.FormProcess, conformance.FormCluster},
-			Cannot: map[conformance.Form]string{conformance.FormLibrary: "not yet: the world runs a team's operator only as an executable or a Deployment; in virtual time it plays opcert's operators (the reference, faithful and broken ones)"}}},
-		Cannot: map[string]string{
-			conformance.CannotWatch:  "not yet: no recording of a live cluster (which kinds, whose writes) is declared for seed 004",
-			conformance.CannotStream: "not yet: the STACKABLE rules have no facts readable one event at a time (Online), so a timeline is judged held in memory",
-		},
+			Forms: conformance.AllForms}},
 		Rules:    rules.Rules(cfg),
 		Estimate: estimate,
 		Expects:  SampleClusterGVK,
@@ -88,7 +88,10 @@ type world struct {
 	subject operatorImpl
 	// play plays the operator whatever the form (package player); with
 	// a Deployment (cluster mode) the cluster runs the pods (pods is nil).
-	play     *player.Player
+	play *player.Player
+	// team is a team's reconciler in the operator role (library mode,
+	// library.go), nil otherwise.
+	team     *conformance.Reconciler
 	pods     *workload.Controller
 	user     *sim.Client
 	clusters map[string]Cluster // by name, what the scenario declared
@@ -100,14 +103,19 @@ func build(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, c
 		user: sched.Client(st.API, "scenario", "scenario"), clusters: map[string]Cluster{}}
 	var err error
 	switch impl := cast[RoleOperator].Impl.(type) {
-	case operatorImpl:
+	case operatorImpl, conformance.Reconciler:
 		if st.Deployments != nil {
 			// The cluster's controllers would run the workloads the
-			// operator writes: opcert's operator has no place there.
+			// operator writes: an operator in opcert's process has no
+			// place there.
 			err = fmt.Errorf("%s: on a cluster the %s role is played by the team's Deployment: give --subject %s.%s=deployment:NAMESPACE/NAME",
 				Name, RoleOperator, Name, RoleOperator)
 		}
-		w.subject = impl
+		if r, ok := impl.(conformance.Reconciler); ok {
+			w.team = &r
+		} else {
+			w.subject = impl.(operatorImpl)
+		}
 	default:
 		if !player.Takes(impl) {
 			err = fmt.Errorf("%s: the %s role cannot be played by %T", Name, RoleOperator, impl)
@@ -151,9 +159,12 @@ func (w *world) startOperator(ctx context.Context) error {
 	c := sched.Client(w.st.API, actorOperator, RoleOperator)
 	var op operator
 	var err error
-	if v := w.subject.faithful; v != "" {
+	switch v := w.subject.faithful; {
+	case w.team != nil:
+		op, err = w.newTeamOperator(c, *w.team)
+	case v != "":
 		op, err = faithful.New(v, c, sched.Clock(), w.spec.namespaces())
-	} else {
+	default:
 		op, err = ref.New(c, sched.Clock(), ref.Options{Namespaces: w.spec.namespaces(), Profile: w.subject.profile, Flaw: w.subject.flaw})
 	}
 	if err != nil {
@@ -167,8 +178,8 @@ func (w *world) startOperator(ctx context.Context) error {
 }
 
 // operator is what the simulator runs of an operator subject: the
-// reference's or a faithful variant's reconciler, its watches' map and
-// its first requests.
+// reference's, a faithful variant's or a team's reconciler, its watches'
+// map and its first requests.
 type operator interface {
 	reconcile.Reconciler
 	Map(ctx context.Context, obj client.Object) []reconcile.Request

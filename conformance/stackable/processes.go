@@ -12,6 +12,7 @@ import (
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/conformance/player"
 	"github.com/opcert/opcert/conformance/stackable/rules"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/record"
 	"github.com/opcert/opcert/sim"
 	"github.com/opcert/opcert/sim/timeline"
@@ -113,8 +114,10 @@ var namespaceKind = schema.GroupKind{Kind: "Namespace"}
 // the stage's), a tolerance on when the operator
 // must reflect a change (Mechanism.WithTolerance: rules.Config.Tolerance)
 // and the reaction bound the rules judge with (Mechanism.Reaction and
-// WithReaction, opcert's --reaction-bound: rules.Config.Reaction).
+// WithReaction, opcert's --reaction-bound: rules.Config.Reaction); and the
+// rules' reader of a stream (Mechanism.Online), judging with rc.
 func scalable(m *conformance.Mechanism, rc rules.Config) *conformance.Mechanism {
+	m.Online = []judge.Online{rules.Online(rc)}
 	m.Scaled = func(scale float64) *conformance.Mechanism {
 		// The bound is a requeue of the scenario's world, which a
 		// time-scaled run plays faster: scaled with it, it still judges the

@@ -50,7 +50,14 @@
 //   - Actors: one actor "operator" (role "operator") reconciles every
 //     SampleCluster; Process events (Kind Process, Name "operator") say
 //     when it is down. Writes by other roles (workload, scenario) are
-//     what it reads.
+//     what it reads. No change is judged before the operator is seen: in
+//     a run its first start (it is down until then), in a recording,
+//     which has no process events, its first write. A recording in which
+//     it never writes (its field manager put down to no role, say)
+//     judges no change: their absence is no failure of it.
+//   - A workload or pod written before any write of its cluster (a
+//     recording that listed it first) joins the cluster, as it stands,
+//     at the cluster's first write.
 //
 // # Readings
 //
@@ -89,9 +96,26 @@
 //     unreachable node selector does, cluster_resources.rs).
 //   - lastProbeTime is optional (007 judges it where set: not before
 //     lastTransitionTime, not after the write; 010 warns where absent).
-//   - Not judged, never failed: the operator down, a deadline after the
-//     run, a cluster whose reconcile fails. Each failure carries the
-//     window it judged, so a recording gap excuses only what falls in it.
+//   - Not judged, never failed: the operator down or not seen yet, a
+//     deadline after the run, a cluster whose reconcile fails. Each
+//     failure carries the window it judged, so a recording gap excuses
+//     only what falls in it.
+//
+// # Judged as the events pass
+//
+// The rules are one fold over the timeline in its order (stream.go):
+// each cluster's story is replayed as its events come, each write of the
+// operator judged at once against the worlds of the slack before it, each
+// change once an event after its deadline came (or at the end). Batch
+// judging (Check) folds the whole timeline, knowing its end; a stream
+// (Online, judge.Stream: opcert analyze and watch) folds it as it
+// is read, keeping per cluster only a window of its story (the events of
+// the last slack, and those since the oldest change still owed, which an
+// operator down draws out), its objects as they stand, and what the rules
+// found (failures, not-judged notes, one duration per measured reaction).
+// A stream learns its end only once read: with --until before its last
+// event, a change owed between the two is judged on the events that came
+// after the end, where a batch judging says it was owed after the end.
 //
 // # Profile operator-rs
 //

@@ -33,70 +33,158 @@ type watch struct {
 	check func(world, out scene) (problem string, judged bool)
 }
 
-// judge judges w over the story s of all, adding to g and, for each change
-// that needed one, the operator's reaction to r.
-func (c Config) judge(j *judge.Judging, all *stories, s *story, w watch, g *judge.Findings, r *reactions) {
+// watching is one watch of one cluster judged as its story streams past:
+// each write of the output at once, against the worlds of the slack
+// before it; each change (the first input of an instant) once its
+// deadline has passed (stream.go calls owe in the order of the changes);
+// the operator's reaction to a change as its writes come.
+type watching struct {
+	s    *story
+	w    watch
+	f    *findings
+	r    *reactions
+	last time.Time // the instant of the latest change
+	any  bool      // whether a change came
+	m    measuring
+	// owing are the changes whose deadline has not come, by number.
+	owing []int
+	// cutOutput and cutInput are the last output and input before the
+	// story's window, if any.
+	cutOutput, cutInput *timeline.Event
+}
+
+// measuring is the reaction to the latest change being measured: from
+// the change to the first write after it, before the next change, that
+// matches the world it wrote in; none when the output standing before it
+// already matched the world after its instant.
+type measuring struct {
+	first  int       // the change's number
+	prior  scene     // the scene before it
+	closed bool      // its instant is over: settled and scanning
+	done   bool      // measured, or nothing to measure
+	at     time.Time // its instant
+}
+
+// read takes the story's event i: closes the instant of the change being
+// measured, starts a new change, judges a write.
+func (wt *watching) read(c Config, i int, off func(time.Time) string) {
+	s, e := wt.s, wt.s.ev(i)
+	if wt.any && !wt.m.done && !wt.m.closed && e.Time.After(wt.m.at) {
+		wt.settle(i - 1)
+	}
+	if wt.w.input(e) && (!wt.any || !e.Time.Equal(wt.last)) {
+		wt.any, wt.last = true, e.Time
+		// The story's first event has no output before it to measure from.
+		wt.m = measuring{first: i, prior: s.before(i), at: e.Time, done: i == 0}
+		wt.owing = append(wt.owing, i)
+	}
+	if !wt.w.output(e) {
+		return
+	}
+	if wt.m.closed && !wt.m.done {
+		wt.react(i)
+	}
 	slack := c.slack()
-	// The first input event of each instant at which inputs changed.
-	var starts []int
-	for i, e := range s.events {
-		if w.input(e) && (len(starts) == 0 || !s.events[starts[len(starts)-1]].Time.Equal(e.Time)) {
-			starts = append(starts, i)
+	lo := max(s.last(s.base, e.Time.Add(-slack), false), 0)
+	if problem, judged := c.window(s, wt.w, lo, i, i); judged && problem != "" {
+		since := s.ev(lo).Time
+		ev := []timeline.Event{e}
+		if cause, ok := wt.lastInput(i); ok {
+			ev = []timeline.Event{cause, e}
 		}
+		wt.f.written = append(wt.f.written, judge.Problem{
+			Message: fmt.Sprintf("%s (write at %s, reflecting no state since %s)", problem, off(e.Time), off(since)),
+			From:    since, To: e.Time, Evidence: ev})
 	}
-	for k, first := range starts {
-		from := s.events[first].Time
-		next := len(s.events)
-		if k+1 < len(starts) {
-			next = starts[k+1]
-		}
-		r.measure(s, w, first, next)
-		owed, ok := all.procs.Owed(actorOperator, from, slack)
-		if !ok {
-			g.Skip(fmt.Sprintf("%s down from %s", actorOperator, j.Offset(from)))
-			continue
-		}
-		if owed.After(j.End) {
-			g.Skip(fmt.Sprintf("the run ended before %s, when the change at %s was owed", j.Offset(owed), j.Offset(from)))
-			continue
-		}
-		at := s.last(first, owed, true)
-		problem, judged := c.window(s, w, s.last(first, owed.Add(-slack), true), at, at)
-		if !judged {
-			continue
-		}
-		g.Judged++
-		if problem != "" {
-			ev := []timeline.Event{s.events[s.last(first, from, true)]}
-			if last := lastOutput(s, w, at); last >= 0 {
-				ev = append(ev, s.events[last])
-			}
-			g.FailIn(fmt.Sprintf("%s (at %s, after the change at %s)", problem, j.Offset(owed), j.Offset(from)), from, owed, ev...)
-		}
+}
+
+// settle closes the instant of the change being measured, whose last
+// event is settled: the reaction is measured if the output standing
+// before the change does not match the world after its instant, from the
+// writes of the instant on.
+func (wt *watching) settle(settled int) {
+	wt.m.closed = true
+	if p, judged := wt.w.check(wt.s.at(settled), wt.m.prior); !judged || p == "" {
+		wt.m.done = true
+		return
 	}
-	for i, e := range s.events {
-		if !w.output(e) {
-			continue
-		}
-		lo := s.last(0, e.Time.Add(-slack), false)
-		if problem, judged := c.window(s, w, max(lo, 0), i, i); judged && problem != "" {
-			since := s.events[max(lo, 0)].Time
-			ev := []timeline.Event{e}
-			if cause := lastInput(s, w, i); cause >= 0 {
-				ev = []timeline.Event{s.events[cause], e}
-			}
-			g.FailIn(fmt.Sprintf("%s (write at %s, reflecting no state since %s)", problem, j.Offset(e.Time), j.Offset(since)), since, e.Time, ev...)
+	for i := wt.m.first; i <= settled && !wt.m.done; i++ {
+		if wt.w.output(wt.s.ev(i)) {
+			wt.react(i)
 		}
 	}
 }
 
-// last is the index of the story's last event from index i on at or
-// before t (before t when !inclusive), or i-1 when there is none.
-func (s *story) last(i int, t time.Time, inclusive bool) int {
-	for i < len(s.events) && (s.events[i].Time.Before(t) || inclusive && s.events[i].Time.Equal(t)) {
-		i++
+// react measures the reaction if the output write i matches the world
+// it was written in.
+func (wt *watching) react(i int) {
+	if p, judged := wt.w.check(wt.s.at(i), wt.s.at(i)); judged && p == "" {
+		wt.r.took.Add(wt.s.ev(i).Time.Sub(wt.m.at))
+		wt.m.done = true
 	}
-	return i - 1
+}
+
+// owe judges the oldest change still owed, first, whose deadline is
+// owed: the output as it stood then must match a world of the slack
+// before it.
+func (wt *watching) owe(c Config, first int, owed time.Time, off func(time.Time) string) {
+	s := wt.s
+	wt.owing = wt.owing[1:]
+	at := s.last(first, owed, true)
+	problem, judged := c.window(s, wt.w, s.last(first, owed.Add(-c.slack()), true), at, at)
+	if !judged {
+		return
+	}
+	wt.f.judged++
+	if problem == "" {
+		return
+	}
+	from := s.ev(first).Time
+	ev := []timeline.Event{s.ev(s.last(first, from, true))}
+	if last, ok := wt.lastOutput(at); ok {
+		ev = append(ev, last)
+	}
+	wt.f.owed = append(wt.f.owed, judge.Problem{
+		Message: fmt.Sprintf("%s (at %s, after the change at %s)", problem, off(owed), off(from)),
+		From:    from, To: owed, Evidence: ev})
+}
+
+// finish ends the measure of the last change at the end of the story.
+func (wt *watching) finish() {
+	if wt.any && !wt.m.closed && !wt.m.done {
+		wt.settle(wt.s.next() - 1)
+	}
+}
+
+// keep is the first event the watching still reads: the oldest change
+// owed, or the change being measured while its instant lasts; next when
+// none.
+func (wt *watching) keep() int {
+	k := wt.s.next()
+	if len(wt.owing) > 0 {
+		k = wt.owing[0]
+	}
+	if wt.any && !wt.m.closed && !wt.m.done {
+		k = min(k, wt.m.first)
+	}
+	return k
+}
+
+// cutting notes the last output and input among the events the story is
+// about to drop (before i).
+func (wt *watching) cutting(i int) {
+	for k := i - 1; k >= wt.s.base; k-- {
+		if e := wt.s.ev(k); wt.w.output(e) {
+			wt.cutOutput = &e
+			break
+		}
+	}
+	for k := i - 1; k >= wt.s.base; k-- {
+		if e := wt.s.ev(k); wt.w.input(e) {
+			wt.cutInput = &e
+			break
+		}
+	}
 }
 
 // window judges the output as scene out holds it against the worlds
@@ -105,7 +193,7 @@ func (s *story) last(i int, t time.Time, inclusive bool) int {
 func (c Config) window(s *story, w watch, lo, hi, out int) (string, bool) {
 	problem, judged := "", false
 	for i := hi; i >= lo && i >= 0; i-- {
-		p, ok := w.check(s.after[i], s.after[out])
+		p, ok := w.check(s.at(i), s.at(out))
 		if !ok || p == "" {
 			return "", ok || judged
 		}
@@ -116,56 +204,38 @@ func (c Config) window(s *story, w watch, lo, hi, out int) (string, bool) {
 	return problem, judged
 }
 
-// lastOutput is the last output write up to the story's event i, or -1:
-// what stood at the deadline.
-func lastOutput(s *story, w watch, i int) int {
-	for ; i >= 0; i-- {
-		if w.output(s.events[i]) {
-			return i
+// lastOutput is the last output write up to the story's event i: what
+// stood at the deadline.
+func (wt *watching) lastOutput(i int) (timeline.Event, bool) {
+	for ; i >= wt.s.base; i-- {
+		if e := wt.s.ev(i); wt.w.output(e) {
+			return e, true
 		}
 	}
-	return -1
+	if wt.cutOutput != nil {
+		return *wt.cutOutput, true
+	}
+	return timeline.Event{}, false
 }
 
-// lastInput is the last input event up to the story's event i, or -1.
-func lastInput(s *story, w watch, i int) int {
-	for ; i >= 0; i-- {
-		if w.input(s.events[i]) {
-			return i
+// lastInput is the last input event up to the story's event i.
+func (wt *watching) lastInput(i int) (timeline.Event, bool) {
+	for ; i >= wt.s.base; i-- {
+		if e := wt.s.ev(i); wt.w.input(e) {
+			return e, true
 		}
 	}
-	return -1
+	if wt.cutInput != nil {
+		return *wt.cutInput, true
+	}
+	return timeline.Event{}, false
 }
 
 // reactions are the operator's reactions to the changes that needed one,
-// for a rule's measure: from a change to the first write after it that
-// matches the world it wrote in.
+// for a rule's measure.
 type reactions struct {
 	name string
 	took judge.Latencies
-}
-
-// measure notes the reaction to the change at the story's event first,
-// the next one at event next: none when the output standing before it
-// already matched the world after its instant, or when no write matched
-// before the next change.
-func (r *reactions) measure(s *story, w watch, first, next int) {
-	if first == 0 {
-		return
-	}
-	settled := s.last(first, s.events[first].Time, true)
-	if p, judged := w.check(s.after[settled], s.after[first-1]); !judged || p == "" {
-		return
-	}
-	for i := first; i < next; i++ {
-		if !w.output(s.events[i]) {
-			continue
-		}
-		if p, judged := w.check(s.after[i], s.after[i]); judged && p == "" {
-			r.took.Add(s.events[i].Time.Sub(s.events[first].Time))
-			return
-		}
-	}
 }
 
 // verdict is the judgement's verdict with the reactions measured against

@@ -31,31 +31,31 @@ func Rules(cfg Config) []judge.Rule {
 	return []judge.Rule{
 		{ID: "STACKABLE-001", Section: "004 §Implementation details, Available rows; DESIGN 004", Role: RoleOperator,
 			Statement: fmt.Sprintf("for every state of a SampleCluster's roles and pods, reconciled without errors, %s, %s (statuses only: the ADR names no reason and gives its messages as examples)", available, reconcile(cfg)),
-			Check:     cfg.availableFollows},
+			Check:     cfg.check(r001)},
 		{ID: "STACKABLE-002", Section: "004 §Implementation details, Progressing rows; DESIGN 004", Role: RoleOperator,
 			Statement: notRS(fmt.Sprintf("for every state of a SampleCluster's roles and pods, reconciled without errors, Progressing is True if the replicas differ from what the spec asks and a pod's phase is not Failed, False if they do not differ or a pod is Failed (either where both rows hold, any status where none does), False accepted once stopped, %s", reconcile(cfg))),
-			Check:     cfg.progressingFollows},
+			Check:     cfg.check(r002)},
 		{ID: "STACKABLE-003", Section: "004 §Implementation details, Degraded rows; DESIGN 004", Role: RoleOperator,
 			Statement: notRS(fmt.Sprintf("for every state of a SampleCluster's roles and pods, reconciled without errors, Degraded is True if a role has fewer replicas available than the spec asks and a pod has phase Unknown or Failed, False if every role has them (any status where no row holds), False accepted once stopped, %s", reconcile(cfg))),
-			Check:     cfg.degradedFollows},
+			Check:     cfg.check(r003)},
 		{ID: "STACKABLE-004", Section: "004 §Implementation details, Paused and Stopped rows", Role: RoleOperator,
 			Statement: fmt.Sprintf("%s, %s", command, reconcile(cfg)),
-			Check:     cfg.commandFollows},
+			Check:     cfg.check(r004)},
 		{ID: "STACKABLE-005", Section: "004 §Implementation details, Paused True", Role: RoleOperator,
 			Statement: fmt.Sprintf("%s, the operator writes none of the cluster's workloads (no create, update or delete) once %s have passed: the cluster is not reconciled", pause, cfg.slack()),
-			Check:     cfg.leftAlone},
+			Check:     cfg.check(r005)},
 		{ID: "STACKABLE-006", Section: "004 §Implementation details, Stopped True; DESIGN 004", Role: RoleOperator,
 			Statement: fmt.Sprintf("%s, every workload of the cluster has spec.replicas 0 (a DaemonSet, which cannot scale, is deleted or schedules no pod), %s, and stays so while stopped", stop, reconcile(cfg)),
-			Check:     cfg.scaledToZero},
+			Check:     cfg.check(r006)},
 		{ID: "STACKABLE-007", Section: "004 §Decision Drivers, transition history; 004 §Context and Problem Statement; UPSTREAM", Role: RoleOperator,
 			Statement: cfg.validity(),
-			Check:     cfg.validConditions},
+			Check:     cfg.check(r007)},
 		{ID: "STACKABLE-009", Section: "004 §Implementation details, Example Message column; 004 §Set Status Conditions Only, Pros", Role: RoleOperator, Style: true,
 			Statement: fmt.Sprintf("every condition the operator writes on a SampleCluster has a message, and where the table's example message names the offending pods (Available Unknown, Progressing False on a Failed pod, Degraded True) it names each of them, %s (the example texts themselves are not asked for)", reconcile(cfg)),
-			Check:     cfg.messagesNamePods},
+			Check:     cfg.check(r009)},
 		{ID: "STACKABLE-010", Section: "004 §Set Status Conditions Only, examples; UPSTREAM Kubernetes conditions", Role: RoleOperator, Style: true,
 			Statement: "every condition the operator writes on a SampleCluster carries a lastProbeTime, as every condition of the ADR's examples does, and its reason, when it has one, is CamelCase, as Kubernetes conditions' are",
-			Check:     cfg.conventions},
+			Check:     cfg.check(r010)},
 	}
 }
 
@@ -73,4 +73,10 @@ func reconcile(cfg Config) string {
 		return "within one reconcile (once the instant of the change is quiet)"
 	}
 	return "within " + cfg.slack().String() + " of each change (the reaction bound)"
+}
+
+// check is the Check of the rule of index i: its verdict of the rules'
+// judging.
+func (c Config) check(i int) func(*judge.Judging) judge.Verdict {
+	return func(j *judge.Judging) judge.Verdict { return c.verdicts(j)[i] }
 }

@@ -37,39 +37,50 @@ type expect struct {
 	want statuses
 }
 
-// conditionsFollow judges, for every cluster, that its conditions are
-// what wants says of the world (nil: nothing owed) within the reaction
-// bound; state describes the world judged. A cluster that is gone or
-// whose reconcile fails (spec.broken: the table applies only after a
-// reconcile without errors, 004 §Implementation details, Precondition)
-// owes nothing. nothing says why a verdict judged nothing.
-func (c Config) conditionsFollow(j *judge.Judging, name, nothing string, wants func(s *story, world scene) (exps []expect, state string)) judge.Verdict {
-	all := storiesOf(j)
-	var g judge.Findings
-	r := &reactions{name: name}
-	for _, s := range all.clusters {
-		c.judge(j, all, s, watch{
-			input:  func(e timeline.Event) bool { return reads(s.ref, e) },
-			output: func(e timeline.Event) bool { return e.IsWrite() && e.Object == s.ref && e.Role == RoleOperator },
-			check: func(world, out scene) (string, bool) {
-				if world.cluster == nil || world.cluster.spec.Broken != "" || out.cluster == nil {
-					return "", false
-				}
-				exps, state := wants(s, world)
-				if exps == nil {
-					return "", false
-				}
-				for _, x := range exps {
-					got, has := out.cluster.conds[x.typ]
-					if !has || !x.want.has(got.Status) {
-						return fmt.Sprintf("%s: %s is %s, want %s (%s)", s.ref, x.typ, conditionText(got, has), x.want, state), true
-					}
-				}
-				return "", true
-			},
-		}, &g, r)
+// ruleWatch is a rule's watch of one cluster.
+type ruleWatch struct {
+	rule int
+	watch
+}
+
+// watches are the rules' watches of the cluster of story s, in Rules'
+// order: the table's conditions (001 to 004), its workloads' replicas
+// while stopped (006), its messages (009).
+func (c Config) watches(s *story) []ruleWatch {
+	out := []ruleWatch{{r001, c.conditionsFollow(s, c.availableWants)}}
+	if !c.operatorRS() {
+		out = append(out, ruleWatch{r002, c.conditionsFollow(s, progressingWants)}, ruleWatch{r003, c.conditionsFollow(s, degradedWants)})
 	}
-	return r.verdict(&g, nothing, c.slack())
+	return append(out, ruleWatch{r004, c.conditionsFollow(s, c.commandWants)}, ruleWatch{r006, c.scaledToZero(s)}, ruleWatch{r009, c.messagesNamePods(s)})
+}
+
+// conditionsFollow is the watch, in the cluster of story s, that its
+// conditions are what wants says of the world (nil: nothing owed) within
+// the reaction bound; state describes the world judged. A cluster that is
+// gone or whose reconcile fails (spec.broken: the table applies only
+// after a reconcile without errors, 004 §Implementation details,
+// Precondition) owes nothing.
+func (c Config) conditionsFollow(s *story, wants func(s *story, world scene) (exps []expect, state string)) watch {
+	return watch{
+		input:  func(e timeline.Event) bool { return reads(s.ref, e) },
+		output: func(e timeline.Event) bool { return e.IsWrite() && e.Object == s.ref && e.Role == RoleOperator },
+		check: func(world, out scene) (string, bool) {
+			if world.cluster == nil || world.cluster.spec.Broken != "" || out.cluster == nil {
+				return "", false
+			}
+			exps, state := wants(s, world)
+			if exps == nil {
+				return "", false
+			}
+			for _, x := range exps {
+				got, has := out.cluster.conds[x.typ]
+				if !has || !x.want.has(got.Status) {
+					return fmt.Sprintf("%s: %s is %s, want %s (%s)", s.ref, x.typ, conditionText(got, has), x.want, state), true
+				}
+			}
+			return "", true
+		},
+	}
 }
 
 // conditionText writes a condition as a rule quotes it.
@@ -124,26 +135,24 @@ func seedFacts(s *story, sc scene) (facts, string, bool) {
 	return factsOf(ms, podsOf(sc.labelled()), stopped), state, true
 }
 
-// availableFollows is STACKABLE-001.
-func (c Config) availableFollows(j *judge.Judging) judge.Verdict {
-	return c.conditionsFollow(j, "Available", noWorkload, func(s *story, sc scene) ([]expect, string) {
-		if c.operatorRS() {
-			ms := sc.members(s.ref)
-			if len(ms) == 0 {
-				return nil, ""
-			}
-			statuses := make([]string, 0, len(ms))
-			for _, m := range ms {
-				statuses = append(statuses, operatorRSAvailable(m.counts))
-			}
-			return []expect{{condAvailable, statusOf(mergeOperatorRS(statuses))}}, describe(ms)
-		}
-		f, state, ok := seedFacts(s, sc)
-		if !ok {
+// availableWants is what STACKABLE-001 asks of Available.
+func (c Config) availableWants(s *story, sc scene) ([]expect, string) {
+	if c.operatorRS() {
+		ms := sc.members(s.ref)
+		if len(ms) == 0 {
 			return nil, ""
 		}
-		return []expect{{condAvailable, f.available()}}, state
-	})
+		statuses := make([]string, 0, len(ms))
+		for _, m := range ms {
+			statuses = append(statuses, operatorRSAvailable(m.counts))
+		}
+		return []expect{{condAvailable, statusOf(mergeOperatorRS(statuses))}}, describe(ms)
+	}
+	f, state, ok := seedFacts(s, sc)
+	if !ok {
+		return nil, ""
+	}
+	return []expect{{condAvailable, f.available()}}, state
 }
 
 // notBuilt is the verdict of a rule on a condition operator-rs does not
@@ -152,44 +161,32 @@ func (c Config) notBuilt(typ string) judge.Verdict {
 	return judge.Verdict{Status: reports.Skip, Message: fmt.Sprintf("not judged: the %s profile builds no %s condition (UPSTREAM; status/condition/{statefulset,deployment,daemonset}.rs build Available only)", c.profile(), typ)}
 }
 
-// progressingFollows is STACKABLE-002.
-func (c Config) progressingFollows(j *judge.Judging) judge.Verdict {
-	if c.operatorRS() {
-		return c.notBuilt(condProgressing)
+// progressingWants is what STACKABLE-002 asks of Progressing.
+func progressingWants(s *story, sc scene) ([]expect, string) {
+	f, state, ok := seedFacts(s, sc)
+	if !ok {
+		return nil, ""
 	}
-	return c.conditionsFollow(j, "Progressing", noWorkload, func(s *story, sc scene) ([]expect, string) {
-		f, state, ok := seedFacts(s, sc)
-		if !ok {
-			return nil, ""
-		}
-		return []expect{{condProgressing, f.progressing()}}, state
-	})
+	return []expect{{condProgressing, f.progressing()}}, state
 }
 
-// degradedFollows is STACKABLE-003.
-func (c Config) degradedFollows(j *judge.Judging) judge.Verdict {
-	if c.operatorRS() {
-		return c.notBuilt(condDegraded)
+// degradedWants is what STACKABLE-003 asks of Degraded.
+func degradedWants(s *story, sc scene) ([]expect, string) {
+	f, state, ok := seedFacts(s, sc)
+	if !ok {
+		return nil, ""
 	}
-	return c.conditionsFollow(j, "Degraded", noWorkload, func(s *story, sc scene) ([]expect, string) {
-		f, state, ok := seedFacts(s, sc)
-		if !ok {
-			return nil, ""
-		}
-		return []expect{{condDegraded, f.degraded()}}, state
-	})
+	return []expect{{condDegraded, f.degraded()}}, state
 }
 
-// commandFollows is STACKABLE-004.
-func (c Config) commandFollows(j *judge.Judging) judge.Verdict {
-	return c.conditionsFollow(j, "Paused and Stopped", "no SampleCluster reconciled without errors", func(s *story, sc scene) ([]expect, string) {
-		if c.operatorRS() {
-			op := sc.cluster.spec.ClusterOperation
-			paused, stopped := operationRows(op)
-			return []expect{{condReconciliationPaused, paused}, {condStopped, stopped}},
-				fmt.Sprintf("clusterOperation reconciliationPaused %t, stopped %t", op.ReconciliationPaused, op.Stopped)
-		}
-		paused, stopped := commandRows(sc.cluster.command())
-		return []expect{{condPaused, paused}, {condStopped, stopped}}, fmt.Sprintf("operator-command %q", sc.cluster.command())
-	})
+// commandWants is what STACKABLE-004 asks of Paused and Stopped.
+func (c Config) commandWants(_ *story, sc scene) ([]expect, string) {
+	if c.operatorRS() {
+		op := sc.cluster.spec.ClusterOperation
+		paused, stopped := operationRows(op)
+		return []expect{{condReconciliationPaused, paused}, {condStopped, stopped}},
+			fmt.Sprintf("clusterOperation reconciliationPaused %t, stopped %t", op.ReconciliationPaused, op.Stopped)
+	}
+	paused, stopped := commandRows(sc.cluster.command())
+	return []expect{{condPaused, paused}, {condStopped, stopped}}, fmt.Sprintf("operator-command %q", sc.cluster.command())
 }

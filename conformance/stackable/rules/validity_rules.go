@@ -14,45 +14,46 @@ import (
 // 009 (messages name the pods, a Style rule) and 010 (the conventions of
 // the ADR's examples and of Kubernetes, a Style rule).
 
-// eachCondition calls check on every condition the operator writes on a
-// SampleCluster, with the write, and on every entry of status.conditions
-// as a write records it (list true), adding to g.
-func eachCondition(j *judge.Judging, g *judge.Findings,
-	check func(e timeline.Event, ch timeline.ConditionChange) string,
-	listed func(e timeline.Event, x condition) string) {
-	for _, s := range storiesOf(j).clusters {
-		for i, e := range s.events {
-			if !e.IsWrite() || e.Verb == timeline.VerbDelete || e.Object != s.ref || e.Role != RoleOperator {
-				continue
-			}
-			for _, ch := range e.Conditions {
-				if ch.After == nil || check == nil {
-					continue
-				}
-				g.Judged++
-				if why := check(e, ch); why != "" {
-					g.FailIn(fmt.Sprintf("%s at %s: condition %s %s", e.Object, j.Offset(e.Time), ch.Type, why), e.Time, e.Time, e)
-				}
-			}
-			if _, ok := e.Field(fieldConditions); !ok || listed == nil {
-				continue
-			}
-			for _, x := range s.after[i].cluster.list {
-				g.Judged++
-				if why := listed(e, x); why != "" {
-					g.FailIn(fmt.Sprintf("%s at %s: condition %s %s", e.Object, j.Offset(e.Time), x.Type, why), e.Time, e.Time, e)
-				}
-			}
+// conditions judges STACKABLE-007 and 010 at the story's event i of
+// cluster cj: every condition the operator writes on the cluster, and
+// every entry of status.conditions as its write records it.
+func (g *judging) conditions(cj *clusterJudge, i int) {
+	s, e := cj.s, cj.s.ev(i)
+	if !e.IsWrite() || e.Verb == timeline.VerbDelete || e.Object != s.ref || e.Role != RoleOperator {
+		return
+	}
+	fail := func(f *findings, typ, why string) {
+		f.written = append(f.written, judge.Problem{Message: fmt.Sprintf("%s at %s: condition %s %s", e.Object, g.off(e.Time), typ, why),
+			From: e.Time, To: e.Time, Evidence: []timeline.Event{e}})
+	}
+	valid, conventions := &cj.f[r007], &cj.f[r010]
+	for _, ch := range e.Conditions {
+		if ch.After == nil {
+			continue
+		}
+		valid.judged++
+		if why := g.c.conditionProblem(ch, e.Time); why != "" {
+			fail(valid, ch.Type, why)
+		}
+		conventions.judged++
+		if r := ch.After.Reason; r != "" && (len(r) > maxReason || !reasonPattern.MatchString(r)) {
+			fail(conventions, ch.Type, fmt.Sprintf("has reason %q, not CamelCase", r))
 		}
 	}
-}
-
-// validConditions is STACKABLE-007.
-func (c Config) validConditions(j *judge.Judging) judge.Verdict {
-	var g judge.Findings
-	eachCondition(j, &g, func(e timeline.Event, ch timeline.ConditionChange) string { return c.conditionProblem(ch, e.Time) },
-		func(e timeline.Event, x condition) string { return c.probeProblem(x, e.Time) })
-	return g.Verdict("no condition written on a SampleCluster by the operator")
+	if _, ok := e.Field(fieldConditions); !ok {
+		return
+	}
+	for _, x := range s.at(i).cluster.list {
+		valid.judged++
+		if why := g.c.probeProblem(x, e.Time); why != "" {
+			fail(valid, x.Type, why)
+		}
+		g.probed = true
+		conventions.judged++
+		if x.LastProbeTime == nil {
+			fail(conventions, x.Type, "has no lastProbeTime")
+		}
+	}
 }
 
 // conditionProblem says what is wrong with a condition as a write at t
@@ -102,49 +103,21 @@ func (c Config) probeProblem(x condition, t time.Time) string {
 	return ""
 }
 
-// conventions is STACKABLE-010.
-func (c Config) conventions(j *judge.Judging) judge.Verdict {
-	var g judge.Findings
-	probed := false
-	eachCondition(j, &g, func(_ timeline.Event, ch timeline.ConditionChange) string {
-		if r := ch.After.Reason; r != "" && (len(r) > maxReason || !reasonPattern.MatchString(r)) {
-			return fmt.Sprintf("has reason %q, not CamelCase", r)
-		}
-		return ""
-	}, func(_ timeline.Event, x condition) string {
-		probed = true
-		if x.LastProbeTime == nil {
-			return "has no lastProbeTime"
-		}
-		return ""
-	})
-	if !probed && g.Judged > 0 {
-		g.Skip("lastProbeTime: no write recorded status.conditions")
+// messagesNamePods is STACKABLE-009's watch of the cluster of story s.
+func (c Config) messagesNamePods(s *story) watch {
+	return watch{
+		input:  func(e timeline.Event) bool { return reads(s.ref, e) },
+		output: func(e timeline.Event) bool { return e.IsWrite() && e.Object == s.ref && e.Role == RoleOperator },
+		check: func(world, out scene) (string, bool) {
+			if world.cluster == nil || world.cluster.spec.Broken != "" || out.cluster == nil || len(out.cluster.conds) == 0 {
+				return "", false
+			}
+			if p := unnamed(s, world, out); p != "" {
+				return s.ref.String() + ": " + p, true
+			}
+			return "", true
+		},
 	}
-	return g.Verdict("no condition written on a SampleCluster by the operator")
-}
-
-// messagesNamePods is STACKABLE-009.
-func (c Config) messagesNamePods(j *judge.Judging) judge.Verdict {
-	all := storiesOf(j)
-	var g judge.Findings
-	r := &reactions{name: "messages"}
-	for _, s := range all.clusters {
-		c.judge(j, all, s, watch{
-			input:  func(e timeline.Event) bool { return reads(s.ref, e) },
-			output: func(e timeline.Event) bool { return e.IsWrite() && e.Object == s.ref && e.Role == RoleOperator },
-			check: func(world, out scene) (string, bool) {
-				if world.cluster == nil || world.cluster.spec.Broken != "" || out.cluster == nil || len(out.cluster.conds) == 0 {
-					return "", false
-				}
-				if p := unnamed(s, world, out); p != "" {
-					return s.ref.String() + ": " + p, true
-				}
-				return "", true
-			},
-		}, &g, r)
-	}
-	return g.Verdict("no SampleCluster with conditions, reconciled without errors")
 }
 
 // unnamed says which of the table's conditions out holds has no message,

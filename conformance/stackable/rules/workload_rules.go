@@ -2,7 +2,6 @@ package rules
 
 import (
 	"fmt"
-	"time"
 
 	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/sim/timeline"
@@ -40,75 +39,53 @@ func (c Config) stopped(sc scene) bool {
 	return sc.cluster.command() == commandStopped
 }
 
-// during judges, in every cluster, each span in which holds is true of
-// the scene (already before the event judged): an event offends (what it
-// does, or "") only once the span is older than the slack (the reaction
-// bound and the tolerance); an offence within it may have been decided
-// before the operator saw the change, and is not judged.
-func (c Config) during(j *judge.Judging, holds func(sc scene) bool, offends func(s *story, e timeline.Event) string, g *judge.Findings) {
-	for _, s := range storiesOf(j).clusters {
-		var since time.Time
-		open := false
-		for i, e := range s.events {
-			if open {
-				if what := offends(s, e); what != "" {
-					if c.slack() > 0 && !e.Time.After(since.Add(c.slack())) {
-						g.Skip(fmt.Sprintf("%s at %s, within %s of the change at %s", what, j.Offset(e.Time), c.slack(), j.Offset(since)))
-					} else {
-						g.FailIn(fmt.Sprintf("%s: %s at %s (since %s)", s.ref, what, j.Offset(e.Time), j.Offset(since)), since, e.Time, e)
-					}
-				}
-			}
-			now := holds(s.after[i])
-			if now && !open {
-				since, open = e.Time, true
-				g.Judged++
-			}
-			open = now
+// pause judges STACKABLE-005 at the story's event i of cluster cj, the
+// span the cluster is paused in (the scene before the event judged): a
+// write of one of its workloads by the operator offends only once the
+// span is older than the slack (the reaction bound and the tolerance); an
+// offence within it may have been decided before the operator saw the
+// change, and is not judged.
+func (g *judging) pause(cj *clusterJudge, i int) {
+	c, s, e, f := g.c, cj.s, cj.s.ev(i), &cj.f[r005]
+	if cj.paused && isWorkload(e.Object) && e.Role == RoleOperator {
+		what := fmt.Sprintf("the operator's %s of %s while paused", e.Verb, e.Object)
+		if c.slack() > 0 && !e.Time.After(cj.since.Add(c.slack())) {
+			f.notes = append(f.notes, fmt.Sprintf("%s at %s, within %s of the change at %s", what, g.off(e.Time), c.slack(), g.off(cj.since)))
+		} else {
+			f.written = append(f.written, judge.Problem{Message: fmt.Sprintf("%s: %s at %s (since %s)", s.ref, what, g.off(e.Time), g.off(cj.since)),
+				From: cj.since, To: e.Time, Evidence: []timeline.Event{e}})
 		}
 	}
-}
-
-// leftAlone is STACKABLE-005.
-func (c Config) leftAlone(j *judge.Judging) judge.Verdict {
-	var g judge.Findings
-	c.during(j, c.paused, func(s *story, e timeline.Event) string {
-		if !isWorkload(e.Object) || e.Role != RoleOperator {
-			return ""
-		}
-		return fmt.Sprintf("the operator's %s of %s while paused", e.Verb, e.Object)
-	}, &g)
-	return g.Verdict("no SampleCluster paused")
-}
-
-// scaledToZero is STACKABLE-006.
-func (c Config) scaledToZero(j *judge.Judging) judge.Verdict {
-	all := storiesOf(j)
-	var g judge.Findings
-	r := &reactions{name: "replicas to 0"}
-	for _, s := range all.clusters {
-		c.judge(j, all, s, watch{
-			input: func(e timeline.Event) bool {
-				return e.IsWrite() && e.Role != RoleOperator || reads(s.ref, e) && e.Object == s.ref
-			},
-			output: func(e timeline.Event) bool { return e.IsWrite() && isWorkload(e.Object) && e.Role == RoleOperator },
-			check: func(world, out scene) (string, bool) {
-				if !c.stopped(world) || world.cluster.spec.Broken != "" {
-					return "", false
-				}
-				for _, m := range out.labelled() {
-					switch {
-					case m.kind == kindDaemonSet && m.status.DesiredNumberScheduled > 0:
-						return fmt.Sprintf("%s: stopped, but %s is not deleted and schedules %d pods", s.ref, m.ref, m.status.DesiredNumberScheduled), true
-					case m.kind != kindDaemonSet && (m.spec == nil || *m.spec != 0):
-						return fmt.Sprintf("%s: stopped, but %s has spec.replicas %s", s.ref, m.ref, replicasText(m.spec)), true
-					}
-				}
-				return "", true
-			},
-		}, &g, r)
+	now := c.paused(s.at(i))
+	if now && !cj.paused {
+		cj.since = e.Time
+		f.judged++
 	}
-	return r.verdict(&g, "no SampleCluster stopped", c.slack())
+	cj.paused = now
+}
+
+// scaledToZero is STACKABLE-006's watch of the cluster of story s.
+func (c Config) scaledToZero(s *story) watch {
+	return watch{
+		input: func(e timeline.Event) bool {
+			return e.IsWrite() && e.Role != RoleOperator || reads(s.ref, e) && e.Object == s.ref
+		},
+		output: func(e timeline.Event) bool { return e.IsWrite() && isWorkload(e.Object) && e.Role == RoleOperator },
+		check: func(world, out scene) (string, bool) {
+			if !c.stopped(world) || world.cluster.spec.Broken != "" {
+				return "", false
+			}
+			for _, m := range out.labelled() {
+				switch {
+				case m.kind == kindDaemonSet && m.status.DesiredNumberScheduled > 0:
+					return fmt.Sprintf("%s: stopped, but %s is not deleted and schedules %d pods", s.ref, m.ref, m.status.DesiredNumberScheduled), true
+				case m.kind != kindDaemonSet && (m.spec == nil || *m.spec != 0):
+					return fmt.Sprintf("%s: stopped, but %s has spec.replicas %s", s.ref, m.ref, replicasText(m.spec)), true
+				}
+			}
+			return "", true
+		},
+	}
 }
 
 func replicasText(n *int) string {

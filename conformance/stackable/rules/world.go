@@ -6,17 +6,16 @@ import (
 	"strings"
 	"time"
 
-	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
 // The seed-004 world as the rules read it off the timeline (doc.go,
 // Timeline contract), one SampleCluster at a time: the cluster with its
 // annotations, spec and conditions, the workloads it owns and their pods.
-// Each cluster's events are replayed apart, the scene after each of them
-// kept, so that a rule reads what stood at any instant; a scene shares
-// with the one before it every map its event did not change, so a
-// thousand clusters cost a thousand small replays, not one large one.
+// Each cluster's events are replayed apart (story.go), the scene after
+// each of them kept while a rule may still read it; a scene shares with
+// the one before it every map its event did not change, so a thousand
+// clusters cost a thousand small replays, not one large one.
 
 // cluster is a SampleCluster.
 type cluster struct {
@@ -81,38 +80,6 @@ type scene struct {
 	pods      map[timeline.ObjectRef]pod
 }
 
-// story is one cluster's part of the timeline: its events (the cluster's
-// writes and those of the workloads and pods labelled with its name) and
-// the scene after each.
-type story struct {
-	ref    timeline.ObjectRef
-	events []timeline.Event
-	after  []scene
-}
-
-// before is the scene just before the story's event i.
-func (s *story) before(i int) scene {
-	if i == 0 {
-		return scene{}
-	}
-	return s.after[i-1]
-}
-
-// stories are a timeline's clusters, in name order, and when the
-// operator was down.
-type stories struct {
-	clusters []*story
-	procs    judge.Downtimes
-}
-
-// storiesKey is the key of the replayed timeline among a judging's facts:
-// every rule reads the same stories.
-type storiesKey struct{}
-
-func storiesOf(j *judge.Judging) *stories {
-	return judge.Facts(j, storiesKey{}, readStories)
-}
-
 func isCluster(o timeline.ObjectRef) bool { return o.Kind == kindCluster && o.Group == groupSamples }
 
 func isWorkload(o timeline.ObjectRef) bool {
@@ -120,62 +87,6 @@ func isWorkload(o timeline.ObjectRef) bool {
 }
 
 func isPod(o timeline.ObjectRef) bool { return o.Kind == kindPod && o.Group == "" }
-
-func readStories(events []timeline.Event) *stories {
-	all := &stories{procs: judge.Downtimes{}}
-	byRef := map[timeline.ObjectRef]*story{}
-	names := map[string][]string{} // cluster names by namespace
-	for _, e := range events {
-		if e.IsWrite() && isCluster(e.Object) && byRef[e.Object] == nil {
-			byRef[e.Object] = &story{ref: e.Object}
-			names[e.Object.Namespace] = append(names[e.Object.Namespace], e.Object.Name)
-			all.clusters = append(all.clusters, byRef[e.Object])
-		}
-	}
-	slices.SortFunc(all.clusters, func(a, b *story) int { return strings.Compare(a.ref.String(), b.ref.String()) })
-	owner := map[timeline.ObjectRef]*story{} // of each workload and pod, by its last labels
-	for _, e := range events {
-		if e.Object.Kind == timeline.KindProcess && e.Object.Group == "" {
-			all.procs.Note(e)
-			continue
-		}
-		if !e.IsWrite() {
-			continue
-		}
-		switch {
-		case isCluster(e.Object):
-			byRef[e.Object].add(e)
-		case isWorkload(e.Object) || isPod(e.Object):
-			path := fieldLabels
-			if isWorkload(e.Object) {
-				path = fieldTemplateLabels
-			}
-			was := owner[e.Object]
-			now := was
-			if f, ok := e.Field(path); ok {
-				var labels map[string]string
-				f.Decode(&labels)
-				now = nil
-				if name := ownerName(names[e.Object.Namespace], labels[labelInstance]); name != "" {
-					now = byRef[timeline.ObjectRef{Kind: kindCluster, Group: groupSamples, Namespace: e.Object.Namespace, Name: name}]
-				}
-			}
-			// An object relabelled away from a cluster leaves its story
-			// with this event, and joins its new one.
-			if was != nil && was != now {
-				was.add(e)
-			}
-			if now != nil {
-				now.add(e)
-			}
-			owner[e.Object] = now
-			if e.Verb == timeline.VerbDelete {
-				delete(owner, e.Object)
-			}
-		}
-	}
-	return all
-}
 
 // ownerName is the cluster among names that the instance label names:
 // the one it equals, or else the longest it ends with after a "-" (the
@@ -195,47 +106,6 @@ func ownerName(names []string, instance string) string {
 		}
 	}
 	return best
-}
-
-// add appends e to the story and the scene it leaves.
-func (s *story) add(e timeline.Event) {
-	sc := s.before(len(s.events))
-	gone := e.Verb == timeline.VerbDelete
-	switch {
-	case isCluster(e.Object):
-		if gone {
-			sc.cluster = nil
-			break
-		}
-		var c cluster
-		if sc.cluster != nil && e.Verb != timeline.VerbCreate {
-			c = *sc.cluster
-		}
-		c = c.with(e)
-		sc.cluster = &c
-	case isWorkload(e.Object):
-		sc.workloads = maps.Clone(sc.workloads)
-		if sc.workloads == nil {
-			sc.workloads = map[timeline.ObjectRef]workload{}
-		}
-		if gone {
-			delete(sc.workloads, e.Object)
-			break
-		}
-		sc.workloads[e.Object] = sc.workloads[e.Object].with(e)
-	case isPod(e.Object):
-		sc.pods = maps.Clone(sc.pods)
-		if sc.pods == nil {
-			sc.pods = map[timeline.ObjectRef]pod{}
-		}
-		if gone {
-			delete(sc.pods, e.Object)
-			break
-		}
-		sc.pods[e.Object] = sc.pods[e.Object].with(e)
-	}
-	s.events = append(s.events, e)
-	s.after = append(s.after, sc)
 }
 
 func (c cluster) with(e timeline.Event) cluster {

@@ -13,7 +13,8 @@
 // status the gate writes).
 //
 // The roles: aggregator (reference/olm's Aggregator, the seed's status
-// probe operator, or a faithful variant of package faithful), olm
+// probe operator, a faithful variant of package faithful, or a team's Go
+// reconciler: library mode, below), olm
 // (reference/olm's Gate and the OperatorCondition copier), and operator,
 // the operator OLM installed (operator.go). README.md holds the audit of
 // the seed the rules follow and the reaction bound's reasoning.
@@ -35,6 +36,14 @@
 // state makes it write, and OLM-011 judges that it says it is not
 // upgradeable while an operand migrates. Cluster mode is not offered:
 // its world writes would need a cluster's OLM, which opcert plays.
+//
+// A team's aggregator (library mode, conformance.Reconciler) gets the
+// run's client and clock, Instance.Name the operator's CSV (its Probe's
+// name), and one request, {operator's namespace, CSV}, at its start and at
+// every event of a CRD, of the Probe and of a CR of the fixtures' kinds.
+// It finds out itself, from the API, which CRDs opt in (their condition
+// annotations), their CRs and the Probe; the target namespaces and the
+// expression reading are not given (README.md, "The aggregator role").
 //
 // The fixtures' CRDs are cluster-scoped and shared by the runs of one API
 // server (their names cannot carry a run's prefix: a CRD's name is its

@@ -56,8 +56,7 @@ func Mechanism(cfg Config) *conformance.Mechanism {
 	return &conformance.Mechanism{
 		Name: Name, Seed: Seed,
 		Roles: []conformance.Role{
-			{Name: RoleAggregator, Subjects: aggregators, Cannot: map[conformance.Form]string{
-				conformance.FormLibrary: "not yet: the world builds the aggregator from opcert's own subjects only (the reference, faithful and broken ones)",
+			{Name: RoleAggregator, Subjects: aggregators, Forms: []conformance.Form{conformance.FormLibrary}, Cannot: map[conformance.Form]string{
 				conformance.FormProcess: "not yet: the world starts no executable for the aggregator",
 				conformance.FormCluster: "not yet: the world scales no Deployment for the aggregator",
 			}},
@@ -134,7 +133,7 @@ var recordedFields = map[schema.GroupVersionKind][]string{
 
 func build(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast, cfg Config) (conformance.Actions, error) {
 	switch cast[RoleAggregator].Impl.(type) {
-	case olmref.AggregatorFlaw, faithful.Variant:
+	case olmref.AggregatorFlaw, faithful.Variant, conformance.Reconciler:
 	default:
 		return nil, fmt.Errorf("%s: the %s role cannot be played by %T", Name, RoleAggregator, cast[RoleAggregator].Impl)
 	}
@@ -203,10 +202,14 @@ func (w *world) newAggregator() (aggregator, error) {
 	})
 }
 
-// startAggregator starts the aggregator role's subject.
+// startAggregator starts the aggregator role's subject: a team's
+// reconciler (teamAggregator), or one of opcert's own with the watches it
+// asks for.
 func (w *world) startAggregator(ctx context.Context) error {
+	if impl, ok := w.cast[RoleAggregator].Impl.(conformance.Reconciler); ok {
+		return w.teamAggregator(ctx, impl)
+	}
 	sched := w.st.Sched
-	spec := w.spec
 	a, err := w.newAggregator()
 	if err != nil {
 		return err
@@ -220,7 +223,29 @@ func (w *world) startAggregator(ctx context.Context) error {
 		watches = append(watches, sim.Watch{GVK: k, Map: a.Map})
 	}
 	return sched.Start(ctx, sim.Actor{Name: actorAggregator, Role: RoleAggregator, Reconciler: a, Watches: watches,
-		Initial: []reconcile.Request{{NamespacedName: types.NamespacedName{Namespace: spec.namespace(), Name: spec.csv()}}}})
+		Initial: []reconcile.Request{w.operatorRequest()}})
+}
+
+// teamAggregator starts a team's reconciler as the aggregator (library
+// mode): Instance.Name is the Probe's name (the operator's CSV), and its
+// one request, {operator's namespace, CSV}, comes at its start and at
+// every event of a CRD, of the Probe and of a CR of the sample kinds.
+// What it counts (the annotated CRDs, the target namespaces) it reads
+// from the API itself (README.md, "The aggregator role").
+func (w *world) teamAggregator(ctx context.Context, impl conformance.Reconciler) error {
+	sched := w.st.Sched
+	r, err := impl.New(conformance.Instance{Client: sched.Client(w.st.API, actorAggregator, RoleAggregator), Clock: sched.Clock(), Name: w.spec.csv()})
+	if err != nil {
+		return fmt.Errorf("building the team's aggregator: %w", err)
+	}
+	req := w.operatorRequest()
+	toProbe := func(context.Context, client.Object) []reconcile.Request { return []reconcile.Request{req} }
+	watches := []sim.Watch{{GVK: CRDGVK, Map: toProbe}, {GVK: ProbeGVK, Map: toProbe}}
+	for _, kind := range sortedKeys(ownedCRDs) {
+		watches = append(watches, sim.Watch{GVK: crGVK(ownedCRDs[kind]), Map: toProbe})
+	}
+	return sched.Start(ctx, sim.Actor{Name: actorAggregator, Role: RoleAggregator, Reconciler: r, Watches: watches,
+		Initial: []reconcile.Request{req}})
 }
 
 // startGate starts OLM's upgrade gate.

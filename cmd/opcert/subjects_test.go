@@ -28,8 +28,8 @@ func TestParseSubjectsScopesRoles(t *testing.T) {
 		{"operator=sluggish", `no subject "sluggish" for role operator`},
 		{"nosuch.operator=x", `no mechanism "nosuch"`},
 		// No role of that name takes the form: each says why.
-		{"detector=exec:/bin/true", "role stale.detector cannot be played by an executable (process mode): not yet: "},
-		{"startup-monitor=deployment:ops/monitor", "role staticpod.startup-monitor cannot be played by a Deployment (cluster mode): a simulated node's files cannot be on a real cluster"},
+		{"detector=deployment:ops/detector", "role stale.detector cannot be played by a Deployment (cluster mode): not yet: "},
+		{"startup-monitor=deployment:ops/monitor", "role staticpod.startup-monitor cannot be played by a Deployment (cluster mode): a Deployment on a cluster cannot see a simulated node's files"},
 	} {
 		got, err := parseSubjects([]string{tc.flag}, mechs)
 		if err != nil {

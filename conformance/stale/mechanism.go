@@ -40,10 +40,9 @@ func MechanismRecording(cfg Config, detectorManagers []string) *conformance.Mech
 	m := judging(&conformance.Mechanism{
 		Name: "stale", Seed: "000",
 		Roles: []conformance.Role{
-			{Name: RoleDetector, Subjects: detectors, Forms: []conformance.Form{conformance.FormLibrary}, Cannot: map[conformance.Form]string{
-				conformance.FormProcess: "not yet: the world starts only its operators as executables (processes.go); certify a detector of your own in library mode, or record a running one with opcert watch --detector-manager",
+			{Name: RoleDetector, Subjects: detectors, Forms: []conformance.Form{conformance.FormLibrary, conformance.FormProcess}, Cannot: map[conformance.Form]string{
 				conformance.FormCluster: "not yet: the world scales only its operators' Deployments (deployments.go); on a live cluster opcert watch records the running detector (--detector-manager)",
-			}},
+			}, Placeholders: detectorPlaceholders},
 			{Name: RoleOperator, Subjects: operators, Forms: conformance.AllForms, Placeholders: placeholders},
 		},
 		Rules:    rules.Rules(cfg),
@@ -93,6 +92,10 @@ type world struct {
 	play     *player.Player
 	operands string
 	ops      map[string]*op
+	// detector plays the detector whatever the form; cfg holds the
+	// thresholds its executable is given (detector_process.go).
+	detector *player.Player
+	cfg      Config
 	// params and decide make each detector process the run starts;
 	// ownDetector (with params' thresholds) or externalDetector, a team's,
 	// replaces them.
@@ -111,7 +114,7 @@ type op struct {
 }
 
 func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
-	w := &world{st: st, ops: map[string]*op{}}
+	w := &world{st: st, cfg: cfg, ops: map[string]*op{}}
 	var err error
 	switch impl := cast[RoleOperator].Impl.(type) {
 	case operatorImpl:
@@ -140,10 +143,15 @@ func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios
 	case conformance.Reconciler:
 		w.externalDetector = &impl
 	default:
-		return nil, fmt.Errorf("stale: the detector role cannot be played by %T", impl)
+		if !player.Takes(impl) {
+			return nil, fmt.Errorf("stale: the detector role cannot be played by %T", impl)
+		}
+	}
+	if w.detector, err = player.New(ctx, st, cast[RoleDetector].Impl, w.detectorSpec()); err != nil {
+		return nil, fmt.Errorf("stale: %w", err)
 	}
 	w.chaos(sc, fleet)
-	if err := w.startDetector(ctx); err != nil {
+	if err := w.detector.Start(ctx, RoleDetector); err != nil {
 		return nil, err
 	}
 	var started []string
@@ -249,12 +257,7 @@ func (w *world) startDetector(ctx context.Context) error {
 
 // RestartDetector starts a new detector process, killing the running one.
 func (w *world) RestartDetector(ctx context.Context) error {
-	if w.st.Sched.Running(RoleDetector) {
-		if err := w.st.Sched.Kill(ctx, RoleDetector); err != nil {
-			return err
-		}
-	}
-	return w.startDetector(ctx)
+	return w.detector.Restart(ctx, RoleDetector)
 }
 
 // Kill, Hang and Reconnect of an operator that is not running do nothing,
@@ -302,10 +305,7 @@ func (w *world) Do(ctx context.Context, action string, arg any) error {
 		a := arg.(*SlowOperator)
 		return w.SetAnswerDelay(ctx, a.Operator, a.AnswerDelay.Duration)
 	case actKillDetector:
-		if !w.st.Sched.Running(RoleDetector) {
-			return nil
-		}
-		return w.st.Sched.Kill(ctx, RoleDetector)
+		return w.detector.Kill(ctx, RoleDetector)
 	case actRestartDetector:
 		return w.RestartDetector(ctx)
 	}

@@ -120,6 +120,21 @@ type Action struct {
 	Type reflect.Type
 }
 
+// Act is the action name whose step value is a T (Step.Arg then holds a
+// *T for a struct type, a T otherwise).
+func Act[T any](name string) Action { return Action{Name: name, Type: reflect.TypeFor[T]()} }
+
+// Embedded is the directory dir of files, a mechanism's built-in scenarios
+// embedded in its binary (Kind.Builtins). The directory is there at build
+// time: a dir that is not is a programming error, and panics.
+func Embedded(files fs.FS, dir string) fs.FS {
+	sub, err := fs.Sub(files, dir)
+	if err != nil {
+		panic(fmt.Sprintf("scenarios: built-ins in %s: %v", dir, err))
+	}
+	return sub
+}
+
 func (k *Kind) action(name string) (Action, bool) {
 	for _, a := range k.Actions {
 		if a.Name == name {

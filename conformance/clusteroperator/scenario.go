@@ -3,7 +3,6 @@ package clusteroperator
 import (
 	"embed"
 	"fmt"
-	"io/fs"
 	"reflect"
 	"regexp"
 	"slices"
@@ -103,27 +102,22 @@ var version = regexp.MustCompile(`^[0-9A-Za-z]([0-9A-Za-z._-]{0,61}[0-9A-Za-z])?
 var builtinFiles embed.FS
 
 func init() {
-	builtins, err := fs.Sub(builtinFiles, "scenarios")
-	if err != nil {
-		panic(err) // the embedded directory is there at build time
-	}
-	str := reflect.TypeFor[string]()
 	scenarios.RegisterKind(scenarios.Kind{
 		Mechanism: Name,
 		World:     reflect.TypeFor[World](),
 		Actions: []scenarios.Action{
-			{Name: actUpgrade, Type: str},
-			{Name: actStick, Type: reflect.TypeFor[StickOperand]()},
-			{Name: actHoldNode, Type: str},
-			{Name: actBlock, Type: reflect.TypeFor[BlockUpgrade]()},
-			{Name: actUnblock, Type: str},
-			{Name: actKill, Type: str}, {Name: actRestart, Type: str},
+			scenarios.Act[string](actUpgrade),
+			scenarios.Act[StickOperand](actStick),
+			scenarios.Act[string](actHoldNode),
+			scenarios.Act[BlockUpgrade](actBlock),
+			scenarios.Act[string](actUnblock),
+			scenarios.Act[string](actKill), scenarios.Act[string](actRestart),
 		},
 		Expects:    ClusterOperatorGVK,
 		Conditions: clusterOperatorConditions,
 		Roles:      []string{RoleOperator, RoleVersionOperator, workload.Role},
 		Validate:   validate,
-		Builtins:   builtins,
+		Builtins:   scenarios.Embedded(builtinFiles, "scenarios"),
 	})
 }
 

@@ -3,7 +3,6 @@ package olm
 import (
 	"embed"
 	"fmt"
-	"io/fs"
 	"reflect"
 	"regexp"
 	"slices"
@@ -206,32 +205,27 @@ var conditionType = regexp.MustCompile(`^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-
 var builtinFiles embed.FS
 
 func init() {
-	builtins, err := fs.Sub(builtinFiles, "scenarios")
-	if err != nil {
-		panic(err) // the embedded directory is there at build time
-	}
-	str := reflect.TypeFor[string]()
 	scenarios.RegisterKind(scenarios.Kind{
 		Mechanism: Name,
 		World:     reflect.TypeFor[World](),
 		Actions: []scenarios.Action{
-			{Name: actSetConditions, Type: reflect.TypeFor[SetConditions]()},
-			{Name: actCreateCR, Type: reflect.TypeFor[CR]()},
-			{Name: actDeleteCR, Type: reflect.TypeFor[ObjectRef]()},
-			{Name: actAnnotate, Type: reflect.TypeFor[CRD]()},
-			{Name: actEditProbe, Type: reflect.TypeFor[ProbeSpec]()},
-			{Name: actProbeStatus, Type: reflect.TypeFor[scenarios.Condition]()},
-			{Name: actOCCondition, Type: reflect.TypeFor[scenarios.Condition]()},
-			{Name: actOverride, Type: reflect.TypeFor[Override]()},
-			{Name: actUpgrade, Type: str},
-			{Name: actOperand, Type: reflect.TypeFor[Operand]()},
-			{Name: actKill, Type: str}, {Name: actRestart, Type: str},
+			scenarios.Act[SetConditions](actSetConditions),
+			scenarios.Act[CR](actCreateCR),
+			scenarios.Act[ObjectRef](actDeleteCR),
+			scenarios.Act[CRD](actAnnotate),
+			scenarios.Act[ProbeSpec](actEditProbe),
+			scenarios.Act[scenarios.Condition](actProbeStatus),
+			scenarios.Act[scenarios.Condition](actOCCondition),
+			scenarios.Act[Override](actOverride),
+			scenarios.Act[string](actUpgrade),
+			scenarios.Act[Operand](actOperand),
+			scenarios.Act[string](actKill), scenarios.Act[string](actRestart),
 		},
 		Expects:    ProbeGVK,
 		Conditions: probeConditions,
 		Roles:      []string{RoleAggregator, RoleOLM, RoleOperator},
 		Validate:   validate,
-		Builtins:   builtins,
+		Builtins:   scenarios.Embedded(builtinFiles, "scenarios"),
 	})
 }
 

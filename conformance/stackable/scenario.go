@@ -3,7 +3,6 @@ package stackable
 import (
 	"embed"
 	"fmt"
-	"io/fs"
 	"reflect"
 	"slices"
 	"strings"
@@ -136,28 +135,23 @@ var (
 var builtinFiles embed.FS
 
 func init() {
-	builtins, err := fs.Sub(builtinFiles, "scenarios")
-	if err != nil {
-		panic(err) // the embedded directory is there at build time
-	}
-	pod := reflect.TypeFor[PodRef]()
 	scenarios.RegisterKind(scenarios.Kind{
 		Mechanism: Name,
 		World:     reflect.TypeFor[World](),
 		Actions: []scenarios.Action{
-			{Name: actFail, Type: pod}, {Name: actLose, Type: pod}, {Name: actRecover, Type: pod},
-			{Name: actScale, Type: reflect.TypeFor[Scale]()},
-			{Name: actCommand, Type: reflect.TypeFor[Command]()},
-			{Name: actOperation, Type: reflect.TypeFor[Operation]()},
-			{Name: actBreak, Type: reflect.TypeFor[Break]()},
-			{Name: actFix, Type: reflect.TypeFor[string]()},
-			{Name: actKill, Type: reflect.TypeFor[bool]()}, {Name: actRestart, Type: reflect.TypeFor[bool]()},
+			scenarios.Act[PodRef](actFail), scenarios.Act[PodRef](actLose), scenarios.Act[PodRef](actRecover),
+			scenarios.Act[Scale](actScale),
+			scenarios.Act[Command](actCommand),
+			scenarios.Act[Operation](actOperation),
+			scenarios.Act[Break](actBreak),
+			scenarios.Act[string](actFix),
+			scenarios.Act[bool](actKill), scenarios.Act[bool](actRestart),
 		},
 		Expects:    SampleClusterGVK,
 		Conditions: clusterConditions,
 		Roles:      []string{RoleOperator, workload.Role},
 		Validate:   validate,
-		Builtins:   builtins,
+		Builtins:   scenarios.Embedded(builtinFiles, "scenarios"),
 	})
 }
 

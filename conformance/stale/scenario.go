@@ -3,7 +3,6 @@ package stale
 import (
 	"embed"
 	"fmt"
-	"io/fs"
 	"reflect"
 	"slices"
 	"strings"
@@ -71,24 +70,19 @@ var clusterOperatorConditions = []string{"Available", "Degraded", "Failing", "Pr
 var builtinFiles embed.FS
 
 func init() {
-	builtins, err := fs.Sub(builtinFiles, "scenarios")
-	if err != nil {
-		panic(err) // the embedded directory is there at build time
-	}
-	str := reflect.TypeFor[string]()
 	scenarios.RegisterKind(scenarios.Kind{
 		Mechanism: "stale",
 		World:     reflect.TypeFor[World](),
 		Actions: []scenarios.Action{
-			{Name: actKill, Type: str}, {Name: actRestart, Type: str}, {Name: actHang, Type: str}, {Name: actReconnect, Type: str},
-			{Name: actSet, Type: reflect.TypeFor[SetCondition]()}, {Name: actSlow, Type: reflect.TypeFor[SlowOperator]()},
-			{Name: actKillDetector, Type: reflect.TypeFor[bool]()}, {Name: actRestartDetector, Type: reflect.TypeFor[bool]()},
+			scenarios.Act[string](actKill), scenarios.Act[string](actRestart), scenarios.Act[string](actHang), scenarios.Act[string](actReconnect),
+			scenarios.Act[SetCondition](actSet), scenarios.Act[SlowOperator](actSlow),
+			scenarios.Act[bool](actKillDetector), scenarios.Act[bool](actRestartDetector),
 		},
 		Expects:    ClusterOperatorGVK,
 		Conditions: clusterOperatorConditions,
 		Roles:      []string{RoleOperator, RoleDetector},
 		Validate:   validate,
-		Builtins:   builtins,
+		Builtins:   scenarios.Embedded(builtinFiles, "scenarios"),
 		Draw:       draw,
 	})
 }

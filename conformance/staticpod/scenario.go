@@ -3,7 +3,6 @@ package staticpod
 import (
 	"embed"
 	"fmt"
-	"io/fs"
 	"reflect"
 	"slices"
 	"strings"
@@ -128,29 +127,24 @@ const (
 var builtinFiles embed.FS
 
 func init() {
-	builtins, err := fs.Sub(builtinFiles, "scenarios")
-	if err != nil {
-		panic(err) // the embedded directory is there at build time
-	}
-	str := reflect.TypeFor[string]()
 	scenarios.RegisterKind(scenarios.Kind{
 		Mechanism: Name,
 		World:     reflect.TypeFor[World](),
 		Actions: []scenarios.Action{
-			{Name: actRollout, Type: reflect.TypeFor[Rollout]()},
-			{Name: actKillMonitor, Type: str}, {Name: actRestartMonitor, Type: str},
-			{Name: actKillInstaller, Type: str}, {Name: actRestartInstaller, Type: str},
-			{Name: actKillPruner, Type: str}, {Name: actRestartPruner, Type: str},
-			{Name: actKillOperator, Type: str}, {Name: actRestartOperator, Type: str},
-			{Name: actHangOperator, Type: str}, {Name: actReconnect, Type: str},
-			{Name: actEtcd, Type: reflect.TypeFor[Etcd]()},
+			scenarios.Act[Rollout](actRollout),
+			scenarios.Act[string](actKillMonitor), scenarios.Act[string](actRestartMonitor),
+			scenarios.Act[string](actKillInstaller), scenarios.Act[string](actRestartInstaller),
+			scenarios.Act[string](actKillPruner), scenarios.Act[string](actRestartPruner),
+			scenarios.Act[string](actKillOperator), scenarios.Act[string](actRestartOperator),
+			scenarios.Act[string](actHangOperator), scenarios.Act[string](actReconnect),
+			scenarios.Act[Etcd](actEtcd),
 		},
 		Expects:    ClusterOperatorGVK,
 		Conditions: conditionTypes,
 		Roles:      []string{RoleOperator, RoleKubelet, RoleStartupMonitor},
 		Validate:   validate,
 		Draw:       draw,
-		Builtins:   builtins,
+		Builtins:   scenarios.Embedded(builtinFiles, "scenarios"),
 	})
 }
 

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/opcert/opcert/judge"
+	"github.com/opcert/opcert/scenarios"
 	"github.com/spf13/pflag"
 )
 
@@ -15,11 +16,13 @@ import (
 // nothing else. Flags adds the mechanism's own flags (thresholds, budgets)
 // to a command's flag set and returns the function that builds the
 // Mechanism from their values once parsed, refusing values that make no
-// sense.
+// sense. Scenarios is its part of the scenario format (its Mechanism is
+// the plug-in's Name), registered with it.
 type Plugin struct {
-	Name  string
-	Seed  string
-	Flags func(fs *pflag.FlagSet) func() (*Mechanism, error)
+	Name      string
+	Seed      string
+	Flags     func(fs *pflag.FlagSet) func() (*Mechanism, error)
+	Scenarios scenarios.Kind
 	// Profiles are the designs the rules can judge against (e.g. the seed
 	// as DESIGN.md reads it, and what an upstream project shipped), the
 	// default first, chosen with the flag ProfileFlag. None: the seed only.
@@ -39,6 +42,8 @@ func Register(p Plugin) {
 	if _, dup := registry[p.Name]; dup {
 		panic(fmt.Sprintf("conformance: mechanism %q registered twice", p.Name))
 	}
+	p.Scenarios.Mechanism = p.Name
+	scenarios.RegisterKind(p.Scenarios)
 	registry[p.Name] = p
 }
 

@@ -21,7 +21,7 @@ func DefaultConfig() Config { return Config{} }
 func (Config) Rules() rules.Config { return rules.DefaultConfig() }
 
 func init() {
-	conformance.Register(conformance.Plugin{Name: Name, Seed: Seed, Flags: flags})
+	conformance.Register(conformance.Plugin{Name: Name, Seed: Seed, Flags: flags, Scenarios: scenarioKind})
 }
 
 // flags are seed 001's settings: none, so far.

@@ -101,24 +101,23 @@ var version = regexp.MustCompile(`^[0-9A-Za-z]([0-9A-Za-z._-]{0,61}[0-9A-Za-z])?
 //go:embed scenarios/*.yaml
 var builtinFiles embed.FS
 
-func init() {
-	scenarios.RegisterKind(scenarios.Kind{
-		Mechanism: Name,
-		World:     reflect.TypeFor[World](),
-		Actions: []scenarios.Action{
-			scenarios.Act[string](actUpgrade),
-			scenarios.Act[StickOperand](actStick),
-			scenarios.Act[string](actHoldNode),
-			scenarios.Act[BlockUpgrade](actBlock),
-			scenarios.Act[string](actUnblock),
-			scenarios.Act[string](actKill), scenarios.Act[string](actRestart),
-		},
-		Expects:    ClusterOperatorGVK,
-		Conditions: clusterOperatorConditions,
-		Roles:      []string{RoleOperator, RoleVersionOperator, workload.Role},
-		Validate:   validate,
-		Builtins:   scenarios.Embedded(builtinFiles, "scenarios"),
-	})
+// scenarioKind is the mechanism's part of the scenario format, registered
+// with its plug-in (conformance.Plugin.Scenarios).
+var scenarioKind = scenarios.Kind{
+	World: reflect.TypeFor[World](),
+	Actions: []scenarios.Action{
+		scenarios.Act[string](actUpgrade),
+		scenarios.Act[StickOperand](actStick),
+		scenarios.Act[string](actHoldNode),
+		scenarios.Act[BlockUpgrade](actBlock),
+		scenarios.Act[string](actUnblock),
+		scenarios.Act[string](actKill), scenarios.Act[string](actRestart),
+	},
+	Expects:    ClusterOperatorGVK,
+	Conditions: clusterOperatorConditions,
+	Roles:      []string{RoleOperator, RoleVersionOperator, workload.Role},
+	Validate:   validate,
+	Builtins:   scenarios.Embedded(builtinFiles, "scenarios"),
 }
 
 // scenarioWorld is a scenario's World (Parse always sets it).

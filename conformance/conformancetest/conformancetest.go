@@ -22,11 +22,12 @@
 //     subject it takes (Forms) and why not the others (Cannot). Say in
 //     Mechanism.Cannot why it cannot be recorded ("watch") or judged
 //     streaming ("stream") unless it sets Recording or Online.
-//  2. Its part of the scenario format, registered from the package's
-//     init (scenarios.RegisterKind): the world's fields, the actions and
-//     their value types, the built-ins, embedded.
-//  3. One registration of the plug-in from the same init
-//     (conformance.Register), with the flags that tune its rules.
+//  2. Its part of the scenario format (a scenarios.Kind): the world's
+//     fields, the actions and their value types (scenarios.Act), the
+//     built-ins, embedded (scenarios.Embedded).
+//  3. One registration from the package's init (conformance.Register):
+//     the plug-in with the flags that tune its rules and, in
+//     Plugin.Scenarios, its part of the scenario format.
 //  4. Its rules, pure functions over the timeline, in
 //     conformance/<name>/rules, each citing its seed's section, importing
 //     nothing of reference/ (TestRulesImportNoReference).

@@ -5,7 +5,6 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"reflect"
 	"slices"
 	"sync/atomic"
@@ -61,30 +60,26 @@ type toySwitch struct {
 var toyFiles embed.FS
 
 func init() {
-	builtins, err := fs.Sub(toyFiles, "testdata/toy")
-	if err != nil {
-		panic(err)
-	}
-	scenarios.RegisterKind(scenarios.Kind{
-		Mechanism: toyName,
-		World:     reflect.TypeFor[toyWorld](),
-		Actions:   []scenarios.Action{{Name: actSwitch, Type: reflect.TypeFor[toySwitch]()}},
-		Expects:   configMapGVK,
-		Roles:     []string{roleKeeper},
-		Validate: func(c *scenarios.Check, s *scenarios.Scenario) {
-			lamps := s.World.(*toyWorld).Lamps
-			for i, st := range s.Steps {
-				if a, ok := st.Arg.(*toySwitch); ok && (!slices.Contains(lamps, a.Lamp) || a.To != "on" && a.To != "off") {
-					c.Errorf(fmt.Sprintf("steps[%d].switch", i), "switch %s to %q: want a lamp of the world (%v) and on or off", a.Lamp, a.To, lamps)
-				}
-			}
-		},
-		Builtins: builtins,
-	})
-	// (3) One registration of the plug-in.
+	// (3) One registration of the plug-in, with (2) its part of the
+	// scenario format.
 	conformance.Register(conformance.Plugin{Name: toyName, Seed: "900",
 		Flags: func(*pflag.FlagSet) func() (*conformance.Mechanism, error) {
 			return func() (*conformance.Mechanism, error) { return toyMechanism(), nil }
+		},
+		Scenarios: scenarios.Kind{
+			World:   reflect.TypeFor[toyWorld](),
+			Actions: []scenarios.Action{scenarios.Act[toySwitch](actSwitch)},
+			Expects: configMapGVK,
+			Roles:   []string{roleKeeper},
+			Validate: func(c *scenarios.Check, s *scenarios.Scenario) {
+				lamps := s.World.(*toyWorld).Lamps
+				for i, st := range s.Steps {
+					if a, ok := st.Arg.(*toySwitch); ok && (!slices.Contains(lamps, a.Lamp) || a.To != "on" && a.To != "off") {
+						c.Errorf(fmt.Sprintf("steps[%d].switch", i), "switch %s to %q: want a lamp of the world (%v) and on or off", a.Lamp, a.To, lamps)
+					}
+				}
+			},
+			Builtins: scenarios.Embedded(toyFiles, "testdata/toy"),
 		}})
 }
 

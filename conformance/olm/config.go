@@ -32,7 +32,7 @@ func init() {
 	// The aggregator lists the CRs when it starts, the gate the Upgrades
 	// at each change of a Probe: from etcd, not waiting on the cache.
 	apiserver.ListFromEtcd("foos.example.com", "bars.example.com", "upgrades.opcert.io", "probes.operators.coreos.com")
-	conformance.Register(conformance.Plugin{Name: Name, Seed: Seed, Flags: flags,
+	conformance.Register(conformance.Plugin{Name: Name, Seed: Seed, Flags: flags, Scenarios: scenarioKind,
 		Profiles: []string{ReadingHolds, ReadingBlocks}, ProfileFlag: "olm-reading"})
 }
 

@@ -204,29 +204,28 @@ var conditionType = regexp.MustCompile(`^([a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-
 //go:embed scenarios/*.yaml
 var builtinFiles embed.FS
 
-func init() {
-	scenarios.RegisterKind(scenarios.Kind{
-		Mechanism: Name,
-		World:     reflect.TypeFor[World](),
-		Actions: []scenarios.Action{
-			scenarios.Act[SetConditions](actSetConditions),
-			scenarios.Act[CR](actCreateCR),
-			scenarios.Act[ObjectRef](actDeleteCR),
-			scenarios.Act[CRD](actAnnotate),
-			scenarios.Act[ProbeSpec](actEditProbe),
-			scenarios.Act[scenarios.Condition](actProbeStatus),
-			scenarios.Act[scenarios.Condition](actOCCondition),
-			scenarios.Act[Override](actOverride),
-			scenarios.Act[string](actUpgrade),
-			scenarios.Act[Operand](actOperand),
-			scenarios.Act[string](actKill), scenarios.Act[string](actRestart),
-		},
-		Expects:    ProbeGVK,
-		Conditions: probeConditions,
-		Roles:      []string{RoleAggregator, RoleOLM, RoleOperator},
-		Validate:   validate,
-		Builtins:   scenarios.Embedded(builtinFiles, "scenarios"),
-	})
+// scenarioKind is the mechanism's part of the scenario format, registered
+// with its plug-in (conformance.Plugin.Scenarios).
+var scenarioKind = scenarios.Kind{
+	World: reflect.TypeFor[World](),
+	Actions: []scenarios.Action{
+		scenarios.Act[SetConditions](actSetConditions),
+		scenarios.Act[CR](actCreateCR),
+		scenarios.Act[ObjectRef](actDeleteCR),
+		scenarios.Act[CRD](actAnnotate),
+		scenarios.Act[ProbeSpec](actEditProbe),
+		scenarios.Act[scenarios.Condition](actProbeStatus),
+		scenarios.Act[scenarios.Condition](actOCCondition),
+		scenarios.Act[Override](actOverride),
+		scenarios.Act[string](actUpgrade),
+		scenarios.Act[Operand](actOperand),
+		scenarios.Act[string](actKill), scenarios.Act[string](actRestart),
+	},
+	Expects:    ProbeGVK,
+	Conditions: probeConditions,
+	Roles:      []string{RoleAggregator, RoleOLM, RoleOperator},
+	Validate:   validate,
+	Builtins:   scenarios.Embedded(builtinFiles, "scenarios"),
 }
 
 // scenarioWorld is a scenario's World (Parse always sets it).

@@ -18,7 +18,7 @@ func DefaultConfig() Config { return rules.DefaultConfig() }
 func init() {
 	// The operator lists its clusters' workloads at each look.
 	apiserver.ListFromEtcd("sampleclusters.samples.opcert.io", "statefulsets.apps", "deployments.apps", "daemonsets.apps")
-	conformance.Register(conformance.Plugin{Name: Name, Seed: Seed, Flags: flags,
+	conformance.Register(conformance.Plugin{Name: Name, Seed: Seed, Flags: flags, Scenarios: scenarioKind,
 		Profiles: []string{rules.ProfileSeed, rules.ProfileOperatorRS}, ProfileFlag: "stackable-profile"})
 }
 

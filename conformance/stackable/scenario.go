@@ -134,25 +134,24 @@ var (
 //go:embed scenarios/*.yaml
 var builtinFiles embed.FS
 
-func init() {
-	scenarios.RegisterKind(scenarios.Kind{
-		Mechanism: Name,
-		World:     reflect.TypeFor[World](),
-		Actions: []scenarios.Action{
-			scenarios.Act[PodRef](actFail), scenarios.Act[PodRef](actLose), scenarios.Act[PodRef](actRecover),
-			scenarios.Act[Scale](actScale),
-			scenarios.Act[Command](actCommand),
-			scenarios.Act[Operation](actOperation),
-			scenarios.Act[Break](actBreak),
-			scenarios.Act[string](actFix),
-			scenarios.Act[bool](actKill), scenarios.Act[bool](actRestart),
-		},
-		Expects:    SampleClusterGVK,
-		Conditions: clusterConditions,
-		Roles:      []string{RoleOperator, workload.Role},
-		Validate:   validate,
-		Builtins:   scenarios.Embedded(builtinFiles, "scenarios"),
-	})
+// scenarioKind is the mechanism's part of the scenario format, registered
+// with its plug-in (conformance.Plugin.Scenarios).
+var scenarioKind = scenarios.Kind{
+	World: reflect.TypeFor[World](),
+	Actions: []scenarios.Action{
+		scenarios.Act[PodRef](actFail), scenarios.Act[PodRef](actLose), scenarios.Act[PodRef](actRecover),
+		scenarios.Act[Scale](actScale),
+		scenarios.Act[Command](actCommand),
+		scenarios.Act[Operation](actOperation),
+		scenarios.Act[Break](actBreak),
+		scenarios.Act[string](actFix),
+		scenarios.Act[bool](actKill), scenarios.Act[bool](actRestart),
+	},
+	Expects:    SampleClusterGVK,
+	Conditions: clusterConditions,
+	Roles:      []string{RoleOperator, workload.Role},
+	Validate:   validate,
+	Builtins:   scenarios.Embedded(builtinFiles, "scenarios"),
 }
 
 // scenarioWorld is a scenario's World (Parse always sets it).

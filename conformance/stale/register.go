@@ -7,7 +7,7 @@ import (
 )
 
 func init() {
-	conformance.Register(conformance.Plugin{Name: "stale", Seed: "000", Flags: flags})
+	conformance.Register(conformance.Plugin{Name: "stale", Seed: "000", Flags: flags, Scenarios: scenarioKind})
 }
 
 // flags are seed 000's thresholds (000 §Proposal, §Test Plan), with the

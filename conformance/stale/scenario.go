@@ -69,22 +69,21 @@ var clusterOperatorConditions = []string{"Available", "Degraded", "Failing", "Pr
 //go:embed scenarios/*.yaml
 var builtinFiles embed.FS
 
-func init() {
-	scenarios.RegisterKind(scenarios.Kind{
-		Mechanism: "stale",
-		World:     reflect.TypeFor[World](),
-		Actions: []scenarios.Action{
-			scenarios.Act[string](actKill), scenarios.Act[string](actRestart), scenarios.Act[string](actHang), scenarios.Act[string](actReconnect),
-			scenarios.Act[SetCondition](actSet), scenarios.Act[SlowOperator](actSlow),
-			scenarios.Act[bool](actKillDetector), scenarios.Act[bool](actRestartDetector),
-		},
-		Expects:    ClusterOperatorGVK,
-		Conditions: clusterOperatorConditions,
-		Roles:      []string{RoleOperator, RoleDetector},
-		Validate:   validate,
-		Builtins:   scenarios.Embedded(builtinFiles, "scenarios"),
-		Draw:       draw,
-	})
+// scenarioKind is the mechanism's part of the scenario format, registered
+// with its plug-in (conformance.Plugin.Scenarios).
+var scenarioKind = scenarios.Kind{
+	World: reflect.TypeFor[World](),
+	Actions: []scenarios.Action{
+		scenarios.Act[string](actKill), scenarios.Act[string](actRestart), scenarios.Act[string](actHang), scenarios.Act[string](actReconnect),
+		scenarios.Act[SetCondition](actSet), scenarios.Act[SlowOperator](actSlow),
+		scenarios.Act[bool](actKillDetector), scenarios.Act[bool](actRestartDetector),
+	},
+	Expects:    ClusterOperatorGVK,
+	Conditions: clusterOperatorConditions,
+	Roles:      []string{RoleOperator, RoleDetector},
+	Validate:   validate,
+	Builtins:   scenarios.Embedded(builtinFiles, "scenarios"),
+	Draw:       draw,
 }
 
 const defaultAnswer = time.Second

@@ -8,7 +8,7 @@ import (
 )
 
 func init() {
-	conformance.Register(conformance.Plugin{Name: Name, Seed: Seed, Flags: flags,
+	conformance.Register(conformance.Plugin{Name: Name, Seed: Seed, Flags: flags, Scenarios: scenarioKind,
 		Profiles: []string{rules.ProfileSeed, rules.ProfileLibraryGo}, ProfileFlag: "staticpod-profile"})
 }
 

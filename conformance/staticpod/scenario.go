@@ -126,26 +126,25 @@ const (
 //go:embed scenarios/*.yaml
 var builtinFiles embed.FS
 
-func init() {
-	scenarios.RegisterKind(scenarios.Kind{
-		Mechanism: Name,
-		World:     reflect.TypeFor[World](),
-		Actions: []scenarios.Action{
-			scenarios.Act[Rollout](actRollout),
-			scenarios.Act[string](actKillMonitor), scenarios.Act[string](actRestartMonitor),
-			scenarios.Act[string](actKillInstaller), scenarios.Act[string](actRestartInstaller),
-			scenarios.Act[string](actKillPruner), scenarios.Act[string](actRestartPruner),
-			scenarios.Act[string](actKillOperator), scenarios.Act[string](actRestartOperator),
-			scenarios.Act[string](actHangOperator), scenarios.Act[string](actReconnect),
-			scenarios.Act[Etcd](actEtcd),
-		},
-		Expects:    ClusterOperatorGVK,
-		Conditions: conditionTypes,
-		Roles:      []string{RoleOperator, RoleKubelet, RoleStartupMonitor},
-		Validate:   validate,
-		Draw:       draw,
-		Builtins:   scenarios.Embedded(builtinFiles, "scenarios"),
-	})
+// scenarioKind is the mechanism's part of the scenario format, registered
+// with its plug-in (conformance.Plugin.Scenarios).
+var scenarioKind = scenarios.Kind{
+	World: reflect.TypeFor[World](),
+	Actions: []scenarios.Action{
+		scenarios.Act[Rollout](actRollout),
+		scenarios.Act[string](actKillMonitor), scenarios.Act[string](actRestartMonitor),
+		scenarios.Act[string](actKillInstaller), scenarios.Act[string](actRestartInstaller),
+		scenarios.Act[string](actKillPruner), scenarios.Act[string](actRestartPruner),
+		scenarios.Act[string](actKillOperator), scenarios.Act[string](actRestartOperator),
+		scenarios.Act[string](actHangOperator), scenarios.Act[string](actReconnect),
+		scenarios.Act[Etcd](actEtcd),
+	},
+	Expects:    ClusterOperatorGVK,
+	Conditions: conditionTypes,
+	Roles:      []string{RoleOperator, RoleKubelet, RoleStartupMonitor},
+	Validate:   validate,
+	Draw:       draw,
+	Builtins:   scenarios.Embedded(builtinFiles, "scenarios"),
 }
 
 // scenarioWorld is a scenario's World (Parse always sets it).

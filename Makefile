@@ -9,7 +9,7 @@ GO ?= go
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME ?= 30s
 
-.PHONY: all build envtest demo test lint bench fuzz fuzz-seeds selftest clean
+.PHONY: all build envtest demo test lint bench fuzz fuzz-seeds selftest docs clean
 
 all: build
 
@@ -44,6 +44,11 @@ lint:
 	if [ -n "$$unformatted" ]; then echo "gofmt would change:"; echo "$$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) run $(STATICCHECK) ./...
+
+# The references generated from the code (CLI pages, rules, capability
+# table) into docs/reference; make test fails when they are out of date.
+docs:
+	$(GO) run ./cmd/opcert docs docs/reference
 
 # Every broken subject of every mechanism against the rules (README "Self-test").
 selftest: build envtest

@@ -21,13 +21,14 @@ import (
 // of json and yaml are lowerCamelCase and stable: scripts depend on them.
 var outputFormats = []string{"text", "json", "yaml"}
 
-// outputFlag adds -o/--output to cmd, with shell completion of its values,
-// and returns where the value lands.
-func outputFlag(cmd *cobra.Command) *string {
-	format := cmd.Flags().StringP("output", "o", "text", "output format: "+strings.Join(outputFormats, ", "))
+// outputFlag adds -o/--output to cmd, with shell completion of its values:
+// the formats every listing has and the command's extra ones.
+func outputFlag(cmd *cobra.Command, extra ...string) *string {
+	formats := append(slices.Clone(outputFormats), extra...)
+	format := cmd.Flags().StringP("output", "o", "text", "output format: "+strings.Join(formats, ", "))
 	// Registering fails only for a flag that does not exist or has a
 	// completion already; neither can happen on the line after defining it.
-	_ = cmd.RegisterFlagCompletionFunc("output", cobra.FixedCompletions(outputFormats, cobra.ShellCompDirectiveNoFileComp))
+	_ = cmd.RegisterFlagCompletionFunc("output", cobra.FixedCompletions(formats, cobra.ShellCompDirectiveNoFileComp))
 	return format
 }
 
@@ -208,7 +209,7 @@ no rule. Under the table, each mechanism's default reaction bound: how long a
 subject may take to act on a change it can see (--reaction-bound).`,
 		Args: cobra.NoArgs,
 	}
-	format := outputFlag(cmd)
+	format := outputFlag(cmd, "markdown")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		var entries []ruleEntry
 		rules, err := conformance.ProfiledRules()
@@ -217,6 +218,9 @@ subject may take to act on a change it can see (--reaction-bound).`,
 		}
 		for _, r := range rules {
 			entries = append(entries, ruleEntry{r.ID, r.Mechanism, r.Profile, r.Section, r.Role, r.Statement, r.Class(), r.Reaction})
+		}
+		if *format == "markdown" {
+			return rulesMarkdown(cmd.OutOrStdout(), entries)
 		}
 		return printAs(cmd.OutOrStdout(), *format, entries, func(w io.Writer) error {
 			var rows [][]string

@@ -145,8 +145,16 @@ func (g *judging) flush() {
 		g.obj(it.name).read(it.f, it.operated)
 		g.judged++
 	}
+	clear(g.waiting)
 	g.waiting = g.waiting[:0]
+	if cap(g.waiting) > maxInstant {
+		g.waiting = nil // the facts that waited for the detector: not kept
+	}
 }
+
+// maxInstant is how many facts the slice that holds those of one instant
+// keeps room for.
+const maxInstant = 1024
 
 func (g *judging) obj(name string) *objJudge {
 	j := g.objs[name]

@@ -57,6 +57,7 @@ func sameVerdicts(t *testing.T, what string, online, batch []judge.Verdict) {
 // first fact on (onlineAfter 0: as a long recording is).
 func TestOnlineJudgesAsBatch(t *testing.T) {
 	before := onlineAfter
+	onlineAfter = 0
 	defer func() { onlineAfter = before }()
 	for seed := range uint64(3000) {
 		rng := rand.New(rand.NewPCG(seed, 7))
@@ -110,7 +111,6 @@ func TestOnlineJudgesAsBatch(t *testing.T) {
 		end := at(now.String()).Add([]time.Duration{0, time.Second, 30 * time.Second, 10 * time.Minute, time.Hour}[rng.IntN(5)])
 		cfg := DefaultConfig()
 		cfg.Tolerance = []time.Duration{0, time.Second, 2 * time.Second}[rng.IntN(3)]
-		onlineAfter = 0
 		sameVerdicts(t, fmt.Sprintf("seed %d", seed), judgeOnline(cfg, b.events, end), judgeBatch(cfg, b.events, end))
 	}
 }

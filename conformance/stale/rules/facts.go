@@ -1,12 +1,10 @@
 package rules
 
 import (
-	"slices"
 	"sort"
 	"strings"
 	"time"
 
-	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -31,10 +29,11 @@ const (
 	other                 // any other detector write
 )
 
-// fact is one classified write to a ClusterOperator. A long recording
-// holds a great many, so a fact keeps its write compactly (reader.go):
-// what repeats (who wrote, the conditions before and after, the change)
-// is shared between facts.
+// fact is one classified write to a ClusterOperator. A timeline held for
+// the rules to judge at the end keeps one per write that moved a watched
+// condition, so a fact keeps its write compactly (reader.go): what
+// repeats (who wrote, the conditions before and after, the change) is
+// shared between facts.
 type fact struct {
 	kind          kind
 	w             write
@@ -45,99 +44,6 @@ func (f fact) at() time.Time { return f.w.time }
 
 // ev is the fact's write as the timeline recorded it, for evidence.
 func (f fact) ev() timeline.Event { return f.w.event() }
-
-// history is what the timeline says about one ClusterOperator.
-type history struct {
-	name  string
-	facts []fact
-	// operated tells whether an actor in the operator role ever wrote the
-	// ClusterOperator, and operatedFrom from which fact on: only then are
-	// its challenges the operator's to answer (operatedAt).
-	operated     bool
-	operatedFrom int
-}
-
-// operatedAt tells whether the operator role had written the
-// ClusterOperator before fact i. One that only the scenario wrote (a
-// create step's object, status and all) has no operator under test: the
-// operator rules do not blame the subject for a challenge to what the
-// scenario wrote, which no operator was there to answer. In a recording
-// every writer but the detector is the operator, so every ClusterOperator
-// there is operated.
-func (h *history) operatedAt(i int) bool { return h.operated && i >= h.operatedFrom }
-
-// processes holds when each simulated process was down (killed or cut off)
-// or could not call the API server (an API fault, scenario apiErrors): the
-// process runs through a fault, but an operator whose writes (or reads)
-// fail cannot answer, so its challenges then are not held against it, as
-// those to a dead one are not. Faults are kept apart (faultKey), so that a
-// kill and a start inside a fault's window do not end it.
-type processes map[string][]span
-
-// faultKey is appended to an actor's name for its fault windows.
-const faultKey = "\x00fault"
-
-type span struct{ from, to time.Time } // to is zero while still down
-
-// downDuring tells whether actor was down, or under an API fault, at any
-// instant of [from, to].
-func (p processes) downDuring(actor string, from, to time.Time) bool {
-	for _, s := range slices.Concat(p[actor], p[actor+faultKey]) {
-		if !s.from.After(to) && (s.to.IsZero() || s.to.After(from)) {
-			return true
-		}
-	}
-	return false
-}
-
-// facts is what the STALE rules read of a timeline, derived once per
-// timeline for all of them (judge.Facts).
-type facts struct {
-	histories []*history
-	procs     processes
-	detector  life
-	// online, when set, has judged the timeline as it streamed: the
-	// histories hold no facts, and the rules take its verdicts.
-	online *online
-}
-
-type factsKey struct{}
-
-func factsOf(j *judge.Judging) facts {
-	return judge.Facts(j, factsKey{}, func(events []timeline.Event) facts {
-		r := newReader()
-		for _, e := range events {
-			r.Read(e)
-		}
-		return r.Facts().(facts)
-	})
-}
-
-// Online reads the STALE facts one event at a time, for a timeline judged
-// as it streams past (opcert analyze): what is kept is one fact per write
-// that moved a watched condition, its strings shared (reader.go).
-func Online(cfg Config) judge.Online {
-	return judge.Online{Key: factsKey{}, New: func() judge.Reader { return newStreamReader(cfg) }}
-}
-
-func (p processes) note(e timeline.Event) {
-	key := e.Actor
-	if e.Verb == timeline.VerbFault || e.Verb == timeline.VerbClear {
-		key += faultKey
-	}
-	spans := p[key]
-	open := len(spans) > 0 && spans[len(spans)-1].to.IsZero()
-	switch e.Verb {
-	case timeline.VerbKill, timeline.VerbHang, timeline.VerbFault:
-		if !open {
-			p[key] = append(spans, span{from: e.Time})
-		}
-	case timeline.VerbStart, timeline.VerbReconnect, timeline.VerbClear:
-		if open {
-			spans[len(spans)-1].to = e.Time
-		}
-	}
-}
 
 func watched(conds map[string]timeline.Condition) map[string]timeline.Condition {
 	out := map[string]timeline.Condition{}

@@ -269,13 +269,9 @@ func runTable(t *testing.T, id string, cases []ruleCase) {
 			}
 			v := ruleByID(t, cfg, id).Check(judge.NewJudging(tc.tl.events, at(tc.end)))
 			checkVerdict(t, tc, v)
-			if !hasProcesses(tc.tl.events) {
-				// Judged as it streams (online.go), the same verdict.
-				i := slices.IndexFunc(Rules(cfg), func(r judge.Rule) bool { return r.ID == id })
-				if online := judgeOnline(cfg, tc.tl.events, at(tc.end)); online != nil { // nil: no fact to judge
-					sameVerdicts(t, "online", online[i:i+1], []judge.Verdict{v})
-				}
-			}
+			// Judged as it streams, the same verdict.
+			i := slices.IndexFunc(Rules(cfg), func(r judge.Rule) bool { return r.ID == id })
+			sameVerdicts(t, "online", judgeOnline(cfg, tc.tl.events, at(tc.end))[i:i+1], []judge.Verdict{v})
 		})
 	}
 }

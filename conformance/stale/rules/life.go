@@ -58,13 +58,13 @@ func (l life) noteDetector(e timeline.Event) life {
 	return l
 }
 
-// orAlways is l, or one fresh span over all time when the timeline had no
-// process events of the detector.
-func (l life) orAlways() life {
-	if len(l) == 0 {
-		return life{{fresh: true}}
-	}
-	return l
+// alwaysUp is the life of a detector that no process event brought up on
+// the timeline: one incarnation, up over all time.
+func alwaysUp() life { return life{{fresh: true}} }
+
+// up tells whether a process event brings the detector up.
+func up(verb string) bool {
+	return verb == timeline.VerbStart || verb == timeline.VerbReconnect || verb == timeline.VerbClear
 }
 
 func (s upSpan) upAt(t time.Time) bool {
@@ -93,17 +93,6 @@ func (l life) incarnation(i int) int {
 	return i
 }
 
-// sawDuring tells whether the incarnation of span i was up at t.
-func (l life) sawDuring(i int, t time.Time) bool {
-	first := l.incarnation(i)
-	for j := first; j <= i; j++ {
-		if l[j].upAt(t) {
-			return true
-		}
-	}
-	return false
-}
-
 // after is the index of the first span that starts at or after t, or -1.
 func (l life) after(t time.Time) int {
 	for i, s := range l {
@@ -130,41 +119,45 @@ func latestTransition(f fact) time.Time {
 	return latest
 }
 
-// stillSince is the earliest instant the detector of span i may date the
-// stillness that began with move m: the write, if that incarnation saw it
-// and had seen the ClusterOperator before (seen: the object's earlier
-// facts); otherwise the conditions' latest transition time.
-func (l life) stillSince(i int, m fact, seen []fact) time.Time {
-	if i >= 0 && l.sawDuring(i, m.at()) {
-		for _, p := range seen {
-			if p.at().Before(m.at()) && l.sawDuring(i, p.at()) {
-				return m.at()
-			}
-		}
-	}
-	return latestTransition(m)
-}
-
 // owed is when a detector owes the next write after something at from that
 // it should act on after wait: from+wait if the detector is up from from
 // through then; otherwise, after each return, onReturn(the span it returns
 // in) gives the instant, until a span is up through it. ok is false when
-// the detector is not up long enough again.
-func (l life) owed(from time.Time, wait time.Duration, onReturn func(upSpan) time.Time) (time.Time, bool) {
-	due := from.Add(wait)
-	i := l.at(from)
-	if i >= 0 && l[i].through(due) {
-		return due, true
+// the detector is not up long enough again. Its life is known up to now
+// (every event at or before it read), or whole when final: known is false
+// when that does not settle the answer yet, which is then after now (a
+// span that starts or ends later decides it).
+func (l life) owed(from time.Time, wait time.Duration, onReturn func(upSpan) time.Time, now time.Time, final bool) (due time.Time, ok, known bool) {
+	// through tells whether s is up past due, and whether that is known.
+	through := func(s upSpan, due time.Time) (up, known bool) {
+		switch {
+		case !s.to.IsZero():
+			return s.through(due), true
+		case final || !due.After(now):
+			return true, true
+		}
+		return false, false
 	}
+	due = from.Add(wait)
+	i := l.at(from)
 	next := from
 	if i >= 0 {
+		switch up, known := through(l[i], due); {
+		case !known:
+			return time.Time{}, false, false
+		case up:
+			return due, true, true
+		}
 		next = l[i].to
 	}
 	for j := l.after(next); j >= 0 && j < len(l); j++ {
 		due = onReturn(l[j])
-		if l[j].through(due) {
-			return due, true
+		switch up, known := through(l[j], due); {
+		case !known:
+			return time.Time{}, false, false
+		case up:
+			return due, true, true
 		}
 	}
-	return time.Time{}, false
+	return time.Time{}, false, final
 }

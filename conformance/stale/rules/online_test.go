@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
 
@@ -11,21 +12,15 @@ import (
 	"github.com/opcert/opcert/sim/timeline"
 )
 
-// judgeOnline judges events as a stream whose reader goes online at once.
+// judgeOnline judges events as a stream whose rules' tolerance is fixed
+// does (reader.Streaming): each fact judged once its instant has passed.
 func judgeOnline(cfg Config, events []timeline.Event, end time.Time) []judge.Verdict {
-	before := onlineAfter
-	onlineAfter = 0
-	defer func() { onlineAfter = before }()
-	r := newStreamReader(cfg)
+	r := newReader(cfg)
 	r.Streaming(timeline.Epoch)
 	for _, e := range events {
 		r.Read(e)
 	}
-	fs := r.Facts().(facts)
-	if fs.online == nil {
-		return nil
-	}
-	return fs.online.verdicts(end)
+	return r.judged.verdicts(end)
 }
 
 func judgeBatch(cfg Config, events []timeline.Event, end time.Time) []judge.Verdict {
@@ -54,33 +49,31 @@ func sameVerdicts(t *testing.T, what string, online, batch []judge.Verdict) {
 	}
 }
 
-// hasProcesses tells whether a timeline has process events (online
-// judging is for timelines without them).
-func hasProcesses(events []timeline.Event) bool {
-	for _, e := range events {
-		if e.Object.Kind == timeline.KindProcess {
-			return true
-		}
-	}
-	return false
-}
-
-// Judged as it streams, a timeline without process events gets the
-// verdicts the batch rules give, on random timelines of one to three
-// ClusterOperators whose operators move, answer late or never, and whose
-// detector challenges early or late, marks, rewrites and chatters.
+// Judged as it streams, a timeline gets the verdicts it gets held whole,
+// on random timelines of one to three ClusterOperators whose operators
+// move, answer late or never, die, hang and fail their calls, and whose
+// detector challenges early or late, marks, rewrites, chatters and dies:
+// with no process event of the detector, judged as they pass from the
+// first fact on (onlineAfter 0: as a long recording is).
 func TestOnlineJudgesAsBatch(t *testing.T) {
+	before := onlineAfter
+	onlineAfter = 0
+	defer func() { onlineAfter = before }()
 	for seed := range uint64(3000) {
 		rng := rand.New(rand.NewPCG(seed, 7))
 		b := newTimeline()
 		names := []string{"etcd", "dns", "network"}[:1+rng.IntN(3)]
+		processes := rng.IntN(2) == 0
+		if processes {
+			b.detectorStarts("0s")
+		}
 		now := time.Duration(0)
 		for _, n := range names {
 			if rng.IntN(4) == 0 { // a create step's: no operator's until one writes
 				b.on(n).scenarioCreated(now.String())
 				continue
 			}
-			b.on(n).created(now.String())
+			b.on(n).start(now.String()).created(now.String())
 		}
 		for range 5 + rng.IntN(40) {
 			steps := []time.Duration{0, time.Second, 2 * time.Second, 29 * time.Second, 31 * time.Second, time.Minute, 9*time.Minute + 59*time.Second,
@@ -88,7 +81,11 @@ func TestOnlineJudgesAsBatch(t *testing.T) {
 			now += steps[rng.IntN(len(steps))]
 			off := now.String()
 			b.on(names[rng.IntN(len(names))])
-			switch rng.IntN(9) {
+			n := 9
+			if processes {
+				n = 12
+			}
+			switch rng.IntN(n) {
 			case 0:
 				b.operator(off, message(fmt.Sprintf("Rolling out %d", rng.IntN(3)), "Progressing"))
 			case 1:
@@ -105,6 +102,10 @@ func TestOnlineJudgesAsBatch(t *testing.T) {
 				b.operator(off, nonWatched(off))
 			case 8:
 				b.detector(off, reason("Other", "Available"))
+			case 9:
+				b.process(off, []string{timeline.VerbKill, timeline.VerbStart, timeline.VerbHang, timeline.VerbReconnect, timeline.VerbFault, timeline.VerbClear}[rng.IntN(6)])
+			default:
+				b.detectorProcess(off, []string{timeline.VerbKill, timeline.VerbStart, timeline.VerbHang, timeline.VerbReconnect, timeline.VerbFault, timeline.VerbClear}[rng.IntN(6)])
 			}
 		}
 		end := at(now.String()).Add([]time.Duration{0, time.Second, 30 * time.Second, 10 * time.Minute, time.Hour}[rng.IntN(5)])
@@ -114,24 +115,24 @@ func TestOnlineJudgesAsBatch(t *testing.T) {
 	}
 }
 
-// A process event after the timeline went online leaves every rule not
-// judged, and says why.
-func TestOnlineRefusesLateProcessEvents(t *testing.T) {
-	events := answering().events // starts with a process event: batch
-	var late []timeline.Event
-	for _, e := range events {
-		if e.Object.Kind != timeline.KindProcess {
-			late = append(late, e)
+// A detector that comes up after a stream judged its facts with it up
+// throughout (a recording without process events, onlineAfter facts
+// long) leaves every rule not judged, and says why; one that died says
+// nothing the facts did not assume.
+func TestOnlineRefusesALateDetector(t *testing.T) {
+	before := onlineAfter
+	onlineAfter = 0
+	defer func() { onlineAfter = before }()
+	tl := newTimeline().created("0s").challenge("10m").answer("10m2s").detectorDies("15m")
+	for _, v := range judgeOnline(DefaultConfig(), tl.events, at("40m")) {
+		if v.Status == "skip" && strings.HasPrefix(v.Message, "not judged") {
+			t.Fatalf("%s %q: a detector's death broke the judging", v.Status, v.Message)
 		}
 	}
-	late = append(late, timeline.Event{Time: at("30m"), Actor: "detector", Role: RoleDetector, Verb: timeline.VerbKill,
-		Object: timeline.ObjectRef{Kind: timeline.KindProcess, Name: RoleDetector}})
-	for _, v := range judgeOnline(DefaultConfig(), late, at("40m")) {
-		if v.Status != "skip" || v.Message == "" {
+	tl.detectorStarts("20m")
+	for _, v := range judgeOnline(DefaultConfig(), tl.events, at("40m")) {
+		if v.Status != "skip" || !strings.Contains(v.Message, "not judged: a process event (detector start at +20m0s) came after 3 ClusterOperator writes") {
 			t.Fatalf("%s %q, want not judged", v.Status, v.Message)
 		}
-	}
-	if judgeOnline(DefaultConfig(), events, at("40m")) != nil {
-		t.Error("a timeline that begins with process events went online")
 	}
 }

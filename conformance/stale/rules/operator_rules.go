@@ -2,112 +2,124 @@ package rules
 
 import (
 	"fmt"
-	"slices"
 	"time"
-
-	"github.com/opcert/opcert/judge"
 )
 
-// answer is one challenge to a running operator and how it was answered.
-type answer struct {
-	h         *history
+// The operator's rules, STALE-007 and STALE-008, read one fact of a
+// ClusterOperator at a time (judging.go): each challenge to an operated
+// ClusterOperator waits, in order, for the first move answering it (or the
+// detector's next write, or the end), and is judged if its operator was
+// running from the challenge until the answer, or for the rule's whole
+// window when unanswered.
+
+// reply7 is one challenge's wait for its answer.
+type reply7 struct {
 	challenge fact
-	reply     *fact     // nil: not answered (before the next detector write or the end)
-	until     time.Time // unanswered: when the wait ended (the next detector write, or the end)
+	reply     *fact
+	until     time.Time // the next detector write; zero while none came
+	closed    bool
+	// operated says the challenge is the operator's to answer: it had
+	// written the ClusterOperator by then. One that only the scenario
+	// wrote (a create step's object, status and all) has no operator under
+	// test: no one was there to answer. In a recording every writer but
+	// the detector is the operator, so every ClusterOperator there is
+	// operated.
+	operated bool
 }
 
-// challengesToLiveOperators pairs every challenge to an operated
-// ClusterOperator (history.operatedAt) with the first move
-// answering it, keeping those whose operator was up from the challenge
-// until the answer (or for the whole window, unanswered). An unanswered
-// challenge whose window runs past end is left out: not yet judgeable; an
-// answered one is judged however short the run (a real-time run at a
-// small time scale may end well within the 30s window).
-func challengesToLiveOperators(j *judge.Judging, window time.Duration) []answer {
-	f := factsOf(j)
-	hs, procs, end := f.histories, f.procs, j.End
-	var out []answer
-	for _, h := range hs {
-		for i, x := range h.facts {
-			if x.kind != challenge || !h.operatedAt(i) {
-				continue
-			}
-			a := answer{h: h, challenge: x}
-			a.until = end
-			for k := i + 1; k < len(h.facts); k++ {
-				y := &h.facts[k] // a pointer into the history: no copy per challenge
-				if y.kind != move {
-					a.until = y.at() // the detector wrote again: unanswered
-					break
-				}
-				if answers(x, *y) {
-					a.reply = y
-					break
-				}
-			}
-			upTo := x.at().Add(window)
-			switch {
-			case a.reply != nil && a.reply.at().Before(upTo):
-				upTo = a.reply.at()
-			case a.reply == nil && upTo.After(end):
-				continue
-			}
-			if !procs.downDuring(OperatorActor(h.name), x.at(), upTo) {
-				out = append(out, a)
-			}
+// answers takes the next fact for STALE-007 and STALE-008: the open wait
+// ends with a detector write or an answer.
+func (j *objJudge) answers(x fact, operated bool) {
+	if n := len(j.queue); n > 0 && !j.queue[n-1].closed {
+		w := j.queue[n-1]
+		switch {
+		case x.kind != move:
+			w.until, w.closed = x.at(), true
+		case answers(w.challenge, x):
+			y := x
+			w.reply, w.closed = &y, true
 		}
 	}
-	return out
+	if x.kind == challenge {
+		j.queue = append(j.queue, &reply7{challenge: x, operated: operated})
+	}
+	j.settle(x.at(), time.Time{})
 }
 
-// STALE-007: the time from a challenge to the operator's reset is within
-// the budget; reported per operator as count, p50, p99 and max.
-func (c Config) answerTime(j *judge.Judging) judge.Verdict {
-	off := j.Offset
-	var f finding
-	times := map[string]*judge.Latencies{}
-	var names []string
-	for _, a := range challengesToLiveOperators(j, c.AnswerBudget) {
-		f.judged++
-		if _, ok := times[a.h.name]; !ok {
-			names = append(names, a.h.name)
-			times[a.h.name] = &judge.Latencies{}
-		}
-		if a.reply == nil {
-			times[a.h.name].Add(a.until.Sub(a.challenge.at()))
-			f.failUntil(fmt.Sprintf("ClusterOperator/%s challenged at %s was never reset", a.h.name, off(a.challenge.at())), a.until, a.challenge)
+// settle judges STALE-007 and STALE-008 for the challenges at the head of
+// the queue whose fate is known at now (or, with end set, at the end): an
+// answered one at once, an unanswered one once both windows have passed.
+func (j *objJudge) settle(now, end time.Time) {
+	c := j.g.cfg
+	for len(j.queue) > 0 {
+		w := j.queue[0]
+		if !w.operated {
+			j.queue = j.queue[1:]
 			continue
 		}
-		d := a.reply.at().Sub(a.challenge.at())
-		times[a.h.name].Add(d)
-		if d > c.AnswerBudget+c.Tolerance {
-			f.fail(fmt.Sprintf("ClusterOperator/%s challenged at %s was reset after %s, over the %s budget",
-				a.h.name, off(a.challenge.at()), d, c.AnswerBudget), a.challenge, *a.reply)
+		x := w.challenge
+		atEnd := !end.IsZero()
+		if w.reply == nil && !atEnd && (!w.closed || now.Before(x.at().Add(max(c.AnswerBudget, c.UnknownAfter)))) {
+			return // its fate depends on what comes, or on where the timeline ends
 		}
+		until := w.until
+		if !w.closed {
+			until = end
+		}
+		for _, r := range []struct {
+			idx    int
+			window time.Duration
+		}{{r007, c.AnswerBudget}, {r008, c.UnknownAfter}} {
+			upTo := x.at().Add(r.window)
+			switch {
+			case w.reply != nil && w.reply.at().Before(upTo):
+				upTo = w.reply.at()
+			case w.reply == nil && atEnd && upTo.After(end):
+				continue // not yet judgeable
+			}
+			if !j.down(x.at(), upTo) {
+				j.answer(r.idx, x, w.reply, until)
+			}
+		}
+		j.queue = j.queue[1:]
 	}
-	v := f.verdict("no challenge reached a running operator")
-	slices.Sort(names)
-	for _, n := range names {
-		v.Measures = append(v.Measures, times[n].Measure("ClusterOperator/"+n, c.AnswerBudget))
-	}
-	return v
 }
 
-// STALE-008: a running operator answers every challenge before it would be
-// marked Unknown.
-func (c Config) answered(j *judge.Judging) judge.Verdict {
-	off := j.Offset
-	var f finding
-	for _, a := range challengesToLiveOperators(j, c.UnknownAfter) {
-		f.judged++
-		if a.reply == nil || !a.reply.at().Before(a.challenge.at().Add(c.UnknownAfter)) {
-			until := a.until
-			if a.reply != nil {
-				until = a.reply.at()
-			}
-			f.failUntil(fmt.Sprintf("ClusterOperator/%s challenged at %s was not reset within %s although its operator was running",
-				a.h.name, off(a.challenge.at()), c.UnknownAfter), until, a.challenge)
+// down tells whether the object's operator was down, or under an API
+// fault, at any instant of [from, to].
+func (j *objJudge) down(from, to time.Time) bool {
+	op := OperatorActor(j.name)
+	return j.g.procs.DownDuring(op, from, to) || j.g.procs.DownDuring(op+faultKey, from, to)
+}
+
+// answer judges one challenge for STALE-007 (idx r007: the time from a
+// challenge to the operator's reset is within the budget, reported per
+// operator as count, p50, p99 and max) or STALE-008 (a running operator
+// answers every challenge before it would be marked Unknown).
+func (j *objJudge) answer(idx int, x fact, reply *fact, until time.Time) {
+	c, off := j.g.cfg, j.g.off
+	f := &j.f[idx]
+	f.judged++
+	if idx == r007 {
+		j.judged7 = true
+		if reply == nil {
+			j.latency.Add(until.Sub(x.at()))
+			f.failUntil(fmt.Sprintf("ClusterOperator/%s challenged at %s was never reset", j.name, off(x.at())), until, x)
+			return
 		}
+		d := reply.at().Sub(x.at())
+		j.latency.Add(d)
+		if d > c.AnswerBudget+c.Tolerance {
+			f.fail(fmt.Sprintf("ClusterOperator/%s challenged at %s was reset after %s, over the %s budget",
+				j.name, off(x.at()), d, c.AnswerBudget), x, *reply)
+		}
+		return
 	}
-	return f.verdict("no challenge reached a running operator")
+	if reply == nil || !reply.at().Before(x.at().Add(c.UnknownAfter)) {
+		if reply != nil {
+			until = reply.at()
+		}
+		f.failUntil(fmt.Sprintf("ClusterOperator/%s challenged at %s was not reset within %s although its operator was running",
+			j.name, off(x.at()), c.UnknownAfter), until, x)
+	}
 }

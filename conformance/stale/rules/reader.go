@@ -1,72 +1,72 @@
 package rules
 
 import (
-	"fmt"
-	"sort"
 	"strconv"
 	"time"
 
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
+// Online reads a timeline for the STALE rules one event at a time: the
+// batch rules fold the timeline through the same reader (Config.verdicts),
+// so that the rules are written once (judging.go). Read as a stream whose
+// rules' tolerance is fixed (judge.Streaming), it judges as the events
+// pass, keeping per ClusterOperator what a later write can still change
+// (judging.go); otherwise it keeps the classified writes and the process
+// events, compactly, for the rules to judge at the end with their own
+// thresholds.
+func Online(cfg Config) judge.Online {
+	return judge.Online{Key: factsKey{}, New: func() judge.Reader { return newReader(cfg) }}
+}
+
+type factsKey struct{}
+
 // reader classifies a timeline's writes to ClusterOperators as they come,
-// object by object, and collects process outages and when the detector
-// was up. It keeps, per ClusterOperator, one fact per write that moved a
-// watched condition (the rules look back and forth along them): that is
-// what grows with a timeline, so a fact is small (write) and everything
-// that repeats across writes (who wrote what to which object, the watched
-// conditions before and after, the change itself: a fleet's challenges and
-// answers come back cycle after cycle) is kept once and shared.
+// object by object, into facts (what repeats across writes kept once and
+// shared: sharing), and hands them, with the process events, to the rules'
+// judging in timeline order, or keeps them for it.
 type reader struct {
+	cfg        Config
 	state      timeline.State
 	watched    map[timeline.ObjectRef]map[string]timeline.Condition // watched(state[o]), as last computed
-	byName     map[string]*history
-	challenged map[string]bool // a challenge since the last movement
-	operated   map[string]bool // the operator role wrote it (history.operatedAt)
-	procs      processes
-	detector   life
+	challenged map[string]bool                                      // a challenge since the last movement
+	operated   map[string]bool                                      // the operator role wrote it (objJudge.operated)
 	shared     sharing
-	// A stream's reader (newStreamReader) may judge online (online.go)
-	// once it has kept onlineAfter facts of a timeline without process
-	// events; cfg is what its rules judge against, start where offsets
-	// count from.
-	cfg       *Config
-	streaming bool
-	start     time.Time
-	kept      int
-	on        *online
-	processes bool // a process event was seen
+	pos        int // the next event's position on the timeline
+	// judged is the rules' judging as the events pass, once the stream
+	// said where offsets count from (Streaming); until then kept holds
+	// what it reads.
+	judged *judging
+	kept   []item
 }
 
-func newReader() *reader {
-	return &reader{state: timeline.State{}, watched: map[timeline.ObjectRef]map[string]timeline.Condition{},
-		byName: map[string]*history{}, challenged: map[string]bool{}, operated: map[string]bool{}, procs: processes{}, shared: newSharing()}
+// item is a fact about a ClusterOperator, or a process event (proc) at
+// position pos.
+type item struct {
+	name     string
+	f        fact
+	operated bool
+	proc     *timeline.Event
+	pos      int
 }
 
-// newStreamReader is a reader for a stream judged with cfg's rules.
-func newStreamReader(cfg Config) *reader {
-	r := newReader()
-	r.cfg = &cfg
-	return r
+func newReader(cfg Config) *reader {
+	return &reader{cfg: cfg, state: timeline.State{}, watched: map[timeline.ObjectRef]map[string]timeline.Condition{},
+		challenged: map[string]bool{}, operated: map[string]bool{}, shared: newSharing()}
 }
 
 // Streaming tells the reader that it reads a stream whose rules' tolerance
-// is fixed (judge.Stream), and where offsets count from: it may then
-// judge online.
-func (r *reader) Streaming(start time.Time) { r.streaming, r.start = true, start }
+// is fixed (judge.Stream), and where offsets count from: it judges as the
+// events pass from then on.
+func (r *reader) Streaming(start time.Time) { r.judged = newJudging(r.cfg, start, true) }
 
 // Read takes the next event.
 func (r *reader) Read(e timeline.Event) {
+	pos := r.pos
+	r.pos++
 	if e.Object.Kind == timeline.KindProcess {
-		if r.on != nil && r.on.broken == "" {
-			r.on.broken = fmt.Sprintf("a process event (%s %s at %s) came after %d ClusterOperator writes were judged as they streamed, as a recording without process events",
-				e.Actor, e.Verb, r.on.off(e.Time), r.kept)
-		}
-		r.processes = true
-		r.procs.note(e)
-		if e.Role == RoleDetector {
-			r.detector = r.detector.noteDetector(e)
-		}
+		r.put(item{proc: &e, pos: pos})
 		return
 	}
 	if e.Object.Kind != clusterOperatorKind || !e.IsWrite() {
@@ -90,50 +90,28 @@ func (r *reader) Read(e timeline.Event) {
 	if f.kind == move && sameConditions(before, after) {
 		return // a write that moved nothing watched
 	}
-	h := r.byName[e.Object.Name]
-	if h == nil {
-		h = &history{name: e.Object.Name}
-		r.byName[e.Object.Name] = h
-	}
 	f.w = r.shared.write(e)
 	r.challenged[e.Object.Name] = f.kind == challenge || (f.kind != move && r.challenged[e.Object.Name])
-	r.kept++
-	if !h.operated && r.operated[e.Object.Name] {
-		h.operated, h.operatedFrom = true, len(h.facts)
-	}
-	if r.on != nil {
-		j := r.on.obj(h.name)
-		j.operated = h.operated
-		j.read(f)
-		return
-	}
-	h.facts = append(h.facts, f)
-	if r.streaming && r.cfg != nil && r.kept >= onlineAfter && !r.processes {
-		r.goOnline()
-	}
+	r.put(item{name: e.Object.Name, f: f, operated: r.operated[e.Object.Name], pos: pos})
 }
 
-// goOnline judges the facts kept so far online and keeps no more.
-func (r *reader) goOnline() {
-	r.on = newOnline(*r.cfg, r.start)
-	for _, h := range r.byName {
-		j := r.on.obj(h.name)
-		for i, f := range h.facts {
-			j.operated = h.operatedAt(i)
-			j.read(f)
-		}
-		h.facts, h.operatedFrom = nil, 0
+// put hands an item to the judging, or keeps it.
+func (r *reader) put(it item) {
+	if r.judged != nil {
+		r.judged.read(it)
+		return
 	}
+	r.kept = append(r.kept, it)
 }
 
 // Facts is what the rules read, once every event is in.
-func (r *reader) Facts() any {
-	out := make([]*history, 0, len(r.byName))
-	for _, h := range r.byName {
-		out = append(out, h)
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
-	return facts{histories: out, procs: r.procs, detector: r.detector.orAlways(), online: r.on}
+func (r *reader) Facts() any { return read{judged: r.judged, items: r.kept} }
+
+// read is what a reader made of a timeline: its rules' judging, or the
+// items for one.
+type read struct {
+	judged *judging
+	items  []item
 }
 
 // write is what a fact keeps of its event: its own number and times, and

@@ -56,7 +56,7 @@ func TestRegressionSTALE002OtherWriteDischargesChallenge(t *testing.T) {
 		"reason at the due": newTimeline().created("0s").detector("10m", reason("Checked", "Available")),
 	} {
 		t.Run(name, func(t *testing.T) {
-			v := DefaultConfig().due(judge.NewJudging(tl.events, at("30m")))
+			v := ruleByID(t, DefaultConfig(), "STALE-002").Check(judge.NewJudging(tl.events, at("30m")))
 			regression(t, v.Status == reports.Pass,
 				"conformance/stale/rules/detector_rules.go due: any detector write resets the owed challenge; still from +0s to +30m, never challenged, verdict %s %q",
 				v.Status, v.Message)
@@ -72,7 +72,7 @@ func TestRegressionSTALE002OtherWriteDischargesChallenge(t *testing.T) {
 // move's time>" and the evidence leaves the move out.
 func TestRegressionSTALE002LateMoveMessage(t *testing.T) {
 	tl := newTimeline().created("0s").operator("15m", message("Rolling out", "Progressing"))
-	v := DefaultConfig().due(judge.NewJudging(tl.events, at("16m")))
+	v := ruleByID(t, DefaultConfig(), "STALE-002").Check(judge.NewJudging(tl.events, at("16m")))
 	if v.Status != reports.Fail {
 		t.Fatalf("status %s, want fail", v.Status)
 	}
@@ -123,7 +123,7 @@ func TestRegressionMessagesAreNotDeterministic(t *testing.T) {
 func TestRegressionSTALE007ReplyAfterMark(t *testing.T) {
 	tl := newTimeline().start("0s").created("0s").challenge("10m").mark("20m").
 		operatorWrites("25m", healthy(at("25m")))
-	v := DefaultConfig().answerTime(judge.NewJudging(tl.events, at("30m")))
+	v := ruleByID(t, DefaultConfig(), "STALE-007").Check(judge.NewJudging(tl.events, at("30m")))
 	if v.Status != reports.Fail {
 		t.Fatalf("status %s, want fail", v.Status)
 	}

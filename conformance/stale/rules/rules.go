@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/opcert/opcert/judge"
-	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -23,68 +22,56 @@ func Rules(cfg Config) []judge.Rule {
 	return []judge.Rule{
 		{ID: "STALE-001", Section: "000 §Proposal ¶2", Role: RoleDetector,
 			Statement: fmt.Sprintf("no ClusterOperator is challenged before its conditions have been still for the threshold (%s)", threshold(cfg.ChallengeAfter)),
-			Check:     onlineOr(r001, cfg.notEarly)},
+			Check:     cfg.check(r001)},
 		{ID: "STALE-002", Section: "000 §Proposal ¶2", Role: RoleDetector,
 			Statement: fmt.Sprintf("a ClusterOperator whose conditions have been still for the threshold (%s) is challenged then, within the reaction bound (%s)", threshold(cfg.ChallengeAfter), cfg.AnswerBudget),
-			Check:     onlineOr(r002, cfg.due)},
+			Check:     cfg.check(r002)},
 		{ID: "STALE-003", Section: "000 §Proposal ¶2", Role: RoleDetector,
 			Statement: "a challenge prefixes every watched message with the seed's text, in one write, and changes no status or lastTransitionTime",
-			Check:     onlineOr(r003, cfg.challengeText)},
+			Check:     cfg.check(r003)},
 		{ID: "STALE-004", Section: "000 §Proposal ¶4", Role: RoleDetector,
 			Statement: fmt.Sprintf("a challenge left unanswered for %s more is followed then, within the reaction bound (%s), by one write setting the watched conditions Unknown with the seed's text, their lastTransitionTime moved to the mark", threshold(cfg.UnknownAfter), cfg.AnswerBudget),
-			Check:     onlineOr(r004, cfg.marked)},
+			Check:     cfg.check(r004)},
 		{ID: "STALE-005", Section: "000 §Proposal ¶5", Role: RoleDetector,
 			Statement: fmt.Sprintf("no condition is set Unknown unless a challenge went unanswered, with no movement, for the full threshold (%s)", threshold(cfg.UnknownAfter)),
-			Check:     onlineOr(r005, cfg.markJustified)},
+			Check:     cfg.check(r005)},
 		{ID: "STALE-006", Section: "000 §Risks and Mitigations", Role: RoleDetector,
 			Statement: "the detector writes a ClusterOperator at most twice per cycle (between two movements of its conditions)",
-			Check:     onlineOr(r006, cfg.writesPerCycle)},
+			Check:     cfg.check(r006)},
 		{ID: "STALE-007", Section: "000 §Test Plan", Role: RoleOperator,
 			Statement: fmt.Sprintf("a running operator resets a challenged message within the budget (%s), the reaction bound, removing the seed's text: the minimum stale-message update time", cfg.AnswerBudget),
-			Check:     onlineOr(r007, cfg.answerTime)},
+			Check:     cfg.check(r007)},
 		{ID: "STALE-008", Section: "000 §Proposal ¶3", Role: RoleOperator,
 			Statement: "a running operator answers every challenge by resetting the messages, removing the seed's text, before it would be marked Unknown",
-			Check:     onlineOr(r008, cfg.answered)},
+			Check:     cfg.check(r008)},
 	}
 }
 
-// onlineOr takes a rule's verdict from the online judging when the timeline
-// was judged as it streamed (online.go), else from the batch rule.
-func onlineOr(idx int, batch func(*judge.Judging) judge.Verdict) func(*judge.Judging) judge.Verdict {
-	return func(j *judge.Judging) judge.Verdict {
-		if o := factsOf(j).online; o != nil {
-			return o.verdicts(j.End)[idx]
+// check is the Check of the rule of index i: its verdict of the rules'
+// judging.
+func (c Config) check(i int) func(*judge.Judging) judge.Verdict {
+	return func(j *judge.Judging) judge.Verdict { return c.verdicts(j)[i] }
+}
+
+// judgedKey is the key of the rules of a configuration judging a
+// timeline.
+type judgedKey struct{ c Config }
+
+// verdicts are the rules' verdicts on j: its reader's judging, made as
+// the events passed with these rules, or what the reader kept (the
+// timeline folded through it, for a timeline held whole) judged now.
+func (c Config) verdicts(j *judge.Judging) []judge.Verdict {
+	g := judge.Facts(j, judgedKey{c}, func(events []timeline.Event) *judging {
+		k := judge.Facts(j, factsKey{}, func(events []timeline.Event) read { return judge.Fold[read](Online(c), events) })
+		if k.judged != nil && k.judged.cfg == c && k.judged.start.Equal(j.Start) {
+			return k.judged
 		}
-		return batch(j)
-	}
+		g := newJudging(c, j.Start, false)
+		g.replay(k.items)
+		return g
+	})
+	return g.verdicts(j.End)
 }
-
-// finding accumulates violations; a verdict passes when there are none.
-type finding struct {
-	judged   int
-	problems []judge.Problem
-	evidence []timeline.Event
-}
-
-func (f *finding) fail(msg string, evidence ...fact) {
-	f.failUntil(msg, time.Time{}, evidence...)
-}
-
-// failUntil is a failure whose judged window runs past its evidence, to
-// until: what was missing was looked for until then (so a recording gap
-// before then may hold it).
-func (f *finding) failUntil(msg string, until time.Time, evidence ...fact) {
-	p := judge.Problem{Message: msg, To: until}
-	for _, e := range evidence {
-		ev := e.ev()
-		f.evidence = append(f.evidence, ev)
-		p.Evidence = append(p.Evidence, ev)
-	}
-	f.problems = append(f.problems, p)
-}
-
-// maxEvidence keeps a failing report readable; the timeline has the rest.
-const maxEvidence = judge.MaxEvidence
 
 // Names of the detector's reaction measures (STALE-002, STALE-004).
 const (
@@ -99,24 +86,6 @@ func withMeasure(v judge.Verdict, l *judge.Latencies, name string, bound time.Du
 		v.Measures = append(v.Measures, l.Measure(name, bound))
 	}
 	return v
-}
-
-func (f *finding) verdict(nothing string) judge.Verdict {
-	switch {
-	case len(f.problems) > 0:
-		msg := f.problems[0].Message
-		if n := len(f.problems); n > 1 {
-			msg = fmt.Sprintf("%s (and %d more)", msg, n-1)
-		}
-		ev := f.evidence
-		if len(ev) > maxEvidence {
-			ev = ev[:maxEvidence]
-		}
-		return judge.Verdict{Status: reports.Fail, Message: msg, Evidence: ev, Problems: f.problems}
-	case f.judged == 0:
-		return judge.Verdict{Status: reports.Skip, Message: nothing}
-	}
-	return judge.Verdict{Status: reports.Pass, Message: fmt.Sprintf("%d judged", f.judged)}
 }
 
 // threshold writes a duration as the statements give it: 10m, 6s, 1h30m.

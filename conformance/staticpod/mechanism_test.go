@@ -32,7 +32,9 @@ func TestBuildRefusesForeignSubjects(t *testing.T) {
 		{conformance.Reconciler{New: func(conformance.Instance) (reconcile.Reconciler, error) { return nil, nil }}, "conformance.Reconciler",
 			func(role string) string { return "staticpod: the " + role + " role takes a team's Go core" }},
 		{conformance.Core{New: func() any { return 42 }}, "conformance.Core of an int",
-			func(role string) string { return "staticpod: the team's core for the " + role + " role is int, not a contract." }},
+			func(role string) string {
+				return "staticpod: the team's core for the " + role + " role is int, not a contract."
+			}},
 		{conformance.Process{}, "conformance.Process", nil},
 		{nil, "<nil>", nil},
 	}

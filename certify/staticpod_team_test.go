@@ -175,6 +175,40 @@ func (p teamPruner) Prune(revisions []int, keep, lastKnownGood int) []int {
 	return drop
 }
 
+// teamStanding is the fallback that stands at this look: a new one the
+// mirror pod shows (another pod than the one remembered), else the one
+// remembered until the failed revision or a later one runs ready without
+// fallback annotations; false when none stands.
+func teamStanding(mem *contract.Fallback, pod *contract.Mirror, now time.Time) (contract.Fallback, bool) {
+	var forRevision string
+	if pod != nil {
+		forRevision = pod.Annotations[teamKeyFor]
+	}
+	if forRevision != "" && (mem == nil || mem.UID != pod.UID) {
+		failed, _ := strconv.Atoi(forRevision)
+		return contract.Fallback{ForRevision: failed, ToRevision: pod.Revision, PodName: pod.Name, UID: pod.UID, At: now,
+			Reason: contract.Reason(pod.Annotations[teamKeyReason]), Message: pod.Annotations[teamKeyMessage],
+			Retries: teamRetriesSoFar(mem, failed)}, true
+	}
+	if mem == nil {
+		return contract.Fallback{}, false
+	}
+	over := forRevision == "" && pod != nil && pod.Ready && pod.Revision >= mem.ForRevision
+	return *mem, !over
+}
+
+// teamRetriesSoFar counts the retries of revision asked before a new
+// fallback from it.
+func teamRetriesSoFar(mem *contract.Fallback, revision int) int {
+	switch {
+	case mem == nil || mem.ForRevision != revision:
+		return 0
+	case mem.Retried:
+		return mem.Retries + 1
+	}
+	return mem.Retries
+}
+
 // teamOperator retries a failed revision 12m after its fallback, then
 // 24m, 48m, ... up to 6h (003 §Retries), never after CrashLooping or
 // NeverStartedUp, and reports Degraded while a fallback is not over.
@@ -183,25 +217,9 @@ type teamOperator struct {
 }
 
 func (o teamOperator) Look(mem *contract.Fallback, n contract.Node, now time.Time) contract.OperatorDecision {
-	ok := contract.OperatorDecision{Condition: contract.Condition{Type: "Degraded", Status: metav1.ConditionFalse, Reason: "NoFallback"}}
-	var f contract.Fallback
-	switch shown := n.Mirror != nil && n.Mirror.Annotations[teamKeyFor] != ""; {
-	case shown && (mem == nil || mem.UID != n.Mirror.UID):
-		failed, _ := strconv.Atoi(n.Mirror.Annotations[teamKeyFor])
-		f = contract.Fallback{ForRevision: failed, ToRevision: n.Mirror.Revision, PodName: n.Mirror.Name, UID: n.Mirror.UID, At: now,
-			Reason: contract.Reason(n.Mirror.Annotations[teamKeyReason]), Message: n.Mirror.Annotations[teamKeyMessage]}
-		if mem != nil && mem.ForRevision == failed {
-			f.Retries = mem.Retries
-			if mem.Retried {
-				f.Retries++
-			}
-		}
-	case mem == nil:
-		return ok
-	case !shown && n.Mirror != nil && n.Mirror.Ready && n.Mirror.Revision >= mem.ForRevision:
-		return ok // a later revision, or the failed one retried, is ready
-	default:
-		f = *mem
+	f, standing := teamStanding(mem, n.Mirror, now)
+	if !standing {
+		return contract.OperatorDecision{Condition: contract.Condition{Type: "Degraded", Status: metav1.ConditionFalse, Reason: "NoFallback"}}
 	}
 	if f.Termination == "" {
 		f.Termination = n.Termination

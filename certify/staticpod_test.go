@@ -60,25 +60,7 @@ func TestStaticpodTeamCores(t *testing.T) {
 			if len(rep.Runs) < 10 {
 				t.Fatalf("%d runs; want the staticpod built-ins within the default budget", len(rep.Runs))
 			}
-			passed := map[string]bool{}
-			for _, run := range rep.Runs {
-				if run.Error != "" || run.Stopped != "" {
-					t.Errorf("%s: stopped %q: %s", run.Scenario, run.Stopped, run.Error)
-				}
-				for _, cs := range run.Cases {
-					switch cs.Status {
-					case reports.Fail:
-						t.Errorf("%s: %s failed: %s", run.Scenario, cs.Rule, cs.Message)
-					case reports.Pass:
-						passed[cs.Rule] = true
-					}
-				}
-			}
-			for _, id := range c.rules {
-				if !passed[id] {
-					t.Errorf("%s passed in no built-in; passed: %v", id, slices.Sorted(maps.Keys(passed)))
-				}
-			}
+			passedSomewhere(t, rep, c.rules...)
 			// One checked before each run, then one per process.
 			if n := made.Load(); n < int64(2*len(rep.Runs)) {
 				t.Errorf("%d instances made in %d runs; want one per process of the role besides the check", n, len(rep.Runs))
@@ -97,5 +79,30 @@ func TestStaticpodTeamCores(t *testing.T) {
 				t.Errorf("%s %s: %s (evidence %d); want %s failed with evidence", cs.Rule, cs.Status, cs.Message, len(cs.Evidence), c.fails)
 			}
 		})
+	}
+}
+
+// passedSomewhere fails t for each run stopped or with a failed rule, and
+// for each of ids that passed in no run.
+func passedSomewhere(t *testing.T, rep *reports.Report, ids ...string) {
+	t.Helper()
+	passed := map[string]bool{}
+	for _, run := range rep.Runs {
+		if run.Error != "" || run.Stopped != "" {
+			t.Errorf("%s: stopped %q: %s", run.Scenario, run.Stopped, run.Error)
+		}
+		for _, c := range run.Cases {
+			switch c.Status {
+			case reports.Fail:
+				t.Errorf("%s: %s failed: %s", run.Scenario, c.Rule, c.Message)
+			case reports.Pass:
+				passed[c.Rule] = true
+			}
+		}
+	}
+	for _, id := range ids {
+		if !passed[id] {
+			t.Errorf("%s passed in no run; passed: %v", id, slices.Sorted(maps.Keys(passed)))
+		}
 	}
 }

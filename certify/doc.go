@@ -10,6 +10,12 @@
 // (time.Now, metav1.Now, meta.SetStatusCondition) stops the run with a
 // message saying so rather than give a verdict on wrong times.
 //
+// Where a role's world drives a decision core rather than a reconciler
+// (seed 003's roles, which work on a simulated node's files), the team
+// gives Options.Core instead: a constructor of its implementation of the
+// role's interface (conformance/staticpod/contract), which the world asks
+// at every look with its view of the node and the run's virtual instant.
+//
 // Three entry points share Options: Run returns the report (and can write
 // junit.xml, report.json, report.md and the timelines), Test reports into a
 // testing.T (a subtest per scenario and rule), and Describe registers Ginkgo

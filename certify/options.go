@@ -34,6 +34,15 @@ type Options struct {
 	Role string
 	// New builds the team's reconciler.
 	New New
+	// Core, in place of New, makes one instance of the team's decision
+	// core for a role whose world drives a core rather than a reconciler:
+	// seed 003's (staticpod) roles work on a simulated node's files and
+	// endpoints, which no client gives, and Core returns the role's
+	// interface of conformance/staticpod/contract (contract.Monitor,
+	// Installer, Operator or Pruner). It is called for each process of the
+	// role (each revision's startup-monitor on each node), again at each
+	// restart.
+	Core func() any
 	// Name is the subject's name in reports; "team" if empty.
 	Name string
 
@@ -84,8 +93,11 @@ type plan struct {
 }
 
 func newPlan(opts Options) (*plan, error) {
-	if opts.New == nil {
-		return nil, fmt.Errorf("certify: Options.New is nil: give the constructor of your reconciler")
+	switch {
+	case opts.New == nil && opts.Core == nil:
+		return nil, fmt.Errorf("certify: Options.New is nil: give the constructor of your reconciler (or Options.Core, of your core, for a role whose world drives one)")
+	case opts.New != nil && opts.Core != nil:
+		return nil, fmt.Errorf("certify: Options.New and Options.Core are both set: give one, the form your role takes")
 	}
 	if opts.Name == "" {
 		opts.Name = "team"
@@ -133,8 +145,8 @@ func mechanism(name string, flags map[string]string) (*conformance.Mechanism, er
 	return nil, fmt.Errorf("certify: no mechanism %q; mechanisms: %s", name, strings.Join(names, ", "))
 }
 
-// castOf puts the team's reconciler in its role and the chosen subjects
-// (or the references) in the others.
+// castOf puts the team's reconciler (or core) in its role and the chosen
+// subjects (or the references) in the others.
 func (p *plan) castOf() (conformance.Cast, error) {
 	o := p.opts
 	if !p.m.HasRole(o.Role) {
@@ -155,6 +167,10 @@ func (p *plan) castOf() (conformance.Cast, error) {
 	cast, err := p.m.Subjects(o.Subjects)
 	if err != nil {
 		return nil, fmt.Errorf("certify: %w", err)
+	}
+	if o.Core != nil {
+		cast[o.Role] = conformance.Subject{Name: o.Name, Description: "the team's core (library mode)", Impl: conformance.Core{New: o.Core}}
+		return cast, nil
 	}
 	cast[o.Role] = conformance.Subject{Name: o.Name, Description: "the team's reconciler (library mode)",
 		Impl: conformance.Reconciler{New: func(in conformance.Instance) (reconcile.Reconciler, error) {

@@ -86,7 +86,7 @@ func TestBadOptions(t *testing.T) {
 		{certify.Options{Mechanism: "stale", Role: "operator", New: operator, Scenarios: []string{"nope"}}, `no built-in scenario "nope"`},
 		{certify.Options{Mechanism: "stale", Role: "operator", New: operator, Subjects: map[string]string{"operator": "slow"}}, "the role your reconciler plays"},
 		// Found through the registry, refused as the role declares it.
-		{certify.Options{Mechanism: "staticpod", Role: "startup-monitor", New: operator}, "role staticpod.startup-monitor cannot be played by a team's reconciler (library mode): not yet: "},
+		{certify.Options{Mechanism: "staticpod", Role: "startup-monitor", New: operator, Core: func() any { return nil }}, "Options.New and Options.Core are both set"},
 		{certify.Options{Mechanism: "olm", Role: "olm", New: operator}, "role olm.olm cannot be played by a team's reconciler (library mode): OLM itself"},
 	} {
 		if _, err := certify.Run(t.Context(), tc.opts); err == nil || !strings.Contains(err.Error(), tc.want) {

@@ -28,6 +28,17 @@ type Reconciler struct {
 	New func(Instance) (reconcile.Reconciler, error)
 }
 
+// Core is a team's Go decision core filling a role whose world drives a
+// core rather than a reconciler (library mode, package certify's
+// Options.Core): seed 003's roles work on a simulated node's files and
+// endpoints, which no client gives, and see them through the views of
+// their role contract (conformance/staticpod/contract). New makes one
+// instance, of the interface the mechanism declares for the role, for
+// each process of the role, again at each restart.
+type Core struct {
+	New func() any
+}
+
 // Instance is what one instance of a role gets from the world.
 type Instance struct {
 	// Client talks to the run's API server. It records every write on the

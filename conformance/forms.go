@@ -18,11 +18,11 @@ func NoForm(why string) map[Form]string {
 	return out
 }
 
-// FormOf is the form of a team's subject (a Reconciler, a Process, a
-// Deployment), or false for a subject of opcert's own.
+// FormOf is the form of a team's subject (a Reconciler or a Core, a
+// Process, a Deployment), or false for a subject of opcert's own.
 func FormOf(s Subject) (Form, bool) {
 	switch s.Impl.(type) {
-	case Reconciler:
+	case Reconciler, Core:
 		return FormLibrary, true
 	case Process:
 		return FormProcess, true

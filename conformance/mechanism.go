@@ -110,8 +110,9 @@ const (
 type Form string
 
 const (
-	// FormLibrary is a team's Go reconciler (Reconciler), run by the
-	// simulator in virtual time (library mode, package certify).
+	// FormLibrary is a team's Go reconciler (Reconciler), or its decision
+	// core where the role's world drives one (Core), run by the simulator
+	// in virtual time (library mode, package certify).
 	FormLibrary Form = "library"
 	// FormProcess is an executable (exec:COMMAND, Process) against
 	// opcert's API server, in real time (process mode).

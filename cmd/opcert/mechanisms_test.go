@@ -29,7 +29,7 @@ func TestMechanismsTable(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"| | library | process | cluster | watch/analyze | streaming judge |\n|---|---|---|---|---|---|\n",
-		"| stale (operator) | ✔ | ✔ | ✔ | ✔ | ✔ |\n", "| staticpod (pruner) | ✘ [", "\n1. the version operator"} {
+		"| stale (operator) | ✔ | ✔ | ✔ | ✔ | ✔ |\n", "| olm (olm) | ✘ [", "\n1. the version operator"} {
 		if !strings.Contains(md, want) {
 			t.Errorf("the markdown does not show %q:\n%s", want, md)
 		}

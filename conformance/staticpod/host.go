@@ -14,7 +14,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
-	sp "github.com/opcert/opcert/reference/staticpod"
+	"github.com/opcert/opcert/conformance/staticpod/contract"
 	"github.com/opcert/opcert/sim"
 	"github.com/opcert/opcert/sim/node"
 	"github.com/opcert/opcert/sim/timeline"
@@ -153,13 +153,13 @@ func (h *host) layout(ctx context.Context) error {
 		}
 	}
 	if w.Installed > 0 {
-		if err := h.writeManifest(fsys, sp.Operand, w.Installed, nil); err != nil {
+		if err := h.writeManifest(fsys, contract.Operand, w.Installed, nil); err != nil {
 			return err
 		}
 		h.preRun, _ = fsys.ReadFile(node.ManifestPath(operandName))
 	}
 	if l := w.LeftoverMonitor; l > 0 {
-		if err := h.writeManifest(fsys, sp.StartupMonitor, l, nil); err != nil {
+		if err := h.writeManifest(fsys, contract.StartupMonitor, l, nil); err != nil {
 			return err
 		}
 	}
@@ -185,12 +185,20 @@ func (h *host) start(ctx context.Context) error {
 
 func (h *host) startInstaller(ctx context.Context) error {
 	actor := nodeActor(RoleInstaller, h.name)
-	return h.startActor(ctx, RoleInstaller, &installer{h: h, actor: actor,
+	core, err := h.c.installer.instance()
+	if err != nil {
+		return err
+	}
+	return h.startActor(ctx, RoleInstaller, &installer{h: h, actor: actor, core: core,
 		exec: executor{h: h, actor: actor, write: h.c.installerWrite}})
 }
 
 func (h *host) startPruner(ctx context.Context) error {
-	return h.startActor(ctx, RolePruner, &pruner{h: h, actor: nodeActor(RolePruner, h.name)})
+	core, err := h.c.pruner.instance()
+	if err != nil {
+		return err
+	}
+	return h.startActor(ctx, RolePruner, &pruner{h: h, actor: nodeActor(RolePruner, h.name), core: core})
 }
 
 func (h *host) startActor(ctx context.Context, role string, r reconcile.Reconciler, watches ...sim.Watch) error {
@@ -226,7 +234,11 @@ func (h *host) startMonitor(ctx context.Context, revision int) error {
 		return h.c.procs.start(ctx, h, revision)
 	}
 	actor := nodeActor(RoleStartupMonitor, h.name)
-	m := &monitor{h: h, actor: actor, revision: revision, core: h.c.monitor,
+	core, err := h.c.monitor.instance()
+	if err != nil {
+		return err
+	}
+	m := &monitor{h: h, actor: actor, revision: revision, core: core,
 		client: h.c.st.Sched.Client(h.c.st.API, actor, RoleStartupMonitor),
 		exec:   executor{h: h, actor: actor, write: h.c.monitorWrite},
 		http:   &http.Client{Transport: &http.Transport{DisableKeepAlives: true}, Timeout: probeTimeout}}

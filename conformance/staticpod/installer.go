@@ -6,16 +6,18 @@ import (
 
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
+	"github.com/opcert/opcert/conformance/staticpod/contract"
 	"github.com/opcert/opcert/sim/node"
 )
 
 // installer installs the revisions the operator asks for on its node: the
-// adapter of the subject's core (reference/staticpod's Install, or a variant).
-// It looks when asked and when the installer lock is released; it has no
-// timer of its own but its writes' time.
+// adapter of the subject's core (reference/staticpod's Install, a variant,
+// or a team's). It looks when asked and when the installer lock is
+// released; it has no timer of its own but its writes' time.
 type installer struct {
 	h     *host
 	actor string
+	core  contract.Installer // the subject's, for this process
 	exec  executor
 	seq   int // the ask it is carrying out
 }
@@ -31,7 +33,7 @@ func (i *installer) Reconcile(ctx context.Context, _ reconcile.Request) (reconci
 			return reconcile.Result{}, nil
 		}
 		held := lockHolder(i.h.as(ctx, i.actor)) != ""
-		ops := i.h.c.installer.install(i.h.c.installer.params, revision, held)
+		ops := i.core.Install(revision, held)
 		if ops == nil {
 			return reconcile.Result{}, nil // waits for the lock
 		}
@@ -56,11 +58,13 @@ func (i *installer) Reconcile(ctx context.Context, _ reconcile.Request) (reconci
 }
 
 // pruner deletes old revisions' resource directories on its node: the
-// adapter of the subject's core (reference/staticpod's Prune, or a variant).
-// It looks when a resource directory or the last-known-good link changes.
+// adapter of the subject's core (reference/staticpod's Prune, a variant,
+// or a team's). It looks when a resource directory or the last-known-good
+// link changes.
 type pruner struct {
 	h     *host
 	actor string
+	core  contract.Pruner // the subject's, for this process
 }
 
 func (p *pruner) Reconcile(ctx context.Context, _ reconcile.Request) (reconcile.Result, error) {
@@ -72,7 +76,7 @@ func (p *pruner) Reconcile(ctx context.Context, _ reconcile.Request) (reconcile.
 	if err != nil {
 		return reconcile.Result{}, err
 	}
-	for _, r := range p.h.c.pruner.prune(p.h.c.pruner.params, revs, p.h.c.spec.KeepCount(), linked(fsys)) {
+	for _, r := range p.core.Prune(revs, p.h.c.spec.KeepCount(), linked(fsys)) {
 		if err := fsys.Remove(node.RevisionDir(operandName, r)); err != nil {
 			return reconcile.Result{}, err
 		}

@@ -14,7 +14,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/yaml"
 
-	sp "github.com/opcert/opcert/reference/staticpod"
+	"github.com/opcert/opcert/conformance/staticpod/contract"
 )
 
 // The operand, its namespace and its pods, as the seed and OpenShift name
@@ -144,9 +144,9 @@ func manifestDetail(revision int, ann map[string]string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "revision=%d", revision)
 	for _, a := range []struct{ key, name string }{
-		{sp.AnnotationFallbackForRevision, "fallback-for-revision"},
-		{sp.AnnotationFallbackReason, "fallback-reason"},
-		{sp.AnnotationFallbackMessage, "fallback-message"},
+		{contract.AnnotationFallbackForRevision, "fallback-for-revision"},
+		{contract.AnnotationFallbackReason, "fallback-reason"},
+		{contract.AnnotationFallbackMessage, "fallback-message"},
 	} {
 		if v, ok := ann[a.key]; ok {
 			fmt.Fprintf(&b, " %s=%s", a.name, v)

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	sp "github.com/opcert/opcert/reference/staticpod"
+	"github.com/opcert/opcert/conformance/staticpod/contract"
 )
 
 // The startup-monitor counts the start attempts of its revision's latest
@@ -32,9 +32,9 @@ func TestStartAttempts(t *testing.T) {
 // the fallback annotations present, the message last.
 func TestManifestDetail(t *testing.T) {
 	ann := map[string]string{
-		sp.AnnotationFallbackMessage:     "Revision 3 did not become ready within 5m0s: /readyz is not ok",
-		sp.AnnotationFallbackReason:      "NotReady",
-		sp.AnnotationFallbackForRevision: "3",
+		contract.AnnotationFallbackMessage:     "Revision 3 did not become ready within 5m0s: /readyz is not ok",
+		contract.AnnotationFallbackReason:      "NotReady",
+		contract.AnnotationFallbackForRevision: "3",
 	}
 	for _, c := range []struct {
 		ann  map[string]string
@@ -56,7 +56,7 @@ func TestManifests(t *testing.T) {
 	if r := revisionOf(m); r != 4 {
 		t.Fatalf("revision %d, want 4", r)
 	}
-	fb, err := annotate(m, map[string]string{sp.AnnotationFallbackReason: "NotReady"})
+	fb, err := annotate(m, map[string]string{contract.AnnotationFallbackReason: "NotReady"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +64,7 @@ func TestManifests(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if pod.Annotations[sp.AnnotationFallbackReason] != "NotReady" || annotatedRevision(pod.Annotations) != 4 {
+	if pod.Annotations[contract.AnnotationFallbackReason] != "NotReady" || annotatedRevision(pod.Annotations) != 4 {
 		t.Errorf("annotations %v", pod.Annotations)
 	}
 	mirror, err := mirrorPod("master-0", fb)

@@ -59,14 +59,16 @@ func Mechanism(cfg Config) *conformance.Mechanism {
 	return &conformance.Mechanism{
 		Name: Name, Seed: Seed,
 		Roles: []conformance.Role{
-			// A team's startup-monitor binary plays in process mode
-			// (processes.go); on a cluster it cannot (clusterCannot).
+			// A team's Go core plays every role in library mode
+			// (library.go); a team's startup-monitor binary plays in
+			// process mode (processes.go); on a cluster it cannot
+			// (clusterCannot).
 			{Name: RoleStartupMonitor, Subjects: monitors, Placeholders: monitorPlaceholders,
-				Forms:  []conformance.Form{conformance.FormProcess},
-				Cannot: map[conformance.Form]string{conformance.FormLibrary: notYetLibrary, conformance.FormCluster: clusterCannot}},
-			{Name: RoleInstaller, Subjects: installers, Cannot: nodeRoleCannot},
-			{Name: RoleOperator, Subjects: operators, Cannot: operatorCannot},
-			{Name: RolePruner, Subjects: pruners, Cannot: nodeRoleCannot},
+				Forms:  []conformance.Form{conformance.FormLibrary, conformance.FormProcess},
+				Cannot: map[conformance.Form]string{conformance.FormCluster: clusterCannot}},
+			{Name: RoleInstaller, Subjects: installers, Forms: []conformance.Form{conformance.FormLibrary}, Cannot: nodeRoleCannot},
+			{Name: RoleOperator, Subjects: operators, Forms: []conformance.Form{conformance.FormLibrary}, Cannot: operatorCannot},
+			{Name: RolePruner, Subjects: pruners, Forms: []conformance.Form{conformance.FormLibrary}, Cannot: nodeRoleCannot},
 		},
 		Rules: rules.Rules(cfg.Rules()),
 		// The facts, read as events pass (rules.Config.Online).
@@ -105,22 +107,15 @@ func Mechanism(cfg Config) *conformance.Mechanism {
 	}
 }
 
-// Why a team's subject cannot play seed 003's roles (yet): the roles'
-// actors are built from opcert's cores (played), which see a node through
-// the view and decision types of reference/staticpod.
-const (
-	notYetLibrary = "not yet: the world builds this role's actors from opcert's own cores, which see a node through the view types of reference/staticpod, not through a client"
-	notYetProcess = "not yet: only the startup-monitor sees the simulated node through the seed's paths and its operand's endpoints (processes.go); this role's asks and answers would need a channel of their own"
-)
+// Why a team's executable cannot play seed 003's other roles (yet).
+const notYetProcess = "not yet: only the startup-monitor sees the simulated node through the seed's paths and its operand's endpoints (processes.go); this role's asks and answers would need a channel of their own"
 
 var (
 	nodeRoleCannot = map[conformance.Form]string{
-		conformance.FormLibrary: notYetLibrary,
 		conformance.FormProcess: notYetProcess,
 		conformance.FormCluster: "a simulated node's files cannot be on a real cluster: this role works on the node's files",
 	}
 	operatorCannot = map[conformance.Form]string{
-		conformance.FormLibrary: notYetLibrary,
 		conformance.FormProcess: notYetProcess,
 		conformance.FormCluster: "the nodes the operator reads are simulated (their files, kubelet and operand): a Deployment on a real cluster would see the cluster's nodes, not the scenario's",
 	}
@@ -181,11 +176,15 @@ type cluster struct {
 }
 
 // played is the implementation of role in cast as this mechanism's own
-// type T: a role is played by its own subjects, not by a team's
-// reconciler (library mode), nor by a Deployment (clusterCannot); build
-// takes an executable for the startup-monitor before it asks.
+// type T: a role is played by its own subjects or a team's core (library
+// mode, teamImpl), not by a Deployment (clusterCannot); build takes an
+// executable for the startup-monitor before it asks.
 func played[T any](cast conformance.Cast, role string) (T, error) {
-	impl, ok := cast[role].Impl.(T)
+	own, err := teamImpl(role, cast[role].Impl)
+	impl, ok := own.(T)
+	if err != nil {
+		return impl, err
+	}
 	if _, deployed := cast[role].Impl.(conformance.Deployment); deployed {
 		return impl, fmt.Errorf("%s: the %s role: %s", Name, role, clusterCannot)
 	}

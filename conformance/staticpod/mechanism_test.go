@@ -13,9 +13,11 @@ import (
 	"github.com/opcert/opcert/scenarios"
 )
 
-// A role given a subject of a type the mechanism does not know (a team's
-// reconciler from library mode, an executable where the role takes none) is refused with an error
-// naming the role and the type, before anything is built: no panic.
+// A role given a subject of a type the mechanism does not know (an
+// executable where the role takes none), a team's reconciler where it
+// takes a team's core (library mode), or a team's core of the wrong
+// interface is refused with an error naming the role and the type, before
+// anything is built: no panic.
 func TestBuildRefusesForeignSubjects(t *testing.T) {
 	sc, err := scenarios.BuiltinNamed("staticpod-healthy-rollout")
 	if err != nil {
@@ -25,10 +27,16 @@ func TestBuildRefusesForeignSubjects(t *testing.T) {
 	foreign := []struct {
 		impl any
 		typ  string
+		want func(role string) string
 	}{
-		{conformance.Reconciler{New: func(conformance.Instance) (reconcile.Reconciler, error) { return nil, nil }}, "conformance.Reconciler"},
-		{conformance.Process{}, "conformance.Process"},
-		{nil, "<nil>"},
+		{conformance.Reconciler{New: func(conformance.Instance) (reconcile.Reconciler, error) { return nil, nil }}, "conformance.Reconciler",
+			func(role string) string { return "staticpod: the " + role + " role takes a team's Go core" }},
+		{conformance.Core{New: func() any { return 42 }}, "conformance.Core of an int",
+			func(role string) string {
+				return "staticpod: the team's core for the " + role + " role is int, not a contract."
+			}},
+		{conformance.Process{}, "conformance.Process", nil},
+		{nil, "<nil>", nil},
 	}
 	for _, role := range []string{staticpod.RoleStartupMonitor, staticpod.RoleInstaller, staticpod.RoleOperator, staticpod.RolePruner} {
 		for _, f := range foreign {
@@ -50,7 +58,12 @@ func TestBuildRefusesForeignSubjects(t *testing.T) {
 				actions, err = m.Build(context.Background(), nil, sc, cast)
 			}()
 			want := "staticpod: the " + role + " role cannot be played by " + f.typ
-			if err == nil || err.Error() != want || actions != nil {
+			matches := err != nil && err.Error() == want
+			if f.want != nil {
+				want = f.want(role)
+				matches = err != nil && strings.HasPrefix(err.Error(), want)
+			}
+			if !matches || actions != nil {
 				t.Errorf("%s played by %s: %v, %v; want the error %q", role, f.typ, actions, err, want)
 			}
 			if err != nil && strings.Contains(err.Error(), "\n") {

@@ -13,7 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
-	sp "github.com/opcert/opcert/reference/staticpod"
+	"github.com/opcert/opcert/conformance/staticpod/contract"
 	"github.com/opcert/opcert/sim"
 	"github.com/opcert/opcert/sim/node"
 )
@@ -34,7 +34,7 @@ type monitor struct {
 	h        *host
 	actor    string
 	revision int
-	core     monitorCore
+	core     contract.Monitor // the subject's, for this process
 	client   *sim.Client
 	exec     executor
 	http     *http.Client
@@ -54,7 +54,7 @@ func (m *monitor) Reconcile(ctx context.Context, _ reconcile.Request) (reconcile
 	if err != nil {
 		return reconcile.Result{}, err
 	}
-	d := m.core.decide(m.core.params, v, now)
+	d := m.core.Look(v, now)
 	m.since, m.next = d.Since, d.Next
 	if len(d.Ops) == 0 {
 		return after(now, d.Next), nil
@@ -79,9 +79,9 @@ func (m *monitor) carryOn(ctx context.Context, now time.Time) (reconcile.Result,
 }
 
 // observe is what the monitor sees of the node and its operand now.
-func (m *monitor) observe(ctx context.Context) (sp.MonitorView, error) {
+func (m *monitor) observe(ctx context.Context) (contract.MonitorView, error) {
 	fsys := m.h.as(ctx, m.actor)
-	v := sp.MonitorView{Revision: m.revision, Since: m.since}
+	v := contract.MonitorView{Revision: m.revision, Timeout: m.h.c.cfg.Timeout, Since: m.since}
 	manifest, err := readOptional(fsys, node.ManifestPath(operandName))
 	if err != nil {
 		return v, err
@@ -118,25 +118,25 @@ func (m *monitor) observe(ctx context.Context) (sp.MonitorView, error) {
 		v.Operand.MirrorLookupFailed = true
 	default:
 		ready := readyCondition(pod)
-		v.Operand.Mirror = &sp.Mirror{Name: pod.Name, UID: string(pod.UID), Revision: annotatedRevision(pod.Annotations),
+		v.Operand.Mirror = &contract.Mirror{Name: pod.Name, UID: string(pod.UID), Revision: annotatedRevision(pod.Annotations),
 			Ready: ready != nil && ready.Status == corev1.ConditionTrue, Annotations: pod.Annotations}
 	}
 	return v, nil
 }
 
 // probe asks the operand's endpoint on the node's loopback port.
-func (m *monitor) probe(path string) (sp.Probe, string) {
+func (m *monitor) probe(path string) (contract.Probe, string) {
 	resp, err := m.http.Get(m.h.srv.URL + path)
 	if err != nil {
-		return sp.NoAnswer, ""
+		return contract.NoAnswer, ""
 	}
 	defer resp.Body.Close()
 	body, err := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 	if err != nil {
-		return sp.NoAnswer, ""
+		return contract.NoAnswer, ""
 	}
 	if resp.StatusCode != http.StatusOK {
-		return sp.Failed, string(body)
+		return contract.Failed, string(body)
 	}
-	return sp.OK, string(body)
+	return contract.OK, string(body)
 }

@@ -11,6 +11,7 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	"github.com/opcert/opcert/conformance/staticpod/contract"
 	sp "github.com/opcert/opcert/reference/staticpod"
 )
 
@@ -24,7 +25,7 @@ import (
 
 // seedMonitorWith is the seed's monitor with the run's timeout, its
 // parameters changed by change, deciding with decide.
-func seedMonitorWith(c Config, change func(*sp.MonitorParams), decide func(sp.MonitorParams, sp.MonitorView, time.Time) sp.MonitorDecision) monitorCore {
+func seedMonitorWith(c Config, change func(*sp.MonitorParams), decide func(sp.MonitorParams, contract.MonitorView, time.Time) contract.MonitorDecision) monitorCore {
 	mc := monitorOf(sp.Seed(), c.Timeout, decide)
 	change(&mc.params)
 	return mc
@@ -35,7 +36,7 @@ func seedMonitorWith(c Config, change func(*sp.MonitorParams), decide func(sp.Mo
 // operand manifest: a monitor that waited while another revision ran
 // (003 §Upgrade / Downgrade Strategy) has used up its timeout by the time
 // its revision is rolled out.
-func timerFromStart(p sp.MonitorParams, v sp.MonitorView, now time.Time) sp.MonitorDecision {
+func timerFromStart(p sp.MonitorParams, v contract.MonitorView, now time.Time) contract.MonitorDecision {
 	if v.Since.IsZero() {
 		v.Since = now
 	}
@@ -52,9 +53,9 @@ func timerFromStart(p sp.MonitorParams, v sp.MonitorView, now time.Time) sp.Moni
 func crashLoopAtOneSteps() []sp.Step {
 	steps := sp.SeedSteps() // step 1 (NeverStartedUp), step 2 (CrashLooping), then the up steps
 	up := slices.Clone(steps[2:])
-	steps[1] = func(revision int, o sp.Observation) (sp.Reason, string) {
+	steps[1] = func(revision int, o contract.Observation) (contract.Reason, string) {
 		if r, _ := sp.Verdict(up, revision, o); o.StartAttempts >= 1 && r != "" {
-			return sp.CrashLooping, fmt.Sprintf("%d start-up attempts in the termination log", o.StartAttempts)
+			return contract.CrashLooping, fmt.Sprintf("%d start-up attempts in the termination log", o.StartAttempts)
 		}
 		return "", ""
 	}
@@ -67,8 +68,8 @@ func crashLoopAtOneSteps() []sp.Step {
 func healthzIsReadySteps() []sp.Step { return sp.SeedSteps()[:3] }
 
 // withFallbackAnnotations lets change rewrite a fallback's annotations.
-func withFallbackAnnotations(change func(op *sp.Op, ann map[string]string)) func(sp.MonitorParams, sp.MonitorView, time.Time) sp.MonitorDecision {
-	return func(p sp.MonitorParams, v sp.MonitorView, now time.Time) sp.MonitorDecision {
+func withFallbackAnnotations(change func(op *contract.Op, ann map[string]string)) func(sp.MonitorParams, contract.MonitorView, time.Time) contract.MonitorDecision {
+	return func(p sp.MonitorParams, v contract.MonitorView, now time.Time) contract.MonitorDecision {
 		d := sp.Monitor(p, v, now)
 		if op := fallbackOp(&d); op != nil {
 			op.Annotations = maps.Clone(op.Annotations)
@@ -80,35 +81,35 @@ func withFallbackAnnotations(change func(op *sp.Op, ann map[string]string)) func
 
 // noHooksInMessage drops the unfinished post-start hooks from a /readyz
 // fallback's message.
-var noHooksInMessage = withFallbackAnnotations(func(_ *sp.Op, ann map[string]string) {
-	msg := ann[sp.AnnotationFallbackMessage]
+var noHooksInMessage = withFallbackAnnotations(func(_ *contract.Op, ann map[string]string) {
+	msg := ann[contract.AnnotationFallbackMessage]
 	if i := strings.Index(msg, "; unfinished post-start hooks:"); i >= 0 {
-		ann[sp.AnnotationFallbackMessage] = msg[:i]
+		ann[contract.AnnotationFallbackMessage] = msg[:i]
 	}
 })
 
 // noFallbackMessage leaves out the human-readable fallback-message
 // annotation.
-var noFallbackMessage = withFallbackAnnotations(func(_ *sp.Op, ann map[string]string) {
-	delete(ann, sp.AnnotationFallbackMessage)
+var noFallbackMessage = withFallbackAnnotations(func(_ *contract.Op, ann map[string]string) {
+	delete(ann, contract.AnnotationFallbackMessage)
 })
 
 // forTargetRevision writes the revision fallen back to in
 // fallback-for-revision, instead of the failed one.
-var forTargetRevision = withFallbackAnnotations(func(op *sp.Op, ann map[string]string) {
-	ann[sp.AnnotationFallbackForRevision] = strconv.Itoa(op.Revision)
+var forTargetRevision = withFallbackAnnotations(func(op *contract.Op, ann map[string]string) {
+	ann[contract.AnnotationFallbackForRevision] = strconv.Itoa(op.Revision)
 })
 
 // linksFailedRevision links last-known-good to its revision when it falls
 // back too, as it does when the operand is ready: it links on every exit.
-func linksFailedRevision(p sp.MonitorParams, v sp.MonitorView, now time.Time) sp.MonitorDecision {
+func linksFailedRevision(p sp.MonitorParams, v contract.MonitorView, now time.Time) contract.MonitorDecision {
 	d := sp.Monitor(p, v, now)
-	if d.Action != sp.FallBack {
+	if d.Action != contract.FallBack {
 		return d
 	}
 	for i, op := range d.Ops {
-		if op.Kind == sp.RemoveManifest && op.Pod == sp.StartupMonitor {
-			d.Ops = slices.Insert(slices.Clone(d.Ops), i, sp.Op{Kind: sp.LinkLastKnownGood, Revision: v.Revision})
+		if op.Kind == contract.RemoveManifest && op.Pod == contract.StartupMonitor {
+			d.Ops = slices.Insert(slices.Clone(d.Ops), i, contract.Op{Kind: contract.LinkLastKnownGood, Revision: v.Revision})
 			break
 		}
 	}
@@ -117,7 +118,7 @@ func linksFailedRevision(p sp.MonitorParams, v sp.MonitorView, now time.Time) sp
 
 // ignoresLastKnownGood falls back to the previous revision, as before the
 // link existed, whatever last-known-good points at.
-func ignoresLastKnownGood(p sp.MonitorParams, v sp.MonitorView, now time.Time) sp.MonitorDecision {
+func ignoresLastKnownGood(p sp.MonitorParams, v contract.MonitorView, now time.Time) contract.MonitorDecision {
 	v.LastKnownGood = 0
 	return sp.Monitor(p, v, now)
 }
@@ -125,32 +126,32 @@ func ignoresLastKnownGood(p sp.MonitorParams, v sp.MonitorView, now time.Time) s
 // fallsBackInBootstrap, with nothing to fall back to (no last-known-good
 // other than itself, no revision below its own), "falls back" to its own
 // revision at the timeout, annotations and all, instead of doing nothing.
-func fallsBackInBootstrap(p sp.MonitorParams, v sp.MonitorView, now time.Time) sp.MonitorDecision {
+func fallsBackInBootstrap(p sp.MonitorParams, v contract.MonitorView, now time.Time) contract.MonitorDecision {
 	d := sp.Monitor(p, v, now)
-	if d.Action != sp.Wait || d.Reason == "" || d.Since.IsZero() || now.Before(d.Since.Add(p.Timeout)) {
+	if d.Action != contract.Wait || d.Reason == "" || d.Since.IsZero() || now.Before(d.Since.Add(v.Timeout)) {
 		return d // ready, falling back, not due, or waiting for the lock or its manifest
 	}
-	d.Action, d.Next = sp.FallBack, time.Time{}
-	d.Ops = []sp.Op{
-		{Kind: sp.WriteManifest, Pod: sp.Operand, Revision: v.Revision, Annotations: map[string]string{
-			sp.AnnotationFallbackForRevision: strconv.Itoa(v.Revision),
-			sp.AnnotationFallbackReason:      string(d.Reason),
-			sp.AnnotationFallbackMessage:     fmt.Sprintf("Revision %d did not become ready within %v: %s", v.Revision, p.Timeout, d.Message),
+	d.Action, d.Next = contract.FallBack, time.Time{}
+	d.Ops = []contract.Op{
+		{Kind: contract.WriteManifest, Pod: contract.Operand, Revision: v.Revision, Annotations: map[string]string{
+			contract.AnnotationFallbackForRevision: strconv.Itoa(v.Revision),
+			contract.AnnotationFallbackReason:      string(d.Reason),
+			contract.AnnotationFallbackMessage:     fmt.Sprintf("Revision %d did not become ready within %v: %s", v.Revision, v.Timeout, d.Message),
 		}},
-		{Kind: sp.RemoveManifest, Pod: sp.StartupMonitor, Revision: v.Revision},
+		{Kind: contract.RemoveManifest, Pod: contract.StartupMonitor, Revision: v.Revision},
 	}
 	if p.HonourLock {
-		d.Ops = append(append([]sp.Op{{Kind: sp.TakeLock}}, d.Ops...), sp.Op{Kind: sp.ReleaseLock})
+		d.Ops = append(append([]contract.Op{{Kind: contract.TakeLock}}, d.Ops...), contract.Op{Kind: contract.ReleaseLock})
 	}
 	return d
 }
 
 // lockCheckThenWrite takes the installer lock only to see that it is free
 // and releases it at once, then writes without it (check, then act).
-func lockCheckThenWrite(p sp.MonitorParams, v sp.MonitorView, now time.Time) sp.MonitorDecision {
+func lockCheckThenWrite(p sp.MonitorParams, v contract.MonitorView, now time.Time) contract.MonitorDecision {
 	d := sp.Monitor(p, v, now)
-	if n := len(d.Ops); n > 2 && d.Ops[0].Kind == sp.TakeLock && d.Ops[n-1].Kind == sp.ReleaseLock {
-		d.Ops = append([]sp.Op{d.Ops[0], d.Ops[n-1]}, d.Ops[1:n-1]...)
+	if n := len(d.Ops); n > 2 && d.Ops[0].Kind == contract.TakeLock && d.Ops[n-1].Kind == contract.ReleaseLock {
+		d.Ops = append([]contract.Op{d.Ops[0], d.Ops[n-1]}, d.Ops[1:n-1]...)
 	}
 	return d
 }
@@ -160,33 +161,35 @@ func lockCheckThenWrite(p sp.MonitorParams, v sp.MonitorView, now time.Time) sp.
 // own manifest), each changing the reference's ready decision.
 
 // onReady rewrites the operations of the reference's ready decisions.
-func onReady(change func(ops []sp.Op) []sp.Op) func(sp.MonitorParams, sp.MonitorView, time.Time) sp.MonitorDecision {
-	return func(p sp.MonitorParams, v sp.MonitorView, now time.Time) sp.MonitorDecision {
+func onReady(change func(ops []contract.Op) []contract.Op) func(sp.MonitorParams, contract.MonitorView, time.Time) contract.MonitorDecision {
+	return func(p sp.MonitorParams, v contract.MonitorView, now time.Time) contract.MonitorDecision {
 		d := sp.Monitor(p, v, now)
-		if d.Action == sp.Ready {
+		if d.Action == contract.Ready {
 			d.Ops = change(slices.Clone(d.Ops))
 		}
 		return d
 	}
 }
 
-func isLink(op sp.Op) bool { return op.Kind == sp.LinkLastKnownGood }
+func isLink(op contract.Op) bool { return op.Kind == contract.LinkLastKnownGood }
 
-func isOwnRemoval(op sp.Op) bool { return op.Kind == sp.RemoveManifest && op.Pod == sp.StartupMonitor }
+func isOwnRemoval(op contract.Op) bool {
+	return op.Kind == contract.RemoveManifest && op.Pod == contract.StartupMonitor
+}
 
 // neverLinks removes its manifest once its operand is ready without
 // linking last-known-good: the link stays on the revision before.
-var neverLinks = onReady(func(ops []sp.Op) []sp.Op { return slices.DeleteFunc(ops, isLink) })
+var neverLinks = onReady(func(ops []contract.Op) []contract.Op { return slices.DeleteFunc(ops, isLink) })
 
 // keepsManifest links last-known-good once its operand is ready but never
 // removes its own manifest: it keeps running, linking again at each look.
-var keepsManifest = onReady(func(ops []sp.Op) []sp.Op { return slices.DeleteFunc(ops, isOwnRemoval) })
+var keepsManifest = onReady(func(ops []contract.Op) []contract.Op { return slices.DeleteFunc(ops, isOwnRemoval) })
 
 // removesBeforeLinking removes its own manifest first, then links
 // last-known-good: the same end on the node, in the order the seed does
 // not allow (a kubelet stops a monitor whose manifest is gone, so the link
 // may never come).
-var removesBeforeLinking = onReady(func(ops []sp.Op) []sp.Op {
+var removesBeforeLinking = onReady(func(ops []contract.Op) []contract.Op {
 	l, r := slices.IndexFunc(ops, isLink), slices.IndexFunc(ops, isOwnRemoval)
 	if l >= 0 && r > l {
 		ops[l], ops[r] = ops[r], ops[l]
@@ -199,10 +202,10 @@ var removesBeforeLinking = onReady(func(ops []sp.Op) []sp.Op {
 // "stable"), the operand still ready then. It remembers, per mirror pod
 // (its UID), its first look that found it ready; a look that finds it not
 // ready forgets. One per run: its memory is the run's.
-func readyLate(delay time.Duration) func(sp.MonitorParams, sp.MonitorView, time.Time) sp.MonitorDecision {
+func readyLate(delay time.Duration) func(sp.MonitorParams, contract.MonitorView, time.Time) contract.MonitorDecision {
 	var mu sync.Mutex
 	first := map[string]time.Time{}
-	return func(p sp.MonitorParams, v sp.MonitorView, now time.Time) sp.MonitorDecision {
+	return func(p sp.MonitorParams, v contract.MonitorView, now time.Time) contract.MonitorDecision {
 		d := sp.Monitor(p, v, now)
 		m := v.Operand.Mirror
 		if m == nil {
@@ -210,7 +213,7 @@ func readyLate(delay time.Duration) func(sp.MonitorParams, sp.MonitorView, time.
 		}
 		mu.Lock()
 		defer mu.Unlock()
-		if d.Action != sp.Ready {
+		if d.Action != contract.Ready {
 			delete(first, m.UID)
 			return d
 		}
@@ -219,7 +222,7 @@ func readyLate(delay time.Duration) func(sp.MonitorParams, sp.MonitorView, time.
 			t, first[m.UID] = now, now
 		}
 		if due := t.Add(delay); now.Before(due) {
-			d.Action, d.Ops, d.Next = sp.Wait, nil, due
+			d.Action, d.Ops, d.Next = contract.Wait, nil, due
 		}
 		return d
 	}
@@ -232,17 +235,17 @@ func readyLate(delay time.Duration) func(sp.MonitorParams, sp.MonitorView, time.
 func seedOperatorWith(change func(*sp.OperatorParams)) operatorCore {
 	p := sp.Seed().Operator
 	change(&p)
-	return operatorCore{p, sp.Operate}
+	return operatorCore{params: p, decide: sp.Operate}
 }
 
 // degradedLate reports a new fallback only delay after it first sees it
 // (it waits for the fallback to be "stable"): until then, whatever wakes
 // it, the condition stays as it was. It remembers, per fallback mirror pod
 // (its UID), when it first saw it (one per run).
-func degradedLate(delay time.Duration) func(sp.OperatorParams, *sp.Fallback, sp.Node, time.Time) sp.OperatorDecision {
+func degradedLate(delay time.Duration) func(sp.OperatorParams, *contract.Fallback, contract.Node, time.Time) contract.OperatorDecision {
 	var mu sync.Mutex
 	first := map[string]time.Time{}
-	return func(p sp.OperatorParams, mem *sp.Fallback, n sp.Node, now time.Time) sp.OperatorDecision {
+	return func(p sp.OperatorParams, mem *contract.Fallback, n contract.Node, now time.Time) contract.OperatorDecision {
 		d := sp.Operate(p, mem, n, now)
 		if d.Memory == nil || d.Memory.UID == "" || n.Mirror == nil || n.Mirror.UID != d.Memory.UID {
 			return d
@@ -254,9 +257,9 @@ func degradedLate(delay time.Duration) func(sp.OperatorParams, *sp.Fallback, sp.
 			t, first[d.Memory.UID] = now, now
 		}
 		if due := t.Add(delay); now.Before(due) {
-			d.Condition = sp.Condition{Type: p.ConditionType, Status: metav1.ConditionFalse, Reason: "AsExpected"}
+			d.Condition = contract.Condition{Type: p.ConditionType, Status: metav1.ConditionFalse, Reason: "AsExpected"}
 			if mem != nil && mem.UID != d.Memory.UID && p.DegradedUntilReady {
-				d.Condition = sp.Condition{Type: p.ConditionType, Status: metav1.ConditionTrue, Reason: string(mem.Reason), Message: p.Describe(*mem)}
+				d.Condition = contract.Condition{Type: p.ConditionType, Status: metav1.ConditionTrue, Reason: string(mem.Reason), Message: p.Describe(*mem)}
 			}
 			d.Next = due
 		}
@@ -266,11 +269,11 @@ func degradedLate(delay time.Duration) func(sp.OperatorParams, *sp.Fallback, sp.
 
 // degradedForever never lets go of a fallback: once one is over (a later
 // revision ready), it keeps its memory and Degraded=True as it was.
-func degradedForever(p sp.OperatorParams, mem *sp.Fallback, n sp.Node, now time.Time) sp.OperatorDecision {
+func degradedForever(p sp.OperatorParams, mem *contract.Fallback, n contract.Node, now time.Time) contract.OperatorDecision {
 	d := sp.Operate(p, mem, n, now)
 	if d.Memory == nil && mem != nil {
 		d.Memory = mem
-		d.Condition = sp.Condition{Type: p.ConditionType, Status: metav1.ConditionTrue, Reason: string(mem.Reason), Message: p.Describe(*mem)}
+		d.Condition = contract.Condition{Type: p.ConditionType, Status: metav1.ConditionTrue, Reason: string(mem.Reason), Message: p.Describe(*mem)}
 	}
 	return d
 }
@@ -279,10 +282,10 @@ func degradedForever(p sp.OperatorParams, mem *sp.Fallback, n sp.Node, now time.
 // that finds the fallback over (a later revision ready): until then it
 // keeps its memory and the condition as they were. It remembers, per
 // fallback mirror pod (its UID), when it first found it over (one per run).
-func degradedClearedLate(delay time.Duration) func(sp.OperatorParams, *sp.Fallback, sp.Node, time.Time) sp.OperatorDecision {
+func degradedClearedLate(delay time.Duration) func(sp.OperatorParams, *contract.Fallback, contract.Node, time.Time) contract.OperatorDecision {
 	var mu sync.Mutex
 	over := map[string]time.Time{}
-	return func(p sp.OperatorParams, mem *sp.Fallback, n sp.Node, now time.Time) sp.OperatorDecision {
+	return func(p sp.OperatorParams, mem *contract.Fallback, n contract.Node, now time.Time) contract.OperatorDecision {
 		d := sp.Operate(p, mem, n, now)
 		if d.Memory != nil || mem == nil {
 			return d
@@ -295,7 +298,7 @@ func degradedClearedLate(delay time.Duration) func(sp.OperatorParams, *sp.Fallba
 		}
 		if due := t.Add(delay); now.Before(due) {
 			d.Memory, d.Next = mem, due
-			d.Condition = sp.Condition{Type: p.ConditionType, Status: metav1.ConditionTrue, Reason: string(mem.Reason), Message: p.Describe(*mem)}
+			d.Condition = contract.Condition{Type: p.ConditionType, Status: metav1.ConditionTrue, Reason: string(mem.Reason), Message: p.Describe(*mem)}
 		}
 		return d
 	}
@@ -304,7 +307,7 @@ func degradedClearedLate(delay time.Duration) func(sp.OperatorParams, *sp.Fallba
 // retriesOf is how many retries of the failed revision the operator will
 // have asked before the one it decides on now: its memory's, one more once
 // its memory's fallback was retried (Operate's count at a new fallback).
-func retriesOf(mem *sp.Fallback) int {
+func retriesOf(mem *contract.Fallback) int {
 	if mem == nil {
 		return 0
 	}
@@ -316,7 +319,7 @@ func retriesOf(mem *sp.Fallback) int {
 
 // backoffShrinks waits 40m before the first retry and half as long before
 // each next one, no less than the seed's 10m.
-func backoffShrinks(p sp.OperatorParams, mem *sp.Fallback, n sp.Node, now time.Time) sp.OperatorDecision {
+func backoffShrinks(p sp.OperatorParams, mem *contract.Fallback, n contract.Node, now time.Time) contract.OperatorDecision {
 	wait := max(40*time.Minute>>min(retriesOf(mem), 2), 10*time.Minute)
 	p.Backoff = sp.Backoff{First: wait, Max: wait}
 	return sp.Operate(p, mem, n, now)
@@ -327,7 +330,7 @@ const givenUpAfter = 2
 
 // givesUp retries as the seed says until it has retried a revision twice,
 // then treats every later fallback of it as one never to retry.
-func givesUp(p sp.OperatorParams, mem *sp.Fallback, n sp.Node, now time.Time) sp.OperatorDecision {
+func givesUp(p sp.OperatorParams, mem *contract.Fallback, n contract.Node, now time.Time) contract.OperatorDecision {
 	if mem != nil && retriesOf(mem) >= givenUpAfter {
 		p.NoRetry = append(slices.Clip(p.NoRetry), mem.Reason)
 	}
@@ -338,10 +341,10 @@ func givesUp(p sp.OperatorParams, mem *sp.Fallback, n sp.Node, now time.Time) sp
 // installed it the first time but for the operand's manifest: the
 // resources and the startup-monitor's manifest only, so the fallback keeps
 // running (one per run: its memory is the run's).
-func retryWithoutOperand() func(sp.InstallerParams, int, bool) []sp.Op {
+func retryWithoutOperand() func(sp.InstallerParams, int, bool) []contract.Op {
 	var mu sync.Mutex
 	done := map[int]bool{}
-	return func(p sp.InstallerParams, revision int, held bool) []sp.Op {
+	return func(p sp.InstallerParams, revision int, held bool) []contract.Op {
 		mu.Lock()
 		defer mu.Unlock()
 		ops := sp.Install(p, revision, held)
@@ -349,17 +352,17 @@ func retryWithoutOperand() func(sp.InstallerParams, int, bool) []sp.Op {
 			done[revision] = ops != nil
 			return ops
 		}
-		return slices.DeleteFunc(ops, func(op sp.Op) bool { return op.Kind == sp.WriteManifest && op.Pod == sp.Operand })
+		return slices.DeleteFunc(ops, func(op contract.Op) bool { return op.Kind == contract.WriteManifest && op.Pod == contract.Operand })
 	}
 }
 
 // skipsReinstall installs a revision only the first time it is asked: the
 // second ask finds its files from the first trial and does nothing (one
 // per run: its memory is the run's).
-func skipsReinstall() func(sp.InstallerParams, int, bool) []sp.Op {
+func skipsReinstall() func(sp.InstallerParams, int, bool) []contract.Op {
 	var mu sync.Mutex
 	done := map[int]bool{}
-	return func(p sp.InstallerParams, revision int, held bool) []sp.Op {
+	return func(p sp.InstallerParams, revision int, held bool) []contract.Op {
 		mu.Lock()
 		defer mu.Unlock()
 		if done[revision] {
@@ -377,7 +380,7 @@ const truncatedTermination = 64
 
 // truncatesTermination cuts the termination message to its first 64 bytes
 // before it reaches the condition.
-func truncatesTermination(p sp.OperatorParams, mem *sp.Fallback, n sp.Node, now time.Time) sp.OperatorDecision {
+func truncatesTermination(p sp.OperatorParams, mem *contract.Fallback, n contract.Node, now time.Time) contract.OperatorDecision {
 	if len(n.Termination) > truncatedTermination {
 		n.Termination = n.Termination[:truncatedTermination]
 	}
@@ -388,9 +391,9 @@ func truncatesTermination(p sp.OperatorParams, mem *sp.Fallback, n sp.Node, now 
 // the operand: at the deadline it falls back on what its previous look
 // saw (the mirror pod not ready yet), even when the operand has become
 // ready at that very instant.
-func timerBeforeReadiness(p sp.MonitorParams, v sp.MonitorView, now time.Time) sp.MonitorDecision {
+func timerBeforeReadiness(p sp.MonitorParams, v contract.MonitorView, now time.Time) contract.MonitorDecision {
 	d := sp.Monitor(p, v, now)
-	if d.Action != sp.Ready || now.Before(d.Since.Add(p.Timeout)) {
+	if d.Action != contract.Ready || now.Before(d.Since.Add(v.Timeout)) {
 		return d
 	}
 	v.Since = d.Since
@@ -408,13 +411,13 @@ func timerBeforeReadiness(p sp.MonitorParams, v sp.MonitorView, now time.Time) s
 // the resources and the startup-monitor manifest go first, whoever holds
 // the lock. When the lock turns out to be held, the plan is dropped at the
 // TakeLock and starts again once it is released.
-func locksLate(p sp.InstallerParams, revision int, _ bool) []sp.Op {
+func locksLate(p sp.InstallerParams, revision int, _ bool) []contract.Op {
 	ops := sp.Install(p, revision, false)
-	if len(ops) == 0 || ops[0].Kind != sp.TakeLock {
+	if len(ops) == 0 || ops[0].Kind != contract.TakeLock {
 		return ops
 	}
 	for i, op := range ops {
-		if op.Kind == sp.WriteManifest && op.Pod == sp.Operand {
+		if op.Kind == contract.WriteManifest && op.Pod == contract.Operand {
 			return slices.Concat(ops[1:i], ops[:1], ops[i:])
 		}
 	}

@@ -10,7 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"github.com/opcert/opcert/conformance"
-	sp "github.com/opcert/opcert/reference/staticpod"
+	"github.com/opcert/opcert/conformance/staticpod/contract"
 )
 
 var mt0 = time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -38,35 +38,35 @@ func operatorNamed(t *testing.T, name string) operatorCore {
 
 // Operands of revision 5 as the monitor observes them.
 var (
-	upObs = sp.Observation{StartAttempts: 1, Healthz: sp.OK, Etcd: sp.OK, Readyz: sp.OK,
-		Mirror: &sp.Mirror{Name: "kas", UID: "u", Revision: 5, Ready: true}}
-	hookObs = sp.Observation{StartAttempts: 1, Healthz: sp.OK, Etcd: sp.OK, Readyz: sp.Failed, Unfinished: []string{"poststarthook/rbac/bootstrap-roles"},
-		Mirror: &sp.Mirror{Name: "kas", UID: "u", Revision: 5}}
+	upObs = contract.Observation{StartAttempts: 1, Healthz: contract.OK, Etcd: contract.OK, Readyz: contract.OK,
+		Mirror: &contract.Mirror{Name: "kas", UID: "u", Revision: 5, Ready: true}}
+	hookObs = contract.Observation{StartAttempts: 1, Healthz: contract.OK, Etcd: contract.OK, Readyz: contract.Failed, Unfinished: []string{"poststarthook/rbac/bootstrap-roles"},
+		Mirror: &contract.Mirror{Name: "kas", UID: "u", Revision: 5}}
 )
 
-// watch is the monitor of revision 5 watching o since mt0, last-known-good
-// 3 and revisions 3 to 5 on the node, with change applied.
-func watch(o sp.Observation, change ...func(*sp.MonitorView)) sp.MonitorView {
-	v := sp.MonitorView{Revision: 5, Manifest: 5, Operand: o, Since: mt0, LastKnownGood: 3, Revisions: []int{3, 4, 5}}
+// watch is the monitor of revision 5 watching o since mt0 with the seed's
+// 5m timeout, last-known-good 3 and revisions 3 to 5 on the node, with change applied.
+func watch(o contract.Observation, change ...func(*contract.MonitorView)) contract.MonitorView {
+	v := contract.MonitorView{Revision: 5, Timeout: 5 * time.Minute, Manifest: 5, Operand: o, Since: mt0, LastKnownGood: 3, Revisions: []int{3, 4, 5}}
 	for _, c := range change {
 		c(&v)
 	}
 	return v
 }
 
-func decide(m monitorCore, v sp.MonitorView, at time.Duration) sp.MonitorDecision {
+func decide(m monitorCore, v contract.MonitorView, at time.Duration) contract.MonitorDecision {
 	return m.decide(m.params, v, mt0.Add(at))
 }
 
-func kinds(ops []sp.Op) []sp.OpKind {
-	var out []sp.OpKind
+func kinds(ops []contract.Op) []contract.OpKind {
+	var out []contract.OpKind
 	for _, op := range ops {
 		out = append(out, op.Kind)
 	}
 	return out
 }
 
-func fallbackAnnotations(t *testing.T, d sp.MonitorDecision) (int, map[string]string) {
+func fallbackAnnotations(t *testing.T, d contract.MonitorDecision) (int, map[string]string) {
 	t.Helper()
 	op := fallbackOp(&d)
 	if op == nil {
@@ -86,11 +86,11 @@ func TestMonitorMutants(t *testing.T) {
 		for _, c := range []struct {
 			subject string
 			at      time.Duration
-			want    sp.Action
+			want    contract.Action
 		}{
-			{"reference", 5*m - s, sp.Wait}, {"reference", 5 * m, sp.FallBack},
-			{"early-by-1s", 5*m - 2*s, sp.Wait}, {"early-by-1s", 5*m - s, sp.FallBack},
-			{"late-past-bound", 6 * m, sp.Wait}, {"late-past-bound", 6*m + s, sp.FallBack},
+			{"reference", 5*m - s, contract.Wait}, {"reference", 5 * m, contract.FallBack},
+			{"early-by-1s", 5*m - 2*s, contract.Wait}, {"early-by-1s", 5*m - s, contract.FallBack},
+			{"late-past-bound", 6 * m, contract.Wait}, {"late-past-bound", 6*m + s, contract.FallBack},
 		} {
 			if d := decide(monitorNamed(t, c.subject), v, c.at); d.Action != c.want {
 				t.Errorf("%s at %v: action %v, want %v", c.subject, c.at, d.Action, c.want)
@@ -99,71 +99,71 @@ func TestMonitorMutants(t *testing.T) {
 	})
 	t.Run("timer-before-readiness falls back from an operand ready at the deadline, not from one ready before", func(t *testing.T) {
 		mu := monitorNamed(t, "timer-before-readiness")
-		if d := decide(mu, watch(upObs), 5*m); d.Action != sp.FallBack {
+		if d := decide(mu, watch(upObs), 5*m); d.Action != contract.FallBack {
 			t.Errorf("ready at 5m: %v, want a fallback", d.Action)
 		}
-		if d := decide(mu, watch(upObs), 5*m-s); d.Action != sp.Ready {
+		if d := decide(mu, watch(upObs), 5*m-s); d.Action != contract.Ready {
 			t.Errorf("ready at 4m59s: %v, want ready", d.Action)
 		}
-		if d := decide(ref, watch(upObs), 5*m); d.Action != sp.Ready {
+		if d := decide(ref, watch(upObs), 5*m); d.Action != contract.Ready {
 			t.Errorf("reference, ready at 5m: %v, want ready", d.Action)
 		}
 	})
 	t.Run("timer-from-start counts the time it waited for its revision", func(t *testing.T) {
 		mu := monitorNamed(t, "timer-from-start")
-		other := watch(hookObs, func(v *sp.MonitorView) { v.Manifest, v.Since = 4, time.Time{} })
+		other := watch(hookObs, func(v *contract.MonitorView) { v.Manifest, v.Since = 4, time.Time{} })
 		d := decide(mu, other, 0)
-		if !d.Since.Equal(mt0) || d.Action != sp.Wait {
+		if !d.Since.Equal(mt0) || d.Action != contract.Wait {
 			t.Fatalf("first look at another revision: %v since %v, want to wait since the start", d.Action, d.Since)
 		}
-		mine := watch(hookObs, func(v *sp.MonitorView) { v.Since = d.Since })
-		if d := decide(mu, mine, 10*m); d.Action != sp.FallBack {
+		mine := watch(hookObs, func(v *contract.MonitorView) { v.Since = d.Since })
+		if d := decide(mu, mine, 10*m); d.Action != contract.FallBack {
 			t.Errorf("its revision rolled out at 10m: %v, want a fallback at once", d.Action)
 		}
-		if d := decide(ref, watch(hookObs, func(v *sp.MonitorView) { v.Since = time.Time{} }), 10*m); d.Action != sp.Wait || !d.Next.Equal(mt0.Add(15*m)) {
+		if d := decide(ref, watch(hookObs, func(v *contract.MonitorView) { v.Since = time.Time{} }), 10*m); d.Action != contract.Wait || !d.Next.Equal(mt0.Add(15*m)) {
 			t.Errorf("reference: %v next %v, want to wait until 15m", d.Action, d.Next)
 		}
 	})
 	t.Run("crashloop-at-one calls one start-up attempt CrashLooping", func(t *testing.T) {
 		_, ann := fallbackAnnotations(t, decide(monitorNamed(t, "crashloop-at-one"), watch(hookObs), 5*m))
 		_, want := fallbackAnnotations(t, decide(ref, watch(hookObs), 5*m))
-		if ann[sp.AnnotationFallbackReason] != string(sp.CrashLooping) || want[sp.AnnotationFallbackReason] != string(sp.NotReady) {
-			t.Errorf("reason %s, reference %s", ann[sp.AnnotationFallbackReason], want[sp.AnnotationFallbackReason])
+		if ann[contract.AnnotationFallbackReason] != string(contract.CrashLooping) || want[contract.AnnotationFallbackReason] != string(contract.NotReady) {
+			t.Errorf("reason %s, reference %s", ann[contract.AnnotationFallbackReason], want[contract.AnnotationFallbackReason])
 		}
-		if d := decide(monitorNamed(t, "crashloop-at-one"), watch(upObs), m); d.Action != sp.Ready {
+		if d := decide(monitorNamed(t, "crashloop-at-one"), watch(upObs), m); d.Action != contract.Ready {
 			t.Errorf("a ready operand: %v, want ready", d.Action)
 		}
 	})
 	t.Run("no-hooks-in-message, no-fallback-message and for-target-revision change one annotation", func(t *testing.T) {
 		_, ann := fallbackAnnotations(t, decide(monitorNamed(t, "no-hooks-in-message"), watch(hookObs), 5*m))
-		if msg := ann[sp.AnnotationFallbackMessage]; msg == "" || strings.Contains(msg, "rbac/bootstrap-roles") {
+		if msg := ann[contract.AnnotationFallbackMessage]; msg == "" || strings.Contains(msg, "rbac/bootstrap-roles") {
 			t.Errorf("no-hooks-in-message: %q", msg)
 		}
 		_, ann = fallbackAnnotations(t, decide(monitorNamed(t, "no-fallback-message"), watch(hookObs), 5*m))
-		if _, ok := ann[sp.AnnotationFallbackMessage]; ok || ann[sp.AnnotationFallbackReason] != string(sp.NotReady) {
+		if _, ok := ann[contract.AnnotationFallbackMessage]; ok || ann[contract.AnnotationFallbackReason] != string(contract.NotReady) {
 			t.Errorf("no-fallback-message: %v", ann)
 		}
 		to, ann := fallbackAnnotations(t, decide(monitorNamed(t, "for-target-revision"), watch(hookObs), 5*m))
-		if to != 3 || ann[sp.AnnotationFallbackForRevision] != "3" {
-			t.Errorf("for-target-revision: to %d, for %s", to, ann[sp.AnnotationFallbackForRevision])
+		if to != 3 || ann[contract.AnnotationFallbackForRevision] != "3" {
+			t.Errorf("for-target-revision: to %d, for %s", to, ann[contract.AnnotationFallbackForRevision])
 		}
 		_, ann = fallbackAnnotations(t, decide(ref, watch(hookObs), 5*m))
-		if ann[sp.AnnotationFallbackForRevision] != "5" || !strings.Contains(ann[sp.AnnotationFallbackMessage], "rbac/bootstrap-roles") {
+		if ann[contract.AnnotationFallbackForRevision] != "5" || !strings.Contains(ann[contract.AnnotationFallbackMessage], "rbac/bootstrap-roles") {
 			t.Errorf("reference: %v", ann)
 		}
 	})
 	t.Run("healthz-is-ready links a healthy operand one step before /readyz is green", func(t *testing.T) {
 		d := decide(monitorNamed(t, "healthz-is-ready"), watch(hookObs), m)
-		if d.Action != sp.Ready || !slices.Contains(kinds(d.Ops), sp.LinkLastKnownGood) {
+		if d.Action != contract.Ready || !slices.Contains(kinds(d.Ops), contract.LinkLastKnownGood) {
 			t.Errorf("%v %v, want ready and linked", d.Action, kinds(d.Ops))
 		}
-		if d := decide(ref, watch(hookObs), m); d.Action != sp.Wait {
+		if d := decide(ref, watch(hookObs), m); d.Action != contract.Wait {
 			t.Errorf("reference: %v, want to wait", d.Action)
 		}
 	})
 	t.Run("links-failed-revision links its revision under the lock as it falls back", func(t *testing.T) {
 		d := decide(monitorNamed(t, "links-failed-revision"), watch(hookObs), 5*m)
-		want := []sp.OpKind{sp.TakeLock, sp.WriteManifest, sp.LinkLastKnownGood, sp.RemoveManifest, sp.ReleaseLock}
+		want := []contract.OpKind{contract.TakeLock, contract.WriteManifest, contract.LinkLastKnownGood, contract.RemoveManifest, contract.ReleaseLock}
 		if !slices.Equal(kinds(d.Ops), want) || d.Ops[2].Revision != 5 {
 			t.Errorf("ops %v, want %v linking 5", d.Ops, want)
 		}
@@ -172,42 +172,42 @@ func TestMonitorMutants(t *testing.T) {
 		if to, _ := fallbackAnnotations(t, decide(monitorNamed(t, "ignores-last-known-good"), watch(hookObs), 5*m)); to != 4 {
 			t.Errorf("ignores-last-known-good: to %d, want the previous revision 4", to)
 		}
-		boot := watch(hookObs, func(v *sp.MonitorView) { v.LastKnownGood, v.Revisions = 0, []int{5} })
-		if to, ann := fallbackAnnotations(t, decide(monitorNamed(t, "falls-back-in-bootstrap"), boot, 5*m)); to != 5 || ann[sp.AnnotationFallbackForRevision] != "5" {
+		boot := watch(hookObs, func(v *contract.MonitorView) { v.LastKnownGood, v.Revisions = 0, []int{5} })
+		if to, ann := fallbackAnnotations(t, decide(monitorNamed(t, "falls-back-in-bootstrap"), boot, 5*m)); to != 5 || ann[contract.AnnotationFallbackForRevision] != "5" {
 			t.Errorf("falls-back-in-bootstrap: to %d, %v", to, ann)
 		}
-		if d := decide(monitorNamed(t, "falls-back-in-bootstrap"), boot, 5*m-s); d.Action != sp.Wait {
+		if d := decide(monitorNamed(t, "falls-back-in-bootstrap"), boot, 5*m-s); d.Action != contract.Wait {
 			t.Errorf("falls-back-in-bootstrap before the timeout: %v", d.Action)
 		}
-		if d := decide(ref, boot, 5*m); d.Action != sp.Wait || len(d.Ops) > 0 {
+		if d := decide(ref, boot, 5*m); d.Action != contract.Wait || len(d.Ops) > 0 {
 			t.Errorf("reference in bootstrap: %v %v, want nothing", d.Action, d.Ops)
 		}
 	})
 	t.Run("ignores-lock and lock-check-then-write write without holding the lock", func(t *testing.T) {
-		held := watch(upObs, func(v *sp.MonitorView) { v.LockHeld = true })
-		if d := decide(monitorNamed(t, "ignores-lock"), held, m); d.Action != sp.Ready || slices.Contains(kinds(d.Ops), sp.TakeLock) {
+		held := watch(upObs, func(v *contract.MonitorView) { v.LockHeld = true })
+		if d := decide(monitorNamed(t, "ignores-lock"), held, m); d.Action != contract.Ready || slices.Contains(kinds(d.Ops), contract.TakeLock) {
 			t.Errorf("ignores-lock under the installer's lock: %v %v", d.Action, kinds(d.Ops))
 		}
 		if d := decide(ref, held, m); len(d.Ops) > 0 {
 			t.Errorf("reference under the installer's lock: %v", kinds(d.Ops))
 		}
 		d := decide(monitorNamed(t, "lock-check-then-write"), watch(hookObs), 5*m)
-		if want := []sp.OpKind{sp.TakeLock, sp.ReleaseLock, sp.WriteManifest, sp.RemoveManifest}; !slices.Equal(kinds(d.Ops), want) {
+		if want := []contract.OpKind{contract.TakeLock, contract.ReleaseLock, contract.WriteManifest, contract.RemoveManifest}; !slices.Equal(kinds(d.Ops), want) {
 			t.Errorf("lock-check-then-write: %v, want %v", kinds(d.Ops), want)
 		}
 	})
 	t.Run("never-links, keeps-manifest and removes-before-linking change the ready decision's operations", func(t *testing.T) {
 		for _, c := range []struct {
 			subject string
-			want    []sp.OpKind
+			want    []contract.OpKind
 		}{
-			{"reference", []sp.OpKind{sp.TakeLock, sp.LinkLastKnownGood, sp.RemoveManifest, sp.ReleaseLock}},
-			{"never-links", []sp.OpKind{sp.TakeLock, sp.RemoveManifest, sp.ReleaseLock}},
-			{"keeps-manifest", []sp.OpKind{sp.TakeLock, sp.LinkLastKnownGood, sp.ReleaseLock}},
-			{"removes-before-linking", []sp.OpKind{sp.TakeLock, sp.RemoveManifest, sp.LinkLastKnownGood, sp.ReleaseLock}},
+			{"reference", []contract.OpKind{contract.TakeLock, contract.LinkLastKnownGood, contract.RemoveManifest, contract.ReleaseLock}},
+			{"never-links", []contract.OpKind{contract.TakeLock, contract.RemoveManifest, contract.ReleaseLock}},
+			{"keeps-manifest", []contract.OpKind{contract.TakeLock, contract.LinkLastKnownGood, contract.ReleaseLock}},
+			{"removes-before-linking", []contract.OpKind{contract.TakeLock, contract.RemoveManifest, contract.LinkLastKnownGood, contract.ReleaseLock}},
 		} {
 			d := decide(monitorNamed(t, c.subject), watch(upObs), m)
-			if d.Action != sp.Ready || !slices.Equal(kinds(d.Ops), c.want) {
+			if d.Action != contract.Ready || !slices.Equal(kinds(d.Ops), c.want) {
 				t.Errorf("%s: %v %v, want ready with %v", c.subject, d.Action, kinds(d.Ops), c.want)
 			}
 			// Their fallbacks are the reference's.
@@ -223,35 +223,35 @@ func TestMonitorMutants(t *testing.T) {
 	t.Run("links-late-past-bound acts 1m1s after its first look finds the operand ready", func(t *testing.T) {
 		mu := monitorNamed(t, "links-late-past-bound")
 		d := decide(mu, watch(upObs), m)
-		if d.Action != sp.Wait || len(d.Ops) > 0 || !d.Next.Equal(mt0.Add(2*m+s)) {
+		if d.Action != contract.Wait || len(d.Ops) > 0 || !d.Next.Equal(mt0.Add(2*m+s)) {
 			t.Fatalf("first look: %v %v next %v, want to wait until 2m1s", d.Action, kinds(d.Ops), d.Next)
 		}
-		if d := decide(mu, watch(upObs), m+s/2); d.Action != sp.Wait || !d.Next.Equal(mt0.Add(2*m+s)) {
+		if d := decide(mu, watch(upObs), m+s/2); d.Action != contract.Wait || !d.Next.Equal(mt0.Add(2*m+s)) {
 			t.Errorf("half a second later: %v next %v, want to wait until 2m1s", d.Action, d.Next)
 		}
-		if d := decide(mu, watch(upObs), 2*m+s); d.Action != sp.Ready || !slices.Contains(kinds(d.Ops), sp.LinkLastKnownGood) {
+		if d := decide(mu, watch(upObs), 2*m+s); d.Action != contract.Ready || !slices.Contains(kinds(d.Ops), contract.LinkLastKnownGood) {
 			t.Errorf("1m1s later: %v %v, want ready and linked", d.Action, kinds(d.Ops))
 		}
-		if d := decide(mu, watch(hookObs), 5*m/2); d.Action != sp.Wait {
+		if d := decide(mu, watch(hookObs), 5*m/2); d.Action != contract.Wait {
 			t.Errorf("not ready: %v", d.Action)
 		}
-		if d := decide(mu, watch(upObs), 3*m); d.Action != sp.Wait || !d.Next.Equal(mt0.Add(4*m+s)) {
+		if d := decide(mu, watch(upObs), 3*m); d.Action != contract.Wait || !d.Next.Equal(mt0.Add(4*m+s)) {
 			t.Errorf("ready again: %v next %v, want to wait 1m1s again", d.Action, d.Next)
 		}
-		if d := decide(monitorNamed(t, "links-late-past-bound"), watch(upObs), 3*m); d.Action != sp.Wait {
+		if d := decide(monitorNamed(t, "links-late-past-bound"), watch(upObs), 3*m); d.Action != contract.Wait {
 			t.Errorf("a new run's monitor remembered the last one's look: %v", d.Action)
 		}
 	})
 }
 
 // fellBackTo is the mirror pod of revision 4 after a fallback from 5.
-func fellBackTo(uid string, reason sp.Reason) *sp.Mirror {
-	return &sp.Mirror{Name: "kas", UID: uid, Revision: 4, Ready: true, Annotations: map[string]string{
-		sp.AnnotationFallbackForRevision: "5", sp.AnnotationFallbackReason: string(reason), sp.AnnotationFallbackMessage: "Revision 5 did not become ready within 5m0s",
+func fellBackTo(uid string, reason contract.Reason) *contract.Mirror {
+	return &contract.Mirror{Name: "kas", UID: uid, Revision: 4, Ready: true, Annotations: map[string]string{
+		contract.AnnotationFallbackForRevision: "5", contract.AnnotationFallbackReason: string(reason), contract.AnnotationFallbackMessage: "Revision 5 did not become ready within 5m0s",
 	}}
 }
 
-func operate(o operatorCore, mem *sp.Fallback, n sp.Node, at time.Duration) sp.OperatorDecision {
+func operate(o operatorCore, mem *contract.Fallback, n contract.Node, at time.Duration) contract.OperatorDecision {
 	return o.decide(o.params, mem, n, mt0.Add(at))
 }
 
@@ -261,13 +261,15 @@ func TestOperatorMutants(t *testing.T) {
 	ref := operatorNamed(t, "reference")
 	m, s := time.Minute, time.Second
 	term := strings.Repeat("x", 100)
-	at := func(mirror *sp.Mirror) sp.Node { return sp.Node{Target: 5, Mirror: mirror, Termination: term} }
+	at := func(mirror *contract.Mirror) contract.Node {
+		return contract.Node{Target: 5, Mirror: mirror, Termination: term}
+	}
 
 	t.Run("retries-never-started-up and retries-crash-looping retry after one no-retry reason", func(t *testing.T) {
 		for _, c := range []struct {
 			subject string
-			reason  sp.Reason
-		}{{"retries-never-started-up", sp.NeverStartedUp}, {"retries-crash-looping", sp.CrashLooping}} {
+			reason  contract.Reason
+		}{{"retries-never-started-up", contract.NeverStartedUp}, {"retries-crash-looping", contract.CrashLooping}} {
 			if d := operate(operatorNamed(t, c.subject), nil, at(fellBackTo("a", c.reason)), 0); !d.Next.Equal(mt0.Add(10 * m)) {
 				t.Errorf("%s after %s: next %v, want a retry at 10m", c.subject, c.reason, d.Next)
 			}
@@ -293,10 +295,10 @@ func TestOperatorMutants(t *testing.T) {
 		}
 	})
 	t.Run("clears-degraded-on-retry clears once the retry's mirror pod replaces the fallback, before it is ready", func(t *testing.T) {
-		retry := &sp.Mirror{Name: "kas", UID: "r", Revision: 5}
+		retry := &contract.Mirror{Name: "kas", UID: "r", Revision: 5}
 		for subject, want := range map[string]metav1.ConditionStatus{"reference": metav1.ConditionTrue, "clears-degraded-on-retry": metav1.ConditionFalse} {
 			o := operatorNamed(t, subject)
-			d := operate(o, nil, at(fellBackTo("a", sp.NotReady)), 0)
+			d := operate(o, nil, at(fellBackTo("a", contract.NotReady)), 0)
 			if d = operate(o, d.Memory, at(retry), 10*m+s); d.Condition.Status != want {
 				t.Errorf("%s during the retry: %s, want %s", subject, d.Condition.Status, want)
 			}
@@ -305,23 +307,23 @@ func TestOperatorMutants(t *testing.T) {
 	t.Run("backoff-shrinks waits 40m, 20m, then 10m", func(t *testing.T) {
 		o := operatorNamed(t, "backoff-shrinks")
 		uid := "a"
-		d := operate(o, nil, at(fellBackTo(uid, sp.NotReady)), 0)
+		d := operate(o, nil, at(fellBackTo(uid, contract.NotReady)), 0)
 		for k, want := range []time.Duration{40 * m, 20 * m, 10 * m, 10 * m} {
 			if !d.Next.Equal(d.Memory.At.Add(want)) {
 				t.Fatalf("retry %d: next %v, want %v after %v", k+1, d.Next, want, d.Memory.At)
 			}
 			due := d.Next.Sub(mt0)
-			if d = operate(o, d.Memory, at(fellBackTo(uid, sp.NotReady)), due); !d.Retry {
+			if d = operate(o, d.Memory, at(fellBackTo(uid, contract.NotReady)), due); !d.Retry {
 				t.Fatalf("retry %d not asked at %v", k+1, due)
 			}
 			uid = fmt.Sprint("b", k)
-			d = operate(o, d.Memory, at(fellBackTo(uid, sp.NotReady)), due+5*m)
+			d = operate(o, d.Memory, at(fellBackTo(uid, contract.NotReady)), due+5*m)
 		}
 	})
 	t.Run("gives-up retries twice, then never", func(t *testing.T) {
 		o := operatorNamed(t, "gives-up")
 		uid := "a"
-		d := operate(o, nil, at(fellBackTo(uid, sp.NotReady)), 0)
+		d := operate(o, nil, at(fellBackTo(uid, contract.NotReady)), 0)
 		for k := range 3 {
 			due := d.Next.Sub(mt0)
 			if k == givenUpAfter {
@@ -330,40 +332,40 @@ func TestOperatorMutants(t *testing.T) {
 				}
 				break
 			}
-			if d = operate(o, d.Memory, at(fellBackTo(uid, sp.NotReady)), due); !d.Retry {
+			if d = operate(o, d.Memory, at(fellBackTo(uid, contract.NotReady)), due); !d.Retry {
 				t.Fatalf("retry %d not asked at %v", k+1, due)
 			}
 			uid = fmt.Sprint("b", k)
-			d = operate(o, d.Memory, at(fellBackTo(uid, sp.NotReady)), due+5*m)
+			d = operate(o, d.Memory, at(fellBackTo(uid, contract.NotReady)), due+5*m)
 		}
 	})
 	t.Run("degraded-late-past-bound reports a fallback 1m1s late, whatever wakes it", func(t *testing.T) {
 		o := operatorNamed(t, "degraded-late-past-bound")
-		d := operate(o, nil, at(fellBackTo("a", sp.NotReady)), 0)
+		d := operate(o, nil, at(fellBackTo("a", contract.NotReady)), 0)
 		if d.Condition.Status != metav1.ConditionFalse || !d.Next.Equal(mt0.Add(m+s)) {
 			t.Fatalf("first look: %s next %v, want False and a look at 1m1s", d.Condition.Status, d.Next)
 		}
-		if d = operate(o, d.Memory, at(fellBackTo("a", sp.NotReady)), 30*s); d.Condition.Status != metav1.ConditionFalse {
+		if d = operate(o, d.Memory, at(fellBackTo("a", contract.NotReady)), 30*s); d.Condition.Status != metav1.ConditionFalse {
 			t.Fatalf("woken at 30s: %s, want False still", d.Condition.Status)
 		}
-		if d = operate(o, d.Memory, at(fellBackTo("a", sp.NotReady)), m+s); d.Condition.Status != metav1.ConditionTrue || !d.Next.Equal(mt0.Add(10*m)) {
+		if d = operate(o, d.Memory, at(fellBackTo("a", contract.NotReady)), m+s); d.Condition.Status != metav1.ConditionTrue || !d.Next.Equal(mt0.Add(10*m)) {
 			t.Errorf("at 1m1s: %s next %v, want True and the retry at 10m", d.Condition.Status, d.Next)
 		}
 	})
 	t.Run("degraded-forever keeps Degraded once the failed revision is ready", func(t *testing.T) {
-		ready := &sp.Mirror{Name: "kas", UID: "r", Revision: 5, Ready: true}
+		ready := &contract.Mirror{Name: "kas", UID: "r", Revision: 5, Ready: true}
 		for subject, want := range map[string]metav1.ConditionStatus{"reference": metav1.ConditionFalse, "degraded-forever": metav1.ConditionTrue} {
 			o := operatorNamed(t, subject)
-			d := operate(o, nil, at(fellBackTo("a", sp.NotReady)), 0)
+			d := operate(o, nil, at(fellBackTo("a", contract.NotReady)), 0)
 			if d = operate(o, d.Memory, at(ready), 11*m); d.Condition.Status != want {
 				t.Errorf("%s once ready: %s, want %s", subject, d.Condition.Status, want)
 			}
 		}
 	})
 	t.Run("clears-late-past-bound clears Degraded 1m1s after the failed revision is ready", func(t *testing.T) {
-		ready := &sp.Mirror{Name: "kas", UID: "r", Revision: 5, Ready: true}
+		ready := &contract.Mirror{Name: "kas", UID: "r", Revision: 5, Ready: true}
 		o := operatorNamed(t, "clears-late-past-bound")
-		d := operate(o, nil, at(fellBackTo("a", sp.NotReady)), 0)
+		d := operate(o, nil, at(fellBackTo("a", contract.NotReady)), 0)
 		mem := d.Memory
 		for _, c := range []struct {
 			at   time.Duration
@@ -375,11 +377,11 @@ func TestOperatorMutants(t *testing.T) {
 		}
 	})
 	t.Run("truncates-termination-message does not show the whole termination message", func(t *testing.T) {
-		d := operate(operatorNamed(t, "truncates-termination-message"), nil, at(fellBackTo("a", sp.CrashLooping)), 0)
+		d := operate(operatorNamed(t, "truncates-termination-message"), nil, at(fellBackTo("a", contract.CrashLooping)), 0)
 		if strings.Contains(d.Condition.Message, term) || !strings.Contains(d.Condition.Message, term[:truncatedTermination]) {
 			t.Errorf("truncates-termination-message: %q", d.Condition.Message)
 		}
-		if d = operate(ref, nil, at(fellBackTo("a", sp.CrashLooping)), 0); !strings.Contains(d.Condition.Message, term) {
+		if d = operate(ref, nil, at(fellBackTo("a", contract.CrashLooping)), 0); !strings.Contains(d.Condition.Message, term) {
 			t.Errorf("reference: %q", d.Condition.Message)
 		}
 	})
@@ -390,10 +392,10 @@ func TestOperatorMutants(t *testing.T) {
 func TestInstallerAndPrunerMutants(t *testing.T) {
 	t.Run("locks-late writes the resources and the monitor manifest before it takes the lock", func(t *testing.T) {
 		c := subjectNamed(t, installers, "locks-late").Impl.(installerImpl)(DefaultConfig())
-		want := []sp.OpKind{sp.WriteResources, sp.WriteManifest, sp.TakeLock, sp.WriteManifest, sp.ReleaseLock}
+		want := []contract.OpKind{contract.WriteResources, contract.WriteManifest, contract.TakeLock, contract.WriteManifest, contract.ReleaseLock}
 		for _, held := range []bool{false, true} {
 			ops := c.install(c.params, 7, held)
-			if !slices.Equal(kinds(ops), want) || ops[1].Pod != sp.StartupMonitor || ops[3].Pod != sp.Operand {
+			if !slices.Equal(kinds(ops), want) || ops[1].Pod != contract.StartupMonitor || ops[3].Pod != contract.Operand {
 				t.Errorf("lock held %v: %v, want %v, the monitor's manifest first", held, ops, want)
 			}
 		}
@@ -420,7 +422,7 @@ func TestInstallerAndPrunerMutants(t *testing.T) {
 	t.Run("retry-without-operand leaves the operand's manifest out of a revision asked again", func(t *testing.T) {
 		c := subjectNamed(t, installers, "retry-without-operand").Impl.(installerImpl)(DefaultConfig())
 		first, again := c.install(c.params, 7, false), c.install(c.params, 7, false)
-		if len(first) != 5 || len(again) != 4 || slices.ContainsFunc(again, func(op sp.Op) bool { return op.Pod == sp.Operand }) {
+		if len(first) != 5 || len(again) != 4 || slices.ContainsFunc(again, func(op contract.Op) bool { return op.Pod == contract.Operand }) {
 			t.Errorf("first %v, again %v: want the operand's manifest only the first time", first, again)
 		}
 	})

@@ -17,7 +17,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
-	sp "github.com/opcert/opcert/reference/staticpod"
+	"github.com/opcert/opcert/conformance/staticpod/contract"
 	"github.com/opcert/opcert/sim"
 )
 
@@ -39,6 +39,8 @@ import (
 type operatorProc struct {
 	c      *cluster
 	client *sim.Client
+	// core is the subject's for this process, made at its first look.
+	core contract.Operator
 }
 
 // operatorStatus is the operator's durable status, the JSON of its
@@ -49,7 +51,7 @@ type operatorStatus struct {
 	// from it.
 	NodeStatuses []nodeStatus `json:"nodeStatuses"`
 	// FallbackPods is, per node, the UID of the mirror pod that showed the
-	// fallback the operator remembers (sp.Fallback.UID): the API server
+	// fallback the operator remembers (contract.Fallback.UID): the API server
 	// makes UIDs up, so they are kept apart from what the timeline records.
 	FallbackPods map[string]string `json:"fallbackPods,omitempty"`
 }
@@ -73,7 +75,7 @@ type nodeStatus struct {
 	LastFallback *fallbackStatus `json:"lastFallback,omitempty"`
 }
 
-// fallbackStatus is sp.Fallback as the status keeps it, named after
+// fallbackStatus is contract.Fallback as the status keeps it, named after
 // library-go's node status fields where they mean the same.
 type fallbackStatus struct {
 	LastFailedRevision int `json:"lastFailedRevision"`
@@ -102,6 +104,12 @@ func (o *operatorProc) Reconcile(ctx context.Context, _ reconcile.Request) (reco
 	if c.closed.Load() {
 		return reconcile.Result{}, nil
 	}
+	if o.core == nil {
+		var err error
+		if o.core, err = c.operator.instance(); err != nil {
+			return reconcile.Result{}, err
+		}
+	}
 	now := c.st.Sched.Now()
 	co := &configv1.ClusterOperator{}
 	switch err := o.client.Get(ctx, types.NamespacedName{Name: operandName}, co); {
@@ -117,7 +125,7 @@ func (o *operatorProc) Reconcile(ctx context.Context, _ reconcile.Request) (reco
 	target := c.getTarget()
 	var next time.Time
 	var degraded, notReady, behind []string
-	var fallback sp.Condition
+	var fallback contract.Condition
 	type ask struct {
 		h        *host
 		revision int
@@ -134,8 +142,8 @@ func (o *operatorProc) Reconcile(ctx context.Context, _ reconcile.Request) (reco
 			ns.TerminatedRevision, ns.TerminationMessage = mirror.Revision, msg
 		}
 		mem := ns.LastFallback.memory(status.FallbackPods[h.name])
-		n := sp.Node{Target: target, Mirror: mirror, Termination: termination(ns, mirror, mem)}
-		d := c.operator.decide(c.operator.params, mem, n, now)
+		n := contract.Node{Target: target, Mirror: mirror, Termination: termination(ns, mirror, mem)}
+		d := o.core.Look(mem, n, now)
 		ns.LastFallback = rememberFallback(d.Memory)
 		if d.Memory != nil && d.Memory.UID != "" {
 			status.FallbackPods[h.name] = d.Memory.UID
@@ -239,11 +247,11 @@ func (s *operatorStatus) node(name string, installed int) *nodeStatus {
 }
 
 // memory is the core's memory as the status keeps it, nil if none.
-func (f *fallbackStatus) memory(uid string) *sp.Fallback {
+func (f *fallbackStatus) memory(uid string) *contract.Fallback {
 	if f == nil {
 		return nil
 	}
-	m := &sp.Fallback{ForRevision: f.LastFailedRevision, ToRevision: f.FallbackRevision, Reason: sp.Reason(f.LastFailedReason),
+	m := &contract.Fallback{ForRevision: f.LastFailedRevision, ToRevision: f.FallbackRevision, Reason: contract.Reason(f.LastFailedReason),
 		Message: f.FallbackMessage, PodName: f.PodName, UID: uid, At: f.LastFailedTime, Retries: f.Retries, Retried: f.Retried}
 	if len(f.LastFailedRevisionErrors) > 0 {
 		m.Termination = f.LastFailedRevisionErrors[0]
@@ -252,7 +260,7 @@ func (f *fallbackStatus) memory(uid string) *sp.Fallback {
 }
 
 // rememberFallback is the core's memory as the status keeps it.
-func rememberFallback(m *sp.Fallback) *fallbackStatus {
+func rememberFallback(m *contract.Fallback) *fallbackStatus {
 	if m == nil {
 		return nil
 	}
@@ -266,7 +274,7 @@ func rememberFallback(m *sp.Fallback) *fallbackStatus {
 
 // mirror reads a node's mirror pod as the core takes it, and the
 // termination message of its operand container's last exit ("" if none).
-func (o *operatorProc) mirror(ctx context.Context, nodeName string) (*sp.Mirror, string, error) {
+func (o *operatorProc) mirror(ctx context.Context, nodeName string) (*contract.Mirror, string, error) {
 	pod := &corev1.Pod{}
 	err := o.client.Get(ctx, types.NamespacedName{Namespace: mirrorNamespace, Name: mirrorName(nodeName)}, pod)
 	if apierrors.IsNotFound(err) {
@@ -276,7 +284,7 @@ func (o *operatorProc) mirror(ctx context.Context, nodeName string) (*sp.Mirror,
 		return nil, "", err
 	}
 	ready := readyCondition(pod)
-	return &sp.Mirror{Name: pod.Name, UID: string(pod.UID), Revision: annotatedRevision(pod.Annotations),
+	return &contract.Mirror{Name: pod.Name, UID: string(pod.UID), Revision: annotatedRevision(pod.Annotations),
 		Ready: ready != nil && ready.Status == corev1.ConditionTrue, Annotations: pod.Annotations}, lastTerminated(pod), nil
 }
 
@@ -284,10 +292,10 @@ func (o *operatorProc) mirror(ctx context.Context, nodeName string) (*sp.Mirror,
 // (003 §User Stories 3): the last one a mirror pod of that revision showed,
 // the failed revision being the one the mirror pod's fallback annotation
 // names, else the one the core remembers; "" if none is known.
-func termination(ns *nodeStatus, mirror *sp.Mirror, mem *sp.Fallback) string {
+func termination(ns *nodeStatus, mirror *contract.Mirror, mem *contract.Fallback) string {
 	failed := 0
 	if mirror != nil {
-		if r, err := strconv.Atoi(mirror.Annotations[sp.AnnotationFallbackForRevision]); err == nil {
+		if r, err := strconv.Atoi(mirror.Annotations[contract.AnnotationFallbackForRevision]); err == nil {
 			failed = r
 		}
 	}
@@ -300,7 +308,7 @@ func termination(ns *nodeStatus, mirror *sp.Mirror, mem *sp.Fallback) string {
 	return ""
 }
 
-func (o *operatorProc) condition(c sp.Condition) configv1.ClusterOperatorStatusCondition {
+func (o *operatorProc) condition(c contract.Condition) configv1.ClusterOperatorStatusCondition {
 	return cond(configv1.ClusterStatusConditionType(c.Type), configv1.ConditionStatus(c.Status), c.Reason, c.Message)
 }
 

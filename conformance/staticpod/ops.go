@@ -7,7 +7,7 @@ import (
 	"io/fs"
 	"time"
 
-	sp "github.com/opcert/opcert/reference/staticpod"
+	"github.com/opcert/opcert/conformance/staticpod/contract"
 	"github.com/opcert/opcert/sim/node"
 )
 
@@ -21,13 +21,13 @@ type executor struct {
 	h     *host
 	actor string
 	write time.Duration
-	ops   []sp.Op
+	ops   []contract.Op
 	due   time.Time // when the next operation may run; zero: now
 }
 
 func (x *executor) busy() bool { return len(x.ops) > 0 }
 
-func (x *executor) start(ops []sp.Op) { x.ops, x.due = ops, time.Time{} }
+func (x *executor) start(ops []contract.Op) { x.ops, x.due = ops, time.Time{} }
 
 // errLockLost is a TakeLock that found the lock held: the plan is dropped
 // and the actor decides again when the lock is released.
@@ -59,35 +59,37 @@ func (x *executor) run(ctx context.Context, now time.Time) (time.Time, error) {
 }
 
 // timed tells whether an operation copies files, and so takes time.
-func timed(op sp.Op) bool { return op.Kind == sp.WriteResources || op.Kind == sp.WriteManifest }
+func timed(op contract.Op) bool {
+	return op.Kind == contract.WriteResources || op.Kind == contract.WriteManifest
+}
 
 // do carries out one operation on the node as fsys's actor.
-func (h *host) do(fsys *node.Handle, op sp.Op) error {
+func (h *host) do(fsys *node.Handle, op contract.Op) error {
 	lock := node.LockPath(operandName)
 	switch op.Kind {
-	case sp.TakeLock:
+	case contract.TakeLock:
 		if err := fsys.Lock(lock); errors.Is(err, node.ErrLocked) {
 			return errLockLost
 		} else if err != nil {
 			return err
 		}
 		return nil
-	case sp.ReleaseLock:
+	case contract.ReleaseLock:
 		return fsys.Unlock(lock)
-	case sp.WriteResources:
+	case contract.WriteResources:
 		return h.writeResources(fsys, op.Revision)
-	case sp.WriteManifest:
+	case contract.WriteManifest:
 		return h.writeManifest(fsys, op.Pod, op.Revision, op.Annotations)
-	case sp.RemoveManifest:
+	case contract.RemoveManifest:
 		p := node.ManifestPath(operandName)
-		if op.Pod == sp.StartupMonitor {
+		if op.Pod == contract.StartupMonitor {
 			p = node.MonitorManifestPath(operandName)
 		}
 		if err := fsys.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return err
 		}
 		return nil
-	case sp.LinkLastKnownGood:
+	case contract.LinkLastKnownGood:
 		return fsys.Symlink(node.RevisionDir(operandName, op.Revision), node.LastKnownGood)
 	}
 	return fmt.Errorf("unknown file operation %v", op.Kind)
@@ -120,9 +122,9 @@ func (h *host) writeResources(fsys *node.Handle, revision int) error {
 // writeManifest copies a revision's pod manifest (the operand's or the
 // startup-monitor's) from its resource directory into the manifest
 // directory, with annotations added (a fallback's).
-func (h *host) writeManifest(fsys *node.Handle, pod sp.Pod, revision int, ann map[string]string) error {
+func (h *host) writeManifest(fsys *node.Handle, pod contract.Pod, revision int, ann map[string]string) error {
 	from, to := node.RevisionManifestPath(operandName, revision), node.ManifestPath(operandName)
-	if pod == sp.StartupMonitor {
+	if pod == contract.StartupMonitor {
 		from, to = monitorCopy(revision), node.MonitorManifestPath(operandName)
 	}
 	data, err := fsys.ReadFile(from)

@@ -55,7 +55,7 @@ var monitorPlaceholders = []string{"root", "manifest", "manifestsDir", "resource
 // clusterCannot is why no role of seed 003 is played by a Deployment:
 // the node the roles act on is simulated, its files in opcert's run
 // directory, which no pod on a cluster sees.
-const clusterCannot = "a Deployment on a cluster cannot see a simulated node's files or its operand's loopback endpoints: the startup-monitor plays in process mode only"
+const clusterCannot = "a Deployment on a cluster cannot see a simulated node's files or its operand's loopback endpoints"
 
 // pollEvery is how often the nodes are looked at for the process's
 // changes: well inside the second of tolerance a real-time run's rules

@@ -3,8 +3,9 @@ package staticpod
 import (
 	"strings"
 
-	"github.com/opcert/opcert/record"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"github.com/opcert/opcert/record"
 )
 
 // recordedKinds are the API objects of seed 003's world, in the order a

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/opcert/opcert/conformance/staticpod/contract"
 )
 
 // Backoff is the delay between a fallback and the retry of its revision:
@@ -28,7 +30,7 @@ func (b Backoff) Delay(retries int) time.Duration {
 type OperatorParams struct {
 	Backoff Backoff
 	// NoRetry are the reasons after which a revision is never retried.
-	NoRetry []Reason
+	NoRetry []contract.Reason
 	// ConditionType is the condition the operator writes.
 	ConditionType string
 	// DegradedUntilReady keeps the condition True from the fallback until
@@ -37,65 +39,17 @@ type OperatorParams struct {
 	// fallback annotations.
 	DegradedUntilReady bool
 	// Describe is the condition's message for a fallback.
-	Describe func(Fallback) string
-}
-
-// Fallback is what the operator remembers of the last fallback on a node.
-type Fallback struct {
-	ForRevision int    // the failed revision; 0 if the annotation was not a number
-	ToRevision  int    // the revision the node fell back to
-	Reason      Reason // from the annotations
-	Message     string
-	Termination string // the failed revision's termination message
-	PodName     string // name of the mirror pod that carried the annotations
-	// UID of that mirror pod: a mirror pod carrying the annotations with
-	// another UID is another fallback.
-	UID string
-	At  time.Time // when the operator first saw it
-	// Retries of ForRevision made before this fallback.
-	Retries int
-	// Retried: the retry after this fallback has been asked for.
-	Retried bool
-}
-
-// Node is what the operator sees of one node.
-type Node struct {
-	Target int     // the revision the operator wants on the node
-	Mirror *Mirror // the operand's mirror pod; nil when there is none
-	// Termination is the failed revision's termination message (from its
-	// termination.log or its container's last state), when known.
-	Termination string
-}
-
-// Condition is a condition to write; the caller stamps the transition
-// time from its clock when the status changes.
-type Condition struct {
-	Type    string
-	Status  metav1.ConditionStatus
-	Reason  string
-	Message string
-}
-
-// OperatorDecision is the operator's answer to one look at a node.
-type OperatorDecision struct {
-	Condition Condition
-	// Retry: install Memory.ForRevision again now.
-	Retry bool
-	// Memory is to be passed back at the next look; nil: nothing to
-	// remember.
-	Memory *Fallback
-	// Next is the retry instant while waiting for it; zero otherwise.
-	Next time.Time
+	Describe func(contract.Fallback) string
 }
 
 // Operate decides for the operator of one node. mem is the last decision's
 // Memory.
-func Operate(p OperatorParams, mem *Fallback, n Node, now time.Time) OperatorDecision {
-	none := OperatorDecision{Condition: Condition{Type: p.ConditionType, Status: metav1.ConditionFalse, Reason: "AsExpected"}}
+func Operate(p OperatorParams, mem *contract.Fallback, n contract.Node, now time.Time) contract.OperatorDecision {
+	none := contract.OperatorDecision{Condition: contract.Condition{Type: p.ConditionType, Status: metav1.ConditionFalse, Reason: "AsExpected"}}
 	seen, carried := fallbackOn(n.Mirror, now)
-	var m Fallback
+	var m contract.Fallback
 	switch {
-	case carried && (mem == nil || !mem.same(seen)):
+	case carried && (mem == nil || !same(mem, seen)):
 		m = seen
 		if mem != nil && mem.ForRevision == m.ForRevision {
 			m.Retries = mem.Retries
@@ -115,7 +69,7 @@ func Operate(p OperatorParams, mem *Fallback, n Node, now time.Time) OperatorDec
 	if m.Termination == "" {
 		m.Termination = n.Termination
 	}
-	d := OperatorDecision{Condition: none.Condition, Memory: &m}
+	d := contract.OperatorDecision{Condition: none.Condition, Memory: &m}
 	if carried || p.DegradedUntilReady {
 		// 003 §Retries, §User Stories 2 and 3.
 		d.Condition.Status, d.Condition.Reason, d.Condition.Message = metav1.ConditionTrue, string(m.Reason), p.Describe(m)
@@ -134,34 +88,34 @@ func Operate(p OperatorParams, mem *Fallback, n Node, now time.Time) OperatorDec
 }
 
 // fallbackOn reads the fallback annotations of a mirror pod.
-func fallbackOn(pod *Mirror, now time.Time) (Fallback, bool) {
+func fallbackOn(pod *contract.Mirror, now time.Time) (contract.Fallback, bool) {
 	if pod == nil {
-		return Fallback{}, false
+		return contract.Fallback{}, false
 	}
-	forRevision, ok := pod.Annotations[AnnotationFallbackForRevision]
+	forRevision, ok := pod.Annotations[contract.AnnotationFallbackForRevision]
 	if !ok {
-		return Fallback{}, false
+		return contract.Fallback{}, false
 	}
 	r, err := strconv.Atoi(forRevision)
 	if err != nil || r < 0 {
 		r = 0
 	}
-	return Fallback{
+	return contract.Fallback{
 		ForRevision: r, ToRevision: pod.Revision,
-		Reason:  Reason(pod.Annotations[AnnotationFallbackReason]),
-		Message: pod.Annotations[AnnotationFallbackMessage],
+		Reason:  contract.Reason(pod.Annotations[contract.AnnotationFallbackReason]),
+		Message: pod.Annotations[contract.AnnotationFallbackMessage],
 		PodName: pod.Name, UID: pod.UID, At: now,
 	}, true
 }
 
 // same tells whether f is the fallback the operator already knows.
-func (f *Fallback) same(g Fallback) bool {
+func same(f *contract.Fallback, g contract.Fallback) bool {
 	return f.UID == g.UID && f.ForRevision == g.ForRevision && f.Reason == g.Reason && f.Message == g.Message
 }
 
 // describeSeed carries the fallback message and the termination message
 // (003 §Proposal step 1, §User Stories 2 and 3).
-func describeSeed(f Fallback) string {
+func describeSeed(f contract.Fallback) string {
 	msg := fmt.Sprintf("Revision %d failed to become ready and the node fell back to revision %d (%s): %s",
 		f.ForRevision, f.ToRevision, f.Reason, f.Message)
 	if f.Termination != "" {
@@ -172,6 +126,6 @@ func describeSeed(f Fallback) string {
 
 // describeLibraryGo is library-go's text, which names the failed revision
 // where it says "rolled back to".
-func describeLibraryGo(f Fallback) string {
+func describeLibraryGo(f contract.Fallback) string {
 	return fmt.Sprintf("a static pod %v was rolled back to revision %v due to %v", f.PodName, f.ForRevision, f.Message)
 }

@@ -6,35 +6,37 @@ import (
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"github.com/opcert/opcert/conformance/staticpod/contract"
 )
 
 const fallbackMessage = "Revision 5 did not become ready within 5m0s: /readyz is not ok; unfinished post-start hooks: etcd"
 
 // fellBack is the mirror pod of revision 4 a fallback from revision 5 left,
 // uid telling one fallback from the next.
-func fellBack(uid string, reason Reason) *Mirror {
-	return &Mirror{Name: "kas-node", UID: uid, Revision: 4, Ready: true, Annotations: map[string]string{
-		AnnotationFallbackForRevision: "5",
-		AnnotationFallbackReason:      string(reason),
-		AnnotationFallbackMessage:     fallbackMessage,
+func fellBack(uid string, reason contract.Reason) *contract.Mirror {
+	return &contract.Mirror{Name: "kas-node", UID: uid, Revision: 4, Ready: true, Annotations: map[string]string{
+		contract.AnnotationFallbackForRevision: "5",
+		contract.AnnotationFallbackReason:      string(reason),
+		contract.AnnotationFallbackMessage:     fallbackMessage,
 	}}
 }
 
-func running(revision int, ready bool) *Mirror {
-	return &Mirror{Name: "kas-node", UID: "run", Revision: revision, Ready: ready}
+func running(revision int, ready bool) *contract.Mirror {
+	return &contract.Mirror{Name: "kas-node", UID: "run", Revision: revision, Ready: ready}
 }
 
 // node is a node whose target is revision 5, its mirror pod m.
-func node(m *Mirror) Node {
-	return Node{Target: 5, Mirror: m, Termination: "E0101 flag provided but not defined: -foo"}
+func node(m *contract.Mirror) contract.Node {
+	return contract.Node{Target: 5, Mirror: m, Termination: "E0101 flag provided but not defined: -foo"}
 }
 
 // step is one look of the operator, and what it must decide.
 type step struct {
 	at       time.Duration
-	node     Node
+	node     contract.Node
 	degraded bool
-	reason   Reason
+	reason   contract.Reason
 	contains []string // in the message
 	retry    bool
 	next     time.Duration
@@ -42,7 +44,7 @@ type step struct {
 
 func walkOperator(t *testing.T, p OperatorParams, steps []step) {
 	t.Helper()
-	var mem *Fallback
+	var mem *contract.Fallback
 	for i, s := range steps {
 		d := Operate(p, mem, s.node, at(s.at))
 		want := metav1.ConditionFalse
@@ -74,21 +76,21 @@ func TestOperator(t *testing.T) {
 
 	t.Run("003 §User Stories 2 and 3: Degraded carries the fallback message and the termination message", func(t *testing.T) {
 		walkOperator(t, seed, []step{
-			{at: 0, node: node(fellBack("a", NotReady)), degraded: true, reason: NotReady, next: 10 * m, contains: []string{
+			{at: 0, node: node(fellBack("a", contract.NotReady)), degraded: true, reason: contract.NotReady, next: 10 * m, contains: []string{
 				"Revision 5 failed to become ready and the node fell back to revision 4 (NotReady): " + fallbackMessage,
 				"\nTermination message of revision 5: E0101 flag provided but not defined: -foo",
 			}},
 		})
 	})
 	t.Run("003 §User Stories 3: a termination message known only later is taken then", func(t *testing.T) {
-		late := node(fellBack("a", CrashLooping))
+		late := node(fellBack("a", contract.CrashLooping))
 		late.Termination = ""
 		walkOperator(t, seed, []step{
-			{at: 0, node: late, degraded: true, reason: CrashLooping, next: never},
-			{at: m, node: node(fellBack("a", CrashLooping)), degraded: true, reason: CrashLooping, next: never, contains: []string{"Termination message of revision 5"}},
+			{at: 0, node: late, degraded: true, reason: contract.CrashLooping, next: never},
+			{at: m, node: node(fellBack("a", contract.CrashLooping)), degraded: true, reason: contract.CrashLooping, next: never, contains: []string{"Termination message of revision 5"}},
 		})
 	})
-	for _, r := range []Reason{NotReady, EtcdUnhealthy, Unhealthy} {
+	for _, r := range []contract.Reason{contract.NotReady, contract.EtcdUnhealthy, contract.Unhealthy} {
 		t.Run("003 §Retries: "+string(r)+" is retried 10m after the fallback, Degraded throughout", func(t *testing.T) {
 			walkOperator(t, seed, []step{
 				{at: 0, node: node(fellBack("a", r)), degraded: true, reason: r, next: 10 * m},
@@ -107,7 +109,7 @@ func TestOperator(t *testing.T) {
 			})
 		})
 	}
-	for _, r := range []Reason{CrashLooping, NeverStartedUp} {
+	for _, r := range []contract.Reason{contract.CrashLooping, contract.NeverStartedUp} {
 		t.Run("003 §Retries: no retry after "+string(r)+", Degraded stays", func(t *testing.T) {
 			walkOperator(t, seed, []step{
 				{at: 0, node: node(fellBack("a", r)), degraded: true, reason: r, next: never},
@@ -117,36 +119,36 @@ func TestOperator(t *testing.T) {
 		})
 	}
 	t.Run("003 §User Stories 4: a later revision is rolled out, not retried; Degraded until it is ready", func(t *testing.T) {
-		six := func(m *Mirror) Node { n := node(m); n.Target = 6; return n }
+		six := func(m *contract.Mirror) contract.Node { n := node(m); n.Target = 6; return n }
 		walkOperator(t, seed, []step{
-			{at: 0, node: node(fellBack("a", NotReady)), degraded: true, reason: NotReady, next: 10 * m},
-			{at: m, node: six(fellBack("a", NotReady)), degraded: true, reason: NotReady, next: never},
-			{at: 20 * m, node: six(running(6, false)), degraded: true, reason: NotReady, next: never},
+			{at: 0, node: node(fellBack("a", contract.NotReady)), degraded: true, reason: contract.NotReady, next: 10 * m},
+			{at: m, node: six(fellBack("a", contract.NotReady)), degraded: true, reason: contract.NotReady, next: never},
+			{at: 20 * m, node: six(running(6, false)), degraded: true, reason: contract.NotReady, next: never},
 			{at: 21 * m, node: six(running(6, true)), next: never},
 		})
 	})
 	t.Run("003 §User Stories 4: after CrashLooping, a fixed revision clears Degraded when ready", func(t *testing.T) {
-		six := func(m *Mirror) Node { n := node(m); n.Target = 6; return n }
+		six := func(m *contract.Mirror) contract.Node { n := node(m); n.Target = 6; return n }
 		walkOperator(t, seed, []step{
-			{at: 0, node: node(fellBack("a", CrashLooping)), degraded: true, reason: CrashLooping, next: never},
+			{at: 0, node: node(fellBack("a", contract.CrashLooping)), degraded: true, reason: contract.CrashLooping, next: never},
 			{at: time.Hour, node: six(running(6, true)), next: never},
 		})
 	})
 	t.Run("003 §Retries: a fallback for another revision starts its own count", func(t *testing.T) {
-		other := fellBack("c", NotReady)
-		other.Annotations[AnnotationFallbackForRevision] = "6"
+		other := fellBack("c", contract.NotReady)
+		other.Annotations[contract.AnnotationFallbackForRevision] = "6"
 		six := node(other)
 		six.Target = 6
 		walkOperator(t, seed, []step{
-			{at: 0, node: node(fellBack("a", NotReady)), degraded: true, reason: NotReady, next: 10 * m},
-			{at: 10 * m, node: node(fellBack("a", NotReady)), degraded: true, reason: NotReady, retry: true, next: never},
-			{at: 20 * m, node: six, degraded: true, reason: NotReady, next: 30 * m},
+			{at: 0, node: node(fellBack("a", contract.NotReady)), degraded: true, reason: contract.NotReady, next: 10 * m},
+			{at: 10 * m, node: node(fellBack("a", contract.NotReady)), degraded: true, reason: contract.NotReady, retry: true, next: never},
+			{at: 20 * m, node: six, degraded: true, reason: contract.NotReady, next: 30 * m},
 		})
 	})
 	t.Run("003 §Proposal step 1: a fallback-for-revision that is not a number is reported, never retried", func(t *testing.T) {
-		odd := fellBack("a", NotReady)
-		odd.Annotations[AnnotationFallbackForRevision] = "five"
-		walkOperator(t, seed, []step{{at: 0, node: node(odd), degraded: true, reason: NotReady, next: never}})
+		odd := fellBack("a", contract.NotReady)
+		odd.Annotations[contract.AnnotationFallbackForRevision] = "five"
+		walkOperator(t, seed, []step{{at: 0, node: node(odd), degraded: true, reason: contract.NotReady, next: never}})
 	})
 	t.Run("DESIGN 003: no fallback, not Degraded", func(t *testing.T) {
 		walkOperator(t, seed, []step{
@@ -157,11 +159,11 @@ func TestOperator(t *testing.T) {
 
 	t.Run("UPSTREAM library-go: its condition and text; every reason retried after 20m; False once the retry lands", func(t *testing.T) {
 		walkOperator(t, lib, []step{
-			{at: 0, node: node(fellBack("a", CrashLooping)), degraded: true, reason: CrashLooping, next: 20 * m,
+			{at: 0, node: node(fellBack("a", contract.CrashLooping)), degraded: true, reason: contract.CrashLooping, next: 20 * m,
 				contains: []string{"a static pod kas-node was rolled back to revision 5 due to " + fallbackMessage}},
-			{at: 20 * m, node: node(fellBack("a", CrashLooping)), degraded: true, reason: CrashLooping, retry: true, next: never},
+			{at: 20 * m, node: node(fellBack("a", contract.CrashLooping)), degraded: true, reason: contract.CrashLooping, retry: true, next: never},
 			{at: 21 * m, node: node(running(5, false)), next: never},
-			{at: 26 * m, node: node(fellBack("b", CrashLooping)), degraded: true, reason: CrashLooping, next: 66 * m},
+			{at: 26 * m, node: node(fellBack("b", contract.CrashLooping)), degraded: true, reason: contract.CrashLooping, next: 66 * m},
 		})
 	})
 }
@@ -192,15 +194,15 @@ func TestBackoff(t *testing.T) {
 	}
 	t.Run("003 §Retries: the ladder as the operator walks it, each retry measured from its fallback", func(t *testing.T) {
 		p := Seed().Operator
-		var mem *Fallback
+		var mem *contract.Fallback
 		now := t0
 		for n, want := range []time.Duration{10 * m, 20 * m, 40 * m, 80 * m, 160 * m, 320 * m, 6 * time.Hour, 6 * time.Hour} {
-			d := Operate(p, mem, node(fellBack(string(rune('a'+n)), EtcdUnhealthy)), now)
+			d := Operate(p, mem, node(fellBack(string(rune('a'+n)), contract.EtcdUnhealthy)), now)
 			if got := d.Next.Sub(now); got != want {
 				t.Fatalf("fallback %d: retry after %v, want %v", n+1, got, want)
 			}
 			now = d.Next
-			d = Operate(p, d.Memory, node(fellBack(string(rune('a'+n)), EtcdUnhealthy)), now)
+			d = Operate(p, d.Memory, node(fellBack(string(rune('a'+n)), contract.EtcdUnhealthy)), now)
 			if !d.Retry {
 				t.Fatalf("fallback %d: no retry at %v", n+1, now.Sub(t0))
 			}

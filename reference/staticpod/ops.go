@@ -1,52 +1,11 @@
 package staticpod
 
-import "fmt"
-
-// Pod names one of the two static pods a revision brings.
-type Pod string
-
-// The pods of a revision (003 §Proposal).
-const (
-	Operand        Pod = "operand"
-	StartupMonitor Pod = "startup-monitor"
-)
-
-// OpKind is one kind of node file operation.
-type OpKind int
-
-// The file operations the installer and the startup-monitor ask for.
-const (
-	TakeLock          OpKind = iota + 1 // take the installer lock (003 §Coordination)
-	WriteResources                      // write the revision's config maps and secrets as files
-	WriteManifest                       // copy Pod's manifest of Revision into the manifest dir, adding Annotations
-	RemoveManifest                      // remove Pod's manifest (of Revision) from the manifest dir
-	LinkLastKnownGood                   // point the last-known-good link at Revision
-	ReleaseLock                         // release the installer lock
-)
-
-var opNames = [...]string{"?", "TakeLock", "WriteResources", "WriteManifest", "RemoveManifest", "LinkLastKnownGood", "ReleaseLock"}
-
-func (k OpKind) String() string {
-	if k > 0 && int(k) < len(opNames) {
-		return opNames[k]
-	}
-	return fmt.Sprintf("OpKind(%d)", int(k))
-}
-
-// Op is one file operation. The caller runs a list of them in order and
-// stops at the first that fails (a TakeLock lost to a race included); the
-// next look decides again.
-type Op struct {
-	Kind        OpKind
-	Pod         Pod
-	Revision    int
-	Annotations map[string]string
-}
+import "github.com/opcert/opcert/conformance/staticpod/contract"
 
 // locked brackets ops with the installer lock when the lock is honoured.
-func locked(honour bool, ops ...Op) []Op {
+func locked(honour bool, ops ...contract.Op) []contract.Op {
 	if !honour {
 		return ops
 	}
-	return append(append([]Op{{Kind: TakeLock}}, ops...), Op{Kind: ReleaseLock})
+	return append(append([]contract.Op{{Kind: contract.TakeLock}}, ops...), contract.Op{Kind: contract.ReleaseLock})
 }

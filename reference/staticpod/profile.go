@@ -1,36 +1,19 @@
 package staticpod
 
-import "time"
+import (
+	"time"
 
-// Reason is a machine-readable fallback reason, the value of the
-// fallback-reason annotation and of the Degraded condition's reason.
-type Reason string
-
-// The reasons of 003 §Readiness.
-const (
-	NeverStartedUp Reason = "NeverStartedUp"
-	CrashLooping   Reason = "CrashLooping"
-	Unhealthy      Reason = "Unhealthy"
-	NotReady       Reason = "NotReady"
-	EtcdUnhealthy  Reason = "EtcdUnhealthy"
+	"github.com/opcert/opcert/conformance/staticpod/contract"
 )
 
 // The further reasons library-go's checks give (UPSTREAM.md), spelled as
 // shipped, PodNodReady included.
 const (
-	UnexpectedRevision Reason = "UnexpectedRevision"
-	PodNotRunning      Reason = "PodNotRunning"
-	PodNodReady        Reason = "PodNodReady"
-	PodListError       Reason = "PodListError"
-	NetworkError       Reason = "NetworkError"
-)
-
-// The annotations of 003 §Proposal step 1, put on the manifest the monitor
-// falls back to; kubelet copies them onto the mirror pod.
-const (
-	AnnotationFallbackForRevision = "startup-monitor.static-pods.openshift.io/fallback-for-revision"
-	AnnotationFallbackReason      = "startup-monitor.static-pods.openshift.io/fallback-reason"
-	AnnotationFallbackMessage     = "startup-monitor.static-pods.openshift.io/fallback-message"
+	UnexpectedRevision contract.Reason = "UnexpectedRevision"
+	PodNotRunning      contract.Reason = "PodNotRunning"
+	PodNodReady        contract.Reason = "PodNodReady"
+	PodListError       contract.Reason = "PodListError"
+	NetworkError       contract.Reason = "NetworkError"
 )
 
 // Profile holds the parameters of every role. A broken variant is a
@@ -47,14 +30,13 @@ type Profile struct {
 func Seed() Profile {
 	return Profile{
 		Monitor: MonitorParams{
-			Timeout:    5 * time.Minute, // 003 §Readiness
 			Steps:      SeedSteps(),
 			HonourLock: true, // 003 §Coordination
 		},
 		Installer: InstallerParams{HonourLock: true},
 		Operator: OperatorParams{
-			Backoff:            Backoff{First: 10 * time.Minute, Max: 6 * time.Hour}, // 003 §Retries
-			NoRetry:            []Reason{CrashLooping, NeverStartedUp},               // 003 §Retries
+			Backoff:            Backoff{First: 10 * time.Minute, Max: 6 * time.Hour},              // 003 §Retries
+			NoRetry:            []contract.Reason{contract.CrashLooping, contract.NeverStartedUp}, // 003 §Retries
 			ConditionType:      "Degraded",
 			DegradedUntilReady: true, // 003 §Retries: Degraded while retries are attempted
 			Describe:           describeSeed,
@@ -72,7 +54,6 @@ func Seed() Profile {
 func LibraryGo() Profile {
 	return Profile{
 		Monitor: MonitorParams{
-			Timeout:    5 * time.Minute, // the pod template's 300s
 			Steps:      LibraryGoSteps(),
 			HonourLock: true,
 		},

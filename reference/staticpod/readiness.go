@@ -3,53 +3,17 @@ package staticpod
 import (
 	"fmt"
 	"strings"
+
+	"github.com/opcert/opcert/conformance/staticpod/contract"
 )
-
-// Probe is the result of one HTTP check of the operand.
-type Probe int
-
-// Probe results. The zero value is an operand that does not answer, so a
-// zero Observation is an operand that never started.
-const (
-	NoAnswer Probe = iota // connection refused or timed out
-	Failed                // answered with a status other than 200
-	OK
-)
-
-// Mirror is the operand's mirror pod as the local API server returns it.
-type Mirror struct {
-	Name        string
-	UID         string // a new manifest gives a new mirror pod, with a new UID
-	Revision    int    // its revision annotation
-	Ready       bool   // status.ready
-	Annotations map[string]string
-}
-
-// Observation is what the caller saw of the operand at one look. The
-// fields are independent: the caller fills each from its own probe.
-type Observation struct {
-	// StartAttempts counts the start-up attempts of this revision's
-	// operand in its termination.log.
-	StartAttempts int
-	Healthz       Probe // /healthz
-	Etcd          Probe // /healthz/etcd: the etcd post-start hook of 003 §Readiness step 4
-	Readyz        Probe // /readyz
-	// Unfinished are the post-start hooks /readyz?verbose lists as not
-	// finished, for the message.
-	Unfinished []string
-	// Mirror is nil when the local API server returned no mirror pod.
-	Mirror *Mirror
-	// MirrorLookupFailed: the local API server did not answer the lookup.
-	MirrorLookupFailed bool
-}
 
 // Step is one step of a readiness procedure. It returns an empty reason
 // when the operand of revision passes it, else why not, for a person.
-type Step func(revision int, o Observation) (Reason, string)
+type Step func(revision int, o contract.Observation) (contract.Reason, string)
 
 // Verdict runs the steps in order and returns the first failure; an empty
 // reason means ready.
-func Verdict(steps []Step, revision int, o Observation) (Reason, string) {
+func Verdict(steps []Step, revision int, o contract.Observation) (contract.Reason, string) {
 	for _, s := range steps {
 		if r, msg := s(revision, o); r != "" {
 			return r, msg
@@ -66,13 +30,13 @@ func SeedSteps() []Step {
 // seedUpSteps are the steps that say the operand is up (003 §Readiness
 // steps 3 to 6).
 func seedUpSteps() []Step {
-	return []Step{healthy, readyz, mirrorFound, mirrorAtRevision(NotReady), mirrorReady(NotReady)}
+	return []Step{healthy, readyz, mirrorFound, mirrorAtRevision(contract.NotReady), mirrorReady(contract.NotReady)}
 }
 
 // startedUp is 003 §Readiness step 1.
-func startedUp(_ int, o Observation) (Reason, string) {
+func startedUp(_ int, o contract.Observation) (contract.Reason, string) {
 	if o.StartAttempts == 0 {
-		return NeverStartedUp, "no start-up attempt in the termination log"
+		return contract.NeverStartedUp, "no start-up attempt in the termination log"
 	}
 	return "", ""
 }
@@ -80,50 +44,50 @@ func startedUp(_ int, o Observation) (Reason, string) {
 // notCrashLooping is 003 §Readiness step 2. More than one attempt is red
 // only while the operand is not up: an operand that restarted once and
 // then became ready has started up.
-func notCrashLooping(revision int, o Observation) (Reason, string) {
+func notCrashLooping(revision int, o contract.Observation) (contract.Reason, string) {
 	if r, _ := Verdict(seedUpSteps(), revision, o); o.StartAttempts > 1 && r != "" {
-		return CrashLooping, fmt.Sprintf("%d start-up attempts in the termination log", o.StartAttempts)
+		return contract.CrashLooping, fmt.Sprintf("%d start-up attempts in the termination log", o.StartAttempts)
 	}
 	return "", ""
 }
 
 // healthy is 003 §Readiness step 3; not answering is red too (003
 // §Proposal: "not answering on the expected port").
-func healthy(_ int, o Observation) (Reason, string) {
-	if o.Healthz != OK {
-		return Unhealthy, "/healthz " + o.Healthz.says()
+func healthy(_ int, o contract.Observation) (contract.Reason, string) {
+	if o.Healthz != contract.OK {
+		return contract.Unhealthy, "/healthz " + says(o.Healthz)
 	}
 	return "", ""
 }
 
 // readyz is 003 §Readiness step 4: EtcdUnhealthy when etcd is the cause,
 // and in both cases the message lists the unfinished post-start hooks.
-func readyz(_ int, o Observation) (Reason, string) {
-	if o.Readyz == OK {
+func readyz(_ int, o contract.Observation) (contract.Reason, string) {
+	if o.Readyz == contract.OK {
 		return "", ""
 	}
-	r, etcd := NotReady, ""
-	if o.Etcd != OK {
-		r, etcd = EtcdUnhealthy, "; the etcd post-start hook has not finished"
+	r, etcd := contract.NotReady, ""
+	if o.Etcd != contract.OK {
+		r, etcd = contract.EtcdUnhealthy, "; the etcd post-start hook has not finished"
 	}
-	return r, "/readyz " + o.Readyz.says() + etcd + "; unfinished post-start hooks: " + hooks(o.Unfinished)
+	return r, "/readyz " + says(o.Readyz) + etcd + "; unfinished post-start hooks: " + hooks(o.Unfinished)
 }
 
 // mirrorFound is the seed's second step 4 (get the mirror pod), which
 // names no reason: it gives NotReady, as the two steps after it do.
-func mirrorFound(_ int, o Observation) (Reason, string) {
+func mirrorFound(_ int, o contract.Observation) (contract.Reason, string) {
 	switch {
 	case o.MirrorLookupFailed:
-		return NotReady, "the mirror pod could not be read from the local API server"
+		return contract.NotReady, "the mirror pod could not be read from the local API server"
 	case o.Mirror == nil:
-		return NotReady, "the mirror pod was not found"
+		return contract.NotReady, "the mirror pod was not found"
 	}
 	return "", ""
 }
 
 // mirrorAtRevision is 003 §Readiness step 5.
-func mirrorAtRevision(reason Reason) Step {
-	return func(revision int, o Observation) (Reason, string) {
+func mirrorAtRevision(reason contract.Reason) Step {
+	return func(revision int, o contract.Observation) (contract.Reason, string) {
 		if o.Mirror != nil && o.Mirror.Revision != revision {
 			return reason, fmt.Sprintf("the mirror pod has revision %d, want %d", o.Mirror.Revision, revision)
 		}
@@ -132,8 +96,8 @@ func mirrorAtRevision(reason Reason) Step {
 }
 
 // mirrorReady is 003 §Readiness step 6.
-func mirrorReady(reason Reason) Step {
-	return func(revision int, o Observation) (Reason, string) {
+func mirrorReady(reason contract.Reason) Step {
+	return func(revision int, o contract.Observation) (contract.Reason, string) {
 		if o.Mirror != nil && !o.Mirror.Ready {
 			return reason, fmt.Sprintf("the mirror pod of revision %d is not ready", revision)
 		}
@@ -147,9 +111,9 @@ func mirrorReady(reason Reason) Step {
 func LibraryGoSteps() []Step {
 	return []Step{
 		podAtRevision(false),
-		endpoint("/healthz/etcd", func(o Observation) Probe { return o.Etcd }, EtcdUnhealthy),
-		endpoint("/healthz", func(o Observation) Probe { return o.Healthz }, Unhealthy),
-		endpoint("/readyz", func(o Observation) Probe { return o.Readyz }, NotReady),
+		endpoint("/healthz/etcd", func(o contract.Observation) contract.Probe { return o.Etcd }, contract.EtcdUnhealthy),
+		endpoint("/healthz", func(o contract.Observation) contract.Probe { return o.Healthz }, contract.Unhealthy),
+		endpoint("/readyz", func(o contract.Observation) contract.Probe { return o.Readyz }, contract.NotReady),
 		podAtRevision(true),
 		mirrorReady(PodNodReady),
 	}
@@ -160,7 +124,7 @@ func LibraryGoSteps() []Step {
 // lookup passes, since the new operand may not be serving yet and the
 // later steps will say so.
 func podAtRevision(strict bool) Step {
-	return func(revision int, o Observation) (Reason, string) {
+	return func(revision int, o contract.Observation) (contract.Reason, string) {
 		switch {
 		case o.MirrorLookupFailed && !strict:
 			return "", ""
@@ -175,20 +139,21 @@ func podAtRevision(strict bool) Step {
 
 // endpoint is one of library-go's HTTP checks: a refused connection is a
 // NetworkError, an answer other than 200 is the check's reason.
-func endpoint(path string, probe func(Observation) Probe, reason Reason) Step {
-	return func(_ int, o Observation) (Reason, string) {
+func endpoint(path string, probe func(contract.Observation) contract.Probe, reason contract.Reason) Step {
+	return func(_ int, o contract.Observation) (contract.Reason, string) {
 		switch probe(o) {
-		case NoAnswer:
-			return NetworkError, path + " " + NoAnswer.says()
-		case Failed:
-			return reason, path + " " + Failed.says() + "; unfinished post-start hooks: " + hooks(o.Unfinished)
+		case contract.NoAnswer:
+			return NetworkError, path + " " + says(contract.NoAnswer)
+		case contract.Failed:
+			return reason, path + " " + says(contract.Failed) + "; unfinished post-start hooks: " + hooks(o.Unfinished)
 		}
 		return "", ""
 	}
 }
 
-func (p Probe) says() string {
-	if p == NoAnswer {
+// says is how a message names a probe's result.
+func says(p contract.Probe) string {
+	if p == contract.NoAnswer {
 		return "did not answer"
 	}
 	return "is not ok"

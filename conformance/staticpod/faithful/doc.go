@@ -5,13 +5,12 @@
 // the seed allows. Each must pass every STATICPOD rule on every built-in
 // scenario (`opcert selftest` plays them; a Style rule may warn).
 //
-// They speak the harness's contract with a subject's core: the view a
-// startup-monitor or an operator is given at a look and the decision it
-// returns, types that live in reference/staticpod beside the reference's
-// cores. This package uses those types and nothing else of it (no
-// decision, step, back-off or text of the reference's; a test holds
-// that), so that a variant is the seed read again, not the reference
-// reworded.
+// They implement the role contract (conformance/staticpod/contract): the
+// view a startup-monitor or an operator is given at a look and the
+// decision it returns, as a team's core in library mode does. They use
+// nothing of reference/staticpod (conformancetest's
+// TestRulesImportNoReference holds that), so that a variant is the seed
+// read again, not the reference reworded.
 //
 // # Startup-monitors
 //

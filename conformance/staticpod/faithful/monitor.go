@@ -7,7 +7,7 @@ import (
 	"sync"
 	"time"
 
-	sp "github.com/opcert/opcert/reference/staticpod"
+	"github.com/opcert/opcert/conformance/staticpod/contract"
 )
 
 // The annotation keys and reasons, as 003 §Proposal step 1 and
@@ -24,28 +24,25 @@ const (
 	etcdUnhealthy  = "EtcdUnhealthy"
 )
 
-// MonitorDecide is the shape of a startup-monitor's decision at one look.
-type MonitorDecide func(p sp.MonitorParams, v sp.MonitorView, now time.Time) sp.MonitorDecision
-
 // readiness is 003 §Readiness on one look: the reason the operand is not
 // ready and why, or "" when it is. etcdFirst reads a failing etcd as
 // EtcdUnhealthy at /healthz already (the Test Plan) rather than as
 // Unhealthy (the order of the steps).
-func readiness(rev int, o sp.Observation, etcdFirst bool, hooks func([]string) string) (string, string) {
-	etcd := o.Etcd == sp.Failed
+func readiness(rev int, o contract.Observation, etcdFirst bool, hooks func([]string) string) (string, string) {
+	etcd := o.Etcd == contract.Failed
 	for _, u := range o.Unfinished {
 		n := strings.TrimPrefix(u, "poststarthook/")
 		etcd = etcd || n == "etcd" || strings.HasPrefix(n, "etcd-")
 	}
 	reason, why := "", ""
 	switch {
-	case o.Healthz != sp.OK && etcd && etcdFirst:
+	case o.Healthz != contract.OK && etcd && etcdFirst:
 		reason, why = etcdUnhealthy, "/healthz is red and etcd with it"
-	case o.Healthz != sp.OK:
+	case o.Healthz != contract.OK:
 		reason, why = unhealthy, "/healthz is red"
-	case o.Readyz != sp.OK && etcd:
+	case o.Readyz != contract.OK && etcd:
 		reason, why = etcdUnhealthy, "/readyz is red: the etcd post-start hook has not finished; "+hooks(o.Unfinished)
-	case o.Readyz != sp.OK:
+	case o.Readyz != contract.OK:
 		reason, why = notReady, "/readyz is red; "+hooks(o.Unfinished)
 	case o.Mirror == nil:
 		reason, why = notReady, "no mirror pod"
@@ -69,7 +66,7 @@ func readiness(rev int, o sp.Observation, etcdFirst bool, hooks func([]string) s
 // target is 003 §Proposal step 1: the last-known-good revision when the
 // link points at another revision still on the node, else the newest
 // revision below the monitor's, else none (bootstrapping).
-func target(v sp.MonitorView) int {
+func target(v contract.MonitorView) int {
 	prev := 0
 	for _, r := range v.Revisions {
 		if r == v.LastKnownGood && r != v.Revision {
@@ -83,53 +80,55 @@ func target(v sp.MonitorView) int {
 }
 
 // underLock brackets ops with the installer lock (003 §Coordination).
-func underLock(ops ...sp.Op) []sp.Op {
-	return append(append([]sp.Op{{Kind: sp.TakeLock}}, ops...), sp.Op{Kind: sp.ReleaseLock})
+func underLock(ops ...contract.Op) []contract.Op {
+	return append(append([]contract.Op{{Kind: contract.TakeLock}}, ops...), contract.Op{Kind: contract.ReleaseLock})
 }
 
 // look is what both monitors share: the timer from the first sight of the
 // operand manifest at the monitor's revision, nothing decided while it is
 // another's or while another actor holds the lock.
-func look(v sp.MonitorView, now time.Time) (sp.MonitorDecision, bool) {
+func look(v contract.MonitorView, now time.Time) (contract.MonitorDecision, bool) {
 	if v.Manifest != v.Revision {
-		return sp.MonitorDecision{}, false // not ours: a return of ours is a new start
+		return contract.MonitorDecision{}, false // not ours: a return of ours is a new start
 	}
-	d := sp.MonitorDecision{Since: v.Since}
+	d := contract.MonitorDecision{Since: v.Since}
 	if d.Since.IsZero() {
 		d.Since = now
 	}
 	return d, !v.LockHeld
 }
 
-func fallbackOps(v sp.MonitorView, to int, reason, message string, removeSelf bool) []sp.Op {
-	ops := []sp.Op{{Kind: sp.WriteManifest, Pod: sp.Operand, Revision: to, Annotations: map[string]string{
+func fallbackOps(v contract.MonitorView, to int, reason, message string, removeSelf bool) []contract.Op {
+	ops := []contract.Op{{Kind: contract.WriteManifest, Pod: contract.Operand, Revision: to, Annotations: map[string]string{
 		keyFor: strconv.Itoa(v.Revision), keyReason: reason, keyMessage: message,
 	}}}
 	if removeSelf {
-		ops = append(ops, sp.Op{Kind: sp.RemoveManifest, Pod: sp.StartupMonitor, Revision: v.Revision})
+		ops = append(ops, contract.Op{Kind: contract.RemoveManifest, Pod: contract.StartupMonitor, Revision: v.Revision})
 	}
 	return underLock(ops...)
 }
 
-func readyOps(v sp.MonitorView) []sp.Op {
-	return underLock(sp.Op{Kind: sp.LinkLastKnownGood, Revision: v.Revision},
-		sp.Op{Kind: sp.RemoveManifest, Pod: sp.StartupMonitor, Revision: v.Revision})
+func readyOps(v contract.MonitorView) []contract.Op {
+	return underLock(contract.Op{Kind: contract.LinkLastKnownGood, Revision: v.Revision},
+		contract.Op{Kind: contract.RemoveManifest, Pod: contract.StartupMonitor, Revision: v.Revision})
 }
 
 // Watchful decides at the instant, reads a failing etcd as EtcdUnhealthy,
-// and keeps its manifest after a fallback.
-func Watchful(p sp.MonitorParams, v sp.MonitorView, now time.Time) sp.MonitorDecision {
+// and keeps its manifest after a fallback. It remembers nothing.
+func Watchful() contract.Monitor { return contract.MonitorFunc(watchful) }
+
+func watchful(v contract.MonitorView, now time.Time) contract.MonitorDecision {
 	d, free := look(v, now)
 	if !free {
 		return d
 	}
 	reason, why := readiness(v.Revision, v.Operand, true, func(h []string) string { return "unfinished: " + strings.Join(h, ", ") })
 	if reason == "" {
-		d.Action, d.Ops = sp.Ready, readyOps(v)
+		d.Action, d.Ops = contract.Ready, readyOps(v)
 		return d
 	}
-	d.Reason, d.Message = sp.Reason(reason), why
-	if due := d.Since.Add(p.Timeout); now.Before(due) {
+	d.Reason, d.Message = contract.Reason(reason), why
+	if due := d.Since.Add(v.Timeout); now.Before(due) {
 		d.Next = due
 		return d
 	}
@@ -137,8 +136,8 @@ func Watchful(p sp.MonitorParams, v sp.MonitorView, now time.Time) sp.MonitorDec
 	if to == 0 {
 		return d // bootstrapping: nothing to go back to; keep watching
 	}
-	d.Action = sp.FallBack
-	d.Ops = fallbackOps(v, to, reason, fmt.Sprintf("startup-monitor gave revision %d %s and it is still not ready: %s", v.Revision, p.Timeout, why), false)
+	d.Action = contract.FallBack
+	d.Ops = fallbackOps(v, to, reason, fmt.Sprintf("startup-monitor gave revision %d %s and it is still not ready: %s", v.Revision, v.Timeout, why), false)
 	return d
 }
 
@@ -152,10 +151,10 @@ const readySettle = 20 * time.Second
 // Resyncing returns a monitor that looks on a resync: it falls back 30s
 // after the timeout and acts on readiness 20s after it first sees it. It
 // remembers, per mirror pod, when it first saw it ready (one per run).
-func Resyncing() MonitorDecide {
+func Resyncing() contract.Monitor {
 	var mu sync.Mutex
 	seen := map[string]time.Time{}
-	return func(p sp.MonitorParams, v sp.MonitorView, now time.Time) sp.MonitorDecision {
+	return contract.MonitorFunc(func(v contract.MonitorView, now time.Time) contract.MonitorDecision {
 		d, free := look(v, now)
 		if !free {
 			return d
@@ -175,14 +174,14 @@ func Resyncing() MonitorDecide {
 				d.Next = settled
 				return d
 			}
-			d.Action, d.Ops = sp.Ready, readyOps(v)
+			d.Action, d.Ops = contract.Ready, readyOps(v)
 			return d
 		}
 		if v.Operand.Mirror != nil {
 			delete(seen, v.Operand.Mirror.UID)
 		}
-		d.Reason, d.Message = sp.Reason(reason), why
-		if due := d.Since.Add(p.Timeout + resync); now.Before(due) {
+		d.Reason, d.Message = contract.Reason(reason), why
+		if due := d.Since.Add(v.Timeout + resync); now.Before(due) {
 			d.Next = due
 			return d
 		}
@@ -190,8 +189,8 @@ func Resyncing() MonitorDecide {
 		if to == 0 {
 			return d
 		}
-		d.Action = sp.FallBack
+		d.Action = contract.FallBack
 		d.Ops = fallbackOps(v, to, reason, fmt.Sprintf("%s after %s: %s", reason, now.Sub(d.Since), why), true)
 		return d
-	}
+	})
 }

@@ -8,13 +8,8 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
-	sp "github.com/opcert/opcert/reference/staticpod"
+	"github.com/opcert/opcert/conformance/staticpod/contract"
 )
-
-// OperatorDecide is the shape of an operator's decision on one node at one
-// look; mem is what it returned as Memory at its last look (kept in its
-// status, so a restart finds it).
-type OperatorDecide func(p sp.OperatorParams, mem *sp.Fallback, n sp.Node, now time.Time) sp.OperatorDecision
 
 // degraded is the condition 003 §Retries names.
 const degraded = "Degraded"
@@ -33,12 +28,14 @@ type ladder func(retries int) time.Duration
 type operator struct {
 	wait     ladder
 	lag      time.Duration
-	describe func(m sp.Fallback) (reason, message string)
+	describe func(m contract.Fallback) (reason, message string)
 }
 
-func (o operator) decide(_ sp.OperatorParams, mem *sp.Fallback, n sp.Node, now time.Time) sp.OperatorDecision {
-	fine := sp.OperatorDecision{Condition: sp.Condition{Type: degraded, Status: metav1.ConditionFalse, Reason: "NoFallback"}}
-	var m sp.Fallback
+// Look is contract.Operator's: mem is what it returned as Memory at its
+// last look at the node (kept in its status, so a restart finds it).
+func (o operator) Look(mem *contract.Fallback, n contract.Node, now time.Time) contract.OperatorDecision {
+	fine := contract.OperatorDecision{Condition: contract.Condition{Type: degraded, Status: metav1.ConditionFalse, Reason: "NoFallback"}}
+	var m contract.Fallback
 	switch f, ok := shown(n.Mirror); {
 	case ok && (mem == nil || mem.UID != f.UID):
 		// A new fallback (003 §Proposal step 1): count the retries of its
@@ -61,7 +58,7 @@ func (o operator) decide(_ sp.OperatorParams, mem *sp.Fallback, n sp.Node, now t
 	if m.Termination == "" {
 		m.Termination = n.Termination // 003 §User Stories 3
 	}
-	d := sp.OperatorDecision{Memory: &m, Condition: sp.Condition{Type: degraded, Status: metav1.ConditionTrue}}
+	d := contract.OperatorDecision{Memory: &m, Condition: contract.Condition{Type: degraded, Status: metav1.ConditionTrue}}
 	d.Condition.Reason, d.Condition.Message = o.describe(m)
 	if m.Retried || m.ForRevision == 0 || m.ForRevision != n.Target || slices.Contains(noRetry, string(m.Reason)) {
 		return d // nothing to retry: Degraded stays (003 §Test Plan: "stays degraded")
@@ -75,50 +72,50 @@ func (o operator) decide(_ sp.OperatorParams, mem *sp.Fallback, n sp.Node, now t
 }
 
 // shown reads the fallback annotations off the operand's mirror pod.
-func shown(p *sp.Mirror) (sp.Fallback, bool) {
+func shown(p *contract.Mirror) (contract.Fallback, bool) {
 	if p == nil {
-		return sp.Fallback{}, false
+		return contract.Fallback{}, false
 	}
 	raw, ok := p.Annotations[keyFor]
 	if !ok {
-		return sp.Fallback{}, false
+		return contract.Fallback{}, false
 	}
 	rev, err := strconv.Atoi(raw)
 	if err != nil || rev < 0 {
 		rev = 0
 	}
-	return sp.Fallback{ForRevision: rev, ToRevision: p.Revision, Reason: sp.Reason(p.Annotations[keyReason]),
+	return contract.Fallback{ForRevision: rev, ToRevision: p.Revision, Reason: contract.Reason(p.Annotations[keyReason]),
 		Message: p.Annotations[keyMessage], PodName: p.Name, UID: p.UID}, true
 }
 
 // Doubling retries 20m after a fallback, doubling up to 2h.
-func Doubling() OperatorDecide {
+func Doubling() contract.Operator {
 	return operator{
 		wait: func(k int) time.Duration { return grow(20*time.Minute, 2, 2*time.Hour, k) },
-		describe: func(m sp.Fallback) (string, string) {
+		describe: func(m contract.Fallback) (string, string) {
 			msg := fmt.Sprintf("node runs revision %d again: revision %d was rolled back (%s). %s", m.ToRevision, m.ForRevision, m.Reason, m.Message)
 			if m.Termination != "" {
 				msg += " Last words of revision " + strconv.Itoa(m.ForRevision) + ": " + m.Termination
 			}
 			return "RevisionRolledBack", msg
 		},
-	}.decide
+	}
 }
 
 // Tripling retries 15m after a fallback, tripling up to 6h, at its next
 // resync after the retry is due.
-func Tripling() OperatorDecide {
+func Tripling() contract.Operator {
 	return operator{
 		wait: func(k int) time.Duration { return grow(15*time.Minute, 3, 6*time.Hour, k) },
 		lag:  resync,
-		describe: func(m sp.Fallback) (string, string) {
+		describe: func(m contract.Fallback) (string, string) {
 			msg := m.Message
 			if m.Termination != "" {
 				msg = fmt.Sprintf("terminated with %q; %s", m.Termination, msg)
 			}
 			return string(m.Reason), msg
 		},
-	}.decide
+	}
 }
 
 // grow is first multiplied by factor k times, at most most.

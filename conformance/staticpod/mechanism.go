@@ -5,13 +5,14 @@
 // built-ins, and the world a scenario builds: per node a simulated file
 // system (sim/node) with a kubelet that runs the manifests and keeps the
 // mirror pod, the operand's endpoints, and the seed's processes, plus the
-// operator that writes the ClusterOperator. The startup-monitor is also
-// played by a team's binary (process mode, processes.go): the node stays
-// simulated and the process is given its directories and the operand's
-// endpoints as placeholders, a decision README.md ("Process mode") argues
-// against a mount namespace per node; no role is played by a Deployment,
-// whose pods cannot see a simulated node. README.md in this directory
-// tells the decisions.
+// operator that writes the ClusterOperator. The startup-monitor, the
+// installer and the pruner are also played by a team's binary (process
+// mode, processes.go, commands.go): the node stays simulated and the
+// process is given its directories and the operand's endpoints as
+// placeholders, a decision README.md ("Process mode") argues against a
+// mount namespace per node; no role is played by a Deployment, whose pods
+// cannot see a simulated node. README.md in this directory tells the
+// decisions.
 package staticpod
 
 import (

@@ -8,8 +8,6 @@ import (
 	"testing"
 
 	"github.com/opcert/opcert/examples/startupmonitor"
-	"github.com/opcert/opcert/examples/staticpodinstaller"
-	"github.com/opcert/opcert/examples/staticpodpruner"
 	"github.com/opcert/opcert/sim/apiserver"
 	"github.com/opcert/opcert/sim/apiserver/apiservertest"
 )
@@ -24,11 +22,10 @@ var runs atomic.Int64
 func prefix() string { return fmt.Sprintf("s%03d-", runs.Add(1)) }
 
 func TestMain(m *testing.M) {
-	// Started as an example (process_test.go, commands_test.go).
-	if example, ok := map[string]func([]string) error{exampleMonitor: startupmonitor.Main,
-		exampleInstaller: staticpodinstaller.Main, examplePruner: staticpodpruner.Main}[filepath.Base(os.Args[0])]; ok {
-		if err := example(os.Args[1:]); err != nil {
-			fmt.Fprintln(os.Stderr, filepath.Base(os.Args[0])+":", err)
+	if filepath.Base(os.Args[0]) == exampleMonitor {
+		// Started as the example startup-monitor (process_test.go).
+		if err := startupmonitor.Main(os.Args[1:]); err != nil {
+			fmt.Fprintln(os.Stderr, "startupmonitor:", err)
 			os.Exit(1)
 		}
 		os.Exit(0)

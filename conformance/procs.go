@@ -197,6 +197,28 @@ func (p *Processes) Running(name string) bool {
 	}
 }
 
+// Reap forgets the instance's process once it has ended by itself, as a
+// command run once per piece of work is meant to (a node's installer):
+// how it ended is kept for the report, not counted as ending unasked. It
+// tells whether it exited with status 0, and whether there was an ended
+// process to reap (none while it runs).
+func (p *Processes) Reap(name string) (succeeded, ended bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	in := p.procs[name]
+	if in == nil || in.proc == nil {
+		return false, false
+	}
+	select {
+	case <-in.proc.Done():
+	default:
+		return false, false
+	}
+	succeeded = in.proc.Succeeded()
+	in.endings, in.proc = append(in.endings, in.proc.Ending()), nil
+	return succeeded, true
+}
+
 // Kill kills the instance's process (SIGKILL to its group).
 func (p *Processes) Kill(name string) error {
 	p.mu.Lock()

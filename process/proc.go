@@ -151,6 +151,18 @@ func (p *Proc) Asked() bool {
 	return p.killed
 }
 
+// Succeeded tells whether the process ended by itself with status 0.
+func (p *Proc) Succeeded() bool {
+	select {
+	case <-p.done:
+	default:
+		return false
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return !p.killed && p.err == nil
+}
+
 // Ending says how the process ended, for the report: "running", "killed
 // by opcert (SIGKILL)", how Stop ended it, "exited with status N", or
 // "killed by signal S".

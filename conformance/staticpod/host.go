@@ -184,6 +184,9 @@ func (h *host) start(ctx context.Context) error {
 }
 
 func (h *host) startInstaller(ctx context.Context) error {
+	if p := h.c.procsOf(RoleInstaller); p != nil {
+		return h.startActor(ctx, RoleInstaller, p.shots[h.name]) // a team's command per ask
+	}
 	actor := nodeActor(RoleInstaller, h.name)
 	core, err := h.c.installer.instance()
 	if err != nil {
@@ -194,6 +197,9 @@ func (h *host) startInstaller(ctx context.Context) error {
 }
 
 func (h *host) startPruner(ctx context.Context) error {
+	if p := h.c.procsOf(RolePruner); p != nil {
+		return h.startActor(ctx, RolePruner, p.shots[h.name]) // a team's command per change
+	}
 	core, err := h.c.pruner.instance()
 	if err != nil {
 		return err
@@ -210,13 +216,18 @@ func (h *host) startActor(ctx context.Context, role string, r reconcile.Reconcil
 // with it, as the kernel releases a dead process's flock (the seed's lock
 // is one; a lock file left behind would stop the node for good).
 func (h *host) kill(ctx context.Context, role string) error {
-	if role == RoleStartupMonitor && h.c.procs != nil {
-		return h.c.procs.kill(ctx, h)
+	if p := h.c.procsOf(role); p != nil && role == RoleStartupMonitor {
+		return p.kill(ctx, h)
 	}
 	actor := nodeActor(role, h.name)
 	sched := h.c.st.Sched
 	if !sched.Running(actor) {
 		return nil
+	}
+	if p := h.c.procsOf(role); p != nil {
+		if err := p.shots[h.name].kill(ctx); err != nil { // the command its runner runs
+			return err
+		}
 	}
 	if err := sched.Kill(ctx, actor); err != nil {
 		return err
@@ -230,8 +241,8 @@ func (h *host) kill(ctx context.Context, role string) error {
 
 // startMonitor starts the startup-monitor of revision (its manifest's).
 func (h *host) startMonitor(ctx context.Context, revision int) error {
-	if h.c.procs != nil {
-		return h.c.procs.start(ctx, h, revision)
+	if p := h.c.procsOf(RoleStartupMonitor); p != nil {
+		return p.start(ctx, h, revision)
 	}
 	actor := nodeActor(RoleStartupMonitor, h.name)
 	core, err := h.c.monitor.instance()
@@ -254,7 +265,7 @@ func (h *host) killMonitor(ctx context.Context) error { return h.kill(ctx, RoleS
 // restartMonitor starts the startup-monitor again from its manifest, if
 // its manifest is still there and it does not run.
 func (h *host) restartMonitor(ctx context.Context) error {
-	if h.c.st.Sched.Running(nodeActor(RoleStartupMonitor, h.name)) || h.c.procs != nil && h.c.procs.running(h) {
+	if h.c.st.Sched.Running(nodeActor(RoleStartupMonitor, h.name)) || h.c.procsOf(RoleStartupMonitor) != nil && h.c.procs.running(h) {
 		return nil
 	}
 	data, err := h.as(ctx, nodeActor(RoleKubelet, h.name)).ReadFile(node.MonitorManifestPath(operandName))

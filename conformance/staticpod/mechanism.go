@@ -5,13 +5,14 @@
 // built-ins, and the world a scenario builds: per node a simulated file
 // system (sim/node) with a kubelet that runs the manifests and keeps the
 // mirror pod, the operand's endpoints, and the seed's processes, plus the
-// operator that writes the ClusterOperator. The startup-monitor is also
-// played by a team's binary (process mode, processes.go): the node stays
-// simulated and the process is given its directories and the operand's
-// endpoints as placeholders, a decision README.md ("Process mode") argues
-// against a mount namespace per node; no role is played by a Deployment,
-// whose pods cannot see a simulated node. README.md in this directory
-// tells the decisions.
+// operator that writes the ClusterOperator. The startup-monitor, the
+// installer and the pruner are also played by a team's binary (process
+// mode, processes.go, commands.go): the node stays simulated and the
+// process is given its directories and the operand's endpoints as
+// placeholders, a decision README.md ("Process mode") argues against a
+// mount namespace per node; no role is played by a Deployment, whose pods
+// cannot see a simulated node. README.md in this directory tells the
+// decisions.
 package staticpod
 
 import (
@@ -66,9 +67,13 @@ func Mechanism(cfg Config) *conformance.Mechanism {
 			{Name: RoleStartupMonitor, Subjects: monitors, Placeholders: monitorPlaceholders,
 				Forms:  []conformance.Form{conformance.FormLibrary, conformance.FormProcess},
 				Cannot: map[conformance.Form]string{conformance.FormCluster: clusterCannot}},
-			{Name: RoleInstaller, Subjects: installers, Forms: []conformance.Form{conformance.FormLibrary}, Cannot: nodeRoleCannot},
+			// A team's installer or pruner is also a command run once per
+			// piece of work (commands.go).
+			{Name: RoleInstaller, Subjects: installers, Placeholders: installerPlaceholders,
+				Forms: []conformance.Form{conformance.FormLibrary, conformance.FormProcess}, Cannot: nodeRoleCannot},
 			{Name: RoleOperator, Subjects: operators, Forms: []conformance.Form{conformance.FormLibrary}, Cannot: operatorCannot},
-			{Name: RolePruner, Subjects: pruners, Forms: []conformance.Form{conformance.FormLibrary}, Cannot: nodeRoleCannot},
+			{Name: RolePruner, Subjects: pruners, Placeholders: prunerPlaceholders,
+				Forms: []conformance.Form{conformance.FormLibrary, conformance.FormProcess}, Cannot: nodeRoleCannot},
 		},
 		Rules: rules.Rules(cfg.Rules()),
 		// The facts, read as events pass (rules.Config.Online).
@@ -107,16 +112,17 @@ func Mechanism(cfg Config) *conformance.Mechanism {
 	}
 }
 
-// Why a team's executable cannot play seed 003's other roles (yet).
-const notYetProcess = "not yet: only the startup-monitor sees the simulated node through the seed's paths and its operand's endpoints (processes.go); this role's asks and answers would need a channel of their own"
+// The operator's inputs are not all API objects here: the revision it
+// rolls out is a scenario step, and the installers take its asks from it
+// inside opcert.
+const operatorProcess = "the revision the operator rolls out is the scenario's rollout step, handed to opcert's operator inside the world (no API object holds it), and the nodes' installers take its asks from it there: a process could read the mirror pods and write its ClusterOperator, but would never learn what to roll out nor have its asks installed"
 
 var (
 	nodeRoleCannot = map[conformance.Form]string{
-		conformance.FormProcess: notYetProcess,
 		conformance.FormCluster: "a simulated node's files cannot be on a real cluster: this role works on the node's files",
 	}
 	operatorCannot = map[conformance.Form]string{
-		conformance.FormProcess: notYetProcess,
+		conformance.FormProcess: operatorProcess,
 		conformance.FormCluster: "the nodes the operator reads are simulated (their files, kubelet and operand): a Deployment on a real cluster would see the cluster's nodes, not the scenario's",
 	}
 )
@@ -160,9 +166,9 @@ type cluster struct {
 	operator  operatorCore
 	pruner    prunerCore
 	hosts     []*host
-	// procs plays the startup-monitors as processes (process mode); nil
-	// when opcert's subject (monitor) does.
-	procs *monitorProcs
+	// procs plays one role of the nodes as processes (process mode); nil
+	// when opcert's subjects play them all.
+	procs *nodeProcs
 	// installerWrite and monitorWrite are how long each timed write takes.
 	installerWrite, monitorWrite time.Duration
 
@@ -195,15 +201,16 @@ func played[T any](cast conformance.Cast, role string) (T, error) {
 }
 
 func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
-	proc, isProc := cast[RoleStartupMonitor].Impl.(conformance.Process)
-	mon := monitorImpl(func(Config) monitorCore { return monitorCore{} }) // the process decides
-	if !isProc {
-		var err error
-		if mon, err = played[monitorImpl](cast, RoleStartupMonitor); err != nil {
-			return nil, err
-		}
+	exe, proc, err := executable(cast)
+	if err != nil {
+		return nil, err
 	}
-	ins, err := played[installerImpl](cast, RoleInstaller)
+	// A role an executable plays has no core: the process decides.
+	mon, err := playedUnless(cast, RoleStartupMonitor, exe, monitorImpl(func(Config) monitorCore { return monitorCore{} }))
+	if err != nil {
+		return nil, err
+	}
+	ins, err := playedUnless(cast, RoleInstaller, exe, installerImpl(func(Config) installerCore { return installerCore{} }))
 	if err != nil {
 		return nil, err
 	}
@@ -211,7 +218,7 @@ func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios
 	if err != nil {
 		return nil, err
 	}
-	pr, err := played[prunerImpl](cast, RolePruner)
+	pr, err := playedUnless(cast, RolePruner, exe, prunerImpl(func(Config) prunerCore { return prunerCore{} }))
 	if err != nil {
 		return nil, err
 	}
@@ -227,13 +234,8 @@ func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios
 	}
 	c.installerWrite, c.monitorWrite = spec.writeTimes()
 	c.installerWrite, c.monitorWrite = st.Scaled(c.installerWrite), st.Scaled(c.monitorWrite)
-	if isProc {
-		if c.monitorWrite > 0 {
-			// The scenario's story is the monitor's slow writes, which
-			// opcert cannot give a process's.
-			return nil, fmt.Errorf("%s: writeTime.startupMonitor gives opcert's monitors slow writes; a startup-monitor that is an executable writes at its own pace, so this scenario cannot play it", sc.Name)
-		}
-		if c.procs, err = newMonitorProcs(c, proc); err != nil {
+	if exe != "" {
+		if c.procs, err = newNodeProcs(c, sc, exe, proc); err != nil {
 			return nil, err
 		}
 	}

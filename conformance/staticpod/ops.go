@@ -103,20 +103,29 @@ func monitorCopy(revision int) string {
 // writeResources copies a revision's files into its resource directory:
 // its pod manifest, its startup-monitor's, and its configmap.
 func (h *host) writeResources(fsys *node.Handle, revision int) error {
-	model := string(h.c.spec.Model(revision).Kind)
-	for _, f := range []struct {
-		path string
-		data []byte
-	}{
-		{node.RevisionManifestPath(operandName, revision), operandManifest(revision, model)},
-		{monitorCopy(revision), monitorManifest(revision, h.c.cfg.Timeout)},
-		{node.ConfigMapPath(operandName, revision, "config", "config.yaml"), configFile(revision, model)},
-	} {
+	for _, f := range h.resources(revision) {
 		if err := fsys.WriteFile(f.path, f.data); err != nil {
 			return err
 		}
 	}
 	return nil
+}
+
+// resourceFile is one file of a revision's resource directory.
+type resourceFile struct {
+	path string // on the node
+	data []byte
+}
+
+// resources are a revision's files: its pod manifest, its
+// startup-monitor's, and its configmap.
+func (h *host) resources(revision int) []resourceFile {
+	model := string(h.c.spec.Model(revision).Kind)
+	return []resourceFile{
+		{node.RevisionManifestPath(operandName, revision), operandManifest(revision, model)},
+		{monitorCopy(revision), monitorManifest(revision, h.c.cfg.Timeout)},
+		{node.ConfigMapPath(operandName, revision, "config", "config.yaml"), configFile(revision, model)},
+	}
 }
 
 // writeManifest copies a revision's pod manifest (the operand's or the

@@ -84,6 +84,21 @@ func (s *scene) step(st scenarios.Step) func(context.Context) error {
 	}
 }
 
+// unhandled is the first step whose action has no handler in actions (a
+// world bound to another list of actions than its kind declares), as an
+// error that stops the run before it starts; nil when every step's has.
+func (s *scene) unhandled(actions Actions, steps []scenarios.Step) error {
+	for _, st := range steps {
+		if st.Action == "" {
+			continue
+		}
+		if err := actions.Handles(st.Action); err != nil {
+			return &StepError{Source: s.source, Line: st.Line, At: st.Time, Err: err, Cannot: true}
+		}
+	}
+	return nil
+}
+
 // failCalls starts an apiErrors window.
 func (s *scene) failCalls(ctx context.Context, x *scenarios.APIErrors) error {
 	f := sim.APIFault{Role: x.Role, Actor: x.Actor, Code: x.Code, Calls: sim.Reads | sim.Writes}

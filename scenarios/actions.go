@@ -102,15 +102,31 @@ type Bound struct {
 }
 
 // Do carries out a step's action with its value (Step.Action, Step.Arg).
-// An action bound to no handler is an error that says what is bound: the
-// world was bound to another list than its kind declares.
 func (b *Bound) Do(ctx context.Context, action string, arg any) error {
+	do, err := b.handler(action)
+	if err != nil {
+		return err
+	}
+	return do(ctx, arg)
+}
+
+// Handles tells whether action has its handler here: if not, an error
+// that says what is bound (the world was bound to another list than its
+// kind declares), for the run to refuse before it starts.
+func (b *Bound) Handles(action string) error {
+	_, err := b.handler(action)
+	return err
+}
+
+// handler is what carries out action; none is an error that says what is
+// bound.
+func (b *Bound) handler(action string) (func(context.Context, any) error, error) {
 	if b == nil {
-		return fmt.Errorf("no handler is bound for action %s: no actions are bound to the run's world", action)
+		return nil, fmt.Errorf("no handler is bound for action %s: no actions are bound to the run's world", action)
 	}
 	do, ok := b.do[action]
 	if !ok {
-		return fmt.Errorf("no handler is bound for action %s; bound: %s", action, strings.Join(b.names, ", "))
+		return nil, fmt.Errorf("no handler is bound for action %s; bound: %s", action, strings.Join(b.names, ", "))
 	}
-	return do(ctx, arg)
+	return do, nil
 }

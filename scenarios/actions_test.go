@@ -81,6 +81,22 @@ func TestBoundActionsRefuseWhatTheyCannotCarryOut(t *testing.T) {
 	}
 }
 
+// A world bound to a list the scenario's steps are not all in is found out
+// before its run starts (Handles), with the same error a step would meet.
+func TestBoundHandlesItsListOnly(t *testing.T) {
+	pokeOnly := Actions(Act("poke", (*demoNodes).poke)).On(&demoNodes{})
+	if err := demoActions.On(&demoNodes{}).Handles("set"); err != nil {
+		t.Errorf("the demo's actions do not handle set: %v", err)
+	}
+	want := "no handler is bound for action set; bound: poke"
+	if err := pokeOnly.Handles("set"); err == nil || err.Error() != want {
+		t.Errorf("Handles(set) = %v, want %q", err, want)
+	}
+	if err := pokeOnly.Do(context.Background(), "set", demoSet{}); err == nil || err.Error() != want {
+		t.Errorf("Do(set) = %v, want %q", err, want)
+	}
+}
+
 // An action declared without its handler, or twice, is a programming
 // error caught at init.
 func TestActionsRefuseIncompleteDeclarations(t *testing.T) {

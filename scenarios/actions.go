@@ -78,7 +78,7 @@ func (h *Handlers[W]) Declared() []Action {
 // On binds the actions to w, the world a run's Build made: what carries
 // out the run's steps.
 func (h *Handlers[W]) On(w W) *Bound {
-	b := &Bound{do: make(map[string]func(context.Context, any) error, len(h.list))}
+	b := &Bound{list: h, do: make(map[string]func(context.Context, any) error, len(h.list))}
 	for _, x := range h.list {
 		b.do[x.Name] = func(ctx context.Context, arg any) error { return x.do(w, ctx, arg) }
 		b.names = append(b.names, x.Name)
@@ -97,6 +97,7 @@ type ActionSet interface {
 
 // Bound is a mechanism's actions bound to the world of a run (On).
 type Bound struct {
+	list  ActionSet // what it was bound from
 	do    map[string]func(context.Context, any) error
 	names []string
 }
@@ -110,12 +111,19 @@ func (b *Bound) Do(ctx context.Context, action string, arg any) error {
 	return do(ctx, arg)
 }
 
-// Handles tells whether action has its handler here: if not, an error
-// that says what is bound (the world was bound to another list than its
-// kind declares), for the run to refuse before it starts.
-func (b *Bound) Handles(action string) error {
-	_, err := b.handler(action)
-	return err
+// Handles tells whether a step of sc that takes action can be carried out
+// here: the action has its handler, bound from the very list sc's kind
+// declares (when sc's mechanism registered one), so that a world bound to
+// another list is found out even where that list has the action. If not,
+// an error that says why, for the run to refuse before it starts.
+func (b *Bound) Handles(sc *Scenario, action string) error {
+	if _, err := b.handler(action); err != nil {
+		return err
+	}
+	if k, ok := kindOf(sc.Mechanism); ok && k.Actions != b.list {
+		return fmt.Errorf("the run's world was bound to another list of actions than the %s kind declares", k.Mechanism)
+	}
+	return nil
 }
 
 // handler is what carries out action; none is an error that says what is

@@ -81,19 +81,28 @@ func TestBoundActionsRefuseWhatTheyCannotCarryOut(t *testing.T) {
 	}
 }
 
-// A world bound to a list the scenario's steps are not all in is found out
-// before its run starts (Handles), with the same error a step would meet.
-func TestBoundHandlesItsListOnly(t *testing.T) {
-	pokeOnly := Actions(Act("poke", (*demoNodes).poke)).On(&demoNodes{})
-	if err := demoActions.On(&demoNodes{}).Handles("set"); err != nil {
-		t.Errorf("the demo's actions do not handle set: %v", err)
+// A world bound to a list without a step's action, or to another list
+// than the scenario's kind declares, is found out before its run starts
+// (Handles); a step would meet the same missing handler.
+func TestBoundHandlesItsKindsListOnly(t *testing.T) {
+	s, err := Parse("f.yaml", []byte(demo))
+	if err != nil {
+		t.Fatal(err)
 	}
+	if err := demoActions.On(&demoNodes{}).Handles(s, "set"); err != nil {
+		t.Errorf("the demo's actions do not handle its set: %v", err)
+	}
+	pokeOnly := Actions(Act("poke", (*demoNodes).poke)).On(&demoNodes{})
 	want := "no handler is bound for action set; bound: poke"
-	if err := pokeOnly.Handles("set"); err == nil || err.Error() != want {
+	if err := pokeOnly.Handles(s, "set"); err == nil || err.Error() != want {
 		t.Errorf("Handles(set) = %v, want %q", err, want)
 	}
 	if err := pokeOnly.Do(context.Background(), "set", demoSet{}); err == nil || err.Error() != want {
 		t.Errorf("Do(set) = %v, want %q", err, want)
+	}
+	want = "the run's world was bound to another list of actions than the demo kind declares"
+	if err := pokeOnly.Handles(s, "poke"); err == nil || err.Error() != want {
+		t.Errorf("Handles(poke) = %v, want %q", err, want)
 	}
 }
 

@@ -54,10 +54,14 @@ func Act[W, T any](name string, do func(w W, ctx context.Context, arg T) error) 
 type Handlers[W any] struct{ list []Handler[W] }
 
 // Actions lists a mechanism's actions, each declared once (Act). A name
-// given twice is a programming error, and panics.
+// given twice, or a Handler not made by Act, is a programming error, and
+// panics.
 func Actions[W any](handlers ...Handler[W]) *Handlers[W] {
 	seen := map[string]bool{}
 	for _, h := range handlers {
+		if h.do == nil {
+			panic(fmt.Sprintf("scenarios: action %q declared without its handler", h.Name))
+		}
 		if seen[h.Name] {
 			panic(fmt.Sprintf("scenarios: action %q declared twice", h.Name))
 		}

@@ -111,6 +111,7 @@ func TestBoundHandlesItsKindsListOnly(t *testing.T) {
 func TestActionsRefuseIncompleteDeclarations(t *testing.T) {
 	for name, declare := range map[string]func(){
 		"no handler": func() { Act[*demoNodes, string]("poke", nil) },
+		"not by Act": func() { Actions(Handler[*demoNodes]{Action: Action{Name: "poke", Type: reflect.TypeFor[string]()}}) },
 		"twice":      func() { Actions(Act("poke", (*demoNodes).poke), Act("poke", (*demoNodes).poke)) },
 	} {
 		func() {

@@ -393,8 +393,7 @@ func (r *Role) names() []string {
 	return names
 }
 
-// Actions carries out a mechanism's scenario actions (scenarios.Kind
-// registers their names and value types): arg is the step's Arg.
-type Actions interface {
-	Do(ctx context.Context, action string, arg any) error
-}
+// Actions carries out a run's scenario actions: the mechanism's actions,
+// declared once with their handlers (scenarios.Actions, the list its
+// scenarios.Kind registers), bound to the world its Build made (On).
+type Actions = *scenarios.Bound

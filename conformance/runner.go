@@ -102,6 +102,9 @@ func Play(ctx context.Context, api client.Client, m *Mechanism, sc *scenarios.Sc
 		scn.queue(stage, step)
 	}
 	if actions, err = m.Build(ctx, stage, sc, cast); err == nil {
+		err = scn.unhandled(actions, sc)
+	}
+	if err == nil {
 		err = sched.Run(ctx, end)
 	}
 	stage.stop()

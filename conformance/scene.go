@@ -84,6 +84,22 @@ func (s *scene) step(st scenarios.Step) func(context.Context) error {
 	}
 }
 
+// unhandled is the first step of sc whose action actions cannot carry
+// out (the world was bound to another list of actions than its kind
+// declares), as an error that stops the run before it starts; nil when
+// they can carry out every step's.
+func (s *scene) unhandled(actions Actions, sc *scenarios.Scenario) error {
+	for _, st := range sc.Steps {
+		if st.Action == "" {
+			continue
+		}
+		if err := actions.Handles(sc, st.Action); err != nil {
+			return &StepError{Source: s.source, Line: st.Line, At: st.Time, Err: err, Cannot: true}
+		}
+	}
+	return nil
+}
+
 // failCalls starts an apiErrors window.
 func (s *scene) failCalls(ctx context.Context, x *scenarios.APIErrors) error {
 	f := sim.APIFault{Role: x.Role, Actor: x.Actor, Code: x.Code, Calls: sim.Reads | sim.Writes}

@@ -23,8 +23,10 @@ type Kind struct {
 	// stale: operators and chaos); nil for none. Scenario.World holds a
 	// pointer to a new value of it.
 	World reflect.Type
-	// Actions are the step actions, in the order messages list them.
-	Actions []Action
+	// Actions are the step actions, each with what carries it out on the
+	// mechanism's world (Actions, actions.go), in the order messages list
+	// them; nil: none.
+	Actions ActionSet
 	// Expects is the kind an expect step reads when it names none.
 	Expects schema.GroupVersionKind
 	// Conditions are the condition types its worlds report and expect may
@@ -74,7 +76,7 @@ func RegisterKind(k Kind) {
 		panic(fmt.Sprintf("scenarios: kind %q registered twice", k.Mechanism))
 	}
 	shared, _ := fieldsOf(stepType)
-	for _, a := range k.Actions {
+	for _, a := range k.declared() {
 		if _, clash := shared[a.Name]; clash {
 			panic(fmt.Sprintf("scenarios: kind %q: action %q is a shared step field", k.Mechanism, a.Name))
 		}
@@ -112,18 +114,6 @@ func mechanismNames() string {
 	return strings.Join(names, ", ")
 }
 
-// Action is one step action of a mechanism: the step's field name and the
-// type of its value (a string, or a struct type: Step.Arg then holds a
-// pointer to a new value of it).
-type Action struct {
-	Name string
-	Type reflect.Type
-}
-
-// Act is the action name whose step value is a T (Step.Arg then holds a
-// *T for a struct type, a T otherwise).
-func Act[T any](name string) Action { return Action{Name: name, Type: reflect.TypeFor[T]()} }
-
 // Embedded is the directory dir of files, a mechanism's built-in scenarios
 // embedded in its binary (Kind.Builtins). The directory is there at build
 // time: a dir that is not is a programming error, and panics.
@@ -135,8 +125,16 @@ func Embedded(files fs.FS, dir string) fs.FS {
 	return sub
 }
 
+// declared is the kind's actions as the format reads them.
+func (k *Kind) declared() []Action {
+	if k.Actions == nil {
+		return nil
+	}
+	return k.Actions.Declared()
+}
+
 func (k *Kind) action(name string) (Action, bool) {
-	for _, a := range k.Actions {
+	for _, a := range k.declared() {
 		if a.Name == name {
 			return a, true
 		}
@@ -145,8 +143,8 @@ func (k *Kind) action(name string) (Action, bool) {
 }
 
 func (k *Kind) actionNames() []string {
-	names := make([]string, 0, len(k.Actions))
-	for _, a := range k.Actions {
+	var names []string
+	for _, a := range k.declared() {
 		names = append(names, a.Name)
 	}
 	return names

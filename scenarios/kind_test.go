@@ -28,7 +28,7 @@ func init() {
 	RegisterKind(Kind{
 		Mechanism:  "demo",
 		World:      reflect.TypeFor[demoWorld](),
-		Actions:    []Action{{Name: "poke", Type: reflect.TypeFor[string]()}, {Name: "set", Type: reflect.TypeFor[demoSet]()}},
+		Actions:    demoActions,
 		Expects:    schema.GroupVersionKind{Group: "demo.example.com", Version: "v1", Kind: "Widget"},
 		Conditions: []string{"Ready"},
 		Roles:      []string{"operator", "watcher"},
@@ -143,7 +143,7 @@ func TestBuiltinComesFromKinds(t *testing.T) {
 func TestRegisterKindRefusesClashes(t *testing.T) {
 	for _, k := range []Kind{
 		{Mechanism: "demo"},
-		{Mechanism: "other", Actions: []Action{{Name: "expect", Type: reflect.TypeFor[string]()}}},
+		{Mechanism: "other", Actions: Actions(Act("expect", (*demoNodes).poke))},
 	} {
 		func() {
 			defer func() {

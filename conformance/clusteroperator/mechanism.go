@@ -139,20 +139,20 @@ func build(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, c
 		return nil, err
 	}
 	if w.play.Deployed() {
-		return w, nil // the cluster runs the pods, the team's Deployments the operators
+		return stepActions.On(w), nil // the cluster runs the pods, the team's Deployments the operators
 	}
 	if w.pods, err = startPods(ctx, st, w.spec); err != nil {
 		return nil, err
 	}
 	if w.play.Executable() {
-		return w, w.launch(ctx)
+		return stepActions.On(w), w.launch(ctx)
 	}
 	for _, c := range w.spec.Components {
 		if err := w.play.Start(ctx, c.Name); err != nil {
 			return nil, err
 		}
 	}
-	return w, nil
+	return stepActions.On(w), nil
 }
 
 // recordedFields are what the rules read beside conditions (the timeline
@@ -227,54 +227,64 @@ func (w *world) startOperator(ctx context.Context, c Component) error {
 		Initial: []reconcile.Request{req}, ReadsOthers: true})
 }
 
-// Do carries out a step's action (scenario.go lists them). Killing an
-// operator that is not running, or restarting one that is, kills it first
-// or does nothing, as with the other mechanisms.
-func (w *world) Do(ctx context.Context, action string, arg any) error {
-	sched := w.st.Sched
-	scenario := sched.Client(w.st.API, timeline.RoleScenario, timeline.RoleScenario)
-	switch action {
-	case actUpgrade:
+// stepActions are clusteroperator's step actions (scenario.go names
+// them), each with its value's type and what carries it out on the world.
+// Killing an operator that is not running, or restarting one that is,
+// kills it first or does nothing, as with the other mechanisms.
+var stepActions = scenarios.Actions(
+	scenarios.Act(actUpgrade, func(w *world, ctx context.Context, release string) error {
+		scenario := w.scenario()
 		cv := &configv1.ClusterVersion{}
 		if err := scenario.Get(ctx, client.ObjectKey{Name: cvo.ClusterVersionName}, cv); err != nil {
-			return fmt.Errorf("asking for release %s: %w", arg, err)
+			return fmt.Errorf("asking for release %s: %w", release, err)
 		}
-		cv.Spec.DesiredUpdate = &configv1.Update{Version: arg.(string)}
+		cv.Spec.DesiredUpdate = &configv1.Update{Version: release}
 		return scenario.Update(ctx, cv)
-	case actStick:
+	}),
+	scenarios.Act(actStick, func(w *world, ctx context.Context, s StickOperand) error {
 		if w.pods == nil {
 			return errPods
 		}
-		s := arg.(*StickOperand)
 		return w.pods.stick(ctx, s.Component, s.Operand, s.Version)
-	case actHoldNode:
+	}),
+	scenarios.Act(actHoldNode, func(w *world, ctx context.Context, node string) error {
 		if w.pods == nil {
 			return errPods
 		}
-		return w.pods.holdNode(ctx, arg.(string))
-	case actBlock:
-		b := arg.(*BlockUpgrade)
-		if w.deploys != nil {
-			return w.deploys.SetBlocker(ctx, b.Component, b.Message)
-		}
-		return setBlocker(ctx, scenario, b.Component, b.Message)
-	case actUnblock:
-		if w.deploys != nil {
-			return w.deploys.SetBlocker(ctx, arg.(string), "")
-		}
-		return setBlocker(ctx, scenario, arg.(string), "")
-	case actKill:
-		// The operator stays down, its Deployment's changes
-		// notwithstanding, until restartOperator.
+		return w.pods.holdNode(ctx, node)
+	}),
+	scenarios.Act(actBlock, func(w *world, ctx context.Context, b BlockUpgrade) error {
+		return w.setBlocker(ctx, b.Component, b.Message)
+	}),
+	scenarios.Act(actUnblock, func(w *world, ctx context.Context, component string) error {
+		return w.setBlocker(ctx, component, "")
+	}),
+	// The operator stays down, its Deployment's changes notwithstanding,
+	// until restartOperator.
+	scenarios.Act(actKill, func(w *world, ctx context.Context, component string) error {
 		w.mu.Lock()
 		defer w.mu.Unlock()
-		return w.play.Kill(ctx, arg.(string))
-	case actRestart:
+		return w.play.Kill(ctx, component)
+	}),
+	scenarios.Act(actRestart, func(w *world, ctx context.Context, component string) error {
 		w.mu.Lock()
 		defer w.mu.Unlock()
-		return w.play.Restart(ctx, arg.(string))
+		return w.play.Restart(ctx, component)
+	}),
+)
+
+// scenario is the world's client as the scenario's actor.
+func (w *world) scenario() client.Client {
+	return w.st.Sched.Client(w.st.API, timeline.RoleScenario, timeline.RoleScenario)
+}
+
+// setBlocker sets (an empty message: clears) what blocks a component's
+// upgrade: through the team's Deployments on a cluster.
+func (w *world) setBlocker(ctx context.Context, component, message string) error {
+	if w.deploys != nil {
+		return w.deploys.SetBlocker(ctx, component, message)
 	}
-	return fmt.Errorf("%s scenarios have no action %q", Name, action)
+	return setBlocker(ctx, w.scenario(), component, message)
 }
 
 // setBlocker writes the admin's blocker of a component ("" clears it).

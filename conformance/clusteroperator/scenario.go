@@ -104,15 +104,8 @@ var builtinFiles embed.FS
 // scenarioKind is the mechanism's part of the scenario format, registered
 // with its plug-in (conformance.Plugin.Scenarios).
 var scenarioKind = scenarios.Kind{
-	World: reflect.TypeFor[World](),
-	Actions: []scenarios.Action{
-		scenarios.Act[string](actUpgrade),
-		scenarios.Act[StickOperand](actStick),
-		scenarios.Act[string](actHoldNode),
-		scenarios.Act[BlockUpgrade](actBlock),
-		scenarios.Act[string](actUnblock),
-		scenarios.Act[string](actKill), scenarios.Act[string](actRestart),
-	},
+	World:      reflect.TypeFor[World](),
+	Actions:    stepActions, // mechanism.go: with their value types and handlers
 	Expects:    ClusterOperatorGVK,
 	Conditions: clusterOperatorConditions,
 	Roles:      []string{RoleOperator, RoleVersionOperator, workload.Role},

@@ -23,8 +23,11 @@
 //     Mechanism.Cannot why it cannot be recorded ("watch") or judged
 //     streaming ("stream") unless it sets Recording or Online.
 //  2. Its part of the scenario format (a scenarios.Kind): the world's
-//     fields, the actions and their value types (scenarios.Act), the
-//     built-ins, embedded (scenarios.Embedded).
+//     fields, the actions, each declared once with its value's type and
+//     the function that carries it out on what Build makes
+//     (scenarios.Act, listed by scenarios.Actions, which Build returns
+//     bound to its world: On), the built-ins, embedded
+//     (scenarios.Embedded).
 //  3. One registration from the package's init (conformance.Register):
 //     the plug-in with the flags that tune its rules and, in
 //     Plugin.Scenarios, its part of the scenario format.

@@ -46,7 +46,8 @@ const (
 
 var configMapGVK = corev1.SchemeGroupVersion.WithKind("ConfigMap")
 
-// (2) The scenario kind: the world's lamps, one action, the built-ins.
+// (2) The scenario kind: the world's lamps, one action (declared with its
+// handler below), the built-ins.
 type toyWorld struct {
 	Lamps []string `yaml:"lamps"`
 }
@@ -68,7 +69,7 @@ func init() {
 		},
 		Scenarios: scenarios.Kind{
 			World:   reflect.TypeFor[toyWorld](),
-			Actions: []scenarios.Action{scenarios.Act[toySwitch](actSwitch)},
+			Actions: toyActions,
 			Expects: configMapGVK,
 			Roles:   []string{roleKeeper},
 			Validate: func(c *scenarios.Check, s *scenarios.Scenario) {
@@ -165,14 +166,14 @@ func buildToy(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario
 		}
 	}
 	k := &keeper{c: st.Sched.Client(st.API, roleKeeper, roleKeeper), clk: st.Sched.Clock(), delay: time.Duration(delay), since: map[string]time.Time{}}
-	return w, st.Sched.Start(ctx, sim.Actor{Name: roleKeeper, Role: roleKeeper, Reconciler: k, Watches: []sim.Watch{{GVK: configMapGVK}}})
+	return toyActions.On(w), st.Sched.Start(ctx, sim.Actor{Name: roleKeeper, Role: roleKeeper, Reconciler: k, Watches: []sim.Watch{{GVK: configMapGVK}}})
 }
 
-func (w *toyStage) Do(ctx context.Context, action string, arg any) error {
-	if action != actSwitch {
-		return fmt.Errorf("toy scenarios have no action %q", action)
-	}
-	a := arg.(*toySwitch)
+// toyActions are the scenario's actions, each declared once: its name, its
+// value's type and what carries it out on the world buildToy makes.
+var toyActions = scenarios.Actions(scenarios.Act(actSwitch, (*toyStage).switchLamp))
+
+func (w *toyStage) switchLamp(ctx context.Context, a toySwitch) error {
 	var cm corev1.ConfigMap
 	if err := w.scenario.Get(ctx, types.NamespacedName{Namespace: lampsNS, Name: a.Lamp}, &cm); err != nil {
 		return err

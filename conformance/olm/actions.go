@@ -13,63 +13,59 @@ import (
 	"github.com/opcert/opcert/scenarios"
 )
 
-// Do carries out a step's action (scenario.go lists them). Killing an
-// actor that is not running does nothing; restarting one that runs kills
-// it first, as with the other mechanisms.
-func (w *world) Do(ctx context.Context, action string, arg any) error {
-	switch action {
-	case actSetConditions:
+// stepActions are olm's step actions (scenario.go names them), each with
+// its value's type and what carries it out on the world. Killing an actor
+// that is not running does nothing; restarting one that runs kills it
+// first, as with the other mechanisms.
+var stepActions = scenarios.Actions(
+	scenarios.Act(actSetConditions, func(w *world, ctx context.Context, s SetConditions) error {
 		if w.teamOperator() {
 			return notMine("setting a CR's conditions")
 		}
-		return w.ownWrite(ctx, func(ctx context.Context) error { return w.setConditions(ctx, arg.(*SetConditions)) })
-	case actCreateCR:
-		return w.createCR(ctx, *arg.(*CR))
-	case actDeleteCR:
-		r := arg.(*ObjectRef)
+		return w.ownWrite(ctx, func(ctx context.Context) error { return w.setConditions(ctx, &s) })
+	}),
+	scenarios.Act(actCreateCR, (*world).createCR),
+	scenarios.Act(actDeleteCR, func(w *world, ctx context.Context, r ObjectRef) error {
 		return w.user().Delete(ctx, object(crGVK(r.Kind), r.Namespace, r.Name))
-	case actOperand:
-		return w.operand(ctx, arg.(*Operand))
-	case actAnnotate:
-		return w.annotate(ctx, *arg.(*CRD))
-	case actEditProbe:
-		return w.editProbeSpec(ctx, arg.(*ProbeSpec))
-	case actProbeStatus:
+	}),
+	scenarios.Act(actAnnotate, (*world).annotate),
+	scenarios.Act(actEditProbe, func(w *world, ctx context.Context, ps ProbeSpec) error { return w.editProbeSpec(ctx, &ps) }),
+	scenarios.Act(actProbeStatus, func(w *world, ctx context.Context, c scenarios.Condition) error {
 		if w.teamOperator() {
 			return notMine("the Probe's Upgradeable")
 		}
-		return w.ownWrite(ctx, func(ctx context.Context) error { return w.setProbeUpgradeable(ctx, arg.(*scenarios.Condition)) })
-	case actOCCondition:
+		return w.ownWrite(ctx, func(ctx context.Context) error { return w.setProbeUpgradeable(ctx, &c) })
+	}),
+	scenarios.Act(actOCCondition, func(w *world, ctx context.Context, c scenarios.Condition) error {
 		if w.teamOperator() {
 			return notMine("the OperatorCondition's spec.conditions")
 		}
-		return w.ownWrite(ctx, func(ctx context.Context) error { return w.setOperatorCondition(ctx, arg.(*scenarios.Condition)) })
-	case actOverride:
-		return w.override(ctx, arg.(*Override))
-	case actUpgrade:
-		return w.upgrade(ctx, arg.(string))
-	case actKill:
-		if arg.(string) == actorOperator {
+		return w.ownWrite(ctx, func(ctx context.Context) error { return w.setOperatorCondition(ctx, &c) })
+	}),
+	scenarios.Act(actOverride, func(w *world, ctx context.Context, o Override) error { return w.override(ctx, &o) }),
+	scenarios.Act(actUpgrade, (*world).upgrade),
+	scenarios.Act(actOperand, func(w *world, ctx context.Context, o Operand) error { return w.operand(ctx, &o) }),
+	scenarios.Act(actKill, func(w *world, ctx context.Context, actor string) error {
+		if actor == actorOperator {
 			return w.killOperator(ctx)
 		}
-		if sched := w.st.Sched; sched.Running(arg.(string)) {
-			return sched.Kill(ctx, arg.(string))
+		if sched := w.st.Sched; sched.Running(actor) {
+			return sched.Kill(ctx, actor)
 		}
 		return nil
-	case actRestart:
-		name := arg.(string)
-		if name == actorOperator {
+	}),
+	scenarios.Act(actRestart, func(w *world, ctx context.Context, actor string) error {
+		if actor == actorOperator {
 			return w.restartOperator(ctx)
 		}
-		if sched := w.st.Sched; sched.Running(name) {
-			if err := sched.Kill(ctx, name); err != nil {
+		if sched := w.st.Sched; sched.Running(actor) {
+			if err := sched.Kill(ctx, actor); err != nil {
 				return err
 			}
 		}
-		return w.start(ctx, name)
-	}
-	return fmt.Errorf("%s scenarios have no action %q", Name, action)
-}
+		return w.start(ctx, actor)
+	}),
+)
 
 // start starts an actor of the world afresh (a new process: nothing
 // remembered).

@@ -174,7 +174,7 @@ func build(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, c
 	if w.spec.Load != nil && !w.teamOperator() {
 		w.queueLoad()
 	}
-	return w, nil
+	return stepActions.On(w), nil
 }
 
 // aggregator is what the world needs of an aggregator subject: the

@@ -207,20 +207,8 @@ var builtinFiles embed.FS
 // scenarioKind is the mechanism's part of the scenario format, registered
 // with its plug-in (conformance.Plugin.Scenarios).
 var scenarioKind = scenarios.Kind{
-	World: reflect.TypeFor[World](),
-	Actions: []scenarios.Action{
-		scenarios.Act[SetConditions](actSetConditions),
-		scenarios.Act[CR](actCreateCR),
-		scenarios.Act[ObjectRef](actDeleteCR),
-		scenarios.Act[CRD](actAnnotate),
-		scenarios.Act[ProbeSpec](actEditProbe),
-		scenarios.Act[scenarios.Condition](actProbeStatus),
-		scenarios.Act[scenarios.Condition](actOCCondition),
-		scenarios.Act[Override](actOverride),
-		scenarios.Act[string](actUpgrade),
-		scenarios.Act[Operand](actOperand),
-		scenarios.Act[string](actKill), scenarios.Act[string](actRestart),
-	},
+	World:      reflect.TypeFor[World](),
+	Actions:    stepActions, // actions.go: with their value types and handlers
 	Expects:    ProbeGVK,
 	Conditions: probeConditions,
 	Roles:      []string{RoleAggregator, RoleOLM, RoleOperator},

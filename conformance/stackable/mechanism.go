@@ -136,7 +136,7 @@ func build(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, c
 		return nil, err
 	}
 	if w.play.Deployed() {
-		return w, w.play.Start(ctx, actorOperator) // the cluster runs the pods
+		return stepActions.On(w), w.play.Start(ctx, actorOperator) // the cluster runs the pods
 	}
 	w.pods = workload.New(workload.Options{Scheduler: sched, API: st.API, Namespaces: w.spec.namespaces(),
 		Nodes: w.spec.nodes(), ReadyAfter: st.Scaled(w.spec.readyAfter())})
@@ -149,7 +149,7 @@ func build(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, c
 	if w.spec.Load != nil {
 		w.queueLoad(sc.Duration.Duration)
 	}
-	return w, nil
+	return stepActions.On(w), nil
 }
 
 // startOperator starts the operator role's subject in the scheduler, a

@@ -137,16 +137,8 @@ var builtinFiles embed.FS
 // scenarioKind is the mechanism's part of the scenario format, registered
 // with its plug-in (conformance.Plugin.Scenarios).
 var scenarioKind = scenarios.Kind{
-	World: reflect.TypeFor[World](),
-	Actions: []scenarios.Action{
-		scenarios.Act[PodRef](actFail), scenarios.Act[PodRef](actLose), scenarios.Act[PodRef](actRecover),
-		scenarios.Act[Scale](actScale),
-		scenarios.Act[Command](actCommand),
-		scenarios.Act[Operation](actOperation),
-		scenarios.Act[Break](actBreak),
-		scenarios.Act[string](actFix),
-		scenarios.Act[bool](actKill), scenarios.Act[bool](actRestart),
-	},
+	World:      reflect.TypeFor[World](),
+	Actions:    stepActions, // world.go: with their value types and handlers
 	Expects:    SampleClusterGVK,
 	Conditions: clusterConditions,
 	Roles:      []string{RoleOperator, workload.Role},

@@ -15,6 +15,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	ref "github.com/opcert/opcert/reference/stackable"
+	"github.com/opcert/opcert/scenarios"
+	"github.com/opcert/opcert/sim/workload"
 )
 
 // setUp creates the namespaces and the clusters at time zero.
@@ -63,30 +65,16 @@ func object(c Cluster) *unstructured.Unstructured {
 	return u
 }
 
-// Do carries out a step's action (scenario.go lists them).
-func (w *world) Do(ctx context.Context, action string, arg any) error {
-	switch action {
-	case actFail, actLose, actRecover:
-		if w.pods == nil {
-			return errPods
-		}
-		r := arg.(*PodRef)
-		ns, name, err := w.pod(ctx, *r)
-		if err != nil {
-			return err
-		}
-		switch action {
-		case actFail:
-			return w.pods.FailPod(ctx, ns, name)
-		case actLose:
-			return w.pods.LosePod(ctx, ns, name)
-		}
-		return w.pods.RecoverPod(ctx, ns, name)
-	case actScale:
-		s := arg.(*Scale)
+// stepActions are stackable's step actions (scenario.go names them), each
+// with its value's type and what carries it out on the world.
+var stepActions = scenarios.Actions(
+	scenarios.Act(actFail, onPod((*workload.Controller).FailPod)),
+	scenarios.Act(actLose, onPod((*workload.Controller).LosePod)),
+	scenarios.Act(actRecover, onPod((*workload.Controller).RecoverPod)),
+	scenarios.Act(actScale, func(w *world, ctx context.Context, s Scale) error {
 		return w.edit(ctx, s.Cluster, func(u *unstructured.Unstructured) error { return setReplicas(u, s.Role, s.Replicas) })
-	case actCommand:
-		c := arg.(*Command)
+	}),
+	scenarios.Act(actCommand, func(w *world, ctx context.Context, c Command) error {
 		return w.edit(ctx, c.Cluster, func(u *unstructured.Unstructured) error {
 			ann := u.GetAnnotations()
 			if ann == nil {
@@ -100,27 +88,39 @@ func (w *world) Do(ctx context.Context, action string, arg any) error {
 			u.SetAnnotations(ann)
 			return nil
 		})
-	case actOperation:
-		o := arg.(*Operation)
+	}),
+	scenarios.Act(actOperation, func(w *world, ctx context.Context, o Operation) error {
 		return w.edit(ctx, o.Cluster, func(u *unstructured.Unstructured) error {
 			return unstructured.SetNestedMap(u.Object, map[string]any{"reconciliationPaused": o.ReconciliationPaused, "stopped": o.Stopped}, "spec", "clusterOperation")
 		})
-	case actBreak:
-		b := arg.(*Break)
+	}),
+	scenarios.Act(actBreak, func(w *world, ctx context.Context, b Break) error {
 		return w.edit(ctx, b.Cluster, func(u *unstructured.Unstructured) error {
 			return unstructured.SetNestedField(u.Object, b.Message, "spec", "broken")
 		})
-	case actFix:
-		return w.edit(ctx, arg.(string), func(u *unstructured.Unstructured) error {
+	}),
+	scenarios.Act(actFix, func(w *world, ctx context.Context, cluster string) error {
+		return w.edit(ctx, cluster, func(u *unstructured.Unstructured) error {
 			unstructured.RemoveNestedField(u.Object, "spec", "broken")
 			return nil
 		})
-	case actKill:
-		return w.play.Kill(ctx, actorOperator)
-	case actRestart:
-		return w.play.Restart(ctx, actorOperator)
+	}),
+	scenarios.Act(actKill, func(w *world, ctx context.Context, _ bool) error { return w.play.Kill(ctx, actorOperator) }),
+	scenarios.Act(actRestart, func(w *world, ctx context.Context, _ bool) error { return w.play.Restart(ctx, actorOperator) }),
+)
+
+// onPod is an action on the simulated pod its value names.
+func onPod(do func(p *workload.Controller, ctx context.Context, namespace, name string) error) func(*world, context.Context, PodRef) error {
+	return func(w *world, ctx context.Context, r PodRef) error {
+		if w.pods == nil {
+			return errPods
+		}
+		ns, name, err := w.pod(ctx, r)
+		if err != nil {
+			return err
+		}
+		return do(w.pods, ctx, ns, name)
 	}
-	return fmt.Errorf("%s scenarios have no action %q", Name, action)
 }
 
 // edit is the user changing a cluster, read again and changed again when

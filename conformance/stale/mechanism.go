@@ -180,7 +180,7 @@ func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios
 	if w.play.Executable() {
 		w.awaitFirstWrites(ctx, started)
 	}
-	return w, nil
+	return stepActions.On(w), nil
 }
 
 func toCondition(c scenarios.Condition) operator.Condition {
@@ -287,30 +287,23 @@ func (w *world) Reconnect(ctx context.Context, name string) error {
 	return w.play.Hang(ctx, name, false)
 }
 
-// Do carries out a step's action (scenario.go lists them).
-func (w *world) Do(ctx context.Context, action string, arg any) error {
-	switch action {
-	case actKill:
-		return w.Kill(ctx, arg.(string))
-	case actRestart:
-		return w.Restart(ctx, arg.(string))
-	case actHang:
-		return w.Hang(ctx, arg.(string))
-	case actReconnect:
-		return w.Reconnect(ctx, arg.(string))
-	case actSet:
-		a := arg.(*SetCondition)
+// stepActions are stale's step actions (scenario.go names them), each
+// with its value's type and what carries it out on the world. The
+// detector's killDetector and restartDetector take no value but true.
+var stepActions = scenarios.Actions(
+	scenarios.Act(actKill, (*world).Kill),
+	scenarios.Act(actRestart, (*world).Restart),
+	scenarios.Act(actHang, (*world).Hang),
+	scenarios.Act(actReconnect, (*world).Reconnect),
+	scenarios.Act(actSet, func(w *world, ctx context.Context, a SetCondition) error {
 		return w.SetCondition(ctx, a.Operator, a.Condition)
-	case actSlow:
-		a := arg.(*SlowOperator)
+	}),
+	scenarios.Act(actSlow, func(w *world, ctx context.Context, a SlowOperator) error {
 		return w.SetAnswerDelay(ctx, a.Operator, a.AnswerDelay.Duration)
-	case actKillDetector:
-		return w.detector.Kill(ctx, RoleDetector)
-	case actRestartDetector:
-		return w.RestartDetector(ctx)
-	}
-	return fmt.Errorf("stale scenarios have no action %q", action)
-}
+	}),
+	scenarios.Act(actKillDetector, func(w *world, ctx context.Context, _ bool) error { return w.detector.Kill(ctx, RoleDetector) }),
+	scenarios.Act(actRestartDetector, func(w *world, ctx context.Context, _ bool) error { return w.RestartDetector(ctx) }),
+)
 
 // chaos queues the scenario's random faults. It runs first in build, so
 // that at an instant faults run after the steps and before the actors, as

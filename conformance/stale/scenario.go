@@ -72,12 +72,8 @@ var builtinFiles embed.FS
 // scenarioKind is the mechanism's part of the scenario format, registered
 // with its plug-in (conformance.Plugin.Scenarios).
 var scenarioKind = scenarios.Kind{
-	World: reflect.TypeFor[World](),
-	Actions: []scenarios.Action{
-		scenarios.Act[string](actKill), scenarios.Act[string](actRestart), scenarios.Act[string](actHang), scenarios.Act[string](actReconnect),
-		scenarios.Act[SetCondition](actSet), scenarios.Act[SlowOperator](actSlow),
-		scenarios.Act[bool](actKillDetector), scenarios.Act[bool](actRestartDetector),
-	},
+	World:      reflect.TypeFor[World](),
+	Actions:    stepActions, // mechanism.go: with their value types and handlers
 	Expects:    ClusterOperatorGVK,
 	Conditions: clusterOperatorConditions,
 	Roles:      []string{RoleOperator, RoleDetector},

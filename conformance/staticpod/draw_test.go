@@ -89,7 +89,7 @@ func checkDrawnSteps(t *testing.T, k *scenarios.Kind, s *scenarios.Scenario) {
 			t.Errorf("%s steps[%d]: at %v, before steps[%d] at %v", s.Name, i, st.Time, i-1, s.Steps[i-1].Time)
 		}
 		want := reflect.Type(nil)
-		for _, a := range k.Actions {
+		for _, a := range k.Actions.Declared() {
 			if a.Name == st.Action {
 				want = a.Type
 			}
@@ -190,7 +190,7 @@ func TestDrawCoverage(t *testing.T) {
 			}
 		}
 	}
-	for _, a := range k.Actions {
+	for _, a := range k.Actions.Declared() {
 		want := []string{a.Name}
 		if a.Name == actEtcd {
 			want = []string{actEtcd + " down=true", actEtcd + " down=false"}

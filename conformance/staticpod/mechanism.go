@@ -309,7 +309,7 @@ func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios
 		})
 	}
 	ok = true
-	return c, nil
+	return stepActions.On(c), nil
 }
 
 // scaledOperator is an operator core with its back-off at the run's time
@@ -361,69 +361,81 @@ func (c *cluster) startOperator(ctx context.Context) error {
 		Initial: []reconcile.Request{operatorRequest}, ReadsOthers: true})
 }
 
-// Do carries out a step's action (scenario.go lists them). An action on a
-// process already in the state asked for does nothing.
-func (c *cluster) Do(ctx context.Context, action string, arg any) error {
-	sched := c.st.Sched
-	switch action {
-	case actRollout:
+// stepActions are staticpod's step actions (scenario.go names them), each
+// with its value's type and what carries it out on the cluster. An action
+// on a process already in the state asked for does nothing.
+var stepActions = scenarios.Actions(
+	scenarios.Act(actRollout, func(c *cluster, _ context.Context, r Rollout) error {
 		c.mu.Lock()
-		c.target = arg.(*Rollout).Revision
+		c.target = r.Revision
 		c.mu.Unlock()
+		sched := c.st.Sched
 		sched.Enqueue(operatorActor, operatorRequest, sched.Now())
 		return nil
-	case actEtcd:
-		c.etcdDown.Store(arg.(*Etcd).Down)
+	}),
+	scenarios.Act(actKillMonitor, onNode((*host).killMonitor)),
+	scenarios.Act(actRestartMonitor, onNode((*host).restartMonitor)),
+	scenarios.Act(actKillInstaller, onNode(func(h *host, ctx context.Context) error { return h.kill(ctx, RoleInstaller) })),
+	scenarios.Act(actRestartInstaller, onNode(func(h *host, ctx context.Context) error {
+		if err := h.kill(ctx, RoleInstaller); err != nil {
+			return err
+		}
+		return h.startInstaller(ctx)
+	})),
+	scenarios.Act(actKillPruner, onNode(func(h *host, ctx context.Context) error { return h.kill(ctx, RolePruner) })),
+	scenarios.Act(actRestartPruner, onNode(func(h *host, ctx context.Context) error {
+		if err := h.kill(ctx, RolePruner); err != nil {
+			return err
+		}
+		return h.startPruner(ctx)
+	})),
+	scenarios.Act(actKillOperator, func(c *cluster, ctx context.Context, _ string) error { return c.killOperator(ctx) }),
+	scenarios.Act(actRestartOperator, func(c *cluster, ctx context.Context, _ string) error {
+		if err := c.killOperator(ctx); err != nil {
+			return err
+		}
+		return c.startOperator(ctx)
+	}),
+	scenarios.Act(actHangOperator, func(c *cluster, ctx context.Context, _ string) error { return c.cutOperator(ctx, true) }),
+	scenarios.Act(actReconnect, func(c *cluster, ctx context.Context, _ string) error { return c.cutOperator(ctx, false) }),
+	scenarios.Act(actEtcd, func(c *cluster, _ context.Context, e Etcd) error {
+		c.etcdDown.Store(e.Down)
+		sched := c.st.Sched
 		for _, h := range c.hosts {
 			for _, role := range []string{RoleKubelet, RoleOperand} {
 				sched.Enqueue(nodeActor(role, h.name), request(role, h.name), sched.Now())
 			}
 		}
 		return nil
-	case actKillOperator:
-		if !sched.Running(operatorActor) {
-			return nil
-		}
-		return sched.Kill(ctx, operatorActor)
-	case actRestartOperator:
-		if sched.Running(operatorActor) {
-			if err := c.Do(ctx, actKillOperator, arg); err != nil {
-				return err
-			}
-		}
-		return c.startOperator(ctx)
-	case actHangOperator, actReconnect:
-		if !sched.Running(operatorActor) {
-			return nil
-		}
-		return sched.Partition(ctx, operatorActor, action == actHangOperator)
-	}
-	name, _ := arg.(string)
-	h, err := c.host(name)
-	if err != nil {
-		return err
-	}
-	switch action {
-	case actKillMonitor:
-		return h.killMonitor(ctx)
-	case actRestartMonitor:
-		return h.restartMonitor(ctx)
-	case actKillInstaller:
-		return h.kill(ctx, RoleInstaller)
-	case actRestartInstaller:
-		if err := h.kill(ctx, RoleInstaller); err != nil {
+	}),
+)
+
+// onNode is an action on a process of the node its value names.
+func onNode(do func(h *host, ctx context.Context) error) func(*cluster, context.Context, string) error {
+	return func(c *cluster, ctx context.Context, node string) error {
+		h, err := c.host(node)
+		if err != nil {
 			return err
 		}
-		return h.startInstaller(ctx)
-	case actKillPruner:
-		return h.kill(ctx, RolePruner)
-	case actRestartPruner:
-		if err := h.kill(ctx, RolePruner); err != nil {
-			return err
-		}
-		return h.startPruner(ctx)
+		return do(h, ctx)
 	}
-	return fmt.Errorf("staticpod scenarios have no action %q", action)
+}
+
+// killOperator kills the operator if it runs.
+func (c *cluster) killOperator(ctx context.Context) error {
+	if !c.st.Sched.Running(operatorActor) {
+		return nil
+	}
+	return c.st.Sched.Kill(ctx, operatorActor)
+}
+
+// cutOperator cuts the running operator off the API server (hangs it), or
+// reconnects it.
+func (c *cluster) cutOperator(ctx context.Context, cut bool) error {
+	if !c.st.Sched.Running(operatorActor) {
+		return nil
+	}
+	return c.st.Sched.Partition(ctx, operatorActor, cut)
 }
 
 // after is a reconcile result that comes back at t (none if t is zero or

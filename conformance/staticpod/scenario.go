@@ -129,16 +129,8 @@ var builtinFiles embed.FS
 // scenarioKind is the mechanism's part of the scenario format, registered
 // with its plug-in (conformance.Plugin.Scenarios).
 var scenarioKind = scenarios.Kind{
-	World: reflect.TypeFor[World](),
-	Actions: []scenarios.Action{
-		scenarios.Act[Rollout](actRollout),
-		scenarios.Act[string](actKillMonitor), scenarios.Act[string](actRestartMonitor),
-		scenarios.Act[string](actKillInstaller), scenarios.Act[string](actRestartInstaller),
-		scenarios.Act[string](actKillPruner), scenarios.Act[string](actRestartPruner),
-		scenarios.Act[string](actKillOperator), scenarios.Act[string](actRestartOperator),
-		scenarios.Act[string](actHangOperator), scenarios.Act[string](actReconnect),
-		scenarios.Act[Etcd](actEtcd),
-	},
+	World:      reflect.TypeFor[World](),
+	Actions:    stepActions, // mechanism.go: with their value types and handlers
 	Expects:    ClusterOperatorGVK,
 	Conditions: conditionTypes,
 	Roles:      []string{RoleOperator, RoleKubelet, RoleStartupMonitor},

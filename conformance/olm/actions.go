@@ -49,8 +49,11 @@ func (w *world) Do(ctx context.Context, action string, arg any) error {
 	case actUpgrade:
 		return w.upgrade(ctx, arg.(string))
 	case actKill:
-		if arg.(string) == actorOperator {
+		switch arg.(string) {
+		case actorOperator:
 			return w.killOperator(ctx)
+		case actorAggregator:
+			return w.agg.Kill(ctx, actorAggregator)
 		}
 		if sched := w.st.Sched; sched.Running(arg.(string)) {
 			return sched.Kill(ctx, arg.(string))
@@ -58,8 +61,11 @@ func (w *world) Do(ctx context.Context, action string, arg any) error {
 		return nil
 	case actRestart:
 		name := arg.(string)
-		if name == actorOperator {
+		switch name {
+		case actorOperator:
 			return w.restartOperator(ctx)
+		case actorAggregator:
+			return w.agg.Restart(ctx, actorAggregator)
 		}
 		if sched := w.st.Sched; sched.Running(name) {
 			if err := sched.Kill(ctx, name); err != nil {
@@ -71,12 +77,10 @@ func (w *world) Do(ctx context.Context, action string, arg any) error {
 	return fmt.Errorf("%s scenarios have no action %q", Name, action)
 }
 
-// start starts an actor of the world afresh (a new process: nothing
-// remembered).
+// start starts OLM's gate or copier afresh (a new process: nothing
+// remembered); the aggregator's player starts the aggregator.
 func (w *world) start(ctx context.Context, actor string) error {
 	switch actor {
-	case actorAggregator:
-		return w.startAggregator(ctx)
 	case actorOLM:
 		return w.startGate(ctx)
 	default:

@@ -72,7 +72,9 @@ func (a *Aggregator) Reconcile(ctx context.Context, _ ctrl.Request) (ctrl.Result
 		probe.SetGroupVersionKind(probeGVK)
 		probe.SetNamespace(a.Probe.Namespace)
 		probe.SetName(a.Probe.Name)
-		setSpec(probe, crds)
+		if err := setSpec(probe, crds); err != nil {
+			return ctrl.Result{}, err
+		}
 		if err := a.Client.Create(ctx, probe); err != nil {
 			return ctrl.Result{}, err
 		}
@@ -87,7 +89,9 @@ func (a *Aggregator) Reconcile(ctx context.Context, _ ctrl.Request) (ctrl.Result
 			return ctrl.Result{}, nil
 		}
 		before := probe.DeepCopy()
-		setSpec(probe, crds)
+		if err := setSpec(probe, crds); err != nil {
+			return ctrl.Result{}, err
+		}
 		if !equality.Semantic.DeepEqual(before.Object["spec"], probe.Object["spec"]) {
 			if err := a.Client.Update(ctx, probe); err != nil {
 				return ctrl.Result{}, err
@@ -139,20 +143,24 @@ func servedKind(crd *unstructured.Unstructured) (schema.GroupVersionKind, string
 }
 
 // setSpec makes the Probe's spec the annotations' (002 §Example Workflow:
-// "OLM will override any changes to the probe's spec").
-func setSpec(probe *unstructured.Unstructured, crds []owned) {
-	resources := []any{}
-	for _, o := range crds {
-		r := map[string]any{"resource": o.crd}
-		if o.upgradeable != "" {
-			r["upgradeable"] = o.upgradeable
-		}
-		if o.important != "" {
-			r["important"] = o.important
-		}
-		resources = append(resources, r)
+// "OLM will override any changes to the probe's spec"): one probe resource
+// per annotated CRD, its expressions as written.
+func setSpec(probe *unstructured.Unstructured, crds []owned) error {
+	type probeResource struct {
+		Resource    string `json:"resource"`
+		Upgradeable string `json:"upgradeable,omitempty"`
+		Important   string `json:"important,omitempty"`
 	}
-	probe.Object["spec"] = map[string]any{"manager": byAnnotations, "probeResources": resources}
+	spec := struct {
+		Manager        string          `json:"manager"`
+		ProbeResources []probeResource `json:"probeResources"`
+	}{Manager: byAnnotations, ProbeResources: []probeResource{}}
+	for _, o := range crds {
+		spec.ProbeResources = append(spec.ProbeResources, probeResource{Resource: o.crd, Upgradeable: o.upgradeable, Important: o.important})
+	}
+	out, err := runtime.DefaultUnstructuredConverter.ToUnstructured(&spec)
+	probe.Object["spec"] = out
+	return err
 }
 
 // listed is one CR of the Probe's status and why it maps to an OLM

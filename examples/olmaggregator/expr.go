@@ -13,24 +13,16 @@ import (
 // combine in three values (Kleene's), so that an expression "cannot be
 // calculated" (002 §Test Plan) exactly when its value is Unknown.
 
-// truth is a three-valued truth: yes, no or unknown.
+// truth is a three-valued truth, ordered: no < unknown < yes. Then "and"
+// is the lesser of two truths, "or" the greater, and "not" turns the
+// order round (Kleene's logic).
 type truth int8
 
 const (
-	unknown truth = iota
+	no truth = iota
+	unknown
 	yes
-	no
 )
-
-func (t truth) not() truth {
-	switch t {
-	case yes:
-		return no
-	case no:
-		return yes
-	}
-	return unknown
-}
 
 // node is a parsed expression: a condition type, a negation, or a
 // conjunction or disjunction of two.
@@ -41,38 +33,24 @@ type node struct {
 }
 
 // eval is the expression's value for a CR whose conditions are status
-// (type to "True", "False", "Unknown").
+// (type to "True", "False", "Unknown"); a type it lacks is unknown.
 func (n *node) eval(status map[string]string) truth {
 	switch n.op {
 	case "!":
-		return n.left.eval(status).not()
+		return yes - n.left.eval(status)
 	case "&&":
-		l, r := n.left.eval(status), n.right.eval(status)
-		switch {
-		case l == no || r == no:
-			return no
-		case l == yes && r == yes:
-			return yes
-		}
-		return unknown
+		return min(n.left.eval(status), n.right.eval(status))
 	case "||":
-		l, r := n.left.eval(status), n.right.eval(status)
-		switch {
-		case l == yes || r == yes:
-			return yes
-		case l == no && r == no:
-			return no
-		}
-		return unknown
+		return max(n.left.eval(status), n.right.eval(status))
 	}
-	switch status[n.name] {
-	case "True":
-		return yes
-	case "False":
-		return no
+	if v, ok := leaves[status[n.name]]; ok {
+		return v
 	}
 	return unknown
 }
+
+// leaves are the truths of a condition's status.
+var leaves = map[string]truth{"True": yes, "False": no}
 
 // names are the condition types an expression made of types joined by
 // || names, or false for any other expression.

@@ -38,31 +38,28 @@ import (
 )
 
 func main() {
-	name := flag.String("name", "", "the operator's CSV: the name of its Probe")
-	namespace := flag.String("namespace", "", "the operator's namespace, where its Probe is")
-	crds := flag.String("crds", "", "the CRDs the operator owns, comma separated: foos.example.com")
-	namespaces := flag.String("namespaces", "", "the namespaces whose CRs count, comma separated (default: every namespace)")
-	reading := flag.String("reading", "holds", "how an Upgradeable expression reads: holds (upgradeable while it holds, the seed's example) or blocks (not upgradeable while it holds, the test plan's words)")
+	var probe types.NamespacedName
+	var crds, namespaces, reading string
+	flag.StringVar(&probe.Name, "name", "", "the operator's CSV: the name of its Probe")
+	flag.StringVar(&probe.Namespace, "namespace", "", "the operator's namespace, where its Probe is")
+	flag.StringVar(&crds, "crds", "", "the CRDs the operator owns, comma separated: foos.example.com")
+	flag.StringVar(&namespaces, "namespaces", "", "the namespaces whose CRs count, comma separated (default: every namespace)")
+	flag.StringVar(&reading, "reading", "holds", "how an Upgradeable expression reads: holds (upgradeable while it holds, the seed's example) or blocks (not upgradeable while it holds, the test plan's words)")
 	flag.Parse()
-	if *name == "" || *namespace == "" || *crds == "" || (*reading != "holds" && *reading != "blocks") {
+	if probe.Name == "" || probe.Namespace == "" || crds == "" || (reading != "holds" && reading != "blocks") {
 		fmt.Fprintln(os.Stderr, "olmaggregator: give --name, --namespace and --crds, and --reading holds or blocks")
 		os.Exit(2)
 	}
 	ctrl.SetLogger(logr.FromSlogHandler(slog.NewTextHandler(os.Stderr, nil)))
-	a := &Aggregator{Probe: types.NamespacedName{Namespace: *namespace, Name: *name}, CRDs: split(*crds), Namespaces: split(*namespaces),
-		BlockWhenTrue: *reading == "blocks"}
+	a := &Aggregator{Probe: probe, CRDs: split(crds), Namespaces: split(namespaces), BlockWhenTrue: reading == "blocks"}
 	if err := run(a); err != nil {
 		fmt.Fprintln(os.Stderr, "olmaggregator:", err)
 		os.Exit(1)
 	}
 }
 
-func split(s string) []string {
-	if s == "" {
-		return nil
-	}
-	return strings.Split(s, ",")
-}
+// split reads a comma-separated list; "" is none.
+func split(s string) []string { return strings.FieldsFunc(s, func(r rune) bool { return r == ',' }) }
 
 // run watches the owned CRDs, the Probe and the CRs of the owned CRDs'
 // kinds, each event a request for the one Probe; the CRDs' first listing

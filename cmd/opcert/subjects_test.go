@@ -28,7 +28,7 @@ func TestParseSubjectsScopesRoles(t *testing.T) {
 		{"operator=sluggish", `no subject "sluggish" for role operator`},
 		{"nosuch.operator=x", `no mechanism "nosuch"`},
 		// No role of that name takes the form: each says why.
-		{"detector=deployment:ops/detector", "role stale.detector cannot be played by a Deployment (cluster mode): not yet: "},
+		{"version-operator=deployment:ops/cvo", "role clusteroperator.version-operator cannot be played by a Deployment (cluster mode): the version operator is the cluster's own"},
 		{"startup-monitor=deployment:ops/monitor", "role staticpod.startup-monitor cannot be played by a Deployment (cluster mode): a Deployment on a cluster cannot see a simulated node's files"},
 	} {
 		got, err := parseSubjects([]string{tc.flag}, mechs)

@@ -46,8 +46,11 @@ var stepActions = scenarios.Actions(
 	scenarios.Act(actUpgrade, (*world).upgrade),
 	scenarios.Act(actOperand, func(w *world, ctx context.Context, o Operand) error { return w.operand(ctx, &o) }),
 	scenarios.Act(actKill, func(w *world, ctx context.Context, actor string) error {
-		if actor == actorOperator {
+		switch actor {
+		case actorOperator:
 			return w.killOperator(ctx)
+		case actorAggregator:
+			return w.agg.Kill(ctx, actorAggregator)
 		}
 		if sched := w.st.Sched; sched.Running(actor) {
 			return sched.Kill(ctx, actor)
@@ -55,8 +58,11 @@ var stepActions = scenarios.Actions(
 		return nil
 	}),
 	scenarios.Act(actRestart, func(w *world, ctx context.Context, actor string) error {
-		if actor == actorOperator {
+		switch actor {
+		case actorOperator:
 			return w.restartOperator(ctx)
+		case actorAggregator:
+			return w.agg.Restart(ctx, actorAggregator)
 		}
 		if sched := w.st.Sched; sched.Running(actor) {
 			if err := sched.Kill(ctx, actor); err != nil {
@@ -67,12 +73,10 @@ var stepActions = scenarios.Actions(
 	}),
 )
 
-// start starts an actor of the world afresh (a new process: nothing
-// remembered).
+// start starts OLM's gate or copier afresh (a new process: nothing
+// remembered); the aggregator's player starts the aggregator.
 func (w *world) start(ctx context.Context, actor string) error {
 	switch actor {
-	case actorAggregator:
-		return w.startAggregator(ctx)
 	case actorOLM:
 		return w.startGate(ctx)
 	default:

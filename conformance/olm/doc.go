@@ -14,7 +14,7 @@
 //
 // The roles: aggregator (reference/olm's Aggregator, the seed's status
 // probe operator, a faithful variant of package faithful, or a team's Go
-// reconciler: library mode, below), olm
+// reconciler or executable: library and process mode, below), olm
 // (reference/olm's Gate and the OperatorCondition copier), and operator,
 // the operator OLM installed (operator.go). README.md holds the audit of
 // the seed the rules follow and the reaction bound's reasoning.
@@ -44,6 +44,10 @@
 // It finds out itself, from the API, which CRDs opt in (their condition
 // annotations), their CRs and the Probe; the target namespaces and the
 // expression reading are not given (README.md, "The aggregator role").
+// A team's aggregator may be an executable too (process mode,
+// aggregator_process.go), told the operator's CSV, namespace, owned CRDs,
+// the namespaces of its CRs and the reading by its command's
+// placeholders.
 //
 // The fixtures' CRDs are cluster-scoped and shared by the runs of one API
 // server (their names cannot carry a run's prefix: a CRD's name is its

@@ -14,6 +14,7 @@ import (
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/conformance/olm/faithful"
 	"github.com/opcert/opcert/conformance/olm/rules"
+	"github.com/opcert/opcert/conformance/player"
 	"github.com/opcert/opcert/judge"
 	olmref "github.com/opcert/opcert/reference/olm"
 	"github.com/opcert/opcert/scenarios"
@@ -56,16 +57,13 @@ func Mechanism(cfg Config) *conformance.Mechanism {
 	return &conformance.Mechanism{
 		Name: Name, Seed: Seed,
 		Roles: []conformance.Role{
-			{Name: RoleAggregator, Subjects: aggregators, Forms: []conformance.Form{conformance.FormLibrary}, Cannot: map[conformance.Form]string{
-				conformance.FormProcess: "not yet: the world starts no executable for the aggregator",
-				conformance.FormCluster: "not yet: the world scales no Deployment for the aggregator",
-			}},
+			{Name: RoleAggregator, Subjects: aggregators, Placeholders: aggregatorPlaceholders,
+				Forms:  []conformance.Form{conformance.FormLibrary, conformance.FormProcess},
+				Cannot: map[conformance.Form]string{conformance.FormCluster: noCluster}},
 			{Name: RoleOLM, Subjects: gates, Cannot: olmCannot},
 			{Name: RoleOperator, Subjects: operators, Placeholders: placeholders,
-				Forms: []conformance.Form{conformance.FormLibrary, conformance.FormProcess},
-				Cannot: map[conformance.Form]string{
-					conformance.FormCluster: "the world's writes of an olm scenario are OLM's and the status probe operator's, which opcert plays: no cluster ships a Probe, a status probe operator or opcert's Upgrade, and the fixtures' CRDs are cluster-scoped and shared",
-				}},
+				Forms:  []conformance.Form{conformance.FormLibrary, conformance.FormProcess},
+				Cannot: map[conformance.Form]string{conformance.FormCluster: noCluster}},
 		},
 		Cannot: map[string]string{
 			conformance.CannotWatch: "opcert's own actors (aggregator, gate, copier, scenario) write under one field manager, so a watch cannot tell them apart, and a live cluster serves no Probe or Upgrade; opcert analyze judges a run's own timeline as the run did",
@@ -99,6 +97,10 @@ func Mechanism(cfg Config) *conformance.Mechanism {
 	}
 }
 
+// noCluster is why no role of olm takes a Deployment: an olm scenario is
+// played on opcert's API server only (Mechanism.Touches is nil).
+const noCluster = "an olm scenario plays on opcert's own API server only: no cluster serves the seed's Probe (never built upstream) or opcert's Upgrade, OLM's part of the world (the gate, the OperatorCondition copier) is opcert's, and the fixtures' CRDs (Foo, Bar) are cluster-scoped, shared by the runs, each rewriting their annotations"
+
 // olmCannot: OLM is the platform a team's operator runs against, played
 // by opcert as the seed describes it (README.md, Roles).
 var olmCannot = conformance.NoForm("OLM itself (the upgrade gate, the OperatorCondition copier) is the platform a team's operator runs against, which opcert plays as the seed describes it: no team brings it")
@@ -115,6 +117,8 @@ type world struct {
 	// execs runs a team's operator as an executable (process mode,
 	// processes.go).
 	execs *execs
+	// agg plays the aggregator whatever the form (aggregator_process.go).
+	agg *player.Player
 }
 
 // crFields are what the rules read of a CR: its conditions in order, and
@@ -133,7 +137,7 @@ var recordedFields = map[schema.GroupVersionKind][]string{
 
 func build(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast, cfg Config) (conformance.Actions, error) {
 	switch cast[RoleAggregator].Impl.(type) {
-	case olmref.AggregatorFlaw, faithful.Variant, conformance.Reconciler:
+	case olmref.AggregatorFlaw, faithful.Variant, conformance.Reconciler, conformance.Process:
 	default:
 		return nil, fmt.Errorf("%s: the %s role cannot be played by %T", Name, RoleAggregator, cast[RoleAggregator].Impl)
 	}
@@ -161,7 +165,7 @@ func build(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, c
 	if err := w.setUp(ctx); err != nil {
 		return nil, err
 	}
-	for _, start := range []func(context.Context) error{w.startAggregator, w.startGate, w.startCopier, w.checkOperator} {
+	for _, start := range []func(context.Context) error{w.playAggregator, w.startGate, w.startCopier, w.checkOperator} {
 		if err := start(ctx); err != nil {
 			return nil, err
 		}

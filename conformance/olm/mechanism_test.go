@@ -69,11 +69,18 @@ func TestScaledAndTolerance(t *testing.T) {
 }
 
 // The operator role takes a team's reconciler and executable; its
-// command's placeholders are the ones processes.go gives.
+// command's placeholders are the ones processes.go gives. The aggregator
+// takes an executable too, with {reading} besides; OLM none.
 func TestOperatorRole(t *testing.T) {
 	m := olm.Mechanism(olm.DefaultConfig())
-	if !m.Takes(olm.RoleOperator, conformance.FormProcess) || m.Takes(olm.RoleAggregator, conformance.FormProcess) || m.Takes(olm.RoleOLM, conformance.FormProcess) {
-		t.Error("only the operator role takes an executable")
+	if !m.Takes(olm.RoleOperator, conformance.FormProcess) || !m.Takes(olm.RoleAggregator, conformance.FormProcess) || m.Takes(olm.RoleOLM, conformance.FormProcess) {
+		t.Error("the operator and aggregator roles take an executable, OLM's does not")
+	}
+	if _, err := m.Subjects(map[string]string{olm.RoleAggregator: "exec:/bin/true --name {name} --crds {crds} --reading {reading}"}); err != nil {
+		t.Errorf("the aggregator's placeholders: %v", err)
+	}
+	if _, err := m.Subjects(map[string]string{olm.RoleOperator: "exec:/bin/true --reading {reading}"}); err == nil {
+		t.Error("the operator's command took {reading}, the aggregator's alone")
 	}
 	cast, err := m.Subjects(map[string]string{olm.RoleOperator: "exec:/bin/true --name {name} --namespace {namespace} --namespaces {namespaces} --crds {crds} --scale {timeScale}"})
 	if err != nil {

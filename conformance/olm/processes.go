@@ -56,7 +56,7 @@ func newExecs(ctx context.Context, w *world, cmd conformance.Process) (*execs, e
 	if st.Processes == nil || !st.Sched.Realtime() {
 		return nil, errors.New(Name + ": an operator that is an executable needs a real-time run on opcert's own API server (process mode)")
 	}
-	if err := conformance.Feed(ctx, st, feedRecording(), st.Processes.Attribute); err != nil {
+	if err := conformance.Feed(ctx, st, feedRecording(), w.processWrote); err != nil {
 		return nil, err
 	}
 	return &execs{w: w, cmd: cmd, procs: st.Processes}, nil
@@ -77,9 +77,10 @@ func feedRecording() *record.Recording {
 	return &record.Recording{Kinds: kinds, Fields: fields, Role: func(string) string { return "" }}
 }
 
-// vars are the placeholders of the operator's process.
-func (e *execs) vars() map[string]string {
-	sched, spec := e.w.st.Sched, e.w.spec
+// processVars are the placeholders of the operator's process, and of the
+// aggregator's (aggregator_process.go).
+func (w *world) processVars() map[string]string {
+	sched, spec := w.st.Sched, w.spec
 	var nss []string
 	for _, ns := range spec.targets() {
 		nss = append(nss, sched.ServerName(namespaceKind, ns))
@@ -89,7 +90,7 @@ func (e *execs) vars() map[string]string {
 		"namespace":  sched.ServerName(namespaceKind, spec.namespace()),
 		"namespaces": strings.Join(nss, ","),
 		"crds":       strings.Join(spec.crdNames(), ","),
-		"timeScale":  strconv.FormatFloat(e.w.st.Scale, 'g', -1, 64),
+		"timeScale":  strconv.FormatFloat(w.st.Scale, 'g', -1, 64),
 	}
 }
 
@@ -98,7 +99,7 @@ var namespaceKind = schema.GroupKind{Kind: "Namespace"}
 
 // start starts the operator's process.
 func (e *execs) start(ctx context.Context) error {
-	if err := e.procs.StartWith(actorOperator, RoleOperator, e.vars(), e.cmd.Command); err != nil {
+	if err := e.procs.StartWith(actorOperator, RoleOperator, e.w.processVars(), e.cmd.Command); err != nil {
 		return err
 	}
 	e.w.recordProcess(ctx, timeline.VerbStart)

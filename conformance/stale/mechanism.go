@@ -40,9 +40,7 @@ func MechanismRecording(cfg Config, detectorManagers []string) *conformance.Mech
 	m := judging(&conformance.Mechanism{
 		Name: "stale", Seed: "000",
 		Roles: []conformance.Role{
-			{Name: RoleDetector, Subjects: detectors, Forms: []conformance.Form{conformance.FormLibrary, conformance.FormProcess}, Cannot: map[conformance.Form]string{
-				conformance.FormCluster: "not yet: the world scales only its operators' Deployments (deployments.go); on a live cluster opcert watch records the running detector (--detector-manager)",
-			}, Placeholders: detectorPlaceholders},
+			{Name: RoleDetector, Subjects: detectors, Forms: conformance.AllForms, Placeholders: detectorPlaceholders},
 			{Name: RoleOperator, Subjects: operators, Forms: conformance.AllForms, Placeholders: placeholders},
 		},
 		Rules:    rules.Rules(cfg),

@@ -40,7 +40,7 @@ func (w *world) operatorSpec(fleet []Operator) player.Spec {
 	// In process mode a write is put down to the process whose user made
 	// it, as the API server's audit says; on a cluster, where opcert
 	// cannot see who authenticated, to the operator of the ClusterOperator
-	// written.
+	// written or, by its field manager, to a detector (operatorWrote).
 	rec := recording(DefaultDetectorManagers)
 	return player.Spec{Role: RoleOperator, Actor: OperatorActor, Simulate: w.simulate, Vars: w.vars,
 		Process: player.Mode{Feed: rec, Prepare: func(context.Context, *player.Player) error {
@@ -51,10 +51,22 @@ func (w *world) operatorSpec(fleet []Operator) player.Spec {
 		Cluster: player.Mode{Feed: rec, Prepare: func(context.Context, *player.Player) error {
 			w.fixNames(fleet)
 			return nil
-		}, Who: func(_ context.Context, obj client.Object, e *timeline.Event) {
-			e.Actor, e.Role = OperatorActor(obj.GetName()), RoleOperator
-		}},
+		}, Who: operatorWrote},
 	}
+}
+
+// operatorWrote puts a write opcert did not make down to the operator of
+// the ClusterOperator written (cluster mode, where opcert cannot see who
+// authenticated), but one whose field manager is a detector's
+// (DefaultDetectorManagers, read by the recording): a detector Deployment
+// beside the operators' (opcert's own detector's writes are filed as it
+// makes them).
+func operatorWrote(_ context.Context, obj client.Object, e *timeline.Event) {
+	if e.Role == RoleDetector {
+		e.Actor = RoleDetector
+		return
+	}
+	e.Actor, e.Role = OperatorActor(obj.GetName()), RoleOperator
 }
 
 // noOperand says, for a run whose command does not name {operand}, that

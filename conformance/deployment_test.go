@@ -6,6 +6,7 @@ import (
 
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/conformance/stale"
+	"github.com/opcert/opcert/conformance/staticpod"
 )
 
 // A Deployment subject names one Deployment per operator ({name}); only a
@@ -33,7 +34,9 @@ func TestDeploymentSubjects(t *testing.T) {
 			t.Errorf("%s: %v, want an error saying %q", subject, err, want)
 		}
 	}
-	if _, err := m.Subjects(map[string]string{"detector": "deployment:ops/detector"}); err == nil || !strings.Contains(err.Error(), "role stale.detector cannot be played by a Deployment (cluster mode): not yet: ") {
-		t.Errorf("the detector as a Deployment: %v", err)
+	// A role that takes no Deployment says why.
+	sp := staticpod.Mechanism(staticpod.DefaultConfig())
+	if _, err := sp.Subjects(map[string]string{"startup-monitor": "deployment:ops/monitor"}); err == nil || !strings.Contains(err.Error(), "role staticpod.startup-monitor cannot be played by a Deployment (cluster mode): a Deployment on a cluster cannot see") {
+		t.Errorf("the startup-monitor as a Deployment: %v", err)
 	}
 }

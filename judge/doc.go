@@ -1,7 +1,7 @@
 // Package judge is opcert's judging kernel: what a rule is (Rule, its
 // Verdict and Problems), the timeline as the rules see it (Judging, the
 // Facts a mechanism derives once for all of its rules), the recording gaps
-// that excuse a failure (Gaps), the spans an actor was down (Downtimes),
+// that excuse a failure (Gaps), the spans a process was down or under an API fault (Processes),
 // how a rule accumulates its findings (Findings), and the judging of a
 // timeline one event at a time (Stream, over a mechanism's Rulebook).
 //

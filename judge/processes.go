@@ -1,55 +1,106 @@
 package judge
 
 import (
+	"slices"
 	"time"
 
 	"github.com/opcert/opcert/sim/timeline"
 )
 
-// Processes holds when each process of a timeline was down, from its
-// process events (Note each in order, with its position): killed or cut
-// off (a kill or hang, to a start or reconnect), or not yet started. An
-// API fault is not down time here: a rule that excuses an actor under one
-// reads Downtimes.
-type Processes map[string][]Down
+// Processes holds, for each process of a timeline, when it was down and
+// when its API calls failed, from its process events (Note each in order,
+// with its position): the one record of down time every mechanism's rules
+// read. Down is killed or cut off (a kill or hang, to a start or
+// reconnect), or not yet started; faulted is under an API fault (a fault,
+// to its clear). Rules that ask whether a process could act read its down
+// spans (DownDuring and the others); rules that owe it nothing while it
+// could neither see a change nor write its answer read both (Owed,
+// Unreachable).
+type Processes map[string]*Life
 
-// Down is a time a process was down, from its kill or hang (zero, and
-// position -1: the start of the run) to its start or reconnect (zero while
-// still down), with the positions of those events on the timeline, which
-// order what happens at one instant, and the events themselves (zero for
-// none).
+// Life is one process's record.
+type Life struct {
+	Downs  []Down // killed, cut off or not yet started
+	Faults []Down // under an API fault (Stop the fault, Up its clear)
+}
+
+// Down is a time a process was down (or faulted), from its kill or hang
+// (zero, and position -1: the start of the run) to its start or reconnect
+// (zero while still down), with the positions of those events on the
+// timeline, which order what happens at one instant, and the events
+// themselves (zero for none).
 type Down struct {
 	From, To       time.Time
 	FromPos, ToPos int
 	Stop, Up       timeline.Event
 }
 
+func (d Down) open() bool { return d.To.IsZero() }
+
 // Note takes in one process event (Object.Name the actor) at position pos.
 func (p Processes) Note(e timeline.Event, pos int) {
 	actor := e.Object.Name
-	spans, seen := p[actor]
-	open := len(spans) > 0 && spans[len(spans)-1].To.IsZero()
+	l, seen := p[actor]
+	if !seen {
+		l = &Life{}
+		p[actor] = l
+	}
 	switch e.Verb {
 	case timeline.VerbKill, timeline.VerbHang:
-		if !open {
-			spans = append(spans, Down{From: e.Time, FromPos: pos, Stop: e})
-		}
+		l.Downs = begin(l.Downs, e, pos)
 	case timeline.VerbStart, timeline.VerbReconnect:
-		switch {
-		case open:
-			last := &spans[len(spans)-1]
-			last.To, last.ToPos, last.Up = e.Time, pos, e
-		case !seen:
-			spans = append(spans, Down{To: e.Time, FromPos: -1, ToPos: pos, Up: e}) // not running before its first start
+		if !seen {
+			// Not running before its first start.
+			l.Downs = append(l.Downs, Down{FromPos: -1})
 		}
+		end(l.Downs, e, pos)
+	case timeline.VerbFault:
+		l.Faults = begin(l.Faults, e, pos)
+	case timeline.VerbClear:
+		end(l.Faults, e, pos)
 	}
-	p[actor] = spans
+}
+
+// begin opens a span at e unless one is open.
+func begin(spans []Down, e timeline.Event, pos int) []Down {
+	if len(spans) > 0 && spans[len(spans)-1].open() {
+		return spans
+	}
+	return append(spans, Down{From: e.Time, FromPos: pos, Stop: e})
+}
+
+// end closes the open span, if any, at e.
+func end(spans []Down, e timeline.Event, pos int) {
+	if len(spans) > 0 && spans[len(spans)-1].open() {
+		last := &spans[len(spans)-1]
+		last.To, last.ToPos, last.Up = e.Time, pos, e
+	}
+}
+
+// Downs are actor's down spans, in order.
+func (p Processes) Downs(actor string) []Down {
+	if l := p[actor]; l != nil {
+		return l.Downs
+	}
+	return nil
 }
 
 // DownDuring tells whether actor was down at any instant of [from, to].
 func (p Processes) DownDuring(actor string, from, to time.Time) bool {
-	for _, s := range p[actor] {
-		if !s.From.After(to) && (s.To.IsZero() || s.To.After(from)) {
+	return during(p.Downs(actor), from, to)
+}
+
+// Unreachable tells whether actor was down or under an API fault at any
+// instant of [from, to]: it could not have seen a change or written its
+// answer throughout.
+func (p Processes) Unreachable(actor string, from, to time.Time) bool {
+	l := p[actor]
+	return l != nil && (during(l.Downs, from, to) || during(l.Faults, from, to))
+}
+
+func during(spans []Down, from, to time.Time) bool {
+	for _, s := range spans {
+		if !s.From.After(to) && (s.open() || s.To.After(from)) {
 			return true
 		}
 	}
@@ -59,11 +110,11 @@ func (p Processes) DownDuring(actor string, from, to time.Time) bool {
 // DownThroughout tells whether actor was down at every instant of [from,
 // to), or at the instant from when to is not after it.
 func (p Processes) DownThroughout(actor string, from, to time.Time) bool {
-	for _, s := range p[actor] {
+	for _, s := range p.Downs(actor) {
 		if s.From.After(from) {
 			continue
 		}
-		if s.To.IsZero() || s.To.After(from) && !s.To.Before(to) {
+		if s.open() || s.To.After(from) && !s.To.Before(to) {
 			return true
 		}
 	}
@@ -74,8 +125,8 @@ func (p Processes) DownThroughout(actor string, from, to time.Time) bool {
 // killed or cut off at or before it and not back by it, or not started
 // yet.
 func (p Processes) DownAfter(actor string, pos int) bool {
-	for _, s := range p[actor] {
-		if s.FromPos <= pos && (s.To.IsZero() || s.ToPos > pos) {
+	for _, s := range p.Downs(actor) {
+		if s.FromPos <= pos && (s.open() || s.ToPos > pos) {
 			return true
 		}
 	}
@@ -86,10 +137,52 @@ func (p Processes) DownAfter(actor string, pos int) bool {
 // timeline's positions from and to: killed before the event at from and
 // not back before the event at to.
 func (p Processes) DownBetween(actor string, from, to int) bool {
-	for _, s := range p[actor] {
-		if s.FromPos < from && (s.To.IsZero() || s.ToPos > to) {
+	for _, s := range p.Downs(actor) {
+		if s.FromPos < from && (s.open() || s.ToPos > to) {
 			return true
 		}
 	}
 	return false
+}
+
+// Owed is when actor owes its reaction to a change at from: from plus
+// tol, or, if it was down or under an API fault in between, when it was
+// next up with its calls answered plus tol; false if it never was.
+func (p Processes) Owed(actor string, from time.Time, tol time.Duration) (time.Time, bool) {
+	owed := from.Add(tol)
+	l := p[actor]
+	if l == nil {
+		return owed, true
+	}
+	for _, s := range merged(l) {
+		if !s.From.IsZero() && s.From.After(owed) {
+			break
+		}
+		if s.open() {
+			return time.Time{}, false
+		}
+		if s.To.Before(from) {
+			continue
+		}
+		owed = s.To.Add(tol)
+	}
+	return owed, true
+}
+
+// merged are the times actor was down or faulted, as spans in order that
+// neither overlap nor touch.
+func merged(l *Life) []Down {
+	all := slices.Concat(l.Downs, l.Faults)
+	slices.SortStableFunc(all, func(a, b Down) int { return a.From.Compare(b.From) })
+	var out []Down
+	for _, s := range all {
+		if n := len(out); n > 0 && (out[n-1].open() || !s.From.After(out[n-1].To)) {
+			if !out[n-1].open() && (s.open() || s.To.After(out[n-1].To)) {
+				out[n-1].To = s.To
+			}
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
 }

@@ -40,7 +40,37 @@ func TestProcesses(t *testing.T) {
 			t.Errorf("%s: %v, want %v", tc.name, tc.got, tc.want)
 		}
 	}
-	if n := len(p["op"]); n != 3 {
+	if n := len(p.Downs("op")); n != 3 {
 		t.Errorf("%d down spans, want 3 (before the start, kill to start, the last hang)", n)
+	}
+}
+
+// An API fault is no down time for the down queries, but leaves the
+// process unreachable, and a fault before the first start does not
+// count as having started.
+func TestProcessesFaults(t *testing.T) {
+	at := func(m int) time.Time { return timeline.Epoch.Add(time.Duration(m) * time.Minute) }
+	ev := func(m int, verb string) timeline.Event {
+		return timeline.Event{Time: at(m), Verb: verb, Object: timeline.ObjectRef{Kind: timeline.KindProcess, Name: "op"}}
+	}
+	p := Processes{}
+	for pos, e := range []timeline.Event{ev(0, timeline.VerbFault), ev(2, timeline.VerbClear), ev(5, timeline.VerbFault), ev(8, timeline.VerbClear), ev(9, timeline.VerbStart)} {
+		p.Note(e, pos)
+	}
+	for _, tc := range []struct {
+		name      string
+		got, want bool
+	}{
+		{"a fault first is no down time before the start", p.DownDuring("op", at(0), at(9)), false},
+		{"unreachable under the fault", p.Unreachable("op", at(6), at(7)), true},
+		{"reachable between the faults", p.Unreachable("op", at(3), at(4)), false},
+		{"reachable after the clear", p.Unreachable("op", at(10), at(20)), false},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("%s: %v, want %v", tc.name, tc.got, tc.want)
+		}
+	}
+	if n := len(p["op"].Faults); n != 2 {
+		t.Errorf("%d fault spans, want 2", n)
 	}
 }

@@ -45,7 +45,7 @@ const (
 //     both) with an error (Detail: its code and reason) instead of doing
 //     them; its failed writes are on the timeline, Failed. The process
 //     runs throughout; whether it owes anything meanwhile is the rules'
-//     call (judge.Downtimes counts the fault as down time).
+//     call (judge.Processes counts the fault as unreachable time).
 //   - File: a file on a simulated node (Namespace the node, Name the absolute
 //     node path); verbs write, rename and symlink (Target the new path or the
 //     link's target), remove, lock and unlock.

@@ -144,7 +144,7 @@ type upgradeStatus struct {
 type story struct {
 	events []timeline.Event // the world's writes and process events (storyReader)
 	after  []*world         // after[i]: the world after events[i]
-	procs  judge.Downtimes
+	procs  judge.Processes
 }
 
 // empty is the world before the first event.
@@ -172,7 +172,7 @@ type storyReader struct {
 }
 
 func newStoryReader() *storyReader {
-	return &storyReader{s: &story{procs: judge.Downtimes{}},
+	return &storyReader{s: &story{procs: judge.Processes{}},
 		w: &world{crds: map[string]crd{}, crs: map[string]map[timeline.ObjectRef]cr{}, probes: map[timeline.ObjectRef]probe{},
 			opConds: map[timeline.ObjectRef]opCond{}, upgrades: map[timeline.ObjectRef]upgrade{}}}
 }
@@ -181,7 +181,7 @@ func newStoryReader() *storyReader {
 func (r *storyReader) Read(e timeline.Event) {
 	process := e.Object.Kind == timeline.KindProcess && e.Object.Group == ""
 	if process {
-		r.s.procs.Note(e)
+		r.s.procs.Note(e, len(r.s.events))
 	}
 	switch {
 	case e.IsWrite() && inWorld(e.Object):

@@ -65,7 +65,10 @@ type owedChange struct {
 type judging struct {
 	c     Config
 	start time.Time
-	procs judge.Downtimes
+	procs judge.Processes
+	// events is how many events came before the one being read: its
+	// position, which the process record keeps.
+	events int
 	// clusters by ref, their names by namespace, and the cluster each
 	// workload and pod belongs to by its last labels.
 	clusters map[timeline.ObjectRef]*clusterJudge
@@ -92,7 +95,7 @@ type judging struct {
 }
 
 func openJudging(c Config, start time.Time) *judging {
-	g := &judging{c: c, start: start, procs: judge.Downtimes{}, clusters: map[timeline.ObjectRef]*clusterJudge{},
+	g := &judging{c: c, start: start, procs: judge.Processes{}, clusters: map[timeline.ObjectRef]*clusterJudge{},
 		names: map[string][]string{}, owner: map[timeline.ObjectRef]*clusterJudge{}, orphans: map[timeline.ObjectRef]orphan{}}
 	for i, name := range map[int]string{r001: "Available", r002: "Progressing", r003: "Degraded", r004: "Paused and Stopped", r006: "replicas to 0", r009: "messages"} {
 		g.took[i] = &reactions{name: name}
@@ -108,8 +111,10 @@ func (g *judging) read(e timeline.Event) {
 	g.owe(e.Time)
 	g.now = e.Time
 	g.seen = g.seen || e.Object.Kind == timeline.KindProcess && e.Object.Name == actorOperator || e.IsWrite() && e.Role == RoleOperator
+	pos := g.events
+	g.events++
 	if e.Object.Kind == timeline.KindProcess && e.Object.Group == "" {
-		g.procs.Note(e)
+		g.procs.Note(e, pos)
 		return
 	}
 	if !e.IsWrite() {

@@ -36,17 +36,12 @@ import (
 // lower it).
 var onlineAfter = 1 << 16
 
-// faultKey is appended to an actor's name for its API fault windows
-// (scenario apiErrors), noted apart from its kills and hangs so that a
-// kill and a start inside a fault's window do not end it.
-const faultKey = "\x00fault"
-
 // judging is the STALE rules over a timeline read so far.
 type judging struct {
 	cfg   Config
 	start time.Time
 	// procs holds when each process was down (killed or cut off) or under
-	// an API fault (under its name and faultKey): an operator whose calls
+	// under an API fault: an operator whose calls
 	// fail cannot answer, as a dead one cannot (reading 8).
 	procs judge.Processes
 	// detector is its life (life.go); seen says a process event brought
@@ -101,17 +96,6 @@ func (g *judging) read(it item) {
 // process takes a process event.
 func (g *judging) process(e timeline.Event, pos int) {
 	switch e.Verb {
-	case timeline.VerbFault, timeline.VerbClear:
-		// A fault window is down time of its own key.
-		key := e.Object.Name + faultKey
-		if _, open := g.procs[key]; open || e.Verb == timeline.VerbFault {
-			f := e
-			f.Object.Name, f.Verb = key, timeline.VerbHang
-			if e.Verb == timeline.VerbClear {
-				f.Verb = timeline.VerbReconnect
-			}
-			g.procs.Note(f, pos)
-		}
 	case timeline.VerbStart, timeline.VerbReconnect:
 		// An operator's first start ends no down time: the STALE rules
 		// have always taken an operator as running before its first

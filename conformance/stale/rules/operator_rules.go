@@ -89,7 +89,7 @@ func (j *objJudge) settle(now, end time.Time) {
 // fault, at any instant of [from, to].
 func (j *objJudge) down(from, to time.Time) bool {
 	op := OperatorActor(j.name)
-	return j.g.procs.DownDuring(op, from, to) || j.g.procs.DownDuring(op+faultKey, from, to)
+	return j.g.procs.Unreachable(op, from, to)
 }
 
 // answer judges one challenge for STALE-007 (idx r007: the time from a

@@ -495,7 +495,7 @@ type change struct {
 // positions from and to (exclusive), in order.
 func changes(p judge.Processes, actor string, from, to int) []change {
 	var out []change
-	for _, s := range p[actor] {
+	for _, s := range p.Downs(actor) {
 		if s.FromPos > from && s.FromPos < to {
 			out = append(out, change{s.FromPos, s.Stop})
 		}

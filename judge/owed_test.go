@@ -7,7 +7,7 @@ import (
 	"github.com/opcert/opcert/sim/timeline"
 )
 
-func TestDowntimesOwe(t *testing.T) {
+func TestProcessesOwe(t *testing.T) {
 	at := func(m int) time.Time { return timeline.Epoch.Add(time.Duration(m) * time.Minute) }
 	ev := func(m int, verb string) timeline.Event {
 		return timeline.Event{Time: at(m), Actor: "op", Verb: verb, Object: timeline.ObjectRef{Kind: timeline.KindProcess, Name: "op"}}
@@ -37,9 +37,9 @@ func TestDowntimesOwe(t *testing.T) {
 		{"a fault while dead, cleared before its start", []timeline.Event{ev(0, start), ev(4, kill), ev(5, fault), ev(6, clear), ev(9, start)}, 5, 10},
 		{"a fault clears and it dies", []timeline.Event{ev(0, start), ev(4, fault), ev(6, clear), ev(6, kill)}, 5, -1},
 	} {
-		d := Downtimes{}
-		for _, e := range tc.events {
-			d.Note(e)
+		d := Processes{}
+		for pos, e := range tc.events {
+			d.Note(e, pos)
 		}
 		owed, ok := d.Owed("op", at(tc.from), time.Minute)
 		switch {

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/opcert/opcert/conformance/conformancetest"
 	"github.com/opcert/opcert/reports"
 )
 
@@ -40,7 +41,7 @@ func TestProcessOLMCertifiesTheExample(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, "../../examples/olmoperator/cmd/olmoperator").CombinedOutput(); err != nil {
 		t.Fatalf("building the example olm operator: %v\n%s", err, out)
 	}
-	t.Cleanup(func() { noProcess(t, bin) })
+	t.Cleanup(func() { conformancetest.Gone(t, bin) })
 	ocFile := "../../examples/olmoperator/testdata/oc-migration.yaml"
 	type play struct {
 		subject, scenario string
@@ -123,8 +124,8 @@ func olmCertified(t *testing.T, run reports.Run, out string) {
 		t.Fatalf("%s: %d processes, want 1", run.Scenario, len(run.Processes))
 	}
 	p := run.Processes[0]
-	want := append(slices.Repeat([]string{killedByStep}, max(len(p.Endings)-1, 0)), stoppedAtEnd)
-	if !endedAs(p.Endings, want) {
+	want := append(slices.Repeat([]string{conformancetest.KilledByStep}, max(len(p.Endings)-1, 0)), conformancetest.StoppedAtEnd)
+	if !conformancetest.EndedAs(p.Endings, want...) {
 		t.Errorf("%s: %s ended %q, want %q", run.Scenario, p.Name, p.Endings, want)
 	}
 	if log, err := os.ReadFile(filepath.Join(out, p.Log)); err != nil || len(log) == 0 {

@@ -2,7 +2,6 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -37,10 +36,7 @@ func TestProcessOLMCertifiesTheExample(t *testing.T) {
 	if testing.Short() {
 		t.Skip("needs the API server")
 	}
-	bin := filepath.Join(t.TempDir(), "olmoperator")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../examples/olmoperator/cmd/olmoperator").CombinedOutput(); err != nil {
-		t.Fatalf("building the example olm operator: %v\n%s", err, out)
-	}
+	bin := conformancetest.Build(t, "../../examples/olmoperator/cmd/olmoperator")
 	t.Cleanup(func() { conformancetest.Gone(t, bin) })
 	ocFile := "../../examples/olmoperator/testdata/oc-migration.yaml"
 	type play struct {

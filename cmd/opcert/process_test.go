@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -23,13 +22,7 @@ import (
 
 // exampleOperator builds examples/staleoperator's binary once per test.
 func exampleOperator(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "staleoperator")
-	out, err := exec.Command("go", "build", "-o", bin, "../../examples/staleoperator/cmd/staleoperator").CombinedOutput()
-	if err != nil {
-		t.Fatalf("building the example operator: %v\n%s", err, out)
-	}
-	return bin
+	return conformancetest.Build(t, "../../examples/staleoperator/cmd/staleoperator")
 }
 
 // processScenario has two operators; dns is killed at 5m (3s in).

@@ -3,8 +3,6 @@ package clusteroperator_test
 import (
 	"cmp"
 	"context"
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
@@ -69,10 +67,7 @@ func TestProcessModeCertifiesTheExample(t *testing.T) {
 	if testing.Short() {
 		t.Skip("needs the API server")
 	}
-	bin := filepath.Join(t.TempDir(), "componentoperator")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../examples/componentoperator/cmd/componentoperator").CombinedOutput(); err != nil {
-		t.Fatalf("building the example operator: %v\n%s", err, out)
-	}
+	bin := conformancetest.Build(t, "../../examples/componentoperator/cmd/componentoperator")
 	type play struct {
 		scale     float64
 		subject   string

@@ -3,6 +3,7 @@ package conformancetest
 import (
 	"context"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -143,4 +144,15 @@ func Gone(t testing.TB, bin string) {
 		}
 		<-time.After(50 * time.Millisecond)
 	}
+}
+
+// Build builds the Go command of dir (relative to the test's package: an
+// example's) into a temporary directory of t's, and returns its path.
+func Build(t testing.TB, dir string) string {
+	t.Helper()
+	bin := filepath.Join(t.TempDir(), filepath.Base(dir))
+	if out, err := exec.Command("go", "build", "-o", bin, dir).CombinedOutput(); err != nil {
+		t.Fatalf("building %s: %v\n%s", dir, err, out)
+	}
+	return bin
 }

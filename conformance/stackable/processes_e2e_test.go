@@ -1,8 +1,6 @@
 package stackable_test
 
 import (
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"testing"
 	"time"
@@ -48,10 +46,7 @@ func TestProcessModeCertifiesTheExample(t *testing.T) {
 	if testing.Short() {
 		t.Skip("needs the API server")
 	}
-	bin := filepath.Join(t.TempDir(), "stackableoperator")
-	if out, err := exec.Command("go", "build", "-o", bin, operatorExamples).CombinedOutput(); err != nil {
-		t.Fatalf("building the example stackable operator: %v\n%s", err, out)
-	}
+	bin := conformancetest.Build(t, operatorExamples)
 	var names []string
 	for _, sc := range conformancetest.Builtins(stackable.Name) {
 		if sc.Name != loadScenario {

@@ -1,8 +1,6 @@
 package stale_test
 
 import (
-	"os/exec"
-	"path/filepath"
 	"slices"
 	"testing"
 
@@ -19,7 +17,8 @@ import (
 // are 6s, six times the real-time tolerance), opcert's reference playing
 // the operators; stale-detector-returns kills and restarts it twice. A
 // detector that runs and never writes must not pass. The runs go side by
-// side: the longest, 32 minutes of the scenario, is 19s of wall time.
+// side, beside the operator's tests: the longest, 32 minutes of the
+// scenario, is 19s of wall time.
 const (
 	detectorScale    = 0.01
 	detectorExamples = "../../examples/staledetector"
@@ -29,10 +28,8 @@ func TestProcessModeCertifiesTheExampleDetector(t *testing.T) {
 	if testing.Short() {
 		t.Skip("needs the API server")
 	}
-	bin := filepath.Join(t.TempDir(), "staledetector")
-	if out, err := exec.Command("go", "build", "-o", bin, detectorExamples).CombinedOutput(); err != nil {
-		t.Fatalf("building the example detector: %v\n%s", err, out)
-	}
+	t.Parallel() // beside the operator's process-mode tests: all mostly wait
+	bin := conformancetest.Build(t, detectorExamples)
 	command := "exec:" + bin + " --prefix {prefix} --challenge-after {challengeAfter} --unknown-after {unknownAfter} --silence {silence}"
 	for _, name := range []string{"stale-operator-death", "stale-restart-after-unknown", "stale-detector-returns"} {
 		t.Run(name, func(t *testing.T) {

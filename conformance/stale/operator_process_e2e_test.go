@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -30,13 +29,7 @@ const operatorScale = 0.01
 
 // exampleOperator builds examples/staleoperator's binary once per test.
 func exampleOperator(t *testing.T) string {
-	t.Helper()
-	bin := filepath.Join(t.TempDir(), "staleoperator")
-	out, err := exec.Command("go", "build", "-o", bin, "../../examples/staleoperator/cmd/staleoperator").CombinedOutput()
-	if err != nil {
-		t.Fatalf("building the example operator: %v\n%s", err, out)
-	}
-	return bin
+	return conformancetest.Build(t, "../../examples/staleoperator/cmd/staleoperator")
 }
 
 // playOperator plays a scenario (a built-in's name or a file) on w with

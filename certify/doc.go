@@ -29,7 +29,8 @@
 // before anything starts, with the mechanism's reason.
 //
 // The API server is opcert's own (kube-apiserver and etcd started for the
-// call, or once for many with StartServer; both need the envtest binaries,
+// call, or once for many with StartServer, or once for a test package
+// with Main, its TestMain; all need the envtest binaries,
 // from KUBEBUILDER_ASSETS or opcert's cache), or one the team already runs
 // (Options.Config, e.g. its envtest's), on which the CRDs the mechanisms
 // need are installed.

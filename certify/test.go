@@ -1,6 +1,10 @@
 package certify
 
 import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
 	"testing"
 
 	"github.com/opcert/opcert/reports"
@@ -51,4 +55,25 @@ func Test(t *testing.T, opts Options) {
 			}
 		})
 	}
+}
+
+// Main is a test package's TestMain: it starts opcert's API server into
+// *server, one for every test of the package (give Options.Config its
+// Config), runs the tests and stops it. With -short it starts none, for
+// the tests that skip what needs it. A server that cannot start ends the
+// tests, exit 2, saying why.
+func Main(m *testing.M, server **Server) {
+	flag.Parse()
+	if testing.Short() {
+		os.Exit(m.Run())
+	}
+	s, err := StartServer(context.Background(), os.Stderr)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	*server = s
+	code := m.Run()
+	_ = s.Stop()
+	os.Exit(code)
 }

@@ -25,6 +25,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/opcert/opcert/cluster"
+	"github.com/opcert/opcert/conformance/conformancetest"
 	"github.com/opcert/opcert/reports"
 )
 
@@ -158,7 +159,7 @@ func TestClusterModeCertifiesTheExample(t *testing.T) {
 	kc := tm.kubeconfig("opcert-ci-runner", "opcert-ci") // only what the shipped roles grant
 	before := snapshot(t, tm, false)
 	out := filepath.Join(t.TempDir(), "report")
-	if procs := running(tm.stand.bin); len(procs) != 2 {
+	if procs := conformancetest.Running(tm.stand.bin); len(procs) != 2 {
 		t.Fatalf("processes of the example operator before the run: %v, want the stand-in's 2", procs)
 	}
 	r := opcert(t, nil, "run", processScenario(t, "25m"), "--kubeconfig", kc, "--subject", deploySubject,
@@ -203,7 +204,7 @@ func TestClusterModeCertifiesTheExample(t *testing.T) {
 	tm.stand.waitRunning(t, "dns-operator,etcd-operator", 10*time.Second) // dns back: its Deployment restored
 	// The example's processes are the stand-in's two pods, as before the
 	// run: opcert starts none on a cluster.
-	if procs := running(tm.stand.bin); len(procs) != 2 {
+	if procs := conformancetest.Running(tm.stand.bin); len(procs) != 2 {
 		t.Errorf("processes of the example operator after the run: %v, want the stand-in's 2", procs)
 	}
 }

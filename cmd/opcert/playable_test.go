@@ -13,22 +13,28 @@ import (
 // --time-scale, a scenario with API errors in a real-time run, a mechanism
 // none of whose roles an executable can play in a run that gives one.
 func TestRunLeavesOutBuiltinsItCannotPlay(t *testing.T) {
+	toy := []string{toyEnv + "=1"} // a mechanism that can do neither (toy_test.go)
 	for _, tc := range []struct {
+		env     []string
 		args    []string
 		skipped []string // lines of the plan
 		played  []string // scenarios still planned
 	}{
-		{[]string{"--time-scale", "0.01"},
-			// Every mechanism scales its times now: nothing is left out.
+		{nil, []string{"--time-scale", "0.01"},
+			// Every built-in mechanism scales its times: nothing is left out.
 			nil,
 			[]string{"stale-api-errors", "co-apply-errors", "stackable-steady", "olm-no-crs", "staticpod-bootstrap"}},
-		{[]string{"--subject", "stale.operator=exec:/bin/true"},
-			[]string{"not played: scenario stale-api-errors (stale): its apiErrors steps are injected in virtual time only, and this run plays in real time"},
+		{toy, []string{"--time-scale", "0.01"},
+			[]string{"not played: scenario toy-lamp (toy): mechanism toy cannot scale its times, so --time-scale 0.01 cannot play it"},
+			[]string{"stale-api-errors", "co-apply-errors", "stackable-steady", "olm-no-crs", "staticpod-bootstrap"}},
+		{toy, []string{"--subject", "stale.operator=exec:/bin/true"},
+			[]string{"not played: scenario stale-api-errors (stale): its apiErrors steps are injected in virtual time only, and this run plays in real time",
+				"not played: scenario toy-lamp (toy): mechanism toy has no role an executable or a Deployment can play"},
 			// The other mechanisms' scenarios play: their roles are the
 			// references', in virtual time.
 			[]string{"stale-hang", "co-apply-errors", "stackable-steady", "olm-no-crs", "staticpod-bootstrap"}},
 	} {
-		r := opcert(t, nil, append([]string{"run", "--dry-run"}, tc.args...)...)
+		r := opcert(t, tc.env, append([]string{"run", "--dry-run"}, tc.args...)...)
 		if r.code != exitPass {
 			t.Errorf("%v: exit %d, want 0\n%s", tc.args, r.code, r.stderr)
 			continue
@@ -45,7 +51,7 @@ func TestRunLeavesOutBuiltinsItCannotPlay(t *testing.T) {
 			}
 		}
 		for name := range planned {
-			if name == "stale-api-errors" && tc.args[0] == "--subject" {
+			if name == toyScenario || name == "stale-api-errors" && tc.args[0] == "--subject" {
 				t.Errorf("%v: %s is planned", tc.args, name)
 			}
 		}
@@ -79,10 +85,15 @@ func TestRunRefusesNamedScenariosItCannotPlay(t *testing.T) {
 		args []string
 		want string
 	}{
+		{[]string{"--scenario", "stale-hang", "--scenario", toyScenario, "--time-scale", "0.01"}, "mechanism toy cannot scale its times, so --time-scale 0.01 cannot play it; run it without --time-scale"},
+		{[]string{"--mechanism", "stale", "--mechanism", toyName, "--time-scale", "0.01"}, "mechanism toy cannot scale its times"},
 		{[]string{"--scenario", "stale-api-errors", "--subject", exec}, "steps[0].apiErrors: API errors are injected in virtual time only"},
 		{[]string{apiErrors, "--subject", exec}, "faults.yaml:9: steps[0].apiErrors"},
+		{[]string{"--scenario", "stale-hang", "--scenario", toyScenario, "--subject", exec}, "mechanism toy has no role an executable or a Deployment can play"},
+		{[]string{"--mechanism", toyName, "--subject", exec}, "mechanism toy has no role an executable or a Deployment can play"},
 	} {
-		r := opcert(t, nil, append([]string{"run", "--out", out}, tc.args...)...)
+		// The toy mechanism (toy_test.go) can do neither.
+		r := opcert(t, []string{toyEnv + "=1"}, append([]string{"run", "--out", out}, tc.args...)...)
 		if r.code != exitUsage || !strings.Contains(r.stderr, tc.want) || strings.Contains(r.stderr, "starting kube-apiserver") {
 			t.Errorf("%v: exit %d, want %d before the API server starts, saying %q\n%s", tc.args, r.code, exitUsage, tc.want, r.stderr)
 		}

@@ -1,13 +1,12 @@
 package main
 
 import (
-	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
 
+	"github.com/opcert/opcert/conformance/conformancetest"
 	"github.com/opcert/opcert/reports"
 )
 
@@ -36,11 +35,8 @@ func TestProcessOLMCertifiesTheExample(t *testing.T) {
 	if testing.Short() {
 		t.Skip("needs the API server")
 	}
-	bin := filepath.Join(t.TempDir(), "olmoperator")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../examples/olmoperator/cmd/olmoperator").CombinedOutput(); err != nil {
-		t.Fatalf("building the example olm operator: %v\n%s", err, out)
-	}
-	t.Cleanup(func() { noProcess(t, bin) })
+	bin := conformancetest.Build(t, "../../examples/olmoperator/cmd/olmoperator")
+	t.Cleanup(func() { conformancetest.Gone(t, bin) })
 	ocFile := "../../examples/olmoperator/testdata/oc-migration.yaml"
 	type play struct {
 		subject, scenario string
@@ -111,11 +107,9 @@ func TestProcessOLMCertifiesTheExample(t *testing.T) {
 // at the end, as a manager does.
 func olmCertified(t *testing.T, run reports.Run, out string) {
 	t.Helper()
-	if run.Error != "" || len(run.NotJudged) > 0 || run.Stopped != "" {
-		t.Errorf("%s: error %q, not judged %q, stopped %q", run.Scenario, run.Error, run.NotJudged, run.Stopped)
-	}
+	conformancetest.Certified(t, run)
 	for _, c := range run.Cases {
-		if c.Status != reports.Pass && c.Status != reports.Skip {
+		if c.Status == reports.Warn {
 			t.Errorf("%s %s: %s %s", run.Scenario, c.Rule, c.Status, c.Message)
 		}
 	}
@@ -123,13 +117,11 @@ func olmCertified(t *testing.T, run reports.Run, out string) {
 		t.Fatalf("%s: %d processes, want 1", run.Scenario, len(run.Processes))
 	}
 	p := run.Processes[0]
-	want := append(slices.Repeat([]string{killedByStep}, max(len(p.Endings)-1, 0)), stoppedAtEnd)
-	if !endedAs(p.Endings, want) {
+	want := append(slices.Repeat([]string{conformancetest.KilledByStep}, max(len(p.Endings)-1, 0)), conformancetest.StoppedAtEnd)
+	if !conformancetest.EndedAs(p.Endings, want...) {
 		t.Errorf("%s: %s ended %q, want %q", run.Scenario, p.Name, p.Endings, want)
 	}
-	if log, err := os.ReadFile(filepath.Join(out, p.Log)); err != nil || len(log) == 0 {
-		t.Errorf("%s: %s's output %s: %v", run.Scenario, p.Name, p.Log, err)
-	}
+	conformancetest.Logged(t, run, out)
 }
 
 // olmCase is run's case of rule, or a zero case.

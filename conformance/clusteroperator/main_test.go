@@ -1,8 +1,6 @@
 package clusteroperator_test
 
 import (
-	"fmt"
-	"sync/atomic"
 	"testing"
 
 	"github.com/opcert/opcert/sim/apiserver"
@@ -10,12 +8,11 @@ import (
 )
 
 // api is the one API server this package's integration tests and
-// benchmarks share, as one `opcert run` does.
-var api *apiserver.Server
-
-var runs atomic.Int64
-
-// prefix gives each run its own object names on the shared server.
-func prefix() string { return fmt.Sprintf("c%03d-", runs.Add(1)) }
+// benchmarks share, as one `opcert run` does. prefix gives each run its
+// own object names on it.
+var (
+	api    *apiserver.Server
+	prefix = apiservertest.Prefixes("c")
+)
 
 func TestMain(m *testing.M) { apiservertest.Main(m, &api) }

@@ -3,10 +3,6 @@ package clusteroperator_test
 import (
 	"cmp"
 	"context"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"regexp"
 	"slices"
 	"sync"
 	"testing"
@@ -18,6 +14,7 @@ import (
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/scenarios"
 	"github.com/opcert/opcert/sim/apiserver"
+	"github.com/opcert/opcert/sim/timeline"
 )
 
 // Process mode for seed 001: the example component operator
@@ -35,14 +32,6 @@ import (
 // asked its upgrade before the third component was installed, and
 // co-upgradeable-blocks before etcd had seen the administrator's blocker.
 const processScale = 0.02
-
-// How a process ended (conformance.Processes.Close): one running at the
-// end stops on SIGTERM, as a manager does; one a step or an upgrade's
-// replacement killed was sent SIGKILL.
-const (
-	stoppedAtEnd = `^running at the end of the run, stopped by opcert with SIGTERM after [0-9.]+m?s \(exited with status 0\)$`
-	killedByStep = `^killed by opcert \(SIGKILL\)$`
-)
 
 // realTimeGroups are the built-ins that play in real time (not those with
 // apiErrors steps, injected in virtual time only), in three groups of
@@ -78,10 +67,7 @@ func TestProcessModeCertifiesTheExample(t *testing.T) {
 	if testing.Short() {
 		t.Skip("needs the API server")
 	}
-	bin := filepath.Join(t.TempDir(), "componentoperator")
-	if out, err := exec.Command("go", "build", "-o", bin, "../../examples/componentoperator/cmd/componentoperator").CombinedOutput(); err != nil {
-		t.Fatalf("building the example operator: %v\n%s", err, out)
-	}
+	bin := conformancetest.Build(t, "../../examples/componentoperator/cmd/componentoperator")
 	type play struct {
 		scale     float64
 		subject   string
@@ -101,25 +87,16 @@ func TestProcessModeCertifiesTheExample(t *testing.T) {
 	idle := &play{scale: 0.01, subject: "/bin/sleep 600", scenarios: []string{"co-ordering-trap"}}
 	m := clusteroperator.Mechanism(clusteroperator.DefaultConfig())
 	run := func(w *apiserver.Server, p *play) {
-		cast, err := m.Subjects(map[string]string{clusteroperator.RoleOperator: "exec:" + p.subject})
-		if err != nil {
-			p.err = err
-			return
-		}
+		subjects := map[string]string{clusteroperator.RoleOperator: "exec:" + p.subject}
 		for _, name := range p.scenarios {
-			sc, err := scenarios.BuiltinNamed(name)
-			if err != nil {
-				p.err = err
-				return
-			}
-			r, tl := conformance.Play(context.Background(), w.Client, m, sc, cast, conformance.Options{Prefix: prefix(),
-				Dir: t.TempDir(), Host: w, ProcessDir: t.TempDir(), TimeScale: p.scale})
+			r, tl := conformancetest.PlayProcess(t, w, prefix(), m, name, subjects, p.scale)
 			// Each ClusterOperator is written by its own process alone.
-			for _, e := range tl.Events() {
-				if e.IsWrite() && e.Object.Kind == "ClusterOperator" && e.Role == clusteroperator.RoleOperator && e.Actor != clusteroperator.OperatorActor(e.Object.Name) {
-					p.foreign = append(p.foreign, name+": "+e.Actor+" wrote ClusterOperator "+e.Object.Name)
+			p.foreign = append(p.foreign, conformancetest.Writers(tl, func(e timeline.Event) string {
+				if e.Object.Kind == "ClusterOperator" && e.Role == clusteroperator.RoleOperator && e.Actor != clusteroperator.OperatorActor(e.Object.Name) {
+					return name + ": " + e.Actor + " wrote ClusterOperator " + e.Object.Name
 				}
-			}
+				return ""
+			})...)
 			p.runs = append(p.runs, r)
 		}
 	}
@@ -168,15 +145,13 @@ func TestProcessModeCertifiesTheExample(t *testing.T) {
 	}
 }
 
-// certified checks one run of the example: judged, nothing failed, each
-// process's output kept and its end a graceful one.
+// certified checks one run of the example: judged, nothing failed nor
+// warned, each process's output kept and its end a graceful one.
 func certified(t *testing.T, run reports.Run) {
 	t.Helper()
-	if run.Error != "" || len(run.NotJudged) > 0 || run.Stopped != "" {
-		t.Errorf("%s: error %q, not judged %q, stopped %q", run.Scenario, run.Error, run.NotJudged, run.Stopped)
-	}
+	conformancetest.Certified(t, run)
 	for _, c := range run.Cases {
-		if c.Status != reports.Pass && c.Status != reports.Skip {
+		if c.Status == reports.Warn {
 			t.Errorf("%s %s: %s %s", run.Scenario, c.Rule, c.Status, c.Message)
 		}
 	}
@@ -186,15 +161,10 @@ func certified(t *testing.T, run reports.Run) {
 	// Killed by the steps and the upgrades' replacements, each process
 	// running at the end stops on SIGTERM.
 	for _, p := range run.Processes {
-		ended := len(p.Endings) > 0 && regexp.MustCompile(stoppedAtEnd).MatchString(p.Endings[len(p.Endings)-1])
-		for _, e := range p.Endings[:max(len(p.Endings)-1, 0)] {
-			ended = ended && regexp.MustCompile(killedByStep).MatchString(e)
-		}
-		if !ended {
+		want := append(slices.Repeat([]string{conformancetest.KilledByStep}, max(len(p.Endings)-1, 0)), conformancetest.StoppedAtEnd)
+		if !conformancetest.EndedAs(p.Endings, want...) {
 			t.Errorf("%s: %s ended %q", run.Scenario, p.Name, p.Endings)
 		}
-		if log, err := os.ReadFile(p.Log); err != nil || len(log) == 0 {
-			t.Errorf("%s: %s's output %s: %v", run.Scenario, p.Name, p.Log, err)
-		}
 	}
+	conformancetest.Logged(t, run, "")
 }

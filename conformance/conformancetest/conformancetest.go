@@ -1,10 +1,11 @@
 // Package conformancetest holds what every mechanism's envtest suite needs
-// (its API server comes from worldtest.Main): its built-in scenarios
+// (its API server comes from apiservertest.Main): its built-in scenarios
 // (Builtins), golden timelines of them (Golden), a run's case by rule
 // (Case), a benchmark's loop of runs (PlayLoop), the checks every
-// mechanism passes, written once (Suite), and its rows of the capability
-// table held to its code (Capabilities). It is for tests only; it names
-// no mechanism.
+// mechanism passes, written once (Suite), its rows of the capability
+// table held to its code (Capabilities), and its roles played by a team's
+// executables as opcert run plays them (PlayProcess, Certified, process.go).
+// It is for tests only; it names no mechanism.
 //
 // # Adding a mechanism
 //
@@ -37,7 +38,7 @@
 //  5. One line in conformance/all, which opcert and certify import: its
 //     test fails on a mechanism package left out, and holds every
 //     registered mechanism's rows of `opcert mechanisms` to its code.
-//  6. Its envtest suite: TestMain calls Main; a Suite declares the checks
+//  6. Its envtest suite: TestMain calls apiservertest.Main; a Suite declares the checks
 //     (var _ = Suite{...}.Describe()) with the table of its broken
 //     subjects; golden timelines of the built-ins under testdata/golden,
 //     written once with OPCERT_UPDATE_GOLDEN=1 and reviewed.

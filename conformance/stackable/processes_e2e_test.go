@@ -1,13 +1,7 @@
 package stackable_test
 
 import (
-	"context"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"regexp"
 	"slices"
-	"sort"
 	"testing"
 	"time"
 
@@ -15,7 +9,7 @@ import (
 	"github.com/opcert/opcert/conformance/conformancetest"
 	"github.com/opcert/opcert/conformance/stackable"
 	"github.com/opcert/opcert/reports"
-	"github.com/opcert/opcert/scenarios"
+	"github.com/opcert/opcert/sim/timeline"
 )
 
 // Process mode for seed 004: the example stackable operator
@@ -44,8 +38,6 @@ const (
 	loadReaction     = 2 * time.Minute
 	loadScenario     = "stackable-load"
 	restartScenario  = "stackable-operator-restart"
-	stoppedAtEnd     = `^running at the end of the run, stopped by opcert with SIGTERM after [0-9.]+m?s \(exited with status 0\)$`
-	killedByStep     = `^killed by opcert \(SIGKILL\)$`
 	minimumBuiltins  = 10
 	operatorExamples = "../../examples/stackableoperator/cmd/stackableoperator"
 )
@@ -54,10 +46,7 @@ func TestProcessModeCertifiesTheExample(t *testing.T) {
 	if testing.Short() {
 		t.Skip("needs the API server")
 	}
-	bin := filepath.Join(t.TempDir(), "stackableoperator")
-	if out, err := exec.Command("go", "build", "-o", bin, operatorExamples).CombinedOutput(); err != nil {
-		t.Fatalf("building the example stackable operator: %v\n%s", err, out)
-	}
+	bin := conformancetest.Build(t, operatorExamples)
 	var names []string
 	for _, sc := range conformancetest.Builtins(stackable.Name) {
 		if sc.Name != loadScenario {
@@ -103,33 +92,16 @@ func TestProcessModeCertifiesTheExample(t *testing.T) {
 // role, kind), sorted.
 func playProcess(t *testing.T, m *conformance.Mechanism, name, subject string, scale float64) (reports.Run, []string) {
 	t.Helper()
-	sc, err := scenarios.BuiltinNamed(name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cast, err := m.Subjects(map[string]string{stackable.RoleOperator: subject})
-	if err != nil {
-		t.Fatal(err)
-	}
-	run, tl := conformance.Play(context.Background(), api.Client, m, sc, cast, conformance.Options{Prefix: prefix(),
-		Dir: t.TempDir(), Host: api, ProcessDir: t.TempDir(), TimeScale: scale})
-	writers := map[string]bool{}
-	for _, e := range tl.Events() {
-		workload := e.Object.Group == "apps" && e.Verb == "create"
-		if e.IsWrite() && (e.Object.Kind == "SampleCluster" && e.Verb == "update-status" || workload) {
-			kind := e.Object.Kind
-			if workload {
-				kind = "workload"
-			}
-			writers[e.Actor+" "+e.Role+" "+kind] = true
+	run, tl := conformancetest.PlayProcess(t, api, prefix(), m, name, map[string]string{stackable.RoleOperator: subject}, scale)
+	return run, conformancetest.Writers(tl, func(e timeline.Event) string {
+		switch {
+		case e.Object.Kind == "SampleCluster" && e.Verb == "update-status":
+			return e.Actor + " " + e.Role + " SampleCluster"
+		case e.Object.Group == "apps" && e.Verb == "create":
+			return e.Actor + " " + e.Role + " workload"
 		}
-	}
-	out := make([]string, 0, len(writers))
-	for w := range writers {
-		out = append(out, w)
-	}
-	sort.Strings(out)
-	return run, out
+		return ""
+	})
 }
 
 // certify wants the run passed and judged: no NOT JUDGED, the table's
@@ -138,45 +110,25 @@ func playProcess(t *testing.T, m *conformance.Mechanism, name, subject string, s
 // write), and the process ended as opcert ended it.
 func certify(t *testing.T, run reports.Run, writers []string) {
 	t.Helper()
-	if run.Error != "" || run.Stopped != "" || len(run.NotJudged) > 0 {
-		t.Errorf("%s: error %q, stopped %q, not judged %q", run.Scenario, run.Error, run.Stopped, run.NotJudged)
-	}
-	judged := map[string]reports.Status{}
-	for _, c := range run.Cases {
-		judged[c.Rule] = c.Status
-		if c.Status == reports.Fail {
-			t.Errorf("%s %s: %s %s", run.Scenario, c.Rule, c.Status, c.Message)
-		}
-	}
 	// Every scenario moves the table: the rows had something to judge.
-	for _, id := range []string{"STACKABLE-001", "STACKABLE-004", "STACKABLE-007"} {
-		if judged[id] != reports.Pass {
-			t.Errorf("%s: %s is %q, want pass", run.Scenario, id, judged[id])
-		}
+	passed := []string{"STACKABLE-001", "STACKABLE-004", "STACKABLE-007"}
+	if run.Scenario != loadScenario {
+		passed = append(passed, "EXPECT")
 	}
-	if run.Scenario != loadScenario && judged["EXPECT"] != reports.Pass {
-		t.Errorf("%s: EXPECT is %q, want pass", run.Scenario, judged["EXPECT"])
-	}
+	conformancetest.Certified(t, run, passed...)
 	if want := []string{"operator operator SampleCluster", "operator operator workload"}; !slices.Equal(writers, want) {
 		t.Errorf("%s: status and workload writers %v, want %v", run.Scenario, writers, want)
 	}
 	if len(run.Processes) != 1 {
 		t.Fatalf("%s: %d processes, want 1", run.Scenario, len(run.Processes))
 	}
-	p := run.Processes[0]
 	// The example stops on SIGTERM at the end of a run, as opcert asks.
-	want := []string{stoppedAtEnd}
+	want := []string{conformancetest.StoppedAtEnd}
 	if run.Scenario == restartScenario {
-		want = append([]string{killedByStep}, want...)
+		want = append([]string{conformancetest.KilledByStep}, want...)
 	}
-	ended := len(p.Endings) == len(want)
-	for i := 0; ended && i < len(want); i++ {
-		ended = regexp.MustCompile(want[i]).MatchString(p.Endings[i])
-	}
-	if !ended {
+	if p := run.Processes[0]; !conformancetest.EndedAs(p.Endings, want...) {
 		t.Errorf("%s: %s ended %q, want %q", run.Scenario, p.Name, p.Endings, want)
 	}
-	if log, err := os.ReadFile(p.Log); err != nil || len(log) == 0 {
-		t.Errorf("%s: the operator's output %s: %v", run.Scenario, p.Log, err)
-	}
+	conformancetest.Logged(t, run, "")
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sync/atomic"
 	"testing"
 
 	"github.com/opcert/opcert/examples/startupmonitor"
@@ -12,14 +11,13 @@ import (
 	"github.com/opcert/opcert/sim/apiserver/apiservertest"
 )
 
-// api is the one API server this package's integration tests and benchmarks share,
-// as one `opcert run` does.
-var api *apiserver.Server
-
-var runs atomic.Int64
-
-// prefix gives each run its own object names on the shared server.
-func prefix() string { return fmt.Sprintf("s%03d-", runs.Add(1)) }
+// api is the one API server this package's integration tests and
+// benchmarks share, as one `opcert run` does. prefix gives each run its
+// own object names on it.
+var (
+	api    *apiserver.Server
+	prefix = apiservertest.Prefixes("s")
+)
 
 func TestMain(m *testing.M) {
 	if filepath.Base(os.Args[0]) == exampleMonitor {

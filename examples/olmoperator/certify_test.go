@@ -2,9 +2,6 @@ package olmoperator_test
 
 import (
 	"context"
-	"flag"
-	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -23,20 +20,7 @@ import (
 // one across its conformance tests.
 var server *certify.Server
 
-func TestMain(m *testing.M) {
-	flag.Parse()
-	if testing.Short() {
-		os.Exit(m.Run())
-	}
-	var err error
-	if server, err = certify.StartServer(context.Background(), os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
-	}
-	code := m.Run()
-	_ = server.Stop()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { certify.Main(m, &server) }
 
 var foo = schema.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Foo"}
 

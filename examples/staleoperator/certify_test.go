@@ -1,10 +1,6 @@
 package staleoperator_test
 
 import (
-	"context"
-	"flag"
-	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -23,20 +19,7 @@ import (
 // one across its conformance tests.
 var server *certify.Server
 
-func TestMain(m *testing.M) {
-	flag.Parse()
-	if testing.Short() {
-		os.Exit(m.Run())
-	}
-	var err error
-	if server, err = certify.StartServer(context.Background(), os.Stderr); err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(2)
-	}
-	code := m.Run()
-	_ = server.Stop()
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { certify.Main(m, &server) }
 
 // operator is the constructor certify is given, as a team writes it.
 func operator(opts staleoperator.Options) certify.New {

@@ -1,6 +1,6 @@
 // Package apiservertest starts the one API server a test package shares
-// (Main), for every package whose tests need kube-apiserver and etcd. It
-// is for tests only.
+// (Main), for every package whose tests need kube-apiserver and etcd, and
+// names each run's objects apart on it (Prefixes). It is for tests only.
 package apiservertest
 
 import (
@@ -8,6 +8,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"sync/atomic"
 	"testing"
 
 	"github.com/opcert/opcert/sim/apiserver"
@@ -32,6 +33,13 @@ func Main(m *testing.M, api **apiserver.Server) {
 	code := m.Run()
 	_ = w.Stop()
 	os.Exit(code)
+}
+
+// Prefixes gives each run of a test package its own object names on the
+// shared server: letter, then a count ("c001-", "c002-", ...).
+func Prefixes(letter string) func() string {
+	var runs atomic.Int64
+	return func() string { return fmt.Sprintf("%s%03d-", letter, runs.Add(1)) }
 }
 
 // fuzzing tells whether this process fuzzes (as coordinator or worker).

@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"os"
 	"reflect"
 	"testing/fstest"
@@ -36,6 +35,7 @@ func init() {
 		},
 		Scenarios: scenarios.Kind{
 			World:   reflect.TypeFor[struct{}](),
+			Actions: toyActions,
 			Expects: corev1.SchemeGroupVersion.WithKind("ConfigMap"),
 			Builtins: fstest.MapFS{toyScenario + ".yaml": {Data: []byte("name: " + toyScenario + "\nmechanism: " + toyName +
 				"\ndescription: a world with nothing in it\nduration: 1m\n")}},
@@ -53,7 +53,7 @@ func toyMechanism() *conformance.Mechanism {
 		Expects: corev1.SchemeGroupVersion.WithKind("ConfigMap"),
 		Cannot:  map[string]string{conformance.CannotWatch: why, conformance.CannotStream: why},
 		Build: func(context.Context, *conformance.Stage, *scenarios.Scenario, conformance.Cast) (conformance.Actions, error) {
-			return emptyWorld{}, nil
+			return toyActions.On(emptyWorld{}), nil
 		},
 	}
 }
@@ -61,6 +61,4 @@ func toyMechanism() *conformance.Mechanism {
 // emptyWorld is the toy's world: its scenarios have no action.
 type emptyWorld struct{}
 
-func (emptyWorld) Do(_ context.Context, action string, _ any) error {
-	return fmt.Errorf("toy scenarios have no action %q", action)
-}
+var toyActions = scenarios.Actions[emptyWorld]()

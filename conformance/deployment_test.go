@@ -13,7 +13,7 @@ import (
 // what is wrong.
 func TestDeploymentSubjects(t *testing.T) {
 	m := stale.Mechanism(stale.DefaultConfig())
-	cast, err := m.Subjects(map[string]string{"operator": "deployment:operators/{name}-operator"})
+	cast, err := conformance.Subjects(m, map[string]string{"operator": "deployment:operators/{name}-operator"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,12 +28,12 @@ func TestDeploymentSubjects(t *testing.T) {
 		"deployment:operators/{name}_op":             `name "{name}_op"`,
 		"deployment:ops/" + strings.Repeat("a", 254): "name",
 	} {
-		_, err := m.Subjects(map[string]string{"operator": subject})
+		_, err := conformance.Subjects(m, map[string]string{"operator": subject})
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want an error saying %q", subject, err, want)
 		}
 	}
-	if _, err := m.Subjects(map[string]string{"detector": "deployment:ops/detector"}); err == nil || !strings.Contains(err.Error(), "role stale.detector cannot be played by a Deployment (cluster mode): not yet: ") {
+	if _, err := conformance.Subjects(m, map[string]string{"detector": "deployment:ops/detector"}); err == nil || !strings.Contains(err.Error(), "role stale.detector cannot be played by a Deployment (cluster mode): not yet: ") {
 		t.Errorf("the detector as a Deployment: %v", err)
 	}
 }

@@ -101,7 +101,7 @@ func TestProcessModeCertifiesTheExample(t *testing.T) {
 	idle := &play{scale: 0.01, subject: "/bin/sleep 600", scenarios: []string{"co-ordering-trap"}}
 	m := clusteroperator.Mechanism(clusteroperator.DefaultConfig())
 	run := func(w *apiserver.Server, p *play) {
-		cast, err := m.Subjects(map[string]string{clusteroperator.RoleOperator: "exec:" + p.subject})
+		cast, err := conformance.Subjects(m, map[string]string{clusteroperator.RoleOperator: "exec:" + p.subject})
 		if err != nil {
 			p.err = err
 			return

@@ -72,7 +72,7 @@ func TestProcessModeCertifiesTheExample(t *testing.T) {
 		run, writers := playProcess(t, seed, name, "exec:"+bin, processScale)
 		certify(t, run, writers)
 	}
-	run, writers := playProcess(t, seed.WithReaction(loadReaction), loadScenario, "exec:"+bin, loadScale)
+	run, writers := playProcess(t, seed.(conformance.Reactive).WithReaction(loadReaction), loadScenario, "exec:"+bin, loadScale)
 	certify(t, run, writers)
 	t.Run("careless and idle", func(t *testing.T) {
 		t.Run("careless", func(t *testing.T) {
@@ -101,13 +101,13 @@ func TestProcessModeCertifiesTheExample(t *testing.T) {
 // subject, an executable, at a time scale, as opcert run does, and says
 // who wrote the SampleClusters' status and created the workloads (actor,
 // role, kind), sorted.
-func playProcess(t *testing.T, m *conformance.Mechanism, name, subject string, scale float64) (reports.Run, []string) {
+func playProcess(t *testing.T, m conformance.Mechanism, name, subject string, scale float64) (reports.Run, []string) {
 	t.Helper()
 	sc, err := scenarios.BuiltinNamed(name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cast, err := m.Subjects(map[string]string{stackable.RoleOperator: subject})
+	cast, err := conformance.Subjects(m, map[string]string{stackable.RoleOperator: subject})
 	if err != nil {
 		t.Fatal(err)
 	}

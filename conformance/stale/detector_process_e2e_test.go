@@ -65,7 +65,7 @@ func playDetector(t *testing.T, name, subject string) (reports.Run, []string) {
 		t.Fatal(err)
 	}
 	m := stale.Mechanism(stale.DefaultConfig())
-	cast, err := m.Subjects(map[string]string{stale.RoleDetector: subject})
+	cast, err := conformance.Subjects(m, map[string]string{stale.RoleDetector: subject})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -150,7 +150,7 @@ func playProcess(t *testing.T, name, subject string) reports.Run {
 		t.Fatal(err)
 	}
 	m := staticpod.Mechanism(staticpod.DefaultConfig())
-	cast, err := m.Subjects(map[string]string{"startup-monitor": subject})
+	cast, err := conformance.Subjects(m, map[string]string{"startup-monitor": subject})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -98,7 +98,7 @@ func Fuzz(ctx context.Context, api client.Client, m Mechanism, cast Cast, o Fuzz
 			f.MinimalRun, f.MinimalTL = run, tl
 			return true, nil
 		}}
-		min, minFile, err := sh.Shrink(sc, fmt.Sprintf("fuzz-%s-%d-min.yaml", m.Name, draw))
+		min, minFile, err := sh.Shrink(sc, fmt.Sprintf("fuzz-%s-%d-min.yaml", m.Name(), draw))
 		f.Minimal, f.MinimalFile, f.ShrinkRuns = min, minFile, sh.Runs
 		if min != nil {
 			f.Minimal.Name = sc.Name + "-min"

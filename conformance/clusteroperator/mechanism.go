@@ -255,7 +255,7 @@ func (w *world) startVersionOperator(ctx context.Context, p *payload.Payload) er
 
 // versionParams are the version operator's thresholds as the run plays
 // them: scaled with the scenario's times (--time-scale), like the world's
-// pace and the rules' thresholds (Mechanism.Scaled). Unscaled, its 40
+// pace and the rules' thresholds (conformance.Scalable.Scaled). Unscaled, its 40
 // minutes to install outlast a compressed scenario, and an installation
 // that never completes is never reported failing.
 func versionParams(st *conformance.Stage) cvo.Params {

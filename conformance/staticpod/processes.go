@@ -37,7 +37,7 @@ import (
 //     ("revision=<N>" and its fallback annotations).
 //   - A lock file it creates in /var/lock is its lock, released by the
 //     node when its process is killed, as the kernel releases a flock.
-//   - Times are the scenario's scaled (Mechanism.Scaled): the {timeout}
+//   - Times are the scenario's scaled (conformance.Scalable.Scaled): the {timeout}
 //     it is given, the operand models, the rules' bounds.
 
 // monitorPlaceholders are what a startup-monitor's command may hold

@@ -14,13 +14,13 @@ import (
 // meets it.
 func TestPlayRefusesAnUndeclaredForm(t *testing.T) {
 	built := false
-	var m Mechanism = fake{Declared: Declare("m", "", []Role{
+	m := Declare("m", "", []Role{
 		{Name: "operator", Subjects: []Subject{{Name: "reference"}}, Forms: []Form{FormProcess}},
 		{Name: "node", Subjects: []Subject{{Name: "reference"}}, Cannot: map[Form]string{FormLibrary: "its files are simulated"}},
-	}, nil), build: func(context.Context, *Stage, *scenarios.Scenario, Cast) (Actions, error) {
+	}, nil, func(context.Context, *Stage, *scenarios.Scenario, Cast) (Actions, error) {
 		built = true
 		return nil, nil
-	}}
+	})
 	team := Subject{Name: "team", Impl: Reconciler{}}
 	for _, tc := range []struct {
 		cast Cast

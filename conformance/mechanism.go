@@ -34,19 +34,23 @@ type Mechanism interface {
 	Build(ctx context.Context, st *Stage, sc *scenarios.Scenario, cast Cast) (Actions, error)
 }
 
-// Declared implements Mechanism's declarations (Name, Seed, Roles, Rules)
-// from values: a mechanism's type embeds the one Declare makes and adds
-// Build and its capabilities.
+// Declared implements Mechanism from values: a mechanism's type embeds
+// the one Declare makes and adds the capabilities it has, each a method
+// set of its own.
 type Declared struct {
 	name, seed string
 	roles      []Role
 	rules      []judge.Rule
+	build      Build
 }
 
-// Declare is the declarations of a mechanism: its seed's short name and
-// number, its roles and its rules.
-func Declare(name, seed string, roles []Role, rules []judge.Rule) Declared {
-	return Declared{name: name, seed: seed, roles: roles, rules: rules}
+// Build is a mechanism's Build.
+type Build func(ctx context.Context, st *Stage, sc *scenarios.Scenario, cast Cast) (Actions, error)
+
+// Declare is a mechanism of its seed's short name and number, its roles,
+// its rules and its Build.
+func Declare(name, seed string, roles []Role, rules []judge.Rule, build Build) Declared {
+	return Declared{name: name, seed: seed, roles: roles, rules: rules, build: build}
 }
 
 // Name is the seed's short name.
@@ -60,6 +64,11 @@ func (d Declared) Roles() []Role { return d.roles }
 
 // Rules are the mechanism's rules.
 func (d Declared) Rules() []judge.Rule { return d.rules }
+
+// Build starts the scenario's world (Mechanism.Build).
+func (d Declared) Build(ctx context.Context, st *Stage, sc *scenarios.Scenario, cast Cast) (Actions, error) {
+	return d.build(ctx, st, sc, cast)
+}
 
 // Recordable is a mechanism that opcert watch can record from a live API
 // server, and opcert analyze judge.

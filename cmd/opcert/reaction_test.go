@@ -1,13 +1,11 @@
 package main
 
 import (
-	"context"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/opcert/opcert/conformance"
-	"github.com/opcert/opcert/scenarios"
 )
 
 // --reaction-bound rebuilds the mechanisms that judge reactions, one
@@ -15,8 +13,8 @@ import (
 // values out of range and mechanisms that do not exist or judge none.
 func TestReactionFlag(t *testing.T) {
 	mechs := func() map[string]conformance.Mechanism {
-		return map[string]conformance.Mechanism{"a": reactive{plain{conformance.Declare("a", "", nil, nil)}, 30 * time.Second},
-			"b": plain{conformance.Declare("b", "", nil, nil)}}
+		return map[string]conformance.Mechanism{"a": reactive{conformance.Declare("a", "", nil, nil, nil), 30 * time.Second},
+			"b": conformance.Declare("b", "", nil, nil, nil)}
 	}
 	for _, tc := range []struct {
 		name string
@@ -63,19 +61,13 @@ func TestReactionFlag(t *testing.T) {
 	}
 }
 
-// plain is a mechanism of a test that judges no reaction; reactive one
-// that does, within its bound.
-type plain struct{ conformance.Declared }
-
-func (plain) Build(context.Context, *conformance.Stage, *scenarios.Scenario, conformance.Cast) (conformance.Actions, error) {
-	return nil, nil
-}
-
+// reactive is a mechanism of a test that judges reactions within its
+// bound.
 type reactive struct {
-	plain
+	conformance.Declared
 	bound time.Duration
 }
 
 func (r reactive) Reaction() time.Duration { return r.bound }
 
-func (r reactive) WithReaction(d time.Duration) conformance.Mechanism { return reactive{r.plain, d} }
+func (r reactive) WithReaction(d time.Duration) conformance.Mechanism { return reactive{r.Declared, d} }

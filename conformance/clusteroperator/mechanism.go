@@ -67,7 +67,7 @@ func judgedWith(rc rules.Config) *mechanism {
 		Declared: conformance.Declare(Name, Seed, []conformance.Role{
 			{Name: RoleVersionOperator, Subjects: versionOperators, Cannot: versionOperatorCannot},
 			{Name: RoleOperator, Subjects: operators, Forms: conformance.AllForms, Placeholders: placeholders},
-		}, rules.Rules(rc))}
+		}, rules.Rules(rc), build)}
 }
 
 // mechanism is seed 001's plug-in, its rules judging with rc. It can be
@@ -80,22 +80,6 @@ func judgedWith(rc rules.Config) *mechanism {
 type mechanism struct {
 	conformance.Declared
 	rc rules.Config
-}
-
-// The capabilities the mechanism has, held by the compiler: a method
-// misspelled would drop one silently (they are found by type assertion).
-var _ interface {
-	conformance.Recordable
-	conformance.Streaming
-	conformance.Tolerant
-	conformance.Scalable
-	conformance.Reactive
-	conformance.Clustered
-	conformance.Estimating
-} = (*mechanism)(nil)
-
-func (m *mechanism) Build(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
-	return build(ctx, st, sc, cast)
 }
 
 func (m *mechanism) Estimate(sc *scenarios.Scenario) int { return estimate(sc) }

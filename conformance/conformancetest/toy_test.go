@@ -97,23 +97,19 @@ var keepers = []conformance.Subject{
 func toyMechanism(reaction time.Duration) conformance.Mechanism {
 	return toy{reaction: reaction, Declared: conformance.Declare(toyName, "900",
 		[]conformance.Role{{Name: roleKeeper, Subjects: keepers, Cannot: conformance.NoForm(toyWhy)}},
-		[]judge.Rule{toyRule(reaction)})}
+		[]judge.Rule{toyRule(reaction)}, buildToy)}
 }
 
 // toyWhy is why the toy takes no team's subject, and cannot be recorded
 // or judged streaming.
 const toyWhy = "a toy: it proves the mechanism contract in a test, and plays only its own keepers"
 
-// toy is the mechanism: its declarations, its world (Build), and the
-// capabilities it has, each a method: a reaction bound (Reactive), and
-// what it cannot do, with why (Limited).
+// toy is the mechanism: its declarations and its world (buildToy), and
+// the capabilities it has, each a method: a reaction bound (Reactive),
+// and what it cannot do, with why (Limited).
 type toy struct {
 	conformance.Declared
 	reaction time.Duration
-}
-
-func (toy) Build(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
-	return buildToy(ctx, st, sc, cast)
 }
 
 func (t toy) Reaction() time.Duration { return t.reaction }

@@ -65,7 +65,9 @@ func Mechanism(cfg Config) conformance.Mechanism {
 				Cannot: map[conformance.Form]string{
 					conformance.FormCluster: "the world's writes of an olm scenario are OLM's and the status probe operator's, which opcert plays: no cluster ships a Probe, a status probe operator or opcert's Upgrade, and the fixtures' CRDs are cluster-scoped and shared",
 				}},
-		}, rules.Rules(cfg))}
+		}, rules.Rules(cfg), func(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
+			return build(ctx, st, sc, cast, cfg)
+		})}
 }
 
 // mechanism is seed 002's plug-in, judged with cfg. It is judged
@@ -76,21 +78,6 @@ func Mechanism(cfg Config) conformance.Mechanism {
 type mechanism struct {
 	conformance.Declared
 	cfg Config
-}
-
-// The capabilities the mechanism has, held by the compiler: a method
-// misspelled would drop one silently (they are found by type assertion).
-var _ interface {
-	conformance.Streaming
-	conformance.Tolerant
-	conformance.Scalable
-	conformance.Reactive
-	conformance.Estimating
-	conformance.Limited
-} = (*mechanism)(nil)
-
-func (m *mechanism) Build(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
-	return build(ctx, st, sc, cast, m.cfg)
 }
 
 func (m *mechanism) Estimate(sc *scenarios.Scenario) int { return estimate(sc) }

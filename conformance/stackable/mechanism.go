@@ -54,7 +54,7 @@ func Mechanism(cfg Config) conformance.Mechanism { return MechanismRecording(cfg
 // (recording.go).
 func MechanismRecording(cfg Config, operatorManagers []string) conformance.Mechanism {
 	return &mechanism{Declared: conformance.Declare(Name, Seed, []conformance.Role{{Name: RoleOperator, Subjects: operators, Placeholders: placeholders,
-		Forms: conformance.AllForms}}, rules.Rules(cfg)), rc: cfg, operatorManagers: operatorManagers}
+		Forms: conformance.AllForms}}, rules.Rules(cfg), build), rc: cfg, operatorManagers: operatorManagers}
 }
 
 // mechanism is seed 004's plug-in, its rules judging with rc, its
@@ -69,22 +69,6 @@ type mechanism struct {
 	conformance.Declared
 	rc               Config
 	operatorManagers []string
-}
-
-// The capabilities the mechanism has, held by the compiler: a method
-// misspelled would drop one silently (they are found by type assertion).
-var _ interface {
-	conformance.Recordable
-	conformance.Streaming
-	conformance.Tolerant
-	conformance.Scalable
-	conformance.Reactive
-	conformance.Clustered
-	conformance.Estimating
-} = (*mechanism)(nil)
-
-func (m *mechanism) Build(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
-	return build(ctx, st, sc, cast)
 }
 
 func (m *mechanism) Estimate(sc *scenarios.Scenario) int { return estimate(sc) }

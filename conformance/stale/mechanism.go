@@ -43,7 +43,9 @@ func MechanismRecording(cfg Config, detectorManagers []string) conformance.Mecha
 				conformance.FormCluster: "not yet: the world scales only its operators' Deployments (deployments.go); on a live cluster opcert watch records the running detector (--detector-manager)",
 			}, Placeholders: detectorPlaceholders},
 			{Name: RoleOperator, Subjects: operators, Forms: conformance.AllForms, Placeholders: placeholders},
-		}, rules.Rules(cfg))}
+		}, rules.Rules(cfg), func(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
+			return build(ctx, st, cfg, sc, cast)
+		})}
 }
 
 // mechanism is seed 000's plug-in: the world judged against cfg, whose
@@ -54,22 +56,6 @@ type mechanism struct {
 	conformance.Declared
 	cfg              Config
 	detectorManagers []string
-}
-
-// The capabilities the mechanism has, held by the compiler: a method
-// misspelled would drop one silently (they are found by type assertion).
-var _ interface {
-	conformance.Recordable
-	conformance.Streaming
-	conformance.Tolerant
-	conformance.Scalable
-	conformance.Reactive
-	conformance.Clustered
-	conformance.Estimating
-} = (*mechanism)(nil)
-
-func (m *mechanism) Build(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
-	return build(ctx, st, m.cfg, sc, cast)
 }
 
 func (m *mechanism) Estimate(sc *scenarios.Scenario) int { return estimate(m.cfg, sc) }

@@ -67,7 +67,9 @@ func Mechanism(cfg Config) conformance.Mechanism {
 			{Name: RoleInstaller, Subjects: installers, Cannot: nodeRoleCannot},
 			{Name: RoleOperator, Subjects: operators, Cannot: operatorCannot},
 			{Name: RolePruner, Subjects: pruners, Cannot: nodeRoleCannot},
-		}, rules.Rules(cfg.Rules()))}
+		}, rules.Rules(cfg.Rules()), func(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
+			return build(ctx, st, cfg, sc, cast)
+		})}
 }
 
 // mechanism is seed 003's plug-in with cfg. It can be recorded (what the
@@ -78,21 +80,6 @@ func Mechanism(cfg Config) conformance.Mechanism {
 type mechanism struct {
 	conformance.Declared
 	cfg Config
-}
-
-// The capabilities the mechanism has, held by the compiler: a method
-// misspelled would drop one silently (they are found by type assertion).
-var _ interface {
-	conformance.Recordable
-	conformance.Streaming
-	conformance.Tolerant
-	conformance.Scalable
-	conformance.Reactive
-	conformance.Estimating
-} = (*mechanism)(nil)
-
-func (m *mechanism) Build(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
-	return build(ctx, st, m.cfg, sc, cast)
 }
 
 func (m *mechanism) Estimate(sc *scenarios.Scenario) int { return m.cfg.Estimate(sc) }

@@ -9,9 +9,10 @@
 // needs. Name and Seed name it; Roles are the parts subjects play, each
 // with its subjects (the reference first) and the forms of a team's
 // subject it takes; Rules judge its timelines; Build makes a scenario's
-// world on a Stage with the chosen cast. Declare makes the first four of
-// values, for a mechanism's type to embed. A mechanism registers once
-// (Register), with its flags and its part of the scenario format.
+// world on a Stage with the chosen cast. Declare makes a Mechanism of
+// these values, for a mechanism's type to embed beside the capabilities it
+// has. A mechanism registers once (Register), with its flags and its part
+// of the scenario format.
 //
 // Whatever else a mechanism can do is a capability: a small interface of
 // its own, found by type assertion (as controller-runtime's

@@ -17,15 +17,16 @@
 //     mechanism.go declares a type that implements conformance.Mechanism
 //     (the contract in conformance's package doc): it embeds the
 //     conformance.Declared that conformance.Declare makes of its Name,
-//     Seed, Rules and Roles, each role with its subjects (the reference
-//     first, the broken ones, the faithful variants marked Faithful), the
-//     forms of a team's subject it takes (Forms) and why not the others
-//     (Cannot); and adds Build (the scenario's world from the cast, its
-//     actors started on the Stage's scheduler, their writes recorded
-//     through Sched.Client). Each capability it has is a method set of
-//     its own (conformance.Reactive, Streaming, Recordable, Scalable...);
-//     what a team might expect and it cannot do (be recorded: "watch",
-//     be judged streaming: "stream"), it says why (conformance.Limited).
+//     Seed, Rules, Roles and Build. Each role has its subjects (the
+//     reference first, the broken ones, the faithful variants marked
+//     Faithful), the forms of a team's subject it takes (Forms) and why
+//     not the others (Cannot); Build makes the scenario's world from the
+//     cast, its actors started on the Stage's scheduler, their writes
+//     recorded through Sched.Client. Each capability it has is a method
+//     set of its own (conformance.Reactive, Streaming, Recordable,
+//     Scalable...); what a team might expect and it cannot do (be
+//     recorded: "watch", be judged streaming: "stream"), it says why
+//     (conformance.Limited).
 //  2. Its part of the scenario format (a scenarios.Kind): the world's
 //     fields, the actions and their value types (scenarios.Act), the
 //     built-ins, embedded (scenarios.Embedded).

@@ -124,7 +124,8 @@ func analyzeMemory() string {
 	}
 	var streaming, changes, holding []string
 	for _, n := range sortedNames(mechs) {
-		var grows, online = []string(nil), conformance.Rulebook(mechs[n]).Online
+		online := conformance.Rulebook(mechs[n]).Online
+		var grows []string
 		for _, o := range online {
 			if o.Grows != "" {
 				grows = append(grows, o.Grows)

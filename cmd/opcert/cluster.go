@@ -107,8 +107,8 @@ func (c *clusterFlags) check(plans []plan, named bool) error {
 	return nil
 }
 
-// clustered is what m says of a run on a cluster; a plan's mechanism is
-// known to be Clustered once checkPlans passed.
+// clustered is what m says of a run on a cluster: in cluster mode every
+// plan's mechanism is Clustered once clusterFlags.check has passed.
 func clustered(m conformance.Mechanism) conformance.Clustered { return m.(conformance.Clustered) }
 
 // castHas finds a role of the cast played by a T.

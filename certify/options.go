@@ -84,7 +84,7 @@ const defaultMaxCalls = 2000
 // plan is what Options resolve to before any API server is involved.
 type plan struct {
 	opts  Options
-	m     *conformance.Mechanism
+	m     conformance.Mechanism
 	cast  conformance.Cast
 	rules []judge.Rule // judged, in the mechanism's order
 	// expect: the scenarios' expectations are judged too.
@@ -120,7 +120,7 @@ func newPlan(opts Options) (*plan, error) {
 }
 
 // mechanism builds the registered mechanism name with flags set.
-func mechanism(name string, flags map[string]string) (*conformance.Mechanism, error) {
+func mechanism(name string, flags map[string]string) (conformance.Mechanism, error) {
 	var names []string
 	for _, pl := range conformance.Plugins() {
 		names = append(names, pl.Name)
@@ -149,22 +149,22 @@ func mechanism(name string, flags map[string]string) (*conformance.Mechanism, er
 // subjects (or the references) in the others.
 func (p *plan) castOf() (conformance.Cast, error) {
 	o := p.opts
-	if !p.m.HasRole(o.Role) {
+	if !conformance.HasRole(p.m, o.Role) {
 		var roles []string
-		for _, r := range p.m.Roles {
+		for _, r := range p.m.Roles() {
 			roles = append(roles, r.Name)
 		}
-		return nil, fmt.Errorf("certify: mechanism %s has no role %q; roles: %s", p.m.Name, o.Role, strings.Join(roles, ", "))
+		return nil, fmt.Errorf("certify: mechanism %s has no role %q; roles: %s", p.m.Name(), o.Role, strings.Join(roles, ", "))
 	}
 	// Whether the role takes a reconciler is the mechanism's declaration
 	// (Role.Forms), refused before anything starts with the role's reason.
-	if err := p.m.Refusal(o.Role, conformance.FormLibrary); err != nil {
+	if err := conformance.Refusal(p.m, o.Role, conformance.FormLibrary); err != nil {
 		return nil, fmt.Errorf("certify: %w", err)
 	}
 	if _, taken := o.Subjects[o.Role]; taken {
 		return nil, fmt.Errorf("certify: Options.Subjects names a subject for %s, the role your reconciler plays", o.Role)
 	}
-	cast, err := p.m.Subjects(o.Subjects)
+	cast, err := conformance.Subjects(p.m, o.Subjects)
 	if err != nil {
 		return nil, fmt.Errorf("certify: %w", err)
 	}
@@ -185,20 +185,20 @@ func (p *plan) castOf() (conformance.Cast, error) {
 
 func (p *plan) chooseRules() error {
 	if len(p.opts.Rules) == 0 {
-		p.rules = p.m.Rules
+		p.rules = p.m.Rules()
 		return nil
 	}
 	var ids []string
-	for _, r := range p.m.Rules {
+	for _, r := range p.m.Rules() {
 		ids = append(ids, r.ID)
 	}
 	for _, id := range p.opts.Rules {
 		if id != "EXPECT" && !slices.Contains(ids, id) {
-			return fmt.Errorf("certify: mechanism %s has no rule %q; rules: %s, EXPECT", p.m.Name, id, strings.Join(ids, ", "))
+			return fmt.Errorf("certify: mechanism %s has no rule %q; rules: %s, EXPECT", p.m.Name(), id, strings.Join(ids, ", "))
 		}
 	}
 	p.expect = slices.Contains(p.opts.Rules, "EXPECT")
-	for _, r := range p.m.Rules {
+	for _, r := range p.m.Rules() {
 		if slices.Contains(p.opts.Rules, r.ID) {
 			p.rules = append(p.rules, r)
 		}
@@ -228,8 +228,8 @@ func (p *plan) scenarios() ([]*scenarios.Scenario, error) {
 	}
 	seen := map[string]string{}
 	for _, sc := range out {
-		if sc.Mechanism != p.m.Name {
-			return nil, fmt.Errorf("%s: scenario %s is for mechanism %s, not %s", sc.Source, sc.Name, sc.Mechanism, p.m.Name)
+		if sc.Mechanism != p.m.Name() {
+			return nil, fmt.Errorf("%s: scenario %s is for mechanism %s, not %s", sc.Source, sc.Name, sc.Mechanism, p.m.Name())
 		}
 		if first, dup := seen[sc.Name]; dup {
 			return nil, fmt.Errorf("%s: scenario %q is also %s; name each scenario once (reports and specs are named after it)", sc.Source, sc.Name, first)
@@ -252,12 +252,12 @@ func (p *plan) builtins() ([]*scenarios.Scenario, error) {
 	}
 	var out []*scenarios.Scenario
 	for _, sc := range all {
-		if sc.Mechanism == p.m.Name && (p.m.Estimate == nil || p.m.Estimate(sc) <= limit) {
+		if e, ok := p.m.(conformance.Estimating); sc.Mechanism == p.m.Name() && (!ok || e.Estimate(sc) <= limit) {
 			out = append(out, sc)
 		}
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("certify: mechanism %s has no built-in scenario within %d API calls (Options.MaxCalls)", p.m.Name, limit)
+		return nil, fmt.Errorf("certify: mechanism %s has no built-in scenario within %d API calls (Options.MaxCalls)", p.m.Name(), limit)
 	}
 	return out, nil
 }

@@ -7,5 +7,5 @@
 // (Guard.Cleanup), the record of a run and the sweep of what runs killed
 // outright left (Record, Sweep), and kind clusters for nightly CI (Up,
 // Down). It names no mechanism: what a mechanism's runs would touch and
-// create comes from conformance.Mechanism.Touches and ClusterKinds.
+// create comes from conformance.Clustered.Touches and ClusterKinds.
 package cluster

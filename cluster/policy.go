@@ -15,7 +15,7 @@ import (
 //     RoleBindings, which grant rights; the kinds that run pods, which
 //     may be privileged on a node);
 //   - cluster-scoped objects of the kinds its mechanisms declare
-//     (conformance.Mechanism.ClusterKinds: a ClusterOperator, a
+//     (conformance.Clustered.ClusterKinds: a ClusterOperator, a
 //     ClusterVersion), under its prefix.
 //
 // Anything else (RBAC, admission webhooks and policies, CRDs,

@@ -38,11 +38,11 @@ func TestPlayCarriesOutStepsByTheirBoundHandlers(t *testing.T) {
 			"f.yaml:7: step at +1m0s: it cannot be carried out: no handler is bound for action poke; bound: prod"},
 	} {
 		w := &pokes{}
-		m := &Mechanism{Name: "m", Roles: []Role{{Name: "r", Subjects: []Subject{{Name: "reference"}}}},
-			Build: func(context.Context, *Stage, *scenarios.Scenario, Cast) (Actions, error) {
+		m := Declare("m", "900", []Role{{Name: "r", Subjects: []Subject{{Name: "reference"}}}}, nil,
+			func(context.Context, *Stage, *scenarios.Scenario, Cast) (Actions, error) {
 				return tc.actions.On(w), nil
-			}}
-		cast, err := m.Subjects(nil)
+			})
+		cast, err := Subjects(m, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

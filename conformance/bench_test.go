@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/conformance/conformancetest"
 	"github.com/opcert/opcert/conformance/stale"
 	"github.com/opcert/opcert/scenarios"
@@ -31,7 +32,7 @@ func BenchmarkStale(b *testing.B) {
 
 func benchScenario(b *testing.B, sc *scenarios.Scenario) {
 	m := stale.Mechanism(stale.DefaultConfig())
-	subjects, err := m.Subjects(nil)
+	subjects, err := conformance.Subjects(m, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

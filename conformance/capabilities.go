@@ -3,10 +3,13 @@ package conformance
 // The capability table (`opcert mechanisms`): for each role of each
 // mechanism, the forms in which a team can bring it and whether its
 // mechanism can be recorded and judged streaming, each computed from the
-// mechanism's declarations, each "no" with the mechanism's reason.
+// mechanism's declarations: the forms from its roles (Role.Forms), watch
+// and stream from the capabilities it implements (Recordable, Streaming);
+// each "no" with the reason its role (Role.Cannot) or the mechanism
+// (Limited) gives.
 
 // Columns are the table's columns: the forms, then the mechanism's
-// capabilities (the keys of Mechanism.Cannot).
+// capabilities (the keys of Limited.Cannot).
 var Columns = []string{string(FormLibrary), string(FormProcess), string(FormCluster), CannotWatch, CannotStream}
 
 // Capability is one row of the table: a role of a mechanism.
@@ -27,18 +30,20 @@ type Cell struct {
 
 // Capabilities is the table of the mechanisms, a row per role in the
 // mechanisms' and roles' order.
-func Capabilities(ms []*Mechanism) []Capability {
+func Capabilities(ms []Mechanism) []Capability {
 	var out []Capability
 	for _, m := range ms {
-		watch := Cell{Column: CannotWatch, Can: m.Recording != nil}
-		stream := Cell{Column: CannotStream, Can: len(m.Online) > 0}
+		_, recordable := m.(Recordable)
+		_, streaming := m.(Streaming)
+		watch := Cell{Column: CannotWatch, Can: recordable}
+		stream := Cell{Column: CannotStream, Can: streaming}
 		for _, c := range []*Cell{&watch, &stream} {
 			if !c.Can {
-				c.Why = m.Cannot[c.Column]
+				c.Why = Lacks(m, c.Column)
 			}
 		}
-		for _, r := range m.Roles {
-			row := Capability{Mechanism: m.Name, Seed: m.Seed, Role: r.Name}
+		for _, r := range m.Roles() {
+			row := Capability{Mechanism: m.Name(), Seed: m.Seed(), Role: r.Name}
 			for _, f := range AllForms {
 				c := Cell{Column: string(f), Can: r.Takes(f)}
 				if !c.Can {
@@ -51,4 +56,13 @@ func Capabilities(ms []*Mechanism) []Capability {
 		}
 	}
 	return out
+}
+
+// Lacks is why m cannot do what capability names (CannotWatch,
+// CannotStream), as it says (Limited); empty when it gives no reason.
+func Lacks(m Mechanism, capability string) string {
+	if l, ok := m.(Limited); ok {
+		return l.Cannot()[capability]
+	}
+	return ""
 }

@@ -14,7 +14,7 @@ import (
 // what is wrong.
 func TestDeploymentSubjects(t *testing.T) {
 	m := stale.Mechanism(stale.DefaultConfig())
-	cast, err := m.Subjects(map[string]string{"operator": "deployment:operators/{name}-operator"})
+	cast, err := conformance.Subjects(m, map[string]string{"operator": "deployment:operators/{name}-operator"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,14 +29,14 @@ func TestDeploymentSubjects(t *testing.T) {
 		"deployment:operators/{name}_op":             `name "{name}_op"`,
 		"deployment:ops/" + strings.Repeat("a", 254): "name",
 	} {
-		_, err := m.Subjects(map[string]string{"operator": subject})
+		_, err := conformance.Subjects(m, map[string]string{"operator": subject})
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: %v, want an error saying %q", subject, err, want)
 		}
 	}
 	// A role that takes no Deployment says why.
 	sp := staticpod.Mechanism(staticpod.DefaultConfig())
-	if _, err := sp.Subjects(map[string]string{"startup-monitor": "deployment:ops/monitor"}); err == nil || !strings.Contains(err.Error(), "role staticpod.startup-monitor cannot be played by a Deployment (cluster mode): a Deployment on a cluster cannot see") {
+	if _, err := conformance.Subjects(sp, map[string]string{"startup-monitor": "deployment:ops/monitor"}); err == nil || !strings.Contains(err.Error(), "role staticpod.startup-monitor cannot be played by a Deployment (cluster mode): a Deployment on a cluster cannot see") {
 		t.Errorf("the startup-monitor as a Deployment: %v", err)
 	}
 }

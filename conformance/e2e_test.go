@@ -31,7 +31,7 @@ func play(name string, choices map[string]string) (reports.Run, *timeline.Timeli
 	sc, err := scenarios.BuiltinNamed(name)
 	Expect(err).NotTo(HaveOccurred())
 	m := stale.Mechanism(stale.DefaultConfig())
-	subjects, err := m.Subjects(choices)
+	subjects, err := conformance.Subjects(m, choices)
 	Expect(err).NotTo(HaveOccurred())
 	run, tl := conformance.Play(context.Background(), api.Client, m, sc, subjects, conformance.Options{Prefix: prefix()})
 	Expect(run.Error).To(BeEmpty())
@@ -90,7 +90,7 @@ chaos: {seed: 7, meanUptime: 40m, downtime: {min: 5m, max: 25m}, hang: 0.3}
 `))
 		Expect(err).NotTo(HaveOccurred())
 		m := stale.Mechanism(stale.DefaultConfig())
-		cast, err := m.Subjects(nil)
+		cast, err := conformance.Subjects(m, nil)
 		Expect(err).NotTo(HaveOccurred())
 		var first, firstReport string
 		for _, workers := range []int{2, 4, 8} {
@@ -156,7 +156,7 @@ var _ = It("catches an operator that slowed down when the budget is tightened", 
 	cfg := stale.DefaultConfig()
 	cfg.AnswerBudget = 15 * time.Second
 	m := stale.Mechanism(cfg)
-	subjects, err := m.Subjects(nil)
+	subjects, err := conformance.Subjects(m, nil)
 	Expect(err).NotTo(HaveOccurred())
 	run, _ := conformance.Play(context.Background(), api.Client, m, sc, subjects, conformance.Options{Prefix: prefix()})
 	c := verdict(run, "STALE-007")
@@ -180,7 +180,7 @@ var _ = Describe("a run stopped before its end", func() {
 		sc, err := scenarios.BuiltinNamed("stale-operator-death")
 		Expect(err).NotTo(HaveOccurred())
 		m := stale.Mechanism(stale.DefaultConfig())
-		subjects, err := m.Subjects(nil)
+		subjects, err := conformance.Subjects(m, nil)
 		Expect(err).NotTo(HaveOccurred())
 		// Ctrl-C at +15m: the challenge at +10m is out, the mark due at
 		// +20m never comes. Judged against 30m it would fail STALE-004.

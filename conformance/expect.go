@@ -279,3 +279,15 @@ func clip(s string) string {
 	}
 	return s[:limit] + "..."
 }
+
+// ExpectedKind is the kind an expect step of a mechanism's scenarios
+// reads when it names none: its part of the scenario format says it
+// (scenarios.Kind.Expects); zero for a mechanism with no scenario kind.
+func ExpectedKind(mechanism string) schema.GroupVersionKind {
+	for _, k := range scenarios.Kinds() {
+		if k.Mechanism == mechanism {
+			return k.Expects
+		}
+	}
+	return schema.GroupVersionKind{}
+}

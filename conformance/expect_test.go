@@ -57,7 +57,7 @@ steps:
 		sc, err := scenarios.Parse("expect-window.yaml", []byte(file))
 		Expect(err).NotTo(HaveOccurred())
 		m := stale.Mechanism(stale.DefaultConfig())
-		cast, err := m.Subjects(choices)
+		cast, err := conformance.Subjects(m, choices)
 		Expect(err).NotTo(HaveOccurred())
 		run, tl := conformance.Play(context.Background(), api.Client, m, sc, cast, conformance.Options{Prefix: prefix()})
 		Expect(run.Error).To(BeEmpty())

@@ -29,7 +29,7 @@ var _ = Describe("a team's reconciler in a role", func() {
 	}}}
 	m := stale.Mechanism(stale.DefaultConfig())
 	cast := func() conformance.Cast {
-		c, err := m.Subjects(nil)
+		c, err := conformance.Subjects(m, nil)
 		Expect(err).NotTo(HaveOccurred())
 		c["operator"] = team
 		return c

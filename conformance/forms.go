@@ -36,14 +36,14 @@ func FormOf(s Subject) (Form, bool) {
 // its role does not take (Role.Forms), with the role's reason. Play asks
 // it before anything starts, so that a mechanism's Build never meets a
 // form it was not written for; nil when every subject's form is taken.
-func (m *Mechanism) Refuses(cast Cast) error {
-	for _, r := range m.Roles {
+func Refuses(m Mechanism, cast Cast) error {
+	for _, r := range m.Roles() {
 		s, ok := cast[r.Name]
 		if !ok {
 			continue
 		}
 		if f, team := FormOf(s); team && !r.Takes(f) {
-			return m.refusal(&r, f)
+			return refusal(m, &r, f)
 		}
 	}
 	return nil
@@ -52,12 +52,12 @@ func (m *Mechanism) Refuses(cast Cast) error {
 // Refusal says why the mechanism's role does not take a team's subject in
 // form f, with the role's reason (Role.Cannot); nil if it takes it, or
 // has no such role (Subjects says so).
-func (m *Mechanism) Refusal(role string, f Form) error {
-	r := m.role(role)
+func Refusal(m Mechanism, role string, f Form) error {
+	r := findRole(m, role)
 	if r == nil || r.Takes(f) {
 		return nil
 	}
-	return m.refusal(r, f)
+	return refusal(m, r, f)
 }
 
 // formNames are the forms as a refusal names them.
@@ -68,10 +68,10 @@ var formNames = map[Form]string{
 }
 
 // refusal is the error of role r refusing a subject in form f.
-func (m *Mechanism) refusal(r *Role, f Form) error {
+func refusal(m Mechanism, r *Role, f Form) error {
 	why := r.Cannot[f]
 	if why == "" {
 		why = "the mechanism gives no reason"
 	}
-	return fmt.Errorf("role %s.%s cannot be played by %s: %s", m.Name, r.Name, formNames[f], why)
+	return fmt.Errorf("role %s.%s cannot be played by %s: %s", m.Name(), r.Name, formNames[f], why)
 }

@@ -14,13 +14,13 @@ import (
 // meets it.
 func TestPlayRefusesAnUndeclaredForm(t *testing.T) {
 	built := false
-	m := &Mechanism{Name: "m", Roles: []Role{
+	m := Declare("m", "", []Role{
 		{Name: "operator", Subjects: []Subject{{Name: "reference"}}, Forms: []Form{FormProcess}},
 		{Name: "node", Subjects: []Subject{{Name: "reference"}}, Cannot: map[Form]string{FormLibrary: "its files are simulated"}},
-	}, Build: func(context.Context, *Stage, *scenarios.Scenario, Cast) (Actions, error) {
+	}, nil, func(context.Context, *Stage, *scenarios.Scenario, Cast) (Actions, error) {
 		built = true
 		return nil, nil
-	}}
+	})
 	team := Subject{Name: "team", Impl: Reconciler{}}
 	for _, tc := range []struct {
 		cast Cast
@@ -34,10 +34,10 @@ func TestPlayRefusesAnUndeclaredForm(t *testing.T) {
 			t.Errorf("run stopped %q with %q (built %t), want %q before Build", run.Stopped, run.Error, built, tc.want)
 		}
 	}
-	if err := m.Refusal("operator", FormProcess); err != nil {
+	if err := Refusal(m, "operator", FormProcess); err != nil {
 		t.Errorf("the operator takes an executable: %v", err)
 	}
-	if err := m.Refusal("node", FormLibrary); err == nil || !strings.HasSuffix(err.Error(), "its files are simulated") {
+	if err := Refusal(m, "node", FormLibrary); err == nil || !strings.HasSuffix(err.Error(), "its files are simulated") {
 		t.Errorf("the node as a reconciler: %v", err)
 	}
 }

@@ -58,7 +58,7 @@ type Finding struct {
 // through its subjects' fault, which it shrinks (scenarios.Shrinking). It
 // returns nil when every run passed, and an error when the environment or
 // ctx stopped a run (nothing is judged then).
-func Fuzz(ctx context.Context, api client.Client, m *Mechanism, cast Cast, o FuzzOptions) (*Finding, error) {
+func Fuzz(ctx context.Context, api client.Client, m Mechanism, cast Cast, o FuzzOptions) (*Finding, error) {
 	n, stem := 0, o.Stem
 	if stem == "" {
 		stem = "f"
@@ -77,7 +77,7 @@ func Fuzz(ctx context.Context, api client.Client, m *Mechanism, cast Cast, o Fuz
 	}
 	for i := range o.Runs {
 		draw := o.Draw + uint64(i)
-		sc, file, err := scenarios.Drawn(m.Name, draw, o.Duration)
+		sc, file, err := scenarios.Drawn(m.Name(), draw, o.Duration)
 		if err != nil {
 			return nil, err
 		}
@@ -98,7 +98,7 @@ func Fuzz(ctx context.Context, api client.Client, m *Mechanism, cast Cast, o Fuz
 			f.MinimalRun, f.MinimalTL = run, tl
 			return true, nil
 		}}
-		min, minFile, err := sh.Shrink(sc, fmt.Sprintf("fuzz-%s-%d-min.yaml", m.Name, draw))
+		min, minFile, err := sh.Shrink(sc, fmt.Sprintf("fuzz-%s-%d-min.yaml", m.Name(), draw))
 		f.Minimal, f.MinimalFile, f.ShrinkRuns = min, minFile, sh.Runs
 		if min != nil {
 			f.Minimal.Name = sc.Name + "-min"

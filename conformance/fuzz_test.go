@@ -18,7 +18,7 @@ var _ = Describe("opcert fuzz", func() {
 	m := stale.Mechanism(stale.DefaultConfig())
 	fuzz := func(stem string, detector string, d time.Duration) *conformance.Finding {
 		GinkgoHelper()
-		cast, err := m.Subjects(map[string]string{"detector": detector})
+		cast, err := conformance.Subjects(m, map[string]string{"detector": detector})
 		Expect(err).NotTo(HaveOccurred())
 		f, err := conformance.Fuzz(context.Background(), api.Client, m, cast, conformance.FuzzOptions{
 			Draw: 1, Runs: 4, Duration: d, ShrinkRuns: 100, Stem: stem})
@@ -45,7 +45,7 @@ var _ = Describe("opcert fuzz", func() {
 		sc, err := scenarios.Parse("min.yaml", f.MinimalFile)
 		Expect(err).NotTo(HaveOccurred())
 		for detector, want := range map[string]reports.Status{"lenient": reports.Fail, "reference": reports.Pass} {
-			cast, err := m.Subjects(map[string]string{"detector": detector})
+			cast, err := conformance.Subjects(m, map[string]string{"detector": detector})
 			Expect(err).NotTo(HaveOccurred())
 			run, _ := conformance.Play(context.Background(), api.Client, m, sc, cast, conformance.Options{Prefix: prefix()})
 			c, _ := conformancetest.Case(run, "STALE-004")

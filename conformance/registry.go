@@ -21,7 +21,7 @@ import (
 type Plugin struct {
 	Name      string
 	Seed      string
-	Flags     func(fs *pflag.FlagSet) func() (*Mechanism, error)
+	Flags     func(fs *pflag.FlagSet) func() (Mechanism, error)
 	Scenarios scenarios.Kind
 	// Profiles are the designs the rules can judge against (e.g. the seed
 	// as DESIGN.md reads it, and what an upstream project shipped), the
@@ -61,8 +61,8 @@ func Plugins() []Plugin {
 
 // Defaults builds every registered mechanism with its flags' defaults, for
 // listings (subjects).
-func Defaults() ([]*Mechanism, error) {
-	var out []*Mechanism
+func Defaults() ([]Mechanism, error) {
+	var out []Mechanism
 	for _, p := range Plugins() {
 		m, err := p.build("")
 		if err != nil {
@@ -92,8 +92,8 @@ func ProfiledRules() ([]ProfiledRule, error) {
 			if name == "" {
 				name = "seed"
 			}
-			for _, r := range m.Rules {
-				out = append(out, ProfiledRule{Mechanism: m.Name, Profile: name, Reaction: m.Reaction, Rule: r})
+			for _, r := range m.Rules() {
+				out = append(out, ProfiledRule{Mechanism: m.Name(), Profile: name, Reaction: ReactionOf(m), Rule: r})
 			}
 		}
 	}
@@ -104,13 +104,13 @@ func ProfiledRules() ([]ProfiledRule, error) {
 type ProfiledRule struct {
 	Mechanism, Profile string
 	// Reaction is the mechanism's default reaction bound
-	// (Mechanism.Reaction).
+	// (Reactive; zero when it judges no reaction).
 	Reaction time.Duration
 	judge.Rule
 }
 
 // build makes the mechanism with its flags' defaults, and profile if given.
-func (p Plugin) build(profile string) (*Mechanism, error) {
+func (p Plugin) build(profile string) (Mechanism, error) {
 	fs := pflag.NewFlagSet(p.Name, pflag.ContinueOnError)
 	build := p.Flags(fs)
 	if profile != "" {

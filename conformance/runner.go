@@ -29,7 +29,7 @@ type Options struct {
 	// clock jumps.
 	Progress func(virtual time.Duration)
 	// TimeScale multiplies the scenario's times and, through
-	// Mechanism.Scaled, the mechanism's thresholds (0 means 1): a real-time
+	// Scalable, the mechanism's thresholds (0 means 1): a real-time
 	// run of a long scenario takes minutes at 0.01.
 	TimeScale float64
 	// Host is the API server a run with executable subjects (Process)
@@ -52,18 +52,18 @@ type Options struct {
 // behind api, judges the timeline, and returns the run's report entry with
 // the timeline. A run that cannot complete says why in the report's Error
 // and Stopped, and is judged only as far as that reason allows (stop.go).
-func Play(ctx context.Context, api client.Client, m *Mechanism, sc *scenarios.Scenario, cast Cast, opts Options) (run reports.Run, tl *timeline.Timeline) {
+func Play(ctx context.Context, api client.Client, m Mechanism, sc *scenarios.Scenario, cast Cast, opts Options) (run reports.Run, tl *timeline.Timeline) {
 	tl = &timeline.Timeline{}
-	run = reports.Run{Scenario: sc.Name, Mechanism: m.Name, Description: sc.Description, Subjects: cast.Names(),
+	run = reports.Run{Scenario: sc.Name, Mechanism: m.Name(), Description: sc.Description, Subjects: cast.Names(),
 		Redacted: cast.Redacted(), Virtual: sc.Duration.Duration}
-	err := m.Refuses(cast)
+	err := Refuses(m, cast)
 	var stage *Stage
 	if err == nil {
 		stage, err = newStage(api, sc, cast, tl, &m, opts)
 	}
 	// The bound the rules judge with: newStage scaled it with a scaled
 	// run's times (--time-scale), as analyze of the run's timeline does.
-	run.Reaction = m.Reaction
+	run.Reaction = ReactionOf(m)
 	// Last, once the processes have said how they ended: whether the run
 	// proved anything of its subjects (unproven.go).
 	defer func() { run.NotJudged = unproven(m, cast, tl.Events(), run) }()
@@ -96,7 +96,7 @@ func Play(ctx context.Context, api client.Client, m *Mechanism, sc *scenarios.Sc
 	var actions Actions
 	end := stage.At(sc.Duration.Duration)
 	scn := &scene{sched: sched, client: sched.Client(api, timeline.RoleScenario, timeline.RoleScenario), actions: &actions,
-		source: sc.Source, expects: m.Expects, faults: map[*scenarios.APIErrors]*sim.Fault{},
+		source: sc.Source, expects: ExpectedKind(m.Name()), faults: map[*scenarios.APIErrors]*sim.Fault{},
 		tl: tl, origin: stage.Origin, end: end, window: expectWindow(m, sched.Realtime()), ownTexts: referenceWrites(m, cast)}
 	for _, step := range sc.Steps {
 		scn.queue(stage, step)
@@ -115,13 +115,13 @@ func Play(ctx context.Context, api client.Client, m *Mechanism, sc *scenarios.Sc
 	judgeUpTo := func(events []timeline.Event, end time.Time) []reports.Case {
 		j := judge.NewJudging(events, end)
 		j.Start, j.Strict = stage.Origin, opts.Strict
-		return judge.JudgeWith(m.Rules, j)
+		return judge.JudgeWith(m.Rules(), j)
 	}
 	if sched.Realtime() {
 		tl.SortByTime()
 		events = tl.Events()
 		run.Start, run.TimeScale = stage.Origin, stage.Scale
-		if m.WithTolerance != nil { // newStage gave the rules it
+		if _, ok := m.(Tolerant); ok { // newStage gave the rules it
 			run.Tolerance = RealtimeTolerance
 		}
 	}
@@ -137,7 +137,7 @@ func Play(ctx context.Context, api client.Client, m *Mechanism, sc *scenarios.Sc
 		why := fmt.Sprintf("the run stopped (%s) at +%s", run.Stopped, run.Reached)
 		expect := judge.ExpectCase()
 		expect.Status, expect.Message = reports.Skip, "not judged: "+why
-		run.Cases = append(notJudged(m.Rules, why), expect)
+		run.Cases = append(notJudged(m.Rules(), why), expect)
 		return run, tl
 	}
 	// The subjects broke the run: judge what completed, every instant
@@ -151,8 +151,8 @@ func Play(ctx context.Context, api client.Client, m *Mechanism, sc *scenarios.Sc
 // expectWindow is how long after its step an expectation may come to hold
 // (expect.go): the reaction bound the rules judge with, and in real time
 // the tolerance their deadlines get.
-func expectWindow(m *Mechanism, realtime bool) time.Duration {
-	w := m.Reaction
+func expectWindow(m Mechanism, realtime bool) time.Duration {
+	w := ReactionOf(m)
 	if realtime {
 		w += RealtimeTolerance
 	}
@@ -162,13 +162,13 @@ func expectWindow(m *Mechanism, realtime bool) time.Duration {
 // referenceWrites tells whether a role's writes are its reference's (or
 // the world's: a role the cast does not fill), whose texts expectations
 // compare.
-func referenceWrites(m *Mechanism, cast Cast) func(role string) bool {
+func referenceWrites(m Mechanism, cast Cast) func(role string) bool {
 	return func(role string) bool {
 		s, ok := cast[role]
 		if !ok {
 			return true
 		}
-		for _, r := range m.Roles {
+		for _, r := range m.Roles() {
 			if r.Name == role {
 				return s.Name == r.Subjects[0].Name
 			}

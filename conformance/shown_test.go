@@ -57,7 +57,7 @@ func TestSecretsInNoReport(t *testing.T) {
 	m := stale.Mechanism(stale.DefaultConfig())
 	args := filepath.Join(t.TempDir(), "args")
 	subject := "exec:/bin/sh -c 'echo \"$@\" > " + args + "' sh --token=" + token + " -name {name} --password " + password
-	cast, err := m.Subjects(map[string]string{"operator": subject})
+	cast, err := conformance.Subjects(m, map[string]string{"operator": subject})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func TestSecretsInNoReport(t *testing.T) {
 			t.Errorf("%s does not say what it redacted", name)
 		}
 	}
-	_, err = m.Subjects(map[string]string{"operator": "exec:/bin/op --token=" + token + " 'unclosed"})
+	_, err = conformance.Subjects(m, map[string]string{"operator": "exec:/bin/op --token=" + token + " 'unclosed"})
 	if err == nil {
 		t.Fatal("an unclosed quote was accepted")
 	}

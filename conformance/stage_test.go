@@ -16,7 +16,7 @@ import (
 // to be taken and made every threshold NaN.
 func TestStageRefusesTimeScalesOutOfRange(t *testing.T) {
 	for _, scale := range []float64{math.NaN(), math.Inf(1), math.Inf(-1), -1, 1.5} {
-		m := &Mechanism{Name: "test", Scaled: func(float64) *Mechanism { t.Fatal("scaled"); return nil }}
+		var m Mechanism = fakeScalable{Declared: Declare("test", "", nil, nil, nil), scaled: func(float64) Mechanism { t.Fatal("scaled"); return nil }}
 		if _, err := newStage(nil, &scenarios.Scenario{}, nil, &timeline.Timeline{}, &m, Options{TimeScale: scale}); err == nil || !strings.Contains(err.Error(), "out of range") {
 			t.Errorf("time scale %g: %v, want it refused as out of range", scale, err)
 		}
@@ -37,12 +37,12 @@ func TestStageRefusesAPIErrorsInRealTime(t *testing.T) {
 		"deployment": {Cast{"operator": {Impl: Deployment{}}}, Options{}},
 		"cluster":    {Cast{}, Options{Cluster: &rest.Config{}}},
 	} {
-		m := &Mechanism{Name: "test"}
+		var m Mechanism = Declare("test", "", nil, nil, nil)
 		if _, err := newStage(nil, sc, tc.cast, &timeline.Timeline{}, &m, tc.opts); err == nil || !strings.HasPrefix(err.Error(), want) {
 			t.Errorf("%s: %v, want %q", name, err, want)
 		}
 	}
-	m := &Mechanism{Name: "test"}
+	var m Mechanism = Declare("test", "", nil, nil, nil)
 	if st, err := newStage(nil, sc, Cast{}, &timeline.Timeline{}, &m, Options{}); err != nil || st.Sched.Realtime() {
 		t.Errorf("in virtual time: %v, want the stage", err)
 	}

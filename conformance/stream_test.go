@@ -20,7 +20,7 @@ import (
 // tolerance.
 func TestStreamJudgesAsBatch(t *testing.T) {
 	m := stale.Mechanism(stale.DefaultConfig())
-	conformancetest.GoldensStreamAsBatch(t, m, map[string]*conformance.Mechanism{"2s tolerance": m.WithTolerance(2 * time.Second)})
+	conformancetest.GoldensStreamAsBatch(t, m, map[string]conformance.Mechanism{"2s tolerance": m.(conformance.Tolerant).WithTolerance(2 * time.Second)})
 }
 
 // So it does when the tolerance is given ahead, as opcert analyze gives
@@ -36,14 +36,14 @@ func TestStreamJudgesAsBatchAsTheEventsPass(t *testing.T) {
 				what = fmt.Sprintf("%s (mutant %d)", g.Name, seed)
 			}
 			for _, tol := range []time.Duration{0, 2 * time.Second} {
-				s := judge.NewStream(m.Rulebook())
+				s := judge.NewStream(conformance.Rulebook(m))
 				s.Start = timeline.Epoch
 				s.Tolerate(tol)
 				for _, e := range events {
 					s.Add(e)
 				}
 				got, _ := s.Judge(end)
-				want := judge.JudgeWith(m.WithTolerance(tol).Rules, judge.NewJudging(events, end))
+				want := judge.JudgeWith(m.(conformance.Tolerant).WithTolerance(tol).Rules(), judge.NewJudging(events, end))
 				for i := range want {
 					if !reflect.DeepEqual(got[i], want[i]) {
 						t.Errorf("%s, tolerance %s, %s: streamed %s %q, whole %s %q", what, tol, want[i].Rule,

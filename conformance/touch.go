@@ -11,7 +11,7 @@ import (
 // ClusterOperator, a step scaling a team's Deployment. opcert refuses such
 // a run unless told --allow-disruption, listing every Touch first, and
 // lets the run write to no other object it did not create
-// (Mechanism.Touches says them).
+// (Clustered.Touches says them).
 type Touch struct {
 	Kind            schema.GroupKind
 	Namespace, Name string

@@ -34,14 +34,14 @@ import (
 // unproven says why run, which completed or was broken by its subjects,
 // proves nothing of them (nil: it proves something). events are its
 // timeline.
-func unproven(m *Mechanism, cast Cast, events []timeline.Event, run reports.Run) []string {
+func unproven(m Mechanism, cast Cast, events []timeline.Event, run reports.Run) []string {
 	if run.Stopped != "" && run.Stopped != reports.StopSubject {
 		return nil
 	}
 	var why []string
 	for _, role := range slices.Sorted(maps.Keys(cast)) {
 		s := cast[role]
-		r := m.role(role)
+		r := findRole(m, role)
 		if r == nil || r.builtIn(s.Name) {
 			continue
 		}
@@ -64,7 +64,7 @@ func unproven(m *Mechanism, cast Cast, events []timeline.Event, run reports.Run)
 // Unproven is unproven for a run judged again from its report (opcert
 // analyze of a played run's timeline): subjects are its cast as the report
 // names it (role -> subject), run its entry with the cases judged again.
-func Unproven(m *Mechanism, subjects map[string]string, events []timeline.Event, run reports.Run) []string {
+func Unproven(m Mechanism, subjects map[string]string, events []timeline.Event, run reports.Run) []string {
 	cast := Cast{}
 	for role, name := range subjects {
 		cast[role] = Subject{Name: name}

@@ -10,10 +10,10 @@ import (
 )
 
 func TestUnproven(t *testing.T) {
-	m := &Mechanism{Name: "m", Roles: []Role{
+	m := Declare("m", "", []Role{
 		{Name: "operator", Subjects: []Subject{{Name: "reference"}, {Name: "broken"}}, Forms: []Form{FormProcess}},
 		{Name: "watcher", Subjects: []Subject{{Name: "reference"}}},
-	}}
+	}, nil, nil)
 	team := Cast{"operator": {Name: "exec:/bin/op --token=s3cret"}, "watcher": {Name: "reference"}}
 	ours := Cast{"operator": {Name: "broken"}, "watcher": {Name: "reference"}}
 	wrote := func(role string) timeline.Event {

@@ -124,14 +124,15 @@ func analyzeMemory() string {
 	}
 	var streaming, changes, holding []string
 	for _, n := range sortedNames(mechs) {
+		online := conformance.Rulebook(mechs[n]).Online
 		var grows []string
-		for _, o := range mechs[n].Online {
+		for _, o := range online {
 			if o.Grows != "" {
 				grows = append(grows, o.Grows)
 			}
 		}
 		switch {
-		case len(mechs[n].Online) == 0:
+		case len(online) == 0:
 			holding = append(holding, n)
 		case len(grows) > 0:
 			changes = append(changes, n+" ("+strings.Join(grows, "; ")+")")
@@ -187,9 +188,9 @@ func (o *analyzeOptions) run(cmd *cobra.Command, files []string) error {
 		if err != nil {
 			return err
 		}
-		var judges []*conformance.Mechanism
+		var judges []conformance.Mechanism
 		if as != nil {
-			judges = []*conformance.Mechanism{as.m}
+			judges = []conformance.Mechanism{as.m}
 			judged = append(judged, as.judging)
 		} else if judges, err = o.mechanismsOf(cmd.Context(), mechs, f); err != nil {
 			return err
@@ -199,7 +200,7 @@ func (o *analyzeOptions) run(cmd *cobra.Command, files []string) error {
 		for _, m := range judges {
 			name := strings.TrimSuffix(filepath.Base(f), filepath.Ext(f))
 			if len(judges) > 1 {
-				name += "-" + m.Name
+				name += "-" + m.Name()
 			}
 			run, err := o.analyze(cmd, m, f, name, len(rep.Runs), staging, as)
 			if err != nil {
@@ -246,13 +247,13 @@ func (o *analyzeOptions) run(cmd *cobra.Command, files []string) error {
 // analyze judges one file with m as the report's run i, named name, and
 // keeps a copy of its timeline in the report; as, if not nil, says how
 // its run judged it.
-func (o *analyzeOptions) analyze(cmd *cobra.Command, m *conformance.Mechanism, file, name string, i int, staging string, as *asRun) (reports.Run, error) {
+func (o *analyzeOptions) analyze(cmd *cobra.Command, m conformance.Mechanism, file, name string, i int, staging string, as *asRun) (reports.Run, error) {
 	in, err := bounded.Open(file)
 	if err != nil {
 		return reports.Run{}, err
 	}
 	defer in.Close()
-	src, err := record.Open(bounded.Reader(cmd.Context(), in), m.Recording)
+	src, err := record.Open(bounded.Reader(cmd.Context(), in), conformance.RecordingOf(m))
 	if err != nil {
 		return reports.Run{}, fmt.Errorf("%s: %w", file, err)
 	}
@@ -285,7 +286,7 @@ func (o *analyzeOptions) analyze(cmd *cobra.Command, m *conformance.Mechanism, f
 			return reports.Run{}, j.err
 		}
 		j.run.Timeline = rel
-		j.run.Subjects = map[string]string{"mechanism": m.Name} // what the summary shows of who was judged
+		j.run.Subjects = map[string]string{"mechanism": m.Name()} // what the summary shows of who was judged
 		if as != nil {
 			// The run's bound, in its scenario's time: a mechanism that
 			// scales its bound with the run (stackable) judged with it
@@ -300,7 +301,7 @@ func (o *analyzeOptions) analyze(cmd *cobra.Command, m *conformance.Mechanism, f
 
 // judge judges file, open as in and src, with m, and writes its timeline
 // to out; as, if not nil, as its run judged it.
-func (o *analyzeOptions) judge(ctx context.Context, m *conformance.Mechanism, file, name string, in *os.File, src record.Source, out *os.File, as *asRun) (reports.Run, error) {
+func (o *analyzeOptions) judge(ctx context.Context, m conformance.Mechanism, file, name string, in *os.File, src record.Source, out *os.File, as *asRun) (reports.Run, error) {
 	j := record.Judgement{Name: name, Source: file, Until: o.until, Strict: o.strict}
 	var err error
 	var held *heldSource // a played run's events
@@ -332,7 +333,7 @@ func (o *analyzeOptions) judge(ctx context.Context, m *conformance.Mechanism, fi
 		enc := json.NewEncoder(w)
 		j.Tee = func(e timeline.Event) error { return enc.Encode(e) }
 	}
-	run, err := record.Judge(ctx, src, m.Judged(), j)
+	run, err := record.Judge(ctx, src, conformance.Judged(m), j)
 	if err != nil {
 		if ctx.Err() != nil {
 			return reports.Run{}, err
@@ -361,17 +362,17 @@ func (o *analyzeOptions) judge(ctx context.Context, m *conformance.Mechanism, fi
 // the file's first API object, in name order (stale and clusteroperator
 // both record ClusterOperators: a captured stream is judged by each, and
 // says so in its runs' names).
-func (o *analyzeOptions) mechanismsOf(ctx context.Context, mechs map[string]*conformance.Mechanism, file string) ([]*conformance.Mechanism, error) {
+func (o *analyzeOptions) mechanismsOf(ctx context.Context, mechs map[string]conformance.Mechanism, file string) ([]conformance.Mechanism, error) {
 	if o.mechanism != "" {
-		return []*conformance.Mechanism{mechs[o.mechanism]}, nil
+		return []conformance.Mechanism{mechs[o.mechanism]}, nil
 	}
 	gk, err := firstKind(ctx, file)
 	if err != nil {
 		return nil, err
 	}
-	var found []*conformance.Mechanism
+	var found []conformance.Mechanism
 	for _, n := range sortedNames(mechs) {
-		if mechs[n].Recording.Records(gk) {
+		if conformance.RecordingOf(mechs[n]).Records(gk) {
 			found = append(found, mechs[n])
 		}
 	}
@@ -457,7 +458,7 @@ func reportRunOf(data []byte, file string) (reportRun, bool) {
 	return reportRun{}, false
 }
 
-func sortedNames(mechs map[string]*conformance.Mechanism) []string {
+func sortedNames(mechs map[string]conformance.Mechanism) []string {
 	var names []string
 	for n := range mechs {
 		names = append(names, n)
@@ -466,7 +467,7 @@ func sortedNames(mechs map[string]*conformance.Mechanism) []string {
 	return names
 }
 
-func mechanismNames(mechs map[string]*conformance.Mechanism) string {
+func mechanismNames(mechs map[string]conformance.Mechanism) string {
 	return strings.Join(sortedNames(mechs), ", ")
 }
 

@@ -22,7 +22,7 @@ import (
 // mechanism, its flags, the time scale, the tolerance, strictness, the
 // run's start and end), so that analyze gives the run's verdicts.
 type asRun struct {
-	m       *conformance.Mechanism
+	m       conformance.Mechanism
 	judging reports.Judging
 	strict  bool
 	// start is the instant offsets count from, until the end after it.
@@ -89,10 +89,11 @@ func (o *analyzeOptions) asRunOf(cmd *cobra.Command, file string) (*asRun, error
 		as.until = (&conformance.Stage{Scale: r.TimeScale}).Scaled(r.Virtual)
 	}
 	if as.scale != 0 && as.scale != 1 {
-		if m.Scaled == nil {
-			return nil, fmt.Errorf("%s: its run scaled its times by %g, and mechanism %s cannot scale its times", file, as.scale, m.Name)
+		s, ok := m.(conformance.Scalable)
+		if !ok {
+			return nil, fmt.Errorf("%s: its run scaled its times by %g, and mechanism %s cannot scale its times", file, as.scale, m.Name())
 		}
-		m = m.Scaled(as.scale)
+		m = s.Scaled(as.scale)
 	}
 	as.m = m
 	if differ := o.contradictions(cmd, set, r.Mechanism, as); len(differ) > 0 {

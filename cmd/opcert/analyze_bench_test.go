@@ -16,6 +16,7 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/conformance/stale"
 	"github.com/opcert/opcert/record"
 	"github.com/opcert/opcert/reports"
@@ -157,7 +158,7 @@ func BenchmarkAnalyze(b *testing.B) {
 				b.Fatal(err)
 			}
 			defer in.Close()
-			src, err := record.Open(in, m.Recording)
+			src, err := record.Open(in, conformance.RecordingOf(m))
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -171,7 +172,7 @@ func BenchmarkAnalyze(b *testing.B) {
 				runtime.ReadMemStats(&ms)
 				held = max(held, ms.HeapAlloc)
 			}
-			if run, err = record.Judge(context.Background(), src, m.Judged(), record.Judgement{Name: "bench", Source: path, Tolerance: tol, AfterRead: measure}); err != nil {
+			if run, err = record.Judge(context.Background(), src, conformance.Judged(m), record.Judgement{Name: "bench", Source: path, Tolerance: tol, AfterRead: measure}); err != nil {
 				b.Fatal(err)
 			}
 		}))
@@ -236,7 +237,7 @@ func BenchmarkAnalyzeHeld(b *testing.B) {
 							held = max(held, ms.HeapAlloc-base.HeapAlloc)
 						}
 					}
-					if _, err := record.Judge(context.Background(), src, m.Judged(), record.Judgement{Name: "bench", Source: path, Tolerance: tol, AfterRead: measure}); err != nil {
+					if _, err := record.Judge(context.Background(), src, conformance.Judged(m), record.Judgement{Name: "bench", Source: path, Tolerance: tol, AfterRead: measure}); err != nil {
 						b.Fatal(err)
 					}
 					in.Close()

@@ -53,7 +53,7 @@ func TestAnalyzeStackableRecording(t *testing.T) {
 		t.Fatalf("exit %d, want 0\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
 	run := readReport(t, out).Runs[0]
-	want := judge.Judge(stackable.Mechanism(stackable.DefaultConfig()).Rules, events, timeline.Epoch.Add(sc.Duration.Duration))
+	want := judge.Judge(stackable.Mechanism(stackable.DefaultConfig()).Rules(), events, timeline.Epoch.Add(sc.Duration.Duration))
 	if len(run.Cases) != len(want)+1 { // and the scenario's expectations
 		t.Fatalf("%d cases, want %d and EXPECT", len(run.Cases), len(want))
 	}

@@ -20,7 +20,7 @@ import (
 // or is named opcert-<id>-NN-... (cluster-scoped), and is deleted at the
 // end, Ctrl-C included, or by the next run after a SIGKILL (cluster.Sweep);
 // what it did not create it writes only as listed by the mechanisms
-// (Mechanism.Touches) and allowed by --allow-disruption. It creates only
+// (conformance.Clustered) and allowed by --allow-disruption. It creates only
 // what its kinds allow (cluster_kinds.go): security-sensitive kinds only
 // when --allow-disruption=KIND names them.
 
@@ -90,15 +90,15 @@ func (c *clusterFlags) check(plans []plan, named bool) error {
 	if !named {
 		var can []string
 		for _, p := range plans {
-			if p.m.Touches != nil {
+			if _, ok := p.m.(conformance.Clustered); ok {
 				can = append(can, p.sc.Name)
 			}
 		}
 		return fmt.Errorf("on a cluster, name the scenarios to play (--scenario NAME, or files): each plays in real time, scaled by --time-scale; built-ins that can play on a cluster: %s", strings.Join(can, ", "))
 	}
 	for _, p := range plans {
-		if p.m.Touches == nil {
-			return fmt.Errorf("%s: mechanism %s cannot be played on a cluster (its world is simulated by opcert); choose scenarios of a mechanism that can (--scenario, or scenario files)", p.sc.Source, p.m.Name)
+		if _, ok := p.m.(conformance.Clustered); !ok {
+			return fmt.Errorf("%s: mechanism %s cannot be played on a cluster (its world is simulated by opcert); choose scenarios of a mechanism that can (--scenario, or scenario files)", p.sc.Source, p.m.Name())
 		}
 		if r, s, ok := castHas[conformance.Process](p.cast); ok {
 			return fmt.Errorf("--subject %s=%s: an executable runs against opcert's own API server (process mode); on a cluster, deploy it and give deployment:NAMESPACE/NAME", r, s)
@@ -106,6 +106,10 @@ func (c *clusterFlags) check(plans []plan, named bool) error {
 	}
 	return nil
 }
+
+// clustered is what m says of a run on a cluster: in cluster mode every
+// plan's mechanism is Clustered once clusterFlags.check has passed.
+func clustered(m conformance.Mechanism) conformance.Clustered { return m.(conformance.Clustered) }
 
 // castHas finds a role of the cast played by a T.
 func castHas[T any](cast conformance.Cast) (role, subject string, ok bool) {
@@ -122,7 +126,7 @@ func castHas[T any](cast conformance.Cast) (role, subject string, ok bool) {
 func touches(plans []plan) (objects []cluster.Ref, why map[cluster.Ref][]string) {
 	why = map[cluster.Ref][]string{}
 	for _, p := range plans {
-		for _, t := range p.m.Touches(p.sc, p.cast) {
+		for _, t := range clustered(p.m).Touches(p.sc, p.cast) {
 			r := cluster.Ref{Kind: t.Kind, Namespace: t.Namespace, Name: t.Name}
 			if _, seen := why[r]; !seen {
 				objects = append(objects, r)

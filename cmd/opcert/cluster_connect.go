@@ -146,7 +146,7 @@ func (cf *clusterFlags) preflight(ctx context.Context, c client.Client, plans []
 	}
 	var record []schema.GroupKind
 	for _, p := range plans {
-		record = append(record, p.m.ClusterKinds...)
+		record = append(record, clustered(p.m).ClusterKinds()...)
 	}
 	var sweep []cluster.Permission
 	for _, cr := range creations {
@@ -171,7 +171,7 @@ func (cf *clusterFlags) preflight(ctx context.Context, c client.Client, plans []
 func rights(ctx context.Context, c client.Client, plans []plan, objects []cluster.Ref, more []cluster.Permission) error {
 	var kinds, creates []cluster.GroupResource
 	for _, p := range plans {
-		gr, err := resource(c, p.m.Expects, fmt.Sprintf("which mechanism %s works on", p.m.Name))
+		gr, err := resource(c, conformance.ExpectedKind(p.m.Name()), fmt.Sprintf("which mechanism %s works on", p.m.Name()))
 		if err != nil {
 			return err
 		}
@@ -216,14 +216,12 @@ func rights(ctx context.Context, c client.Client, plans []plan, objects []cluste
 var deploymentKind = appsv1.SchemeGroupVersion.WithKind("Deployment").GroupKind()
 
 // access is the rights a plan's mechanism says its run needs beyond
-// cluster.Needs (Mechanism.Access), on kinds the cluster must serve.
+// cluster.Needs (conformance.Clustered's Access), on kinds the cluster
+// must serve.
 func access(c client.Client, p plan) ([]cluster.Permission, error) {
-	if p.m.Access == nil {
-		return nil, nil
-	}
 	var out []cluster.Permission
-	for _, a := range p.m.Access(p.sc, p.cast) {
-		gr, err := resource(c, a.Kind, fmt.Sprintf("which mechanism %s reads or writes", p.m.Name))
+	for _, a := range clustered(p.m).Access(p.sc, p.cast) {
+		gr, err := resource(c, a.Kind, fmt.Sprintf("which mechanism %s reads or writes", p.m.Name()))
 		if err != nil {
 			return nil, err
 		}

@@ -47,11 +47,9 @@ func (c creation) String() string {
 func (c *clusterFlags) creations(plans []plan) []creation {
 	var out []creation
 	for _, p := range plans {
-		policy := cluster.KindPolicy{Declared: p.m.ClusterKinds, Allowed: c.allowKinds}
-		var own []string
-		if p.m.Namespaces != nil {
-			own = p.m.Namespaces(p.sc)
-		}
+		cl := clustered(p.m)
+		policy := cluster.KindPolicy{Declared: cl.ClusterKinds(), Allowed: c.allowKinds}
+		own := cl.Namespaces(p.sc)
 		// Steps play in the order of their times, those at one time in
 		// the order of the file.
 		steps := slices.Clone(p.sc.Steps)
@@ -130,12 +128,12 @@ func (c *clusterFlags) printCreates(w io.Writer, plans []plan) {
 	fmt.Fprintf(w, "  Namespace %s: the run's own, the record of what it may create\n", cluster.RunNamespace("<run id>"))
 	var mechs []string
 	for _, p := range plans {
-		if slices.Contains(mechs, p.m.Name) {
+		if slices.Contains(mechs, p.m.Name()) {
 			continue
 		}
-		mechs = append(mechs, p.m.Name)
-		for _, gk := range p.m.ClusterKinds {
-			fmt.Fprintf(w, "  %s objects named %s-NN-...: what mechanism %s's world creates\n", cluster.KindString(gk), cluster.RunNamespace("<run id>"), p.m.Name)
+		mechs = append(mechs, p.m.Name())
+		for _, gk := range clustered(p.m).ClusterKinds() {
+			fmt.Fprintf(w, "  %s objects named %s-NN-...: what mechanism %s's world creates\n", cluster.KindString(gk), cluster.RunNamespace("<run id>"), p.m.Name())
 		}
 	}
 	var refused []string

@@ -87,7 +87,7 @@ stopped by signal n (the report directory left as it was).`,
 // maxFuzzDuration bounds --duration as scenarios bound theirs.
 const maxFuzzDuration = 30 * 24 * time.Hour
 
-func (o *fuzzOptions) check(mechs map[string]*conformance.Mechanism) (*conformance.Mechanism, error) {
+func (o *fuzzOptions) check(mechs map[string]conformance.Mechanism) (conformance.Mechanism, error) {
 	drawable := strings.Join(scenarios.Drawable(), ", ")
 	switch {
 	case o.mechanism == "":
@@ -126,7 +126,7 @@ func (o *fuzzOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	cast, err := m.Subjects(choices[m.Name])
+	cast, err := conformance.Subjects(m, choices[m.Name()])
 	if err != nil {
 		return err
 	}
@@ -185,7 +185,7 @@ func (o *fuzzOptions) run(cmd *cobra.Command) error {
 	fmt.Fprintln(stdout)
 	if finding == nil {
 		fmt.Fprintf(stdout, "PASS: %d drawn %s scenarios (draws %d to %d, %s each) passed every rule in %s; report in %s\n",
-			drawn, m.Name, o.draw, o.draw+uint64(o.runs)-1, o.duration, rep.Wall.Round(time.Millisecond), o.out)
+			drawn, m.Name(), o.draw, o.draw+uint64(o.runs)-1, o.duration, rep.Wall.Round(time.Millisecond), o.out)
 		return nil
 	}
 	printFinding(stdout, finding, o.out)

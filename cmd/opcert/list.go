@@ -151,17 +151,17 @@ reconciler too, in library mode) and why not the others.`,
 			return err
 		}
 		for _, m := range mechs {
-			for _, r := range m.Roles {
+			for _, r := range m.Roles() {
 				for i, s := range r.Subjects {
-					entries = append(entries, subjectEntry{m.Name, r.Name, s.Name, i == 0, subjectKind(r, s), s.Description})
+					entries = append(entries, subjectEntry{m.Name(), r.Name, s.Name, i == 0, subjectKind(r, s), s.Description})
 				}
 				if r.Takes(conformance.FormProcess) {
 					entries = append(entries,
-						subjectEntry{m.Name, r.Name, "exec:COMMAND", false, "external", "your executable, one process per instance, in real time ({name}: the object it owns; process mode)"})
+						subjectEntry{m.Name(), r.Name, "exec:COMMAND", false, "external", "your executable, one process per instance, in real time ({name}: the object it owns; process mode)"})
 				}
 				if r.Takes(conformance.FormCluster) {
 					entries = append(entries,
-						subjectEntry{m.Name, r.Name, "deployment:NS/NAME", false, "external", "your Deployment on the --kubeconfig cluster, in real time ({name}: the object it owns; cluster mode)"})
+						subjectEntry{m.Name(), r.Name, "deployment:NS/NAME", false, "external", "your Deployment on the --kubeconfig cluster, in real time ({name}: the object it owns; cluster mode)"})
 				}
 			}
 		}

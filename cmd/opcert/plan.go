@@ -13,7 +13,7 @@ import (
 
 type plan struct {
 	sc   *scenarios.Scenario
-	m    *conformance.Mechanism
+	m    conformance.Mechanism
 	cast conformance.Cast
 	// realTime says the run plays on the wall clock: an executable or a
 	// Deployment plays a role, or the run is on a cluster.
@@ -40,10 +40,11 @@ const (
 )
 
 func (p plan) calls() int {
-	if p.m.Estimate == nil {
+	e, ok := p.m.(conformance.Estimating)
+	if !ok {
 		return 0
 	}
-	return p.m.Estimate(p.sc)
+	return e.Estimate(p.sc)
 }
 
 // wall is the time the run should take, start-up of the API server aside:
@@ -81,7 +82,7 @@ func printPlan(w io.Writer, plans []plan, skipped []reports.Skipped, out string,
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "#\tSCENARIO\tMECHANISM\tSUBJECTS\tDURATION\tPLAYED IN\tAPI CALLS (EST.)\tWALL (EST.)")
 	for i, p := range plans {
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%d\t%s\n", i+1, p.sc.Name, p.m.Name, reports.SubjectList(p.cast.Names()),
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t%d\t%s\n", i+1, p.sc.Name, p.m.Name(), reports.SubjectList(p.cast.Names()),
 			p.sc.Duration.Duration, p.played(scale), p.calls(), p.wall(scale).Round(time.Millisecond))
 	}
 	if err := tw.Flush(); err != nil {

@@ -24,12 +24,13 @@ import (
 // whether it is (rather than its scenario's). external says a subject outside opcert (an
 // executable, a Deployment) plays a role in the run.
 func (o *runOptions) unplayable(p plan, external bool) (why, fix string, mechanisms bool) {
+	_, scalable := p.m.(conformance.Scalable)
 	switch {
-	case o.timeScale != 1 && p.m.Scaled == nil:
-		return fmt.Sprintf("mechanism %s cannot scale its times, so --time-scale %g cannot play it", p.m.Name, o.timeScale),
+	case o.timeScale != 1 && !scalable:
+		return fmt.Sprintf("mechanism %s cannot scale its times, so --time-scale %g cannot play it", p.m.Name(), o.timeScale),
 			"run it without --time-scale, or leave it out (--mechanism, --scenario)", true
 	case external && !realTimeRoles(p.m):
-		return fmt.Sprintf("mechanism %s has no role an executable or a Deployment can play, so its runs would judge only opcert's own subjects", p.m.Name),
+		return fmt.Sprintf("mechanism %s has no role an executable or a Deployment can play, so its runs would judge only opcert's own subjects", p.m.Name()),
 			"run it without exec: or deployment: subjects, or leave it out (--mechanism, --scenario)", true
 	case p.realTime && conformance.RealTimeFaults(p.sc) != nil:
 		// Refused with RealTimeFaults' own words: the step's line, the fix.
@@ -40,8 +41,8 @@ func (o *runOptions) unplayable(p plan, external bool) (why, fix string, mechani
 
 // realTimeRoles tells whether a subject outside opcert can play any of
 // the mechanism's roles.
-func realTimeRoles(m *conformance.Mechanism) bool {
-	return slices.ContainsFunc(m.Roles, func(r conformance.Role) bool {
+func realTimeRoles(m conformance.Mechanism) bool {
+	return slices.ContainsFunc(m.Roles(), func(r conformance.Role) bool {
 		return r.Takes(conformance.FormProcess) || r.Takes(conformance.FormCluster)
 	})
 }
@@ -63,7 +64,7 @@ func (o *runOptions) playable(plans []plan, named bool) ([]plan, []reports.Skipp
 		case why == "":
 			play = append(play, p)
 		case !refuse:
-			skipped = append(skipped, reports.Skipped{Scenario: p.sc.Name, Mechanism: p.m.Name, Why: why})
+			skipped = append(skipped, reports.Skipped{Scenario: p.sc.Name, Mechanism: p.m.Name(), Why: why})
 		case mechanisms:
 			return nil, nil, fmt.Errorf("%s: %s; %s", p.sc.Source, why, fix)
 		default:

@@ -72,7 +72,7 @@ func (f *reactionFlag) Set(s string) error {
 // apply rebuilds each mechanism with the bound the flag gives it. A
 // mechanism named that does not exist, or judges no reaction, is the
 // input's fault.
-func (f *reactionFlag) apply(mechs map[string]*conformance.Mechanism) error {
+func (f *reactionFlag) apply(mechs map[string]conformance.Mechanism) error {
 	names := make([]string, 0, len(f.byMech))
 	for n := range f.byMech {
 		names = append(names, n)
@@ -83,7 +83,7 @@ func (f *reactionFlag) apply(mechs map[string]*conformance.Mechanism) error {
 		if !ok {
 			return fmt.Errorf("--reaction-bound %s=%s: no such mechanism; mechanisms: %s", n, f.byMech[n], strings.Join(sortedKeys(mechs), ", "))
 		}
-		if m.WithReaction == nil {
+		if _, reactive := m.(conformance.Reactive); !reactive {
 			return fmt.Errorf("--reaction-bound %s=%s: mechanism %s judges no reaction (its seed fixes every deadline)", n, f.byMech[n], n)
 		}
 	}
@@ -92,8 +92,8 @@ func (f *reactionFlag) apply(mechs map[string]*conformance.Mechanism) error {
 		if !ok && f.all != nil {
 			d, ok = *f.all, true
 		}
-		if ok && m.WithReaction != nil {
-			mechs[n] = m.WithReaction(d)
+		if r, reactive := m.(conformance.Reactive); ok && reactive {
+			mechs[n] = r.WithReaction(d)
 		}
 	}
 	return nil

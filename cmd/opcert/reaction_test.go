@@ -12,12 +12,9 @@ import (
 // value for all or one per mechanism (its own winning), and refuses
 // values out of range and mechanisms that do not exist or judge none.
 func TestReactionFlag(t *testing.T) {
-	mechs := func() map[string]*conformance.Mechanism {
-		var bounded func(d time.Duration) *conformance.Mechanism
-		bounded = func(d time.Duration) *conformance.Mechanism {
-			return &conformance.Mechanism{Name: "a", Reaction: d, WithReaction: bounded}
-		}
-		return map[string]*conformance.Mechanism{"a": bounded(30 * time.Second), "b": {Name: "b"}}
+	mechs := func() map[string]conformance.Mechanism {
+		return map[string]conformance.Mechanism{"a": reactive{conformance.Declare("a", "", nil, nil, nil), 30 * time.Second},
+			"b": conformance.Declare("b", "", nil, nil, nil)}
 	}
 	for _, tc := range []struct {
 		name string
@@ -57,9 +54,20 @@ func TestReactionFlag(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if m["a"].Reaction != tc.want || m["b"].Reaction != 0 {
-				t.Errorf("bounds a %s, b %s; want %s, 0", m["a"].Reaction, m["b"].Reaction, tc.want)
+			if conformance.ReactionOf(m["a"]) != tc.want || conformance.ReactionOf(m["b"]) != 0 {
+				t.Errorf("bounds a %s, b %s; want %s, 0", conformance.ReactionOf(m["a"]), conformance.ReactionOf(m["b"]), tc.want)
 			}
 		})
 	}
 }
+
+// reactive is a mechanism of a test that judges reactions within its
+// bound.
+type reactive struct {
+	conformance.Declared
+	bound time.Duration
+}
+
+func (r reactive) Reaction() time.Duration { return r.bound }
+
+func (r reactive) WithReaction(d time.Duration) conformance.Mechanism { return reactive{r.Declared, d} }

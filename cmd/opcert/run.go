@@ -49,7 +49,7 @@ type runOptions struct {
 // mechanismFlags build each registered mechanism from its flags' values,
 // and from the flags every mechanism takes (--reaction-bound).
 type mechanismFlags struct {
-	builds   []func() (*conformance.Mechanism, error)
+	builds   []func() (conformance.Mechanism, error)
 	reaction *reactionFlag
 	// set holds these flags alone (the command's flag set holds them too),
 	// so that a report can say which were given (given) and analyze can
@@ -71,14 +71,14 @@ func addMechanismFlags(f *pflag.FlagSet) mechanismFlags {
 }
 
 // build makes every mechanism from its parsed flags, by name.
-func (b mechanismFlags) build() (map[string]*conformance.Mechanism, error) {
-	mechs := map[string]*conformance.Mechanism{}
+func (b mechanismFlags) build() (map[string]conformance.Mechanism, error) {
+	mechs := map[string]conformance.Mechanism{}
 	for _, build := range b.builds {
 		m, err := build()
 		if err != nil {
 			return nil, err
 		}
-		mechs[m.Name] = m
+		mechs[m.Name()] = m
 	}
 	if err := b.reaction.apply(mechs); err != nil {
 		return nil, err
@@ -353,7 +353,7 @@ func programs(subjects []string) []string {
 }
 
 // plan loads the scenarios and resolves each one's mechanism and subjects.
-func (o *runOptions) plan(files []string, mechs map[string]*conformance.Mechanism) ([]plan, error) {
+func (o *runOptions) plan(files []string, mechs map[string]conformance.Mechanism) ([]plan, error) {
 	scs, err := o.load(files, mechs)
 	if err != nil {
 		return nil, err
@@ -373,7 +373,7 @@ func (o *runOptions) plan(files []string, mechs map[string]*conformance.Mechanis
 		if !ok {
 			return nil, fmt.Errorf("%s: no mechanism %q", sc.Source, sc.Mechanism)
 		}
-		subjects, err := m.Subjects(choices[m.Name])
+		subjects, err := conformance.Subjects(m, choices[m.Name()])
 		if err != nil {
 			return nil, err
 		}
@@ -396,8 +396,8 @@ func ambiguousExternal(flags []string, choices map[string]map[string]string, pla
 		}
 		var takers []string
 		for _, p := range plans {
-			if choices[p.m.Name][key] == subject && !slices.Contains(takers, p.m.Name) {
-				takers = append(takers, p.m.Name)
+			if choices[p.m.Name()][key] == subject && !slices.Contains(takers, p.m.Name()) {
+				takers = append(takers, p.m.Name())
 			}
 		}
 		if len(takers) > 1 {
@@ -408,7 +408,7 @@ func ambiguousExternal(flags []string, choices map[string]map[string]string, pla
 	return nil
 }
 
-func (o *runOptions) load(files []string, mechs map[string]*conformance.Mechanism) ([]*scenarios.Scenario, error) {
+func (o *runOptions) load(files []string, mechs map[string]conformance.Mechanism) ([]*scenarios.Scenario, error) {
 	if len(files) > 0 && len(o.scenarios) > 0 {
 		return nil, fmt.Errorf("give scenario files or --scenario names, not both")
 	}
@@ -441,7 +441,7 @@ func (o *runOptions) load(files []string, mechs map[string]*conformance.Mechanis
 
 // builtinsOf are the built-in scenarios of the mechanisms --mechanism
 // names, in the built-ins' order; a name that is no mechanism is refused.
-func (o *runOptions) builtinsOf(mechs map[string]*conformance.Mechanism) ([]*scenarios.Scenario, error) {
+func (o *runOptions) builtinsOf(mechs map[string]conformance.Mechanism) ([]*scenarios.Scenario, error) {
 	for _, n := range o.only {
 		if _, ok := mechs[n]; !ok {
 			return nil, fmt.Errorf("--mechanism %q: no such mechanism; mechanisms: %s", n, strings.Join(sortedKeys(mechs), ", "))
@@ -465,7 +465,7 @@ func (o *runOptions) builtinsOf(mechs map[string]*conformance.Mechanism) ([]*sce
 // mechanism whose role has that subject (operator=slow is stale's slow
 // operator, and leaves staticpod's operator alone); a choice that fits no
 // mechanism is an error. A scoped one is the named mechanism's to check.
-func parseSubjects(flags []string, mechs map[string]*conformance.Mechanism) (map[string]map[string]string, error) {
+func parseSubjects(flags []string, mechs map[string]conformance.Mechanism) (map[string]map[string]string, error) {
 	out := map[string]map[string]string{}
 	choose := func(mech, role, subject string) {
 		if out[mech] == nil {
@@ -487,8 +487,8 @@ func parseSubjects(flags []string, mechs map[string]*conformance.Mechanism) (map
 		}
 		matched, roleKnown := false, false
 		for name, m := range mechs {
-			roleKnown = roleKnown || m.HasRole(key)
-			if m.HasSubject(key, subject) {
+			roleKnown = roleKnown || conformance.HasRole(m, key)
+			if conformance.HasSubject(m, key, subject) {
 				choose(name, key, subject)
 				matched = true
 			}
@@ -509,7 +509,7 @@ func parseSubjects(flags []string, mechs map[string]*conformance.Mechanism) (map
 // deployment:) that no role took, as each role that takes its form says
 // it (their placeholders differ), or, when none takes it, as each role of
 // that name says why not (Role.Cannot); nil for a subject of opcert's.
-func external(mechs map[string]*conformance.Mechanism, role, subject string) error {
+func external(mechs map[string]conformance.Mechanism, role, subject string) error {
 	if !conformance.External(subject) {
 		return nil
 	}
@@ -520,13 +520,13 @@ func external(mechs map[string]*conformance.Mechanism, role, subject string) err
 	var errs, refusals []string
 	for _, name := range sortedNames(mechs) {
 		m := mechs[name]
-		if !m.HasRole(role) {
+		if !conformance.HasRole(m, role) {
 			continue
 		}
-		if _, err := m.Subjects(map[string]string{role: subject}); err != nil && m.Takes(role, form) {
+		if _, err := conformance.Subjects(m, map[string]string{role: subject}); err != nil && conformance.Takes(m, role, form) {
 			errs = append(errs, "as "+name+"."+role+": "+err.Error())
 		} else if err != nil {
-			refusals = append(refusals, m.Refusal(role, form).Error())
+			refusals = append(refusals, conformance.Refusal(m, role, form).Error())
 		}
 	}
 	if len(errs) == 0 {
@@ -539,10 +539,10 @@ func external(mechs map[string]*conformance.Mechanism, role, subject string) err
 }
 
 // subjectsOf lists the subjects of a role in every mechanism that has it.
-func subjectsOf(mechs map[string]*conformance.Mechanism, role string) string {
+func subjectsOf(mechs map[string]conformance.Mechanism, role string) string {
 	var out []string
 	for name, m := range mechs {
-		for _, r := range m.Roles {
+		for _, r := range m.Roles() {
 			if r.Name != role {
 				continue
 			}
@@ -557,10 +557,10 @@ func subjectsOf(mechs map[string]*conformance.Mechanism, role string) string {
 	return strings.Join(out, "; ")
 }
 
-func allRoles(mechs map[string]*conformance.Mechanism) string {
+func allRoles(mechs map[string]conformance.Mechanism) string {
 	var out []string
 	for name, m := range mechs {
-		for _, r := range m.Roles {
+		for _, r := range m.Roles() {
 			out = append(out, name+"."+r.Name)
 		}
 	}

@@ -349,7 +349,7 @@ func oneLine(s string) string {
 
 // selftestPlan is a mechanism's share of the self-test.
 type selftestPlan struct {
-	m        *conformance.Mechanism
+	m        conformance.Mechanism
 	mutants  []mutant
 	faithful []mutant
 	scs      []*scenarios.Scenario
@@ -381,7 +381,7 @@ func matrixInputs(plans []selftestPlan, maxCalls int) (rules, mutants, faithful 
 	rules, mutants, faithful = map[string][]string{}, map[string][]string{}, map[string][]string{}
 	for _, p := range plans {
 		var rs, ms, fs []string
-		for _, r := range p.m.Rules {
+		for _, r := range p.m.Rules() {
 			rs = append(rs, r.ID)
 		}
 		for _, mu := range p.mutants {
@@ -391,16 +391,16 @@ func matrixInputs(plans []selftestPlan, maxCalls int) (rules, mutants, faithful 
 			fs = append(fs, v.String())
 		}
 		if len(p.scs) == 0 {
-			notJudged = append(notJudged, notJudgedMechanism{Mechanism: p.m.Name, Rules: rs, Mutants: ms, Faithful: fs,
+			notJudged = append(notJudged, notJudgedMechanism{Mechanism: p.m.Name(), Rules: rs, Mutants: ms, Faithful: fs,
 				Why: fmt.Sprintf("each of its %d scenarios is over --max-calls %d", len(p.skipped), maxCalls)})
 			continue
 		}
-		rules[p.m.Name], mutants[p.m.Name], faithful[p.m.Name] = rs, ms, fs
+		rules[p.m.Name()], mutants[p.m.Name()], faithful[p.m.Name()] = rs, ms, fs
 	}
 	return rules, mutants, faithful, notJudged
 }
 
-func (o *selftestOptions) plan(mechs map[string]*conformance.Mechanism) ([]selftestPlan, error) {
+func (o *selftestOptions) plan(mechs map[string]conformance.Mechanism) ([]selftestPlan, error) {
 	names := sortedKeys(mechs)
 	if len(o.only) > 0 {
 		names = nil
@@ -428,7 +428,7 @@ func (o *selftestOptions) plan(mechs map[string]*conformance.Mechanism) ([]selft
 	played := 0
 	for _, n := range names {
 		p := selftestPlan{m: mechs[n]}
-		for _, r := range p.m.Roles {
+		for _, r := range p.m.Roles() {
 			for _, s := range r.Subjects[1:] {
 				switch {
 				case s.Faithful:
@@ -500,9 +500,9 @@ func (o *selftestOptions) run(cmd *cobra.Command) error {
 	rep.NotJudged = notJudged
 	total := 0
 	for _, p := range plans {
-		rep.Mechanisms = append(rep.Mechanisms, p.m.Name)
+		rep.Mechanisms = append(rep.Mechanisms, p.m.Name())
 		for _, sc := range p.scs {
-			rep.Scenarios[p.m.Name] = append(rep.Scenarios[p.m.Name], sc.Name)
+			rep.Scenarios[p.m.Name()] = append(rep.Scenarios[p.m.Name()], sc.Name)
 		}
 		rep.Skipped = append(rep.Skipped, p.skipped...)
 		total += len(p.scs) * (len(p.mutants) + len(p.faithful) + 1)
@@ -544,7 +544,7 @@ func (o *selftestOptions) run(cmd *cobra.Command) error {
 				// A faithful variant words its messages its own way: its
 				// conventions warn, whatever --strict says.
 				isFaithful := k > len(p.mutants)
-				cast, err := p.m.Subjects(choice)
+				cast, err := conformance.Subjects(p.m, choice)
 				if err != nil {
 					return err
 				}
@@ -565,7 +565,7 @@ func (o *selftestOptions) run(cmd *cobra.Command) error {
 					return envError{fmt.Errorf("%s: the self-test stopped at %s; %s was left as it was", run.Error, sc.Name, o.out)}
 				}
 				rep.APICalls += run.APICalls
-				r := selftestRun{Mechanism: p.m.Name, Mutant: name, Run: run}
+				r := selftestRun{Mechanism: p.m.Name(), Mutant: name, Run: run}
 				if isFaithful {
 					r.Mutant, r.Faithful = "", name
 				}

@@ -13,9 +13,9 @@ func TestParseSubjectsScopesRoles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	mechs := map[string]*conformance.Mechanism{}
+	mechs := map[string]conformance.Mechanism{}
 	for _, m := range all {
-		mechs[m.Name] = m
+		mechs[m.Name()] = m
 	}
 	for _, tc := range []struct {
 		flag, want string // want: mechanism.role=subject chosen, or the error's text

@@ -30,8 +30,8 @@ func init() {
 		return
 	}
 	conformance.Register(conformance.Plugin{Name: toyName, Seed: "900",
-		Flags: func(*pflag.FlagSet) func() (*conformance.Mechanism, error) {
-			return func() (*conformance.Mechanism, error) { return toyMechanism(), nil }
+		Flags: func(*pflag.FlagSet) func() (conformance.Mechanism, error) {
+			return func() (conformance.Mechanism, error) { return toyMechanism(), nil }
 		},
 		Scenarios: scenarios.Kind{
 			World:   reflect.TypeFor[struct{}](),
@@ -42,20 +42,25 @@ func init() {
 		}})
 }
 
-// toyMechanism has one role, played by opcert's own keeper only, and no
-// Scaled: its world is empty and it judges nothing, which is all a plan
-// needs of it.
-func toyMechanism() *conformance.Mechanism {
-	why := "a test's mechanism: it plays only its own keeper"
-	return &conformance.Mechanism{Name: toyName, Seed: "900",
-		Roles: []conformance.Role{{Name: toyRole, Cannot: conformance.NoForm(why),
-			Subjects: []conformance.Subject{{Name: "reference", Description: "keeps nothing"}}}},
-		Expects: corev1.SchemeGroupVersion.WithKind("ConfigMap"),
-		Cannot:  map[string]string{conformance.CannotWatch: why, conformance.CannotStream: why},
-		Build: func(context.Context, *conformance.Stage, *scenarios.Scenario, conformance.Cast) (conformance.Actions, error) {
+// toyMechanism has one role, played by opcert's own keeper only, and is
+// not Scalable: its world is empty and it judges nothing, which is all a
+// plan needs of it.
+func toyMechanism() conformance.Mechanism {
+	roles := []conformance.Role{{Name: toyRole, Cannot: conformance.NoForm(toyCannot),
+		Subjects: []conformance.Subject{{Name: "reference", Description: "keeps nothing"}}}}
+	return toy{conformance.Declare(toyName, "900", roles, nil,
+		func(context.Context, *conformance.Stage, *scenarios.Scenario, conformance.Cast) (conformance.Actions, error) {
 			return toyActions.On(emptyWorld{}), nil
-		},
-	}
+		})}
+}
+
+const toyCannot = "a test's mechanism: it plays only its own keeper"
+
+// toy is the mechanism: the contract and the reasons for what it lacks.
+type toy struct{ conformance.Declared }
+
+func (toy) Cannot() map[string]string {
+	return map[string]string{conformance.CannotWatch: toyCannot, conformance.CannotStream: toyCannot}
 }
 
 // emptyWorld is the toy's world: its scenarios have no action.

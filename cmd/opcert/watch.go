@@ -179,8 +179,8 @@ func (o *watchOptions) run(cmd *cobra.Command) error {
 		return envError{err}
 	}
 	defer rec.close()
-	recorder, err := record.New(record.Options{Config: cfg, Recording: m.Recording, Sink: rec.write, Ready: func() {
-		fmt.Fprintf(stderr, "opcert: recording %s on %s (%s), read-only\n", m.Name, redact.URLs(cfg.Host), version)
+	recorder, err := record.New(record.Options{Config: cfg, Recording: conformance.RecordingOf(m), Sink: rec.write, Ready: func() {
+		fmt.Fprintf(stderr, "opcert: recording %s on %s (%s), read-only\n", m.Name(), redact.URLs(cfg.Host), version)
 	}, Lost: func(kind, why string) {
 		fmt.Fprintf(stderr, "opcert: lost %s on %s: %s; listing it again until the cluster answers (nothing is judged meanwhile)\n", kind, redact.URLs(cfg.Host), why)
 	}, Resumed: func(kind string) {
@@ -230,7 +230,7 @@ func (o *watchOptions) run(cmd *cobra.Command) error {
 // pick is the mechanism to record: --mechanism's, or the only one that
 // has a Recording (with stale and clusteroperator both recording
 // ClusterOperators, --mechanism must name one).
-func (o *watchOptions) pick() (*conformance.Mechanism, error) {
+func (o *watchOptions) pick() (conformance.Mechanism, error) {
 	mechs, err := o.mechanisms.build()
 	if err != nil {
 		return nil, err
@@ -240,7 +240,7 @@ func (o *watchOptions) pick() (*conformance.Mechanism, error) {
 		switch {
 		case m == nil:
 			return nil, fmt.Errorf("--mechanism %s: no such mechanism; mechanisms: %s", o.mechanism, mechanismNames(mechs))
-		case m.Recording == nil:
+		case conformance.RecordingOf(m) == nil:
 			return nil, fmt.Errorf("--mechanism %s cannot be recorded from a live cluster yet", o.mechanism)
 		}
 		return o.scaled(m)
@@ -250,7 +250,7 @@ func (o *watchOptions) pick() (*conformance.Mechanism, error) {
 	// recording one kind would file its writes differently.
 	var found []string
 	for _, n := range sortedNames(mechs) {
-		if mechs[n].Recording != nil {
+		if conformance.RecordingOf(mechs[n]) != nil {
 			found = append(found, n)
 		}
 	}
@@ -261,14 +261,15 @@ func (o *watchOptions) pick() (*conformance.Mechanism, error) {
 }
 
 // scaled is m with its thresholds multiplied by --time-scale.
-func (o *watchOptions) scaled(m *conformance.Mechanism) (*conformance.Mechanism, error) {
+func (o *watchOptions) scaled(m conformance.Mechanism) (conformance.Mechanism, error) {
+	s, ok := m.(conformance.Scalable)
 	switch {
 	case o.timeScale == 1:
 		return m, nil
-	case m.Scaled == nil:
-		return nil, fmt.Errorf("--time-scale %g: mechanism %s cannot scale its times", o.timeScale, m.Name)
+	case !ok:
+		return nil, fmt.Errorf("--time-scale %g: mechanism %s cannot scale its times", o.timeScale, m.Name())
 	}
-	return m.Scaled(o.timeScale), nil
+	return s.Scaled(o.timeScale), nil
 }
 
 // verdict is the exit of a finished watch: the signal that ended it (main
@@ -295,7 +296,7 @@ func (o *watchOptions) verdict(parent context.Context, host string, stderr io.Wr
 }
 
 // judge judges the recording so far and swaps the reports in.
-func (o *watchOptions) judge(parent context.Context, m *conformance.Mechanism, rec *recordingFile, host, version string, final bool, cmd *cobra.Command) error {
+func (o *watchOptions) judge(parent context.Context, m conformance.Mechanism, rec *recordingFile, host, version string, final bool, cmd *cobra.Command) error {
 	size, err := rec.flush()
 	if err != nil {
 		return envError{err}
@@ -314,7 +315,7 @@ func (o *watchOptions) judge(parent context.Context, m *conformance.Mechanism, r
 		return envError{err}
 	}
 	defer in.Close()
-	src, err := record.Open(io.LimitReader(in, size), m.Recording)
+	src, err := record.Open(io.LimitReader(in, size), conformance.RecordingOf(m))
 	if err != nil {
 		return envError{err}
 	}
@@ -323,12 +324,12 @@ func (o *watchOptions) judge(parent context.Context, m *conformance.Mechanism, r
 		return envError{err}
 	}
 	// A judging is never cut short by the signal that asked for it.
-	run, err := record.Judge(context.WithoutCancel(parent), src, m.Judged(), record.Judgement{Name: "watch", Source: host, Tolerance: tol, Strict: o.strict, Ongoing: !final})
+	run, err := record.Judge(context.WithoutCancel(parent), src, conformance.Judged(m), record.Judgement{Name: "watch", Source: host, Tolerance: tol, Strict: o.strict, Ongoing: !final})
 	if err != nil {
 		return envError{fmt.Errorf("judging the recording: %w", err)}
 	}
 	run.Timeline = rel
-	run.Subjects = map[string]string{"mechanism": m.Name} // what the summary shows of who was judged
+	run.Subjects = map[string]string{"mechanism": m.Name()} // what the summary shows of who was judged
 	if o.timeScale != 1 {
 		run.TimeScale = o.timeScale
 	}

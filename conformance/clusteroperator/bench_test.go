@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/conformance/clusteroperator"
 	"github.com/opcert/opcert/conformance/conformancetest"
 	"github.com/opcert/opcert/scenarios"
@@ -36,7 +37,7 @@ func payload30(b *testing.B) *scenarios.Scenario {
 func BenchmarkPayload30(b *testing.B) {
 	sc := payload30(b)
 	m := clusteroperator.Mechanism(clusteroperator.DefaultConfig())
-	cast, err := m.Subjects(nil)
+	cast, err := conformance.Subjects(m, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -25,6 +25,6 @@ func init() {
 }
 
 // flags are seed 001's settings: none, so far.
-func flags(*pflag.FlagSet) func() (*conformance.Mechanism, error) {
-	return func() (*conformance.Mechanism, error) { return Mechanism(DefaultConfig()), nil }
+func flags(*pflag.FlagSet) func() (conformance.Mechanism, error) {
+	return func() (conformance.Mechanism, error) { return Mechanism(DefaultConfig()), nil }
 }

@@ -47,7 +47,7 @@ func parseCluster(t *testing.T, yaml string) *scenarios.Scenario {
 
 func deploymentCast(t *testing.T, spec string) conformance.Cast {
 	t.Helper()
-	cast, err := Mechanism(DefaultConfig()).Subjects(map[string]string{RoleOperator: spec})
+	cast, err := conformance.Subjects(Mechanism(DefaultConfig()), map[string]string{RoleOperator: spec})
 	if err != nil {
 		t.Fatal(err)
 	}

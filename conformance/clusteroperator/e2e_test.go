@@ -33,7 +33,7 @@ func play(name string, choices map[string]string) (reports.Run, *timeline.Timeli
 	sc, err := scenarios.BuiltinNamed(name)
 	Expect(err).NotTo(HaveOccurred())
 	m := clusteroperator.Mechanism(clusteroperator.DefaultConfig())
-	cast, err := m.Subjects(choices)
+	cast, err := conformance.Subjects(m, choices)
 	Expect(err).NotTo(HaveOccurred())
 	run, tl := conformance.Play(context.Background(), api.Client, m, sc, cast, conformance.Options{Prefix: prefix()})
 	Expect(run.Error).To(BeEmpty())
@@ -72,7 +72,7 @@ var _ = It("judges a team's reconciler in the operator role like the reference",
 	sc, err := scenarios.BuiltinNamed("co-clean-upgrade")
 	Expect(err).NotTo(HaveOccurred())
 	m := clusteroperator.Mechanism(clusteroperator.DefaultConfig())
-	cast, err := m.Subjects(nil)
+	cast, err := conformance.Subjects(m, nil)
 	Expect(err).NotTo(HaveOccurred())
 	cast[clusteroperator.RoleOperator] = conformance.Subject{Name: "team", Impl: clusteroperator.ReferenceAsTeam(sc.World.(*clusteroperator.World))}
 	run, _ := conformance.Play(context.Background(), api.Client, m, sc, cast, conformance.Options{Prefix: prefix()})

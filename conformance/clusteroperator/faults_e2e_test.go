@@ -21,7 +21,7 @@ var _ = Describe("the reference under an API fault", func() {
 		sc, err := scenarios.Load("testdata/operator-write-errors.yaml")
 		Expect(err).NotTo(HaveOccurred())
 		m := clusteroperator.Mechanism(clusteroperator.DefaultConfig())
-		cast, err := m.Subjects(nil)
+		cast, err := conformance.Subjects(m, nil)
 		Expect(err).NotTo(HaveOccurred())
 		run, tl := conformance.Play(context.Background(), api.Client, m, sc, cast, conformance.Options{Prefix: prefix()})
 		Expect(run.Error).To(BeEmpty())

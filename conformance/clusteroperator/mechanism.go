@@ -1,9 +1,11 @@
 package clusteroperator
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"sync"
+	"time"
 
 	configv1 "github.com/openshift/api/config/v1"
 	appsv1 "k8s.io/api/apps/v1"
@@ -20,6 +22,7 @@ import (
 	"github.com/opcert/opcert/conformance/player"
 	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/payload"
+	"github.com/opcert/opcert/record"
 	"github.com/opcert/opcert/reference/cvo"
 	"github.com/opcert/opcert/scenarios"
 	"github.com/opcert/opcert/sim"
@@ -56,26 +59,75 @@ const versionOperatorActor = "version-operator"
 func OperatorActor(component string) string { return "operator/" + component }
 
 // Mechanism returns seed 001's plug-in with cfg.
-func Mechanism(cfg Config) *conformance.Mechanism {
-	return scalable(&conformance.Mechanism{
-		Name: Name, Seed: Seed,
-		Roles: []conformance.Role{
+func Mechanism(cfg Config) conformance.Mechanism { return judgedWith(cfg.Rules()) }
+
+// judgedWith is the mechanism whose rules judge with rc.
+func judgedWith(rc rules.Config) *mechanism {
+	return &mechanism{rc: rc,
+		Declared: conformance.Declare(Name, Seed, []conformance.Role{
 			{Name: RoleVersionOperator, Subjects: versionOperators, Cannot: versionOperatorCannot},
 			{Name: RoleOperator, Subjects: operators, Forms: conformance.AllForms, Placeholders: placeholders},
-		},
-		Rules:    rules.Rules(cfg.Rules()),
-		Estimate: estimate,
-		Expects:  ClusterOperatorGVK, Recording: recording(),
-		// The contract, read as events pass (rules.Online).
-		Online:  []judge.Online{rules.Online()},
-		Touches: touches, Access: access,
-		// The version operator's ClusterVersion, and the ClusterOperators
-		// of its payload's manifests.
-		ClusterKinds: []schema.GroupKind{ClusterVersionGVK.GroupKind(), ClusterOperatorGVK.GroupKind()},
-		Build: func(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
-			return build(ctx, st, sc, cast)
-		},
-	}, cfg.Rules())
+		}, rules.Rules(rc), build)}
+}
+
+// mechanism is seed 001's plug-in, its rules judging with rc. It can be
+// recorded and judged streaming, played on a cluster (deployments.go),
+// and given what a real-time run needs: its rules' thresholds scaled with
+// the run's time, a tolerance on their deadlines, and its reaction bound
+// (--reaction-bound), scaled too: a scenario compressed to a few seconds
+// would end before an unscaled 30s were due, and an operator told
+// {timeScale} scales its requeue with it.
+type mechanism struct {
+	conformance.Declared
+	rc rules.Config
+}
+
+func (m *mechanism) Estimate(sc *scenarios.Scenario) int { return estimate(sc) }
+
+func (m *mechanism) Recording() *record.Recording { return recording() }
+
+// Online is the contract, read as events pass (rules.Online).
+func (m *mechanism) Online() []judge.Online { return []judge.Online{rules.Online()} }
+
+func (m *mechanism) Reaction() time.Duration { return m.rc.Reaction }
+
+func (m *mechanism) WithReaction(d time.Duration) conformance.Mechanism {
+	c := m.rc
+	c.Reaction = d
+	return judgedWith(c)
+}
+
+func (m *mechanism) Scaled(scale float64) conformance.Mechanism {
+	c, seed := m.rc, rules.DefaultConfig()
+	// Zero would mean the seed's figure: the least is a nanosecond.
+	c.Significant = max(time.Duration(float64(cmp.Or(c.Significant, seed.Significant))*scale), 1)
+	c.Stuck = max(time.Duration(float64(cmp.Or(c.Stuck, seed.Stuck))*scale), 1)
+	c.Reaction = time.Duration(float64(c.Reaction) * scale)
+	return judgedWith(c)
+}
+
+func (m *mechanism) WithTolerance(d time.Duration) conformance.Mechanism {
+	c := m.rc
+	c.Tolerance = max(c.Tolerance, d)
+	return judgedWith(c)
+}
+
+func (m *mechanism) Touches(sc *scenarios.Scenario, cast conformance.Cast) []conformance.Touch {
+	return touches(sc, cast)
+}
+
+// ClusterKinds: the version operator's ClusterVersion, and the
+// ClusterOperators of its payload's manifests.
+func (m *mechanism) ClusterKinds() []schema.GroupKind {
+	return []schema.GroupKind{ClusterVersionGVK.GroupKind(), ClusterOperatorGVK.GroupKind()}
+}
+
+// Namespaces: none; a scenario's create steps place objects only in the
+// namespaces they create.
+func (m *mechanism) Namespaces(*scenarios.Scenario) []string { return nil }
+
+func (m *mechanism) Access(sc *scenarios.Scenario, cast conformance.Cast) []conformance.Access {
+	return access(sc, cast)
 }
 
 // versionOperatorCannot: the version operator is the platform's, played
@@ -187,7 +239,7 @@ func (w *world) startVersionOperator(ctx context.Context, p *payload.Payload) er
 
 // versionParams are the version operator's thresholds as the run plays
 // them: scaled with the scenario's times (--time-scale), like the world's
-// pace and the rules' thresholds (Mechanism.Scaled). Unscaled, its 40
+// pace and the rules' thresholds (conformance.Scalable.Scaled). Unscaled, its 40
 // minutes to install outlast a compressed scenario, and an installation
 // that never completes is never reported failing.
 func versionParams(st *conformance.Stage) cvo.Params {

@@ -1,20 +1,16 @@
 package clusteroperator
 
 import (
-	"cmp"
 	"context"
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
-	"github.com/opcert/opcert/conformance"
-	"github.com/opcert/opcert/conformance/clusteroperator/rules"
 	"github.com/opcert/opcert/conformance/player"
 	"github.com/opcert/opcert/record"
 	"github.com/opcert/opcert/reference/component"
@@ -206,38 +202,4 @@ func (w *world) placeholders(c Component, v string) map[string]string {
 		"readyAfter":        w.st.Scaled(c.readyAfter()).String(),
 		"timeScale":         strconv.FormatFloat(w.st.Scale, 'g', -1, 64),
 	}
-}
-
-// scalable gives m what a real-time run needs: its rules' thresholds
-// scaled with the run's time (Mechanism.Scaled) and a tolerance on their
-// deadlines (Mechanism.WithTolerance); and its reaction bound
-// (Mechanism.Reaction, WithReaction: --reaction-bound), scaled too: a
-// scenario compressed to a few seconds would end before an unscaled 30s
-// were due, and an operator told {timeScale} scales its requeue with it.
-func scalable(m *conformance.Mechanism, rc rules.Config) *conformance.Mechanism {
-	with := func(c rules.Config) *conformance.Mechanism {
-		t := *m
-		t.Rules = rules.Rules(c)
-		return scalable(&t, c)
-	}
-	m.Reaction = rc.Reaction
-	m.WithReaction = func(d time.Duration) *conformance.Mechanism {
-		c := rc
-		c.Reaction = d
-		return with(c)
-	}
-	m.Scaled = func(scale float64) *conformance.Mechanism {
-		c, seed := rc, rules.DefaultConfig()
-		// Zero would mean the seed's figure: the least is a nanosecond.
-		c.Significant = max(time.Duration(float64(cmp.Or(c.Significant, seed.Significant))*scale), 1)
-		c.Stuck = max(time.Duration(float64(cmp.Or(c.Stuck, seed.Stuck))*scale), 1)
-		c.Reaction = time.Duration(float64(c.Reaction) * scale)
-		return with(c)
-	}
-	m.WithTolerance = func(d time.Duration) *conformance.Mechanism {
-		c := rc
-		c.Tolerance = max(c.Tolerance, d)
-		return with(c)
-	}
-	return m
 }

@@ -58,19 +58,20 @@ func TestProcessModeScalesTheRules(t *testing.T) {
 	seed := Mechanism(DefaultConfig())
 	for _, tc := range []struct {
 		name string
-		m    *conformance.Mechanism
+		m    conformance.Mechanism
 		want reports.Status
 	}{
 		{"seed", seed, reports.Pass},
-		{"scaled", seed.Scaled(0.01), reports.Fail},
-		{"scaled, with tolerance", seed.Scaled(0.01).WithTolerance(conformance.RealtimeTolerance), reports.Fail},
-		{"tolerance alone", seed.WithTolerance(conformance.RealtimeTolerance), reports.Pass},
+		{"scaled", seed.(conformance.Scalable).Scaled(0.01), reports.Fail},
+		{"scaled, with tolerance", seed.(conformance.Scalable).Scaled(0.01).(conformance.Tolerant).WithTolerance(conformance.RealtimeTolerance), reports.Fail},
+		{"tolerance alone", seed.(conformance.Tolerant).WithTolerance(conformance.RealtimeTolerance), reports.Pass},
 	} {
-		if tc.m.Scaled == nil || tc.m.WithTolerance == nil {
+		_, scalable := tc.m.(conformance.Scalable)
+		if _, tolerant := tc.m.(conformance.Tolerant); !scalable || !tolerant {
 			t.Errorf("%s: the mechanism can no longer be scaled or given a tolerance", tc.name)
 		}
 		var got reports.Status
-		for _, c := range judge.Judge(tc.m.Rules, events, end) {
+		for _, c := range judge.Judge(tc.m.Rules(), events, end) {
 			if c.Rule == "CO-008" {
 				got = c.Status
 			}
@@ -99,8 +100,8 @@ func goldenEvents(t *testing.T, path string) []timeline.Event {
 // --reaction-bound (WithReaction), kept through a tolerance and scaled with
 // the run's time, and the rules that judge a reaction say it.
 func TestReactionBound(t *testing.T) {
-	statement := func(m *conformance.Mechanism) string {
-		for _, r := range m.Rules {
+	statement := func(m conformance.Mechanism) string {
+		for _, r := range m.Rules() {
 			if r.ID == "CO-003" {
 				return r.Statement
 			}
@@ -110,18 +111,18 @@ func TestReactionBound(t *testing.T) {
 	seed := Mechanism(DefaultConfig())
 	for _, tc := range []struct {
 		name   string
-		m      *conformance.Mechanism
+		m      conformance.Mechanism
 		bound  time.Duration
 		within string
 	}{
 		{"default", seed, 30 * time.Second, "within 30s"},
-		{"--reaction-bound 5s", seed.WithReaction(5 * time.Second), 5 * time.Second, "within 5s"},
-		{"--reaction-bound 0", seed.WithReaction(0), 0, "at the same instant"},
-		{"with a tolerance", seed.WithReaction(5 * time.Second).WithTolerance(time.Second), 5 * time.Second, "within 6s"},
-		{"scaled", seed.Scaled(0.1), 3 * time.Second, "within 3s"},
+		{"--reaction-bound 5s", seed.(conformance.Reactive).WithReaction(5 * time.Second), 5 * time.Second, "within 5s"},
+		{"--reaction-bound 0", seed.(conformance.Reactive).WithReaction(0), 0, "at the same instant"},
+		{"with a tolerance", seed.(conformance.Reactive).WithReaction(5 * time.Second).(conformance.Tolerant).WithTolerance(time.Second), 5 * time.Second, "within 6s"},
+		{"scaled", seed.(conformance.Scalable).Scaled(0.1), 3 * time.Second, "within 3s"},
 	} {
-		if tc.m.Reaction != tc.bound || tc.m.WithReaction == nil || !strings.Contains(statement(tc.m), tc.within) {
-			t.Errorf("%s: bound %s, CO-003 %q; want %s, %q", tc.name, tc.m.Reaction, statement(tc.m), tc.bound, tc.within)
+		if _, reactive := tc.m.(conformance.Reactive); conformance.ReactionOf(tc.m) != tc.bound || !reactive || !strings.Contains(statement(tc.m), tc.within) {
+			t.Errorf("%s: bound %s, CO-003 %q; want %s, %q", tc.name, conformance.ReactionOf(tc.m), statement(tc.m), tc.bound, tc.within)
 		}
 	}
 }

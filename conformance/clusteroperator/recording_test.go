@@ -16,12 +16,12 @@ import (
 // mechanism given a recording's tolerance, or scaled, records alike.
 func TestRecording(t *testing.T) {
 	m := clusteroperator.Mechanism(clusteroperator.DefaultConfig())
-	for name, m := range map[string]*conformance.Mechanism{
+	for name, m := range map[string]conformance.Mechanism{
 		"as registered":    m,
-		"with a tolerance": m.WithTolerance(2 * time.Second),
-		"scaled":           m.Scaled(0.01),
+		"with a tolerance": m.(conformance.Tolerant).WithTolerance(2 * time.Second),
+		"scaled":           m.(conformance.Scalable).Scaled(0.01),
 	} {
-		rec := m.Recording
+		rec := conformance.RecordingOf(m)
 		if rec == nil {
 			t.Fatalf("%s: no recording", name)
 		}

@@ -23,7 +23,7 @@ var _ = Describe("the reference at --time-scale 0.03", func() {
 	for _, sc := range builtins() {
 		It("passes every CO rule and expectation in "+sc.Name, func() {
 			m := clusteroperator.Mechanism(clusteroperator.DefaultConfig())
-			cast, err := m.Subjects(nil)
+			cast, err := conformance.Subjects(m, nil)
 			Expect(err).NotTo(HaveOccurred())
 			run, tl := conformance.Play(context.Background(), api.Client, m, sc, cast, conformance.Options{Prefix: prefix(), TimeScale: 0.03})
 			Expect(run.Error).To(BeEmpty())

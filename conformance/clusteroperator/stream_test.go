@@ -17,7 +17,7 @@ import (
 // gets when judged whole.
 func TestStreamJudgesAsBatch(t *testing.T) {
 	m := clusteroperator.Mechanism(clusteroperator.DefaultConfig())
-	conformancetest.GoldensStreamAsBatch(t, m, map[string]*conformance.Mechanism{"2s tolerance": m.WithTolerance(2 * time.Second)})
+	conformancetest.GoldensStreamAsBatch(t, m, map[string]conformance.Mechanism{"2s tolerance": m.(conformance.Tolerant).WithTolerance(2 * time.Second)})
 }
 
 // What a stream of seed 001 keeps, reported, not asserted (go test -bench

@@ -37,7 +37,7 @@ type Totals struct {
 // PlayLoop plays sc with cast on c for each iteration of b.Loop, each run
 // under its own prefix, failing the benchmark on a run that stops or a
 // rule that fails, and hands each run's timeline to each (nil: none).
-func PlayLoop(b *testing.B, c client.Client, m *conformance.Mechanism, sc *scenarios.Scenario, cast conformance.Cast,
+func PlayLoop(b *testing.B, c client.Client, m conformance.Mechanism, sc *scenarios.Scenario, cast conformance.Cast,
 	prefix func() string, each func(*timeline.Timeline)) Totals {
 	var t Totals
 	for b.Loop() {

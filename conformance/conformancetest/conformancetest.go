@@ -15,14 +15,19 @@
 // the steps describe moves.
 //
 //  1. A package conformance/<name> (the seed's short name) whose
-//     mechanism.go builds a conformance.Mechanism: Name, Seed, Rules,
-//     Build (the scenario's world from the cast, its actors started on the
-//     Stage's scheduler, their writes recorded through Sched.Client), and
-//     its Roles, each with its subjects (the reference first, the broken
-//     ones, the faithful variants marked Faithful), the forms of a team's
-//     subject it takes (Forms) and why not the others (Cannot). Say in
-//     Mechanism.Cannot why it cannot be recorded ("watch") or judged
-//     streaming ("stream") unless it sets Recording or Online.
+//     mechanism.go declares a type that implements conformance.Mechanism
+//     (the contract in conformance's package doc): it embeds the
+//     conformance.Declared that conformance.Declare makes of its Name,
+//     Seed, Rules, Roles and Build. Each role has its subjects (the
+//     reference first, the broken ones, the faithful variants marked
+//     Faithful), the forms of a team's subject it takes (Forms) and why
+//     not the others (Cannot); Build makes the scenario's world from the
+//     cast, its actors started on the Stage's scheduler, their writes
+//     recorded through Sched.Client. Each capability it has is a method
+//     set of its own (conformance.Reactive, Streaming, Recordable,
+//     Scalable...); what a team might expect and it cannot do (be
+//     recorded: "watch", be judged streaming: "stream"), it says why
+//     (conformance.Limited).
 //  2. Its part of the scenario format (a scenarios.Kind): the world's
 //     fields, the actions, each declared once with its value's type and
 //     the function that carries it out on what Build makes

@@ -40,7 +40,7 @@ const (
 // in a temporary directory of t's. It may be called from any goroutine: a
 // scenario or a cast that cannot be played fails t and comes back as the
 // run's error.
-func PlayProcess(t testing.TB, api *apiserver.Server, prefix string, m *conformance.Mechanism, scenario string, subjects map[string]string, scale float64) (reports.Run, *timeline.Timeline) {
+func PlayProcess(t testing.TB, api *apiserver.Server, prefix string, m conformance.Mechanism, scenario string, subjects map[string]string, scale float64) (reports.Run, *timeline.Timeline) {
 	t.Helper()
 	load := scenarios.BuiltinNamed
 	if strings.HasSuffix(scenario, ".yaml") {
@@ -51,7 +51,7 @@ func PlayProcess(t testing.TB, api *apiserver.Server, prefix string, m *conforma
 		t.Error(err)
 		return reports.Run{Scenario: scenario, Error: err.Error()}, &timeline.Timeline{}
 	}
-	cast, err := m.Subjects(subjects)
+	cast, err := conformance.Subjects(m, subjects)
 	if err != nil {
 		t.Error(err)
 		return reports.Run{Scenario: sc.Name, Error: err.Error()}, &timeline.Timeline{}

@@ -57,18 +57,18 @@ func GoldenTimelines(t testing.TB) []GoldenTimeline {
 // StreamsAsBatch fails t unless m judges events as they stream past
 // (judge.Stream: its Online facts, no event kept) as it judges them
 // whole (judge.Judge), case by case.
-func StreamsAsBatch(t testing.TB, m *conformance.Mechanism, what string, events []timeline.Event, end time.Time) {
+func StreamsAsBatch(t testing.TB, m conformance.Mechanism, what string, events []timeline.Event, end time.Time) {
 	t.Helper()
-	if len(m.Online) == 0 {
-		t.Fatalf("mechanism %s has no Online facts", m.Name)
+	if s, ok := m.(conformance.Streaming); !ok || len(s.Online()) == 0 {
+		t.Fatalf("mechanism %s has no Online facts", m.Name())
 	}
-	s := judge.NewStream(m.Rulebook())
+	s := judge.NewStream(conformance.Rulebook(m))
 	s.Start = timeline.Epoch
 	for _, e := range events {
 		s.Add(e)
 	}
 	got, _ := s.Judge(end)
-	want := judge.JudgeWith(m.Rules, judge.NewJudging(events, end))
+	want := judge.JudgeWith(m.Rules(), judge.NewJudging(events, end))
 	for i := range want {
 		if !reflect.DeepEqual(got[i], want[i]) {
 			t.Errorf("%s %s: streamed %s %q (evidence %d), whole %s %q (evidence %d)", what, want[i].Rule,
@@ -81,7 +81,7 @@ func StreamsAsBatch(t testing.TB, m *conformance.Mechanism, what string, events 
 // the test package (GoldenTimelines) judged by m and by each of its
 // variants (a reaction bound, a recording's tolerance: named for the
 // failures), and on four mutants of each (Mutate) judged by m.
-func GoldensStreamAsBatch(t *testing.T, m *conformance.Mechanism, variants map[string]*conformance.Mechanism) {
+func GoldensStreamAsBatch(t *testing.T, m conformance.Mechanism, variants map[string]conformance.Mechanism) {
 	t.Helper()
 	for _, g := range GoldenTimelines(t) {
 		StreamsAsBatch(t, m, g.Name, g.Events, g.End)
@@ -122,11 +122,16 @@ func Mutate(events []timeline.Event, end time.Time, seed uint64) ([]timeline.Eve
 // next (its index in), measured after a garbage collection: what a
 // benchmark reports to show that a stream's memory does not grow with the
 // events it reads.
-func Retained(m *conformance.Mechanism, n int, next func(i int) timeline.Event) uint64 {
+func Retained(m conformance.Mechanism, n int, next func(i int) timeline.Event) uint64 {
+	return retained(conformance.Rulebook(m), n, next)
+}
+
+// retained is Retained of a stream judging with book.
+func retained(book judge.Rulebook, n int, next func(i int) timeline.Event) uint64 {
 	var before, after runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&before)
-	s := judge.NewStream(m.Rulebook())
+	s := judge.NewStream(book)
 	s.Start = timeline.Epoch
 	for i := range n {
 		s.Add(next(i))
@@ -144,13 +149,14 @@ func Retained(m *conformance.Mechanism, n int, next func(i int) timeline.Event) 
 // b, with the growth per event, and the same for a stream of m without
 // its Online facts (which keeps every event), to compare: a growth about
 // zero says the events cost nothing held.
-func ReportRetained(b *testing.B, m *conformance.Mechanism, n int, next func(i int) timeline.Event) {
-	held := *m
+func ReportRetained(b *testing.B, m conformance.Mechanism, n int, next func(i int) timeline.Event) {
+	book := conformance.Rulebook(m)
+	held := book
 	held.Online = nil
 	var small, large, heldSmall, heldLarge uint64
 	for b.Loop() {
-		small, large = Retained(m, n, next), Retained(m, 10*n, next)
-		heldSmall, heldLarge = Retained(&held, n, next), Retained(&held, 10*n, next)
+		small, large = retained(book, n, next), retained(book, 10*n, next)
+		heldSmall, heldLarge = retained(held, n, next), retained(held, 10*n, next)
 	}
 	b.ReportMetric(float64(small), fmt.Sprintf("B-retained/%d-events", n))
 	b.ReportMetric(float64(large), fmt.Sprintf("B-retained/%d-events", 10*n))

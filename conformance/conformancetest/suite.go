@@ -50,13 +50,13 @@ type Broken struct {
 
 // Mechanism is the registered mechanism name, built with its flags'
 // defaults.
-func Mechanism(name string) *conformance.Mechanism {
+func Mechanism(name string) conformance.Mechanism {
 	ms, err := conformance.Defaults()
 	if err != nil {
 		panic(err) // the defaults of a registered mechanism are valid
 	}
 	for _, m := range ms {
-		if m.Name == name {
+		if m.Name() == name {
 			return m
 		}
 	}
@@ -70,7 +70,7 @@ func (s Suite) Play(scenario string, choices map[string]string) (reports.Run, *t
 	sc, err := scenarios.BuiltinNamed(scenario)
 	gomega.Expect(err).NotTo(gomega.HaveOccurred())
 	m := Mechanism(s.Mechanism)
-	cast, err := m.Subjects(choices)
+	cast, err := conformance.Subjects(m, choices)
 	gomega.Expect(err).NotTo(gomega.HaveOccurred())
 	run, tl := conformance.Play(context.Background(), s.API(), m, sc, cast, conformance.Options{Prefix: s.Prefix()})
 	gomega.Expect(run.Error).To(gomega.BeEmpty())
@@ -90,7 +90,7 @@ func (s Suite) Describe() bool {
 	return true
 }
 
-func (s Suite) reference(m *conformance.Mechanism, builtins []*scenarios.Scenario) {
+func (s Suite) reference(m conformance.Mechanism, builtins []*scenarios.Scenario) {
 	_, err := os.Stat(filepath.Join("testdata", "golden"))
 	golden := err == nil
 	judged := map[string]bool{} // the rules some built-in judged and passed
@@ -113,15 +113,15 @@ func (s Suite) reference(m *conformance.Mechanism, builtins []*scenarios.Scenari
 		})
 	}
 	ginkgo.It("has judged every rule somewhere in the built-ins", func() {
-		for _, r := range m.Rules {
+		for _, r := range m.Rules() {
 			gomega.Expect(judged).To(gomega.HaveKey(r.ID), "no built-in scenario judges %s", r.ID)
 		}
 	})
 }
 
-func (s Suite) broken(m *conformance.Mechanism) {
+func (s Suite) broken(m conformance.Mechanism) {
 	rules := map[string]judge.Rule{}
-	for _, r := range m.Rules {
+	for _, r := range m.Rules() {
 		rules[r.ID] = r
 	}
 	for _, tc := range s.Broken {
@@ -143,12 +143,12 @@ func (s Suite) broken(m *conformance.Mechanism) {
 		for _, tc := range s.Broken {
 			shown[tc.Rule] = true
 		}
-		for _, r := range m.Rules {
+		for _, r := range m.Rules() {
 			gomega.Expect(shown).To(gomega.HaveKey(r.ID), "no broken subject is shown failing %s", r.ID)
 		}
 	})
 	ginkgo.It("are each shown failing a rule", func() {
-		for _, r := range m.Roles {
+		for _, r := range m.Roles() {
 			for _, sub := range r.Subjects {
 				listed := slices.ContainsFunc(s.Broken, func(b Broken) bool { return b.Role == r.Name && b.Subject == sub.Name })
 				gomega.Expect(listed).To(gomega.Equal(r.Mutant(sub)), "%s %s: a broken subject is listed in Suite.Broken, and only a broken one", r.Name, sub.Name)
@@ -157,8 +157,8 @@ func (s Suite) broken(m *conformance.Mechanism) {
 	})
 }
 
-func (s Suite) faithful(m *conformance.Mechanism, builtins []*scenarios.Scenario) {
-	for _, r := range m.Roles {
+func (s Suite) faithful(m conformance.Mechanism, builtins []*scenarios.Scenario) {
+	for _, r := range m.Roles() {
 		for _, sub := range r.Subjects {
 			if !sub.Faithful {
 				continue

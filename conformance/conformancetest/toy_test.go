@@ -64,8 +64,8 @@ func init() {
 	// (3) One registration of the plug-in, with (2) its part of the
 	// scenario format.
 	conformance.Register(conformance.Plugin{Name: toyName, Seed: "900",
-		Flags: func(*pflag.FlagSet) func() (*conformance.Mechanism, error) {
-			return func() (*conformance.Mechanism, error) { return toyMechanism(), nil }
+		Flags: func(*pflag.FlagSet) func() (conformance.Mechanism, error) {
+			return func() (conformance.Mechanism, error) { return toyMechanism(toyReaction), nil }
 		},
 		Scenarios: scenarios.Kind{
 			World:   reflect.TypeFor[toyWorld](),
@@ -95,45 +95,60 @@ var keepers = []conformance.Subject{
 	{Name: "requeue-20s", Faithful: true, Description: "shows a switch 20s later, within the bound", Impl: keeperDelay(20 * time.Second)},
 }
 
-func toyMechanism() *conformance.Mechanism {
-	why := "a toy: it proves the mechanism contract in a test, and plays only its own keepers"
-	return &conformance.Mechanism{
-		Name: toyName, Seed: "900",
-		Roles:    []conformance.Role{{Name: roleKeeper, Subjects: keepers, Cannot: conformance.NoForm(why)}},
-		Rules:    []judge.Rule{toyRule},
-		Expects:  configMapGVK,
-		Reaction: toyReaction,
-		Cannot:   map[string]string{conformance.CannotWatch: why, conformance.CannotStream: why},
-		Build:    buildToy,
-	}
+func toyMechanism(reaction time.Duration) conformance.Mechanism {
+	return toy{reaction: reaction, Declared: conformance.Declare(toyName, "900",
+		[]conformance.Role{{Name: roleKeeper, Subjects: keepers, Cannot: conformance.NoForm(toyWhy)}},
+		[]judge.Rule{toyRule(reaction)}, buildToy)}
 }
 
-// (4) The rule, over the timeline only.
-var toyRule = judge.Rule{
-	ID: "TOY-001", Section: "900 §Lamps", Role: roleKeeper,
-	Statement: "the keeper shows each switch of a lamp within the reaction bound (30s)",
-	Check: func(j *judge.Judging) judge.Verdict {
-		var g judge.Findings
-		for i, e := range j.Events {
-			to, switched := field(e, "data.switch")
-			if !switched || e.Role != timeline.RoleScenario || e.Verb == timeline.VerbCreate {
-				continue
+// toyWhy is why the toy takes no team's subject, and cannot be recorded
+// or judged streaming.
+const toyWhy = "a toy: it proves the mechanism contract in a test, and plays only its own keepers"
+
+// toy is the mechanism: its declarations and its world (buildToy), and
+// the capabilities it has, each a method: a reaction bound (Reactive),
+// and what it cannot do, with why (Limited).
+type toy struct {
+	conformance.Declared
+	reaction time.Duration
+}
+
+func (t toy) Reaction() time.Duration { return t.reaction }
+
+func (toy) WithReaction(d time.Duration) conformance.Mechanism { return toyMechanism(d) }
+
+func (toy) Cannot() map[string]string {
+	return map[string]string{conformance.CannotWatch: toyWhy, conformance.CannotStream: toyWhy}
+}
+
+// (4) The rule, over the timeline only, built with the reaction bound.
+func toyRule(bound time.Duration) judge.Rule {
+	return judge.Rule{
+		ID: "TOY-001", Section: "900 §Lamps", Role: roleKeeper,
+		Statement: fmt.Sprintf("the keeper shows each switch of a lamp within the reaction bound (%s)", bound),
+		Check: func(j *judge.Judging) judge.Verdict {
+			var g judge.Findings
+			for i, e := range j.Events {
+				to, switched := field(e, "data.switch")
+				if !switched || e.Role != timeline.RoleScenario || e.Verb == timeline.VerbCreate {
+					continue
+				}
+				deadline := e.Time.Add(bound)
+				if deadline.After(j.End) {
+					g.Skip("the run ended within the bound after the switch at " + j.Offset(e.Time))
+					continue
+				}
+				g.Judged++
+				if !slices.ContainsFunc(j.Events[i+1:], func(f timeline.Event) bool {
+					shown, ok := field(f, "data.shown")
+					return ok && shown == to && f.Role == roleKeeper && f.Object == e.Object && !f.Time.After(deadline)
+				}) {
+					g.FailIn(fmt.Sprintf("%s switched %s at %s was not shown by %s", e.Object.Name, to, j.Offset(e.Time), j.Offset(deadline)), e.Time, deadline, e)
+				}
 			}
-			deadline := e.Time.Add(toyReaction)
-			if deadline.After(j.End) {
-				g.Skip("the run ended within the bound after the switch at " + j.Offset(e.Time))
-				continue
-			}
-			g.Judged++
-			if !slices.ContainsFunc(j.Events[i+1:], func(f timeline.Event) bool {
-				shown, ok := field(f, "data.shown")
-				return ok && shown == to && f.Role == roleKeeper && f.Object == e.Object && !f.Time.After(deadline)
-			}) {
-				g.FailIn(fmt.Sprintf("%s switched %s at %s was not shown by %s", e.Object.Name, to, j.Offset(e.Time), j.Offset(deadline)), e.Time, deadline, e)
-			}
-		}
-		return g.Verdict("no lamp was switched")
-	},
+			return g.Verdict("no lamp was switched")
+		},
+	}
 }
 
 // field is the new value of a recorded data field a write changed.

@@ -94,7 +94,7 @@ func playAggregator(t *testing.T, name, subject string, scale float64) (reports.
 		t.Fatal(err)
 	}
 	m := olm.Mechanism(olm.DefaultConfig())
-	cast, err := m.Subjects(map[string]string{olm.RoleAggregator: subject})
+	cast, err := conformance.Subjects(m, map[string]string{olm.RoleAggregator: subject})
 	if err != nil {
 		t.Fatal(err)
 	}

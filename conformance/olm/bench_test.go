@@ -44,7 +44,7 @@ load: {kind: Foo, crs: 10000, namespaces: 50, changes: %d, every: 1s, seed: 7}
 func BenchmarkLoad10k(b *testing.B) {
 	const changes = 2000
 	m := olm.Mechanism(olm.DefaultConfig())
-	cast, err := m.Subjects(nil)
+	cast, err := conformance.Subjects(m, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -37,11 +37,11 @@ func init() {
 }
 
 // flags are seed 002's settings.
-func flags(fs *pflag.FlagSet) func() (*conformance.Mechanism, error) {
+func flags(fs *pflag.FlagSet) func() (conformance.Mechanism, error) {
 	cfg := DefaultConfig()
 	fs.StringVar(&cfg.Reading, "olm-reading", ReadingHolds,
 		"olm: what an Upgradeable annotation's expression states: holds (upgradeable while it is True, the seed's example; DESIGN 002) or blocks (an upgrade is blocked while it is True, the seed's test plan read literally)")
-	return func() (*conformance.Mechanism, error) {
+	return func() (conformance.Mechanism, error) {
 		if cfg.Reading != ReadingHolds && cfg.Reading != ReadingBlocks {
 			return nil, fmt.Errorf("--olm-reading %q: use %s or %s", cfg.Reading, ReadingHolds, ReadingBlocks)
 		}

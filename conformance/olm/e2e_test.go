@@ -28,7 +28,7 @@ func play(name string, cfg olm.Config, choices map[string]string) (reports.Run, 
 	sc, err := scenarios.BuiltinNamed(name)
 	Expect(err).NotTo(HaveOccurred())
 	m := olm.Mechanism(cfg)
-	cast, err := m.Subjects(choices)
+	cast, err := conformance.Subjects(m, choices)
 	Expect(err).NotTo(HaveOccurred())
 	run, tl := conformance.Play(context.Background(), api.Client, m, sc, cast, conformance.Options{Prefix: prefix()})
 	Expect(run.Error).To(BeEmpty())

@@ -53,10 +53,9 @@ const (
 )
 
 // Mechanism returns seed 002's plug-in with cfg.
-func Mechanism(cfg Config) *conformance.Mechanism {
-	return &conformance.Mechanism{
-		Name: Name, Seed: Seed,
-		Roles: []conformance.Role{
+func Mechanism(cfg Config) conformance.Mechanism {
+	return &mechanism{cfg: cfg,
+		Declared: conformance.Declare(Name, Seed, []conformance.Role{
 			{Name: RoleAggregator, Subjects: aggregators, Placeholders: aggregatorPlaceholders,
 				Forms:  []conformance.Form{conformance.FormLibrary, conformance.FormProcess},
 				Cannot: map[conformance.Form]string{conformance.FormCluster: noCluster}},
@@ -64,36 +63,48 @@ func Mechanism(cfg Config) *conformance.Mechanism {
 			{Name: RoleOperator, Subjects: operators, Placeholders: placeholders,
 				Forms:  []conformance.Form{conformance.FormLibrary, conformance.FormProcess},
 				Cannot: map[conformance.Form]string{conformance.FormCluster: noCluster}},
-		},
-		Cannot: map[string]string{
-			conformance.CannotWatch: "opcert's own actors (aggregator, gate, copier, scenario) write under one field manager, so a watch cannot tell them apart, and a live cluster serves no Probe or Upgrade; opcert analyze judges a run's own timeline as the run did",
-		},
-		Rules:    rules.Rules(cfg),
-		Online:   []judge.Online{rules.Online()},
-		Reaction: cfg.Reaction,
-		WithReaction: func(d time.Duration) *conformance.Mechanism {
-			c := cfg
-			c.Reaction = d
-			return Mechanism(c)
-		},
-		// A real-time run (process mode) judges with its slack, and a
-		// scaled one (--time-scale) with the bound scaled: the reference
-		// aggregator and gate keep no time of their own.
-		WithTolerance: func(d time.Duration) *conformance.Mechanism {
-			c := cfg
-			c.Tolerance = max(c.Tolerance, d)
-			return Mechanism(c)
-		},
-		Scaled: func(scale float64) *conformance.Mechanism {
-			c := cfg
-			c.Reaction = time.Duration(float64(c.Reaction) * scale)
-			return Mechanism(c)
-		},
-		Estimate: estimate,
-		Expects:  ProbeGVK,
-		Build: func(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
+		}, rules.Rules(cfg), func(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
 			return build(ctx, st, sc, cast, cfg)
-		},
+		})}
+}
+
+// mechanism is seed 002's plug-in, judged with cfg. It is judged
+// streaming, and given what a real-time run (process mode) needs: a
+// tolerance, and a scaled run (--time-scale) the bound scaled (the
+// reference aggregator and gate keep no time of their own). It cannot be
+// recorded, nor played on a cluster (RoleOperator's Cannot).
+type mechanism struct {
+	conformance.Declared
+	cfg Config
+}
+
+func (m *mechanism) Estimate(sc *scenarios.Scenario) int { return estimate(sc) }
+
+func (m *mechanism) Online() []judge.Online { return []judge.Online{rules.Online()} }
+
+func (m *mechanism) Reaction() time.Duration { return m.cfg.Reaction }
+
+func (m *mechanism) WithReaction(d time.Duration) conformance.Mechanism {
+	c := m.cfg
+	c.Reaction = d
+	return Mechanism(c)
+}
+
+func (m *mechanism) WithTolerance(d time.Duration) conformance.Mechanism {
+	c := m.cfg
+	c.Tolerance = max(c.Tolerance, d)
+	return Mechanism(c)
+}
+
+func (m *mechanism) Scaled(scale float64) conformance.Mechanism {
+	c := m.cfg
+	c.Reaction = time.Duration(float64(c.Reaction) * scale)
+	return Mechanism(c)
+}
+
+func (m *mechanism) Cannot() map[string]string {
+	return map[string]string{
+		conformance.CannotWatch: "opcert's own actors (aggregator, gate, copier, scenario) write under one field manager, so a watch cannot tell them apart, and a live cluster serves no Probe or Upgrade; opcert analyze judges a run's own timeline as the run did",
 	}
 }
 

@@ -14,17 +14,17 @@ import (
 // its rules with another one (--reaction-bound olm=D).
 func TestReactionBound(t *testing.T) {
 	m := olm.Mechanism(olm.DefaultConfig())
-	if m.Reaction != rules.DefaultReaction {
-		t.Fatalf("reaction bound %v, want the rules' default %v", m.Reaction, rules.DefaultReaction)
+	if conformance.ReactionOf(m) != rules.DefaultReaction {
+		t.Fatalf("reaction bound %v, want the rules' default %v", conformance.ReactionOf(m), rules.DefaultReaction)
 	}
 	if rules.DefaultReaction != 30*time.Second {
 		t.Fatalf("default reaction bound %v, want 30s", rules.DefaultReaction)
 	}
-	loose := m.WithReaction(2 * time.Minute)
-	if loose.Reaction != 2*time.Minute {
-		t.Fatalf("WithReaction(2m): bound %v", loose.Reaction)
+	loose := m.(conformance.Reactive).WithReaction(2 * time.Minute)
+	if conformance.ReactionOf(loose) != 2*time.Minute {
+		t.Fatalf("WithReaction(2m): bound %v", conformance.ReactionOf(loose))
 	}
-	if s := loose.Rules[0].Statement; !strings.Contains(s, "within the reaction bound of 2m0s") {
+	if s := loose.Rules()[0].Statement; !strings.Contains(s, "within the reaction bound of 2m0s") {
 		t.Errorf("OLM-001 under a 2m bound says %q", s)
 	}
 }
@@ -33,7 +33,7 @@ func TestReactionBound(t *testing.T) {
 // any: the olm role is OLM itself, which no team brings, and the
 // operator role is played by a team's own operator (operator_test.go).
 func TestFaithfulSubjects(t *testing.T) {
-	for _, r := range olm.Mechanism(olm.DefaultConfig()).Roles {
+	for _, r := range olm.Mechanism(olm.DefaultConfig()).Roles() {
 		n := 0
 		for _, s := range r.Subjects {
 			if s.Faithful {
@@ -51,20 +51,25 @@ func TestFaithfulSubjects(t *testing.T) {
 // role play both.
 func TestScaledAndTolerance(t *testing.T) {
 	m := olm.Mechanism(olm.DefaultConfig())
-	if m.Scaled == nil || m.WithTolerance == nil {
-		t.Fatal("olm cannot be scaled or given a tolerance")
+	s, ok := m.(conformance.Scalable)
+	if !ok {
+		t.Fatal("olm cannot be scaled")
 	}
-	scaled := m.Scaled(0.1).WithTolerance(time.Second)
-	if scaled.Reaction != 3*time.Second {
-		t.Errorf("scaled by 0.1: reaction bound %v, want 3s", scaled.Reaction)
+	tolerant, ok := s.Scaled(0.1).(conformance.Tolerant)
+	if !ok {
+		t.Fatal("olm scaled cannot be given a tolerance")
 	}
-	for _, r := range scaled.Rules {
+	scaled := tolerant.WithTolerance(time.Second)
+	if conformance.ReactionOf(scaled) != 3*time.Second {
+		t.Errorf("scaled by 0.1: reaction bound %v, want 3s", conformance.ReactionOf(scaled))
+	}
+	for _, r := range scaled.Rules() {
 		if r.ID == "OLM-011" && !strings.Contains(r.Statement, "within the reaction bound of 4s") {
 			t.Errorf("OLM-011 scaled by 0.1 with 1s of slack says %q", r.Statement)
 		}
 	}
-	if m.Reaction != rules.DefaultReaction {
-		t.Errorf("scaling changed the mechanism it was made from: %v", m.Reaction)
+	if conformance.ReactionOf(m) != rules.DefaultReaction {
+		t.Errorf("scaling changed the mechanism it was made from: %v", conformance.ReactionOf(m))
 	}
 }
 
@@ -73,23 +78,23 @@ func TestScaledAndTolerance(t *testing.T) {
 // takes an executable too, with {reading} besides; OLM none.
 func TestOperatorRole(t *testing.T) {
 	m := olm.Mechanism(olm.DefaultConfig())
-	if !m.Takes(olm.RoleOperator, conformance.FormProcess) || !m.Takes(olm.RoleAggregator, conformance.FormProcess) || m.Takes(olm.RoleOLM, conformance.FormProcess) {
+	if !conformance.Takes(m, olm.RoleOperator, conformance.FormProcess) || !conformance.Takes(m, olm.RoleAggregator, conformance.FormProcess) || conformance.Takes(m, olm.RoleOLM, conformance.FormProcess) {
 		t.Error("the operator and aggregator roles take an executable, OLM's does not")
 	}
-	if _, err := m.Subjects(map[string]string{olm.RoleAggregator: "exec:/bin/true --name {name} --crds {crds} --reading {reading}"}); err != nil {
+	if _, err := conformance.Subjects(m, map[string]string{olm.RoleAggregator: "exec:/bin/true --name {name} --crds {crds} --reading {reading}"}); err != nil {
 		t.Errorf("the aggregator's placeholders: %v", err)
 	}
-	if _, err := m.Subjects(map[string]string{olm.RoleOperator: "exec:/bin/true --reading {reading}"}); err == nil {
+	if _, err := conformance.Subjects(m, map[string]string{olm.RoleOperator: "exec:/bin/true --reading {reading}"}); err == nil {
 		t.Error("the operator's command took {reading}, the aggregator's alone")
 	}
-	cast, err := m.Subjects(map[string]string{olm.RoleOperator: "exec:/bin/true --name {name} --namespace {namespace} --namespaces {namespaces} --crds {crds} --scale {timeScale}"})
+	cast, err := conformance.Subjects(m, map[string]string{olm.RoleOperator: "exec:/bin/true --name {name} --namespace {namespace} --namespaces {namespaces} --crds {crds} --scale {timeScale}"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if cast[olm.RoleOperator].Name == "reference" {
 		t.Error("the executable was not cast")
 	}
-	if _, err := m.Subjects(map[string]string{olm.RoleOperator: "exec:/bin/true --name {nmae}"}); err == nil || !strings.Contains(err.Error(), "{nmae}") {
+	if _, err := conformance.Subjects(m, map[string]string{olm.RoleOperator: "exec:/bin/true --name {nmae}"}); err == nil || !strings.Contains(err.Error(), "{nmae}") {
 		t.Errorf("a misspelled placeholder: %v", err)
 	}
 }

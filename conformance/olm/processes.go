@@ -37,7 +37,7 @@ import (
 //     step. Both are process events on the timeline: OLM-011 owes nothing
 //     while it is down.
 //   - Time: scenario times are scaled (--time-scale), and so is the
-//     reaction bound (Mechanism.Scaled), judged with
+//     reaction bound (conformance.Scalable.Scaled), judged with
 //     conformance.RealtimeTolerance.
 
 // execs runs the operator as an executable.

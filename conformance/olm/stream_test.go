@@ -17,7 +17,7 @@ import (
 // reference's reaction bound and a tight one.
 func TestStreamJudgesAsBatch(t *testing.T) {
 	m := olm.Mechanism(olm.DefaultConfig())
-	conformancetest.GoldensStreamAsBatch(t, m, map[string]*conformance.Mechanism{"1s reaction": m.WithReaction(time.Second)})
+	conformancetest.GoldensStreamAsBatch(t, m, map[string]conformance.Mechanism{"1s reaction": m.(conformance.Reactive).WithReaction(time.Second)})
 }
 
 // What a stream of seed 002 keeps, reported, not asserted (go test -bench

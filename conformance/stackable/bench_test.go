@@ -3,6 +3,7 @@ package stackable_test
 import (
 	"testing"
 
+	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/conformance/conformancetest"
 	"github.com/opcert/opcert/conformance/stackable"
 	"github.com/opcert/opcert/scenarios"
@@ -27,7 +28,7 @@ load: {clusters: 1000, namespaces: 20, replicas: 3, meanTimeToFailure: 6h, recov
 		b.Fatal(err)
 	}
 	m := stackable.Mechanism(stackable.DefaultConfig())
-	cast, err := m.Subjects(nil)
+	cast, err := conformance.Subjects(m, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -23,13 +23,13 @@ func init() {
 }
 
 // flags are seed 004's settings.
-func flags(fs *pflag.FlagSet) func() (*conformance.Mechanism, error) {
+func flags(fs *pflag.FlagSet) func() (conformance.Mechanism, error) {
 	cfg := DefaultConfig()
 	fs.StringVar(&cfg.Profile, "stackable-profile", rules.ProfileSeed,
 		"stackable: what the rules judge against: seed (ADR027's table row by row, DESIGN 004) or operator-rs (what stackabletech/operator-rs shipped)")
 	managers := fs.StringSlice("stackable-operator-manager", nil,
 		"stackable: in a recording of a live cluster (watch, analyze), the field managers whose writes are the operator's; no other manager's are (none by default: a recording with no operator write is NOT JUDGED)")
-	return func() (*conformance.Mechanism, error) {
+	return func() (conformance.Mechanism, error) {
 		if err := cfg.Validate(); err != nil {
 			return nil, err
 		}

@@ -28,7 +28,7 @@ steps:
 
 func castOf(t *testing.T, subject string) conformance.Cast {
 	t.Helper()
-	cast, err := Mechanism(DefaultConfig()).Subjects(map[string]string{"stackable." + RoleOperator: subject})
+	cast, err := conformance.Subjects(Mechanism(DefaultConfig()), map[string]string{"stackable." + RoleOperator: subject})
 	if err != nil {
 		t.Fatal(err)
 	}

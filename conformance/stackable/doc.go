@@ -21,5 +21,5 @@
 // pods are recorded (opcert watch, analyze) as recording.go says, the
 // writes of the field managers --stackable-operator-manager names being
 // the operator's; the rules judge a recording as it streams past
-// (Mechanism.Online).
+// (conformance.Streaming.Online).
 package stackable

@@ -3,6 +3,7 @@ package stackable
 import (
 	"context"
 	"fmt"
+	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
@@ -14,6 +15,8 @@ import (
 	"github.com/opcert/opcert/conformance/player"
 	"github.com/opcert/opcert/conformance/stackable/faithful"
 	"github.com/opcert/opcert/conformance/stackable/rules"
+	"github.com/opcert/opcert/judge"
+	"github.com/opcert/opcert/record"
 	ref "github.com/opcert/opcert/reference/stackable"
 	"github.com/opcert/opcert/scenarios"
 	"github.com/opcert/opcert/sim"
@@ -44,28 +47,77 @@ const (
 )
 
 // Mechanism returns seed 004's plug-in with cfg.
-func Mechanism(cfg Config) *conformance.Mechanism { return MechanismRecording(cfg, nil) }
+func Mechanism(cfg Config) conformance.Mechanism { return MechanismRecording(cfg, nil) }
 
 // MechanismRecording is Mechanism whose recordings of a live cluster put
 // the writes of operatorManagers, field managers, down to the operator
 // (recording.go).
-func MechanismRecording(cfg Config, operatorManagers []string) *conformance.Mechanism {
-	return scalable(&conformance.Mechanism{
-		Name: Name, Seed: Seed, Recording: recording(operatorManagers),
-		Roles: []conformance.Role{{Name: RoleOperator, Subjects: operators, Placeholders: placeholders,
-			Forms: conformance.AllForms}},
-		Rules:    rules.Rules(cfg),
-		Estimate: estimate,
-		Expects:  SampleClusterGVK,
-		Touches:  touches, Access: access,
-		// Its namespaces only, which need no entry: its SampleClusters are
-		// in them.
-		ClusterKinds: []schema.GroupKind{},
-		Namespaces:   func(sc *scenarios.Scenario) []string { return scenarioWorld(sc).namespaces() },
-		Build: func(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
-			return build(ctx, st, sc, cast)
-		},
-	}, cfg)
+func MechanismRecording(cfg Config, operatorManagers []string) conformance.Mechanism {
+	return &mechanism{Declared: conformance.Declare(Name, Seed, []conformance.Role{{Name: RoleOperator, Subjects: operators, Placeholders: placeholders,
+		Forms: conformance.AllForms}}, rules.Rules(cfg), build), rc: cfg, operatorManagers: operatorManagers}
+}
+
+// mechanism is seed 004's plug-in, its rules judging with rc, its
+// recordings putting the writes of operatorManagers down to the operator.
+// It can be recorded and judged streaming (the rules' reader, judging
+// with rc), played on a cluster (deployments.go), and given what a
+// real-time run needs: its times scaled with the run's, a tolerance on
+// when the operator must reflect a change (rules.Config.Tolerance) and
+// the reaction bound the rules judge with (--reaction-bound:
+// rules.Config.Reaction).
+type mechanism struct {
+	conformance.Declared
+	rc               Config
+	operatorManagers []string
+}
+
+func (m *mechanism) Estimate(sc *scenarios.Scenario) int { return estimate(sc) }
+
+func (m *mechanism) Recording() *record.Recording { return recording(m.operatorManagers) }
+
+func (m *mechanism) Online() []judge.Online { return []judge.Online{rules.Online(m.rc)} }
+
+// Scaled: the bound is a requeue of the scenario's world, which a
+// time-scaled run plays faster: scaled with it, it still judges the
+// states the run holds (unscaled, 30s would outlast a built-in at 0.03);
+// the least is a nanosecond, zero meaning "at the instant". The
+// scenario's times are the stage's.
+func (m *mechanism) Scaled(scale float64) conformance.Mechanism {
+	c := m.rc
+	if c.Reaction > 0 {
+		c.Reaction = max(time.Duration(float64(c.Reaction)*scale), 1)
+	}
+	return MechanismRecording(c, m.operatorManagers)
+}
+
+func (m *mechanism) WithTolerance(d time.Duration) conformance.Mechanism {
+	c := m.rc
+	c.Tolerance = max(c.Tolerance, d)
+	return MechanismRecording(c, m.operatorManagers)
+}
+
+func (m *mechanism) Reaction() time.Duration { return m.rc.Reaction }
+
+func (m *mechanism) WithReaction(d time.Duration) conformance.Mechanism {
+	c := m.rc
+	c.Reaction = d
+	return MechanismRecording(c, m.operatorManagers)
+}
+
+func (m *mechanism) Touches(sc *scenarios.Scenario, cast conformance.Cast) []conformance.Touch {
+	return touches(sc, cast)
+}
+
+// ClusterKinds: its namespaces only, which need no entry: its
+// SampleClusters are in them.
+func (m *mechanism) ClusterKinds() []schema.GroupKind { return []schema.GroupKind{} }
+
+func (m *mechanism) Namespaces(sc *scenarios.Scenario) []string {
+	return scenarioWorld(sc).namespaces()
+}
+
+func (m *mechanism) Access(sc *scenarios.Scenario, cast conformance.Cast) []conformance.Access {
+	return access(sc, cast)
 }
 
 // recordedFields are what the rules read beside conditions (the timeline

@@ -4,15 +4,11 @@ import (
 	"context"
 	"strconv"
 	"strings"
-	"time"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/conformance/player"
-	"github.com/opcert/opcert/conformance/stackable/rules"
-	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/record"
 	"github.com/opcert/opcert/sim"
 	"github.com/opcert/opcert/sim/timeline"
@@ -108,43 +104,3 @@ func (w *world) vars() map[string]string {
 
 // namespaceKind names namespaces for the run's prefix.
 var namespaceKind = schema.GroupKind{Kind: "Namespace"}
-
-// scalable gives m what a real-time run needs: its times scaled with the
-// run's (Mechanism.Scaled: the reaction bound, the scenario's times being
-// the stage's), a tolerance on when the operator
-// must reflect a change (Mechanism.WithTolerance: rules.Config.Tolerance)
-// and the reaction bound the rules judge with (Mechanism.Reaction and
-// WithReaction, opcert's --reaction-bound: rules.Config.Reaction); and the
-// rules' reader of a stream (Mechanism.Online), judging with rc.
-func scalable(m *conformance.Mechanism, rc rules.Config) *conformance.Mechanism {
-	m.Online = []judge.Online{rules.Online(rc)}
-	m.Scaled = func(scale float64) *conformance.Mechanism {
-		// The bound is a requeue of the scenario's world, which a
-		// time-scaled run plays faster: scaled with it, it still judges the
-		// states the run holds (unscaled, 30s would outlast a built-in at
-		// 0.03); the least is a nanosecond, zero meaning "at the instant".
-		c := rc
-		if c.Reaction > 0 {
-			c.Reaction = max(time.Duration(float64(c.Reaction)*scale), 1)
-		}
-		t := *m
-		t.Rules = rules.Rules(c)
-		return scalable(&t, c)
-	}
-	m.WithTolerance = func(d time.Duration) *conformance.Mechanism {
-		c := rc
-		c.Tolerance = max(c.Tolerance, d)
-		t := *m
-		t.Rules = rules.Rules(c)
-		return scalable(&t, c)
-	}
-	m.Reaction = rc.Reaction
-	m.WithReaction = func(d time.Duration) *conformance.Mechanism {
-		c := rc
-		c.Reaction = d
-		t := *m
-		t.Rules = rules.Rules(c)
-		return scalable(&t, c)
-	}
-	return m
-}

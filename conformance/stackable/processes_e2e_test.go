@@ -61,7 +61,7 @@ func TestProcessModeCertifiesTheExample(t *testing.T) {
 		run, writers := playProcess(t, seed, name, "exec:"+bin, processScale)
 		certify(t, run, writers)
 	}
-	run, writers := playProcess(t, seed.WithReaction(loadReaction), loadScenario, "exec:"+bin, loadScale)
+	run, writers := playProcess(t, seed.(conformance.Reactive).WithReaction(loadReaction), loadScenario, "exec:"+bin, loadScale)
 	certify(t, run, writers)
 	t.Run("careless and idle", func(t *testing.T) {
 		t.Run("careless", func(t *testing.T) {
@@ -90,7 +90,7 @@ func TestProcessModeCertifiesTheExample(t *testing.T) {
 // subject, an executable, at a time scale, as opcert run does, and says
 // who wrote the SampleClusters' status and created the workloads (actor,
 // role, kind), sorted.
-func playProcess(t *testing.T, m *conformance.Mechanism, name, subject string, scale float64) (reports.Run, []string) {
+func playProcess(t *testing.T, m conformance.Mechanism, name, subject string, scale float64) (reports.Run, []string) {
 	t.Helper()
 	run, tl := conformancetest.PlayProcess(t, api, prefix(), m, name, map[string]string{stackable.RoleOperator: subject}, scale)
 	return run, conformancetest.Writers(tl, func(e timeline.Event) string {

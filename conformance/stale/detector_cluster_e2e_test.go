@@ -119,7 +119,7 @@ func playDeployed(t *testing.T, c client.Client, name string, command []string) 
 		t.Fatal(err)
 	}
 	m := stale.Mechanism(stale.DefaultConfig())
-	cast, err := m.Subjects(map[string]string{stale.RoleDetector: "deployment:" + detectorNS + "/" + dep})
+	cast, err := conformance.Subjects(m, map[string]string{stale.RoleDetector: "deployment:" + detectorNS + "/" + dep})
 	if err != nil {
 		t.Fatal(err)
 	}

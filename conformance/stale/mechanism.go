@@ -30,51 +30,73 @@ var ClusterOperatorGVK = configv1.GroupVersion.WithKind("ClusterOperator")
 
 // Mechanism returns seed 000's plug-in, judged against cfg; a recording
 // takes the default detector managers for the detector.
-func Mechanism(cfg Config) *conformance.Mechanism {
+func Mechanism(cfg Config) conformance.Mechanism {
 	return MechanismRecording(cfg, DefaultDetectorManagers)
 }
 
 // MechanismRecording is Mechanism with the field managers a recording of a
 // live cluster takes for the detector (recording.go).
-func MechanismRecording(cfg Config, detectorManagers []string) *conformance.Mechanism {
-	m := judging(&conformance.Mechanism{
-		Name: "stale", Seed: "000",
-		Roles: []conformance.Role{
+func MechanismRecording(cfg Config, detectorManagers []string) conformance.Mechanism {
+	return &mechanism{cfg: cfg, detectorManagers: detectorManagers,
+		Declared: conformance.Declare("stale", "000", []conformance.Role{
 			{Name: RoleDetector, Subjects: detectors, Forms: conformance.AllForms, Placeholders: detectorPlaceholders},
 			{Name: RoleOperator, Subjects: operators, Forms: conformance.AllForms, Placeholders: placeholders},
-		},
-		Rules:    rules.Rules(cfg),
-		Estimate: func(sc *scenarios.Scenario) int { return estimate(cfg, sc) },
-		Expects:  ClusterOperatorGVK,
-		Touches:  touches,
-		// opcert's own operators create their ClusterOperators.
-		ClusterKinds: []schema.GroupKind{ClusterOperatorGVK.GroupKind()},
-		Build: func(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
+		}, rules.Rules(cfg), func(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
 			return build(ctx, st, cfg, sc, cast)
-		},
-	}, cfg, detectorManagers)
-	// The challenge and the mark come sooner; the reaction bound, which
-	// judges how fast operator and detector act, stays what it is (000
-	// §Test Plan's 30s). The mark's text states the world's silence (20
-	// minutes), which the run plays faster, as the scenario states it.
-	m.Scaled = func(scale float64) *conformance.Mechanism {
-		c := cfg
-		c.Silence = cfg.Stated()
-		c.ChallengeAfter = time.Duration(float64(c.ChallengeAfter) * scale)
-		c.UnknownAfter = time.Duration(float64(c.UnknownAfter) * scale)
-		return MechanismRecording(c, detectorManagers)
-	}
-	// The reaction bound is the minimum stale-message update time
-	// (rules.Config.AnswerBudget, --answer-budget its older name):
-	// --reaction-bound stale=D judges with D instead.
-	m.Reaction = cfg.AnswerBudget
-	m.WithReaction = func(d time.Duration) *conformance.Mechanism {
-		c := cfg
-		c.AnswerBudget = d
-		return MechanismRecording(c, detectorManagers)
-	}
-	return m
+		})}
 }
+
+// mechanism is seed 000's plug-in: the world judged against cfg, whose
+// recordings take detectorManagers for the detector. It can be recorded
+// and judged streaming, with a tolerance (recording.go), played on a
+// cluster (deployments.go), scaled and given a reaction bound.
+type mechanism struct {
+	conformance.Declared
+	cfg              Config
+	detectorManagers []string
+}
+
+func (m *mechanism) Estimate(sc *scenarios.Scenario) int { return estimate(m.cfg, sc) }
+
+// Scaled: the challenge and the mark come sooner; the reaction bound,
+// which judges how fast operator and detector act, stays what it is (000
+// §Test Plan's 30s). The mark's text states the world's silence (20
+// minutes), which the run plays faster, as the scenario states it.
+func (m *mechanism) Scaled(scale float64) conformance.Mechanism {
+	c := m.cfg
+	c.Silence = m.cfg.Stated()
+	c.ChallengeAfter = time.Duration(float64(c.ChallengeAfter) * scale)
+	c.UnknownAfter = time.Duration(float64(c.UnknownAfter) * scale)
+	return MechanismRecording(c, m.detectorManagers)
+}
+
+// Reaction is the minimum stale-message update time
+// (rules.Config.AnswerBudget, --answer-budget its older name).
+func (m *mechanism) Reaction() time.Duration { return m.cfg.AnswerBudget }
+
+// WithReaction: --reaction-bound stale=D judges with D instead.
+func (m *mechanism) WithReaction(d time.Duration) conformance.Mechanism {
+	c := m.cfg
+	c.AnswerBudget = d
+	return MechanismRecording(c, m.detectorManagers)
+}
+
+// Touches: with the operators as Deployments, a run on a cluster scales
+// them and the detector writes their ClusterOperators (deployments.go).
+func (m *mechanism) Touches(sc *scenarios.Scenario, cast conformance.Cast) []conformance.Touch {
+	return touches(sc, cast)
+}
+
+// ClusterKinds: opcert's own operators create their ClusterOperators.
+func (m *mechanism) ClusterKinds() []schema.GroupKind {
+	return []schema.GroupKind{ClusterOperatorGVK.GroupKind()}
+}
+
+// Namespaces: none; the world creates cluster-scoped ClusterOperators.
+func (m *mechanism) Namespaces(*scenarios.Scenario) []string { return nil }
+
+// Access: every run's rights suffice.
+func (m *mechanism) Access(*scenarios.Scenario, conformance.Cast) []conformance.Access { return nil }
 
 // world is a scenario's running operators and detector.
 type world struct {

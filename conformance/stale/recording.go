@@ -46,15 +46,15 @@ func recording(detectorManagers []string) *record.Recording {
 	}
 }
 
-// judging fills in what a recorded timeline needs of the mechanism: the
-// STALE facts read online, and the rules given a tolerance.
-func judging(m *conformance.Mechanism, cfg Config, detectorManagers []string) *conformance.Mechanism {
-	m.Recording = recording(detectorManagers)
-	m.Online = []judge.Online{rules.Online(cfg)}
-	m.WithTolerance = func(d time.Duration) *conformance.Mechanism {
-		c := cfg
-		c.Tolerance = max(c.Tolerance, d)
-		return MechanismRecording(c, detectorManagers)
-	}
-	return m
+// Recording: a recording of seed 000 (recording).
+func (m *mechanism) Recording() *record.Recording { return recording(m.detectorManagers) }
+
+// Online are the STALE facts, read as events pass.
+func (m *mechanism) Online() []judge.Online { return []judge.Online{rules.Online(m.cfg)} }
+
+// WithTolerance gives the rules d of slack, as a recording needs.
+func (m *mechanism) WithTolerance(d time.Duration) conformance.Mechanism {
+	c := m.cfg
+	c.Tolerance = max(c.Tolerance, d)
+	return MechanismRecording(c, m.detectorManagers)
 }

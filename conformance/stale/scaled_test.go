@@ -22,7 +22,7 @@ func TestScaledReferencePassesTheStaleBuiltins(t *testing.T) {
 		t.Skip("needs the API server")
 	}
 	m := stale.Mechanism(stale.DefaultConfig())
-	cast, err := m.Subjects(nil)
+	cast, err := conformance.Subjects(m, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

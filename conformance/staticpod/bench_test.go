@@ -3,6 +3,7 @@ package staticpod_test
 import (
 	"testing"
 
+	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/conformance/conformancetest"
 	"github.com/opcert/opcert/conformance/staticpod"
 	"github.com/opcert/opcert/scenarios"
@@ -19,7 +20,7 @@ func BenchmarkLadder24h(b *testing.B) {
 		b.Fatal(err)
 	}
 	m := staticpod.Mechanism(staticpod.DefaultConfig())
-	cast, err := m.Subjects(nil)
+	cast, err := conformance.Subjects(m, nil)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -152,7 +152,7 @@ func playRole(t *testing.T, name, role, subject string) reports.Run {
 		t.Fatal(err)
 	}
 	m := staticpod.Mechanism(staticpod.DefaultConfig())
-	cast, err := m.Subjects(map[string]string{role: subject})
+	cast, err := conformance.Subjects(m, map[string]string{role: subject})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,12 +23,12 @@ type Config struct {
 	// subjects that react late are late past it.
 	Reaction time.Duration
 	// Scale is the run's time scale (opcert run --time-scale; 0 means 1):
-	// Timeout and Reaction are already scaled (Mechanism.Scaled), and the
+	// Timeout and Reaction are already scaled (conformance.Scalable.Scaled), and the
 	// rules' retry bounds, the operator subjects' back-off, the operand
 	// models and the write times are multiplied by it.
 	Scale float64
 	// Tolerance is the slack the rules allow on deadlines in real time
-	// (Mechanism.WithTolerance: conformance.RealtimeTolerance).
+	// (conformance.Tolerant.WithTolerance: conformance.RealtimeTolerance).
 	Tolerance time.Duration
 }
 

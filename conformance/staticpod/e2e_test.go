@@ -35,7 +35,7 @@ func playWith(cfg staticpod.Config, name string, choices map[string]string) (rep
 	sc, err := scenarios.BuiltinNamed(name)
 	Expect(err).NotTo(HaveOccurred())
 	m := staticpod.Mechanism(cfg)
-	cast, err := m.Subjects(choices)
+	cast, err := conformance.Subjects(m, choices)
 	Expect(err).NotTo(HaveOccurred())
 	run, tl := conformance.Play(context.Background(), api.Client, m, sc, cast, conformance.Options{Prefix: prefix()})
 	Expect(run.Error).To(BeEmpty())
@@ -146,7 +146,7 @@ var _ = It("passes library-go's back-off under the seed profile (STATICPOD-007)"
 // "role/subject".
 func faithfulSubjects() map[string]bool {
 	out := map[string]bool{}
-	for _, r := range staticpod.Mechanism(staticpod.DefaultConfig()).Roles {
+	for _, r := range staticpod.Mechanism(staticpod.DefaultConfig()).Roles() {
 		for _, s := range r.Subjects {
 			if s.Faithful {
 				out[r.Name+"/"+s.Name] = true
@@ -217,7 +217,7 @@ var _ = It("lists every broken subject in the table", func() {
 	for s := range mutantsTested() { // mutants_test.go
 		tested[s] = true
 	}
-	for _, r := range m.Roles {
+	for _, r := range m.Roles() {
 		Expect(r.Subjects[0].Name).To(Equal("reference"))
 		for _, s := range r.Subjects[1:] {
 			Expect(tested).To(HaveKey(r.Name+"/"+s.Name), "subject %s of %s has no failing rule in the table", s.Name, r.Name)

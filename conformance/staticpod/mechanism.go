@@ -36,6 +36,7 @@ import (
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/conformance/staticpod/rules"
 	"github.com/opcert/opcert/judge"
+	"github.com/opcert/opcert/record"
 	"github.com/opcert/opcert/scenarios"
 	"github.com/opcert/opcert/sim"
 	"github.com/opcert/opcert/sim/node"
@@ -56,10 +57,9 @@ var (
 )
 
 // Mechanism returns seed 003's plug-in with cfg's timeout and profile.
-func Mechanism(cfg Config) *conformance.Mechanism {
-	return &conformance.Mechanism{
-		Name: Name, Seed: Seed,
-		Roles: []conformance.Role{
+func Mechanism(cfg Config) conformance.Mechanism {
+	return &mechanism{cfg: cfg,
+		Declared: conformance.Declare(Name, Seed, []conformance.Role{
 			// A team's Go core plays every role in library mode
 			// (library.go); a team's startup-monitor binary plays in
 			// process mode (processes.go); on a cluster it cannot
@@ -74,42 +74,53 @@ func Mechanism(cfg Config) *conformance.Mechanism {
 			{Name: RoleOperator, Subjects: operators, Forms: []conformance.Form{conformance.FormLibrary}, Cannot: operatorCannot},
 			{Name: RolePruner, Subjects: pruners, Placeholders: prunerPlaceholders,
 				Forms: []conformance.Form{conformance.FormLibrary, conformance.FormProcess}, Cannot: nodeRoleCannot},
-		},
-		Rules: rules.Rules(cfg.Rules()),
-		// The facts, read as events pass (rules.Config.Online).
-		Online:   []judge.Online{cfg.Rules().Online()},
-		Reaction: cfg.Reaction,
-		WithReaction: func(d time.Duration) *conformance.Mechanism {
-			c := cfg
-			c.Reaction = d
-			return Mechanism(c)
-		},
-		// A real-time run (a startup-monitor that is an executable) plays
-		// the scenario's times scaled, and the rules take the real-time
-		// tolerance.
-		Scaled: func(scale float64) *conformance.Mechanism {
-			c := cfg
-			c.Scale = scale
-			if cfg.Scale != 0 {
-				c.Scale *= cfg.Scale
-			}
-			c.Timeout = time.Duration(float64(c.Timeout) * scale)
-			c.Reaction = time.Duration(float64(c.Reaction) * scale)
-			return Mechanism(c)
-		},
-		// A recording's lag (about 2s), or a real-time run's tolerance,
-		// widens the late side of the condition's deadlines.
-		WithTolerance: func(d time.Duration) *conformance.Mechanism {
-			c := cfg
-			c.Tolerance = max(c.Tolerance, d)
-			return Mechanism(c)
-		},
-		Estimate: cfg.Estimate,
-		Expects:  ClusterOperatorGVK, Recording: recording(),
-		Build: func(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
+		}, rules.Rules(cfg.Rules()), func(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
 			return build(ctx, st, cfg, sc, cast)
-		},
+		})}
+}
+
+// mechanism is seed 003's plug-in with cfg. It can be recorded (what the
+// API server holds of it: recording.go) and judged streaming, and given
+// what a real-time run (a startup-monitor that is an executable) needs:
+// the scenario's times scaled, and the rules the real-time tolerance. It
+// cannot be played on a cluster (its nodes are simulated: clusterCannot).
+type mechanism struct {
+	conformance.Declared
+	cfg Config
+}
+
+func (m *mechanism) Estimate(sc *scenarios.Scenario) int { return m.cfg.Estimate(sc) }
+
+func (m *mechanism) Recording() *record.Recording { return recording() }
+
+// Online are the facts, read as events pass (rules.Config.Online).
+func (m *mechanism) Online() []judge.Online { return []judge.Online{m.cfg.Rules().Online()} }
+
+func (m *mechanism) Reaction() time.Duration { return m.cfg.Reaction }
+
+func (m *mechanism) WithReaction(d time.Duration) conformance.Mechanism {
+	c := m.cfg
+	c.Reaction = d
+	return Mechanism(c)
+}
+
+func (m *mechanism) Scaled(scale float64) conformance.Mechanism {
+	c := m.cfg
+	c.Scale = scale
+	if m.cfg.Scale != 0 {
+		c.Scale *= m.cfg.Scale
 	}
+	c.Timeout = time.Duration(float64(c.Timeout) * scale)
+	c.Reaction = time.Duration(float64(c.Reaction) * scale)
+	return Mechanism(c)
+}
+
+// WithTolerance: a recording's lag (about 2s), or a real-time run's
+// tolerance, widens the late side of the condition's deadlines.
+func (m *mechanism) WithTolerance(d time.Duration) conformance.Mechanism {
+	c := m.cfg
+	c.Tolerance = max(c.Tolerance, d)
+	return Mechanism(c)
 }
 
 // The operator's inputs are not all API objects here: the revision it

@@ -40,10 +40,10 @@ func TestBuildRefusesForeignSubjects(t *testing.T) {
 	}
 	for _, role := range []string{staticpod.RoleStartupMonitor, staticpod.RoleInstaller, staticpod.RoleOperator, staticpod.RolePruner} {
 		for _, f := range foreign {
-			if _, ok := f.impl.(conformance.Process); ok && m.Takes(role, conformance.FormProcess) {
+			if _, ok := f.impl.(conformance.Process); ok && conformance.Takes(m, role, conformance.FormProcess) {
 				continue // the startup-monitor's executable (process_test.go)
 			}
-			cast, err := m.Subjects(nil)
+			cast, err := conformance.Subjects(m, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -78,19 +78,20 @@ func TestBuildRefusesForeignSubjects(t *testing.T) {
 // rules that judge a reaction say the bound they were built with.
 func TestReactionBound(t *testing.T) {
 	m := staticpod.Mechanism(staticpod.DefaultConfig())
-	if m.Reaction != time.Minute || m.WithReaction == nil {
-		t.Fatalf("reaction %s, WithReaction set %v; want 1m and set", m.Reaction, m.WithReaction != nil)
+	r, reactive := m.(conformance.Reactive)
+	if conformance.ReactionOf(m) != time.Minute || !reactive {
+		t.Fatalf("reaction %s, Reactive %v; want 1m and Reactive", conformance.ReactionOf(m), reactive)
 	}
-	tight := m.WithReaction(20 * time.Second)
-	if tight.Reaction != 20*time.Second {
-		t.Errorf("WithReaction(20s).Reaction = %s", tight.Reaction)
+	tight := r.WithReaction(20 * time.Second)
+	if conformance.ReactionOf(tight) != 20*time.Second {
+		t.Errorf("WithReaction(20s).Reaction = %s", conformance.ReactionOf(tight))
 	}
-	for _, r := range tight.Rules {
+	for _, r := range tight.Rules() {
 		if r.ID == "STATICPOD-012" && !strings.Contains(r.Statement, "within the reaction bound (20s)") {
 			t.Errorf("STATICPOD-012 with a 20s bound: %q", r.Statement)
 		}
 	}
-	if m.Reaction != time.Minute {
-		t.Errorf("WithReaction changed the mechanism it was called on: %s", m.Reaction)
+	if conformance.ReactionOf(m) != time.Minute {
+		t.Errorf("WithReaction changed the mechanism it was called on: %s", conformance.ReactionOf(m))
 	}
 }

@@ -46,7 +46,7 @@ import (
 //   - A lock file it creates in /var/lock is its lock, released by the
 //     node when its process is killed or ends, as the kernel releases a
 //     flock.
-//   - Times are the scenario's scaled (Mechanism.Scaled): the {timeout}
+//   - Times are the scenario's scaled (conformance.Scalable.Scaled): the {timeout}
 //     it is given, the operand models, the rules' bounds.
 //   - One role per run: the node files every change made from outside as
 //     one actor's (node.Track), so two roles played by processes could

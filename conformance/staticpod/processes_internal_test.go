@@ -13,7 +13,7 @@ import (
 func TestOneNodeRoleIsAnExecutable(t *testing.T) {
 	exe := conformance.Subject{Name: "exec:/bin/true", Impl: conformance.Process{Command: process.Command{"/bin/true"}}}
 	ref := func(role string) conformance.Subject {
-		for _, r := range Mechanism(DefaultConfig()).Roles {
+		for _, r := range Mechanism(DefaultConfig()).Roles() {
 			if r.Name == role {
 				return r.Subjects[0]
 			}

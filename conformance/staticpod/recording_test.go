@@ -25,11 +25,11 @@ var judgedOnRecordings = map[string]bool{"STATICPOD-008": true, "STATICPOD-015":
 // timeline: the writes of the kinds the mechanism records, each put down
 // to the role its writer's field manager takes (opcert's actors write
 // under their own names).
-func recorded(m *conformance.Mechanism, events []timeline.Event) []timeline.Event {
+func recorded(m conformance.Mechanism, events []timeline.Event) []timeline.Event {
 	var out []timeline.Event
 	for _, e := range events {
-		if e.IsWrite() && m.Recording.Records(schema.GroupKind{Group: e.Object.Group, Kind: e.Object.Kind}) {
-			e.Role = m.Recording.Role(e.Actor)
+		if e.IsWrite() && conformance.RecordingOf(m).Records(schema.GroupKind{Group: e.Object.Group, Kind: e.Object.Kind}) {
+			e.Role = conformance.RecordingOf(m).Role(e.Actor)
 			out = append(out, e)
 		}
 	}
@@ -37,7 +37,7 @@ func recorded(m *conformance.Mechanism, events []timeline.Event) []timeline.Even
 }
 
 // analyze judges events as opcert analyze judges a timeline file.
-func analyze(t *testing.T, m *conformance.Mechanism, events []timeline.Event, g conformancetest.GoldenTimeline) reports.Run {
+func analyze(t *testing.T, m conformance.Mechanism, events []timeline.Event, g conformancetest.GoldenTimeline) reports.Run {
 	t.Helper()
 	var tl timeline.Timeline
 	tl.Append(events...)
@@ -45,11 +45,11 @@ func analyze(t *testing.T, m *conformance.Mechanism, events []timeline.Event, g 
 	if err := tl.WriteJSONL(&buf); err != nil {
 		t.Fatal(err)
 	}
-	src, err := record.Open(&buf, m.Recording)
+	src, err := record.Open(&buf, conformance.RecordingOf(m))
 	if err != nil {
 		t.Fatal(err)
 	}
-	run, err := record.Judge(context.Background(), src, m.Judged(), record.Judgement{Name: g.Name, Source: "test", Start: timeline.Epoch, Until: g.End.Sub(timeline.Epoch)})
+	run, err := record.Judge(context.Background(), src, conformance.Judged(m), record.Judgement{Name: g.Name, Source: "test", Start: timeline.Epoch, Until: g.End.Sub(timeline.Epoch)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func TestAnalyzeJudgesWhatTheAPIShows(t *testing.T) {
 			}
 		}
 		for what, events := range map[string][]timeline.Event{g.Name: g.Events, g.Name + " (operator silent)": silent} {
-			want := judge.Judge(m.Rules, events, g.End)
+			want := judge.Judge(m.Rules(), events, g.End)
 			got := analyze(t, m, recorded(m, events), g)
 			if len(got.Cases) < len(want) {
 				t.Fatalf("%s: %d cases analyzed, %d played", what, len(got.Cases), len(want))
@@ -103,7 +103,7 @@ func TestAnalyzeJudgesWhatTheAPIShows(t *testing.T) {
 // writes (its own manager, or opcert's kubelet actors) under the kubelet
 // and everyone else's under the operator.
 func TestRecording(t *testing.T) {
-	rec := staticpod.Mechanism(staticpod.DefaultConfig()).Recording
+	rec := conformance.RecordingOf(staticpod.Mechanism(staticpod.DefaultConfig()))
 	if rec == nil {
 		t.Fatal("no recording")
 	}

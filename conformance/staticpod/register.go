@@ -15,11 +15,11 @@ func init() {
 // flags are seed 003's settings: the readiness timeout the operator gives
 // its startup-monitors (003 §Readiness: 5m) and the profile the rules judge
 // against.
-func flags(fs *pflag.FlagSet) func() (*conformance.Mechanism, error) {
+func flags(fs *pflag.FlagSet) func() (conformance.Mechanism, error) {
 	cfg := DefaultConfig()
 	fs.DurationVar(&cfg.Timeout, "staticpod-timeout", cfg.Timeout, "staticpod: the startup-monitor's readiness timeout, given to the monitors and judged by the rules")
 	fs.StringVar(&cfg.Profile, "staticpod-profile", cfg.Profile, "staticpod: what the rules judge against: seed (seed 003 as DESIGN.md reads it) or library-go (what openshift/library-go shipped)")
-	return func() (*conformance.Mechanism, error) {
+	return func() (conformance.Mechanism, error) {
 		if err := cfg.Validate(); err != nil {
 			return nil, err
 		}

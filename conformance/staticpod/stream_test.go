@@ -18,7 +18,7 @@ import (
 // one, and a recording's tolerance.
 func TestStreamJudgesAsBatch(t *testing.T) {
 	m := staticpod.Mechanism(staticpod.DefaultConfig())
-	conformancetest.GoldensStreamAsBatch(t, m, map[string]*conformance.Mechanism{"1s reaction": m.WithReaction(time.Second), "2s tolerance": m.WithTolerance(2 * time.Second)})
+	conformancetest.GoldensStreamAsBatch(t, m, map[string]conformance.Mechanism{"1s reaction": m.(conformance.Reactive).WithReaction(time.Second), "2s tolerance": m.(conformance.Tolerant).WithTolerance(2 * time.Second)})
 }
 
 // What a stream of seed 003 keeps, reported, not asserted (go test -bench

@@ -13,7 +13,7 @@ type Config struct {
 	// begun, an administrator's blocker, its operands serving again, a
 	// stall's deadline) before it is late. Zero asks for the same instant;
 	// DefaultConfig's is DefaultReaction (doc.go, Readings). A scaled
-	// real-time run scales it with the scenario (Mechanism.Scaled).
+	// real-time run scales it with the scenario (conformance.Scalable.Scaled).
 	Reaction time.Duration
 	// Significant is how long a rollout may run before it owes
 	// Progressing=True: 001 §Version reporting during an upgrade, "more

@@ -220,9 +220,10 @@ func TestOutputShellCompletion(t *testing.T) {
 			t.Errorf("completion %s: %v, output starts %q, want %q", shell, err, out[:min(len(out), 60)], want)
 		}
 	}
-	for _, args := range [][]string{{"rules"}, {"subjects"}, {"scenarios", "list"}, {"version"}} {
-		out, err := listCmd(t, append(append([]string{"__complete"}, args...), "-o", "")...)
-		if got, _, _ := strings.Cut(out, "\n:"); err != nil || got != "text\njson\nyaml" {
+	for args, formats := range map[string]string{"rules": "text\njson\nyaml\nmarkdown", "subjects": "text\njson\nyaml",
+		"scenarios list": "text\njson\nyaml", "version": "text\njson\nyaml"} {
+		out, err := listCmd(t, append(append([]string{"__complete"}, strings.Fields(args)...), "-o", "")...)
+		if got, _, _ := strings.Cut(out, "\n:"); err != nil || got != formats {
 			t.Errorf("completing %v -o: %v, got %q", args, err, out)
 		}
 	}

@@ -109,7 +109,7 @@ func (m *mechanism) Cannot() map[string]string {
 }
 
 // noCluster is why no role of olm takes a Deployment: an olm scenario is
-// played on opcert's API server only (Mechanism.Touches is nil).
+// played on opcert's API server only (the mechanism is not conformance.Clustered).
 const noCluster = "an olm scenario plays on opcert's own API server only: no cluster serves the seed's Probe (never built upstream) or opcert's Upgrade, OLM's part of the world (the gate, the OperatorCondition copier) is opcert's, and the fixtures' CRDs (Foo, Bar) are cluster-scoped, shared by the runs, each rewriting their annotations"
 
 // olmCannot: OLM is the platform a team's operator runs against, played

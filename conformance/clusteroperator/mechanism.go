@@ -63,7 +63,9 @@ func Mechanism(cfg Config) conformance.Mechanism { return judgedWith(cfg.Rules()
 
 // judgedWith is the mechanism whose rules judge with rc.
 func judgedWith(rc rules.Config) *mechanism {
-	return &mechanism{rc: rc,
+	return &mechanism{rc: rc, Tuned: conformance.Tuned[rules.Config]{Config: rc, Rebuild: func(c rules.Config) conformance.Mechanism { return judgedWith(c) },
+		Bound:     func(c *rules.Config) *time.Duration { return &c.Reaction },
+		Tolerance: func(c *rules.Config) *time.Duration { return &c.Tolerance }},
 		Declared: conformance.Declare(Name, Seed, []conformance.Role{
 			{Name: RoleVersionOperator, Subjects: versionOperators, Cannot: versionOperatorCannot},
 			{Name: RoleOperator, Subjects: operators, Forms: conformance.AllForms, Placeholders: placeholders},
@@ -79,6 +81,7 @@ func judgedWith(rc rules.Config) *mechanism {
 // {timeScale} scales its requeue with it.
 type mechanism struct {
 	conformance.Declared
+	conformance.Tuned[rules.Config]
 	rc rules.Config
 }
 
@@ -89,26 +92,12 @@ func (m *mechanism) Recording() *record.Recording { return recording() }
 // Online is the contract, read as events pass (rules.Online).
 func (m *mechanism) Online() []judge.Online { return []judge.Online{rules.Online()} }
 
-func (m *mechanism) Reaction() time.Duration { return m.rc.Reaction }
-
-func (m *mechanism) WithReaction(d time.Duration) conformance.Mechanism {
-	c := m.rc
-	c.Reaction = d
-	return judgedWith(c)
-}
-
 func (m *mechanism) Scaled(scale float64) conformance.Mechanism {
 	c, seed := m.rc, rules.DefaultConfig()
 	// Zero would mean the seed's figure: the least is a nanosecond.
 	c.Significant = max(time.Duration(float64(cmp.Or(c.Significant, seed.Significant))*scale), 1)
 	c.Stuck = max(time.Duration(float64(cmp.Or(c.Stuck, seed.Stuck))*scale), 1)
 	c.Reaction = time.Duration(float64(c.Reaction) * scale)
-	return judgedWith(c)
-}
-
-func (m *mechanism) WithTolerance(d time.Duration) conformance.Mechanism {
-	c := m.rc
-	c.Tolerance = max(c.Tolerance, d)
 	return judgedWith(c)
 }
 

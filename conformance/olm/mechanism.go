@@ -54,7 +54,9 @@ const (
 
 // Mechanism returns seed 002's plug-in with cfg.
 func Mechanism(cfg Config) conformance.Mechanism {
-	return &mechanism{cfg: cfg,
+	return &mechanism{cfg: cfg, Tuned: conformance.Tuned[Config]{Config: cfg, Rebuild: Mechanism,
+		Bound:     func(c *Config) *time.Duration { return &c.Reaction },
+		Tolerance: func(c *Config) *time.Duration { return &c.Tolerance }},
 		Declared: conformance.Declare(Name, Seed, []conformance.Role{
 			{Name: RoleAggregator, Subjects: aggregators, Placeholders: aggregatorPlaceholders,
 				Forms:  []conformance.Form{conformance.FormLibrary, conformance.FormProcess},
@@ -75,26 +77,13 @@ func Mechanism(cfg Config) conformance.Mechanism {
 // recorded, nor played on a cluster (RoleOperator's Cannot).
 type mechanism struct {
 	conformance.Declared
+	conformance.Tuned[Config]
 	cfg Config
 }
 
 func (m *mechanism) Estimate(sc *scenarios.Scenario) int { return estimate(sc) }
 
 func (m *mechanism) Online() []judge.Online { return []judge.Online{rules.Online()} }
-
-func (m *mechanism) Reaction() time.Duration { return m.cfg.Reaction }
-
-func (m *mechanism) WithReaction(d time.Duration) conformance.Mechanism {
-	c := m.cfg
-	c.Reaction = d
-	return Mechanism(c)
-}
-
-func (m *mechanism) WithTolerance(d time.Duration) conformance.Mechanism {
-	c := m.cfg
-	c.Tolerance = max(c.Tolerance, d)
-	return Mechanism(c)
-}
 
 func (m *mechanism) Scaled(scale float64) conformance.Mechanism {
 	c := m.cfg

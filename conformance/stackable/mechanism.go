@@ -54,7 +54,10 @@ func Mechanism(cfg Config) conformance.Mechanism { return MechanismRecording(cfg
 // (recording.go).
 func MechanismRecording(cfg Config, operatorManagers []string) conformance.Mechanism {
 	return &mechanism{Declared: conformance.Declare(Name, Seed, []conformance.Role{{Name: RoleOperator, Subjects: operators, Placeholders: placeholders,
-		Forms: conformance.AllForms}}, rules.Rules(cfg), build), rc: cfg, operatorManagers: operatorManagers}
+		Forms: conformance.AllForms}}, rules.Rules(cfg), build), rc: cfg, operatorManagers: operatorManagers,
+		Tuned: conformance.Tuned[Config]{Config: cfg, Rebuild: func(c Config) conformance.Mechanism { return MechanismRecording(c, operatorManagers) },
+			Bound:     func(c *Config) *time.Duration { return &c.Reaction },
+			Tolerance: func(c *Config) *time.Duration { return &c.Tolerance }}}
 }
 
 // mechanism is seed 004's plug-in, its rules judging with rc, its
@@ -67,6 +70,7 @@ func MechanismRecording(cfg Config, operatorManagers []string) conformance.Mecha
 // rules.Config.Reaction).
 type mechanism struct {
 	conformance.Declared
+	conformance.Tuned[Config]
 	rc               Config
 	operatorManagers []string
 }
@@ -87,20 +91,6 @@ func (m *mechanism) Scaled(scale float64) conformance.Mechanism {
 	if c.Reaction > 0 {
 		c.Reaction = max(time.Duration(float64(c.Reaction)*scale), 1)
 	}
-	return MechanismRecording(c, m.operatorManagers)
-}
-
-func (m *mechanism) WithTolerance(d time.Duration) conformance.Mechanism {
-	c := m.rc
-	c.Tolerance = max(c.Tolerance, d)
-	return MechanismRecording(c, m.operatorManagers)
-}
-
-func (m *mechanism) Reaction() time.Duration { return m.rc.Reaction }
-
-func (m *mechanism) WithReaction(d time.Duration) conformance.Mechanism {
-	c := m.rc
-	c.Reaction = d
 	return MechanismRecording(c, m.operatorManagers)
 }
 

@@ -38,6 +38,11 @@ func Mechanism(cfg Config) conformance.Mechanism {
 // live cluster takes for the detector (recording.go).
 func MechanismRecording(cfg Config, detectorManagers []string) conformance.Mechanism {
 	return &mechanism{cfg: cfg, detectorManagers: detectorManagers,
+		// The reaction bound is 000 §Test Plan's minimum stale-message
+		// update time (--answer-budget its older name).
+		Tuned: conformance.Tuned[Config]{Config: cfg, Rebuild: func(c Config) conformance.Mechanism { return MechanismRecording(c, detectorManagers) },
+			Bound:     func(c *Config) *time.Duration { return &c.AnswerBudget },
+			Tolerance: func(c *Config) *time.Duration { return &c.Tolerance }},
 		Declared: conformance.Declare("stale", "000", []conformance.Role{
 			{Name: RoleDetector, Subjects: detectors, Forms: conformance.AllForms, Placeholders: detectorPlaceholders},
 			{Name: RoleOperator, Subjects: operators, Forms: conformance.AllForms, Placeholders: placeholders},
@@ -52,6 +57,7 @@ func MechanismRecording(cfg Config, detectorManagers []string) conformance.Mecha
 // cluster (deployments.go), scaled and given a reaction bound.
 type mechanism struct {
 	conformance.Declared
+	conformance.Tuned[Config]
 	cfg              Config
 	detectorManagers []string
 }
@@ -67,17 +73,6 @@ func (m *mechanism) Scaled(scale float64) conformance.Mechanism {
 	c.Silence = m.cfg.Stated()
 	c.ChallengeAfter = time.Duration(float64(c.ChallengeAfter) * scale)
 	c.UnknownAfter = time.Duration(float64(c.UnknownAfter) * scale)
-	return MechanismRecording(c, m.detectorManagers)
-}
-
-// Reaction is the minimum stale-message update time
-// (rules.Config.AnswerBudget, --answer-budget its older name).
-func (m *mechanism) Reaction() time.Duration { return m.cfg.AnswerBudget }
-
-// WithReaction: --reaction-bound stale=D judges with D instead.
-func (m *mechanism) WithReaction(d time.Duration) conformance.Mechanism {
-	c := m.cfg
-	c.AnswerBudget = d
 	return MechanismRecording(c, m.detectorManagers)
 }
 

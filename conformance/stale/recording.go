@@ -2,11 +2,9 @@ package stale
 
 import (
 	"slices"
-	"time"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
-	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/conformance/stale/rules"
 	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/record"
@@ -51,10 +49,3 @@ func (m *mechanism) Recording() *record.Recording { return recording(m.detectorM
 
 // Online are the STALE facts, read as events pass.
 func (m *mechanism) Online() []judge.Online { return []judge.Online{rules.Online(m.cfg)} }
-
-// WithTolerance gives the rules d of slack, as a recording needs.
-func (m *mechanism) WithTolerance(d time.Duration) conformance.Mechanism {
-	c := m.cfg
-	c.Tolerance = max(c.Tolerance, d)
-	return MechanismRecording(c, m.detectorManagers)
-}

@@ -58,7 +58,9 @@ var (
 
 // Mechanism returns seed 003's plug-in with cfg's timeout and profile.
 func Mechanism(cfg Config) conformance.Mechanism {
-	return &mechanism{cfg: cfg,
+	return &mechanism{cfg: cfg, Tuned: conformance.Tuned[Config]{Config: cfg, Rebuild: Mechanism,
+		Bound:     func(c *Config) *time.Duration { return &c.Reaction },
+		Tolerance: func(c *Config) *time.Duration { return &c.Tolerance }},
 		Declared: conformance.Declare(Name, Seed, []conformance.Role{
 			// A team's Go core plays every role in library mode
 			// (library.go); a team's startup-monitor binary plays in
@@ -86,6 +88,7 @@ func Mechanism(cfg Config) conformance.Mechanism {
 // cannot be played on a cluster (its nodes are simulated: clusterCannot).
 type mechanism struct {
 	conformance.Declared
+	conformance.Tuned[Config]
 	cfg Config
 }
 
@@ -96,14 +99,6 @@ func (m *mechanism) Recording() *record.Recording { return recording() }
 // Online are the facts, read as events pass (rules.Config.Online).
 func (m *mechanism) Online() []judge.Online { return []judge.Online{m.cfg.Rules().Online()} }
 
-func (m *mechanism) Reaction() time.Duration { return m.cfg.Reaction }
-
-func (m *mechanism) WithReaction(d time.Duration) conformance.Mechanism {
-	c := m.cfg
-	c.Reaction = d
-	return Mechanism(c)
-}
-
 func (m *mechanism) Scaled(scale float64) conformance.Mechanism {
 	c := m.cfg
 	c.Scale = scale
@@ -112,14 +107,6 @@ func (m *mechanism) Scaled(scale float64) conformance.Mechanism {
 	}
 	c.Timeout = time.Duration(float64(c.Timeout) * scale)
 	c.Reaction = time.Duration(float64(c.Reaction) * scale)
-	return Mechanism(c)
-}
-
-// WithTolerance: a recording's lag (about 2s), or a real-time run's
-// tolerance, widens the late side of the condition's deadlines.
-func (m *mechanism) WithTolerance(d time.Duration) conformance.Mechanism {
-	c := m.cfg
-	c.Tolerance = max(c.Tolerance, d)
 	return Mechanism(c)
 }
 

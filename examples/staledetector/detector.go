@@ -10,6 +10,7 @@ import (
 
 	configv1 "github.com/openshift/api/config/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/clock"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 )
@@ -27,12 +28,16 @@ var watched = map[configv1.ClusterStatusConditionType]bool{
 	configv1.OperatorUpgradeable: true, "Failing": true,
 }
 
-// Detector challenges and marks stale ClusterOperators on the wall clock.
+// Detector challenges and marks stale ClusterOperators on its clock.
 type Detector struct {
 	Client                       client.Client
 	Reader                       client.Reader
 	ChallengeAfter, UnknownAfter time.Duration
 	Silence                      time.Duration // stated in the mark's text
+	// Clock is where every time it reads and writes comes from; nil is
+	// the wall clock (the process). A test gives its own (certify_test.go:
+	// opcert's virtual time).
+	Clock clock.PassiveClock
 
 	mu     sync.Mutex
 	memory map[string]*memory
@@ -57,7 +62,7 @@ func (d *Detector) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result
 		delete(d.memory, req.Name)
 		return ctrl.Result{}, client.IgnoreNotFound(err)
 	}
-	now := time.Now()
+	now := d.now()
 	state := snapshot(co)
 	if len(state) == 0 {
 		return ctrl.Result{}, nil
@@ -95,6 +100,13 @@ func (d *Detector) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result
 	}
 	m.marked = true
 	return ctrl.Result{}, nil
+}
+
+func (d *Detector) now() time.Time {
+	if d.Clock == nil {
+		return time.Now()
+	}
+	return d.Clock.Now()
 }
 
 // firstLook dates the stillness by lastTransitionTime, which the API

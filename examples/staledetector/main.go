@@ -4,7 +4,9 @@
 // Available, Progressing, Upgradeable (or Failing, Degraded's older name)
 // conditions has moved for --challenge-after, prefixes their messages with
 // the seed's challenge; when nobody answers within --unknown-after, it
-// sets them Unknown with the seed's second text.
+// sets them Unknown with the seed's second text. Its Detector reads the
+// wall clock unless given another clock (certify_test.go gives it
+// opcert's virtual time: library mode).
 //
 //	staledetector                                    # the seed's 10 and 10 minutes
 //	staledetector --prefix r01- --challenge-after 6s --unknown-after 6s --silence 20m

@@ -56,23 +56,30 @@ func GoldenTimelines(t testing.TB) []GoldenTimeline {
 
 // StreamsAsBatch fails t unless m judges events as they stream past
 // (judge.Stream: its Online facts, no event kept) as it judges them
-// whole (judge.Judge), case by case.
+// whole (judge.Judge), case by case: a stream whose tolerance is measured
+// as it passes, and one given its tolerance ahead (as opcert analyze and
+// watch give it), whose readers may judge as the events pass.
 func StreamsAsBatch(t testing.TB, m *conformance.Mechanism, what string, events []timeline.Event, end time.Time) {
 	t.Helper()
 	if len(m.Online) == 0 {
 		t.Fatalf("mechanism %s has no Online facts", m.Name)
 	}
-	s := judge.NewStream(m.Rulebook())
-	s.Start = timeline.Epoch
-	for _, e := range events {
-		s.Add(e)
-	}
-	got, _ := s.Judge(end)
 	want := judge.JudgeWith(m.Rules, judge.NewJudging(events, end))
-	for i := range want {
-		if !reflect.DeepEqual(got[i], want[i]) {
-			t.Errorf("%s %s: streamed %s %q (evidence %d), whole %s %q (evidence %d)", what, want[i].Rule,
-				got[i].Status, got[i].Message, len(got[i].Evidence), want[i].Status, want[i].Message, len(want[i].Evidence))
+	for _, ahead := range []bool{false, true} {
+		s := judge.NewStream(m.Rulebook())
+		s.Start = timeline.Epoch
+		if ahead {
+			s.Tolerate(0)
+		}
+		for _, e := range events {
+			s.Add(e)
+		}
+		got, _ := s.Judge(end)
+		for i := range want {
+			if !reflect.DeepEqual(got[i], want[i]) {
+				t.Errorf("%s %s (tolerance given ahead: %t): streamed %s %q (evidence %d), whole %s %q (evidence %d)", what, want[i].Rule, ahead,
+					got[i].Status, got[i].Message, len(got[i].Evidence), want[i].Status, want[i].Message, len(want[i].Evidence))
+			}
 		}
 	}
 }

@@ -71,7 +71,7 @@ func Mechanism(cfg Config) *conformance.Mechanism {
 			conformance.CannotWatch: "opcert's own actors (aggregator, gate, copier, scenario) write under one field manager, so a watch cannot tell them apart, and a live cluster serves no Probe or Upgrade; opcert analyze judges a run's own timeline as the run did",
 		},
 		Rules:    rules.Rules(cfg),
-		Online:   []judge.Online{rules.Online()},
+		Online:   []judge.Online{rules.Online(cfg)},
 		Reaction: cfg.Reaction,
 		WithReaction: func(d time.Duration) *conformance.Mechanism {
 			c := cfg

@@ -22,8 +22,10 @@ func TestStreamJudgesAsBatch(t *testing.T) {
 
 // What a stream of seed 002 keeps, reported, not asserted (go test -bench
 // StreamRetained -run '^$' -short): of the markers no rule reads (an
-// expectation's check), nothing; of a Probe's writes, each write and the
-// world after it (B-growth/event): the rules judge each change's interval.
+// expectation's check), nothing; of the aggregator's writes of a Probe no
+// Upgrade or OperatorCondition names, each write (B-growth/event): OLM-009
+// judges them against the names that come later (TestStreamIsBounded: a
+// named Probe's writes cost nothing).
 func BenchmarkStreamRetained(b *testing.B) {
 	m := olm.Mechanism(olm.DefaultConfig())
 	at := func(i int) time.Time { return timeline.Epoch.Add(time.Duration(i) * time.Second) }

@@ -423,7 +423,7 @@ func (c Config) verdicts(j *judge.Judging) []judge.Verdict {
 // keeps the events otherwise.
 func Online(cfg Config) judge.Online {
 	return judge.Online{Key: factsKey{}, New: func() judge.Reader { return &reader{cfg: cfg} },
-		Grows: "each write of a Probe by the aggregator while no Upgrade or OperatorCondition names that Probe: OLM-009 judges it against the names that come later"}
+		Grows: "each aggregator write of a Probe no Upgrade or OperatorCondition names yet: OLM-009"}
 }
 
 // reader is Online's.

@@ -56,23 +56,30 @@ func GoldenTimelines(t testing.TB) []GoldenTimeline {
 
 // StreamsAsBatch fails t unless m judges events as they stream past
 // (judge.Stream: its Online facts, no event kept) as it judges them
-// whole (judge.Judge), case by case.
+// whole (judge.Judge), case by case: a stream whose tolerance is measured
+// as it passes, and one given its tolerance ahead (as opcert analyze and
+// watch give it), whose readers may judge as the events pass.
 func StreamsAsBatch(t testing.TB, m conformance.Mechanism, what string, events []timeline.Event, end time.Time) {
 	t.Helper()
 	if s, ok := m.(conformance.Streaming); !ok || len(s.Online()) == 0 {
 		t.Fatalf("mechanism %s has no Online facts", m.Name())
 	}
-	s := judge.NewStream(conformance.Rulebook(m))
-	s.Start = timeline.Epoch
-	for _, e := range events {
-		s.Add(e)
-	}
-	got, _ := s.Judge(end)
 	want := judge.JudgeWith(m.Rules(), judge.NewJudging(events, end))
-	for i := range want {
-		if !reflect.DeepEqual(got[i], want[i]) {
-			t.Errorf("%s %s: streamed %s %q (evidence %d), whole %s %q (evidence %d)", what, want[i].Rule,
-				got[i].Status, got[i].Message, len(got[i].Evidence), want[i].Status, want[i].Message, len(want[i].Evidence))
+	for _, ahead := range []bool{false, true} {
+		s := judge.NewStream(conformance.Rulebook(m))
+		s.Start = timeline.Epoch
+		if ahead {
+			s.Tolerate(0)
+		}
+		for _, e := range events {
+			s.Add(e)
+		}
+		got, _ := s.Judge(end)
+		for i := range want {
+			if !reflect.DeepEqual(got[i], want[i]) {
+				t.Errorf("%s %s (tolerance given ahead: %t): streamed %s %q (evidence %d), whole %s %q (evidence %d)", what, want[i].Rule, ahead,
+					got[i].Status, got[i].Message, len(got[i].Evidence), want[i].Status, want[i].Message, len(want[i].Evidence))
+			}
 		}
 	}
 }
@@ -121,7 +128,9 @@ func Mutate(events []timeline.Event, end time.Time, seed uint64) ([]timeline.Eve
 // Retained is the heap a stream of m keeps after reading n events made by
 // next (its index in), measured after a garbage collection: what a
 // benchmark reports to show that a stream's memory does not grow with the
-// events it reads.
+// events it reads. The stream's tolerance is given ahead, as opcert
+// analyze and watch give it (judge.Stream.Tolerate), so that readers that
+// judge as the events pass do.
 func Retained(m conformance.Mechanism, n int, next func(i int) timeline.Event) uint64 {
 	return retained(conformance.Rulebook(m), n, next)
 }
@@ -133,6 +142,7 @@ func retained(book judge.Rulebook, n int, next func(i int) timeline.Event) uint6
 	runtime.ReadMemStats(&before)
 	s := judge.NewStream(book)
 	s.Start = timeline.Epoch
+	s.Tolerate(0)
 	for i := range n {
 		s.Add(next(i))
 	}
@@ -162,4 +172,27 @@ func ReportRetained(b *testing.B, m conformance.Mechanism, n int, next func(i in
 	b.ReportMetric(float64(large), fmt.Sprintf("B-retained/%d-events", 10*n))
 	b.ReportMetric((float64(large)-float64(small))/float64(9*n), "B-growth/event")
 	b.ReportMetric((float64(heldLarge)-float64(heldSmall))/float64(9*n), "B-growth/event-if-held")
+}
+
+// maxGrowth is the most a bounded stream may keep per event read past the
+// first n, in bytes: what a reaction time measured costs until
+// judge.Latencies counts them in buckets, well under the hundreds of bytes
+// an event held costs.
+const maxGrowth = 8
+
+// Bounded fails t unless a stream of m keeps about as much after 10n
+// events of next as after n (Retained: the heap after a collection, never
+// a time): next is a repeating pattern of what m's rules read, so that a
+// reader keeping what they look back along grows with it, and one bounded
+// by the objects does not. The pattern must pass m's rules: a failure
+// keeps its evidence, as its verdict shows it.
+func Bounded(t *testing.T, m conformance.Mechanism, n int, next func(i int) timeline.Event) {
+	t.Helper()
+	small, large := Retained(m, n, next), Retained(m, 10*n, next)
+	growth := (float64(large) - float64(small)) / float64(9*n)
+	if growth > maxGrowth {
+		t.Errorf("%s: a stream kept %d bytes after %d events, %d after %d: %.1f bytes an event more, want at most %d",
+			m.Name(), small, n, large, 10*n, growth, maxGrowth)
+	}
+	t.Logf("%s: %d bytes kept after %d events, %d after %d (%.2f B/event)", m.Name(), small, n, large, 10*n, growth)
 }

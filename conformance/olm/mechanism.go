@@ -83,7 +83,7 @@ type mechanism struct {
 
 func (m *mechanism) Estimate(sc *scenarios.Scenario) int { return estimate(sc) }
 
-func (m *mechanism) Online() []judge.Online { return []judge.Online{rules.Online()} }
+func (m *mechanism) Online() []judge.Online { return []judge.Online{rules.Online(m.cfg)} }
 
 func (m *mechanism) Scaled(scale float64) conformance.Mechanism {
 	c := m.cfg

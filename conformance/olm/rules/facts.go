@@ -4,27 +4,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/sim/timeline"
 )
-
-// storyKey is the key of the replayed timeline among a judging's facts:
-// every rule reads the same story.
-type storyKey struct{}
-
-func storyOf(j *judge.Judging) *story {
-	return judge.Facts(j, storyKey{}, func(events []timeline.Event) *story {
-		return judge.Fold[*story](Online(), events)
-	})
-}
-
-// Online reads the story one event at a time (judge.Stream), so that
-// a timeline is judged without its events being held; the batch rules
-// fold every event through the same reader (storyOf).
-func Online() judge.Online {
-	return judge.Online{Key: storyKey{}, New: func() judge.Reader { return newStoryReader() },
-		Grows: "each write of a Probe, OperatorCondition, Upgrade, CRD or CR"}
-}
 
 // isCR tells whether o is a custom resource some probe resource may
 // name: a namespaced object of a group that is none of the mechanism's
@@ -36,21 +17,6 @@ func isCR(o timeline.ObjectRef) bool {
 func isProbe(o timeline.ObjectRef) bool { return o.Kind == kindProbe && o.Group == groupOperators }
 
 func isCRD(o timeline.ObjectRef) bool { return o.Kind == kindCRD && o.Group == groupCRD }
-
-// refs are the objects of the timeline's writes that match, in order of
-// their refs.
-func (s *story) refs(match func(timeline.ObjectRef) bool) []timeline.ObjectRef {
-	seen := map[timeline.ObjectRef]bool{}
-	var out []timeline.ObjectRef
-	for _, e := range s.events {
-		if e.IsWrite() && match(e.Object) && !seen[e.Object] {
-			seen[e.Object] = true
-			out = append(out, e.Object)
-		}
-	}
-	slices.SortFunc(out, func(a, b timeline.ObjectRef) int { return strings.Compare(a.String(), b.String()) })
-	return out
-}
 
 // Kleene evaluation of a probe resource's expressions over the CRs it
 // names (002 §Example Workflow; DESIGN 002).

@@ -3,9 +3,9 @@ package rules
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/opcert/opcert/judge"
-	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -69,83 +69,98 @@ func gateOf(w *world, ref timeline.ObjectRef, u upgrade) (gateInput, bool) {
 }
 
 // gateDecides is OLM-006.
-func (c Config) gateDecides(j *judge.Judging) judge.Verdict {
-	s := storyOf(j)
-	var g judge.Findings
-	var measures []reports.Measure
-	for _, ref := range s.refs(func(o timeline.ObjectRef) bool { return o.Kind == kindUpgrade && o.Group == groupOpcert }) {
-		c.judgeDecisions(j, s, ref, &g)
-		r := c.judgeIntervals(j, s, watch{
-			actor: actorGate,
-			input: func(_ int, e timeline.Event) bool {
-				if !e.IsWrite() {
-					return false
-				}
-				if e.Object == ref {
-					return e.Role != RoleOLM
-				}
-				return e.Object.Group == groupOperators && e.Object.Namespace == ref.Namespace &&
-					(e.Object.Kind == kindProbe || e.Object.Kind == kindOperatorCondition)
-			},
-			output: func(_ int, e timeline.Event) bool { return e.IsWrite() && e.Object == ref && e.Role == RoleOLM },
-			check: func(w *world) (string, bool) {
-				u, ok := w.upgrades[ref]
-				if !ok {
-					return "", false
-				}
-				in, known := gateOf(w, ref, u)
-				if !known || u.status.Phase == phaseSucceeded {
-					// A success is judged where it was written (judgeDecisions).
-					return "", known
-				}
-				if !in.blocked {
-					return fmt.Sprintf("%s is %s, not %s, though %s", ref, phaseText(u.status), phaseSucceeded, in.why), true
-				}
-				if u.status.Phase != phasePending || in.reason != "" && u.status.Reason != in.reason {
-					return fmt.Sprintf("%s is %s, want %s: %s", ref, phaseText(u.status), strings.TrimSuffix(phasePending+"/"+in.reason, "/"), in.why), true
-				}
-				return "", true
-			},
-		}, &g)
-		measures = appendMeasure(measures, c, ref.String(), r)
+func (c Config) gateDecides(j *judge.Judging) judge.Verdict { return c.verdicts(j)[r006] }
+
+// gateWatch is OLM-006's watch of Upgrade ref: the gate's answer.
+func gateWatch(ref timeline.ObjectRef) watch {
+	return watch{
+		actor: actorGate,
+		input: func(e timeline.Event, _, _ *world) bool {
+			if !e.IsWrite() {
+				return false
+			}
+			if e.Object == ref {
+				return e.Role != RoleOLM
+			}
+			return gateRead(e, ref.Namespace)
+		},
+		output: func(e timeline.Event) bool { return e.IsWrite() && e.Object == ref && e.Role == RoleOLM },
+		check: func(w *world) (string, bool) {
+			u, ok := w.upgrades[ref]
+			if !ok {
+				return "", false
+			}
+			in, known := gateOf(w, ref, u)
+			if !known || u.status.Phase == phaseSucceeded {
+				// A success is judged where it was written (judgeDecision).
+				return "", known
+			}
+			if !in.blocked {
+				return fmt.Sprintf("%s is %s, not %s, though %s", ref, phaseText(u.status), phaseSucceeded, in.why), true
+			}
+			if u.status.Phase != phasePending || in.reason != "" && u.status.Reason != in.reason {
+				return fmt.Sprintf("%s is %s, want %s: %s", ref, phaseText(u.status), strings.TrimSuffix(phasePending+"/"+in.reason, "/"), in.why), true
+			}
+			return "", true
+		},
 	}
-	v := g.Verdict("no Upgrade")
-	v.Measures = measures
-	return v
 }
 
-// judgeDecisions judges the writes that make Upgrade ref Succeeded: the
-// gate's input must allow the upgrade then (at the write, or within the
-// tolerance before it); and Succeeded is final.
-func (c Config) judgeDecisions(j *judge.Judging, s *story, ref timeline.ObjectRef, g *judge.Findings) {
-	for i, e := range s.events {
-		if !e.IsWrite() || e.Object != ref || e.Role != RoleOLM {
-			continue
+// gateRead tells whether e is a write of what a gate reads in namespace
+// ns: a Probe or an OperatorCondition.
+func gateRead(e timeline.Event, ns string) bool {
+	return e.Object.Group == groupOperators && e.Object.Namespace == ns &&
+		(e.Object.Kind == kindProbe || e.Object.Kind == kindOperatorCondition)
+}
+
+// upgradeProto is OLM-006's watch of an Upgrade in namespace ns not
+// written yet: the changes of what its gate will read.
+func upgradeProto(ns string) watch {
+	return watch{
+		actor:  actorGate,
+		input:  func(e timeline.Event, _, _ *world) bool { return e.IsWrite() && gateRead(e, ns) },
+		output: func(timeline.Event) bool { return false },
+		check:  notJudged,
+	}
+}
+
+// judgeDecision judges a write e of an Upgrade, which moved the world
+// from was to now: one that makes it Succeeded must find the gate's input
+// allowing the upgrade (at the write, or within the tolerance before it);
+// and Succeeded is final.
+func (c Config) judgeDecision(g *olmJudging, e timeline.Event, was, now *world) {
+	ref := e.Object
+	if e.Role != RoleOLM {
+		return
+	}
+	rec := g.decisions[ref]
+	before, after := was.upgrades[ref], now.upgrades[ref]
+	switch {
+	case before.status.Phase == phaseSucceeded && after.status.Phase != phaseSucceeded:
+		rec.fail(fmt.Sprintf("%s at %s: Succeeded is final, but the gate wrote %s", ref, g.off(e.Time), phaseText(after.status)),
+			e.Time, e.Time, e)
+	case before.status.Phase != phaseSucceeded && after.status.Phase == phaseSucceeded:
+		in, known := gateOf(was, ref, after)
+		if !known {
+			return
 		}
-		was, after := s.before(i).upgrades[ref], s.after[i].upgrades[ref]
-		switch {
-		case was.status.Phase == phaseSucceeded && after.status.Phase != phaseSucceeded:
-			g.FailIn(fmt.Sprintf("%s at %s: Succeeded is final, but the gate wrote %s", ref, j.Offset(e.Time), phaseText(after.status)),
-				e.Time, e.Time, e)
-		case was.status.Phase != phaseSucceeded && after.status.Phase == phaseSucceeded:
-			in, known := gateOf(s.before(i), ref, after)
-			if !known {
-				continue
-			}
-			g.Judged++
-			if in.blocked && c.blockedThrough(s, i, ref, after) {
-				g.FailIn(fmt.Sprintf("%s at %s: Succeeded while %s", ref, j.Offset(e.Time), in.why), e.Time.Add(-c.allowance()), e.Time, e)
-			}
+		rec.judged++
+		if in.blocked && c.blockedThrough(g, e.Time, ref, after) {
+			rec.fail(fmt.Sprintf("%s at %s: Succeeded while %s", ref, g.off(e.Time), in.why), e.Time.Add(-c.allowance()), e.Time, e)
 		}
 	}
 }
 
 // blockedThrough tells whether u's gate blocked all through the
-// tolerance before event i: at no event in that window did it allow.
-func (c Config) blockedThrough(s *story, i int, ref timeline.ObjectRef, u upgrade) bool {
-	from := s.events[i].Time.Add(-c.allowance())
-	for k := i - 1; k >= 0 && !s.events[k].Time.Before(from); k-- {
-		if in, _ := gateOf(s.before(k), ref, u); !in.blocked {
+// tolerance before an event at t: at no event in that window did it
+// allow.
+func (c Config) blockedThrough(g *olmJudging, t time.Time, ref timeline.ObjectRef, u upgrade) bool {
+	from := t.Add(-c.allowance())
+	for _, m := range g.recent {
+		if m.t.Before(from) {
+			continue
+		}
+		if in, _ := gateOf(m.before, ref, u); !in.blocked {
 			return false
 		}
 	}
@@ -160,31 +175,28 @@ func phaseText(st upgradeStatus) string {
 }
 
 // conditionsCopied is OLM-008.
-func (c Config) conditionsCopied(j *judge.Judging) judge.Verdict {
-	s := storyOf(j)
-	var g judge.Findings
-	var measures []reports.Measure
-	for _, ref := range s.refs(func(o timeline.ObjectRef) bool { return o.Kind == kindOperatorCondition && o.Group == groupOperators }) {
-		r := c.judgeIntervals(j, s, watch{
-			actor:  actorCopier,
-			input:  func(_ int, e timeline.Event) bool { return e.IsWrite() && e.Object == ref && e.Actor != actorCopier },
-			output: func(_ int, e timeline.Event) bool { return e.IsWrite() && e.Object == ref && e.Actor == actorCopier },
-			check: func(w *world) (string, bool) {
-				o, ok := w.opConds[ref]
-				if !ok {
-					return "", false
-				}
-				if why := copyProblem(o); why != "" {
-					return fmt.Sprintf("%s: %s", ref, why), true
-				}
-				return "", true
-			},
-		}, &g)
-		measures = appendMeasure(measures, c, ref.String(), r)
+func (c Config) conditionsCopied(j *judge.Judging) judge.Verdict { return c.verdicts(j)[r008] }
+
+// copyWatch is OLM-008's watch of OperatorCondition ref: its status,
+// which OLM copies.
+func copyWatch(ref timeline.ObjectRef) watch {
+	return watch{
+		actor: actorCopier,
+		input: func(e timeline.Event, _, _ *world) bool {
+			return e.IsWrite() && e.Object == ref && e.Actor != actorCopier
+		},
+		output: func(e timeline.Event) bool { return e.IsWrite() && e.Object == ref && e.Actor == actorCopier },
+		check: func(w *world) (string, bool) {
+			o, ok := w.opConds[ref]
+			if !ok {
+				return "", false
+			}
+			if why := copyProblem(o); why != "" {
+				return fmt.Sprintf("%s: %s", ref, why), true
+			}
+			return "", true
+		},
 	}
-	v := g.Verdict("no OperatorCondition")
-	v.Measures = measures
-	return v
 }
 
 // copyProblem says how o's status.conditions differ from its

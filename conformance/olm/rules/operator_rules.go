@@ -78,33 +78,22 @@ func migrating(w *world) []string {
 	return out
 }
 
-// askedGate is the gate the run's Upgrades ask, "" when none is asked.
-func (s *story) askedGate() string {
-	for i, e := range s.events {
-		if e.IsWrite() && e.Object.Kind == kindUpgrade && e.Object.Group == groupOpcert {
-			if u, ok := s.after[i].upgrades[e.Object]; ok && u.spec.Gate != "" {
-				return u.spec.Gate
-			}
-		}
-	}
-	return ""
-}
-
 // operatorSays is OLM-011.
-func (c Config) operatorSays(j *judge.Judging) judge.Verdict {
-	s := storyOf(j)
-	gate := s.askedGate()
-	var g judge.Findings
-	r := c.judgeIntervals(j, s, watch{
+func (c Config) operatorSays(j *judge.Judging) judge.Verdict { return c.verdicts(j)[r011] }
+
+// saysWatch is OLM-011's watch of the operator, the run's Upgrades asking
+// gate ("" none, or one the rules do not know): its problems name the
+// gate by gateMark, until the first Upgrade says which it is.
+func (c Config) saysWatch(gate string) watch {
+	return watch{
 		actor: actorOperator,
-		input: func(i int, e timeline.Event) bool {
+		input: func(e timeline.Event, was, now *world) bool {
 			if !e.IsWrite() || !isCR(e.Object) {
 				return false
 			}
-			was, now := s.before(i).crs[e.Object.Namespace][e.Object], s.after[i].crs[e.Object.Namespace][e.Object]
-			return was.migrating != now.migrating
+			return was.crs[e.Object.Namespace][e.Object].migrating != now.crs[e.Object.Namespace][e.Object].migrating
 		},
-		output: func(_ int, e timeline.Event) bool { return e.IsWrite() && e.Role == RoleOperator },
+		output: func(e timeline.Event) bool { return e.IsWrite() && e.Role == RoleOperator },
 		check: func(w *world) (string, bool) {
 			busy := migrating(w)
 			if len(busy) == 0 {
@@ -113,12 +102,9 @@ func (c Config) operatorSays(j *judge.Judging) judge.Verdict {
 			if c.channel(w, gate) != "" {
 				return "", true
 			}
-			return fmt.Sprintf("%s migrating, and nothing the %s gate reads says the operator is not upgradeable", strings.Join(busy, ", "), gateText(gate)), true
+			return fmt.Sprintf("%s migrating, and nothing the %s gate reads says the operator is not upgradeable", strings.Join(busy, ", "), gateMark), true
 		},
-	}, &g)
-	v := g.Verdict("no operand migrated for longer than the reaction bound")
-	v.Measures = appendMeasure(nil, c, "not upgradeable while migrating", r)
-	return v
+	}
 }
 
 func gateText(gate string) string {

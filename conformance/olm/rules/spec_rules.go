@@ -15,22 +15,20 @@ import (
 // the operator manages, or with a nil spec, is left alone).
 
 // specFollows is OLM-003.
-func (c Config) specFollows(j *judge.Judging) judge.Verdict {
-	s := storyOf(j)
-	var g judge.Findings
-	r := c.judgeIntervals(j, s, watch{
+func (c Config) specFollows(j *judge.Judging) judge.Verdict { return c.verdicts(j)[r003] }
+
+// specWatch is OLM-003's watch: the Probes' specs the aggregator keeps.
+func specWatch() watch {
+	return watch{
 		actor: actorAggregator,
-		input: func(_ int, e timeline.Event) bool {
+		input: func(e timeline.Event, _, _ *world) bool {
 			return e.IsWrite() && (isCRD(e.Object) || isProbe(e.Object) && e.Role != RoleAggregator)
 		},
-		output: func(_ int, e timeline.Event) bool {
+		output: func(e timeline.Event) bool {
 			return e.IsWrite() && isProbe(e.Object) && e.Role == RoleAggregator
 		},
 		check: specProblem,
-	}, &g)
-	v := g.Verdict("no condition annotation and no Probe managed by crdAnnotations")
-	v.Measures = appendMeasure(nil, c, "Probe spec", r)
-	return v
+	}
 }
 
 // specProblem compares every Probe managed by crdAnnotations with what
@@ -88,33 +86,21 @@ func specText(l []probeResource) string {
 }
 
 // leftAlone is OLM-004.
-func (c Config) leftAlone(j *judge.Judging) judge.Verdict {
-	s := storyOf(j)
-	var g judge.Findings
-	inScope := map[timeline.ObjectRef]bool{}
-	for i, e := range s.events {
-		if !e.IsWrite() || !isProbe(e.Object) {
-			continue
-		}
-		if p, ok := s.after[i].probes[e.Object]; ok && !p.aggregated() {
-			inScope[e.Object] = true
-		}
-		if e.Role != RoleAggregator {
-			continue
-		}
-		p, existed := s.before(i).probes[e.Object]
-		switch {
-		case !existed:
-		case p.spec != nil && p.spec.Manager == managerOperator:
-			g.FailIn(fmt.Sprintf("%s at %s: the aggregator wrote (%s) a Probe whose spec.manager is %s", e.Object, j.Offset(e.Time), e.Verb, managerOperator),
-				e.Time, e.Time, e)
-		case p.spec == nil && statusWrite(e):
-			g.FailIn(fmt.Sprintf("%s at %s: the aggregator wrote the status of a Probe whose spec is nil", e.Object, j.Offset(e.Time)),
-				e.Time, e.Time, e)
-		}
+func (c Config) leftAlone(j *judge.Judging) judge.Verdict { return c.verdicts(j)[r004] }
+
+// judgeLeftAlone judges the aggregator's write e of a Probe, which stood
+// as was before it (OLM-004).
+func (g *olmJudging) judgeLeftAlone(e timeline.Event, was *world) {
+	p, existed := was.probes[e.Object]
+	switch {
+	case !existed:
+	case p.spec != nil && p.spec.Manager == managerOperator:
+		g.left.fail(fmt.Sprintf("%s at %s: the aggregator wrote (%s) a Probe whose spec.manager is %s", e.Object, g.off(e.Time), e.Verb, managerOperator),
+			e.Time, e.Time, e)
+	case p.spec == nil && statusWrite(e):
+		g.left.fail(fmt.Sprintf("%s at %s: the aggregator wrote the status of a Probe whose spec is nil", e.Object, g.off(e.Time)),
+			e.Time, e.Time, e)
 	}
-	g.Judged = len(inScope)
-	return g.Verdict("no Probe managed by the operator or with a nil spec")
 }
 
 // statusWrite tells whether e writes a Probe's status.

@@ -4,10 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/opcert/opcert/judge"
-	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -17,10 +15,10 @@ import (
 
 // statusWatch judges an output of Probe ref that the aggregator derives
 // from the CRs, the CRDs and the Probe's spec.
-func statusWatch(s *story, ref timeline.ObjectRef, check func(w *world) (string, bool)) watch {
+func statusWatch(ref timeline.ObjectRef, check func(w *world) (string, bool)) watch {
 	return watch{
 		actor: actorAggregator,
-		input: func(i int, e timeline.Event) bool {
+		input: func(e timeline.Event, _, now *world) bool {
 			if !e.IsWrite() {
 				return false
 			}
@@ -28,51 +26,43 @@ func statusWatch(s *story, ref timeline.ObjectRef, check func(w *world) (string,
 				_, spec := e.Field(fieldSpec)
 				return e.Role != RoleAggregator || spec || e.Verb == timeline.VerbCreate || e.Verb == timeline.VerbDelete
 			}
-			return isCRD(e.Object) || isCR(e.Object) && s.after[i].served(e.Object.Group)
+			return isCRD(e.Object) || isCR(e.Object) && now.served(e.Object.Group)
 		},
-		output: func(_ int, e timeline.Event) bool { return e.IsWrite() && e.Object == ref && e.Role == RoleAggregator },
+		output: func(e timeline.Event) bool { return e.IsWrite() && e.Object == ref && e.Role == RoleAggregator },
 		check:  check,
 	}
 }
 
-// upgradeableReflects is OLM-001.
-func (c Config) upgradeableReflects(j *judge.Judging) judge.Verdict {
-	s := storyOf(j)
-	var g judge.Findings
-	var measures []reports.Measure
-	for _, ref := range s.refs(isProbe) {
-		r := c.judgeIntervals(j, s, statusWatch(s, ref, func(w *world) (string, bool) {
-			p, ok := w.probes[ref]
-			if !ok || !p.aggregated() {
-				return "", false
-			}
-			blocks := c.aggregate(w, p.spec).blocks
-			got, has := p.conds[condUpgradeable]
-			seen := "absent"
-			if has {
-				seen = got.Status
-			}
-			if len(blocks) > 0 && seen != statusFalse {
-				return fmt.Sprintf("%s: Upgradeable is %s, want False: %s blocks", ref, seen, blocks[0]), true
-			}
-			if len(blocks) == 0 && seen != statusTrue {
-				return fmt.Sprintf("%s: Upgradeable is %s, want True: no CR blocks under the reading %q", ref, seen, c.reading()), true
-			}
-			return "", true
-		}), &g)
-		measures = appendMeasure(measures, c, ref.String()+" Upgradeable", r)
-	}
-	v := g.Verdict("no Probe with a spec the aggregator keeps")
-	v.Measures = measures
-	return v
+// statusChecks are the checks of Probe ref's status: OLM-001's, OLM-002's
+// and OLM-010's.
+func (c Config) statusChecks(ref timeline.ObjectRef) [3]func(w *world) (string, bool) {
+	return [3]func(w *world) (string, bool){c.upgradeableCheck(ref), c.listCheck(ref), c.spellingCheck(ref)}
 }
 
-// appendMeasure adds the reactions of one output to ms, when it has any.
-func appendMeasure(ms []reports.Measure, c Config, name string, reactions []time.Duration) []reports.Measure {
-	if len(reactions) == 0 {
-		return ms
+// upgradeableReflects is OLM-001.
+func (c Config) upgradeableReflects(j *judge.Judging) judge.Verdict { return c.verdicts(j)[r001] }
+
+// upgradeableCheck is OLM-001's check of Probe ref.
+func (c Config) upgradeableCheck(ref timeline.ObjectRef) func(w *world) (string, bool) {
+	return func(w *world) (string, bool) {
+		p, ok := w.probes[ref]
+		if !ok || !p.aggregated() {
+			return "", false
+		}
+		blocks := c.aggregate(w, p.spec).blocks
+		got, has := p.conds[condUpgradeable]
+		seen := "absent"
+		if has {
+			seen = got.Status
+		}
+		if len(blocks) > 0 && seen != statusFalse {
+			return fmt.Sprintf("%s: Upgradeable is %s, want False: %s blocks", ref, seen, blocks[0]), true
+		}
+		if len(blocks) == 0 && seen != statusTrue {
+			return fmt.Sprintf("%s: Upgradeable is %s, want True: no CR blocks under the reading %q", ref, seen, c.reading()), true
+		}
+		return "", true
 	}
-	return append(ms, c.measure(name, reactions))
 }
 
 // reading is the reading in force, by name.
@@ -84,26 +74,20 @@ func (c Config) reading() string {
 }
 
 // probeResourcesListed is OLM-002.
-func (c Config) probeResourcesListed(j *judge.Judging) judge.Verdict {
-	s := storyOf(j)
-	var g judge.Findings
-	var measures []reports.Measure
-	for _, ref := range s.refs(isProbe) {
-		r := c.judgeIntervals(j, s, statusWatch(s, ref, func(w *world) (string, bool) {
-			p, ok := w.probes[ref]
-			if !ok || !p.aggregated() {
-				return "", false
-			}
-			if why := listProblem(p.resources, c.aggregate(w, p.spec)); why != "" {
-				return fmt.Sprintf("%s: status.probeResources %s", ref, why), true
-			}
-			return "", true
-		}), &g)
-		measures = appendMeasure(measures, c, ref.String()+" probeResources", r)
+func (c Config) probeResourcesListed(j *judge.Judging) judge.Verdict { return c.verdicts(j)[r002] }
+
+// listCheck is OLM-002's check of Probe ref.
+func (c Config) listCheck(ref timeline.ObjectRef) func(w *world) (string, bool) {
+	return func(w *world) (string, bool) {
+		p, ok := w.probes[ref]
+		if !ok || !p.aggregated() {
+			return "", false
+		}
+		if why := listProblem(p.resources, c.aggregate(w, p.spec)); why != "" {
+			return fmt.Sprintf("%s: status.probeResources %s", ref, why), true
+		}
+		return "", true
 	}
-	v := g.Verdict("no Probe with a spec the aggregator keeps")
-	v.Measures = measures
-	return v
 }
 
 // listProblem says how a listed status.probeResources differs from what
@@ -177,33 +161,31 @@ func entryText(r resourceStatus) string {
 // it: Upgradeable False with reason NotUpgradeable and the example's
 // message, a blocking CR's kind its CRD's plural and its reason the
 // Upgradeable expression as written.
-func (c Config) seedSpellings(j *judge.Judging) judge.Verdict {
-	s := storyOf(j)
-	var g judge.Findings
-	for _, ref := range s.refs(isProbe) {
-		c.judgeIntervals(j, s, statusWatch(s, ref, func(w *world) (string, bool) {
-			p, ok := w.probes[ref]
-			if !ok || !p.aggregated() {
-				return "", false
+func (c Config) seedSpellings(j *judge.Judging) judge.Verdict { return c.verdicts(j)[r010] }
+
+// spellingCheck is OLM-010's check of Probe ref.
+func (c Config) spellingCheck(ref timeline.ObjectRef) func(w *world) (string, bool) {
+	return func(w *world) (string, bool) {
+		p, ok := w.probes[ref]
+		if !ok || !p.aggregated() {
+			return "", false
+		}
+		got, has := p.conds[condUpgradeable]
+		if !has || got.Status != statusFalse {
+			return "", false
+		}
+		if got.Reason != reasonNotUpgradeable || got.Message != messageNotUpgradeable {
+			return fmt.Sprintf("%s: Upgradeable False is %s %q, the seed's example is %s %q", ref, got.Reason, got.Message, reasonNotUpgradeable, messageNotUpgradeable), true
+		}
+		for _, o := range c.aggregate(w, p.spec).owed {
+			k := slices.IndexFunc(p.resources, o.matches)
+			if o.blocks == "" || k < 0 {
+				continue
 			}
-			got, has := p.conds[condUpgradeable]
-			if !has || got.Status != statusFalse {
-				return "", false
+			if r := p.resources[k]; r.Kind != o.plural || !slices.Contains(r.Reasons, o.blocks) {
+				return fmt.Sprintf("%s: status.probeResources lists %s, the seed's example has kind %s and the reason %q", ref, entryText(r), o.plural, o.blocks), true
 			}
-			if got.Reason != reasonNotUpgradeable || got.Message != messageNotUpgradeable {
-				return fmt.Sprintf("%s: Upgradeable False is %s %q, the seed's example is %s %q", ref, got.Reason, got.Message, reasonNotUpgradeable, messageNotUpgradeable), true
-			}
-			for _, o := range c.aggregate(w, p.spec).owed {
-				k := slices.IndexFunc(p.resources, o.matches)
-				if o.blocks == "" || k < 0 {
-					continue
-				}
-				if r := p.resources[k]; r.Kind != o.plural || !slices.Contains(r.Reasons, o.blocks) {
-					return fmt.Sprintf("%s: status.probeResources lists %s, the seed's example has kind %s and the reason %q", ref, entryText(r), o.plural, o.blocks), true
-				}
-			}
-			return "", true
-		}), &g)
+		}
+		return "", true
 	}
-	return g.Verdict("no Probe the aggregator keeps was Upgradeable False")
 }

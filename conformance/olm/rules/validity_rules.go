@@ -13,37 +13,33 @@ import (
 // validConditions is OLM-007: every condition the aggregator writes on a
 // Probe has the fields of 002 §Design Details' table (KEP-1623) right;
 // observedGeneration may be left out ("If set").
-func (c Config) validConditions(j *judge.Judging) judge.Verdict {
-	s := storyOf(j)
-	var g judge.Findings
-	for i, e := range s.events {
-		if !e.IsWrite() || e.Verb == timeline.VerbDelete || !isProbe(e.Object) || e.Role != RoleAggregator {
+func (c Config) validConditions(j *judge.Judging) judge.Verdict { return c.verdicts(j)[r007] }
+
+// judgeConditions judges the aggregator's write e of a Probe, which left
+// the world as now (OLM-007).
+func (g *olmJudging) judgeConditions(e timeline.Event, now *world) {
+	for _, ch := range e.Conditions {
+		if ch.After == nil {
 			continue
 		}
-		for _, ch := range e.Conditions {
-			if ch.After == nil {
-				continue
-			}
-			g.Judged++
-			if why := conditionProblem(ch, e.Time, c.allowance()); why != "" {
-				g.FailIn(fmt.Sprintf("%s at %s: condition %s %s", e.Object, j.Offset(e.Time), ch.Type, why), e.Time, e.Time, e)
-			}
-		}
-		// observedGeneration, when the timeline records status.conditions:
-		// "If set", the generation the condition was set based upon (002
-		// §Design Details), so never one the Probe has not reached.
-		p := s.after[i].probes[e.Object]
-		if _, ok := e.Field(fieldConditions); !ok {
-			continue
-		}
-		for _, t := range slices.Sorted(maps.Keys(p.gens)) {
-			if p.gens[t] > p.generation || p.gens[t] < 0 {
-				g.FailIn(fmt.Sprintf("%s at %s: condition %s has observedGeneration %d, a generation the Probe has not had (it is at %d)",
-					e.Object, j.Offset(e.Time), t, p.gens[t], p.generation), e.Time, e.Time, e)
-			}
+		g.valid.judged++
+		if why := conditionProblem(ch, e.Time, g.c.allowance()); why != "" {
+			g.valid.fail(fmt.Sprintf("%s at %s: condition %s %s", e.Object, g.off(e.Time), ch.Type, why), e.Time, e.Time, e)
 		}
 	}
-	return g.Verdict("no condition written on a Probe by the aggregator")
+	// observedGeneration, when the timeline records status.conditions:
+	// "If set", the generation the condition was set based upon (002
+	// §Design Details), so never one the Probe has not reached.
+	p := now.probes[e.Object]
+	if _, ok := e.Field(fieldConditions); !ok {
+		return
+	}
+	for _, t := range slices.Sorted(maps.Keys(p.gens)) {
+		if p.gens[t] > p.generation || p.gens[t] < 0 {
+			g.valid.fail(fmt.Sprintf("%s at %s: condition %s has observedGeneration %d, a generation the Probe has not had (it is at %d)",
+				e.Object, g.off(e.Time), t, p.gens[t], p.generation), e.Time, e.Time, e)
+		}
+	}
 }
 
 // conditionProblem says what is wrong with a condition as a write left

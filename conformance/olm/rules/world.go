@@ -5,16 +5,16 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
 // The seed-002 world as the rules read it off the timeline (doc.go,
 // Timeline contract): owned CRDs with their annotations, custom resources
-// with their conditions, Probes, OperatorConditions and Upgrades. The
-// world after each event is kept, so that a rule reads what stood at any
-// instant. Objects are values replaced on each write, never changed in
-// place, so that a world shares them with the one before it.
+// with their conditions, Probes, OperatorConditions and Upgrades. Objects
+// are values replaced on each write, never changed in place, so that a
+// world shares them with the one before it: a rule that judges a change
+// reads the world before and after it, and one that looks back the worlds
+// of the last reaction bound (online.go).
 
 // world is every object as the events up to one point left it.
 type world struct {
@@ -138,64 +138,6 @@ type upgradeStatus struct {
 	Reason  string `json:"reason,omitempty"`
 	Message string `json:"message,omitempty"`
 }
-
-// story is the timeline replayed: the world after each event, and when
-// each process was down.
-type story struct {
-	events []timeline.Event // the world's writes and process events (storyReader)
-	after  []*world         // after[i]: the world after events[i]
-	procs  judge.Processes
-}
-
-// empty is the world before the first event.
-var empty = &world{}
-
-// before is the world just before event i.
-func (s *story) before(i int) *world {
-	if i == 0 {
-		return empty
-	}
-	return s.after[i-1]
-}
-
-// storyReader replays the timeline event by event. It keeps the events
-// the rules read, the writes of the world's objects (inWorld) and the
-// process events; the rest are no rule's (an expectation's check, a
-// skipped step, a write of a kind of another seed), so a recording of
-// ClusterOperators keeps nothing. Each event kept has the world after it. A write copies the map of
-// its kind's objects (of its namespace's, for a CR) and shares the rest
-// with the world before it, so what grows is the writes, each times the
-// objects of its kind.
-type storyReader struct {
-	s *story
-	w *world
-}
-
-func newStoryReader() *storyReader {
-	return &storyReader{s: &story{procs: judge.Processes{}},
-		w: &world{crds: map[string]crd{}, crs: map[string]map[timeline.ObjectRef]cr{}, probes: map[timeline.ObjectRef]probe{},
-			opConds: map[timeline.ObjectRef]opCond{}, upgrades: map[timeline.ObjectRef]upgrade{}}}
-}
-
-// Read takes the next event.
-func (r *storyReader) Read(e timeline.Event) {
-	process := e.Object.Kind == timeline.KindProcess && e.Object.Group == ""
-	if process {
-		r.s.procs.Note(e, len(r.s.events))
-	}
-	switch {
-	case e.IsWrite() && inWorld(e.Object):
-		r.w = r.w.clone()
-		r.w.apply(e)
-	case !process:
-		return
-	}
-	r.s.events = append(r.s.events, e)
-	r.s.after = append(r.s.after, r.w)
-}
-
-// Facts is the story.
-func (r *storyReader) Facts() any { return r.s }
 
 // inWorld tells whether o is one of the world's objects (apply): only
 // their writes change what a rule reads.

@@ -20,8 +20,10 @@ import (
 
 	"github.com/opcert/opcert/cluster"
 	"github.com/opcert/opcert/cluster/clustertest"
+	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/conformance/conformancetest"
 	"github.com/opcert/opcert/conformance/stale"
+	"github.com/opcert/opcert/scenarios"
 )
 
 // Cluster mode for seed 000's operator (README "On a cluster"): the
@@ -185,4 +187,63 @@ func snapshot(t *testing.T, cfg *rest.Config, c client.Client) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// ownScenario is one operator of opcert's own, answering after 1s, over
+// 12 minutes: 7s of wall time at 0.01.
+const ownScenario = `name: own-operators
+mechanism: stale
+duration: 12m
+operators:
+  - name: etcd
+    answerDelay: 1s
+    conditions: [{type: Available, status: "True", reason: AsExpected, message: All is well}]
+`
+
+// opcert's own operators on a cluster own ClusterOperators the run
+// creates (named under its prefix, labelled): the run touches nothing it
+// did not create (no --allow-disruption needed: cmd/opcert tests the
+// flag), passes, and leaves nothing; the team's ClusterOperator of the
+// same name is not written.
+func TestClusterModeCertifiesOpcertsOwnOperators(t *testing.T) {
+	if testing.Short() {
+		t.Skip("needs the API server")
+	}
+	cfg := clustertest.Admin(t, api, "own-admin")
+	admin, err := client.New(cfg, client.Options{Scheme: cluster.Scheme()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	teams := &configv1.ClusterOperator{ObjectMeta: metav1.ObjectMeta{Name: "etcd"}}
+	if err := admin.Create(context.Background(), teams); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = admin.Delete(context.Background(), teams) })
+	sc, err := scenarios.Parse("own.yaml", []byte(ownScenario))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := stale.Mechanism(stale.DefaultConfig())
+	cast, err := conformance.Subjects(m, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if touches := m.(conformance.Clustered).Touches(sc, cast); len(touches) > 0 {
+		t.Errorf("opcert's own operators touch what the run did not create: %+v", touches)
+	}
+	path := filepath.Join(t.TempDir(), "own.yaml")
+	if err := os.WriteFile(path, []byte(ownScenario), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	before := snapshot(t, cfg, admin)
+	run, _, deleted := conformancetest.PlayCluster(t, api.Config, prefix(), m, path, nil, 0.01)
+	conformancetest.Certified(t, run)
+	if deleted == 0 {
+		t.Errorf("the run's clean-up deleted nothing: its ClusterOperator was not the run's")
+	}
+	clustertest.SameState(t, before, snapshot(t, cfg, admin))
+	after := &configv1.ClusterOperator{}
+	if err := admin.Get(context.Background(), client.ObjectKeyFromObject(teams), after); err != nil || after.ResourceVersion != teams.ResourceVersion {
+		t.Errorf("the team's ClusterOperator etcd was written: %v, version %s, was %s", err, after.ResourceVersion, teams.ResourceVersion)
+	}
 }

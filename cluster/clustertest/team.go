@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
@@ -19,6 +20,7 @@ import (
 	utilyaml "k8s.io/apimachinery/pkg/util/yaml"
 	"k8s.io/client-go/discovery"
 	"k8s.io/client-go/dynamic"
+	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
 	"github.com/opcert/opcert/cluster"
@@ -160,4 +162,46 @@ func SameState(t testing.TB, before, after []string) {
 	if !slices.Equal(before, after) {
 		t.Errorf("the cluster changed:\nbefore:\n  %s\nafter:\n  %s", strings.Join(before, "\n  "), strings.Join(after, "\n  "))
 	}
+}
+
+// Bind applies opcert's ClusterRoles (config/rbac's files, relative to the
+// test's package: ../../config/rbac/...) and binds them to group, as
+// their comments tell a team to: each of clusterWide cluster-wide, each of
+// inNamespace in namespace ns.
+func Bind(t testing.TB, admin *rest.Config, files []string, group string, clusterWide []string, ns string, inNamespace []string) {
+	t.Helper()
+	for _, f := range files {
+		Apply(t, admin, f)
+	}
+	cs, err := kubernetes.NewForConfig(admin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	subjects := []rbacv1.Subject{{Kind: rbacv1.GroupKind, APIGroup: rbacv1.GroupName, Name: group}}
+	for _, role := range clusterWide {
+		crb := &rbacv1.ClusterRoleBinding{ObjectMeta: metav1.ObjectMeta{Name: group + "-" + role}, Subjects: subjects,
+			RoleRef: rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: role}}
+		if _, err := cs.RbacV1().ClusterRoleBindings().Create(ctx, crb, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+			t.Fatal(err)
+		}
+	}
+	for _, role := range inNamespace {
+		rb := &rbacv1.RoleBinding{ObjectMeta: metav1.ObjectMeta{Name: group + "-" + role, Namespace: ns}, Subjects: subjects,
+			RoleRef: rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: role}}
+		if _, err := cs.RbacV1().RoleBindings(ns).Create(ctx, rb, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+			t.Fatal(err)
+		}
+	}
+}
+
+// User is the access of a new user of api in groups only: what RBAC
+// grants them (Bind), as opcert's user on a team's cluster.
+func User(t testing.TB, api *apiserver.Server, user string, groups ...string) *rest.Config {
+	t.Helper()
+	_, cfg, err := api.AddUserInGroups(user, "", groups)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cfg
 }

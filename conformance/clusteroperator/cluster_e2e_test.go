@@ -29,11 +29,12 @@ import (
 // Cluster mode for seed 001 (README "On a cluster"): the example component
 // operator deployed by examples/componentoperator/deploy.yaml, a
 // Deployment per component at 0 replicas, plays each component's operator,
-// the run reaching the server as a cluster (conformancetest.PlayCluster);
+// the run reaching the server as a cluster (conformancetest.PlayCluster)
+// as a user bound only to the shipped roles;
 // clustertest's Kubelet runs its binary while a Deployment has replicas
 // (its version from the pod template's label, by the downward API) and
-// operandPods plays the operands' pods. opcert run's own part (the
-// guard's flags, the shipped roles) is cmd/opcert's to test.
+// operandPods plays the operands' pods. opcert run's own part (its
+// flags, the rights it checks first) is cmd/opcert's to test.
 
 const componentsNS = "example-components"
 
@@ -88,6 +89,10 @@ func TestClusterModeCertifiesTheComponentOperator(t *testing.T) {
 		stopPods()
 		startOver(t, admin)
 	})
+	// opcert's user has only what the shipped roles grant.
+	clustertest.Bind(t, cfg, []string{"../../config/rbac/opcert-cluster.yaml", "../../config/rbac/opcert-cluster-components.yaml"}, "opcert-co",
+		[]string{"opcert-cluster", "opcert-cluster-version"}, componentsNS, []string{"opcert-cluster-scale", "opcert-cluster-components"})
+	user := clustertest.User(t, api, "opcert-co-runner", "opcert-co")
 	before := state(t, cfg, admin)
 	m := clusteroperator.Mechanism(clusteroperator.DefaultConfig())
 	upgrade := filepath.Join(t.TempDir(), "co-cluster-upgrade.yaml")
@@ -108,7 +113,7 @@ func TestClusterModeCertifiesTheComponentOperator(t *testing.T) {
 		{upgrade, []string{"CO-001", "CO-002", "CO-003", "CO-006", "CO-007", "CO-009", "CO-020", "EXPECT"}},
 	} {
 		k.StartedSince(versionKey)
-		run, tl, _ := conformancetest.PlayCluster(t, api.Config, prefix(), m, tc.scenario,
+		run, tl, _ := conformancetest.PlayCluster(t, user, prefix(), m, tc.scenario,
 			map[string]string{clusteroperator.RoleOperator: "deployment:" + componentsNS + "/{name}-operator"}, 0.01)
 		if run.Error != "" || run.Stopped != "" || len(run.NotJudged) > 0 {
 			t.Fatalf("%s on the cluster: error %q, stopped %q, not judged %q\n%s", run.Scenario, run.Error, run.Stopped, run.NotJudged, k.Logs())

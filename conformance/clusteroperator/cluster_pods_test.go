@@ -39,7 +39,7 @@ var podNodes = []string{"master-0", "master-1", "master-2"}
 // once, then a Deployment rolled one surged pod at a time (an old pod
 // deleted once a new one is ready), a DaemonSet node by node (the old pod
 // deleted, then the new one made); the workloads' status counted from
-// their pods.
+// their pods. The test calls sync every 50ms (clustertest.Every).
 type operandPods struct {
 	c    client.Client
 	ns   string
@@ -174,4 +174,3 @@ func ptrOr(p *int32, d int32) int32 {
 	}
 	return *p
 }
-

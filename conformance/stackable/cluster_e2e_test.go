@@ -27,11 +27,12 @@ import (
 // stackable operator (examples/stackableoperator: client-go, nothing of
 // opcert) deployed by examples/stackableoperator/deploy.yaml, one
 // Deployment watching every namespace, plays the operator, the run
-// reaching the server as a cluster (conformancetest.PlayCluster);
+// reaching the server as a cluster (conformancetest.PlayCluster) as a
+// user bound only to the shipped roles;
 // clustertest's Kubelet runs its binary while the Deployment has
 // replicas, and stackablePods plays the cluster's controllers and kubelet
-// for the workloads it writes. opcert run's own part (the guard's flags,
-// the shipped roles) is cmd/opcert's to test.
+// for the workloads it writes. opcert run's own part (its flags, the
+// rights it checks first) is cmd/opcert's to test.
 
 const stackableNS = "example-stackable"
 
@@ -58,8 +59,12 @@ func TestClusterModeCertifiesTheStackableOperator(t *testing.T) {
 		stopPods()
 	})
 	k.WaitRunning(t, "stackableoperator", 10*time.Second)
+	// opcert's user has only what the shipped roles grant.
+	clustertest.Bind(t, cfg, []string{"../../config/rbac/opcert-cluster.yaml", "../../config/rbac/opcert-cluster-stackable.yaml"}, "opcert-stackable",
+		[]string{"opcert-cluster", "opcert-cluster-stackable"}, stackableNS, []string{"opcert-cluster-scale"})
+	user := clustertest.User(t, api, "opcert-stackable-runner", "opcert-stackable")
 	before := state(t, cfg, admin)
-	run, tl, _ := conformancetest.PlayCluster(t, api.Config, prefix(), stackable.Mechanism(stackable.DefaultConfig()), "stackable-steady",
+	run, tl, _ := conformancetest.PlayCluster(t, user, prefix(), stackable.Mechanism(stackable.DefaultConfig()), "stackable-steady",
 		map[string]string{stackable.RoleOperator: "deployment:" + stackableNS + "/stackableoperator"}, 0.05)
 	conformancetest.Certified(t, run, "STACKABLE-001", "STACKABLE-002", "STACKABLE-003", "STACKABLE-004", "STACKABLE-007", "EXPECT")
 	for _, c := range run.Cases {

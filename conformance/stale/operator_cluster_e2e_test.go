@@ -32,9 +32,10 @@ import (
 // dns-operator, at 1 replica, with ClusterOperators of their own), plays
 // the operator role of a scenario that kills dns's at 5m, at a time scale
 // of 0.01, the run reaching the server as a cluster
-// (conformancetest.PlayCluster); clustertest's Kubelet runs their pods.
-// The whole server is compared before and after the run. opcert run's own
-// part (the guard's flags, the shipped roles, the run's namespace) is
+// (conformancetest.PlayCluster) as a user bound only to the shipped
+// roles; clustertest's Kubelet runs their pods. The whole server is
+// compared before and after the run. opcert run's own part (its flags,
+// the rights it checks first, the run's namespace, an interruption) is
 // cmd/opcert's to test.
 
 const operatorNS = "example-operators"
@@ -85,7 +86,11 @@ func TestClusterModeCertifiesTheExampleOperator(t *testing.T) {
 	if err := os.WriteFile(sc, []byte(operatorScenario), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	run, _, _ := conformancetest.PlayCluster(t, api.Config, prefix(), stale.Mechanism(stale.DefaultConfig()), sc,
+	// opcert's user has only what the shipped roles grant.
+	clustertest.Bind(t, cfg, []string{"../../config/rbac/opcert-cluster.yaml"}, "opcert-ci", []string{"opcert-cluster"},
+		operatorNS, []string{"opcert-cluster-scale"})
+	user := clustertest.User(t, api, "opcert-ci-runner", "opcert-ci")
+	run, _, _ := conformancetest.PlayCluster(t, user, prefix(), stale.Mechanism(stale.DefaultConfig()), sc,
 		map[string]string{stale.RoleOperator: "deployment:" + operatorNS + "/{name}-operator"}, 0.01)
 	// etcd's operator answered its challenges; dns's, scaled to 0 at 5m,
 	// was challenged and set Unknown.
@@ -236,7 +241,9 @@ func TestClusterModeCertifiesOpcertsOwnOperators(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := snapshot(t, cfg, admin)
-	run, _, deleted := conformancetest.PlayCluster(t, api.Config, prefix(), m, path, nil, 0.01)
+	clustertest.Bind(t, cfg, []string{"../../config/rbac/opcert-cluster.yaml"}, "opcert-own", []string{"opcert-cluster"}, "", nil)
+	user := clustertest.User(t, api, "opcert-own-runner", "opcert-own") // only what the shipped role grants
+	run, _, deleted := conformancetest.PlayCluster(t, user, prefix(), m, path, nil, 0.01)
 	conformancetest.Certified(t, run)
 	if deleted == 0 {
 		t.Errorf("the run's clean-up deleted nothing: its ClusterOperator was not the run's")

@@ -78,7 +78,7 @@ var (
 )
 
 // setupComponents deploys the example component operator (both
-// Deployments at 0 replicas, version 4.0.0) and starts the stand-in. The
+// Deployments at 0 replicas, version 4.0.0) and starts the Kubelet. The
 // test's end stops it and removes what the operators made (their
 // ClusterOperators, operands and pods), as the team would to start over.
 func setupComponents(t *testing.T) *components {

@@ -235,7 +235,7 @@ func TestClusterModeRefusesKindsThatChangeTheClustersSecurity(t *testing.T) {
 }
 
 // waitState waits, a few seconds at most, for state to be want (the
-// stand-in finalizes deleted namespaces every 50ms), and says how it
+// Kubelet finalizes deleted namespaces every 20ms), and says how it
 // differs if it does not come.
 func waitState(t *testing.T, state func() []string, want []string) {
 	t.Helper()

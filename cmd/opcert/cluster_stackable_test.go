@@ -50,7 +50,7 @@ var (
 )
 
 // stackableBinary builds the example stackable operator once for the
-// process and cluster tests, into the shared API server's run directory,
+// cluster tests, into the shared API server's run directory,
 // which goes when it stops.
 func stackableBinary(t *testing.T) string {
 	t.Helper()

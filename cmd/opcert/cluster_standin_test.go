@@ -42,8 +42,8 @@ type team struct {
 }
 
 // setupTeam deploys the example operator (both Deployments at 1 replica)
-// and starts the stand-in; both operators have created their
-// ClusterOperators when it returns. The test's end stops the stand-in (its
+// and starts the Kubelet; both operators have created their
+// ClusterOperators when it returns. The test's end stops the Kubelet (its
 // processes die) and deletes the ClusterOperators, so that tests after it
 // on the shared server see nothing of it.
 func setupTeam(t *testing.T) *team {

@@ -12,10 +12,7 @@ import (
 	configv1 "github.com/openshift/api/config/v1"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	rbacv1 "k8s.io/api/rbac/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -139,32 +136,12 @@ func (c *components) startOver(t *testing.T) {
 // components, opcert-cluster-components in the components' namespace.
 func (c *components) bind(t *testing.T, group string, components bool) {
 	t.Helper()
-	clustertest.Apply(t, c.config, "../../config/rbac/opcert-cluster.yaml")
-	clustertest.Apply(t, c.config, "../../config/rbac/opcert-cluster-components.yaml")
-	cs, err := kubernetes.NewForConfig(c.config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	subjects := []rbacv1.Subject{{Kind: rbacv1.GroupKind, APIGroup: rbacv1.GroupName, Name: group}}
-	for _, role := range []string{"opcert-cluster", "opcert-cluster-version"} {
-		crb := &rbacv1.ClusterRoleBinding{ObjectMeta: metav1.ObjectMeta{Name: group + "-" + role}, Subjects: subjects,
-			RoleRef: rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: role}}
-		if _, err := cs.RbacV1().ClusterRoleBindings().Create(ctx, crb, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
-			t.Fatal(err)
-		}
-	}
-	roles := []string{"opcert-cluster-scale"}
+	inNS := []string{"opcert-cluster-scale"}
 	if components {
-		roles = append(roles, "opcert-cluster-components")
+		inNS = append(inNS, "opcert-cluster-components")
 	}
-	for _, role := range roles {
-		rb := &rbacv1.RoleBinding{ObjectMeta: metav1.ObjectMeta{Name: group + "-" + role, Namespace: componentsNS}, Subjects: subjects,
-			RoleRef: rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: role}}
-		if _, err := cs.RbacV1().RoleBindings(componentsNS).Create(ctx, rb, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
-			t.Fatal(err)
-		}
-	}
+	clustertest.Bind(t, c.config, []string{"../../config/rbac/opcert-cluster.yaml", "../../config/rbac/opcert-cluster-components.yaml"}, group,
+		[]string{"opcert-cluster", "opcert-cluster-version"}, componentsNS, inNS)
 }
 
 // state is what a run may change and must leave as it found: the

@@ -12,12 +12,8 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	rbacv1 "k8s.io/api/rbac/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
-	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -107,30 +103,12 @@ func setupStackable(t *testing.T) *stackableTeam {
 // opcert-cluster-scale in the operator's namespace.
 func (tm *stackableTeam) bind(t *testing.T, group string, stackable bool) {
 	t.Helper()
-	clustertest.Apply(t, tm.config, "../../config/rbac/opcert-cluster.yaml")
-	clustertest.Apply(t, tm.config, "../../config/rbac/opcert-cluster-stackable.yaml")
-	cs, err := kubernetes.NewForConfig(tm.config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	subjects := []rbacv1.Subject{{Kind: rbacv1.GroupKind, APIGroup: rbacv1.GroupName, Name: group}}
 	roles := []string{"opcert-cluster"}
 	if stackable {
 		roles = append(roles, "opcert-cluster-stackable")
 	}
-	for _, role := range roles {
-		crb := &rbacv1.ClusterRoleBinding{ObjectMeta: metav1.ObjectMeta{Name: group + "-" + role}, Subjects: subjects,
-			RoleRef: rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: role}}
-		if _, err := cs.RbacV1().ClusterRoleBindings().Create(ctx, crb, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
-			t.Fatal(err)
-		}
-	}
-	rb := &rbacv1.RoleBinding{ObjectMeta: metav1.ObjectMeta{Name: group + "-opcert-cluster-scale", Namespace: stackableNS}, Subjects: subjects,
-		RoleRef: rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: "opcert-cluster-scale"}}
-	if _, err := cs.RbacV1().RoleBindings(stackableNS).Create(ctx, rb, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
-		t.Fatal(err)
-	}
+	clustertest.Bind(t, tm.config, []string{"../../config/rbac/opcert-cluster.yaml", "../../config/rbac/opcert-cluster-stackable.yaml"}, group,
+		roles, stackableNS, []string{"opcert-cluster-scale"})
 }
 
 // state is what a run may change and must leave as it found: the

@@ -14,10 +14,6 @@ import (
 	configv1 "github.com/openshift/api/config/v1"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	rbacv1 "k8s.io/api/rbac/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/opcert/opcert/cluster"
@@ -40,26 +36,11 @@ const deploySubject = "operator=deployment:" + operatorNS + "/{name}-operator"
 // if scale, opcert-cluster-scale in the operators' namespace.
 func bindOpcertRBAC(t *testing.T, tm *team, group string, scale bool) {
 	t.Helper()
-	clustertest.Apply(t, tm.config, "../../config/rbac/opcert-cluster.yaml")
-	cs, err := kubernetes.NewForConfig(tm.config)
-	if err != nil {
-		t.Fatal(err)
+	var inNS []string
+	if scale {
+		inNS = []string{"opcert-cluster-scale"}
 	}
-	ctx := context.Background()
-	subjects := []rbacv1.Subject{{Kind: rbacv1.GroupKind, APIGroup: rbacv1.GroupName, Name: group}}
-	crb := &rbacv1.ClusterRoleBinding{ObjectMeta: metav1.ObjectMeta{Name: group}, Subjects: subjects,
-		RoleRef: rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: "opcert-cluster"}}
-	if _, err := cs.RbacV1().ClusterRoleBindings().Create(ctx, crb, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
-		t.Fatal(err)
-	}
-	if !scale {
-		return
-	}
-	rb := &rbacv1.RoleBinding{ObjectMeta: metav1.ObjectMeta{Name: group, Namespace: operatorNS}, Subjects: subjects,
-		RoleRef: rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: "opcert-cluster-scale"}}
-	if _, err := cs.RbacV1().RoleBindings(operatorNS).Create(ctx, rb, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
-		t.Fatal(err)
-	}
+	clustertest.Bind(t, tm.config, []string{"../../config/rbac/opcert-cluster.yaml"}, group, []string{"opcert-cluster"}, operatorNS, inNS)
 }
 
 // snapshot is everything on the server a cluster-mode run could leave or

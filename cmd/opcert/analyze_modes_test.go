@@ -101,7 +101,7 @@ func TestAnalyzeAgreesWithAClusterModeRun(t *testing.T) {
 	r := opcert(t, nil, "run", processScenario(t, "12m"), "--kubeconfig", kc, "--subject", deploySubject,
 		"--allow-disruption", "--time-scale", "0.01", "--out", ran)
 	if r.code != exitPass {
-		t.Fatalf("the example operator on the cluster: exit %d, want 0\n%s\n%s\n%s", r.code, r.stdout, r.stderr, tm.stand.logs())
+		t.Fatalf("the example operator on the cluster: exit %d, want 0\n%s\n%s\n%s", r.code, r.stdout, r.stderr, tm.stand.Logs())
 	}
 	analyzeAgrees(t, ran, exitPass)
 }

@@ -1,41 +1,32 @@
 package main
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	configv1 "github.com/openshift/api/config/v1"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	rbacv1 "k8s.io/api/rbac/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/opcert/opcert/cluster"
-	"github.com/opcert/opcert/reports"
-	"github.com/opcert/opcert/sim/timeline"
+	"github.com/opcert/opcert/cluster/clustertest"
 )
 
-// Cluster mode for seed 001 (README "On a cluster"): the example component
-// operator deployed by examples/componentoperator/deploy.yaml, a
-// Deployment per component at 0 replicas, plays each component's operator
-// on opcert's envtest server reached only through kubeconfig files; the
-// stand-in runs its binary while a Deployment has replicas (its version
-// from the pod template's label, by the downward API) and plays the
-// operands' pods.
+// Cluster mode's guard for seed 001 (README "On a cluster"): the example
+// component operator deployed by examples/componentoperator/deploy.yaml,
+// a Deployment per component at 0 replicas, on opcert's envtest server
+// reached only through kubeconfig files; clustertest's Kubelet runs its
+// binary while a Deployment has replicas. The example's certification on
+// a cluster is conformance/clusteroperator's
+// (TestClusterModeCertifiesTheComponentOperator).
 
 const (
 	componentsNS      = "example-components"
@@ -72,7 +63,7 @@ steps:
 type components struct {
 	admin  client.Client
 	config *rest.Config
-	stand  *standIn
+	stand  *clustertest.Kubelet
 	// kubeconfig writes a kubeconfig of a new user in groups.
 	kubeconfig func(user string, groups ...string) string
 }
@@ -84,7 +75,7 @@ var (
 )
 
 // setupComponents deploys the example component operator (both
-// Deployments at 0 replicas, version 4.0.0) and starts the stand-in. The
+// Deployments at 0 replicas, version 4.0.0) and starts the Kubelet. The
 // test's end stops it and removes what the operators made (their
 // ClusterOperators, operands and pods), as the team would to start over.
 func setupComponents(t *testing.T) *components {
@@ -100,17 +91,12 @@ func setupComponents(t *testing.T) *components {
 	if componentErr != nil {
 		t.Fatal(componentErr)
 	}
-	_, cfg, err := w.AddUser("components-admin", "")
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg.QPS, cfg.Burst = -1, 0
-	cfg.WarningHandler = rest.NoWarnings{}
+	cfg := clustertest.Admin(t, w, "components-admin")
 	admin, err := client.New(cfg, client.Options{Scheme: cluster.Scheme()})
 	if err != nil {
 		t.Fatal(err)
 	}
-	apply(t, cfg, "../../examples/componentoperator/deploy.yaml")
+	clustertest.Apply(t, cfg, "../../examples/componentoperator/deploy.yaml")
 	c := &components{admin: admin, config: cfg, kubeconfig: func(user string, groups ...string) string {
 		data, _, err := w.AddUserInGroups(user, "", groups)
 		if err != nil {
@@ -118,9 +104,10 @@ func setupComponents(t *testing.T) *components {
 		}
 		return write(t, t.TempDir(), "kubeconfig", string(data))
 	}}
-	c.stand = startStandInIn(t, cfg, componentsNS, kubeconfig(t, w, "component-operator"), componentPath)
+	c.stand = clustertest.StartKubelet(t, cfg, clustertest.KubeletOptions{Namespace: componentsNS, Bin: componentPath,
+		Kubeconfig: kubeconfig(t, w, "component-operator"), Skip: func(d *appsv1.Deployment) bool { return d.Labels[managedByKey] == managedBy }})
 	t.Cleanup(func() {
-		c.stand.stop()
+		c.stand.Stop()
 		c.startOver(t)
 	})
 	return c
@@ -149,32 +136,12 @@ func (c *components) startOver(t *testing.T) {
 // components, opcert-cluster-components in the components' namespace.
 func (c *components) bind(t *testing.T, group string, components bool) {
 	t.Helper()
-	apply(t, c.config, "../../config/rbac/opcert-cluster.yaml")
-	apply(t, c.config, "../../config/rbac/opcert-cluster-components.yaml")
-	cs, err := kubernetes.NewForConfig(c.config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	subjects := []rbacv1.Subject{{Kind: rbacv1.GroupKind, APIGroup: rbacv1.GroupName, Name: group}}
-	for _, role := range []string{"opcert-cluster", "opcert-cluster-version"} {
-		crb := &rbacv1.ClusterRoleBinding{ObjectMeta: metav1.ObjectMeta{Name: group + "-" + role}, Subjects: subjects,
-			RoleRef: rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: role}}
-		if _, err := cs.RbacV1().ClusterRoleBindings().Create(ctx, crb, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
-			t.Fatal(err)
-		}
-	}
-	roles := []string{"opcert-cluster-scale"}
+	inNS := []string{"opcert-cluster-scale"}
 	if components {
-		roles = append(roles, "opcert-cluster-components")
+		inNS = append(inNS, "opcert-cluster-components")
 	}
-	for _, role := range roles {
-		rb := &rbacv1.RoleBinding{ObjectMeta: metav1.ObjectMeta{Name: group + "-" + role, Namespace: componentsNS}, Subjects: subjects,
-			RoleRef: rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: role}}
-		if _, err := cs.RbacV1().RoleBindings(componentsNS).Create(ctx, rb, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
-			t.Fatal(err)
-		}
-	}
+	clustertest.Bind(t, c.config, []string{"../../config/rbac/opcert-cluster.yaml", "../../config/rbac/opcert-cluster-components.yaml"}, group,
+		[]string{"opcert-cluster", "opcert-cluster-version"}, componentsNS, inNS)
 }
 
 // state is what a run may change and must leave as it found: the
@@ -192,7 +159,7 @@ func (c *components) state(t *testing.T, versions bool) []string {
 	for _, ns := range nss.Items {
 		out = append(out, fmt.Sprintf("namespace %s %s", ns.Name, ns.Status.Phase))
 	}
-	out = append(out, labelled(t, &team{config: c.config})...)
+	out = append(out, clustertest.Labelled(t, c.config)...)
 	var cms corev1.ConfigMapList
 	if err := c.admin.List(ctx, &cms, client.InNamespace(componentsNS)); err != nil {
 		t.Fatal(err)
@@ -210,128 +177,6 @@ func (c *components) state(t *testing.T, versions bool) []string {
 			line += " rv=" + d.ResourceVersion
 		}
 		out = append(out, line)
-	}
-	return out
-}
-
-// co-clean-install, then an upgrade from a clean cluster: the example
-// passes the CO rules and the expectations; the version operator moved each operator's version
-// label to 4.0.1 and the run put it back, with the replicas.
-func TestClusterModeCertifiesTheComponentOperator(t *testing.T) {
-	c := setupComponents(t)
-	c.bind(t, "opcert-co", true)
-	kc := c.kubeconfig("opcert-co-runner", "opcert-co") // only what the shipped roles grant
-	before := c.state(t, false)
-	args := []string{"--kubeconfig", kc, "--subject", componentsSubject, "--allow-disruption", "--time-scale", "0.01"}
-	for _, tc := range []struct {
-		scenario string
-		// pass must pass; every other case passes or is skipped.
-		pass []string
-	}{
-		{"co-clean-install", []string{"CO-001", "CO-002", "CO-003", "CO-006", "CO-007", "CO-020", "EXPECT"}},
-		// CO-004 owes nothing here: the stand-in's pods (300ms each at
-		// 0.01) roll an operand out in about 1.2s, under the "second or
-		// two" after which 001 asks for Progressing; it passed only when a
-		// busy machine made the rollout longer. Process mode's test judges
-		// it on the built-ins.
-		{"co-cluster-upgrade", []string{"CO-001", "CO-002", "CO-003", "CO-006", "CO-007", "CO-009", "CO-020", "EXPECT"}},
-	} {
-		out := filepath.Join(t.TempDir(), "report")
-		sc := []string{"--scenario", tc.scenario}
-		if tc.scenario == "co-cluster-upgrade" {
-			sc = []string{write(t, t.TempDir(), "upgrade.yaml", coClusterUpgrade)}
-		}
-		c.stand.startedSince()
-		r := opcert(t, nil, append(append([]string{"run", "--out", out}, sc...), args...)...)
-		if r.code != 0 {
-			t.Fatalf("%s on the cluster: exit %d, want 0\n%s\n%s\n%s", tc.scenario, r.code, r.stdout, r.stderr, c.stand.logs())
-		}
-		run := readReport(t, out).Runs[0]
-		judged := map[string]reports.Status{}
-		for _, cs := range run.Cases {
-			judged[cs.Rule] = cs.Status
-			if cs.Status != reports.Pass && cs.Status != reports.Skip {
-				t.Errorf("%s %s: %s %s", run.Scenario, cs.Rule, cs.Status, cs.Message)
-			}
-		}
-		for _, id := range tc.pass {
-			if judged[id] != reports.Pass {
-				t.Errorf("%s: %s is %s, want pass", run.Scenario, id, judged[id])
-			}
-		}
-		for _, p := range run.Processes {
-			if !strings.Contains(strings.Join(p.Endings, "; "), "label opcert.io/version restored to 4.0.0") {
-				t.Errorf("%s: %s %q does not say its label was restored", run.Scenario, p.Name, p.Endings)
-			}
-		}
-		if tc.scenario == "co-cluster-upgrade" {
-			moved := labelWrites(t, filepath.Join(out, run.Timeline))
-			for _, name := range []string{"etcd-operator", "network-operator"} {
-				if got := strings.Join(moved[name], ","); got != `"4.0.1"` {
-					t.Errorf("the version operator set %s's label to %s, want 4.0.1 once", name, got)
-				}
-			}
-			// The operators were stopped before their label went back: no
-			// pod of 4.0.0 ran after the upgrade, nor rolled the operands
-			// back.
-			want := []string{"etcd-operator 4.0.0", "etcd-operator 4.0.1", "network-operator 4.0.0", "network-operator 4.0.1"}
-			if got := c.stand.startedSince(); !slices.Equal(sorted(got), want) {
-				t.Errorf("the operators' pods started %v, want %v", got, want)
-			}
-			etcd, agent := &appsv1.Deployment{}, &appsv1.DaemonSet{}
-			for name, obj := range map[string]client.Object{"etcd": etcd, "network-agent": agent} {
-				if err := c.admin.Get(context.Background(), client.ObjectKey{Namespace: componentsNS, Name: name}, obj); err != nil {
-					t.Fatal(err)
-				}
-			}
-			if a, b := etcd.Spec.Template.Labels[versionKey], agent.Spec.Template.Labels[versionKey]; a != "4.0.1" || b != "4.0.1" {
-				t.Errorf("the operands ask %q and %q after the run, want 4.0.1", a, b)
-			}
-		}
-		sameState(t, before, c.state(t, false))
-		c.stand.waitRunning(t, "", 10*time.Second) // both back at 0 replicas
-		c.startOver(t)                             // the next scenario installs afresh
-	}
-}
-
-func sorted(s []string) []string {
-	s = slices.Clone(s)
-	slices.Sort(s)
-	return s
-}
-
-// labelWrites are, per Deployment, the version labels the version
-// operator's writes to it set, from a run's timeline.
-func labelWrites(t *testing.T, path string) map[string][]string {
-	t.Helper()
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	out := map[string][]string{}
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<20)
-	for sc.Scan() {
-		var e timeline.Event
-		if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
-			t.Fatal(err)
-		}
-		if e.Actor != "version-operator" || e.Object.Kind != "Deployment" || e.Object.Namespace != componentsNS {
-			continue
-		}
-		for _, f := range e.Fields {
-			if f.Path == "spec.template.metadata.labels" {
-				var labels map[string]string
-				if err := json.Unmarshal(f.After, &labels); err != nil {
-					t.Fatalf("%s: %v", f.After, err)
-				}
-				out[e.Object.Name] = append(out[e.Object.Name], fmt.Sprintf("%q", labels[versionKey]))
-			}
-		}
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
 	}
 	return out
 }
@@ -382,5 +227,5 @@ func TestClusterModeComponentsRefused(t *testing.T) {
 	if r.code == 0 || !strings.Contains(r.stdout+r.stderr, "on a cluster the operator role is played by the team's Deployments") {
 		t.Errorf("opcert's own operators on a cluster: exit %d\n%s\n%s", r.code, r.stdout, r.stderr)
 	}
-	sameState(t, before, c.state(t, true))
+	clustertest.SameState(t, before, c.state(t, true))
 }

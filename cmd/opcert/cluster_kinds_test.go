@@ -21,6 +21,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/opcert/opcert/cluster"
+	"github.com/opcert/opcert/cluster/clustertest"
 	"github.com/opcert/opcert/conformance"
 )
 
@@ -218,7 +219,7 @@ func TestClusterModeRefusesKindsThatChangeTheClustersSecurity(t *testing.T) {
 		}
 	}
 	waitState(t, func() []string { return securityState(t, tm) }, before)
-	sameState(t, snap, snapshot(t, tm, true))
+	clustertest.SameState(t, snap, snapshot(t, tm, true))
 
 	// Named by --allow-disruption=KIND, the kind is created under the
 	// run's names, labelled, and deleted at the end.
@@ -234,7 +235,7 @@ func TestClusterModeRefusesKindsThatChangeTheClustersSecurity(t *testing.T) {
 }
 
 // waitState waits, a few seconds at most, for state to be want (the
-// stand-in finalizes deleted namespaces every 50ms), and says how it
+// Kubelet finalizes deleted namespaces every 20ms), and says how it
 // differs if it does not come.
 func waitState(t *testing.T, state func() []string, want []string) {
 	t.Helper()
@@ -244,7 +245,7 @@ func waitState(t *testing.T, state func() []string, want []string) {
 		time.Sleep(100 * time.Millisecond)
 		got = state()
 	}
-	sameState(t, want, got)
+	clustertest.SameState(t, want, got)
 }
 
 // The dry run says what each run creates on the cluster and what would be

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"sort"
 	"strings"
 	"syscall"
@@ -15,25 +14,20 @@ import (
 	configv1 "github.com/openshift/api/config/v1"
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
-	rbacv1 "k8s.io/api/rbac/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/client-go/discovery"
-	"k8s.io/client-go/dynamic"
-	"k8s.io/client-go/kubernetes"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/opcert/opcert/cluster"
-	"github.com/opcert/opcert/conformance/conformancetest"
-	"github.com/opcert/opcert/reports"
+	"github.com/opcert/opcert/cluster/clustertest"
 )
 
-// Cluster mode, end to end (README "On a cluster"): opcert run
+// Cluster mode's own part, end to end (README "On a cluster"): opcert run
 // --kubeconfig against opcert's envtest server reached only through
 // kubeconfig files, as a remote cluster, with the example operator
 // deployed as a team would (cluster_standin_test.go), at a time scale of
-// 0.01. Every test compares the whole server before and after the run.
+// 0.01: its guard, the rights it checks, an interruption, bad input.
+// Every test compares the whole server before and after the run. Each
+// mechanism's certification on a cluster is its package's
+// (conformancetest.PlayCluster).
 
 const deploySubject = "operator=deployment:" + operatorNS + "/{name}-operator"
 
@@ -42,26 +36,11 @@ const deploySubject = "operator=deployment:" + operatorNS + "/{name}-operator"
 // if scale, opcert-cluster-scale in the operators' namespace.
 func bindOpcertRBAC(t *testing.T, tm *team, group string, scale bool) {
 	t.Helper()
-	apply(t, tm.config, "../../config/rbac/opcert-cluster.yaml")
-	cs, err := kubernetes.NewForConfig(tm.config)
-	if err != nil {
-		t.Fatal(err)
+	var inNS []string
+	if scale {
+		inNS = []string{"opcert-cluster-scale"}
 	}
-	ctx := context.Background()
-	subjects := []rbacv1.Subject{{Kind: rbacv1.GroupKind, APIGroup: rbacv1.GroupName, Name: group}}
-	crb := &rbacv1.ClusterRoleBinding{ObjectMeta: metav1.ObjectMeta{Name: group}, Subjects: subjects,
-		RoleRef: rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: "opcert-cluster"}}
-	if _, err := cs.RbacV1().ClusterRoleBindings().Create(ctx, crb, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
-		t.Fatal(err)
-	}
-	if !scale {
-		return
-	}
-	rb := &rbacv1.RoleBinding{ObjectMeta: metav1.ObjectMeta{Name: group, Namespace: operatorNS}, Subjects: subjects,
-		RoleRef: rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: "opcert-cluster-scale"}}
-	if _, err := cs.RbacV1().RoleBindings(operatorNS).Create(ctx, rb, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
-		t.Fatal(err)
-	}
+	clustertest.Bind(t, tm.config, []string{"../../config/rbac/opcert-cluster.yaml"}, group, []string{"opcert-cluster"}, operatorNS, inNS)
 }
 
 // snapshot is everything on the server a cluster-mode run could leave or
@@ -81,7 +60,7 @@ func snapshot(t *testing.T, tm *team, versions bool) []string {
 	for _, ns := range nss.Items {
 		out = append(out, fmt.Sprintf("namespace %s %s", ns.Name, ns.Status.Phase))
 	}
-	out = append(out, labelled(t, tm)...)
+	out = append(out, clustertest.Labelled(t, tm.config)...)
 	var cos configv1.ClusterOperatorList
 	if err := tm.admin.List(ctx, &cos); err != nil {
 		t.Fatal(err)
@@ -108,107 +87,6 @@ func snapshot(t *testing.T, tm *team, versions bool) []string {
 	return out
 }
 
-// labelled lists every object, of every kind the server can list, that
-// carries opcert's run label.
-func labelled(t *testing.T, tm *team) []string {
-	t.Helper()
-	dc, err := discovery.NewDiscoveryClientForConfig(tm.config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	dyn, err := dynamic.NewForConfig(tm.config)
-	if err != nil {
-		t.Fatal(err)
-	}
-	lists, err := dc.ServerPreferredResources()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var out []string
-	for _, l := range lists {
-		gv, err := schema.ParseGroupVersion(l.GroupVersion)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, r := range l.APIResources {
-			if !slices.Contains(r.Verbs, "list") || strings.Contains(r.Name, "/") {
-				continue
-			}
-			items, err := dyn.Resource(gv.WithResource(r.Name)).List(context.Background(), metav1.ListOptions{LabelSelector: cluster.RunLabel})
-			if err != nil {
-				t.Fatalf("listing %s: %v", r.Name, err)
-			}
-			for _, it := range items.Items {
-				out = append(out, fmt.Sprintf("labelled %s %s/%s", r.Name, it.GetNamespace(), it.GetName()))
-			}
-		}
-	}
-	return out
-}
-
-func sameState(t *testing.T, before, after []string) {
-	t.Helper()
-	if !slices.Equal(before, after) {
-		t.Errorf("the cluster changed:\nbefore:\n  %s\nafter:\n  %s", strings.Join(before, "\n  "), strings.Join(after, "\n  "))
-	}
-}
-
-func TestClusterModeCertifiesTheExample(t *testing.T) {
-	tm := setupTeam(t)
-	bindOpcertRBAC(t, tm, "opcert-ci", true)
-	kc := tm.kubeconfig("opcert-ci-runner", "opcert-ci") // only what the shipped roles grant
-	before := snapshot(t, tm, false)
-	out := filepath.Join(t.TempDir(), "report")
-	if procs := conformancetest.Running(tm.stand.bin); len(procs) != 2 {
-		t.Fatalf("processes of the example operator before the run: %v, want the stand-in's 2", procs)
-	}
-	r := opcert(t, nil, "run", processScenario(t, "25m"), "--kubeconfig", kc, "--subject", deploySubject,
-		"--allow-disruption", "--time-scale", "0.01", "--out", out)
-	if r.code != 0 {
-		t.Fatalf("the example operator on the cluster: exit %d, want 0\n%s\n%s\n%s", r.code, r.stdout, r.stderr, tm.stand.logs())
-	}
-	run := readReport(t, out).Runs[0]
-	judged := map[string]reports.Status{}
-	for _, c := range run.Cases {
-		judged[c.Rule] = c.Status
-	}
-	// etcd's operator answered its challenges; dns's, scaled to 0 at 5m,
-	// was challenged and set Unknown.
-	for _, id := range []string{"STALE-001", "STALE-002", "STALE-003", "STALE-004", "STALE-007", "STALE-008"} {
-		if judged[id] != reports.Pass {
-			t.Errorf("%s is %s, want pass", id, judged[id])
-		}
-	}
-	// The scenario's conditions are not given to a Deployment: the run
-	// says so.
-	if c := caseOf(t, run, "EXPECT"); !strings.Contains(c.Message, "not given to a Deployment") {
-		t.Errorf("EXPECT says %q, want a note that the scenario's conditions were not given", c.Message)
-	}
-	endings := map[string][]string{}
-	for _, p := range run.Processes {
-		endings[p.Name+" "+p.Command] = p.Endings
-	}
-	want := map[string][]string{
-		"operator/dns deployment example-operators/dns-operator":   {"scaled to 0 by opcert (had 1): its pods stopped as Kubernetes stops them, SIGTERM then SIGKILL after their grace period", "restored to 1 replicas at the end of the run"},
-		"operator/etcd deployment example-operators/etcd-operator": {"running at the end of the run, left at 1 replicas as the run found it (opcert stops a Deployment only by scaling it)"},
-	}
-	for k, w := range want {
-		if !slices.Equal(endings[k], w) {
-			t.Errorf("%s ended %q, want %q", k, endings[k], w)
-		}
-	}
-	if !strings.Contains(r.stderr, "deleted the 1 objects run") {
-		t.Errorf("the run's namespace was not said deleted:\n%s", r.stderr)
-	}
-	sameState(t, before, snapshot(t, tm, false))
-	tm.stand.waitRunning(t, "dns-operator,etcd-operator", 10*time.Second) // dns back: its Deployment restored
-	// The example's processes are the stand-in's two pods, as before the
-	// run: opcert starts none on a cluster.
-	if procs := conformancetest.Running(tm.stand.bin); len(procs) != 2 {
-		t.Errorf("processes of the example operator after the run: %v, want the stand-in's 2", procs)
-	}
-}
-
 func TestClusterModeRefusesWithoutAllowDisruption(t *testing.T) {
 	tm := setupTeam(t)
 	kc := tm.kubeconfig("opcert-refused", "opcert-ci")
@@ -228,7 +106,7 @@ func TestClusterModeRefusesWithoutAllowDisruption(t *testing.T) {
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Errorf("--out was written: %v", err)
 	}
-	sameState(t, before, snapshot(t, tm, true))
+	clustertest.SameState(t, before, snapshot(t, tm, true))
 }
 
 func TestClusterModeSaysWhichPermissionIsMissing(t *testing.T) {
@@ -263,7 +141,7 @@ func TestClusterModeSaysWhichPermissionIsMissing(t *testing.T) {
 			}
 		}
 	}
-	sameState(t, before, snapshot(t, tm, true))
+	clustertest.SameState(t, before, snapshot(t, tm, true))
 }
 
 // SIGINT mid-run: the Deployment opcert scaled to 0 is back at 1, its
@@ -277,7 +155,7 @@ func TestClusterModeInterrupted(t *testing.T) {
 	p := startOpcert(t, nil, "run", processScenario(t, "2h"), "--kubeconfig", kc, "--subject", deploySubject,
 		"--allow-disruption", "--time-scale", "0.01", "--out", out)
 	p.waitLine(t, "everything opcert creates is labelled", 30*time.Second)
-	tm.stand.waitRunning(t, "etcd-operator", 30*time.Second) // dns scaled to 0 at 5m: 3s in
+	tm.stand.WaitRunning(t, "etcd-operator", 30*time.Second) // dns scaled to 0 at 5m: 3s in
 	_ = p.cmd.Process.Signal(syscall.SIGINT)
 	if code := p.wait(t, cluster.CleanupTimeout+30*time.Second); code != 130 {
 		t.Errorf("exit %d, want 130\n%s", code, p.stderr.String())
@@ -286,8 +164,8 @@ func TestClusterModeInterrupted(t *testing.T) {
 	if !strings.Contains(p.stderr.String(), "deleted the 1 objects run") {
 		t.Errorf("no cleanup said:\n%s", p.stderr.String())
 	}
-	sameState(t, before, snapshot(t, tm, false))
-	tm.stand.waitRunning(t, "dns-operator,etcd-operator", 10*time.Second)
+	clustertest.SameState(t, before, snapshot(t, tm, false))
+	tm.stand.WaitRunning(t, "dns-operator,etcd-operator", 10*time.Second)
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Errorf("an interrupted run wrote --out: %v", err)
 	}
@@ -316,7 +194,7 @@ operators:
 	if !strings.Contains(r.stderr, "deleted the 2 objects run") { // its namespace and ClusterOperator
 		t.Errorf("the run's objects were not said deleted:\n%s", r.stderr)
 	}
-	sameState(t, before, snapshot(t, tm, true)) // the team's etcd untouched
+	clustertest.SameState(t, before, snapshot(t, tm, true)) // the team's etcd untouched
 }
 
 // What cannot run on a cluster, or needs one, is refused before anything

@@ -42,22 +42,34 @@ const (
 // run's error.
 func PlayProcess(t testing.TB, api *apiserver.Server, prefix string, m conformance.Mechanism, scenario string, subjects map[string]string, scale float64) (reports.Run, *timeline.Timeline) {
 	t.Helper()
-	load := scenarios.BuiltinNamed
-	if strings.HasSuffix(scenario, ".yaml") {
-		load = scenarios.Load
+	sc, cast, failed := load(t, m, scenario, subjects)
+	if sc == nil {
+		return failed, &timeline.Timeline{}
 	}
-	sc, err := load(scenario)
+	return conformance.Play(context.Background(), api.Client, m, sc, cast, conformance.Options{Prefix: prefix,
+		Dir: t.TempDir(), Host: api, ProcessDir: t.TempDir(), TimeScale: scale})
+}
+
+// load reads a scenario, a built-in's name or the path of a file
+// (.yaml), and casts subjects; what cannot be played fails t, and comes
+// back as a run's error (with a nil scenario).
+func load(t testing.TB, m conformance.Mechanism, scenario string, subjects map[string]string) (*scenarios.Scenario, conformance.Cast, reports.Run) {
+	t.Helper()
+	read := scenarios.BuiltinNamed
+	if strings.HasSuffix(scenario, ".yaml") {
+		read = scenarios.Load
+	}
+	sc, err := read(scenario)
 	if err != nil {
 		t.Error(err)
-		return reports.Run{Scenario: scenario, Error: err.Error()}, &timeline.Timeline{}
+		return nil, nil, reports.Run{Scenario: scenario, Error: err.Error()}
 	}
 	cast, err := conformance.Subjects(m, subjects)
 	if err != nil {
 		t.Error(err)
-		return reports.Run{Scenario: sc.Name, Error: err.Error()}, &timeline.Timeline{}
+		return nil, nil, reports.Run{Scenario: sc.Name, Error: err.Error()}
 	}
-	return conformance.Play(context.Background(), api.Client, m, sc, cast, conformance.Options{Prefix: prefix,
-		Dir: t.TempDir(), Host: api, ProcessDir: t.TempDir(), TimeScale: scale})
+	return sc, cast, reports.Run{}
 }
 
 // Certified checks a run its subject must pass: played to its end

@@ -4,7 +4,7 @@
 // imports no opcert package (imports_test.go fails if it does). opcert's
 // process- and cluster-mode tests certify it on every clusteroperator
 // built-in that plays in real time (conformance/clusteroperator,
-// processes_e2e_test.go, and cmd/opcert, cluster_co_test.go).
+// processes_e2e_test.go and cluster_e2e_test.go).
 //
 // It is a controller-runtime manager: informers on its ClusterOperator
 // and on the Deployments, DaemonSets, pods and ConfigMaps of its

@@ -18,7 +18,7 @@ import (
 var proofs = map[string]string{
 	"clusteroperator/operator/library": "conformance/clusteroperator/e2e_test.go:TestConformance", // ReferenceAsTeam, built from the Instance alone
 	"clusteroperator/operator/process": "conformance/clusteroperator/processes_e2e_test.go:TestProcessModeCertifiesTheExample",
-	"clusteroperator/operator/cluster": "cmd/opcert/cluster_co_test.go:TestClusterModeCertifiesTheComponentOperator",
+	"clusteroperator/operator/cluster": "conformance/clusteroperator/cluster_e2e_test.go:TestClusterModeCertifiesTheComponentOperator",
 	"clusteroperator/watch":            "cmd/opcert/watch_test.go:TestWatchClusterOperator",
 	"clusteroperator/stream":           "conformance/clusteroperator/stream_test.go:TestStreamJudgesAsBatch",
 
@@ -30,7 +30,7 @@ var proofs = map[string]string{
 
 	"stackable/operator/library": "certify/stackable_test.go:TestStackableOperatorIsCertified",
 	"stackable/operator/process": "conformance/stackable/processes_e2e_test.go:TestProcessModeCertifiesTheExample",
-	"stackable/operator/cluster": "cmd/opcert/cluster_stackable_test.go:TestClusterModeCertifiesTheStackableOperator",
+	"stackable/operator/cluster": "conformance/stackable/cluster_e2e_test.go:TestClusterModeCertifiesTheStackableOperator",
 	"stackable/watch":            "cmd/opcert/analyze_stackable_test.go:TestAnalyzeStackableRecording",
 	"stackable/stream":           "conformance/stackable/rules/stream_test.go:TestStreamJudgesAsBatch",
 
@@ -39,7 +39,7 @@ var proofs = map[string]string{
 	"stale/detector/cluster": "conformance/stale/detector_cluster_e2e_test.go:TestClusterModeCertifiesTheExampleDetector",
 	"stale/operator/library": "examples/staleoperator/certify_test.go:TestOperatorIsCertified",
 	"stale/operator/process": "conformance/stale/operator_process_e2e_test.go:TestProcessModeCertifiesTheExampleOnEveryBuiltin",
-	"stale/operator/cluster": "cmd/opcert/cluster_test.go:TestClusterModeCertifiesTheExample",
+	"stale/operator/cluster": "conformance/stale/operator_cluster_e2e_test.go:TestClusterModeCertifiesTheExampleOperator",
 	"stale/watch":            "cmd/opcert/watch_test.go:TestWatchRecordsAndJudges",
 	"stale/stream":           "conformance/stream_test.go:TestStreamJudgesAsBatch",
 

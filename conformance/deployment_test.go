@@ -6,7 +6,6 @@ import (
 
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/conformance/stale"
-	"github.com/opcert/opcert/conformance/staticpod"
 )
 
 // A Deployment subject names one Deployment per operator ({name}); only a
@@ -34,9 +33,13 @@ func TestDeploymentSubjects(t *testing.T) {
 			t.Errorf("%s: %v, want an error saying %q", subject, err, want)
 		}
 	}
-	// A role that takes no Deployment says why.
-	sp := staticpod.Mechanism(staticpod.DefaultConfig())
-	if _, err := conformance.Subjects(sp, map[string]string{"startup-monitor": "deployment:ops/monitor"}); err == nil || !strings.Contains(err.Error(), "role staticpod.startup-monitor cannot be played by a Deployment (cluster mode): a Deployment on a cluster cannot see") {
-		t.Errorf("the startup-monitor as a Deployment: %v", err)
+	// A role that takes no Deployment says why. (A mechanism of its own:
+	// importing another mechanism here would register its built-ins with
+	// this package's suite, which plays stale's.)
+	why := "a simulated node's files are not on a cluster"
+	nodeOnly := conformance.Declare("nodes", "900", []conformance.Role{{Name: "monitor", Forms: []conformance.Form{conformance.FormProcess},
+		Cannot: map[conformance.Form]string{conformance.FormLibrary: why, conformance.FormCluster: why}, Subjects: []conformance.Subject{{Name: "reference"}}}}, nil, nil)
+	if _, err := conformance.Subjects(nodeOnly, map[string]string{"monitor": "deployment:ops/monitor"}); err == nil || !strings.Contains(err.Error(), "role nodes.monitor cannot be played by a Deployment (cluster mode): "+why) {
+		t.Errorf("the monitor as a Deployment: %v", err)
 	}
 }

@@ -165,15 +165,15 @@ var ErrNotAudited = errors.New("no write by a process left that resourceVersion"
 
 // writer returns the user whose audited write left resourceVersion rv
 // (resourceVersions are unique across an etcd), waiting up to within for
-// it: the watch can bring a write before its audit event has arrived.
-// Each write is handed out once.
+// it: the watch can bring a write before its audit event has arrived. A
+// write stays known for auditKeep after its event came, so that a watch
+// that brings it twice (a relist) names its writer both times.
 func (a *audit) writer(ctx context.Context, rv string, within time.Duration) (string, error) {
 	timer := time.NewTimer(within)
 	defer timer.Stop()
 	for {
 		a.mu.Lock()
 		w, ok := a.byRV[rv]
-		delete(a.byRV, rv)
 		arrived := a.arrived
 		a.mu.Unlock()
 		if ok {

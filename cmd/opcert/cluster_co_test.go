@@ -33,31 +33,9 @@ const (
 	componentsSubject = "clusteroperator.operator=deployment:" + componentsNS + "/{name}-operator"
 )
 
-// coClusterUpgrade is co-clean-install's two components, installed (in
-// about 2s of wall time at 0.01: 300ms a pod), blocked by the admin,
-// upgraded once unblocked: 18s of wall time.
-const coClusterUpgrade = `name: co-cluster-upgrade
-mechanism: clusteroperator
-duration: 30m
-release: 4.0.0
-components:
-  - name: etcd
-    operands:
-      - {kind: Deployment, name: etcd, replicas: 3}
-  - name: network
-    operands:
-      - {kind: DaemonSet, name: network-agent}
-steps:
-  - at: 8m
-    blockUpgrade: {component: etcd, message: Back up etcd before upgrading}
-  - at: 9m
-    upgrade: 4.0.1
-  - at: 10m
-    unblockUpgrade: etcd
-  - at: 29m
-    expect: {object: etcd, condition: Progressing, status: "False"}
-  - expect: {apiVersion: config.openshift.io/v1, kind: ClusterVersion, object: version, condition: Progressing, status: "False", message: "Cluster version is 4.0.1"}
-`
+// coClusterUpgrade is the cluster-mode upgrade scenario the component
+// operator's cluster test plays.
+const coClusterUpgrade = "../../conformance/clusteroperator/testdata/co-cluster-upgrade.yaml"
 
 // components is the team's cluster for seed 001.
 type components struct {
@@ -189,7 +167,7 @@ func TestClusterModeComponentsRefused(t *testing.T) {
 	c := setupComponents(t)
 	c.bind(t, "opcert-co-half", false) // not opcert-cluster-components
 	c.bind(t, "opcert-co", true)
-	sc := write(t, t.TempDir(), "upgrade.yaml", coClusterUpgrade)
+	sc := coClusterUpgrade
 	before := c.state(t, true)
 	args := []string{"run", sc, "--subject", componentsSubject, "--time-scale", "0.01", "--out", filepath.Join(t.TempDir(), "report")}
 	for _, tc := range []struct {

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -38,31 +36,9 @@ import (
 
 const componentsNS = "example-components"
 
-// coClusterUpgrade is co-clean-install's two components, installed (in
-// about 2s of wall time at 0.01: 300ms a pod), blocked by the admin,
-// upgraded once unblocked: 18s of wall time.
-const coClusterUpgrade = `name: co-cluster-upgrade
-mechanism: clusteroperator
-duration: 30m
-release: 4.0.0
-components:
-  - name: etcd
-    operands:
-      - {kind: Deployment, name: etcd, replicas: 3}
-  - name: network
-    operands:
-      - {kind: DaemonSet, name: network-agent}
-steps:
-  - at: 8m
-    blockUpgrade: {component: etcd, message: Back up etcd before upgrading}
-  - at: 9m
-    upgrade: 4.0.1
-  - at: 10m
-    unblockUpgrade: etcd
-  - at: 29m
-    expect: {object: etcd, condition: Progressing, status: "False"}
-  - expect: {apiVersion: config.openshift.io/v1, kind: ClusterVersion, object: version, condition: Progressing, status: "False", message: "Cluster version is 4.0.1"}
-`
+// coClusterUpgrade is the cluster-mode upgrade scenario, shared with
+// cmd/opcert's refusal test.
+const coClusterUpgrade = "testdata/co-cluster-upgrade.yaml"
 
 // co-clean-install, then an upgrade from a clean cluster: the example
 // passes the CO rules and the expectations; the version operator moved
@@ -95,10 +71,6 @@ func TestClusterModeCertifiesTheComponentOperator(t *testing.T) {
 	user := clustertest.User(t, api, "opcert-co-runner", "opcert-co")
 	before := state(t, cfg, admin)
 	m := clusteroperator.Mechanism(clusteroperator.DefaultConfig())
-	upgrade := filepath.Join(t.TempDir(), "co-cluster-upgrade.yaml")
-	if err := os.WriteFile(upgrade, []byte(coClusterUpgrade), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	for _, tc := range []struct {
 		scenario string
 		// pass must pass; every other case passes or is skipped.
@@ -110,7 +82,7 @@ func TestClusterModeCertifiesTheComponentOperator(t *testing.T) {
 		// two" after which 001 asks for Progressing; it passed only when a
 		// busy machine made the rollout longer. Process mode's test judges
 		// it on the built-ins.
-		{upgrade, []string{"CO-001", "CO-002", "CO-003", "CO-006", "CO-007", "CO-009", "CO-020", "EXPECT"}},
+		{coClusterUpgrade, []string{"CO-001", "CO-002", "CO-003", "CO-006", "CO-007", "CO-009", "CO-020", "EXPECT"}},
 	} {
 		k.StartedSince(versionKey)
 		run, tl, _ := conformancetest.PlayCluster(t, user, prefix(), m, tc.scenario,
@@ -129,7 +101,7 @@ func TestClusterModeCertifiesTheComponentOperator(t *testing.T) {
 				t.Errorf("%s: %s %q does not say its label was restored", run.Scenario, p.Name, p.Endings)
 			}
 		}
-		if tc.scenario == upgrade {
+		if tc.scenario == coClusterUpgrade {
 			moved := labelWrites(t, tl)
 			for _, name := range []string{"etcd-operator", "network-operator"} {
 				if got := strings.Join(moved[name], ","); got != `"4.0.1"` {

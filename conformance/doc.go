@@ -39,6 +39,6 @@
 // and implementations, and the capability test
 // (conformancetest.Capabilities, run for every registered mechanism by
 // conformance/all) fails a ✘ without a reason or a reason left for a ✔.
-// conformancetest's package doc lists the steps of adding a mechanism; a
-// toy one there takes them in one test file.
+// docs/concepts/adding-a-mechanism.md lists the steps of adding a
+// mechanism; a toy one in conformancetest takes them in one test file.
 package conformance

@@ -2,7 +2,7 @@
 // package's init (its roles, subjects, rules, flags and scenario kind):
 // a program that imports it (the opcert CLI, package certify) knows them
 // all through the registry (conformance.Plugins) and names none. Adding
-// a mechanism is one line here (conformance/conformancetest's checklist).
+// a mechanism is one line here (docs/concepts/adding-a-mechanism.md).
 package all
 
 import (

@@ -9,44 +9,11 @@
 //
 // # Adding a mechanism
 //
-// The toy mechanism of toy_test.go takes every step but the fifth in one
-// test file (its world, subjects and rule side by side; a mechanism in a
-// test is imported by no program), and its test fails when the contract
-// the steps describe moves.
-//
-//  1. A package conformance/<name> (the seed's short name) whose
-//     mechanism.go declares a type that implements conformance.Mechanism
-//     (the contract in conformance's package doc): it embeds the
-//     conformance.Declared that conformance.Declare makes of its Name,
-//     Seed, Rules, Roles and Build. Each role has its subjects (the
-//     reference first, the broken ones, the faithful variants marked
-//     Faithful), the forms of a team's subject it takes (Forms) and why
-//     not the others (Cannot); Build makes the scenario's world from the
-//     cast, its actors started on the Stage's scheduler, their writes
-//     recorded through Sched.Client. Each capability it has is a method
-//     set of its own (conformance.Reactive, Streaming, Recordable,
-//     Scalable...); what a team might expect and it cannot do (be
-//     recorded: "watch", be judged streaming: "stream"), it says why
-//     (conformance.Limited).
-//  2. Its part of the scenario format (a scenarios.Kind): the world's
-//     fields, the actions, each declared once with its value's type and
-//     the function that carries it out on what Build makes
-//     (scenarios.Act, listed by scenarios.Actions, which Build returns
-//     bound to its world: On), the built-ins, embedded
-//     (scenarios.Embedded).
-//  3. One registration from the package's init (conformance.Register):
-//     the plug-in with the flags that tune its rules and, in
-//     Plugin.Scenarios, its part of the scenario format.
-//  4. Its rules, pure functions over the timeline, in
-//     conformance/<name>/rules, each citing its seed's section, importing
-//     nothing of reference/ (TestRulesImportNoReference).
-//  5. One line in conformance/all, which opcert and certify import: its
-//     test fails on a mechanism package left out, and holds every
-//     registered mechanism's rows of `opcert mechanisms` to its code.
-//  6. Its envtest suite: TestMain calls apiservertest.Main; a Suite declares the checks
-//     (var _ = Suite{...}.Describe()) with the table of its broken
-//     subjects; golden timelines of the built-ins under testdata/golden,
-//     written once with OPCERT_UPDATE_GOLDEN=1 and reviewed.
+// The checklist is docs/concepts/adding-a-mechanism.md. The toy mechanism
+// of toy_test.go takes its steps in one test file (its world, subjects and
+// rule side by side), each marked with the step's number, and its test
+// fails when the contract the steps describe moves; the page's own test
+// (docs/concepts) fails when a step it marks is not the toy's.
 package conformancetest
 
 import (

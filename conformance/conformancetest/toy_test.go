@@ -32,9 +32,11 @@ import (
 )
 
 // A toy sixth mechanism, written in this file alone, proves the contract
-// of the package doc's checklist: a lamp (a ConfigMap) is switched by the
-// scenario, and its keeper must show each switch within 30s (TOY-001).
-// Its steps are numbered as the checklist's.
+// of the checklist in docs/concepts/adding-a-mechanism.md: a lamp (a
+// ConfigMap) is switched by the scenario, and its keeper must show each
+// switch within 30s (TOY-001). Its steps are numbered as the checklist's;
+// the others (a line in conformance/all, proofs, a page, the generated
+// references) are not a test's to take.
 
 const (
 	toyName     = "toy"
@@ -106,8 +108,8 @@ func toyMechanism(reaction time.Duration) conformance.Mechanism {
 const toyWhy = "a toy: it proves the mechanism contract in a test, and plays only its own keepers"
 
 // toy is the mechanism: its declarations and its world (buildToy), and
-// the capabilities it has, each a method: a reaction bound (Reactive),
-// and what it cannot do, with why (Limited).
+// (7) the capabilities it has, each a method: a reaction bound
+// (Reactive), and what it cannot do, with why (Limited).
 type toy struct {
 	conformance.Declared
 	reaction time.Duration

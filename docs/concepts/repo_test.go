@@ -1,0 +1,183 @@
+package concepts_test
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// mechanisms are the mechanisms opcert ships: conformance/all's imports.
+func mechanisms(t *testing.T) []string {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(root, "conformance/all/all.go"), nil, parser.ImportsOnly)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, imp := range f.Imports {
+		p, _ := strconv.Unquote(imp.Path.Value)
+		out = append(out, path.Base(p))
+	}
+	if len(out) == 0 {
+		t.Fatal("conformance/all imports no mechanism")
+	}
+	return out
+}
+
+// repo is what the pages may name: packages by name with their
+// declarations, test functions, make targets and top directories.
+type repo struct {
+	packages    map[string][]string        // package name -> directories
+	decls       map[string]map[string]bool // directory -> "Name" and "Type.Member"
+	funcs       map[string][]string        // directory -> its test files' top-level functions
+	tests       map[string]bool
+	makeTargets map[string]bool
+	topDirs     map[string]bool
+}
+
+// declared is whether package pkg declares the path (Name, or Type and
+// Member) in exactly one directory of that name.
+func (r *repo) declared(pkg string, names []string) bool {
+	dirs := r.packages[pkg]
+	if len(dirs) != 1 || len(names) > 2 {
+		return false
+	}
+	return r.decls[dirs[0]][strings.Join(names, ".")]
+}
+
+func index(t *testing.T) *repo {
+	t.Helper()
+	r := &repo{packages: map[string][]string{}, decls: map[string]map[string]bool{}, funcs: map[string][]string{},
+		tests: map[string]bool{}, makeTargets: map[string]bool{}, topDirs: map[string]bool{}}
+	fset := token.NewFileSet()
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			if rel != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata" || rel == "hack" || rel == "bin") {
+				return filepath.SkipDir
+			}
+			if rel != "." && !strings.Contains(rel, "/") {
+				r.topDirs[rel] = true
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, p, nil, parser.SkipObjectResolution)
+		if err != nil {
+			return err
+		}
+		dir := path.Dir(rel)
+		if strings.HasSuffix(p, "_test.go") {
+			for _, decl := range f.Decls {
+				if fn, ok := decl.(*ast.FuncDecl); ok && fn.Recv == nil {
+					r.funcs[dir] = append(r.funcs[dir], fn.Name.Name)
+					if testName.MatchString(fn.Name.Name) {
+						r.tests[fn.Name.Name] = true
+					}
+				}
+			}
+			return nil
+		}
+		if r.decls[dir] == nil {
+			r.decls[dir] = map[string]bool{}
+			r.packages[f.Name.Name] = append(r.packages[f.Name.Name], dir)
+			if _, ok := r.funcs[dir]; !ok {
+				r.funcs[dir] = nil
+			}
+		}
+		declare(r.decls[dir], f)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	makefile, err := os.ReadFile(filepath.Join(root, "Makefile"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range target.FindAllStringSubmatch(string(makefile), -1) {
+		r.makeTargets[m[1]] = true
+	}
+	return r
+}
+
+// declare records a file's top-level names, its types' fields and
+// interface methods, and its methods by receiver type.
+func declare(into map[string]bool, f *ast.File) {
+	for _, decl := range f.Decls {
+		switch d := decl.(type) {
+		case *ast.FuncDecl:
+			if d.Recv == nil {
+				into[d.Name.Name] = true
+				continue
+			}
+			recv := d.Recv.List[0].Type
+			if s, ok := recv.(*ast.StarExpr); ok {
+				recv = s.X
+			}
+			switch x := recv.(type) {
+			case *ast.IndexExpr:
+				recv = x.X
+			case *ast.IndexListExpr:
+				recv = x.X
+			}
+			if id, ok := recv.(*ast.Ident); ok {
+				into[id.Name+"."+d.Name.Name] = true
+			}
+		case *ast.GenDecl:
+			for _, s := range d.Specs {
+				switch s := s.(type) {
+				case *ast.TypeSpec:
+					into[s.Name.Name] = true
+					members(into, s.Name.Name, s.Type)
+				case *ast.ValueSpec:
+					for _, n := range s.Names {
+						into[n.Name] = true
+					}
+				}
+			}
+		}
+	}
+}
+
+func members(into map[string]bool, typ string, e ast.Expr) {
+	var fields *ast.FieldList
+	switch x := e.(type) {
+	case *ast.StructType:
+		fields = x.Fields
+	case *ast.InterfaceType:
+		fields = x.Methods
+	default:
+		return
+	}
+	for _, f := range fields.List {
+		for _, n := range f.Names {
+			into[typ+"."+n.Name] = true
+		}
+		if len(f.Names) == 0 { // an embedded type is a member by its name
+			t := f.Type
+			if s, ok := t.(*ast.StarExpr); ok {
+				t = s.X
+			}
+			switch x := t.(type) {
+			case *ast.Ident:
+				into[typ+"."+x.Name] = true
+			case *ast.SelectorExpr:
+				into[typ+"."+x.Sel.Name] = true
+			}
+		}
+	}
+}

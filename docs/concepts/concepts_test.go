@@ -1,13 +1,13 @@
-// Package concepts_test holds the concept pages (docs/concepts/*.md) and
-// the development page (docs/development.md) to the repository they
-// describe: every link leads to a file (and heading) that exists, every
-// test, benchmark and fuzz target they name is declared, every command
-// `go test ... -run/-bench X` names a package that has a match for X,
-// every `make` target is the Makefile's, every Go identifier written as
-// `pkg.Name` or `pkg.Type.Member` is declared, and every repository path
-// exists. A page that drifts from the code fails here, not in a reader's
-// hands. Adding a mechanism's checklist is held to the toy mechanism too
-// (TestAddingAMechanismIsTheToys).
+// Package concepts_test holds the concept pages (the Markdown files of
+// docs/concepts) and the development page (docs/development.md) to the
+// repository they describe: every link leads to a file (and heading) that
+// exists, every test, benchmark and fuzz target they name is declared,
+// every command `go test ... -run/-bench X` names a package that has a
+// match for X, every `make` target is the Makefile's, every Go identifier
+// written as `pkg.Name` or `pkg.Type.Member` is declared, and every
+// repository path exists. A page that drifts from the code fails here,
+// not in a reader's hands. Adding a mechanism's checklist is held to the
+// toy mechanism too (TestAddingAMechanismIsTheToys).
 package concepts_test
 
 import (

@@ -89,45 +89,60 @@ func code(page string) (blocks, spans []string) {
 func TestPagesNameWhatExists(t *testing.T) {
 	idx := index(t)
 	mechs := mechanisms(t)
+	// checked counts what the pages name, by sort: a sort the pages name
+	// none of means its pattern went blind, and would pass anything.
+	checked := map[string]int{}
 	for name, page := range pages(t) {
 		t.Run(name, func(t *testing.T) {
-			checkLinks(t, name, page)
+			checked["link"] += checkLinks(t, name, page)
 			blocks, spans := code(page)
 			all := append(slices.Clone(blocks), spans...)
 			for _, c := range all {
 				for _, n := range testName.FindAllString(c, -1) {
+					checked["test"]++
 					if !idx.tests[n] {
 						t.Errorf("names %s, which no test file declares", n)
 					}
 				}
 				for _, m := range makeCmd.FindAllStringSubmatch(c, -1) {
+					checked["make target"]++
 					if !idx.makeTargets[m[1]] {
 						t.Errorf("names make %s, which the Makefile has no target for", m[1])
 					}
 				}
 				for _, cmd := range goTest.FindAllString(c, -1) {
+					checked["go test command"]++
 					checkGoTest(t, idx, cmd)
 				}
 			}
 			for _, s := range spans {
 				if m := goIdent.FindStringSubmatch(s); m != nil && len(idx.packages[m[1]]) > 0 {
+					checked["identifier"]++
 					if !idx.declared(m[1], strings.Split(m[2][1:], ".")) {
 						t.Errorf("names %s, which package %s does not declare", s, m[1])
 					}
 				}
 				if repoPath.MatchString(s) && idx.topDirs[strings.SplitN(s, "/", 2)[0]] {
+					checked["path"]++
 					checkPath(t, s, mechs)
 				}
 			}
 		})
 	}
+	for _, sort := range []string{"link", "test", "make target", "go test command", "identifier", "path"} {
+		if checked[sort] == 0 {
+			t.Errorf("the pages name no %s this test recognises", sort)
+		}
+	}
+	t.Logf("checked %v", checked)
 }
 
 // checkLinks fails a relative link to a file or heading that does not
-// exist (a planned page excepted).
-func checkLinks(t *testing.T, name, page string) {
+// exist (a planned page excepted), and counts the links.
+func checkLinks(t *testing.T, name, page string) int {
 	t.Helper()
-	for _, m := range link.FindAllStringSubmatch(page, -1) {
+	links := link.FindAllStringSubmatch(page, -1)
+	for _, m := range links {
 		ref := m[1]
 		if strings.Contains(ref, "://") || strings.HasPrefix(ref, "mailto:") {
 			continue
@@ -148,6 +163,7 @@ func checkLinks(t *testing.T, name, page string) {
 			t.Errorf("links %s: %s has no heading with that anchor", ref, rel)
 		}
 	}
+	return len(links)
 }
 
 func isPlanned(rel string) bool {

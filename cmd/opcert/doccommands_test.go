@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -10,10 +9,9 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
-
-	"github.com/opcert/opcert/process"
 )
 
 // The user documents (README.md, docs/getting-started.md, docs/guides/)
@@ -23,7 +21,9 @@ import (
 // TestDocumentedCommandsAreRun:
 //
 //   - here: TestDocumentedCommandsAreRun runs it itself, in document order,
-//     with opcert being this test binary, and checks its exit status;
+//     with bash as a reader would, opcert on PATH being this test binary,
+//     in a directory that looks like the checkout, and checks its exit
+//     status;
 //   - by a named test, which plays what the command does (a cluster, a
 //     watch, a kubectl stream this machine cannot give the command itself);
 //     the test must exist;
@@ -71,14 +71,18 @@ var documented = map[string]runBy{
 	"opcert version":                                here(0),
 	"opcert run --dry-run --mechanism stale":        here(0),
 	"opcert run --scenario stale-hang --out report": here(0),
-	"opcert run --scenario stale-hang --out hang":   here(0),
-	"opcert analyze hang/timelines/01-stale-hang.jsonl --out again":                 here(0),
+	"opcert analyze report/timelines/01-stale-hang.jsonl --out again":               here(0),
 	"opcert run --scenario stale-healthy-answer --subject operator=slow --out slow": here(1),
 	"opcert lint manifests fixtures/payloads/good":                                  here(0),
 	"opcert lint manifests fixtures/payloads/ordering-trap":                         here(1),
 	"go build -o bin/staleoperator ./examples/staleoperator/cmd/staleoperator":      here(0),
 	"opcert run --scenario stale-restart-after-unknown --time-scale 0.01 --out report --subject operator=exec:'bin/staleoperator --name {name} --operand {operand} --resync 1s'": here(0),
 	"opcert analyze report/timelines/01-stale-restart-after-unknown.jsonl --out again":                                                                                           here(0),
+	// A command in the background (a trailing &) is waited for once the
+	// others are done; the watch records 20s of a 36s run.
+	"opcert run --scenario stale-healthy-answer --time-scale 0.01 --kubeconfig-out run.kubeconfig --out run --subject operator=exec:'bin/staleoperator --name {name} --operand {operand} --resync 1s' &": here(0),
+	"until [ -e run.kubeconfig ]; do sleep 1; done":                                                            here(0),
+	"opcert watch --kubeconfig run.kubeconfig --mechanism stale --time-scale 0.01 --for 20s --out stale-watch": here(0),
 
 	// Cluster mode: opcert's own API server reached as a cluster, with a
 	// stand-in kubelet running the examples' binaries (no kubectl or
@@ -102,11 +106,9 @@ var documented = map[string]runBy{
 	"opcert run --kubeconfig kind.kubeconfig --allow-disruption --time-scale 0.01 --subject operator=deployment:example-operators/{name}-operator --scenario stale-healthy-answer --out opcert-report": byTest("conformance/stale TestClusterModeCertifiesTheExampleOperator"),
 
 	// Watching and analyzing what only a cluster or kubectl gives.
-	"opcert watch --kubeconfig ~/.kube/config --mechanism clusteroperator --for 2h --out co-watch":                                                                                                    byTest("cmd/opcert TestWatchClusterOperator"),
-	"opcert run --scenario stale-restart-after-unknown --time-scale 0.01 --kubeconfig-out run.kubeconfig --subject operator=exec:'bin/staleoperator --name {name} --operand {operand} --resync 1s' &": byTest("cmd/opcert TestWatchAndAnalyzeOfAProcessModeRun"),
-	"opcert watch --kubeconfig run.kubeconfig --mechanism stale --time-scale 0.01 --for 1m":                                                                                                           byTest("cmd/opcert TestWatchAndAnalyzeOfAProcessModeRun"),
-	"kubectl get clusteroperators -w -o json --show-managed-fields > co.json":                                                                                                                         byTest("cmd/opcert TestAnalyzeClusterOperatorStream"),
-	"opcert analyze co.json --mechanism clusteroperator --out co-report":                                                                                                                              byTest("cmd/opcert TestAnalyzeClusterOperatorStream"),
+	"opcert watch --kubeconfig ~/.kube/config --mechanism clusteroperator --for 2h --out co-watch": byTest("cmd/opcert TestWatchClusterOperator"),
+	"kubectl get clusteroperators -w -o json --show-managed-fields > co.json":                      byTest("cmd/opcert TestAnalyzeClusterOperatorStream"),
+	"opcert analyze co.json --mechanism clusteroperator --out co-report":                           byTest("cmd/opcert TestAnalyzeClusterOperatorStream"),
 }
 
 // docCommand is a command of a shell block and where it is.
@@ -203,11 +205,25 @@ func TestDocumentedCommandsAreRun(t *testing.T) {
 		t.Log("-short: the commands run here need the API server; not run")
 		return
 	}
-	dir := docWorkdir(t)
+	dir, path := docWorkdir(t), opcertOnPath(t)
+	var background []*exec.Cmd
 	for _, c := range run {
 		want := documented[c.text].code
-		if code, output := runDocumented(t, dir, c.text); code != want {
+		if text, ok := strings.CutSuffix(c.text, " &"); ok {
+			cmd := docShell(dir, path, text)
+			if err := cmd.Start(); err != nil {
+				t.Fatalf("%s: %q: %v", c.at, c.text, err)
+			}
+			background = append(background, cmd)
+			continue
+		}
+		if code, output := runDocumented(t, docShell(dir, path, c.text)); code != want {
 			t.Errorf("%s: %q exited %d, want %d:\n%s", c.at, c.text, code, want, output)
+		}
+	}
+	for _, cmd := range background {
+		if code, output := runDocumented(t, cmd); code != 0 {
+			t.Errorf("%q exited %d, want 0:\n%s", cmd.Args[len(cmd.Args)-1], code, output)
 		}
 	}
 }
@@ -291,34 +307,62 @@ func docWorkdir(t *testing.T) string {
 	return dir
 }
 
-// runDocumented runs a command as a shell would in dir, opcert being this
-// test binary, and returns its exit status and output.
-func runDocumented(t *testing.T, dir, text string) (int, string) {
+// opcertOnPath is a PATH whose first directory holds opcert, this test
+// binary under that name (TestMain runs opcert's main when
+// OPCERT_TEST_MAIN=1).
+func opcertOnPath(t *testing.T) string {
 	t.Helper()
-	words, err := process.ParseCommand(text)
+	self, err := os.Executable()
 	if err != nil {
-		t.Fatalf("%q: %v", text, err)
+		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
-	defer cancel()
-	name, env := words[0], os.Environ()
-	if name == "opcert" {
-		if name, err = os.Executable(); err != nil {
+	bin := t.TempDir()
+	if err := os.Symlink(self, filepath.Join(bin, "opcert")); err != nil {
+		t.Fatal(err)
+	}
+	return bin + string(os.PathListSeparator) + os.Getenv("PATH")
+}
+
+// docShell is a command as a reader runs it: bash, in dir, with opcert on
+// PATH.
+func docShell(dir, path, text string) *exec.Cmd {
+	cmd := exec.Command("bash", "-c", text)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "PATH="+path, "OPCERT_TEST_MAIN=1")
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // a timeout ends all it started
+	var out strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &out
+	return cmd
+}
+
+// runDocumented runs (or waits for) a command of docShell, at most 3
+// minutes, and returns its exit status and output.
+func runDocumented(t *testing.T, cmd *exec.Cmd) (int, string) {
+	t.Helper()
+	start := time.Now()
+	if cmd.Process == nil {
+		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		env = append(env, "OPCERT_TEST_MAIN=1")
 	}
-	cmd := exec.CommandContext(ctx, name, words[1:]...)
-	cmd.Dir, cmd.Env = dir, env
-	start := time.Now()
-	out, err := cmd.CombinedOutput()
+	done := make(chan error, 1)
+	go func() { done <- cmd.Wait() }()
+	var err error
+	select {
+	case err = <-done:
+	case <-time.After(3 * time.Minute):
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		err = <-done
+	}
+	text := cmd.Args[len(cmd.Args)-1]
 	t.Logf("%s: %s", time.Since(start).Round(time.Millisecond), text)
+	output := cmd.Stdout.(*strings.Builder).String()
 	var exit *exec.ExitError
 	switch {
 	case errors.As(err, &exit):
-		return exit.ExitCode(), string(out)
+		return exit.ExitCode(), output
 	case err != nil:
 		t.Fatalf("%q: %v", text, err)
 	}
-	return 0, string(out)
+	return 0, output
 }

@@ -366,3 +366,15 @@ func runDocumented(t *testing.T, cmd *exec.Cmd) (int, string) {
 	}
 	return 0, output
 }
+
+// TestReadmeStaysShort keeps README.md a front page (issue 22: about 250
+// lines at most): what grows goes to docs/, which it links.
+func TestReadmeStaysShort(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(moduleRoot, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(data), "\n"); n > 250 {
+		t.Errorf("README.md has %d lines, at most 250: move the detail to a page of docs/ and link it", n)
+	}
+}

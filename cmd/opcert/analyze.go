@@ -116,11 +116,11 @@ stopped by signal n (the report directory left as it was).`,
 // keep the changes their rules look back along (Online.Grows), in memory
 // that grows with those changes only; the others keep the events until
 // their rules run at the end (BenchmarkAnalyzeHeld measures them all;
-// README "Performance").
+// docs/concepts/performance.md).
 func analyzeMemory() string {
 	mechs, err := addMechanismFlags(pflag.NewFlagSet("analyze", pflag.ContinueOnError)).build()
 	if err != nil {
-		return "see the README (\"Performance\")."
+		return "see docs/concepts/performance.md."
 	}
 	var streaming, changes, holding []string
 	for _, n := range sortedNames(mechs) {

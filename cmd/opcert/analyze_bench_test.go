@@ -24,7 +24,7 @@ import (
 )
 
 // benchEvents is how many events BenchmarkAnalyze judges;
-// OPCERT_BENCH_EVENTS changes it (the README's figure is for 1,000,000).
+// OPCERT_BENCH_EVENTS changes it (docs/concepts/performance.md gives the figure for 1,000,000).
 func benchEvents() int {
 	if n, err := strconv.Atoi(os.Getenv("OPCERT_BENCH_EVENTS")); err == nil && n > 0 {
 		return n
@@ -138,7 +138,7 @@ func peakHeap(f func()) uint64 {
 // copy of the file left out), and reports events per second, the
 // peak heap (live and not yet collected) and what is held once every
 // event is read (after a collection): what grows with the file. The
-// README's figure:
+// figure of docs/concepts/performance.md:
 //
 //	go test -run '^$' -bench Analyze -benchtime 1x ./cmd/opcert/
 func BenchmarkAnalyze(b *testing.B) {
@@ -198,7 +198,7 @@ func BenchmarkAnalyze(b *testing.B) {
 // and the peak heap while judging (both above what was live before):
 // a mechanism whose rules read events one at a time (judge.Online)
 // holds what its readers keep; the others hold the events until the
-// rules run at the end. The README's figures ("Performance"):
+// rules run at the end. The figures of docs/concepts/performance.md:
 //
 //	OPCERT_BENCH_EVENTS=100000 go test -run '^$' -bench AnalyzeHeld -benchtime 1x ./cmd/opcert/
 func BenchmarkAnalyzeHeld(b *testing.B) {

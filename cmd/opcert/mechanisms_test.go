@@ -51,24 +51,56 @@ func TestMechanismsTable(t *testing.T) {
 	}
 }
 
-// README's capability table is the one opcert mechanisms prints: a cell a
-// change fills (or empties) is shown there too.
+// The capability table lives in docs/reference/mechanisms.md, generated
+// (TestReferenceIsFresh); README.md links to it instead of copying it.
+// A document that shows a copy of it between the markers shows what
+// opcert mechanisms -o markdown prints now: a cell a change fills (or
+// empties) is shown there too.
 func TestReadmeCapabilityTable(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	const begin, end = "<!-- opcert mechanisms -o markdown -->\n", "<!-- end of opcert mechanisms -->"
-	_, after, ok := strings.Cut(string(readme), begin)
-	shown, _, closed := strings.Cut(after, end)
-	if !ok || !closed {
-		t.Fatalf("README.md has no capability table between %q and %q", begin, end)
-	}
 	md, err := listCmd(t, "mechanisms", "-o", "markdown")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if shown != md {
-		t.Errorf("README.md's capability table is not what opcert mechanisms -o markdown prints now; put its output between the markers:\n%s", md)
+	page, err := os.ReadFile(filepath.Join("..", "..", "docs", "reference", mechanismPage))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(page), md) {
+		t.Errorf("docs/reference/%s does not hold what opcert mechanisms -o markdown prints now: run make docs", mechanismPage)
+	}
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(readme), "](docs/reference/"+mechanismPage+")") {
+		t.Errorf("README.md does not link the capability table, docs/reference/%s", mechanismPage)
+	}
+	const begin, end = "<!-- opcert mechanisms -o markdown -->\n", "<!-- end of opcert mechanisms -->"
+	err = filepath.WalkDir(filepath.Join("..", ".."), func(path string, d os.DirEntry, err error) error {
+		generated := path == filepath.Join("..", "..", "docs", "reference")
+		if err != nil || d.IsDir() && (generated || strings.HasPrefix(d.Name(), ".") && path != filepath.Join("..", "..")) {
+			if err == nil {
+				err = filepath.SkipDir
+			}
+			return err
+		}
+		if !strings.HasSuffix(path, ".md") {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		_, after, ok := strings.Cut(string(data), begin)
+		if !ok {
+			return nil
+		}
+		if shown, _, _ := strings.Cut(after, end); shown != md {
+			t.Errorf("%s's copy of the capability table is not what opcert mechanisms -o markdown prints now; put its output between the markers, or link docs/reference/%s instead:\n%s", path, mechanismPage, md)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

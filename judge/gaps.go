@@ -17,8 +17,7 @@ import (
 // marks that span on the timeline (timeline.KindRecording: lost, then
 // resumed). A rule cannot tell what happened inside it, so a failure whose
 // judged window overlaps a gap is not held against the subject: it
-// becomes "not judged", and says which gap (DESIGN: a verdict is true or
-// absent). Failures outside every gap still fail. This is done here, for
+// becomes "not judged", and says which gap (a verdict is true or absent). Failures outside every gap still fail. This is done here, for
 // every mechanism's rules alike; a rule only says which window each of its
 // failures judged (Verdict.Problems).
 

@@ -12,7 +12,7 @@
 // clock.
 //
 // The sweep (001 §How ClusterVersionOperator handles ClusterOperator in
-// release image, with UPSTREAM 001 for the order of checks and the message
+// release image, with docs/upstream.md, seed 001 for the order of checks and the message
 // forms). Every manifest but a ClusterOperator is applied and the sweep goes
 // on; a ClusterOperator manifest is never created: the sweep waits at it
 // until the live object passes these checks, in this order, and the first
@@ -30,7 +30,7 @@
 //
 // "Versions unmatched" means any name/version pair of the manifest's
 // status.versions, not only "operator". Failing stands for a missing
-// Degraded (DESIGN 001), and neither at all counts as degraded. "Operator
+// Degraded (decision 001, conformance/clusteroperator/README.md), and neither at all counts as degraded. "Operator
 // later" is the trap of 001's NOTE: Task.Operator comes after the
 // ClusterOperator manifest, so the strict sweep never applies it; "operator nowhere" is an operator Deployment in
 // neither the payload nor the cluster. Neither can end by itself, so both
@@ -84,7 +84,7 @@
 //     component) gets FailAfter too, where the upstream fails at once, so a
 //     new component's first minutes are not reported as a failure.
 //   - Degraded missing counts as degraded (the upstream's reading); Failing
-//     is read when Degraded is absent (DESIGN 001), and the detail quotes
+//     is read when Degraded is absent (decision 001, conformance/clusteroperator/README.md), and the detail quotes
 //     the type it read.
 //   - A sentence after "Working towards 4.0.1:" or "Unable to apply 4.0.1:"
 //     keeps its capital, so the upstream's forms appear verbatim (the one

@@ -21,7 +21,7 @@ const (
 	ReasonResourceTypeMissing = "UpdatePayloadResourceTypeMissing"
 )
 
-// failing is Degraded's older name; the two are the same condition (DESIGN 001).
+// failing is Degraded's older name; the two are the same condition (decision 001, conformance/clusteroperator/README.md).
 const failing configv1.ClusterStatusConditionType = "Failing"
 
 // Fail says when a wait on a ClusterOperator makes the ClusterVersion
@@ -59,7 +59,7 @@ type Wait struct {
 
 // check returns why the sweep must wait at tasks[i], a ClusterOperator
 // task, or nil when the live object is there. The order of the checks is
-// the upstream's (UPSTREAM 001): versions declared, Available, Degraded (or
+// the upstream's (docs/upstream.md, seed 001): versions declared, Available, Degraded (or
 // Failing), versions reached; Progressing is not checked. Before those, a
 // ClusterOperator whose versions are not reached while its operator is not
 // in place is the ordering trap of 001's NOTE, said plainly.
@@ -166,7 +166,7 @@ func find(conds []configv1.ClusterOperatorStatusCondition, t configv1.ClusterSta
 }
 
 // describe quotes a live condition for a detail, naming its type so that
-// a Failing seen in place of Degraded says so (DESIGN 001).
+// a Failing seen in place of Degraded says so (decision 001, conformance/clusteroperator/README.md).
 func describe(c *configv1.ClusterOperatorStatusCondition, missing string) string {
 	if c == nil {
 		return "it reports no " + missing

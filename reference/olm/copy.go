@@ -10,7 +10,7 @@ import (
 )
 
 // CopyConditions is OLM's copy of an OperatorCondition's spec.conditions
-// to its status.conditions (UPSTREAM 002): each spec condition replaces
+// to its status.conditions (docs/upstream.md, seed 002): each spec condition replaces
 // the status condition of its type, stamped with observedGeneration =
 // generation; a condition whose status and observedGeneration already
 // match is left as it is (a spec change bumps the generation, so every

@@ -8,7 +8,7 @@
 //     annotations (002 §Opting into OLM Supported Conditions, 002 §Example
 //     Workflow); Compile parses its expressions (package expr) and lists
 //     those that do not parse, each naming the resource, the annotation,
-//     the column and what was expected (DESIGN 002).
+//     the column and what was expected (decision 002, conformance/olm/README.md).
 //   - Judge evaluates one CR: the Upgradeable expression's three-valued
 //     value over its conditions, whether it blocks (by Reading: "holds",
 //     the default, blocks on False; "blocks" on True; Unknown never
@@ -23,7 +23,7 @@
 //     anything changed, so that nothing is written otherwise.
 //   - Decide is the gate's decision on an Upgrade: profile probe (the
 //     Probe named after the current CSV has Upgradeable False) or
-//     operatorcondition (OLM's shipped gate, UPSTREAM 002, with its order
+//     operatorcondition (OLM's shipped gate, docs/upstream.md, seed 002, with its order
 //     of checks and its messages).
 //   - CopyConditions is OLM's copy of spec.conditions to status.conditions.
 //
@@ -42,7 +42,7 @@
 //     left alone, spec and status.
 //   - An annotation under the prefix with another name than Upgradeable or
 //     Important is not an OLM supported condition: it gives no probe
-//     resource, but ProbeValid names it (Unsupported; DESIGN 002: errors
+//     resource, but ProbeValid names it (Unsupported; decision 002, conformance/olm/README.md: errors
 //     rather than silence). An empty annotation counts as no expression.
 //   - A probe resource whose CRD is not one of the owned CRDs aggregates
 //     nothing: the aggregator has the operator's rights (002 §Example

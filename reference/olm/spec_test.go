@@ -78,7 +78,7 @@ func TestSameSpec(t *testing.T) {
 	}
 }
 
-// DESIGN 002: an expression that does not parse is an error naming the
+// decision 002, conformance/olm/README.md: an expression that does not parse is an error naming the
 // resource, the annotation, the column and what was expected; Important
 // allows only ||. The resource is kept, without that expression.
 func TestCompile(t *testing.T) {
@@ -124,7 +124,7 @@ func TestCompile(t *testing.T) {
 	}
 }
 
-// DESIGN 002: an annotation under the condition prefix with a name OLM does
+// decision 002, conformance/olm/README.md: an annotation under the condition prefix with a name OLM does
 // not support is an error ProbeValid names (CRD, key), not silence.
 func TestUnsupported(t *testing.T) {
 	crds := []CRD{

@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// The node paths of seed 003 (DESIGN 003: manifests in
+// The node paths of seed 003 (decision 003, conformance/staticpod/README.md: manifests in
 // /etc/kubernetes/manifests, see the package doc).
 const (
 	ManifestsDir  = "/etc/kubernetes/manifests"

@@ -14,7 +14,7 @@ import (
 // came to it until they leave it (001 §Conditions: "`Available` must be
 // true if the operand is functional and available in the cluster at the
 // level in status. If this is false, it means there is an outage";
-// DESIGN 001: judged for the whole run, not only its first True). Full
+// decision 001, conformance/clusteroperator/README.md: judged for the whole run, not only its first True). Full
 // strength, whatever the version of each pod, is a Deployment's replicas
 // ready and a ready pod on each of a DaemonSet's nodes (world.serving):
 // an operator may well call less an outage (a quorum lost), but not that.

@@ -59,7 +59,7 @@ func (c Config) availableAfterInstall(j *judge.Judging) judge.Verdict {
 // reporting during an upgrade: "if the amount of time it takes to do the
 // upgrade is significant (more than a second or two) the operator should
 // report Progressing=true"; honored by components 3: "it should include
-// the version in the message"; DESIGN 001: for the whole move). It may be
+// the version in the message"; decision 001, conformance/clusteroperator/README.md: for the whole move). It may be
 // reported already as the rollout begins, in a write just before its spec
 // write at the same instant. A rollout over before it is due owes
 // nothing; one the run ends, or the operator is down, before it is due is
@@ -233,7 +233,7 @@ func (x *component) triedSince(from, to time.Time) bool {
 }
 
 // failing tells whether the status after w reports Failing or Degraded
-// True (DESIGN 001: one condition under two names).
+// True (decision 001, conformance/clusteroperator/README.md: one condition under two names).
 func failing(w *coWrite) bool {
 	if w == nil {
 		return false

@@ -85,7 +85,7 @@ func intersect(a, b []string) []string {
 // begins (001 §Version reporting during an upgrade: "As soon as you can
 // guarantee ... you can update the operator version"; honored by
 // components 5: "A component reports when it has rolled out the new
-// version"; DESIGN 001: the version may be reported within the reaction
+// version"; decision 001, conformance/clusteroperator/README.md: the version may be reported within the reaction
 // bound of completion). Not judged when the run ends, or a new rollout
 // begins, before it is due, nor when the operator was down before it was
 // due. The verdict measures each reaction, from completion to the write

@@ -5,7 +5,7 @@ import (
 	"testing"
 )
 
-// The evaluator against Kleene's tables (DESIGN 002): every pair of
+// The evaluator against Kleene's tables (decision 002, conformance/olm/README.md): every pair of
 // values through every operator.
 func TestEvalTruthTables(t *testing.T) {
 	statuses := map[truth]string{tFalse: statusFalse, tUnknown: statusUnknown, tTrue: statusTrue}

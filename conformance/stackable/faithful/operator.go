@@ -1,5 +1,5 @@
 // Package faithful holds seed 004's faithful operators: written from the
-// ADR (Stackable's ADR027) and DESIGN 004, not from reference/stackable,
+// ADR (Stackable's ADR027) and decision 004, conformance/stackable/README.md, not from reference/stackable,
 // and different from it wherever the seed allows, so that the self-test
 // shows the STACKABLE rules accept more than the reference. Each is a
 // controller-runtime Reconciler over the SampleCluster (read as

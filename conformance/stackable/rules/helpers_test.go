@@ -286,7 +286,7 @@ const (
 	msgNotStopped       = "The cluster is currently not stopped."
 
 	// msgNoPods is Available's message once stopped, the ADR's second
-	// example (004 §Set Status Conditions Only; DESIGN 004).
+	// example (004 §Set Status Conditions Only; decision 004, conformance/stackable/README.md).
 	msgNoPods = "No Pods running."
 )
 

@@ -3,8 +3,7 @@ package rules
 import "regexp"
 
 // What the rules expect, written here from seed 004's table and the shared
-// design (DESIGN 004), never taken from the reference they judge (DESIGN
-// "The judge does not borrow from the judged").
+// design (decision 004, conformance/stackable/README.md), never taken from the reference they judge (the judge does not borrow from the judged).
 
 // The actor whose process the timeline shows starting and dying.
 const actorOperator = "operator"
@@ -45,7 +44,7 @@ const (
 )
 
 // Condition types: the table's, and operator-rs's name for Paused
-// (UPSTREAM; status/condition/mod.rs, ClusterConditionType).
+// (docs/upstream.md; status/condition/mod.rs, ClusterConditionType).
 const (
 	condAvailable   = "Available"
 	condProgressing = "Progressing"
@@ -68,7 +67,7 @@ const (
 	phaseFailed  = "Failed"
 )
 
-// reasonPattern is what Kubernetes asks of a condition's reason (UPSTREAM
+// reasonPattern is what Kubernetes asks of a condition's reason (docs/upstream.md,
 // "Kubernetes conditions in general"): CamelCase, 1 to 1024 characters.
 var reasonPattern = regexp.MustCompile(`^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$`)
 

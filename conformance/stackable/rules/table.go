@@ -7,13 +7,13 @@ import (
 )
 
 // The table's oracle (004 §Implementation details), written from the ADR
-// and DESIGN 004: the rows are read one by one over the cluster, its
+// and decision 004, conformance/stackable/README.md: the rows are read one by one over the cluster, its
 // replicas against what its spec asks and "any_pod" over all of its pods;
 // where rows overlap both of their statuses are accepted, where none
 // matches any status is. The oracle gives statuses only: the ADR names no
 // reasons and gives its messages as examples (STACKABLE-009 looks at
 // messages). operator-rs's reading of the same workloads is here too
-// (UPSTREAM).
+// (docs/upstream.md).
 
 // statuses is a set of condition statuses: what a rule accepts.
 type statuses uint8
@@ -215,7 +215,7 @@ func open(s statuses) statuses {
 
 // orStopped adds False once the cluster is stopped: the ADR does not say
 // how its Stopped row meets the others, and an operator may report the
-// stopped cluster as neither progressing nor degraded (DESIGN 004).
+// stopped cluster as neither progressing nor degraded (decision 004, conformance/stackable/README.md).
 func (f facts) orStopped(s statuses) statuses {
 	if f.stopped {
 		return s | sFalse

@@ -41,7 +41,7 @@ type role struct {
 	Replicas int    `json:"replicas"`
 }
 
-// clusterOperation is operator-rs's switches (UPSTREAM;
+// clusterOperation is operator-rs's switches (docs/upstream.md;
 // commons/cluster_operation.rs).
 type clusterOperation struct {
 	ReconciliationPaused bool `json:"reconciliationPaused"`

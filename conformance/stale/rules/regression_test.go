@@ -85,8 +85,7 @@ func TestRegressionSTALE002LateMoveMessage(t *testing.T) {
 // STALE-003 and STALE-004 range over a map of conditions: with more than
 // one problem, which one the message names changes from call to call, and
 // the same event is repeated in the evidence once per problem. Reports of
-// one timeline should be byte for byte the same (DESIGN, deterministic
-// simulation).
+// one timeline should be byte for byte the same (one seed and one scenario give one timeline).
 func TestRegressionMessagesAreNotDeterministic(t *testing.T) {
 	for _, tc := range []struct {
 		id  string

@@ -2,7 +2,7 @@
 // revisions of static pods) as pure functions over a recorded timeline.
 // Each rule cites the seed's section; its texts, reasons, annotation keys
 // and thresholds are written here (seed.go, config.go), never imported
-// from reference/ (DESIGN "The judge does not borrow from the judged"; a
+// from reference/ (the judge does not borrow from the judged; a
 // test fails if this package or its tests depend on reference/).
 //
 // # Rules
@@ -38,8 +38,8 @@
 //
 // # Profiles
 //
-// DefaultConfig is the seed as DESIGN 003 reads it. LibraryGo is what
-// openshift/library-go shipped (UPSTREAM.md): no retry sooner than 20m, no
+// DefaultConfig is the seed as decision 003, conformance/staticpod/README.md reads it. LibraryGo is what
+// openshift/library-go shipped (docs/upstream.md): no retry sooner than 20m, no
 // gap above 2h, every reason retried (STATICPOD-006 not judged); library-go's checks
 // in its order (no old-revision mirror pod: PodNotRunning or
 // UnexpectedRevision; /healthz/etcd EtcdUnhealthy; /healthz Unhealthy;
@@ -191,7 +191,7 @@
 //     is not judged by them. A retry is an ask of the failed revision
 //     after its fallback, before another ask or fallback. ">=N minutes,
 //     N=O(10)" with an "exponential backoff starting at N ... moving up to
-//     6h maximum" is read as DESIGN 003 reads it: no retry sooner than
+//     6h maximum" is read as decision 003, conformance/staticpod/README.md reads it: no retry sooner than
 //     FirstRetry (10m) after the fallback's write; each wait (from the
 //     mirror pod showing the fallback to the ask) no shorter than the wait
 //     of the retry before it of the same revision, with the reaction

@@ -86,7 +86,7 @@ func TestGateProbe(t *testing.T) {
 	}
 }
 
-// The operatorcondition profile (UPSTREAM 002) with OLM's copier: the
+// The operatorcondition profile (docs/upstream.md, seed 002) with OLM's copier: the
 // operator's spec condition False blocks once copied; its change to True
 // is "outdated" until the copier stamps the new generation, then the
 // upgrade goes.

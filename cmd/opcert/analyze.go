@@ -115,8 +115,8 @@ stopped by signal n (the report directory left as it was).`,
 // judges in memory that does not grow with the file, or, when its readers
 // keep the changes their rules look back along (Online.Grows), in memory
 // that grows with those changes only; the others keep the events until
-// their rules run at the end (BenchmarkAnalyzeHeld measures them all;
-// README "Performance").
+// their rules run at the end (BenchmarkAnalyzeHeld measures them
+// all).
 func analyzeMemory() string {
 	mechs, err := addMechanismFlags(pflag.NewFlagSet("analyze", pflag.ContinueOnError)).build()
 	if err != nil {

@@ -25,7 +25,7 @@ import (
 	"github.com/opcert/opcert/conformance"
 )
 
-// Cluster mode and the kinds a scenario creates (README "Cluster safety"):
+// Cluster mode and the kinds a scenario creates (cluster/doc.go, the Guard):
 // whatever rights the kubeconfig's user has, a scenario cannot change the
 // cluster's security, and what a killed run created is swept by the next.
 

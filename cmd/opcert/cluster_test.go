@@ -20,7 +20,7 @@ import (
 	"github.com/opcert/opcert/cluster/clustertest"
 )
 
-// Cluster mode's own part, end to end (README "On a cluster"): opcert run
+// Cluster mode's own part, end to end (cluster/doc.go): opcert run
 // --kubeconfig against opcert's envtest server reached only through
 // kubeconfig files, as a remote cluster, with the example operator
 // deployed as a team would (cluster_standin_test.go), at a time scale of

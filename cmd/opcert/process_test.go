@@ -14,7 +14,7 @@ import (
 	"github.com/opcert/opcert/sim/timeline"
 )
 
-// Process mode through the command (README "As a process"): the example
+// Process mode through the command (process/doc.go): the example
 // operator binary, built here, plays the operator role against opcert's
 // API server in real time, at a time scale of 0.01 (a 10m challenge comes
 // after 6s). What the example passes and fails is conformance/stale's

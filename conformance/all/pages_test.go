@@ -93,13 +93,18 @@ var (
 	// in capitals (README.md). A bare lower-case name is a file a command
 	// writes (report.md, selftest.md), not a citation.
 	mdPath = regexp.MustCompile(`(?:[A-Za-z0-9_.-]+/)+[A-Za-z0-9_.-]+\.md\b|\b[A-Z][A-Z0-9_-]*\.md\b`)
+	// readmeSection is a section of the top-level README cited by its
+	// title: the README is the short entry page, whose sections move; a
+	// comment cites the file that holds the matter instead.
+	readmeSection = regexp.MustCompile(`\bREADME\s+\(?"`)
 	// decision is a citation of a seed decision and the page holding it.
 	decision = regexp.MustCompile(`decision\s+(?://\s*)?(\d{3}),?\s+(?://\s*)?(?:of\s+|in\s+|\()?(conformance/[a-z]+/README\.md)`)
 )
 
 // No Go comment cites a document the repository does not hold: every
 // Markdown path a comment names exists (beside the file or from the
-// module's root), a seed decision is cited where its page holds it, and
+// module's root), no comment cites a section of the top-level README by
+// its title, a seed decision is cited where its page holds it, and
 // neither the design notes nor the upstream notes are cited by their old
 // names (nor named in a non-test file's strings, which reach help texts
 // and reports).
@@ -151,6 +156,9 @@ func checkCitations(t *testing.T, file, text string) {
 	t.Helper()
 	if m := notHere.FindString(text); m != "" {
 		t.Errorf("%s: a comment cites %s, which the repository does not hold: cite the page that holds it (a mechanism's README.md, docs/upstream.md)", file, m)
+	}
+	if readmeSection.MatchString(text) {
+		t.Errorf("%s: a comment cites a section of the top-level README by its title: cite the file that holds it", file)
 	}
 	for _, p := range mdPath.FindAllString(text, -1) {
 		if !exists(filepath.Join(root, filepath.Dir(file), p)) && !exists(filepath.Join(root, p)) {

@@ -158,7 +158,7 @@ func faithfulSubjects() map[string]bool {
 
 // A faithful variant, played in its role with the reference elsewhere,
 // fails no rule and no expectation on any built-in (a Style rule may warn;
-// the built-ins expect what every faithful subject shows, README
+// the built-ins expect what every faithful subject shows, README.md,
 // "Scenarios").
 var _ = It("fails no rule or expectation with a faithful variant on any built-in", func() {
 	Expect(faithfulSubjects()).To(HaveLen(4))

@@ -17,7 +17,7 @@ import (
 	"github.com/opcert/opcert/sim/timeline"
 )
 
-// The adapter as an actor of the simulator (README "Architecture"): on the
+// The adapter as an actor of the simulator (sim/doc.go): on the
 // recording client, under the ClusterVersion's own name "version" (the run
 // prefix keeps it apart from other runs'), woken by every ClusterOperator
 // write and by its own requeue; the component's operator reports at +10m

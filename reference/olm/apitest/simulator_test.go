@@ -17,7 +17,7 @@ import (
 	"github.com/opcert/opcert/sim/timeline"
 )
 
-// The aggregator as an actor of the simulator (README "Architecture"),
+// The aggregator as an actor of the simulator (sim/doc.go),
 // woken through Map by the owned CRDs, its Probe and the Foos: the Probe
 // comes with the annotation at +1m; three Foos written at +2m, and all
 // three changed at +3m, each give one status write; nothing else is

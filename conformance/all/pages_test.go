@@ -112,8 +112,9 @@ func headingsOf(md string) []string {
 var (
 	// notHere names documents kept outside the repository: the design
 	// notes and the notes on what shipped upstream, whose content now is
-	// in the mechanisms' pages and docs/upstream.md.
-	notHere = regexp.MustCompile(`\b(DESIGN|UPSTREAM)\b`)
+	// in the mechanisms' pages and docs/upstream.md, and the seeds' files
+	// beside the checkout.
+	notHere = regexp.MustCompile(`\b(DESIGN|UPSTREAM)\b|\.\./shared/`)
 	// mdPath is a cited Markdown file: a path with a directory, or a name
 	// in capitals (README.md). A bare lower-case name is a file a command
 	// writes (report.md, selftest.md), not a citation.

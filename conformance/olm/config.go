@@ -18,10 +18,10 @@ type Config = rules.Config
 // DefaultConfig is the reading of decision 002 (conformance/olm/README.md).
 func DefaultConfig() Config { return rules.DefaultConfig() }
 
-// Readings of an Upgradeable expression (decision 002, conformance/olm/README.md): holds, the
-// expression says when the operator is upgradeable (the seed's example);
-// blocks, it says when an upgrade is blocked (the seed's test plan, read
-// literally).
+// Readings of an Upgradeable expression (decision 002,
+// conformance/olm/README.md): holds, the expression says when the operator is
+// upgradeable (the seed's example); blocks, it says when an upgrade is blocked
+// (the seed's test plan, read literally).
 const (
 	ReadingHolds  = "holds"
 	ReadingBlocks = "blocks"

@@ -226,7 +226,8 @@ type ExprValue struct {
 	Conditions map[string]string `json:"conditions,omitempty"` // each named type: its status, "missing" if absent
 }
 
-// explain evaluates the expressions over each CR as decision 002, conformance/olm/README.md reads them.
+// explain evaluates the expressions over each CR as decision 002
+// (conformance/olm/README.md) reads them.
 func explain(in *explainInput, given map[string]string, reading string) Explanation {
 	ex := Explanation{Reading: reading}
 	for _, cr := range in.crs {

@@ -12,7 +12,8 @@ import (
 // against.
 type Config = rules.Config
 
-// DefaultConfig is the seed's, as decision 004, conformance/stackable/README.md reads it.
+// DefaultConfig is the seed's, as decision 004
+// (conformance/stackable/README.md) reads it.
 func DefaultConfig() Config { return rules.DefaultConfig() }
 
 func init() {

@@ -130,8 +130,9 @@ var _ = It("library-go's subjects pass every STATICPOD rule of the library-go pr
 	}
 })
 
-// decision 003, conformance/staticpod/README.md, issue 19's done-when: library-go's ladder (first retry 20m
-// after the fallback, doubling, capped at 2h) is one the seed allows.
+// decision 003, conformance/staticpod/README.md, issue 19's done-when:
+// library-go's ladder (first retry 20m after the fallback, doubling, capped at
+// 2h) is one the seed allows.
 var _ = It("passes library-go's back-off under the seed profile (STATICPOD-007)", func() {
 	for _, name := range []string{"staticpod-hook-never-finishes", "staticpod-backoff-ladder-24h"} {
 		run, _ := play(name, map[string]string{staticpod.RoleOperator: "library-go"})

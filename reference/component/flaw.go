@@ -183,10 +183,11 @@ const (
 	// operand is functional ... If this is false, it means there is an
 	// outage").
 	UnavailableWhileRolling Flaw = "unavailable-while-rolling"
-	// ProgressingDropsVersion names the version it moves to only in the
-	// write that turns Progressing True; the writes after it, while the
-	// rollout goes on, say "Rolling out: n of m pods updated" (breaks
-	// honored by components 3, for the whole move: decision 001, conformance/clusteroperator/README.md).
+	// ProgressingDropsVersion names the version it moves to only in the write
+	// that turns Progressing True; the writes after it, while the rollout goes
+	// on, say "Rolling out: n of m pods updated" (breaks honored by components
+	// 3, for the whole move: decision 001,
+	// conformance/clusteroperator/README.md).
 	ProgressingDropsVersion Flaw = "progressing-drops-version"
 	// StaysBlocked keeps Upgradeable False, as it last said, once the
 	// administrator's blocker is gone (breaks honored by components 4:

@@ -122,12 +122,12 @@ func plural(crd string) string {
 	return p
 }
 
-// operatorConditionBlocks is the gate OLM shipped (docs/upstream.md, seed 002), in its
-// order and message forms: no OperatorCondition allows; an Upgradeable
-// override decides alone (True allows); else the Upgradeable status
-// condition blocks when its observedGeneration is not the generation ("is
-// outdated") or it is False; True, Unknown or no condition allow. "" means
-// allowed.
+// operatorConditionBlocks is the gate OLM shipped (docs/upstream.md, seed
+// 002), in its order and message forms: no OperatorCondition allows; an
+// Upgradeable override decides alone (True allows); else the Upgradeable
+// status condition blocks when its observedGeneration is not the generation
+// ("is outdated") or it is False; True, Unknown or no condition allow. ""
+// means allowed.
 func operatorConditionBlocks(oc *OperatorCondition, flaw GateFlaw) string {
 	if oc == nil {
 		return ""

@@ -9,10 +9,10 @@ import (
 	"github.com/opcert/opcert/probe"
 )
 
-// The gate's decisions: the probe profile (002 §Design Details: "When
-// false, OLM will not upgrade the operator"; 002 §Test Plan) and the
-// operatorcondition profile (docs/upstream.md, seed 002, OLM's order and messages), with
-// the gate's flaws.
+// The gate's decisions: the probe profile (002 §Design Details: "When false,
+// OLM will not upgrade the operator"; 002 §Test Plan) and the
+// operatorcondition profile (docs/upstream.md, seed 002, OLM's order and
+// messages), with the gate's flaws.
 func TestDecide(t *testing.T) {
 	byProbe := Upgrade{From: "foo-operator.v1.0.0", To: "foo-operator.v2.0.0", Gate: ProfileProbe}
 	byOC := Upgrade{From: "foo-operator.v1.0.0", To: "foo-operator.v2.0.0", Gate: ProfileOperatorCondition}

@@ -9,9 +9,9 @@ import (
 	"github.com/opcert/opcert/reference/olm/expr"
 )
 
-// Judge, one CR at a time: 002 §Example Workflow's CR, each line of 002
-// §Test Plan under both readings (decision 002, conformance/olm/README.md), Kleene's Unknowns, and the
-// flaws that change a verdict.
+// Judge, one CR at a time: 002 §Example Workflow's CR, each line of 002 §Test
+// Plan under both readings (decision 002, conformance/olm/README.md), Kleene's
+// Unknowns, and the flaws that change a verdict.
 func TestJudge(t *testing.T) {
 	for _, tc := range []struct {
 		name    string

@@ -30,9 +30,9 @@ const (
 	TypeReconciliationPaused = "ReconciliationPaused"
 )
 
-// The reasons (the ADR gives none; decision 004, conformance/stackable/README.md names them in CamelCase),
-// one per row of 004 §Implementation details, and Stopped for the
-// conditions a stop overrides.
+// The reasons (the ADR gives none; decision 004,
+// conformance/stackable/README.md names them in CamelCase), one per row of 004
+// §Implementation details, and Stopped for the conditions a stop overrides.
 const (
 	ReasonAvailable           = "Available"
 	ReasonReplicasUnavailable = "ReplicasUnavailable"

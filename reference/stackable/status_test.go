@@ -66,9 +66,9 @@ func TestTable(t *testing.T) {
 	}
 }
 
-// The times of decision 004 (conformance/stackable/README.md): a write only on a change of status, reason or
-// message; lastProbeTime the write's; lastTransitionTime moved only by a
-// change of status.
+// The times of decision 004 (conformance/stackable/README.md): a write only on
+// a change of status, reason or message; lastProbeTime the write's;
+// lastTransitionTime moved only by a change of status.
 func TestStatus(t *testing.T) {
 	t0 := metav1.NewTime(timeline.Epoch)
 	t1 := timeline.Epoch.Add(time.Minute)

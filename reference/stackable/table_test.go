@@ -33,8 +33,9 @@ var (
 	notDegraded     = want{metav1.ConditionFalse, ReasonNotDegraded, "The cluster has the desired amount of replicas."}
 )
 
-// One case per row of 004 §Implementation details, and one per case where
-// rows overlap or leave the state open (decision 004, conformance/stackable/README.md).
+// One case per row of 004 §Implementation details, and one per case where rows
+// overlap or leave the state open (decision 004,
+// conformance/stackable/README.md).
 func TestEvaluate(t *testing.T) {
 	for _, tc := range []struct {
 		name                             string
@@ -95,8 +96,8 @@ func TestEvaluate(t *testing.T) {
 	}
 }
 
-// decision 004, conformance/stackable/README.md: the rows over a cluster's workloads, "any_pod" over all of
-// their pods.
+// decision 004, conformance/stackable/README.md: the rows over a cluster's
+// workloads, "any_pod" over all of their pods.
 func TestOver(t *testing.T) {
 	ok := WorkloadState{Replicas: 2, AvailableReplicas: 2}
 	starting := WorkloadState{Replicas: 2, AvailableReplicas: 1, Pods: pods("web-b", "Pending")}

@@ -1,13 +1,12 @@
-// Package staticpod is the reference implementation of the static pod
-// fallback (seed 003, as decision 003 of conformance/staticpod/README.md reads it): four
-// roles, each a pure core from what it observes and now to the writes it
-// wants and the next instant it needs to look again. No core reads a clock,
-// a file or the API; the caller (an adapter) does the I/O, runs the file
+// Package staticpod is the reference implementation of the static pod fallback
+// (seed 003, as decision 003 of conformance/staticpod/README.md reads it):
+// four roles, each a pure core from what it observes and now to the writes it
+// wants and the next instant it needs to look again. No core reads a clock, a
+// file or the API; the caller (an adapter) does the I/O, runs the file
 // operations (contract.Op) in order, and passes back the memory a core
 // returns. The views and decisions are the role contract's
-// (conformance/staticpod/contract), which every subject speaks; this
-// package holds only the reference's decisions, its parameters and its
-// profiles.
+// (conformance/staticpod/contract), which every subject speaks; this package
+// holds only the reference's decisions, its parameters and its profiles.
 //
 // Roles and the sections they follow:
 //

@@ -10,9 +10,10 @@
 // the layout is the seed's, with one reading taken from decision 003
 // (conformance/staticpod/README.md): the seed writes pod manifests into
 // "/etc/kubernetes", the decision puts them, like the kubelet's usual
-// staticPodPath, in "/etc/kubernetes/manifests", and so does this package. The resource directory of a revision is
-// "/etc/kubernetes/static-pods/<operand>-pod-<N>" and "last-known-good" in
-// the same directory links to one of them (upstream library-go links
+// staticPodPath, in "/etc/kubernetes/manifests", and so does this package. The
+// resource directory of a revision is
+// "/etc/kubernetes/static-pods/<operand>-pod-<N>" and "last-known-good" in the
+// same directory links to one of them (upstream library-go links
 // "<operand>-last-known-good" to the manifest file instead; the seed's name is
 // kept, and Symlink takes any target).
 //

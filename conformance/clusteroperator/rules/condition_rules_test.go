@@ -110,9 +110,10 @@ func TestCO026CamelCaseReasons(t *testing.T) {
 	})
 }
 
-// 001 §Conditions: "`Failing` should describe in detail ... sufficient for
-// an engineer or support person to triage the problem"; decision 001, conformance/clusteroperator/README.md:
-// Failing and Degraded are one condition.
+// 001 §Conditions: "`Failing` should describe in detail ... sufficient for an
+// engineer or support person to triage the problem"; decision 001,
+// conformance/clusteroperator/README.md: Failing and Degraded are one
+// condition.
 func TestCO024DetailedFailing(t *testing.T) {
 	runTable(t, "CO-024", []ruleCase{
 		{name: "the seed's blocked upgrade", tl: blocked(), want: reports.Pass, message: []string{"1 judged", "ClusterOperator/etcd uses Degraded"}},

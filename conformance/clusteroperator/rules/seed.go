@@ -5,9 +5,9 @@ import (
 	"time"
 )
 
-// What the rules expect, written here from the seed (and, for what a
-// condition of any Kubernetes object must be, from docs/upstream.md), never
-// taken from the reference they judge (the judge does not borrow from the judged).
+// What the rules expect, written here from the seed (and, for what a condition
+// of any Kubernetes object must be, from docs/upstream.md), never taken from
+// the reference they judge (the judge does not borrow from the judged).
 
 // The object judged and who writes it (timeline contract, doc.go).
 const (
@@ -27,7 +27,8 @@ const (
 )
 
 // The conditions of 001 §Conditions and §What should an operator report.
-// Failing is Degraded's older name: the same condition (decision 001, conformance/clusteroperator/README.md).
+// Failing is Degraded's older name: the same condition (decision 001,
+// conformance/clusteroperator/README.md).
 const (
 	condAvailable   = "Available"
 	condProgressing = "Progressing"

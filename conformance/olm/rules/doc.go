@@ -1,9 +1,9 @@
-// Package rules holds the OLM rules: seed 002 (operators telling OLM,
-// through a Probe, whether they may be upgraded) as pure functions over a
-// recorded timeline. Each rule cites the seed's section; its condition
-// names, texts and the evaluator of the annotation expressions are
-// written here (seed.go, expr.go), never imported from reference/ (the judge does not borrow from the judged; a test fails if this
-// package depends on reference/).
+// Package rules holds the OLM rules: seed 002 (operators telling OLM, through
+// a Probe, whether they may be upgraded) as pure functions over a recorded
+// timeline. Each rule cites the seed's section; its condition names, texts and
+// the evaluator of the annotation expressions are written here (seed.go,
+// expr.go), never imported from reference/ (the judge does not borrow from the
+// judged; a test fails if this package depends on reference/).
 //
 // # Rules
 //
@@ -73,12 +73,12 @@
 //     change whose deadline falls after the next change or the run's end
 //     is not judged. The rules that judge a reaction report it measured
 //     (Verdict.Measures).
-//   - Evaluation is Kleene's (decision 002, conformance/olm/README.md): a condition type a CR lacks,
-//     or whose status is neither True nor False, is Unknown; Unknown
-//     never blocks, nor does an expression that does not parse ("cannot
-//     be calculated", 002 §Test Plan). Under the reading "holds" a CR
-//     blocks iff its Upgradeable expression is False, under "blocks" iff
-//     it is True.
+//   - Evaluation is Kleene's (decision 002, conformance/olm/README.md): a
+//     condition type a CR lacks, or whose status is neither True nor False, is
+//     Unknown; Unknown never blocks, nor does an expression that does not
+//     parse ("cannot be calculated", 002 §Test Plan). Under the reading
+//     "holds" a CR blocks iff its Upgradeable expression is False, under
+//     "blocks" iff it is True.
 //   - The aggregator's status (OLM-001, OLM-002, OLM-010) is judged
 //     against the Probe's recorded spec, not the annotations, so that a
 //     faulty spec fails OLM-003 alone. The CRs of a probe resource are all

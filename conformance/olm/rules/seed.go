@@ -3,7 +3,8 @@ package rules
 import "regexp"
 
 // What the rules expect, written here from seed 002 and the shared design
-// (decision 002, conformance/olm/README.md), never taken from the reference they judge (the judge does not borrow from the judged).
+// (decision 002, conformance/olm/README.md), never taken from the reference
+// they judge (the judge does not borrow from the judged).
 
 // Roles of the subjects the rules judge.
 const (
@@ -35,7 +36,8 @@ const (
 	operandMigrating  = "Migrating"
 )
 
-// Readings of the Upgradeable expression (decision 002, conformance/olm/README.md).
+// Readings of the Upgradeable expression (decision 002,
+// conformance/olm/README.md).
 const (
 	// ReadingHolds: the expression states when the operator is
 	// upgradeable; a CR blocks iff it evaluates to False.
@@ -77,7 +79,8 @@ const (
 	nameImportant    = "Important"
 )
 
-// The Probe's conditions (002 §Example Workflow; decision 002, conformance/olm/README.md).
+// The Probe's conditions (002 §Example Workflow; decision 002,
+// conformance/olm/README.md).
 const (
 	condUpgradeable = "Upgradeable"
 	condProbeValid  = "ProbeValid"
@@ -103,8 +106,9 @@ const (
 	reasonOCNotUpgradeable = "OperatorConditionNotUpgradeable"
 )
 
-// reasonPattern is what Kubernetes asks of a condition's reason (docs/upstream.md,
-// "Kubernetes conditions in general"): CamelCase, 1 to 1024 characters.
+// reasonPattern is what Kubernetes asks of a condition's reason
+// (docs/upstream.md, "Kubernetes conditions in general"): CamelCase, 1 to 1024
+// characters.
 var reasonPattern = regexp.MustCompile(`^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$`)
 
 const maxReason = 1024

@@ -1,9 +1,9 @@
-// Package rules holds the STACKABLE rules: seed 004 (Stackable's ADR027,
-// a product cluster's status conditions derived from the workloads it
-// owns) as pure functions over a recorded timeline. Each rule cites the
-// ADR's section, the table's rows by name; the table itself is written
-// here (seed.go, table.go),
-// never imported from reference/ (the judge does not borrow from the judged; a test fails if this package depends on reference/).
+// Package rules holds the STACKABLE rules: seed 004 (Stackable's ADR027, a
+// product cluster's status conditions derived from the workloads it owns) as
+// pure functions over a recorded timeline. Each rule cites the ADR's section,
+// the table's rows by name; the table itself is written here (seed.go,
+// table.go), never imported from reference/ (the judge does not borrow from
+// the judged; a test fails if this package depends on reference/).
 //
 // # Rules
 //
@@ -18,11 +18,11 @@
 //	STACKABLE-009  SHOULD 004 §Implementation details, Example Message column       messages present, naming the offending pods (Style)
 //	STACKABLE-010  SHOULD 004 §Set Status Conditions Only, examples                  lastProbeTime present, reasons CamelCase (Style)
 //
-// STACKABLE-008 (no status write while the reconcile fails) is retired:
-// the ADR's precondition says when the table applies, and an operator may
-// report its error itself (decision 004, conformance/stackable/README.md). The audit, clause by clause, is
-// conformance/stackable/README.md. Every rule has Role "operator"
-// (RoleOperator).
+// STACKABLE-008 (no status write while the reconcile fails) is retired: the
+// ADR's precondition says when the table applies, and an operator may report
+// its error itself (decision 004, conformance/stackable/README.md). The audit,
+// clause by clause, is conformance/stackable/README.md. Every rule has Role
+// "operator" (RoleOperator).
 //
 // # Timeline contract
 //
@@ -60,14 +60,15 @@
 //
 // # Readings
 //
-//   - The table over the cluster (table.go, decision 004, conformance/stackable/README.md): per role, the
-//     replicas its spec asks (a DaemonSet: status.desiredNumberScheduled;
-//     one not created: unknown, both readings accepted) against those
-//     available (status.availableReplicas; a DaemonSet:
-//     status.numberAvailable); "==" when every role has them, "<" when one
-//     has fewer; "any_pod" over all pods of the cluster's workloads. The
-//     rules accept a set of statuses: both where rows overlap, any where
-//     none holds, and False beside the rows once stopped.
+//   - The table over the cluster (table.go, decision 004,
+//     conformance/stackable/README.md): per role, the replicas its spec asks
+//     (a DaemonSet: status.desiredNumberScheduled; one not created: unknown,
+//     both readings accepted) against those available
+//     (status.availableReplicas; a DaemonSet: status.numberAvailable); "=="
+//     when every role has them, "<" when one has fewer; "any_pod" over all
+//     pods of the cluster's workloads. The rules accept a set of statuses:
+//     both where rows overlap, any where none holds, and False beside the rows
+//     once stopped.
 //   - A cluster's workloads are one per role of its spec: the labelled
 //     workload of the role's kind named <cluster>-<role> (or whose
 //     template's component label is the role), or, while it does not

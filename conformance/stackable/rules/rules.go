@@ -6,13 +6,13 @@ import (
 	"github.com/opcert/opcert/judge"
 )
 
-// Rules returns the STACKABLE rules judged against cfg, in ID order. In
-// the operator-rs profile STACKABLE-002 and 003 are not judged: operator-rs
-// builds no Progressing or Degraded condition (docs/upstream.md). STACKABLE-008
-// (no status written while the reconcile fails) is retired: the ADR's
-// precondition says when the table applies, and an operator may report
-// its error itself (decision 004, conformance/stackable/README.md). 009 and 010 are Style rules: they warn,
-// and fail only under --strict.
+// Rules returns the STACKABLE rules judged against cfg, in ID order. In the
+// operator-rs profile STACKABLE-002 and 003 are not judged: operator-rs builds
+// no Progressing or Degraded condition (docs/upstream.md). STACKABLE-008 (no
+// status written while the reconcile fails) is retired: the ADR's precondition
+// says when the table applies, and an operator may report its error itself
+// (decision 004, conformance/stackable/README.md). 009 and 010 are Style
+// rules: they warn, and fail only under --strict.
 func Rules(cfg Config) []judge.Rule {
 	available := "Available follows the table's rows over the cluster (True iff every role has as many replicas available as the cluster's spec asks; otherwise Unknown if any of its pods has phase Unknown, else False), and is False too once operator-command is Stopped"
 	command := "Paused and Stopped follow the operator-command annotation (True iff it is Paused, resp. Stopped)"

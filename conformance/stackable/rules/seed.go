@@ -3,7 +3,8 @@ package rules
 import "regexp"
 
 // What the rules expect, written here from seed 004's table and the shared
-// design (decision 004, conformance/stackable/README.md), never taken from the reference they judge (the judge does not borrow from the judged).
+// design (decision 004, conformance/stackable/README.md), never taken from the
+// reference they judge (the judge does not borrow from the judged).
 
 // The actor whose process the timeline shows starting and dying.
 const actorOperator = "operator"
@@ -67,8 +68,9 @@ const (
 	phaseFailed  = "Failed"
 )
 
-// reasonPattern is what Kubernetes asks of a condition's reason (docs/upstream.md,
-// "Kubernetes conditions in general"): CamelCase, 1 to 1024 characters.
+// reasonPattern is what Kubernetes asks of a condition's reason
+// (docs/upstream.md, "Kubernetes conditions in general"): CamelCase, 1 to 1024
+// characters.
 var reasonPattern = regexp.MustCompile(`^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$`)
 
 const maxReason = 1024

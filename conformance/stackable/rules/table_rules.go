@@ -11,10 +11,10 @@ import (
 	"github.com/opcert/opcert/sim/timeline"
 )
 
-// The rules on the conditions the table derives (004 §Implementation
-// details): STACKABLE-001 (Available), 002 (Progressing), 003 (Degraded),
-// 004 (Paused and Stopped). They judge statuses: the ADR names no reasons
-// and gives its messages as examples (decision 004, conformance/stackable/README.md).
+// The rules on the conditions the table derives (004 §Implementation details):
+// STACKABLE-001 (Available), 002 (Progressing), 003 (Degraded), 004 (Paused
+// and Stopped). They judge statuses: the ADR names no reasons and gives its
+// messages as examples (decision 004, conformance/stackable/README.md).
 
 // reads tells whether e changes what the operator owes cluster's
 // conditions: any write of its workloads or their pods, and any write of

@@ -26,8 +26,9 @@ func roleOf(kind string, want, got int, pods map[string]string) member {
 }
 
 // The table of 004 §Implementation details, row by row over the cluster
-// (decision 004, conformance/stackable/README.md): its roles' replicas against its spec, "any_pod" over all
-// of its pods; both statuses where rows overlap, any where none holds.
+// (decision 004, conformance/stackable/README.md): its roles' replicas against
+// its spec, "any_pod" over all of its pods; both statuses where rows overlap,
+// any where none holds.
 func TestFacts(t *testing.T) {
 	running := map[string]string{"s-0": "Running", "s-1": "Running"}
 	for _, tc := range []struct {

@@ -1,9 +1,10 @@
 // Package faithful holds variants of seed 000's two roles written from the
-// seed (detection and reporting of stale ClusterOperators), not from
-// opcert's reference: detectors and operators that differ from
-// reference/stale and reference/operator wherever the seed allows, so that
-// the STALE rules are shown to accept what the seed permits (the reference is one faithful implementation; the rules accept all of them). opcert selftest plays each on every built-in scenario of the
-// mechanism, and none may fail a rule.
+// seed (detection and reporting of stale ClusterOperators), not from opcert's
+// reference: detectors and operators that differ from reference/stale and
+// reference/operator wherever the seed allows, so that the STALE rules are
+// shown to accept what the seed permits (the reference is one faithful
+// implementation; the rules accept all of them). opcert selftest plays each on
+// every built-in scenario of the mechanism, and none may fail a rule.
 //
 // What 000 leaves open, and what the variants choose:
 //

@@ -30,8 +30,9 @@ const (
 type Config struct {
 	Profile string        // ProfileSeed or ProfileLibraryGo
 	Timeout time.Duration // 003 §Readiness: 5m from the manifest's write to the fallback
-	// FirstRetry is the least wait before the first retry (003 §Retries:
-	// ">=N minutes, N=O(10)"; decision 003, conformance/staticpod/README.md: at least 10m).
+	// FirstRetry is the least wait before the first retry (003 §Retries: ">=N
+	// minutes, N=O(10)"; decision 003, conformance/staticpod/README.md: at
+	// least 10m).
 	FirstRetry time.Duration
 	// MaxBackoff is the longest gap between a fallback and its retry (003
 	// §Retries: "moving up to 6h maximum").

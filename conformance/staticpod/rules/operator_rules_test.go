@@ -52,8 +52,9 @@ func thrice(off2, fb string) *builder {
 		fallback(fb, 2, 1, reasonNotReady, notReadyMsg)
 }
 
-// 003 §Retries, decision 003, conformance/staticpod/README.md: a first retry no sooner than 10m, a growing
-// back-off, no gap above 6h (the reaction bound on the late side only).
+// 003 §Retries, decision 003, conformance/staticpod/README.md: a first retry
+// no sooner than 10m, a growing back-off, no gap above 6h (the reaction bound
+// on the late side only).
 func TestSTATICPOD007Backoff(t *testing.T) {
 	runTable(t, "STATICPOD-007", []ruleCase{
 		{name: "reference: retried 10m after", tl: stuckHook(), end: "2h", want: reports.Pass, message: []string{"1 judged"}},

@@ -4,9 +4,9 @@ package rules
 // library-go profile, from docs/upstream.md), never taken from the reference
 // they judge (the judge does not borrow from the judged).
 
-// The operand and its node paths: 003 §Proposal, §Readiness,
-// §Coordination, read as decision 003, conformance/staticpod/README.md reads them (manifests in
-// /etc/kubernetes/manifests).
+// The operand and its node paths: 003 §Proposal, §Readiness, §Coordination,
+// read as decision 003 (conformance/staticpod/README.md) reads them (manifests
+// in /etc/kubernetes/manifests).
 const (
 	operand           = "kube-apiserver"
 	manifestsDir      = "/etc/kubernetes/manifests"

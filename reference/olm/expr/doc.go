@@ -23,8 +23,9 @@
 //
 // Evaluation is three-valued (Kleene) over a CR's .status.conditions: a
 // condition type that is missing, or whose status is neither "True" nor
-// "False", is Unknown (decision 002, conformance/olm/README.md; an Unknown result is the seed's "cannot
-// be calculated", 002 §Test Plan, and never blocks an upgrade):
+// "False", is Unknown (decision 002, conformance/olm/README.md; an Unknown
+// result is the seed's "cannot be calculated", 002 §Test Plan, and never
+// blocks an upgrade):
 //
 //	x        !x
 //	True     False

@@ -123,14 +123,18 @@ var (
 	// title: the README is the short entry page, whose sections move; a
 	// comment cites the file that holds the matter instead.
 	readmeSection = regexp.MustCompile(`\bREADME\s+\(?"`)
+	// mdSection is a Markdown file cited with the title of one of its
+	// sections: conformance/olm/README.md, "The aggregator role".
+	mdSection = regexp.MustCompile(`([A-Za-z0-9_./-]*[A-Za-z0-9_-]\.md),?\s+\(?"([^"]+)"`)
 	// decision is a citation of a seed decision and the page holding it.
 	decision = regexp.MustCompile(`decision\s+(?://\s*)?(\d{3}),?\s+(?://\s*)?(?:of\s+|in\s+|\()?(conformance/[a-z]+/README\.md)`)
 )
 
 // No Go comment cites a document the repository does not hold: every
 // Markdown path a comment names exists (beside the file or from the
-// module's root), no comment cites a section of the top-level README by
-// its title, a seed decision is cited where its page holds it, and
+// module's root) and has the section a comment names with it, no comment
+// cites a section of the top-level README by its title alone, a seed
+// decision is cited where its page holds it, and
 // neither the design notes nor the upstream notes are cited by their old
 // names (nor named in a non-test file's strings, which reach help texts
 // and reports).
@@ -189,6 +193,20 @@ func checkCitations(t *testing.T, file, text string) {
 	for _, p := range mdPath.FindAllString(text, -1) {
 		if !exists(filepath.Join(root, filepath.Dir(file), p)) && !exists(filepath.Join(root, p)) {
 			t.Errorf("%s: a comment cites %s, which does not exist beside it nor from the module's root", file, p)
+		}
+	}
+	for _, m := range mdSection.FindAllStringSubmatch(text, -1) {
+		path := filepath.Join(root, filepath.Dir(file), m[1])
+		if !exists(path) {
+			path = filepath.Join(root, m[1])
+		}
+		page, err := os.ReadFile(path)
+		if err != nil {
+			continue // reported above when it is a citation
+		}
+		title := strings.Join(strings.Fields(m[2]), " ")
+		if !slices.ContainsFunc(headingsOf(string(page)), func(h string) bool { return strings.Contains(h, title) }) {
+			t.Errorf("%s: a comment cites the section %q of %s, which has no such heading", file, title, m[1])
 		}
 	}
 	for _, m := range decision.FindAllStringSubmatch(text, -1) {

@@ -7,7 +7,7 @@ import (
 
 // The rules' own evaluator of the annotation expressions (002 §Opting into OLM
 // Supported Conditions; decision 002, conformance/olm/README.md), written from
-// the seed and the shared design, not taken from the reference it judges.
+// the seed and that decision, not taken from the reference it judges.
 // Where the reference descends recursively over a tree, this one checks the
 // syntax with a two-state automaton (an operand is wanted, or an operator is),
 // turns the tokens into postfix order with a shunting yard, and evaluates the

@@ -2,7 +2,7 @@ package rules
 
 import "regexp"
 
-// What the rules expect, written here from seed 002 and the shared design
+// What the rules expect, written here from seed 002 and its reading
 // (decision 002, conformance/olm/README.md), never taken from the reference
 // they judge (the judge does not borrow from the judged).
 

@@ -30,7 +30,7 @@ const (
 	fieldPhase          = "status.phase"
 
 	// labelInstance names the SampleCluster a workload and its pods
-	// belong to (the shared design's labels).
+	// belong to (the world's labels, conformance/stackable/README.md).
 	labelInstance = "app.kubernetes.io/instance"
 	// labelComponent names the role of a workload's pod template.
 	labelComponent = "app.kubernetes.io/component"

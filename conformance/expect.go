@@ -20,7 +20,7 @@ import (
 
 // A scenario's expect steps are written once and played by any faithful
 // subject, in virtual or real time, so they hold for the subjects the way
-// the rules do (the decisions, README "Scenario expectations"):
+// the rules do (the decisions):
 //
 //   - A step at T holds if its checks match at some instant from T to T+w,
 //     w being the reaction bound the run judges with (plus the real-time

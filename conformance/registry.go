@@ -24,7 +24,7 @@ type Plugin struct {
 	Flags     func(fs *pflag.FlagSet) func() (Mechanism, error)
 	Scenarios scenarios.Kind
 	// Profiles are the designs the rules can judge against (e.g. the seed
-	// as DESIGN.md reads it, and what an upstream project shipped), the
+	// as its seed decisions read it, and what an upstream project shipped), the
 	// default first, chosen with the flag ProfileFlag. None: the seed only.
 	Profiles    []string
 	ProfileFlag string

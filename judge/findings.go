@@ -12,7 +12,7 @@ import (
 // (Judged), its problems, each with the window it judged, so that a
 // problem in a recording gap is excused alone (Verdict.Problems), and what
 // it could not judge and why (a subject down, a run ended before a
-// deadline): never a failure (DESIGN "A verdict is true or absent"). Rules
+// deadline): never a failure (a verdict is true or absent). Rules
 // packages build their verdicts with it.
 type Findings struct {
 	Judged    int

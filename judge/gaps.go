@@ -11,16 +11,15 @@ import (
 	"github.com/opcert/opcert/sim/timeline"
 )
 
-// A recording of a live API server can lose sight of it: a watch expires
-// (410 Gone) or breaks, and what was written until it has listed again is
-// seen late, as one write per changed object, or not at all. The recorder
-// marks that span on the timeline (timeline.KindRecording: lost, then
-// resumed). A rule cannot tell what happened inside it, so a failure whose
-// judged window overlaps a gap is not held against the subject: it
-// becomes "not judged", and says which gap (DESIGN: a verdict is true or
-// absent). Failures outside every gap still fail. This is done here, for
-// every mechanism's rules alike; a rule only says which window each of its
-// failures judged (Verdict.Problems).
+// A recording of a live API server can lose sight of it: a watch expires (410
+// Gone) or breaks, and what was written until it has listed again is seen
+// late, as one write per changed object, or not at all. The recorder marks
+// that span on the timeline (timeline.KindRecording: lost, then resumed). A
+// rule cannot tell what happened inside it, so a failure whose judged window
+// overlaps a gap is not held against the subject: it becomes "not judged", and
+// says which gap (a verdict is true or absent). Failures outside every gap
+// still fail. This is done here, for every mechanism's rules alike; a rule
+// only says which window each of its failures judged (Verdict.Problems).
 
 // Gap is a span of a recording in which writes may be missing.
 type Gap struct {

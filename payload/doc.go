@@ -36,7 +36,7 @@
 // the parser's messages (which count from the document's first line).
 //
 // File names of the form 0000_<runlevel>_<component>_<rest> give each of
-// their manifests a run level and a component (UPSTREAM.md: upgrades run
+// their manifests a run level and a component (docs/upstream.md: upgrades run
 // the run levels in order, and the components of a run level in parallel).
 //
 // # The operator that reports a ClusterOperator

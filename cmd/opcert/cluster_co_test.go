@@ -20,7 +20,7 @@ import (
 	"github.com/opcert/opcert/cluster/clustertest"
 )
 
-// Cluster mode's guard for seed 001 (README "On a cluster"): the example
+// Cluster mode's guard for seed 001 (cluster/doc.go): the example
 // component operator deployed by examples/componentoperator/deploy.yaml,
 // a Deployment per component at 0 replicas, on opcert's envtest server
 // reached only through kubeconfig files; clustertest's Kubelet runs its

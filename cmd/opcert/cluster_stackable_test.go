@@ -21,7 +21,7 @@ import (
 	"github.com/opcert/opcert/cluster/clustertest"
 )
 
-// Cluster mode's guard for seed 004 (README "On a cluster"): the example
+// Cluster mode's guard for seed 004 (cluster/doc.go): the example
 // stackable operator (examples/stackableoperator: client-go, nothing of
 // opcert) deployed by examples/stackableoperator/deploy.yaml, one
 // Deployment watching every namespace, on opcert's envtest server reached

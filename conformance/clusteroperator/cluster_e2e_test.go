@@ -24,7 +24,7 @@ import (
 	"github.com/opcert/opcert/sim/timeline"
 )
 
-// Cluster mode for seed 001 (README "On a cluster"): the example component
+// Cluster mode for seed 001 (cluster/doc.go): the example component
 // operator deployed by examples/componentoperator/deploy.yaml, a
 // Deployment per component at 0 replicas, plays each component's operator,
 // the run reaching the server as a cluster (conformancetest.PlayCluster)

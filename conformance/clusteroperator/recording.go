@@ -14,7 +14,7 @@ const roleDetector = "detector"
 // otherManagers are the field managers that write ClusterOperators
 // without being their operators, when a live cluster is recorded (opcert
 // watch, opcert analyze of a kubectl stream), and their roles: the
-// upstream cluster-version operator's own manager (UPSTREAM.md, seed
+// upstream cluster-version operator's own manager (docs/upstream.md, seed
 // 001), and the stale detector's as opcert's stale mechanism names it by
 // default (seed 000's detector never shipped upstream).
 var otherManagers = map[string]string{

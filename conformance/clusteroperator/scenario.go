@@ -39,7 +39,8 @@ type Component struct {
 	// (default 30s): the pace of its rollouts.
 	ReadyAfter *scenarios.Duration `yaml:"readyAfter,omitempty"`
 	// Failing reports failure under the condition's older name, Failing,
-	// instead of Degraded (DESIGN 001: the same condition).
+	// instead of Degraded (decision 001,
+	// conformance/clusteroperator/README.md: the same condition).
 	Failing bool `yaml:"failing,omitempty"`
 	// Trap sorts its ClusterOperator manifest before its operator's
 	// Deployment in the payload (001's NOTE: the version operator is stuck).

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// DESIGN "The judge does not borrow from the judged": no mechanism's rules
+// The judge does not borrow from the judged: no mechanism's rules
 // package (conformance/<mechanism>/rules) builds on reference/, tests
 // included; nor does a package of faithful variants
 // (conformance/<mechanism>/faithful), written from the seed alone. A

@@ -15,13 +15,13 @@ import (
 // Upgradeable expression, given to the aggregator and to the rules alike.
 type Config = rules.Config
 
-// DefaultConfig is DESIGN 002's reading.
+// DefaultConfig is the reading of decision 002 (conformance/olm/README.md).
 func DefaultConfig() Config { return rules.DefaultConfig() }
 
-// Readings of an Upgradeable expression (DESIGN 002): holds, the
-// expression says when the operator is upgradeable (the seed's example);
-// blocks, it says when an upgrade is blocked (the seed's test plan, read
-// literally).
+// Readings of an Upgradeable expression (decision 002,
+// conformance/olm/README.md): holds, the expression says when the operator is
+// upgradeable (the seed's example); blocks, it says when an upgrade is blocked
+// (the seed's test plan, read literally).
 const (
 	ReadingHolds  = "holds"
 	ReadingBlocks = "blocks"
@@ -40,7 +40,7 @@ func init() {
 func flags(fs *pflag.FlagSet) func() (conformance.Mechanism, error) {
 	cfg := DefaultConfig()
 	fs.StringVar(&cfg.Reading, "olm-reading", ReadingHolds,
-		"olm: what an Upgradeable annotation's expression states: holds (upgradeable while it is True, the seed's example; DESIGN 002) or blocks (an upgrade is blocked while it is True, the seed's test plan read literally)")
+		"olm: what an Upgradeable annotation's expression states: holds (upgradeable while it is True, the seed's example; decision 002) or blocks (an upgrade is blocked while it is True, the seed's test plan read literally)")
 	return func() (conformance.Mechanism, error) {
 		if cfg.Reading != ReadingHolds && cfg.Reading != ReadingBlocks {
 			return nil, fmt.Errorf("--olm-reading %q: use %s or %s", cfg.Reading, ReadingHolds, ReadingBlocks)

@@ -42,7 +42,7 @@ FILEs are YAML or JSON, several documents each: CustomResourceDefinitions
 With no FILE, or "-", standard input is read. Each FILE must be a regular
 file, and each input at most 64 MiB (more is refused, exit 2).
 
-Semantics (DESIGN 002): three-valued; a condition missing or neither True
+Semantics (decision 002): three-valued; a condition missing or neither True
 nor False is Unknown; with --reading holds (the default) a CR blocks when
 its Upgradeable expression is False, with --reading blocks when it is True;
 Unknown never blocks.
@@ -226,7 +226,8 @@ type ExprValue struct {
 	Conditions map[string]string `json:"conditions,omitempty"` // each named type: its status, "missing" if absent
 }
 
-// explain evaluates the expressions over each CR as DESIGN 002 reads them.
+// explain evaluates the expressions over each CR as decision 002
+// (conformance/olm/README.md) reads them.
 func explain(in *explainInput, given map[string]string, reading string) Explanation {
 	ex := Explanation{Reading: reading}
 	for _, cr := range in.crs {

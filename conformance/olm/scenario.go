@@ -194,7 +194,8 @@ func kindCRD(kind string) (string, bool) {
 }
 
 // probeConditions are what a Probe reports (002 §Example Workflow; the
-// ProbeValid condition is opcert's, DESIGN 002's errors on the Probe).
+// ProbeValid condition is opcert's: the errors on the Probe of decision 002,
+// conformance/olm/README.md).
 var probeConditions = []string{"Upgradeable", "ProbeValid"}
 
 // conditionType is a condition type as 002 §Design Details gives it:

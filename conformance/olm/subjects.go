@@ -14,10 +14,10 @@ import (
 // Faithful variants are written for the aggregator alone: it is the role
 // a team brings (the status probe operator, or an operator aggregating
 // its own CRs). The olm role is OLM itself, the platform a team's
-// operator runs against, which opcert plays as the seed and UPSTREAM
+// operator runs against, which opcert plays as the seed and docs/upstream.md
 // describe it; its rules (OLM-006, OLM-008) are proved by its mutants.
 var (
-	aggregators = append(subjects("reference/olm: the status probe operator of 002 §Example Workflow, as DESIGN 002 reads it",
+	aggregators = append(subjects("reference/olm: the status probe operator of 002 §Example Workflow, as decision 002 reads it",
 		olmref.AggregatorFlaws(), olmref.AggregatorFlaw.Description), faithfulAggregators()...)
 	gates = subjects("reference/olm: OLM's upgrade gate (the Probe's Upgradeable, or the OperatorCondition as OLM shipped it) and its OperatorCondition copier",
 		olmref.GateFlaws(), olmref.GateFlaw.Description)

@@ -23,7 +23,7 @@ import (
 	"github.com/opcert/opcert/sim/timeline"
 )
 
-// Cluster mode for seed 004 (README "On a cluster"): the example
+// Cluster mode for seed 004 (cluster/doc.go): the example
 // stackable operator (examples/stackableoperator: client-go, nothing of
 // opcert) deployed by examples/stackableoperator/deploy.yaml, one
 // Deployment watching every namespace, plays the operator, the run

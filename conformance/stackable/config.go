@@ -12,7 +12,8 @@ import (
 // against.
 type Config = rules.Config
 
-// DefaultConfig is the seed's, as DESIGN 004 reads it.
+// DefaultConfig is the seed's, as decision 004
+// (conformance/stackable/README.md) reads it.
 func DefaultConfig() Config { return rules.DefaultConfig() }
 
 func init() {
@@ -26,7 +27,7 @@ func init() {
 func flags(fs *pflag.FlagSet) func() (conformance.Mechanism, error) {
 	cfg := DefaultConfig()
 	fs.StringVar(&cfg.Profile, "stackable-profile", rules.ProfileSeed,
-		"stackable: what the rules judge against: seed (ADR027's table row by row, DESIGN 004) or operator-rs (what stackabletech/operator-rs shipped)")
+		"stackable: what the rules judge against: seed (ADR027's table row by row, decision 004) or operator-rs (what stackabletech/operator-rs shipped)")
 	managers := fs.StringSlice("stackable-operator-manager", nil,
 		"stackable: in a recording of a live cluster (watch, analyze), the field managers whose writes are the operator's; no other manager's are (none by default: a recording with no operator write is NOT JUDGED)")
 	return func() (conformance.Mechanism, error) {

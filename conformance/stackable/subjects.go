@@ -22,7 +22,7 @@ type operatorImpl struct {
 // shows which).
 var operators = func() []conformance.Subject {
 	out := []conformance.Subject{
-		{Name: "reference", Description: "reference/stackable: publishes ADR027's conditions row by row, as DESIGN 004 reads the table",
+		{Name: "reference", Description: "reference/stackable: publishes ADR027's conditions row by row, as decision 004 reads the table",
 			Impl: operatorImpl{profile: ref.ProfileSeed}},
 		{Name: "operator-rs", Description: "what stackabletech/operator-rs shipped: Available from replica counts only, ReconciliationPaused and Stopped from spec.clusterOperation",
 			Impl: operatorImpl{profile: ref.ProfileOperatorRS}, Profile: rules.ProfileOperatorRS},

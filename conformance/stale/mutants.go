@@ -18,7 +18,7 @@ import (
 // More broken subjects for opcert selftest: each breaks one requirement of
 // seed 000, several one second either side of a deadline or at a change of
 // phase, so that every rule is shown to catch more than one way of getting
-// it wrong (README "Self-test").
+// it wrong (opcert selftest).
 
 // shifted moves the run's thresholds by dc and du (1s either side of a
 // deadline).

@@ -26,7 +26,7 @@ import (
 	"github.com/opcert/opcert/scenarios"
 )
 
-// Cluster mode for seed 000's operator (README "On a cluster"): the
+// Cluster mode for seed 000's operator (cluster/doc.go): the
 // example operator deployed as a team would, by
 // examples/kind-nightly/operator.yaml (two Deployments, etcd-operator and
 // dns-operator, at 1 replica, with ClusterOperators of their own), plays

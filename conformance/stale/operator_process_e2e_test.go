@@ -19,7 +19,7 @@ import (
 	"github.com/opcert/opcert/sim/timeline"
 )
 
-// Process mode for seed 000's operator (README "As a process"): the
+// Process mode for seed 000's operator (process/doc.go): the
 // example operator (examples/staleoperator, nothing of opcert's), built
 // here, plays the operator role against opcert's API server in real time,
 // at a time scale of 0.01 (a 10m challenge comes after 6s), as opcert run

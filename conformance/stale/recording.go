@@ -16,7 +16,7 @@ import (
 // kubectl stream) and --detector-manager is not given: opcert's own
 // detector's (sim.FieldManager: what a watch of a run on opcert's API
 // server sees), and stale-detector. Seed 000's detector never shipped
-// upstream (UPSTREAM.md: the deadman attempts ran inside
+// upstream (docs/upstream.md: the deadman attempts ran inside
 // cluster-kube-apiserver-operator, whose own ClusterOperator writes share
 // that manager name), so no upstream name can be the default: a detector
 // run for recording names itself stale-detector, and any other is named

@@ -99,7 +99,7 @@ func statusOnly(live configv1.ClusterOperatorStatusCondition, want operator.Cond
 }
 
 // upstreamPrefix is the challenge text of an earlier upstream attempt (see
-// UPSTREAM.md), which the seed's text replaced.
+// docs/upstream.md), which the seed's text replaced.
 const upstreamPrefix = "Checking for stale status, the active operator will reset this message: "
 
 type decideFunc = func(stale.Params, *stale.Memory, []configv1.ClusterOperatorStatusCondition, time.Time) stale.Decision

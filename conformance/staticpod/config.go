@@ -40,7 +40,7 @@ func (c Config) scaled(d time.Duration) time.Duration {
 	return time.Duration(float64(d) * c.Scale)
 }
 
-// DefaultConfig is the seed's: 5m, judged as DESIGN.md reads the seed,
+// DefaultConfig is the seed's: 5m, judged as decision 003 reads the seed,
 // with the default reaction bound.
 func DefaultConfig() Config {
 	return Config{Timeout: 5 * time.Minute, Profile: rules.ProfileSeed, Reaction: rules.DefaultReaction}
@@ -62,7 +62,7 @@ func (c Config) Validate() error {
 		return fmt.Errorf("reaction bound %s is out of range: give 0 to %s (the default is %s)", c.Reaction, maxTimeout, rules.DefaultReaction)
 	}
 	if c.Profile != rules.ProfileSeed && c.Profile != rules.ProfileLibraryGo {
-		return fmt.Errorf("--staticpod-profile %q is not known: give %s (seed 003 as DESIGN.md reads it) or %s (what library-go shipped)", c.Profile, rules.ProfileSeed, rules.ProfileLibraryGo)
+		return fmt.Errorf("--staticpod-profile %q is not known: give %s (seed 003 as decision 003 reads it) or %s (what library-go shipped)", c.Profile, rules.ProfileSeed, rules.ProfileLibraryGo)
 	}
 	return nil
 }

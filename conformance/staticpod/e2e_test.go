@@ -130,8 +130,9 @@ var _ = It("library-go's subjects pass every STATICPOD rule of the library-go pr
 	}
 })
 
-// DESIGN 003, issue 19's done-when: library-go's ladder (first retry 20m
-// after the fallback, doubling, capped at 2h) is one the seed allows.
+// decision 003, conformance/staticpod/README.md, issue 19's done-when:
+// library-go's ladder (first retry 20m after the fallback, doubling, capped at
+// 2h) is one the seed allows.
 var _ = It("passes library-go's back-off under the seed profile (STATICPOD-007)", func() {
 	for _, name := range []string{"staticpod-hook-never-finishes", "staticpod-backoff-ladder-24h"} {
 		run, _ := play(name, map[string]string{staticpod.RoleOperator: "library-go"})
@@ -158,7 +159,7 @@ func faithfulSubjects() map[string]bool {
 
 // A faithful variant, played in its role with the reference elsewhere,
 // fails no rule and no expectation on any built-in (a Style rule may warn;
-// the built-ins expect what every faithful subject shows, README
+// the built-ins expect what every faithful subject shows, README.md,
 // "Scenarios").
 var _ = It("fails no rule or expectation with a faithful variant on any built-in", func() {
 	Expect(faithfulSubjects()).To(HaveLen(4))

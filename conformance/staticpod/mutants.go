@@ -15,8 +15,8 @@ import (
 	sp "github.com/opcert/opcert/reference/staticpod"
 )
 
-// The cores of the broken subjects added for the self-test (README
-// "Self-test"): each wraps a reference core from reference/staticpod and
+// The cores of the broken subjects added for the self-test (opcert
+// selftest): each wraps a reference core from reference/staticpod and
 // breaks one requirement of seed 003, the way a real implementation
 // could, many of them by one second or one step at a deadline or a phase
 // change. subjects.go lists them with the rule each should fail.

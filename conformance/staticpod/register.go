@@ -18,7 +18,7 @@ func init() {
 func flags(fs *pflag.FlagSet) func() (conformance.Mechanism, error) {
 	cfg := DefaultConfig()
 	fs.DurationVar(&cfg.Timeout, "staticpod-timeout", cfg.Timeout, "staticpod: the startup-monitor's readiness timeout, given to the monitors and judged by the rules")
-	fs.StringVar(&cfg.Profile, "staticpod-profile", cfg.Profile, "staticpod: what the rules judge against: seed (seed 003 as DESIGN.md reads it) or library-go (what openshift/library-go shipped)")
+	fs.StringVar(&cfg.Profile, "staticpod-profile", cfg.Profile, "staticpod: what the rules judge against: seed (seed 003 as decision 003 reads it) or library-go (what openshift/library-go shipped)")
 	return func() (conformance.Mechanism, error) {
 		if err := cfg.Validate(); err != nil {
 			return nil, err

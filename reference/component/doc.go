@@ -56,7 +56,7 @@
 //	                         True OperandStuck "Unable to apply <T>: <kind> <name> is
 //	                         not progressing"; the deadline is the next look
 //	001 §Conditions          Degraded False AsExpected with no message otherwise;
-//	                         Params.Degraded names it Failing instead (DESIGN 001),
+//	                         Params.Degraded names it Failing instead (decision 001, conformance/clusteroperator/README.md),
 //	                         and the other name is removed from the status
 //	001 §... honored 4       a Blocker: Upgradeable False with its reason
 //	                         (AdminActionRequired if not CamelCase; MultipleBlockers

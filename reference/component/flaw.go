@@ -82,13 +82,13 @@ const (
 	// ChurnsTransitions moves the lastTransitionTime of each of its
 	// conditions to now in every write it makes, whether the condition's
 	// status changed or not; a look with nothing to write still writes
-	// nothing (breaks the meaning of lastTransitionTime, UPSTREAM
+	// nothing (breaks the meaning of lastTransitionTime, docs/upstream.md,
 	// "Kubernetes conditions in general", that 001 §Conditions' godoc
 	// refers to).
 	ChurnsTransitions Flaw = "churns-transitions"
 	// SpacedReason writes every reason as words ("Rolling out", "As
 	// expected") instead of CamelCase (breaks the reason's pattern,
-	// UPSTREAM "Kubernetes conditions in general"). A one-word reason
+	// docs/upstream.md, "Kubernetes conditions in general"). A one-word reason
 	// ("Installing") reads the same.
 	SpacedReason Flaw = "spaced-reason"
 	// AvailableOnCreation counts the first rollout complete once every
@@ -183,10 +183,11 @@ const (
 	// operand is functional ... If this is false, it means there is an
 	// outage").
 	UnavailableWhileRolling Flaw = "unavailable-while-rolling"
-	// ProgressingDropsVersion names the version it moves to only in the
-	// write that turns Progressing True; the writes after it, while the
-	// rollout goes on, say "Rolling out: n of m pods updated" (breaks
-	// honored by components 3, for the whole move: DESIGN 001).
+	// ProgressingDropsVersion names the version it moves to only in the write
+	// that turns Progressing True; the writes after it, while the rollout goes
+	// on, say "Rolling out: n of m pods updated" (breaks honored by components
+	// 3, for the whole move: decision 001,
+	// conformance/clusteroperator/README.md).
 	ProgressingDropsVersion Flaw = "progressing-drops-version"
 	// StaysBlocked keeps Upgradeable False, as it last said, once the
 	// administrator's blocker is gone (breaks honored by components 4:

@@ -75,10 +75,10 @@ var flawCases = []struct {
 	{PunctuatedAvailable, "001 §Conditions", []string{"Available.message"}, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, nil},
 	// Every write from +2m on stamps conditions the reference keeps; the
 	// first write stamps them all anyway.
-	{ChurnsTransitions, "UPSTREAM Kubernetes conditions in general",
+	{ChurnsTransitions, "docs/upstream.md, Kubernetes conditions in general",
 		[]string{"Available.lastTransitionTime", "Progressing.lastTransitionTime", "Degraded.lastTransitionTime", "Upgradeable.lastTransitionTime"},
 		[]int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, nil},
-	{SpacedReason, "UPSTREAM Kubernetes conditions in general",
+	{SpacedReason, "docs/upstream.md, Kubernetes conditions in general",
 		[]string{"Available.reason", "Progressing.reason", "Degraded.reason", "Upgradeable.reason"}, []int{0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, nil},
 	// At +2m30s every replica has its pod, c not ready: Available, whose
 	// transition stays there.
@@ -221,11 +221,11 @@ func TestFlawsBreakTheirConvention(t *testing.T) {
 		{PunctuatedAvailable, "001 §Conditions: a single sentence without punctuation", all[:1], func(c cond, _ time.Time) bool {
 			return strings.HasSuffix(c.Message, ".")
 		}},
-		{ChurnsTransitions, "UPSTREAM Kubernetes conditions in general: lastTransitionTime moves with the status", all, func(c cond, now time.Time) bool {
+		{ChurnsTransitions, "docs/upstream.md, Kubernetes conditions in general: lastTransitionTime moves with the status", all, func(c cond, now time.Time) bool {
 			return c.LastTransitionTime.Time.Equal(now)
 		}},
 		// A one-word reason has no space to lose.
-		{SpacedReason, "UPSTREAM Kubernetes conditions in general: CamelCase reasons", all, func(c cond, _ time.Time) bool {
+		{SpacedReason, "docs/upstream.md, Kubernetes conditions in general: CamelCase reasons", all, func(c cond, _ time.Time) bool {
 			return !validReason(c.Reason) || c.Reason == ReasonInstalling
 		}},
 	} {

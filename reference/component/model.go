@@ -7,7 +7,8 @@ import (
 )
 
 // Failing is Degraded's older name (001 §What should an operator report,
-// honored by components 2; DESIGN 001: the same condition).
+// honored by components 2; decision 001,
+// conformance/clusteroperator/README.md: the same condition).
 const Failing configv1.ClusterStatusConditionType = "Failing"
 
 // Kind is the workload an operand is.

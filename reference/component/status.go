@@ -57,7 +57,7 @@ func sameConditions(a, b []configv1.ClusterOperatorStatusCondition) bool {
 }
 
 // sameVersions compares name by name, as the version operator matches
-// them (UPSTREAM: every name/version pair).
+// them (docs/upstream.md: every name/version pair).
 func sameVersions(a, b []configv1.OperandVersion) bool {
 	if len(a) != len(b) {
 		return false
@@ -79,7 +79,7 @@ func versionOf(vs []configv1.OperandVersion, name string) string {
 	return ""
 }
 
-// reasonPattern is a condition reason's (UPSTREAM "Kubernetes conditions
+// reasonPattern is a condition reason's (docs/upstream.md, "Kubernetes conditions
 // in general").
 var reasonPattern = regexp.MustCompile(`^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$`)
 

@@ -50,7 +50,7 @@ var second = func() []look {
 // Both stories, as the reference plays them.
 func corpus() []played { return append(walk(story), walk(second)...) }
 
-// 001 §Conditions and UPSTREAM "Kubernetes conditions in general": every
+// 001 §Conditions and docs/upstream.md, "Kubernetes conditions in general": every
 // condition the reference writes is valid and its message follows the
 // seed's conventions; 001 §Status: one write per look, whose fields say
 // the same thing.

@@ -8,7 +8,7 @@ import (
 )
 
 // TestCheck holds each row of the wait table in doc.go: the checks at a
-// ClusterOperator task, in the upstream's order (UPSTREAM 001).
+// ClusterOperator task, in the upstream's order (docs/upstream.md, seed 001).
 func TestCheck(t *testing.T) {
 	const etcd = 2 // the etcd ClusterOperator task of payload()
 	co := func(st configv1.ClusterOperatorStatus) Cluster {
@@ -36,9 +36,9 @@ func TestCheck(t *testing.T) {
 	}{
 		{"every pair matched, available, not degraded", "001 §How ClusterVersionOperator handles ClusterOperator in release image",
 			tasks(nil), co(healthy(etcdVers("4.0.1"))), nil},
-		{"Progressing is not checked", "UPSTREAM 001",
+		{"Progressing is not checked", "docs/upstream.md, seed 001",
 			tasks(nil), co(healthy(etcdVers("4.0.1"), cnd(configv1.OperatorProgressing, configv1.ConditionTrue, "Rolling", "Moving to 4.0.1"))), nil},
-		{"Failing False stands for Degraded False", "DESIGN 001",
+		{"Failing False stands for Degraded False", "decision 001",
 			tasks(nil), co(without(healthy(etcdVers("4.0.1"), cnd("Failing", configv1.ConditionFalse, "", "")), configv1.OperatorDegraded)), nil},
 		{"no status.versions in the manifest", "001 §What should be the contents of ClusterOperator Custom Resource in /manifests",
 			tasks(func(ts []Task) { ts[2].Versions = nil }), co(healthy(etcdVers("4.0.1"))),
@@ -57,16 +57,16 @@ func TestCheck(t *testing.T) {
 		{"Available missing", "001 §How ClusterVersionOperator handles ClusterOperator in release image",
 			tasks(nil), co(without(healthy(etcdVers("4.0.1")), configv1.OperatorAvailable)),
 			&Wait{Reason: ReasonNotAvailable, Fail: Outage, Message: notAvailable, Detail: "it reports no Available condition"}},
-		{"Available before versions: unavailable at the old version", "UPSTREAM 001",
+		{"Available before versions: unavailable at the old version", "docs/upstream.md, seed 001",
 			tasks(nil), co(healthy(etcdVers("4.0.0"), cnd(configv1.OperatorAvailable, configv1.ConditionUnknown, "", ""))),
 			&Wait{Reason: ReasonNotAvailable, Fail: Outage, Message: notAvailable, Detail: "it reports Available=Unknown"}},
-		{"Degraded True", "UPSTREAM 001",
+		{"Degraded True", "docs/upstream.md, seed 001",
 			tasks(nil), co(healthy(etcdVers("4.0.1"), cnd(configv1.OperatorDegraded, configv1.ConditionTrue, "MemberDown", "etcd-2 is down"))),
 			&Wait{Reason: ReasonDegraded, Fail: AfterLimit, Message: "Cluster operator etcd is degraded", Detail: "it reports Degraded=True (MemberDown): etcd-2 is down"}},
-		{"Failing True, Degraded's older name", "DESIGN 001",
+		{"Failing True, Degraded's older name", "decision 001",
 			tasks(nil), co(without(healthy(etcdVers("4.0.1"), cnd("Failing", configv1.ConditionTrue, "MemberDown", "etcd-2 is down")), configv1.OperatorDegraded)),
 			&Wait{Reason: ReasonDegraded, Fail: AfterLimit, Message: "Cluster operator etcd is degraded", Detail: "it reports Failing=True (MemberDown): etcd-2 is down"}},
-		{"neither Degraded nor Failing counts as degraded", "UPSTREAM 001",
+		{"neither Degraded nor Failing counts as degraded", "docs/upstream.md, seed 001",
 			tasks(nil), co(without(healthy(etcdVers("4.0.1")), configv1.OperatorDegraded)),
 			&Wait{Reason: ReasonDegraded, Fail: AfterLimit, Message: "Cluster operator etcd is degraded", Detail: "it reports no Degraded or Failing condition"}},
 		{"operator version not reached", "001 §Version reporting during an upgrade",
@@ -75,7 +75,7 @@ func TestCheck(t *testing.T) {
 		{"operator version not reported", "001 §Version",
 			tasks(nil), co(healthy(nil)),
 			&Wait{Reason: ReasonUpdating, Fail: Hang, Message: "Cluster operator etcd is updating versions", Detail: "it has not reached operator to 4.0.1"}},
-		{"every pair counts, not only operator", "UPSTREAM 001",
+		{"every pair counts, not only operator", "docs/upstream.md, seed 001",
 			tasks(func(ts []Task) { ts[2].Versions = vers("operator", "4.0.1", "etcd", "3.5.0") }), co(healthy(vers("operator", "4.0.1", "etcd", "3.4.9"))),
 			&Wait{Reason: ReasonUpdating, Fail: Hang, Message: "Cluster operator etcd is updating versions", Detail: "it has not reached etcd from 3.4.9 to 3.5.0"}},
 		{"ordering trap: operator later, nothing live", "001 §How ClusterVersionOperator handles ClusterOperator in release image, NOTE",
@@ -90,7 +90,7 @@ func TestCheck(t *testing.T) {
 					"so the sweep waits for a ClusterOperator that only a later manifest can report. Order the ClusterOperator manifest after the Deployment"}},
 		{"operator later but versions already reached: no trap", "001 §How ClusterVersionOperator handles ClusterOperator in release image",
 			tasks(later), co(healthy(etcdVers("4.0.1"))), nil},
-		{"operator later, versions reached, degraded: an ordinary wait", "UPSTREAM 001",
+		{"operator later, versions reached, degraded: an ordinary wait", "docs/upstream.md, seed 001",
 			tasks(later), co(healthy(etcdVers("4.0.1"), cnd(configv1.OperatorDegraded, configv1.ConditionTrue, "MemberDown", "etcd-2 is down"))),
 			&Wait{Reason: ReasonDegraded, Fail: AfterLimit, Message: "Cluster operator etcd is degraded", Detail: "it reports Degraded=True (MemberDown): etcd-2 is down"}},
 		{"operator in neither payload nor cluster", "001 §How ClusterVersionOperator handles ClusterOperator in release image, NOTE",

@@ -12,11 +12,11 @@
 // clock.
 //
 // The sweep (001 §How ClusterVersionOperator handles ClusterOperator in
-// release image, with UPSTREAM 001 for the order of checks and the message
-// forms). Every manifest but a ClusterOperator is applied and the sweep goes
-// on; a ClusterOperator manifest is never created: the sweep waits at it
-// until the live object passes these checks, in this order, and the first
-// that fails is the wait. Each row is a case in check_test.go; the last
+// release image, with docs/upstream.md, seed 001 for the order of checks and
+// the message forms). Every manifest but a ClusterOperator is applied and the
+// sweep goes on; a ClusterOperator manifest is never created: the sweep waits
+// at it until the live object passes these checks, in this order, and the
+// first that fails is the wait. Each row is a case in check_test.go; the last
 // columns say when the wait turns Failing=True (its Fail).
 //
 //	wait                                  message (X: its name)                                 install         upgrade
@@ -29,14 +29,15 @@
 //	a name/version pair unmatched         Cluster operator X is updating versions               InstallTimeout  never (Hang)
 //
 // "Versions unmatched" means any name/version pair of the manifest's
-// status.versions, not only "operator". Failing stands for a missing
-// Degraded (DESIGN 001), and neither at all counts as degraded. "Operator
-// later" is the trap of 001's NOTE: Task.Operator comes after the
-// ClusterOperator manifest, so the strict sweep never applies it; "operator nowhere" is an operator Deployment in
-// neither the payload nor the cluster. Neither can end by itself, so both
-// fail at once with a detail naming the manifests and what to change,
-// rather than wait silently. A manifest the cluster refuses (Refused) fails
-// at once and is applied again after RetryAfter.
+// status.versions, not only "operator". Failing stands for a missing Degraded
+// (decision 001, conformance/clusteroperator/README.md), and neither at all
+// counts as degraded. "Operator later" is the trap of 001's NOTE:
+// Task.Operator comes after the ClusterOperator manifest, so the strict sweep
+// never applies it; "operator nowhere" is an operator Deployment in neither
+// the payload nor the cluster. Neither can end by itself, so both fail at once
+// with a detail naming the manifests and what to change, rather than wait
+// silently. A manifest the cluster refuses (Refused) fails at once and is
+// applied again after RetryAfter.
 //
 // The ClusterVersion's conditions take the forms of 001 §Conditions'
 // examples; each state is a case in step_test.go (4.0.0 deployed, 4.0.1
@@ -83,9 +84,10 @@
 //     that ClusterOperator. An absent ClusterOperator in an upgrade (a new
 //     component) gets FailAfter too, where the upstream fails at once, so a
 //     new component's first minutes are not reported as a failure.
-//   - Degraded missing counts as degraded (the upstream's reading); Failing
-//     is read when Degraded is absent (DESIGN 001), and the detail quotes
-//     the type it read.
+//   - Degraded missing counts as degraded (the upstream's reading); Failing is
+//     read when Degraded is absent (decision 001,
+//     conformance/clusteroperator/README.md), and the detail quotes the type
+//     it read.
 //   - A sentence after "Working towards 4.0.1:" or "Unable to apply 4.0.1:"
 //     keeps its capital, so the upstream's forms appear verbatim (the one
 //     for a manifest without versions then runs to 12 words, over

@@ -22,7 +22,8 @@ type Task struct {
 	// (001 §How ClusterVersionOperator handles ClusterOperator in release image).
 	ClusterOperator bool
 	// Versions are the manifest's status.versions: every name/version pair
-	// must be matched by the live object, not only "operator" (UPSTREAM 001).
+	// must be matched by the live object, not only "operator"
+	// (docs/upstream.md, seed 001).
 	Versions []configv1.OperandVersion
 	// Operator is the Deployment that reports this ClusterOperator, nil
 	// when the adapter found none.

@@ -21,7 +21,8 @@ const (
 	ReasonResourceTypeMissing = "UpdatePayloadResourceTypeMissing"
 )
 
-// failing is Degraded's older name; the two are the same condition (DESIGN 001).
+// failing is Degraded's older name; the two are the same condition (decision
+// 001, conformance/clusteroperator/README.md).
 const failing configv1.ClusterStatusConditionType = "Failing"
 
 // Fail says when a wait on a ClusterOperator makes the ClusterVersion
@@ -57,12 +58,12 @@ type Wait struct {
 	Fail   Fail
 }
 
-// check returns why the sweep must wait at tasks[i], a ClusterOperator
-// task, or nil when the live object is there. The order of the checks is
-// the upstream's (UPSTREAM 001): versions declared, Available, Degraded (or
-// Failing), versions reached; Progressing is not checked. Before those, a
-// ClusterOperator whose versions are not reached while its operator is not
-// in place is the ordering trap of 001's NOTE, said plainly.
+// check returns why the sweep must wait at tasks[i], a ClusterOperator task,
+// or nil when the live object is there. The order of the checks is the
+// upstream's (docs/upstream.md, seed 001): versions declared, Available,
+// Degraded (or Failing), versions reached; Progressing is not checked. Before
+// those, a ClusterOperator whose versions are not reached while its operator
+// is not in place is the ordering trap of 001's NOTE, said plainly.
 func check(tasks []Task, i int, c Cluster) *Wait {
 	t := tasks[i]
 	if len(t.Versions) == 0 {
@@ -165,8 +166,9 @@ func find(conds []configv1.ClusterOperatorStatusCondition, t configv1.ClusterSta
 	return nil
 }
 
-// describe quotes a live condition for a detail, naming its type so that
-// a Failing seen in place of Degraded says so (DESIGN 001).
+// describe quotes a live condition for a detail, naming its type so that a
+// Failing seen in place of Degraded says so (decision 001,
+// conformance/clusteroperator/README.md).
 func describe(c *configv1.ClusterOperatorStatusCondition, missing string) string {
 	if c == nil {
 		return "it reports no " + missing

@@ -9,8 +9,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
-// UPSTREAM 002: OLM copies an OperatorCondition's spec.conditions to its
-// status, stamping observedGeneration.
+// docs/upstream.md, seed 002: OLM copies an OperatorCondition's
+// spec.conditions to its status, stamping observedGeneration.
 func TestCopyConditions(t *testing.T) {
 	c := func(typ string, status metav1.ConditionStatus, message string, since time.Time, gen int64) metav1.Condition {
 		return metav1.Condition{Type: typ, Status: status, Reason: "Because", Message: message,

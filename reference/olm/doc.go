@@ -8,7 +8,7 @@
 //     annotations (002 §Opting into OLM Supported Conditions, 002 §Example
 //     Workflow); Compile parses its expressions (package expr) and lists
 //     those that do not parse, each naming the resource, the annotation,
-//     the column and what was expected (DESIGN 002).
+//     the column and what was expected (decision 002, conformance/olm/README.md).
 //   - Judge evaluates one CR: the Upgradeable expression's three-valued
 //     value over its conditions, whether it blocks (by Reading: "holds",
 //     the default, blocks on False; "blocks" on True; Unknown never
@@ -21,10 +21,10 @@
 //     False iff one CR blocks, with the seed's message; ProbeValid; a
 //     lastTransitionTime that moves only on a change of status; and whether
 //     anything changed, so that nothing is written otherwise.
-//   - Decide is the gate's decision on an Upgrade: profile probe (the
-//     Probe named after the current CSV has Upgradeable False) or
-//     operatorcondition (OLM's shipped gate, UPSTREAM 002, with its order
-//     of checks and its messages).
+//   - Decide is the gate's decision on an Upgrade: profile probe (the Probe
+//     named after the current CSV has Upgradeable False) or operatorcondition
+//     (OLM's shipped gate, docs/upstream.md, seed 002, with its order of
+//     checks and its messages).
 //   - CopyConditions is OLM's copy of spec.conditions to status.conditions.
 //
 // The adapters (Aggregator, Gate, Copier) read, call a core and write,
@@ -41,9 +41,10 @@
 //     nil spec (002 §Example Workflow's note) and any other manager are
 //     left alone, spec and status.
 //   - An annotation under the prefix with another name than Upgradeable or
-//     Important is not an OLM supported condition: it gives no probe
-//     resource, but ProbeValid names it (Unsupported; DESIGN 002: errors
-//     rather than silence). An empty annotation counts as no expression.
+//     Important is not an OLM supported condition: it gives no probe resource,
+//     but ProbeValid names it (Unsupported; decision 002,
+//     conformance/olm/README.md: errors rather than silence). An empty
+//     annotation counts as no expression.
 //   - A probe resource whose CRD is not one of the owned CRDs aggregates
 //     nothing: the aggregator has the operator's rights (002 §Example
 //     Workflow: "The permissions of the probe will match the same

@@ -52,11 +52,11 @@ const (
 	// (breaks 002 §Example Workflow's note: a nil spec is the operator's,
 	// "SPO will not create a pod": OLM-004).
 	NilSpecAsEmpty AggregatorFlaw = "nil-spec-as-empty"
-	// MisnamedProbe keeps a Probe named after the operator rather than its
-	// CSV ("foo-operator" for "foo-operator.v1.0.0"): right in every field,
-	// where OLM's gate never looks (breaks 002 §Example Workflow: "Same name
-	// as the CSV"; DESIGN 002: a Probe the gate cannot find protects
-	// nothing: OLM-009).
+	// MisnamedProbe keeps a Probe named after the operator rather than its CSV
+	// ("foo-operator" for "foo-operator.v1.0.0"): right in every field, where
+	// OLM's gate never looks (breaks 002 §Example Workflow: "Same name as the
+	// CSV"; decision 002, conformance/olm/README.md: a Probe the gate cannot
+	// find protects nothing: OLM-009).
 	MisnamedProbe AggregatorFlaw = "misnamed-probe"
 	// OwnTexts writes Upgradeable False with its own reason and message,
 	// not the seed's example's (breaks only what 002 §Example Workflow
@@ -119,7 +119,7 @@ func (f AggregatorFlaw) Description() string {
 }
 
 // GateFlaw is a deliberate deviation of the upgrade gate from seed 002 and
-// from what OLM shipped (UPSTREAM 002). "" is the reference.
+// from what OLM shipped (docs/upstream.md, seed 002). "" is the reference.
 type GateFlaw string
 
 // The gate's flaws.
@@ -128,30 +128,30 @@ const (
 	// §Design Details: "When false, OLM will not upgrade the operator").
 	IgnoresProbe GateFlaw = "ignores-probe"
 	// IgnoresOverride, in the operatorcondition profile, reads the status
-	// even when spec.overrides has an Upgradeable entry (breaks UPSTREAM
-	// 002: an override decides alone).
+	// even when spec.overrides has an Upgradeable entry (breaks docs/upstream.md,
+	// seed 002: an override decides alone).
 	IgnoresOverride GateFlaw = "ignores-override"
 	// IgnoresGeneration does not block on an Upgradeable condition whose
 	// observedGeneration is not the OperatorCondition's generation (breaks
-	// UPSTREAM 002: "is outdated").
+	// docs/upstream.md, seed 002: "is outdated").
 	IgnoresGeneration GateFlaw = "ignores-generation"
 	// UnknownBlocks blocks on an Upgradeable condition whose status is
 	// Unknown, in both profiles (breaks 002 §Test Plan's "cannot be
-	// calculated" and UPSTREAM 002: True or Unknown allow).
+	// calculated" and docs/upstream.md, seed 002: True or Unknown allow).
 	UnknownBlocks GateFlaw = "unknown-blocks"
 	// CopiesStatusOnly is OLM's copier copying an OperatorCondition's
-	// condition only when its status changes, not when its message or
-	// reason does with the generation: the status keeps the old
-	// observedGeneration, and the gate reads it as outdated for ever
-	// (breaks UPSTREAM 002: OLM copies spec.conditions to the status,
-	// stamping observedGeneration).
+	// condition only when its status changes, not when its message or reason
+	// does with the generation: the status keeps the old observedGeneration,
+	// and the gate reads it as outdated for ever (breaks docs/upstream.md,
+	// seed 002: OLM copies spec.conditions to the status, stamping
+	// observedGeneration).
 	CopiesStatusOnly GateFlaw = "copies-status-only"
 	// UnstampedCopy is OLM's copier copying an OperatorCondition's
 	// conditions as the spec has them, without stamping observedGeneration
-	// with the generation (breaks UPSTREAM 002: OLM-008).
+	// with the generation (breaks docs/upstream.md, seed 002: OLM-008).
 	UnstampedCopy GateFlaw = "unstamped-copy"
-	// CopiesWithoutMessage is OLM's copier copying a condition's type,
-	// status and reason but not its message (breaks UPSTREAM 002: the
+	// CopiesWithoutMessage is OLM's copier copying a condition's type, status
+	// and reason but not its message (breaks docs/upstream.md, seed 002: the
 	// status conditions are the spec's: OLM-008).
 	CopiesWithoutMessage GateFlaw = "copies-without-message"
 )

@@ -19,12 +19,12 @@ const (
 	// CSV: the seed's gate (002 §Design Details).
 	ProfileProbe Profile = "probe"
 	// ProfileOperatorCondition reads the OperatorCondition named after the
-	// current CSV: what OLM shipped (UPSTREAM 002).
+	// current CSV: what OLM shipped (docs/upstream.md, seed 002).
 	ProfileOperatorCondition Profile = "operatorcondition"
 )
 
 // An Upgrade's phases and reasons. Pending while blocked; Succeeded is
-// final. The reasons are OLM's (UPSTREAM 002) where it has one.
+// final. The reasons are OLM's (docs/upstream.md, seed 002) where it has one.
 const (
 	PhasePending   = "Pending"
 	PhaseSucceeded = "Succeeded"
@@ -122,12 +122,12 @@ func plural(crd string) string {
 	return p
 }
 
-// operatorConditionBlocks is the gate OLM shipped (UPSTREAM 002), in its
-// order and message forms: no OperatorCondition allows; an Upgradeable
-// override decides alone (True allows); else the Upgradeable status
-// condition blocks when its observedGeneration is not the generation ("is
-// outdated") or it is False; True, Unknown or no condition allow. "" means
-// allowed.
+// operatorConditionBlocks is the gate OLM shipped (docs/upstream.md, seed
+// 002), in its order and message forms: no OperatorCondition allows; an
+// Upgradeable override decides alone (True allows); else the Upgradeable
+// status condition blocks when its observedGeneration is not the generation
+// ("is outdated") or it is False; True, Unknown or no condition allow. ""
+// means allowed.
 func operatorConditionBlocks(oc *OperatorCondition, flaw GateFlaw) string {
 	if oc == nil {
 		return ""

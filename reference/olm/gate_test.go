@@ -9,10 +9,10 @@ import (
 	"github.com/opcert/opcert/probe"
 )
 
-// The gate's decisions: the probe profile (002 §Design Details: "When
-// false, OLM will not upgrade the operator"; 002 §Test Plan) and the
-// operatorcondition profile (UPSTREAM 002, OLM's order and messages), with
-// the gate's flaws.
+// The gate's decisions: the probe profile (002 §Design Details: "When false,
+// OLM will not upgrade the operator"; 002 §Test Plan) and the
+// operatorcondition profile (docs/upstream.md, seed 002, OLM's order and
+// messages), with the gate's flaws.
 func TestDecide(t *testing.T) {
 	byProbe := Upgrade{From: "foo-operator.v1.0.0", To: "foo-operator.v2.0.0", Gate: ProfileProbe}
 	byOC := Upgrade{From: "foo-operator.v1.0.0", To: "foo-operator.v2.0.0", Gate: ProfileOperatorCondition}
@@ -73,7 +73,7 @@ func TestDecide(t *testing.T) {
 			want: probePending("Upgrade to foo-operator.v2.0.0 blocked by Probe foo-operator.v1.0.0: " +
 				"Upgradeable=Unknown: The operator is not upgradeable because FooProcess is running")},
 
-		{name: "UPSTREAM 002: no OperatorCondition upgrades", up: byOC, want: allowed},
+		{name: "docs/upstream.md, seed 002: no OperatorCondition upgrades", up: byOC, want: allowed},
 		{name: "override True decides alone", up: byOC,
 			gated: Gated{OperatorCondition: oc(2, upgradeable(metav1.ConditionTrue, 0, "go"), upgradeable(metav1.ConditionFalse, 2, "Migrating"))},
 			want:  allowed},

@@ -46,7 +46,7 @@ func resource(upgradeable, important string) Resource {
 	return r
 }
 
-// epoch is where virtual time starts (DESIGN: 2026-01-01T00:00:00Z).
+// epoch is where virtual time starts (sim/timeline.Epoch: 2026-01-01T00:00:00Z).
 var epoch = time.Date(2026, time.January, 1, 0, 0, 0, 0, time.UTC)
 
 // at is the virtual instant d after the start.

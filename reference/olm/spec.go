@@ -105,8 +105,9 @@ func Compile(spec probe.Spec) (resources []Resource, problems []string) {
 // Unsupported lists, as problems for ProbeValid, the annotations under the
 // condition prefix whose name is no OLM supported condition (002 §Design
 // Details: Upgradeable and Important): they give no probe resource, but an
-// author who wrote one meant something, and is told (DESIGN 002: errors
-// rather than silence). In order of CRD name, then key.
+// author who wrote one meant something, and is told (decision 002,
+// conformance/olm/README.md: errors rather than silence). In order of CRD
+// name, then key.
 func Unsupported(crds []CRD) []string {
 	sorted := slices.Clone(crds)
 	slices.SortFunc(sorted, func(a, b CRD) int { return strings.Compare(a.Name, b.Name) })

@@ -78,9 +78,10 @@ func TestSameSpec(t *testing.T) {
 	}
 }
 
-// DESIGN 002: an expression that does not parse is an error naming the
-// resource, the annotation, the column and what was expected; Important
-// allows only ||. The resource is kept, without that expression.
+// decision 002, conformance/olm/README.md: an expression that does not parse
+// is an error naming the resource, the annotation, the column and what was
+// expected; Important allows only ||. The resource is kept, without that
+// expression.
 func TestCompile(t *testing.T) {
 	for _, tc := range []struct {
 		name        string
@@ -124,8 +125,9 @@ func TestCompile(t *testing.T) {
 	}
 }
 
-// DESIGN 002: an annotation under the condition prefix with a name OLM does
-// not support is an error ProbeValid names (CRD, key), not silence.
+// decision 002, conformance/olm/README.md: an annotation under the condition
+// prefix with a name OLM does not support is an error ProbeValid names (CRD,
+// key), not silence.
 func TestUnsupported(t *testing.T) {
 	crds := []CRD{
 		foosCRD(map[string]string{keyUpgradeable: "!Migrating", "olm.operatorframework.io/condition.Degraded": "Broken", "olm.operatorframework.io/condition.Available": "Up"}),

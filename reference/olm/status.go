@@ -13,8 +13,8 @@ import (
 	"github.com/opcert/opcert/probe"
 )
 
-// The Probe's conditions (002 §Example Workflow; ProbeValid is DESIGN
-// 002's).
+// The Probe's conditions (002 §Example Workflow; ProbeValid is
+// opcert's: decision 002, conformance/olm/README.md).
 const (
 	ConditionUpgradeable = "Upgradeable"
 	ConditionProbeValid  = "ProbeValid"

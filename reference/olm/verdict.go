@@ -12,8 +12,9 @@ import (
 type Reading string
 
 const (
-	// ReadingHolds (the default, DESIGN 002): the expression states when
-	// the operator is upgradeable; a CR blocks iff it evaluates to False.
+	// ReadingHolds (the default, decision 002, conformance/olm/README.md): the
+	// expression states when the operator is upgradeable; a CR blocks iff it
+	// evaluates to False.
 	ReadingHolds Reading = "holds"
 	// ReadingBlocks (002 §Test Plan read literally): a CR blocks iff the
 	// expression evaluates to True.

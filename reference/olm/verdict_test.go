@@ -9,9 +9,9 @@ import (
 	"github.com/opcert/opcert/reference/olm/expr"
 )
 
-// Judge, one CR at a time: 002 §Example Workflow's CR, each line of 002
-// §Test Plan under both readings (DESIGN 002), Kleene's Unknowns, and the
-// flaws that change a verdict.
+// Judge, one CR at a time: 002 §Example Workflow's CR, each line of 002 §Test
+// Plan under both readings (decision 002, conformance/olm/README.md), Kleene's
+// Unknowns, and the flaws that change a verdict.
 func TestJudge(t *testing.T) {
 	for _, tc := range []struct {
 		name    string
@@ -36,10 +36,10 @@ func TestJudge(t *testing.T) {
 			res: resource("!Migrating", ""), conds: conds("Migrating=Unknown"), value: expr.Unknown},
 		{name: "002 §Test Plan: cannot be calculated does not block under the blocks reading either",
 			res: resource("Migrating", ""), conds: nil, reading: ReadingBlocks, value: expr.Unknown},
-		{name: "002 §Test Plan, read through DESIGN 002: an expression that holds does not block",
+		{name: "002 §Test Plan, read through decision 002: an expression that holds does not block",
 			res: resource("FinishedMigrating && ReadyToGo", ""), conds: conds("FinishedMigrating=True", "ReadyToGo=True"),
 			value: expr.True},
-		{name: "002 §Test Plan, read through DESIGN 002: an expression that does not hold blocks",
+		{name: "002 §Test Plan, read through decision 002: an expression that does not hold blocks",
 			res: resource("FinishedMigrating && ReadyToGo", ""), conds: conds("FinishedMigrating=True", "ReadyToGo=False"),
 			value: expr.False, blocks: true, reasons: []string{"FinishedMigrating && ReadyToGo"}},
 		{name: "002 §Test Plan read literally (blocks): blocked if the boolean expression is true",

@@ -10,12 +10,12 @@ import (
 )
 
 // Profile is which operator the reference plays: the seed's, or what
-// stackabletech/operator-rs shipped (UPSTREAM 004).
+// stackabletech/operator-rs shipped (docs/upstream.md, seed 004).
 type Profile string
 
 const (
 	// ProfileSeed is 004 §Implementation details read row by row
-	// (DESIGN 004), the default.
+	// (decision 004, conformance/stackable/README.md), the default.
 	ProfileSeed Profile = "seed"
 	// ProfileOperatorRS is operator-rs's crates/stackable-operator/src/
 	// status/condition/ and cluster_resources.rs: Available from replica

@@ -20,7 +20,7 @@ type Condition struct {
 }
 
 // The condition types of 004 §Implementation details, and operator-rs's
-// name for Paused (UPSTREAM 004).
+// name for Paused (docs/upstream.md, seed 004).
 const (
 	TypeAvailable            = "Available"
 	TypeProgressing          = "Progressing"
@@ -30,9 +30,9 @@ const (
 	TypeReconciliationPaused = "ReconciliationPaused"
 )
 
-// The reasons (the ADR gives none; DESIGN 004 names them in CamelCase),
-// one per row of 004 §Implementation details, and Stopped for the
-// conditions a stop overrides.
+// The reasons (the ADR gives none; decision 004,
+// conformance/stackable/README.md names them in CamelCase), one per row of 004
+// §Implementation details, and Stopped for the conditions a stop overrides.
 const (
 	ReasonAvailable           = "Available"
 	ReasonReplicasUnavailable = "ReplicasUnavailable"
@@ -83,7 +83,7 @@ type Verdict struct {
 
 // Message is the row's Example Message with the pods and phases in place
 // of "[Pod1,Pod2]" and "[Unknown,Failed]": names in brackets,
-// comma-separated without spaces (DESIGN 004).
+// comma-separated without spaces (decision 004, conformance/stackable/README.md).
 func (v Verdict) Message() string {
 	phases := make([]string, len(v.Phases))
 	for i, p := range v.Phases {

@@ -5,12 +5,12 @@
 // controller-runtime adapter.
 //
 // The core reads nothing and takes time as an argument:
-//   - Over is 004 §Implementation details' table over a cluster, row by
-//     row (Available, Progressing, Degraded): its workloads' replicas
-//     against what its spec asks, "any_pod" over all of their pods
-//     (DESIGN 004); Evaluate is a cluster of one workload. The messages are the
-//     table's Example Message column, with the offending pods' names and
-//     phases in place of "[Pod1,Pod2]" and "[Unknown,Failed]".
+//   - Over is 004 §Implementation details' table over a cluster, row by row
+//     (Available, Progressing, Degraded): its workloads' replicas against what
+//     its spec asks, "any_pod" over all of their pods (decision 004,
+//     conformance/stackable/README.md); Evaluate is a cluster of one workload.
+//     The messages are the table's Example Message column, with the offending
+//     pods' names and phases in place of "[Pod1,Pod2]" and "[Unknown,Failed]".
 //   - Table adds Paused and Stopped from the operator-command annotation
 //     and lets Stopped override the rest (Available False, "No Pods
 //     running."); Status stamps the conditions with the write's time as
@@ -28,7 +28,8 @@
 // writes nothing and returns its error, for the caller to retry with
 // backoff.
 //
-// Choices where the seed is silent (DESIGN 004; each has its table test):
+// Choices where the seed is silent (decision 004,
+// conformance/stackable/README.md; each has its table test):
 //   - Where Progressing's rows overlap (replicas missing, a pod Failed,
 //     others running) the Failed row wins: a failed pod stops progress.
 //   - Fewer replicas available and no pod Unknown or Failed is progress,

@@ -25,20 +25,21 @@ const (
 	// Stopped True: "All replicas are set to 0").
 	StopKeepsReplicas Flaw = "stop-keeps-replicas"
 	// StoppedAvailable publishes Available by the letter of its row while
-	// stopped: True once 0 of 0 replicas are available (breaks DESIGN 004:
-	// Stopped means Available False).
+	// stopped: True once 0 of 0 replicas are available (breaks decision 004,
+	// conformance/stackable/README.md: Stopped means Available False).
 	StoppedAvailable Flaw = "stopped-available"
 	// MovingTransition sets every lastTransitionTime to the write's time,
-	// whether its status changed or not (breaks DESIGN 004: it moves only
-	// with the status).
+	// whether its status changed or not (breaks decision 004,
+	// conformance/stackable/README.md: it moves only with the status).
 	MovingTransition Flaw = "moving-transition"
 	// NoProbeTime omits lastProbeTime (departs from 004 §Set Status
 	// Conditions Only's examples, where every condition carries it: a
 	// Style rule's warning).
 	NoProbeTime Flaw = "no-probe-time"
-	// Late writes, at each reconcile, the conditions the reconcile before
-	// it computed: one change behind (breaks DESIGN 004: the conditions
-	// match the table within one reconcile).
+	// Late writes, at each reconcile, the conditions the reconcile before it
+	// computed: one change behind (breaks decision 004,
+	// conformance/stackable/README.md: the conditions match the table within
+	// one reconcile).
 	Late Flaw = "late"
 	// SilentPause stops writing the workloads while Paused, as it must,
 	// but publishes Paused False (breaks 004 §Implementation details,

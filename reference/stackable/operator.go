@@ -101,12 +101,12 @@ func (o *Operator) serves(ns string) bool {
 	return len(o.o.Namespaces) == 0 || slices.Contains(o.o.Namespaces, ns)
 }
 
-// Reconcile brings one SampleCluster's workloads and status up to date;
-// a request without a name does so for every SampleCluster of its
-// namespace. A cluster it cannot render (Desired's error) fails the
-// reconcile, to be retried with backoff, and its status is not written:
-// the table applies only after a reconcile without errors (004
-// §Implementation details' precondition, DESIGN 004).
+// Reconcile brings one SampleCluster's workloads and status up to date; a
+// request without a name does so for every SampleCluster of its namespace. A
+// cluster it cannot render (Desired's error) fails the reconcile, to be
+// retried with backoff, and its status is not written: the table applies only
+// after a reconcile without errors (004 §Implementation details' precondition,
+// decision 004, conformance/stackable/README.md).
 func (o *Operator) Reconcile(ctx context.Context, req reconcile.Request) (reconcile.Result, error) {
 	if !o.serves(req.Namespace) {
 		return reconcile.Result{}, nil
@@ -310,7 +310,7 @@ func (o *Operator) observe(ctx context.Context, c Cluster, owned []client.Object
 		}
 		st := stateOf(owned[i], byRole[r.Name])
 		if r.Kind != DaemonSet && o.o.Profile == ProfileSeed && o.o.Flaw != DesiredFromWorkload {
-			st.Replicas = r.Replicas // the cluster's spec says what is desired (DESIGN 004)
+			st.Replicas = r.Replicas // the cluster's spec says what is desired (decision 004, conformance/stackable/README.md)
 		}
 		out = append(out, st)
 	}

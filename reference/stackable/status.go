@@ -22,13 +22,12 @@ type ClusterState struct {
 }
 
 // Table is the cluster's conditions without times, in the order they are
-// written: the rows over its workloads (Over), then
-// Paused and Stopped from the annotation (004 §Implementation details).
-// Stopped overrides the merged rows: Available False with the ADR's
-// example message "No Pods running." (004 §Set Status Conditions Only;
-// DESIGN 004: Stopped means 0 replicas and Available False), Progressing
-// and Degraded False, all with reason Stopped. The operator-rs profile
-// is operatorRS's.
+// written: the rows over its workloads (Over), then Paused and Stopped from
+// the annotation (004 §Implementation details). Stopped overrides the merged
+// rows: Available False with the ADR's example message "No Pods running." (004
+// §Set Status Conditions Only; decision 004, conformance/stackable/README.md:
+// Stopped means 0 replicas and Available False), Progressing and Degraded
+// False, all with reason Stopped. The operator-rs profile is operatorRS's.
 func Table(s ClusterState) []Condition {
 	if s.Profile == ProfileOperatorRS {
 		return operatorRS(s)
@@ -105,14 +104,14 @@ func unknownAsRunning(pods []Pod) []Pod {
 	return out
 }
 
-// Status is the cluster's conditions given those it has (prev) and now,
-// and whether to write them. It writes only when a condition's status,
-// reason or message changes, or one is missing (no churn); a write
-// stamps every condition with now as lastProbeTime (the ADR's examples:
-// all conditions of a write share it; operator-rs has no lastProbeTime)
-// and moves a lastTransitionTime only when its status changes (DESIGN
-// 004). Conditions of other types in prev are kept, after the table's.
-// Without a write, conds is prev.
+// Status is the cluster's conditions given those it has (prev) and now, and
+// whether to write them. It writes only when a condition's status, reason or
+// message changes, or one is missing (no churn); a write stamps every
+// condition with now as lastProbeTime (the ADR's examples: all conditions of a
+// write share it; operator-rs has no lastProbeTime) and moves a
+// lastTransitionTime only when its status changes (decision 004,
+// conformance/stackable/README.md). Conditions of other types in prev are
+// kept, after the table's. Without a write, conds is prev.
 func Status(s ClusterState, prev []Condition, now time.Time) (conds []Condition, write bool) {
 	return s.stamp(Table(s), prev, now)
 }

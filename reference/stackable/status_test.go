@@ -22,8 +22,8 @@ var (
 	reconcil = cond(TypePaused, metav1.ConditionFalse, ReasonReconciling, "The cluster is currently reconciled by the operator.")
 )
 
-// 004 §Implementation details, Paused and Stopped rows, and DESIGN 004's
-// Stopped override.
+// 004 §Implementation details, Paused and Stopped rows, and the Stopped
+// override of decision 004 (conformance/stackable/README.md).
 func TestTable(t *testing.T) {
 	stopping := []WorkloadState{{Kind: StatefulSet, Name: "c-server", Replicas: 0, AvailableReplicas: 2, Pods: pods("c-server-0", "Running", "c-server-1", "Failed")}}
 	stoppedRow := cond(TypeStopped, metav1.ConditionTrue, ReasonStopped, "The cluster is currently stopped. All replicas are set to 0.")
@@ -42,7 +42,7 @@ func TestTable(t *testing.T) {
 				cond(TypeProgressing, metav1.ConditionFalse, ReasonReplicasAvailable, MessageDesired),
 				cond(TypeDegraded, metav1.ConditionFalse, ReasonNotDegraded, MessageDesired),
 				cond(TypePaused, metav1.ConditionTrue, ReasonPaused, "The cluster is currently not reconciled by the operator."), running}},
-		{"004 §Implementation details, Stopped True, DESIGN 004: Available False with 'No Pods running.' while pods still run or fail",
+		{"004 §Implementation details, Stopped True, decision 004: Available False with 'No Pods running.' while pods still run or fail",
 			ClusterState{Cluster: Cluster{Command: CommandStopped}, Workloads: stopping}, []Condition{
 				cond(TypeAvailable, metav1.ConditionFalse, ReasonStopped, "No Pods running."),
 				cond(TypeProgressing, metav1.ConditionFalse, ReasonStopped, MessageStopped),
@@ -52,7 +52,7 @@ func TestTable(t *testing.T) {
 				cond(TypeAvailable, metav1.ConditionTrue, ReasonAvailable, MessageDesired),
 				cond(TypeProgressing, metav1.ConditionFalse, ReasonReplicasAvailable, MessageDesired),
 				cond(TypeDegraded, metav1.ConditionFalse, ReasonNotDegraded, MessageDesired), reconcil, running}},
-		{"DESIGN 004: the seed profile ignores spec.clusterOperation",
+		{"decision 004: the seed profile ignores spec.clusterOperation",
 			ClusterState{Cluster: Cluster{Spec: Spec{ClusterOperation: ClusterOperation{ReconciliationPaused: true, Stopped: true}}}, Workloads: healthy}, []Condition{
 				cond(TypeAvailable, metav1.ConditionTrue, ReasonAvailable, MessageDesired),
 				cond(TypeProgressing, metav1.ConditionFalse, ReasonReplicasAvailable, MessageDesired),
@@ -66,9 +66,9 @@ func TestTable(t *testing.T) {
 	}
 }
 
-// DESIGN 004's times: a write only on a change of status, reason or
-// message; lastProbeTime the write's; lastTransitionTime moved only by a
-// change of status.
+// The times of decision 004 (conformance/stackable/README.md): a write only on
+// a change of status, reason or message; lastProbeTime the write's;
+// lastTransitionTime moved only by a change of status.
 func TestStatus(t *testing.T) {
 	t0 := metav1.NewTime(timeline.Epoch)
 	t1 := timeline.Epoch.Add(time.Minute)

@@ -29,7 +29,8 @@ type WorkloadState struct {
 	Name string
 	// Replicas is spec.replicas (StatefulSet, Deployment) or
 	// status.desiredNumberScheduled (DaemonSet); AvailableReplicas is
-	// status.availableReplicas or status.numberAvailable (DESIGN 004).
+	// status.availableReplicas or status.numberAvailable (decision 004,
+	// conformance/stackable/README.md).
 	Replicas, AvailableReplicas int32
 	// NumberReady is a DaemonSet's status.numberReady, which the
 	// operator-rs profile reads instead (daemonset.rs).
@@ -47,10 +48,10 @@ type Conditions struct {
 // (Over of it alone).
 func Evaluate(w WorkloadState) Conditions { return Over([]WorkloadState{w}) }
 
-// Over is 004 §Implementation details over a cluster, row by row (DESIGN
-// 004): availableReplicas == replicas when every workload has as many
-// available as its role asks, < when one has fewer, and "any_pod" over
-// the pods of all of them:
+// Over is 004 §Implementation details over a cluster, row by row (decision
+// 004, conformance/stackable/README.md): availableReplicas == replicas when
+// every workload has as many available as its role asks, < when one has fewer,
+// and "any_pod" over the pods of all of them:
 //   - Available True iff availableReplicas == replicas; else Unknown if
 //     a pod has phase Unknown; else False.
 //   - Progressing False iff availableReplicas == replicas; else False if

@@ -33,8 +33,9 @@ var (
 	notDegraded     = want{metav1.ConditionFalse, ReasonNotDegraded, "The cluster has the desired amount of replicas."}
 )
 
-// One case per row of 004 §Implementation details, and one per case where
-// rows overlap or leave the state open (DESIGN 004).
+// One case per row of 004 §Implementation details, and one per case where rows
+// overlap or leave the state open (decision 004,
+// conformance/stackable/README.md).
 func TestEvaluate(t *testing.T) {
 	for _, tc := range []struct {
 		name                             string
@@ -57,26 +58,26 @@ func TestEvaluate(t *testing.T) {
 			availableFalse,
 			want{metav1.ConditionFalse, ReasonPodFailed, "The cluster does not have the desired amount of replicas. At least one Pod [s-1,s-2] has Phase Failed."},
 			want{metav1.ConditionTrue, ReasonPodsUnhealthy, "The cluster has less than the desired amount of replicas. At least one Pod [s-1,s-2] has Phase [Failed]."}},
-		{"DESIGN 004: Progressing's rows overlap on a pod Failed and one running: the Failed row wins; Unknown and Failed both named by Degraded",
+		{"decision 004: Progressing's rows overlap on a pod Failed and one running: the Failed row wins; Unknown and Failed both named by Degraded",
 			WorkloadState{Replicas: 3, AvailableReplicas: 1, Pods: pods("s-0", "Running", "s-1", "Failed", "s-2", "Unknown")},
 			want{metav1.ConditionUnknown, ReasonPodPhaseUnknown, "The cluster has not the desired amount of replicas. At least one Pod [s-2] has phase Unknown."},
 			want{metav1.ConditionFalse, ReasonPodFailed, "The cluster does not have the desired amount of replicas. At least one Pod [s-1] has Phase Failed."},
 			want{metav1.ConditionTrue, ReasonPodsUnhealthy, "The cluster has less than the desired amount of replicas. At least one Pod [s-1,s-2] has Phase [Unknown,Failed]."}},
-		{"DESIGN 004: no pod at all yet is progress",
+		{"decision 004: no pod at all yet is progress",
 			WorkloadState{Replicas: 3},
 			availableFalse, progressingTrue, notDegraded},
-		{"DESIGN 004: availableReplicas > replicas (a scale-down in flight) is not degraded, even with a pod Failed",
+		{"decision 004: availableReplicas > replicas (a scale-down in flight) is not degraded, even with a pod Failed",
 			WorkloadState{Replicas: 2, AvailableReplicas: 3, Pods: pods("s-0", "Running", "s-1", "Running", "s-2", "Running", "s-3", "Failed")},
 			availableFalse,
 			want{metav1.ConditionFalse, ReasonPodFailed, "The cluster does not have the desired amount of replicas. At least one Pod [s-3] has Phase Failed."},
 			notDegraded},
-		{"DESIGN 004: availableReplicas > replicas without a failed pod is progress",
+		{"decision 004: availableReplicas > replicas without a failed pod is progress",
 			WorkloadState{Replicas: 2, AvailableReplicas: 3, Pods: pods("s-0", "Running", "s-1", "Running", "s-2", "Running")},
 			availableFalse, progressingTrue, notDegraded},
-		{"DESIGN 004: all replicas available beside a Failed pod (a replaced one): the equal rows win",
+		{"decision 004: all replicas available beside a Failed pod (a replaced one): the equal rows win",
 			WorkloadState{Replicas: 2, AvailableReplicas: 2, Pods: pods("s-0", "Running", "s-1", "Running", "old", "Failed")},
 			availableTrue, progressingDone, notDegraded},
-		{"DESIGN 004: a DaemonSet counts desiredNumberScheduled and numberAvailable",
+		{"decision 004: a DaemonSet counts desiredNumberScheduled and numberAvailable",
 			WorkloadState{Kind: DaemonSet, Replicas: 2, AvailableReplicas: 2, NumberReady: 2, Pods: pods("a-x", "Running", "a-y", "Running")},
 			availableTrue, progressingDone, notDegraded},
 	} {
@@ -95,8 +96,8 @@ func TestEvaluate(t *testing.T) {
 	}
 }
 
-// DESIGN 004: the rows over a cluster's workloads, "any_pod" over all of
-// their pods.
+// decision 004, conformance/stackable/README.md: the rows over a cluster's
+// workloads, "any_pod" over all of their pods.
 func TestOver(t *testing.T) {
 	ok := WorkloadState{Replicas: 2, AvailableReplicas: 2}
 	starting := WorkloadState{Replicas: 2, AvailableReplicas: 1, Pods: pods("web-b", "Pending")}

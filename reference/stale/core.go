@@ -27,7 +27,8 @@ func humanDuration(d time.Duration) string {
 }
 
 // Watched are the condition types the detector looks at (000 §Proposal ¶2);
-// Failing is Degraded's older name (DESIGN 001).
+// Failing is Degraded's older name (decision 001,
+// conformance/clusteroperator/README.md).
 var Watched = []configv1.ClusterStatusConditionType{
 	configv1.OperatorDegraded, "Failing", configv1.OperatorAvailable, configv1.OperatorProgressing, configv1.OperatorUpgradeable,
 }

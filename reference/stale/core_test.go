@@ -159,7 +159,7 @@ func TestSeed000(t *testing.T) {
 		only := []configv1.ClusterOperatorStatusCondition{cond("EvaluationConditionsDetected", configv1.ConditionFalse, "x", 0)}
 		walk(t, p, []look{{at: time.Hour, conds: only, wantNext: -1}})
 	})
-	t.Run("DESIGN 001 Failing is watched like Degraded", func(t *testing.T) {
+	t.Run("decision 001 Failing is watched like Degraded", func(t *testing.T) {
 		conds := []configv1.ClusterOperatorStatusCondition{cond("Failing", configv1.ConditionFalse, "fine", 0)}
 		walk(t, p, []look{{at: 10 * m, conds: conds, wantWrite: true, wantNext: 20 * m, check: func(t *testing.T, w []configv1.ClusterOperatorStatusCondition) {
 			if w[0].Message != ChallengePrefix+"fine" {

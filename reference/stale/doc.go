@@ -1,12 +1,14 @@
 // Package stale is the reference implementation of stale ClusterOperator
-// detection (seed 000, with the reading in DESIGN.md "Seed decisions").
+// detection (seed 000, as decision 000
+// of conformance/stale/README.md reads it; the table cites it as "decision
+// 000").
 //
 // Rule table (every row is a test case in core_test.go):
 //
 //	000 §Proposal ¶2   watch Degraded (or Failing), Available, Progressing, Upgradeable
 //	000 §Proposal ¶2   no movement for ChallengeAfter (10m): one write prefixes every
 //	                   watched message with ChallengePrefix, verbatim
-//	DESIGN 000         movement = a newer lastTransitionTime, or any change to a watched
+//	decision 000       movement = a newer lastTransitionTime, or any change to a watched
 //	                   condition not written by the detector (an answer is movement,
 //	                   so a healthy operator is not challenged in a loop)
 //	000 §Proposal ¶3   the operator answers by writing the message back

@@ -1,23 +1,22 @@
-// Package staticpod is the reference implementation of the static pod
-// fallback (seed 003, with the reading in DESIGN.md "Seed decisions"): four
-// roles, each a pure core from what it observes and now to the writes it
-// wants and the next instant it needs to look again. No core reads a clock,
-// a file or the API; the caller (an adapter) does the I/O, runs the file
+// Package staticpod is the reference implementation of the static pod fallback
+// (seed 003, as decision 003 of conformance/staticpod/README.md reads it):
+// four roles, each a pure core from what it observes and now to the writes it
+// wants and the next instant it needs to look again. No core reads a clock, a
+// file or the API; the caller (an adapter) does the I/O, runs the file
 // operations (contract.Op) in order, and passes back the memory a core
 // returns. The views and decisions are the role contract's
-// (conformance/staticpod/contract), which every subject speaks; this
-// package holds only the reference's decisions, its parameters and its
-// profiles.
+// (conformance/staticpod/contract), which every subject speaks; this package
+// holds only the reference's decisions, its parameters and its profiles.
 //
 // Roles and the sections they follow:
 //
 //	Monitor  startup-monitor  003 §Proposal, §Readiness, §Upgrade / Downgrade Strategy
 //	Install  installer        003 §Coordination
-//	Operate  operator         003 §Retries, §User Stories 2 to 4, DESIGN 003
+//	Operate  operator         003 §Retries, §User Stories 2 to 4, decision 003
 //	Prune    pruner           003 §Pruner
 //
-// Profiles: Seed is the seed as DESIGN.md reads it; LibraryGo is what
-// openshift/library-go shipped (UPSTREAM.md). They differ only in their
+// Profiles: Seed is the seed as decision 003 reads it; LibraryGo is what
+// openshift/library-go shipped (docs/upstream.md). They differ only in their
 // parameters (readiness steps, back-off, reasons never retried, condition
 // type and text, the pruner's view of last-known-good), and so will the
 // broken variants: a timeout, a back-off, whether the lock or the

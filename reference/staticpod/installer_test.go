@@ -22,7 +22,7 @@ func TestInstall(t *testing.T) {
 			{Kind: contract.ReleaseLock},
 		}},
 		{name: "003 §Coordination: the lock held, the installer waits", p: Seed().Installer, lockHeld: true},
-		{name: "UPSTREAM library-go: the same, under its flock", p: LibraryGo().Installer, lockHeld: true},
+		{name: "upstream library-go: the same, under its flock", p: LibraryGo().Installer, lockHeld: true},
 		{name: "003 §Coordination: an installer that ignores the lock writes at once, without it", p: InstallerParams{}, lockHeld: true, want: []contract.Op{
 			{Kind: contract.WriteResources, Revision: 7},
 			{Kind: contract.WriteManifest, Pod: contract.StartupMonitor, Revision: 7},

@@ -150,14 +150,14 @@ func TestOperator(t *testing.T) {
 		odd.Annotations[contract.AnnotationFallbackForRevision] = "five"
 		walkOperator(t, seed, []step{{at: 0, node: node(odd), degraded: true, reason: contract.NotReady, next: never}})
 	})
-	t.Run("DESIGN 003: no fallback, not Degraded", func(t *testing.T) {
+	t.Run("decision 003: no fallback, not Degraded", func(t *testing.T) {
 		walkOperator(t, seed, []step{
 			{at: 0, node: node(running(5, true)), next: never},
 			{at: 0, node: node(nil), next: never},
 		})
 	})
 
-	t.Run("UPSTREAM library-go: its condition and text; every reason retried after 20m; False once the retry lands", func(t *testing.T) {
+	t.Run("upstream library-go: its condition and text; every reason retried after 20m; False once the retry lands", func(t *testing.T) {
 		walkOperator(t, lib, []step{
 			{at: 0, node: node(fellBack("a", contract.CrashLooping)), degraded: true, reason: contract.CrashLooping, next: 20 * m,
 				contains: []string{"a static pod kas-node was rolled back to revision 5 due to " + fallbackMessage}},
@@ -178,7 +178,7 @@ func TestBackoff(t *testing.T) {
 	}{
 		{name: "003 §Retries: from 10m, doubling, capped at 6h", b: Seed().Operator.Backoff,
 			want: []time.Duration{10 * m, 20 * m, 40 * m, 80 * m, 160 * m, 320 * m, 6 * time.Hour, 6 * time.Hour}},
-		{name: "UPSTREAM library-go: 10m * 2^count from count 1, capped at 2h", b: LibraryGo().Operator.Backoff,
+		{name: "upstream library-go: 10m * 2^count from count 1, capped at 2h", b: LibraryGo().Operator.Backoff,
 			want: []time.Duration{20 * m, 40 * m, 80 * m, 2 * time.Hour, 2 * time.Hour}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

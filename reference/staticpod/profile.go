@@ -6,7 +6,7 @@ import (
 	"github.com/opcert/opcert/conformance/staticpod/contract"
 )
 
-// The further reasons library-go's checks give (UPSTREAM.md), spelled as
+// The further reasons library-go's checks give (docs/upstream.md), spelled as
 // shipped, PodNodReady included.
 const (
 	UnexpectedRevision contract.Reason = "UnexpectedRevision"
@@ -25,7 +25,7 @@ type Profile struct {
 	Pruner    PrunerParams
 }
 
-// Seed is seed 003 as DESIGN.md reads it. Each call returns fresh values,
+// Seed is seed 003 as decision 003 reads it. Each call returns fresh values,
 // so a caller may change one without touching another's.
 func Seed() Profile {
 	return Profile{
@@ -45,7 +45,7 @@ func Seed() Profile {
 	}
 }
 
-// LibraryGo is what openshift/library-go shipped (UPSTREAM.md "Static pod
+// LibraryGo is what openshift/library-go shipped (docs/upstream.md "Static pod
 // fallback"): no NeverStartedUp or CrashLooping, its own check order, a
 // first retry after 20m (10m * 2^count with the count already 1) capped at
 // 2h for every reason, a StaticPodFallbackRevisionDegraded condition set

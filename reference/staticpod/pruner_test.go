@@ -20,7 +20,7 @@ func TestPrune(t *testing.T) {
 		{name: "003 §Pruner: keeping none still spares last-known-good", p: Seed().Pruner, revisions: revisions, keep: 0, lkg: 3, want: []int{1, 2, 4, 5, 6, 7, 8, 9, 10}},
 		{name: "003 §Pruner: fewer revisions than kept, nothing to delete", p: Seed().Pruner, revisions: []int{2, 3}, keep: 5, lkg: 2},
 		{name: "003 §Pruner: a revision listed twice is counted once", p: Seed().Pruner, revisions: []int{4, 4, 3, 2}, keep: 2, want: []int{2}},
-		{name: "UPSTREAM library-go: the pruner deletes the last-known-good revision, the link dangles", p: LibraryGo().Pruner, revisions: revisions, keep: 5, lkg: 3, want: []int{1, 2, 3, 4, 5}},
+		{name: "upstream library-go: the pruner deletes the last-known-good revision, the link dangles", p: LibraryGo().Pruner, revisions: revisions, keep: 5, lkg: 3, want: []int{1, 2, 3, 4, 5}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			if got := Prune(c.p, c.revisions, c.keep, c.lkg); !reflect.DeepEqual(got, c.want) {

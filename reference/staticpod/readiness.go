@@ -105,7 +105,7 @@ func mirrorReady(reason contract.Reason) Step {
 	}
 }
 
-// LibraryGoSteps is library-go's order (UPSTREAM.md): no old-revision
+// LibraryGoSteps is library-go's order (docs/upstream.md): no old-revision
 // pod, /healthz/etcd, /healthz, /readyz, the mirror pod at the revision,
 // the pod Ready. It has no termination.log steps.
 func LibraryGoSteps() []Step {

@@ -7,13 +7,14 @@
 // A Node is a real directory tree in a per-node temporary directory, so that
 // an external startup-monitor binary can be pointed at it later. Paths given
 // to it are node paths ("/etc/kubernetes/manifests/kube-apiserver-pod.yaml"),
-// the layout is the seed's, with one reading taken from DESIGN 003: the seed
-// writes pod manifests into "/etc/kubernetes", DESIGN puts them, like the
-// kubelet's usual staticPodPath, in "/etc/kubernetes/manifests", and so does
-// this package. The resource directory of a revision is
-// "/etc/kubernetes/static-pods/<operand>-pod-<N>" and "last-known-good" in
-// the same directory links to one of them (upstream library-go links
-// "<operand>-last-known-good" to the manifest file instead; DESIGN's name is
+// the layout is the seed's, with one reading taken from decision 003
+// (conformance/staticpod/README.md): the seed writes pod manifests into
+// "/etc/kubernetes", the decision puts them, like the kubelet's usual
+// staticPodPath, in "/etc/kubernetes/manifests", and so does this package. The
+// resource directory of a revision is
+// "/etc/kubernetes/static-pods/<operand>-pod-<N>" and "last-known-good" in the
+// same directory links to one of them (upstream library-go links
+// "<operand>-last-known-good" to the manifest file instead; the seed's name is
 // kept, and Symlink takes any target).
 //
 // Every change is made by an actor (Node.As) and reported, at the node

@@ -18,7 +18,7 @@ import (
 	testingclock "k8s.io/utils/clock/testing"
 )
 
-// epoch is where virtual time starts in every run (DESIGN, "Virtual time").
+// epoch is where virtual time starts in every run (sim/timeline.Epoch).
 var epoch = time.Date(2026, time.January, 1, 0, 0, 0, 0, time.UTC)
 
 const kas = "kube-apiserver"

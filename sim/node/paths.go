@@ -6,8 +6,8 @@ import (
 	"strings"
 )
 
-// The node paths of seed 003 (DESIGN 003: manifests in
-// /etc/kubernetes/manifests, see the package doc).
+// The node paths of seed 003 (decision 003, conformance/staticpod/README.md:
+// manifests in /etc/kubernetes/manifests, see the package doc).
 const (
 	ManifestsDir  = "/etc/kubernetes/manifests"
 	StaticPodsDir = "/etc/kubernetes/static-pods"

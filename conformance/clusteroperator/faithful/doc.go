@@ -1,8 +1,8 @@
-// Package faithful holds component operators of seed 001 written from the
-// seed alone, not from reference/component (it neither imports nor copies
-// it): the faithful variants the self-test plays on every built-in to show
-// that the CO rules accept more than the reference (DESIGN "The reference
-// is one faithful implementation; the rules accept all of them").
+// Package faithful holds component operators of seed 001 written from the seed
+// alone, not from reference/component (it neither imports nor copies it): the
+// faithful variants the self-test plays on every built-in to show that the CO
+// rules accept more than the reference (the reference is one faithful
+// implementation; the rules accept all of them).
 //
 // One operator, two variants (Variant), each differing from the reference
 // wherever seed 001 allows:

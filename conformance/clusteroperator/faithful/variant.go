@@ -16,8 +16,9 @@ type Variant struct {
 	// Requeue, if set, is how long after a change it looks (a requeue);
 	// otherwise it looks on a Resync grid, whatever changed.
 	Requeue, Resync time.Duration
-	// Failing names the condition that says something is wrong by its
-	// older name (DESIGN 001: the same condition as Degraded).
+	// Failing names the condition that says something is wrong by its older
+	// name (decision 001, conformance/clusteroperator/README.md: the same
+	// condition as Degraded).
 	Failing bool
 	// Quorum reads "functional" (Available) as more than half of each
 	// operand ready; otherwise one ready pod each.

@@ -8,19 +8,19 @@ import (
 	"github.com/opcert/opcert/sim/timeline"
 )
 
-// CO-010: once a component has been installed (its installation complete,
-// or Available=True reported), Available is True whenever its operands
-// serve at full strength, from the reaction bound (+Tolerance) after they
-// came to it until they leave it (001 §Conditions: "`Available` must be
-// true if the operand is functional and available in the cluster at the
-// level in status. If this is false, it means there is an outage";
-// DESIGN 001: judged for the whole run, not only its first True). Full
-// strength, whatever the version of each pod, is a Deployment's replicas
-// ready and a ready pod on each of a DaemonSet's nodes (world.serving):
-// an operator may well call less an outage (a quorum lost), but not that.
-// Not judged: a component with no operand on the timeline, a window its
-// operator was down in before the status was due, one the run or the
-// serving ends before the status is due. The verdict measures each
+// CO-010: once a component has been installed (its installation complete, or
+// Available=True reported), Available is True whenever its operands serve at
+// full strength, from the reaction bound (+Tolerance) after they came to it
+// until they leave it (001 §Conditions: "`Available` must be true if the
+// operand is functional and available in the cluster at the level in status.
+// If this is false, it means there is an outage"; decision 001,
+// conformance/clusteroperator/README.md: judged for the whole run, not only
+// its first True). Full strength, whatever the version of each pod, is a
+// Deployment's replicas ready and a ready pod on each of a DaemonSet's nodes
+// (world.serving): an operator may well call less an outage (a quorum lost),
+// but not that. Not judged: a component with no operand on the timeline, a
+// window its operator was down in before the status was due, one the run or
+// the serving ends before the status is due. The verdict measures each
 // reaction, from full strength to the write that reported Available.
 func (c Config) availableWhileServing(j *judge.Judging) judge.Verdict {
 	var g judge.Findings

@@ -8,9 +8,10 @@ import (
 	"github.com/opcert/opcert/sim/timeline"
 )
 
-// 001 §Conditions: "`Available` must be true if the operand is functional
-// and available in the cluster at the level in status. If this is false,
-// it means there is an outage"; DESIGN 001: judged for the whole run.
+// 001 §Conditions: "`Available` must be true if the operand is functional and
+// available in the cluster at the level in status. If this is false, it means
+// there is an outage"; decision 001, conformance/clusteroperator/README.md:
+// judged for the whole run.
 func TestCO010AvailableWhileServing(t *testing.T) {
 	exact := Config{}
 	down := c(condAvailable, statusFalse, "DaemonSet etcd-agent has no ready pod on master-0").because("OperandUnavailable")

@@ -11,10 +11,10 @@ import (
 )
 
 // CO-020: every condition the operator writes is valid. The status is one
-// of the three (UPSTREAM "Kubernetes conditions in general"), and
+// of the three (docs/upstream.md, "Kubernetes conditions in general"), and
 // lastTransitionTime records the last change of status:
 // it moves when the status changes and only then (001 §Conditions through
-// the godoc it refers to; UPSTREAM: meta.SetStatusCondition). The one
+// the godoc it refers to; docs/upstream.md: meta.SetStatusCondition). The one
 // exception is 001 §Version reporting during an upgrade: an operator that
 // does not report Progressing=True at an upgrade's end "MUST set
 // lastTransitionTime on Progressing to the current time", so Progressing's
@@ -74,8 +74,8 @@ func (c Config) atWrite(ltt, t time.Time) bool {
 
 // CO-026: a reason, when there is one, is CamelCase: the godoc of
 // ClusterOperator conditions (001 §Conditions refers to it) calls it "the
-// CamelCase reason"; the pattern and length are what the API machinery
-// asks of metav1.Condition (UPSTREAM "Kubernetes conditions in general").
+// CamelCase reason"; the pattern and length are what the API machinery asks of
+// metav1.Condition (docs/upstream.md, "Kubernetes conditions in general").
 // ClusterOperator's own schema does not enforce it: a convention, Style.
 func (c Config) camelCaseReasons(j *judge.Judging) judge.Verdict {
 	var f judge.Findings
@@ -96,13 +96,12 @@ func (c Config) camelCaseReasons(j *judge.Judging) judge.Verdict {
 }
 
 // CO-024: a True Failing or Degraded carries a detailed message (001
-// §Conditions: "describe in detail ... sufficient for an engineer or
-// support person to triage the problem"; honored by components 2:
-// "Failing communicates something is wrong"): a "should", Style. Judged
-// on each write that
-// makes it True or changes its message while True. The verdict names
-// which of the two names each ClusterOperator uses (DESIGN 001: the same
-// condition).
+// §Conditions: "describe in detail ... sufficient for an engineer or support
+// person to triage the problem"; honored by components 2: "Failing
+// communicates something is wrong"): a "should", Style. Judged on each write
+// that makes it True or changes its message while True. The verdict names
+// which of the two names each ClusterOperator uses (decision 001,
+// conformance/clusteroperator/README.md: the same condition).
 func (c Config) detailedFailing(j *judge.Judging) judge.Verdict {
 	var f judge.Findings
 	var objects []timeline.ObjectRef

@@ -7,7 +7,7 @@ import (
 	"github.com/opcert/opcert/reports"
 )
 
-// 001 §Conditions, §Version reporting during an upgrade; UPSTREAM
+// 001 §Conditions, §Version reporting during an upgrade; docs/upstream.md,
 // "Kubernetes conditions in general".
 func TestCO020ValidConditions(t *testing.T) {
 	progressing := func(status, message string) cond { return c(condProgressing, status, message) }
@@ -89,7 +89,7 @@ func TestCO020ValidConditions(t *testing.T) {
 
 // The godoc of ClusterOperator conditions (001 §Conditions refers to it):
 // "reason is the CamelCase reason for the condition's current status";
-// UPSTREAM "Kubernetes conditions in general" for the pattern.
+// docs/upstream.md, "Kubernetes conditions in general" for the pattern.
 func TestCO026CamelCaseReasons(t *testing.T) {
 	runTable(t, "CO-026", []ruleCase{
 		{name: "the seed's upgrade", tl: upgraded(), want: reports.Pass, message: []string{"4 judged"}},
@@ -110,9 +110,10 @@ func TestCO026CamelCaseReasons(t *testing.T) {
 	})
 }
 
-// 001 §Conditions: "`Failing` should describe in detail ... sufficient for
-// an engineer or support person to triage the problem"; DESIGN 001:
-// Failing and Degraded are one condition.
+// 001 §Conditions: "`Failing` should describe in detail ... sufficient for an
+// engineer or support person to triage the problem"; decision 001,
+// conformance/clusteroperator/README.md: Failing and Degraded are one
+// condition.
 func TestCO024DetailedFailing(t *testing.T) {
 	runTable(t, "CO-024", []ruleCase{
 		{name: "the seed's blocked upgrade", tl: blocked(), want: reports.Pass, message: []string{"1 judged", "ClusterOperator/etcd uses Degraded"}},

@@ -26,15 +26,16 @@ type Config struct {
 	Stuck time.Duration
 }
 
-// DefaultReaction is the reaction bound the CO rules judge with unless
-// told otherwise: 30s. Seed 001 gives no figure beyond "a second or two"
-// for Progressing; real operators react to a watch event within a second
-// but resync or requeue on a period (library-go's status syncer every
-// minute, UPSTREAM; controller-runtime operators commonly requeue after
-// 10 to 30s), and 30s is the project's budget for an operator rewriting
-// its status (DESIGN 000: the minimum stale-message update time). It is
-// short beside the version operator's 40 minutes and origin's 30 minutes
-// for a version change (UPSTREAM), so no real harm hides in it.
+// DefaultReaction is the reaction bound the CO rules judge with unless told
+// otherwise: 30s. Seed 001 gives no figure beyond "a second or two" for
+// Progressing; real operators react to a watch event within a second but
+// resync or requeue on a period (library-go's status syncer every minute,
+// docs/upstream.md; controller-runtime operators commonly requeue after 10 to
+// 30s), and 30s is the project's budget for an operator rewriting its status
+// (decision 000, conformance/stale/README.md: the minimum stale-message update
+// time). It is short beside the version operator's 40 minutes and origin's 30
+// minutes for a version change (docs/upstream.md), so no real harm hides in
+// it.
 const DefaultReaction = 30 * time.Second
 
 // DefaultConfig is the seed's figures with the default reaction bound.

@@ -1,10 +1,9 @@
 // Package rules holds the CO rules: seed 001 (the ClusterOperator contract
-// between a component and the cluster-version operator) as pure functions
-// over a recorded timeline. Each rule cites the seed's section; its
-// condition names, statuses, patterns and bounds are written here
-// (seed.go), never imported from reference/ (DESIGN "The judge does not
-// borrow from the judged"; a test fails if this package or its tests
-// depend on reference/).
+// between a component and the cluster-version operator) as pure functions over
+// a recorded timeline. Each rule cites the seed's section; its condition
+// names, statuses, patterns and bounds are written here (seed.go), never
+// imported from reference/ (the judge does not borrow from the judged; a test
+// fails if this package or its tests depend on reference/).
 //
 // The contract rules (versions, Available, Progressing, Failing or
 // Degraded, Upgradeable, over a component's rollouts) are CO-001 to
@@ -94,7 +93,7 @@
 //     message on each write that sets it anew (a condition added, or its
 //     message changed): what a write leaves alone was judged when set.
 //   - lastTransitionTime (CO-020) is the last change of status (the godoc
-//     001 §Conditions refers to; UPSTREAM: meta.SetStatusCondition): a
+//     001 §Conditions refers to; docs/upstream.md: meta.SetStatusCondition): a
 //     write that changes the status moves it, one that keeps the status
 //     leaves it. A condition added may carry any time. The exception is
 //     001 §Version reporting during an upgrade: an operator that "never
@@ -110,7 +109,7 @@
 //   - A reason (CO-026, Style) is judged when set anew: ClusterOperator
 //     conditions may leave it out, their schema does not check it, and
 //     the godoc calls it "the CamelCase reason"; the pattern is what
-//     Kubernetes asks of metav1.Condition's (UPSTREAM "Kubernetes
+//     Kubernetes asks of metav1.Condition's (docs/upstream.md, "Kubernetes
 //     conditions in general"), ^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$,
 //     at most 1024 characters. Reasons the seed does not name are not
 //     judged otherwise.
@@ -132,13 +131,14 @@
 //     message's end, or inside it followed by space and a word that does
 //     not go on in lower case ("Deployed 4.0.0. Nodes updated"; "e.g. a"
 //     passes).
-//   - "Detailed" (CO-024, Style) is at least 4 words, judged on each write that
-//     makes Failing or Degraded True or changes its message while True:
-//     triage needs what failed and why (the seed's example names the
-//     version, the manifest and the missing resource type), and fewer than
-//     4 words cannot say both ("Degraded", "Deployment failed"). Failing
-//     and Degraded are one condition under two names (DESIGN 001): both
-//     are judged, and the verdict says which each ClusterOperator uses.
+//   - "Detailed" (CO-024, Style) is at least 4 words, judged on each write
+//     that makes Failing or Degraded True or changes its message while True:
+//     triage needs what failed and why (the seed's example names the version,
+//     the manifest and the missing resource type), and fewer than 4 words
+//     cannot say both ("Degraded", "Deployment failed"). Failing and Degraded
+//     are one condition under two names (decision 001,
+//     conformance/clusteroperator/README.md): both are judged, and the verdict
+//     says which each ClusterOperator uses.
 //   - What must be fixed (CO-025) is the admin's to read: an
 //     Upgradeable=False whose message is empty or white space warns,
 //     judged on each write that makes it False or changes its message
@@ -164,14 +164,14 @@
 //     rollout for CO-005. A reaction within it passes; later fails. The
 //     deadline is then judged on the state standing at it, and every
 //     later write until what was owed stops being owed.
-//   - "More than a second or two" (CO-004) is 2s: a rollout over within
-//     2s and the bound owes nothing; a longer one owes, at some instant
-//     from its beginning (minus Tolerance, so a status written just
-//     before the spec at the same instant counts) to 2s and the bound
-//     (+Tolerance) after it, a status with Progressing True whose message
-//     names B as a word ("4.0.1" is not in "4.0.10"; "v1.0.1" names
-//     1.0.1), and every write after that one, until the rollout is over,
-//     keeps it so (DESIGN 001: for the whole move).
+//   - "More than a second or two" (CO-004) is 2s: a rollout over within 2s and
+//     the bound owes nothing; a longer one owes, at some instant from its
+//     beginning (minus Tolerance, so a status written just before the spec at
+//     the same instant counts) to 2s and the bound (+Tolerance) after it, a
+//     status with Progressing True whose message names B as a word ("4.0.1" is
+//     not in "4.0.10"; "v1.0.1" names 1.0.1), and every write after that one,
+//     until the rollout is over, keeps it so (decision 001,
+//     conformance/clusteroperator/README.md: for the whole move).
 //   - "Functional and available" (CO-010) is judged where no faithful
 //     reading can call it an outage: every operand at full strength,
 //     whatever its pods' versions (a Deployment's replicas ready, a

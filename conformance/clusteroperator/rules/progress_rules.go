@@ -52,18 +52,18 @@ func (c Config) availableAfterInstall(j *judge.Judging) judge.Verdict {
 }
 
 // CO-004: during a rollout to B that lasts more than a second or two,
-// Progressing=True naming B is reported no later than Significant plus
-// the reaction bound (+Tolerance) after it began, and stays so, naming B,
-// until the rollout is over (001 §Conditions: "Progressing must be true if
-// the operator is actually making change to the operand"; 001 §Version
-// reporting during an upgrade: "if the amount of time it takes to do the
-// upgrade is significant (more than a second or two) the operator should
-// report Progressing=true"; honored by components 3: "it should include
-// the version in the message"; DESIGN 001: for the whole move). It may be
-// reported already as the rollout begins, in a write just before its spec
-// write at the same instant. A rollout over before it is due owes
-// nothing; one the run ends, or the operator is down, before it is due is
-// not judged. The verdict measures each reaction, from the rollout's
+// Progressing=True naming B is reported no later than Significant plus the
+// reaction bound (+Tolerance) after it began, and stays so, naming B, until
+// the rollout is over (001 §Conditions: "Progressing must be true if the
+// operator is actually making change to the operand"; 001 §Version reporting
+// during an upgrade: "if the amount of time it takes to do the upgrade is
+// significant (more than a second or two) the operator should report
+// Progressing=true"; honored by components 3: "it should include the version
+// in the message"; decision 001, conformance/clusteroperator/README.md: for
+// the whole move). It may be reported already as the rollout begins, in a
+// write just before its spec write at the same instant. A rollout over before
+// it is due owes nothing; one the run ends, or the operator is down, before it
+// is due is not judged. The verdict measures each reaction, from the rollout's
 // beginning to the status that first named B.
 func (c Config) progressingDuringRollout(j *judge.Judging) judge.Verdict {
 	var g judge.Findings
@@ -232,8 +232,9 @@ func (x *component) triedSince(from, to time.Time) bool {
 	return false
 }
 
-// failing tells whether the status after w reports Failing or Degraded
-// True (DESIGN 001: one condition under two names).
+// failing tells whether the status after w reports Failing or Degraded True
+// (decision 001, conformance/clusteroperator/README.md: one condition under
+// two names).
 func failing(w *coWrite) bool {
 	if w == nil {
 		return false

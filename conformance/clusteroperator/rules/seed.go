@@ -5,10 +5,9 @@ import (
 	"time"
 )
 
-// What the rules expect, written here from the seed (and, for what a
-// condition of any Kubernetes object must be, from UPSTREAM.md), never
-// taken from the reference they judge (DESIGN "The judge does not borrow
-// from the judged").
+// What the rules expect, written here from the seed (and, for what a condition
+// of any Kubernetes object must be, from docs/upstream.md), never taken from
+// the reference they judge (the judge does not borrow from the judged).
 
 // The object judged and who writes it (timeline contract, doc.go).
 const (
@@ -28,7 +27,8 @@ const (
 )
 
 // The conditions of 001 §Conditions and §What should an operator report.
-// Failing is Degraded's older name: the same condition (DESIGN 001).
+// Failing is Degraded's older name: the same condition (decision 001,
+// conformance/clusteroperator/README.md).
 const (
 	condAvailable   = "Available"
 	condProgressing = "Progressing"
@@ -41,7 +41,7 @@ const (
 // wrong, in the order the verdicts name them.
 var failingTypes = []string{condFailing, condDegraded}
 
-// Condition statuses (UPSTREAM "Kubernetes conditions in general": True,
+// Condition statuses (docs/upstream.md, "Kubernetes conditions in general": True,
 // False or Unknown).
 const (
 	statusTrue    = "True"
@@ -50,7 +50,7 @@ const (
 )
 
 // reasonPattern and maxReasonLength are what the API machinery asks of a
-// condition's reason (UPSTREAM "Kubernetes conditions in general":
+// condition's reason (docs/upstream.md, "Kubernetes conditions in general":
 // metav1.Condition's validation): CamelCase, 1 to 1024 characters.
 var reasonPattern = regexp.MustCompile(`^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$`)
 
@@ -94,7 +94,7 @@ const significantRollout = 2 * time.Second
 // not move for 10 minutes is challenged), long beside a pod's start (a
 // rollout paced by its pods' readiness moves every few tens of seconds)
 // and short beside the version operator's 40 minutes before it calls a
-// component degraded (UPSTREAM "ClusterOperator contract").
+// component degraded (docs/upstream.md, "ClusterOperator contract").
 const stuckRollout = 10 * time.Minute
 
 // minNodeShare is the share of its nodes, in percent, that a component

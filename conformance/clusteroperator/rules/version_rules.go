@@ -83,12 +83,12 @@ func intersect(a, b []string) []string {
 // CO-003: once a rollout to B is complete, versions[name=operator] reads B
 // within the reaction bound (+Tolerance) and stays B while no new rollout
 // begins (001 §Version reporting during an upgrade: "As soon as you can
-// guarantee ... you can update the operator version"; honored by
-// components 5: "A component reports when it has rolled out the new
-// version"; DESIGN 001: the version may be reported within the reaction
-// bound of completion). Not judged when the run ends, or a new rollout
-// begins, before it is due, nor when the operator was down before it was
-// due. The verdict measures each reaction, from completion to the write
+// guarantee ... you can update the operator version"; honored by components 5:
+// "A component reports when it has rolled out the new version"; decision 001,
+// conformance/clusteroperator/README.md: the version may be reported within
+// the reaction bound of completion). Not judged when the run ends, or a new
+// rollout begins, before it is due, nor when the operator was down before it
+// was due. The verdict measures each reaction, from completion to the write
 // that reported B.
 func (c Config) versionReported(j *judge.Judging) judge.Verdict {
 	var g judge.Findings

@@ -4,8 +4,9 @@ import "time"
 
 // Config holds what the OLM rules judge against.
 type Config struct {
-	// Reading is how an Upgradeable expression is read (DESIGN 002):
-	// ReadingHolds (the default; "" means it) or ReadingBlocks.
+	// Reading is how an Upgradeable expression is read (decision 002,
+	// conformance/olm/README.md): ReadingHolds (the default; "" means it) or
+	// ReadingBlocks.
 	Reading string
 	// Reaction is the reaction bound: how long after a change of what it
 	// reads (a CR's condition, a CRD's annotation, an edit of the Probe's
@@ -32,8 +33,8 @@ type Config struct {
 // --reaction-bound olm=D, and the report states the bound in force.
 const DefaultReaction = 30 * time.Second
 
-// DefaultConfig is DESIGN 002's reading, in virtual time, with the
-// default reaction bound.
+// DefaultConfig is the reading of decision 002 (conformance/olm/README.md), in
+// virtual time, with the default reaction bound.
 func DefaultConfig() Config { return Config{Reading: ReadingHolds, Reaction: DefaultReaction} }
 
 // allowance is how long after a change a subject may take to reflect it:

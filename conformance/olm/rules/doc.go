@@ -1,10 +1,9 @@
-// Package rules holds the OLM rules: seed 002 (operators telling OLM,
-// through a Probe, whether they may be upgraded) as pure functions over a
-// recorded timeline. Each rule cites the seed's section; its condition
-// names, texts and the evaluator of the annotation expressions are
-// written here (seed.go, expr.go), never imported from reference/ (DESIGN
-// "The judge does not borrow from the judged"; a test fails if this
-// package depends on reference/).
+// Package rules holds the OLM rules: seed 002 (operators telling OLM, through
+// a Probe, whether they may be upgraded) as pure functions over a recorded
+// timeline. Each rule cites the seed's section; its condition names, texts and
+// the evaluator of the annotation expressions are written here (seed.go,
+// expr.go), never imported from reference/ (the judge does not borrow from the
+// judged; a test fails if this package depends on reference/).
 //
 // # Rules
 //
@@ -13,16 +12,16 @@
 // conformance/olm/README.md.
 //
 //	rule     class   section                                                   role        statement
-//	OLM-001  MUST    002 §Example Workflow; 002 §Test Plan; DESIGN 002         aggregator  the Probe's Upgradeable is False iff a CR blocks under the reading, True otherwise
+//	OLM-001  MUST    002 §Example Workflow; 002 §Test Plan; decision 002       aggregator  the Probe's Upgradeable is False iff a CR blocks under the reading, True otherwise
 //	OLM-002  MUST    002 §Example Workflow                                     aggregator  status.probeResources lists exactly the CRs that block or have a True Important-named condition, once each, with those reasons, in any order
 //	OLM-003  MUST    002 §Example Workflow                                     aggregator  a Probe exists once an Upgradeable or Important annotation does; a crdAnnotations Probe's spec is what the annotations say, in any order
 //	OLM-004  MUST    002 §Writing to the Probe Resource Directly; §Example Workflow  aggregator  a Probe managed by the operator is never written; one with a nil spec has no status written
-//	OLM-006  MUST    002 §Design Details; §Example Workflow; UPSTREAM          olm         an Upgrade is Succeeded iff its gate's input allows, Pending otherwise
+//	OLM-006  MUST    002 §Design Details; §Example Workflow; docs/upstream.md  olm         an Upgrade is Succeeded iff its gate's input allows, Pending otherwise
 //	OLM-007  MUST    002 §Design Details                                       aggregator  every condition the aggregator writes on a Probe is valid (KEP-1623 fields; observedGeneration if set)
-//	OLM-008  MUST    UPSTREAM                                                  olm         an OperatorCondition's status.conditions are its spec.conditions stamped with its generation
-//	OLM-009  MUST    002 §Example Workflow; DESIGN 002                         aggregator  every Probe the aggregator writes is named after the operator's CSV, in its namespace
+//	OLM-008  MUST    docs/upstream.md                                          olm         an OperatorCondition's status.conditions are its spec.conditions stamped with its generation
+//	OLM-009  MUST    002 §Example Workflow; decision 002                       aggregator  every Probe the aggregator writes is named after the operator's CSV, in its namespace
 //	OLM-010  SHOULD  002 §Example Workflow                                     aggregator  the status is spelled as the example: NotUpgradeable and its message, kind the plural, the expression as the blocking reason
-//	OLM-011  MUST    002 §Motivation; §Proposal, Story 2; DESIGN 002            operator    while an operand migrates, the operator says it is not upgradeable where the asked gate reads it
+//	OLM-011  MUST    002 §Motivation; §Proposal, Story 2; decision 002          operator    while an operand migrates, the operator says it is not upgradeable where the asked gate reads it
 //
 // OLM-005 (a ProbeValid condition naming wrong annotations) is gone: the
 // seed names no such condition.
@@ -74,12 +73,12 @@
 //     change whose deadline falls after the next change or the run's end
 //     is not judged. The rules that judge a reaction report it measured
 //     (Verdict.Measures).
-//   - Evaluation is Kleene's (DESIGN 002): a condition type a CR lacks,
-//     or whose status is neither True nor False, is Unknown; Unknown
-//     never blocks, nor does an expression that does not parse ("cannot
-//     be calculated", 002 §Test Plan). Under the reading "holds" a CR
-//     blocks iff its Upgradeable expression is False, under "blocks" iff
-//     it is True.
+//   - Evaluation is Kleene's (decision 002, conformance/olm/README.md): a
+//     condition type a CR lacks, or whose status is neither True nor False, is
+//     Unknown; Unknown never blocks, nor does an expression that does not
+//     parse ("cannot be calculated", 002 §Test Plan). Under the reading
+//     "holds" a CR blocks iff its Upgradeable expression is False, under
+//     "blocks" iff it is True.
 //   - The aggregator's status (OLM-001, OLM-002, OLM-010) is judged
 //     against the Probe's recorded spec, not the annotations, so that a
 //     faulty spec fails OLM-003 alone. The CRs of a probe resource are all
@@ -101,9 +100,9 @@
 //   - The gate (OLM-006) is judged on what it reads: the Probe's recorded
 //     Upgradeable condition (gate probe), not the CRs, so that a broken
 //     aggregator does not fail the gate; the OperatorCondition (gate
-//     operatorcondition) as UPSTREAM reads it. A blocked Upgrade is
+//     operatorcondition) as docs/upstream.md reads it. A blocked Upgrade is
 //     Pending, with reason OperatorConditionNotUpgradeable for the
-//     operatorcondition gate (UPSTREAM); its message is open. A write
+//     operatorcondition gate (docs/upstream.md); its message is open. A write
 //     making it Succeeded must find the input allowing at some instant
 //     within the bound before it; Succeeded is final.
 //   - Condition validity (OLM-007) judges each condition a write by the

@@ -5,14 +5,14 @@ import (
 	"strings"
 )
 
-// The rules' own evaluator of the annotation expressions (002 §Opting
-// into OLM Supported Conditions; DESIGN 002), written from the seed and
-// the shared design, not taken from the reference it judges. Where the
-// reference descends recursively over a tree, this one checks the syntax
-// with a two-state automaton (an operand is wanted, or an operator is),
-// turns the tokens into postfix order with a shunting yard, and evaluates
-// the postfix over Kleene's three values kept as -1, 0 and +1, so that
-// && is the minimum, || the maximum and ! the negation.
+// The rules' own evaluator of the annotation expressions (002 §Opting into OLM
+// Supported Conditions; decision 002, conformance/olm/README.md), written from
+// the seed and that decision, not taken from the reference it judges.
+// Where the reference descends recursively over a tree, this one checks the
+// syntax with a two-state automaton (an operand is wanted, or an operator is),
+// turns the tokens into postfix order with a shunting yard, and evaluates the
+// postfix over Kleene's three values kept as -1, 0 and +1, so that && is the
+// minimum, || the maximum and ! the negation.
 
 // truth is a three-valued (Kleene) truth value: False < Unknown < True.
 type truth int8
@@ -210,7 +210,7 @@ func (p *program) names() map[string]bool {
 
 // onlyOr rejects what an Important expression may not use: && and !
 // (002 §Example Workflow: "The Important condition should only include
-// the `OR` boolean operator"; DESIGN 002).
+// the `OR` boolean operator"; decision 002, conformance/olm/README.md).
 func (p *program) onlyOr() error {
 	for _, t := range p.ops {
 		if t.kind != tokOr {

@@ -5,8 +5,8 @@ import (
 	"testing"
 )
 
-// The evaluator against Kleene's tables (DESIGN 002): every pair of
-// values through every operator.
+// The evaluator against Kleene's tables (decision 002,
+// conformance/olm/README.md): every pair of values through every operator.
 func TestEvalTruthTables(t *testing.T) {
 	statuses := map[truth]string{tFalse: statusFalse, tUnknown: statusUnknown, tTrue: statusTrue}
 	and := map[[2]truth]truth{}

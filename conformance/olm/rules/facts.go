@@ -19,7 +19,7 @@ func isProbe(o timeline.ObjectRef) bool { return o.Kind == kindProbe && o.Group 
 func isCRD(o timeline.ObjectRef) bool { return o.Kind == kindCRD && o.Group == groupCRD }
 
 // Kleene evaluation of a probe resource's expressions over the CRs it
-// names (002 §Example Workflow; DESIGN 002).
+// names (002 §Example Workflow; decision 002, conformance/olm/README.md).
 
 // blocker is a CR that blocks the upgrade and the expression it fails.
 type blocker struct {

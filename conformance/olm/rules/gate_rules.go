@@ -14,7 +14,7 @@ import (
 
 // gateInput is what an Upgrade's gate reads in w: whether it blocks,
 // why, and the reason a blocked Upgrade must give ("" when the seed and
-// UPSTREAM give none: the probe gate).
+// docs/upstream.md give none: the probe gate).
 type gateInput struct {
 	blocked bool
 	why     string

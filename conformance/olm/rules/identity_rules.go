@@ -7,10 +7,10 @@ import (
 	"github.com/opcert/opcert/sim/timeline"
 )
 
-// OLM-009: the Probe the aggregator keeps is the operator's, named after
-// its CSV in its namespace (002 §Example Workflow: "name:
-// foo-operator.v1.0.0 # Same name as the CSV.", in the operator's
-// namespace; DESIGN 002: a Probe the gate cannot find protects nothing).
+// OLM-009: the Probe the aggregator keeps is the operator's, named after its
+// CSV in its namespace (002 §Example Workflow: "name: foo-operator.v1.0.0 #
+// Same name as the CSV.", in the operator's namespace; decision 002,
+// conformance/olm/README.md: a Probe the gate cannot find protects nothing).
 
 // probeNamed is OLM-009.
 func (c Config) probeNamed(j *judge.Judging) judge.Verdict { return c.verdicts(j)[r009] }

@@ -2,9 +2,9 @@ package rules
 
 import "regexp"
 
-// What the rules expect, written here from seed 002 and the shared design
-// (DESIGN 002), never taken from the reference they judge (DESIGN "The
-// judge does not borrow from the judged").
+// What the rules expect, written here from seed 002 and its reading
+// (decision 002, conformance/olm/README.md), never taken from the reference
+// they judge (the judge does not borrow from the judged).
 
 // Roles of the subjects the rules judge.
 const (
@@ -36,7 +36,8 @@ const (
 	operandMigrating  = "Migrating"
 )
 
-// Readings of the Upgradeable expression (DESIGN 002).
+// Readings of the Upgradeable expression (decision 002,
+// conformance/olm/README.md).
 const (
 	// ReadingHolds: the expression states when the operator is
 	// upgradeable; a CR blocks iff it evaluates to False.
@@ -46,7 +47,7 @@ const (
 	ReadingBlocks = "blocks"
 )
 
-// The objects the rules read (olm.md, timeline contract in doc.go).
+// The objects the rules read (seed 002, timeline contract in doc.go).
 const (
 	groupOperators = "operators.coreos.com"
 	groupOpcert    = "opcert.io"
@@ -78,7 +79,8 @@ const (
 	nameImportant    = "Important"
 )
 
-// The Probe's conditions (002 §Example Workflow; DESIGN 002).
+// The Probe's conditions (002 §Example Workflow; decision 002,
+// conformance/olm/README.md).
 const (
 	condUpgradeable = "Upgradeable"
 	condProbeValid  = "ProbeValid"
@@ -92,7 +94,7 @@ const (
 	statusUnknown = "Unknown"
 )
 
-// The upgrade gate's phases and reasons (olm.md; UPSTREAM for the
+// The upgrade gate's phases and reasons (seed 002; docs/upstream.md for the
 // OperatorCondition gate).
 const (
 	gateProbe             = "probe"
@@ -104,8 +106,9 @@ const (
 	reasonOCNotUpgradeable = "OperatorConditionNotUpgradeable"
 )
 
-// reasonPattern is what Kubernetes asks of a condition's reason (UPSTREAM
-// "Kubernetes conditions in general"): CamelCase, 1 to 1024 characters.
+// reasonPattern is what Kubernetes asks of a condition's reason
+// (docs/upstream.md, "Kubernetes conditions in general"): CamelCase, 1 to 1024
+// characters.
 var reasonPattern = regexp.MustCompile(`^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$`)
 
 const maxReason = 1024

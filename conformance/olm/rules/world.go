@@ -71,7 +71,7 @@ type cr struct {
 	status    map[string]string // type -> status
 }
 
-// probe is a Probe (olm.md).
+// probe is a Probe (seed 002).
 type probe struct {
 	ref       timeline.ObjectRef
 	spec      *probeSpec // nil: absent or null (002 §Example Workflow note)
@@ -101,7 +101,7 @@ type resourceStatus struct {
 	Reasons   []string `json:"reasons"`
 }
 
-// opCond is an OperatorCondition (UPSTREAM): spec and status conditions.
+// opCond is an OperatorCondition (docs/upstream.md): spec and status conditions.
 type opCond struct {
 	generation int64
 	spec       opCondSpec

@@ -1,8 +1,8 @@
-// Package faithful holds seed 004's faithful operators: written from the
-// ADR (Stackable's ADR027) and DESIGN 004, not from reference/stackable,
-// and different from it wherever the seed allows, so that the self-test
-// shows the STACKABLE rules accept more than the reference. Each is a
-// controller-runtime Reconciler over the SampleCluster (read as
+// Package faithful holds seed 004's faithful operators: written from the ADR
+// (Stackable's ADR027) and decision 004, conformance/stackable/README.md, not
+// from reference/stackable, and different from it wherever the seed allows, so
+// that the self-test shows the STACKABLE rules accept more than the reference.
+// Each is a controller-runtime Reconciler over the SampleCluster (read as
 // unstructured), its workloads and their pods.
 //
 // Where they differ from the reference:

@@ -7,10 +7,11 @@ import (
 
 // Profiles: what a timeline is judged against.
 const (
-	// ProfileSeed is seed 004's table as DESIGN 004 reads it, row by row.
+	// ProfileSeed is seed 004's table as decision 004
+	// (conformance/stackable/README.md) reads it, row by row.
 	ProfileSeed = "seed"
 	// ProfileOperatorRS is what stackabletech/operator-rs shipped
-	// (UPSTREAM, crates/stackable-operator/src/status/condition/).
+	// (docs/upstream.md, crates/stackable-operator/src/status/condition/).
 	ProfileOperatorRS = "operator-rs"
 )
 

@@ -1,29 +1,28 @@
-// Package rules holds the STACKABLE rules: seed 004 (Stackable's ADR027,
-// a product cluster's status conditions derived from the workloads it
-// owns) as pure functions over a recorded timeline. Each rule cites the
-// ADR's section, the table's rows by name; the table itself is written
-// here (seed.go, table.go),
-// never imported from reference/ (DESIGN "The judge does not borrow from
-// the judged"; a test fails if this package depends on reference/).
+// Package rules holds the STACKABLE rules: seed 004 (Stackable's ADR027, a
+// product cluster's status conditions derived from the workloads it owns) as
+// pure functions over a recorded timeline. Each rule cites the ADR's section,
+// the table's rows by name; the table itself is written here (seed.go,
+// table.go), never imported from reference/ (the judge does not borrow from
+// the judged; a test fails if this package depends on reference/).
 //
 // # Rules
 //
 //	rule           class  section                                                  statement
-//	STACKABLE-001  MUST   004 §Implementation details, Available rows; DESIGN 004   Available follows the rows over the cluster; False accepted once stopped
+//	STACKABLE-001  MUST   004 §Implementation details, Available rows; decision 004 Available follows the rows over the cluster; False accepted once stopped
 //	STACKABLE-002  MUST   004 §Implementation details, Progressing rows             Progressing follows the rows (either where they overlap, any where none holds)
 //	STACKABLE-003  MUST   004 §Implementation details, Degraded rows                Degraded follows the rows (any where none holds)
 //	STACKABLE-004  MUST   004 §Implementation details, Paused and Stopped rows      Paused and Stopped follow the operator-command annotation
 //	STACKABLE-005  MUST   004 §Implementation details, Paused True                  while paused, the operator writes none of the cluster's workloads
-//	STACKABLE-006  MUST   004 §Implementation details, Stopped True; DESIGN 004     once stopped, every workload has no replicas, and keeps none
+//	STACKABLE-006  MUST   004 §Implementation details, Stopped True; decision 004   once stopped, every workload has no replicas, and keeps none
 //	STACKABLE-007  MUST   004 §Decision Drivers, transition history                 every condition is valid: status, lastTransitionTime, lastProbeTime when set
 //	STACKABLE-009  SHOULD 004 §Implementation details, Example Message column       messages present, naming the offending pods (Style)
 //	STACKABLE-010  SHOULD 004 §Set Status Conditions Only, examples                  lastProbeTime present, reasons CamelCase (Style)
 //
-// STACKABLE-008 (no status write while the reconcile fails) is retired:
-// the ADR's precondition says when the table applies, and an operator may
-// report its error itself (DESIGN 004). The audit, clause by clause, is
-// conformance/stackable/README.md. Every rule has Role "operator"
-// (RoleOperator).
+// STACKABLE-008 (no status write while the reconcile fails) is retired: the
+// ADR's precondition says when the table applies, and an operator may report
+// its error itself (decision 004, conformance/stackable/README.md). The audit,
+// clause by clause, is conformance/stackable/README.md. Every rule has Role
+// "operator" (RoleOperator).
 //
 // # Timeline contract
 //
@@ -61,14 +60,15 @@
 //
 // # Readings
 //
-//   - The table over the cluster (table.go, DESIGN 004): per role, the
-//     replicas its spec asks (a DaemonSet: status.desiredNumberScheduled;
-//     one not created: unknown, both readings accepted) against those
-//     available (status.availableReplicas; a DaemonSet:
-//     status.numberAvailable); "==" when every role has them, "<" when one
-//     has fewer; "any_pod" over all pods of the cluster's workloads. The
-//     rules accept a set of statuses: both where rows overlap, any where
-//     none holds, and False beside the rows once stopped.
+//   - The table over the cluster (table.go, decision 004,
+//     conformance/stackable/README.md): per role, the replicas its spec asks
+//     (a DaemonSet: status.desiredNumberScheduled; one not created: unknown,
+//     both readings accepted) against those available
+//     (status.availableReplicas; a DaemonSet: status.numberAvailable); "=="
+//     when every role has them, "<" when one has fewer; "any_pod" over all
+//     pods of the cluster's workloads. The rules accept a set of statuses:
+//     both where rows overlap, any where none holds, and False beside the rows
+//     once stopped.
 //   - A cluster's workloads are one per role of its spec: the labelled
 //     workload of the role's kind named <cluster>-<role> (or whose
 //     template's component label is the role), or, while it does not
@@ -119,7 +119,7 @@
 //
 // # Profile operator-rs
 //
-// What stackabletech/operator-rs shipped (UPSTREAM), read in
+// What stackabletech/operator-rs shipped (docs/upstream.md), read in
 // crates/stackable-operator/src/status/condition/ and
 // cluster_resources.rs: statefulset.rs and deployment.rs make Available
 // True iff spec.replicas == status.availableReplicas and replicas != 0,

@@ -285,8 +285,9 @@ const (
 	msgStopped          = "The cluster is currently stopped. All replicas are set to 0."
 	msgNotStopped       = "The cluster is currently not stopped."
 
-	// msgNoPods is Available's message once stopped, the ADR's second
-	// example (004 §Set Status Conditions Only; DESIGN 004).
+	// msgNoPods is Available's message once stopped, the ADR's second example
+	// (004 §Set Status Conditions Only; decision 004,
+	// conformance/stackable/README.md).
 	msgNoPods = "No Pods running."
 )
 

@@ -6,13 +6,13 @@ import (
 	"github.com/opcert/opcert/judge"
 )
 
-// Rules returns the STACKABLE rules judged against cfg, in ID order. In
-// the operator-rs profile STACKABLE-002 and 003 are not judged: operator-rs
-// builds no Progressing or Degraded condition (UPSTREAM). STACKABLE-008
-// (no status written while the reconcile fails) is retired: the ADR's
-// precondition says when the table applies, and an operator may report
-// its error itself (DESIGN 004). 009 and 010 are Style rules: they warn,
-// and fail only under --strict.
+// Rules returns the STACKABLE rules judged against cfg, in ID order. In the
+// operator-rs profile STACKABLE-002 and 003 are not judged: operator-rs builds
+// no Progressing or Degraded condition (docs/upstream.md). STACKABLE-008 (no
+// status written while the reconcile fails) is retired: the ADR's precondition
+// says when the table applies, and an operator may report its error itself
+// (decision 004, conformance/stackable/README.md). 009 and 010 are Style
+// rules: they warn, and fail only under --strict.
 func Rules(cfg Config) []judge.Rule {
 	available := "Available follows the table's rows over the cluster (True iff every role has as many replicas available as the cluster's spec asks; otherwise Unknown if any of its pods has phase Unknown, else False), and is False too once operator-command is Stopped"
 	command := "Paused and Stopped follow the operator-command annotation (True iff it is Paused, resp. Stopped)"
@@ -29,13 +29,13 @@ func Rules(cfg Config) []judge.Rule {
 		return s
 	}
 	return []judge.Rule{
-		{ID: "STACKABLE-001", Section: "004 §Implementation details, Available rows; DESIGN 004", Role: RoleOperator,
+		{ID: "STACKABLE-001", Section: "004 §Implementation details, Available rows; decision 004", Role: RoleOperator,
 			Statement: fmt.Sprintf("for every state of a SampleCluster's roles and pods, reconciled without errors, %s, %s (statuses only: the ADR names no reason and gives its messages as examples)", available, reconcile(cfg)),
 			Check:     cfg.check(r001)},
-		{ID: "STACKABLE-002", Section: "004 §Implementation details, Progressing rows; DESIGN 004", Role: RoleOperator,
+		{ID: "STACKABLE-002", Section: "004 §Implementation details, Progressing rows; decision 004", Role: RoleOperator,
 			Statement: notRS(fmt.Sprintf("for every state of a SampleCluster's roles and pods, reconciled without errors, Progressing is True if the replicas differ from what the spec asks and a pod's phase is not Failed, False if they do not differ or a pod is Failed (either where both rows hold, any status where none does), False accepted once stopped, %s", reconcile(cfg))),
 			Check:     cfg.check(r002)},
-		{ID: "STACKABLE-003", Section: "004 §Implementation details, Degraded rows; DESIGN 004", Role: RoleOperator,
+		{ID: "STACKABLE-003", Section: "004 §Implementation details, Degraded rows; decision 004", Role: RoleOperator,
 			Statement: notRS(fmt.Sprintf("for every state of a SampleCluster's roles and pods, reconciled without errors, Degraded is True if a role has fewer replicas available than the spec asks and a pod has phase Unknown or Failed, False if every role has them (any status where no row holds), False accepted once stopped, %s", reconcile(cfg))),
 			Check:     cfg.check(r003)},
 		{ID: "STACKABLE-004", Section: "004 §Implementation details, Paused and Stopped rows", Role: RoleOperator,
@@ -44,16 +44,16 @@ func Rules(cfg Config) []judge.Rule {
 		{ID: "STACKABLE-005", Section: "004 §Implementation details, Paused True", Role: RoleOperator,
 			Statement: fmt.Sprintf("%s, the operator writes none of the cluster's workloads (no create, update or delete) once %s have passed: the cluster is not reconciled", pause, cfg.slack()),
 			Check:     cfg.check(r005)},
-		{ID: "STACKABLE-006", Section: "004 §Implementation details, Stopped True; DESIGN 004", Role: RoleOperator,
+		{ID: "STACKABLE-006", Section: "004 §Implementation details, Stopped True; decision 004", Role: RoleOperator,
 			Statement: fmt.Sprintf("%s, every workload of the cluster has spec.replicas 0 (a DaemonSet, which cannot scale, is deleted or schedules no pod), %s, and stays so while stopped", stop, reconcile(cfg)),
 			Check:     cfg.check(r006)},
-		{ID: "STACKABLE-007", Section: "004 §Decision Drivers, transition history; 004 §Context and Problem Statement; UPSTREAM", Role: RoleOperator,
+		{ID: "STACKABLE-007", Section: "004 §Decision Drivers, transition history; 004 §Context and Problem Statement; docs/upstream.md", Role: RoleOperator,
 			Statement: cfg.validity(),
 			Check:     cfg.check(r007)},
 		{ID: "STACKABLE-009", Section: "004 §Implementation details, Example Message column; 004 §Set Status Conditions Only, Pros", Role: RoleOperator, Style: true,
 			Statement: fmt.Sprintf("every condition the operator writes on a SampleCluster has a message, and where the table's example message names the offending pods (Available Unknown, Progressing False on a Failed pod, Degraded True) it names each of them, %s (the example texts themselves are not asked for)", reconcile(cfg)),
 			Check:     cfg.check(r009)},
-		{ID: "STACKABLE-010", Section: "004 §Set Status Conditions Only, examples; UPSTREAM Kubernetes conditions", Role: RoleOperator, Style: true,
+		{ID: "STACKABLE-010", Section: "004 §Set Status Conditions Only, examples; docs/upstream.md, Kubernetes conditions", Role: RoleOperator, Style: true,
 			Statement: "every condition the operator writes on a SampleCluster carries a lastProbeTime, as every condition of the ADR's examples does, and its reason, when it has one, is CamelCase, as Kubernetes conditions' are",
 			Check:     cfg.check(r010)},
 	}

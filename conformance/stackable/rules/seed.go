@@ -3,8 +3,8 @@ package rules
 import "regexp"
 
 // What the rules expect, written here from seed 004's table and the shared
-// design (DESIGN 004), never taken from the reference they judge (DESIGN
-// "The judge does not borrow from the judged").
+// design (decision 004, conformance/stackable/README.md), never taken from the
+// reference they judge (the judge does not borrow from the judged).
 
 // The actor whose process the timeline shows starting and dying.
 const actorOperator = "operator"
@@ -30,7 +30,7 @@ const (
 	fieldPhase          = "status.phase"
 
 	// labelInstance names the SampleCluster a workload and its pods
-	// belong to (the shared design's labels).
+	// belong to (the world's labels, conformance/stackable/README.md).
 	labelInstance = "app.kubernetes.io/instance"
 	// labelComponent names the role of a workload's pod template.
 	labelComponent = "app.kubernetes.io/component"
@@ -45,7 +45,7 @@ const (
 )
 
 // Condition types: the table's, and operator-rs's name for Paused
-// (UPSTREAM; status/condition/mod.rs, ClusterConditionType).
+// (docs/upstream.md; status/condition/mod.rs, ClusterConditionType).
 const (
 	condAvailable   = "Available"
 	condProgressing = "Progressing"
@@ -68,8 +68,9 @@ const (
 	phaseFailed  = "Failed"
 )
 
-// reasonPattern is what Kubernetes asks of a condition's reason (UPSTREAM
-// "Kubernetes conditions in general"): CamelCase, 1 to 1024 characters.
+// reasonPattern is what Kubernetes asks of a condition's reason
+// (docs/upstream.md, "Kubernetes conditions in general"): CamelCase, 1 to 1024
+// characters.
 var reasonPattern = regexp.MustCompile(`^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$`)
 
 const maxReason = 1024

@@ -6,14 +6,14 @@ import (
 	"strings"
 )
 
-// The table's oracle (004 §Implementation details), written from the ADR
-// and DESIGN 004: the rows are read one by one over the cluster, its
-// replicas against what its spec asks and "any_pod" over all of its pods;
-// where rows overlap both of their statuses are accepted, where none
-// matches any status is. The oracle gives statuses only: the ADR names no
-// reasons and gives its messages as examples (STACKABLE-009 looks at
+// The table's oracle (004 §Implementation details), written from the ADR and
+// decision 004, conformance/stackable/README.md: the rows are read one by one
+// over the cluster, its replicas against what its spec asks and "any_pod" over
+// all of its pods; where rows overlap both of their statuses are accepted,
+// where none matches any status is. The oracle gives statuses only: the ADR
+// names no reasons and gives its messages as examples (STACKABLE-009 looks at
 // messages). operator-rs's reading of the same workloads is here too
-// (UPSTREAM).
+// (docs/upstream.md).
 
 // statuses is a set of condition statuses: what a rule accepts.
 type statuses uint8
@@ -213,9 +213,10 @@ func open(s statuses) statuses {
 	return s
 }
 
-// orStopped adds False once the cluster is stopped: the ADR does not say
-// how its Stopped row meets the others, and an operator may report the
-// stopped cluster as neither progressing nor degraded (DESIGN 004).
+// orStopped adds False once the cluster is stopped: the ADR does not say how
+// its Stopped row meets the others, and an operator may report the stopped
+// cluster as neither progressing nor degraded (decision 004,
+// conformance/stackable/README.md).
 func (f facts) orStopped(s statuses) statuses {
 	if f.stopped {
 		return s | sFalse

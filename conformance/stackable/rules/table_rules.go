@@ -11,10 +11,10 @@ import (
 	"github.com/opcert/opcert/sim/timeline"
 )
 
-// The rules on the conditions the table derives (004 §Implementation
-// details): STACKABLE-001 (Available), 002 (Progressing), 003 (Degraded),
-// 004 (Paused and Stopped). They judge statuses: the ADR names no reasons
-// and gives its messages as examples (DESIGN 004).
+// The rules on the conditions the table derives (004 §Implementation details):
+// STACKABLE-001 (Available), 002 (Progressing), 003 (Degraded), 004 (Paused
+// and Stopped). They judge statuses: the ADR names no reasons and gives its
+// messages as examples (decision 004, conformance/stackable/README.md).
 
 // reads tells whether e changes what the operator owes cluster's
 // conditions: any write of its workloads or their pods, and any write of
@@ -158,7 +158,7 @@ func (c Config) availableWants(s *story, sc scene) ([]expect, string) {
 // notBuilt is the verdict of a rule on a condition operator-rs does not
 // build.
 func (c Config) notBuilt(typ string) judge.Verdict {
-	return judge.Verdict{Status: reports.Skip, Message: fmt.Sprintf("not judged: the %s profile builds no %s condition (UPSTREAM; status/condition/{statefulset,deployment,daemonset}.rs build Available only)", c.profile(), typ)}
+	return judge.Verdict{Status: reports.Skip, Message: fmt.Sprintf("not judged: the %s profile builds no %s condition (docs/upstream.md; status/condition/{statefulset,deployment,daemonset}.rs build Available only)", c.profile(), typ)}
 }
 
 // progressingWants is what STACKABLE-002 asks of Progressing.

@@ -26,8 +26,9 @@ func roleOf(kind string, want, got int, pods map[string]string) member {
 }
 
 // The table of 004 §Implementation details, row by row over the cluster
-// (DESIGN 004): its roles' replicas against its spec, "any_pod" over all
-// of its pods; both statuses where rows overlap, any where none holds.
+// (decision 004, conformance/stackable/README.md): its roles' replicas against
+// its spec, "any_pod" over all of its pods; both statuses where rows overlap,
+// any where none holds.
 func TestFacts(t *testing.T) {
 	running := map[string]string{"s-0": "Running", "s-1": "Running"}
 	for _, tc := range []struct {
@@ -117,7 +118,7 @@ func TestCommandRows(t *testing.T) {
 	}
 }
 
-// operator-rs (UPSTREAM): Available from counts only, merged True < False
+// operator-rs (docs/upstream.md): Available from counts only, merged True < False
 // < Unknown; ReconciliationPaused and Stopped from spec.clusterOperation.
 func TestOperatorRS(t *testing.T) {
 	for _, tc := range []struct {

@@ -41,7 +41,7 @@ type role struct {
 	Replicas int    `json:"replicas"`
 }
 
-// clusterOperation is operator-rs's switches (UPSTREAM;
+// clusterOperation is operator-rs's switches (docs/upstream.md;
 // commons/cluster_operation.rs).
 type clusterOperation struct {
 	ReconciliationPaused bool `json:"reconciliationPaused"`
@@ -174,7 +174,8 @@ type member struct {
 // name, in ref order, each with what the table reads of it, what it asks
 // for being its own spec.replicas (a DaemonSet's desiredNumberScheduled):
 // its pods are those of its namespace whose labels hold every label of its
-// pod template (the selector, in the shared design).
+// pod template (the selector, as conformance/stackable/README.md, "As
+// implemented", describes the world).
 func (sc scene) labelled() []member {
 	refs := slices.SortedFunc(maps.Keys(sc.workloads), func(a, b timeline.ObjectRef) int { return strings.Compare(a.String(), b.String()) })
 	out := make([]member, 0, len(refs))

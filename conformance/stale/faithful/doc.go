@@ -1,11 +1,10 @@
 // Package faithful holds variants of seed 000's two roles written from the
-// seed (detection and reporting of stale ClusterOperators), not from
-// opcert's reference: detectors and operators that differ from
-// reference/stale and reference/operator wherever the seed allows, so that
-// the STALE rules are shown to accept what the seed permits (DESIGN "The
-// reference is one faithful implementation; the rules accept all of
-// them"). opcert selftest plays each on every built-in scenario of the
-// mechanism, and none may fail a rule.
+// seed (detection and reporting of stale ClusterOperators), not from opcert's
+// reference: detectors and operators that differ from reference/stale and
+// reference/operator wherever the seed allows, so that the STALE rules are
+// shown to accept what the seed permits (the reference is one faithful
+// implementation; the rules accept all of them). opcert selftest plays each on
+// every built-in scenario of the mechanism, and none may fail a rule.
 //
 // What 000 leaves open, and what the variants choose:
 //
@@ -19,7 +18,7 @@
 //   - an operator's messages and reasons, the conditions it adds next to
 //     the watched ones, and when within the bound it resets a challenge
 //     (library-go's status syncer prefixes messages with the condition
-//     type and adds EvaluationConditionsDetected, UPSTREAM.md).
+//     type and adds EvaluationConditionsDetected, docs/upstream.md).
 //
 // The challenge's and the mark's texts are the seed's own (§Proposal ¶2,
 // ¶4), written here again from the seed. This package imports nothing of

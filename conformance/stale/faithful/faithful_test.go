@@ -17,9 +17,9 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 )
 
-// The variants are written from the seed: this package, tests included,
-// builds on nothing of opcert's (DESIGN "The judge does not borrow from
-// the judged" applies to the other proof too).
+// The variants are written from the seed: this package, tests included, builds
+// on nothing of opcert's (that the judge does not borrow from the judged
+// applies to the other proof too).
 func TestImportsNothingOfOpcert(t *testing.T) {
 	const module = "github.com/opcert/opcert/"
 	out, err := exec.Command("go", "list", "-deps", "-test", ".").Output()

@@ -279,7 +279,7 @@ func markProblem(c Config, x, mk fact, off func(time.Time) string) string {
 		want := staleMessage(c.Stated(), b.Status, b.Message)
 		// The seed changes status and message only and names no reason:
 		// the reason is the detector's (kept, or one of its own as
-		// upstream's deadman gave, UPSTREAM.md).
+		// upstream's deadman gave, docs/upstream.md).
 		if a.Status != "Unknown" || a.Message != want {
 			return fmt.Sprintf("%s set to %s %q at %s, want Unknown %q", t, a.Status, a.Message, off(mk.at()), want)
 		}

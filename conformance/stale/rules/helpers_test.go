@@ -45,7 +45,8 @@ func healthy(ltt time.Time) []timeline.Condition {
 	}
 }
 
-// healthyFailing uses Degraded's older name, Failing (DESIGN 001).
+// healthyFailing uses Degraded's older name, Failing (decision 001,
+// conformance/clusteroperator/README.md).
 func healthyFailing(ltt time.Time) []timeline.Condition {
 	cs := healthy(ltt)
 	cs[1].Type = "Failing"

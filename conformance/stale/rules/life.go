@@ -7,7 +7,7 @@ import (
 )
 
 // When the detector was up decides what it could know, and so what it owed
-// (README "Seed 000 as implemented", "A detector that was down"):
+// (conformance/stale/README.md, "As implemented" and the audit):
 //
 //   - A detector that sees a ClusterOperator for the first time (at its
 //     start, or when the object appears) has only the conditions'

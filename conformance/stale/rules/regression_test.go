@@ -82,11 +82,11 @@ func TestRegressionSTALE002LateMoveMessage(t *testing.T) {
 	checkVerdict(t, ruleCase{want: reports.Fail, message: []string{"due a challenge at +10m0s", "+15m0s"}, evidence: []string{"0s", "15m"}}, v)
 }
 
-// STALE-003 and STALE-004 range over a map of conditions: with more than
-// one problem, which one the message names changes from call to call, and
-// the same event is repeated in the evidence once per problem. Reports of
-// one timeline should be byte for byte the same (DESIGN, deterministic
-// simulation).
+// STALE-003 and STALE-004 range over a map of conditions: with more than one
+// problem, which one the message names changes from call to call, and the same
+// event is repeated in the evidence once per problem. Reports of one timeline
+// should be byte for byte the same (one seed and one scenario give one
+// timeline).
 func TestRegressionMessagesAreNotDeterministic(t *testing.T) {
 	for _, tc := range []struct {
 		id  string

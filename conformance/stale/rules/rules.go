@@ -2,7 +2,7 @@
 // of stale ClusterOperators) as pure functions over a recorded timeline.
 // Each rule cites the seed's section; its texts, watched conditions and
 // thresholds are written here (seed.go, config.go), never imported from
-// reference/ (DESIGN "The judge does not borrow from the judged"; a test
+// reference/ (the judge does not borrow from the judged; a test
 // fails if this package or its tests depend on reference/).
 package rules
 

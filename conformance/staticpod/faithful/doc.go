@@ -1,7 +1,7 @@
 // Package faithful holds faithful variants of the roles a team brings to
 // seed 003 (fallback on failing revisions of static pods): two
-// startup-monitors and two operators, written from the seed
-// (../shared/seeds/003_*.txt) and differing from the reference wherever
+// startup-monitors and two operators, written from the seed (what it asks
+// is on conformance/staticpod/README.md) and differing from the reference wherever
 // the seed allows. Each must pass every STATICPOD rule on every built-in
 // scenario (`opcert selftest` plays them; a Style rule may warn).
 //

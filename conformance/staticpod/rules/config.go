@@ -8,9 +8,9 @@ import (
 
 // Profiles: what a timeline is judged against.
 const (
-	// ProfileSeed is seed 003 as DESIGN.md reads it.
+	// ProfileSeed is seed 003 as decision 003 reads it.
 	ProfileSeed = "seed"
-	// ProfileLibraryGo is what openshift/library-go shipped (UPSTREAM.md).
+	// ProfileLibraryGo is what openshift/library-go shipped (docs/upstream.md).
 	ProfileLibraryGo = "library-go"
 )
 
@@ -30,8 +30,9 @@ const (
 type Config struct {
 	Profile string        // ProfileSeed or ProfileLibraryGo
 	Timeout time.Duration // 003 §Readiness: 5m from the manifest's write to the fallback
-	// FirstRetry is the least wait before the first retry (003 §Retries:
-	// ">=N minutes, N=O(10)"; DESIGN 003: at least 10m).
+	// FirstRetry is the least wait before the first retry (003 §Retries: ">=N
+	// minutes, N=O(10)"; decision 003, conformance/staticpod/README.md: at
+	// least 10m).
 	FirstRetry time.Duration
 	// MaxBackoff is the longest gap between a fallback and its retry (003
 	// §Retries: "moving up to 6h maximum").
@@ -53,7 +54,7 @@ type Config struct {
 // minute. Seed 003 counts in minutes (a 5m readiness timeout, retries
 // after ">=N minutes, N=O(10)", a 6h cap, "downtime O(5min) ... is
 // completely ok"), and library-go's controllers resync every minute
-// (UPSTREAM.md): a monitor or operator that reacts at its next one-minute
+// (docs/upstream.md): a monitor or operator that reacts at its next one-minute
 // resync is faithful. A minute is a fifth of the timeout, a tenth of the
 // first retry: a reaction later than that is no longer "at" the deadline.
 const DefaultReaction = time.Minute
@@ -76,7 +77,7 @@ func DefaultConfig() Config {
 	}
 }
 
-// LibraryGo is what library-go shipped (UPSTREAM.md "Static pod
+// LibraryGo is what library-go shipped (docs/upstream.md "Static pod
 // fallback"): the pod template's 300s timeout, back-off 10m * 2^count with
 // the count already 1 (a first retry after 20m) capped at 2h, every reason
 // retried, its own checks and reasons, StaticPodFallbackRevisionDegraded,

@@ -2,7 +2,7 @@
 // revisions of static pods) as pure functions over a recorded timeline.
 // Each rule cites the seed's section; its texts, reasons, annotation keys
 // and thresholds are written here (seed.go, config.go), never imported
-// from reference/ (DESIGN "The judge does not borrow from the judged"; a
+// from reference/ (the judge does not borrow from the judged; a
 // test fails if this package or its tests depend on reference/).
 //
 // # Rules
@@ -38,15 +38,16 @@
 //
 // # Profiles
 //
-// DefaultConfig is the seed as DESIGN 003 reads it. LibraryGo is what
-// openshift/library-go shipped (UPSTREAM.md): no retry sooner than 20m, no
-// gap above 2h, every reason retried (STATICPOD-006 not judged); library-go's checks
-// in its order (no old-revision mirror pod: PodNotRunning or
-// UnexpectedRevision; /healthz/etcd EtcdUnhealthy; /healthz Unhealthy;
-// /readyz NotReady; a refused connection NetworkError; the pod Running and
-// Ready: PodNodReady); the condition StaticPodFallbackRevisionDegraded,
-// True while the mirror pod carries the fallback annotations; a pruner
-// that does not know last-known-good (STATICPOD-009 not judged).
+// DefaultConfig is the seed as decision 003 (conformance/staticpod/README.md)
+// reads it. LibraryGo is what openshift/library-go shipped (docs/upstream.md):
+// no retry sooner than 20m, no gap above 2h, every reason retried
+// (STATICPOD-006 not judged); library-go's checks in its order (no
+// old-revision mirror pod: PodNotRunning or UnexpectedRevision; /healthz/etcd
+// EtcdUnhealthy; /healthz Unhealthy; /readyz NotReady; a refused connection
+// NetworkError; the pod Running and Ready: PodNodReady); the condition
+// StaticPodFallbackRevisionDegraded, True while the mirror pod carries the
+// fallback annotations; a pruner that does not know last-known-good
+// (STATICPOD-009 not judged).
 //
 // # Timeline contract
 //
@@ -183,36 +184,34 @@
 //     written: a pruner that removed the previous revision meanwhile
 //     leaves it nothing to copy (a pruner that removes the linked one is
 //     STATICPOD-009's fault, a link moved too early STATICPOD-004's).
-//   - Retries (STATICPOD-006, 007) follow the reason the operator reads on
-//     the annotation, and judge the operator's asks, not the installer's
-//     writes (003 §Retries: the operator retries the roll-out; how long the
-//     installer then takes, a lock it waits for, or an installer that is
-//     down, is STATICPOD-014's question). A timeline that records no asks
-//     is not judged by them. A retry is an ask of the failed revision
-//     after its fallback, before another ask or fallback. ">=N minutes,
-//     N=O(10)" with an "exponential backoff starting at N ... moving up to
-//     6h maximum" is read as DESIGN 003 reads it: no retry sooner than
-//     FirstRetry (10m) after the fallback's write; each wait (from the
-//     mirror pod showing the fallback to the ask) no shorter than the wait
-//     of the retry before it of the same revision, with the reaction
-//     bound as slack (an operator at its cap
-//     jitters by its resync); and no wait above MaxBackoff (6h), plus the
-//     reaction bound, after the mirror pod showed the fallback, unless the
-//     operator asked for another revision first (it is then no longer the
-//     target) or another fallback came first (a trial of the revision the
-//     operator did not ask for: the installer finishing an old ask; its
-//     own retry is judged alike). How fast the wait grows and where it
-//     stops growing are left open (the seed gives no factor, and 6h only
-//     as a maximum): library-go's 20m, 40m, 80m, 2h, 2h passes, and
-//     "growing" is judged as "never shrinking", since a cap may be
-//     anywhere from FirstRetry to 6h.
-//     "We will start with infinite retries": a retriable fallback not
-//     retried within 6h fails (user story 4). A restarted operator keeps
-//     its back-off: the operator keeps what it must remember where a
-//     restart finds it (library-go: its node statuses' lastFailedRevision,
-//     lastFailedTime and counts), so only an outage between the fallback
-//     showing and the ask excuses a late one, and such a late retry's
-//     wait is not one the next must outgrow.
+//   - Retries (STATICPOD-006, 007) follow the reason the operator reads on the
+//     annotation, and judge the operator's asks, not the installer's writes
+//     (003 §Retries: the operator retries the roll-out; how long the installer
+//     then takes, a lock it waits for, or an installer that is down, is
+//     STATICPOD-014's question). A timeline that records no asks is not judged
+//     by them. A retry is an ask of the failed revision after its fallback,
+//     before another ask or fallback. ">=N minutes, N=O(10)" with an
+//     "exponential backoff starting at N ... moving up to 6h maximum" is read
+//     as decision 003 (conformance/staticpod/README.md) reads it: no retry
+//     sooner than FirstRetry (10m) after the fallback's write; each wait (from
+//     the mirror pod showing the fallback to the ask) no shorter than the wait
+//     of the retry before it of the same revision, with the reaction bound as
+//     slack (an operator at its cap jitters by its resync); and no wait above
+//     MaxBackoff (6h), plus the reaction bound, after the mirror pod showed
+//     the fallback, unless the operator asked for another revision first (it
+//     is then no longer the target) or another fallback came first (a trial of
+//     the revision the operator did not ask for: the installer finishing an
+//     old ask; its own retry is judged alike). How fast the wait grows and
+//     where it stops growing are left open (the seed gives no factor, and 6h
+//     only as a maximum): library-go's 20m, 40m, 80m, 2h, 2h passes, and
+//     "growing" is judged as "never shrinking", since a cap may be anywhere
+//     from FirstRetry to 6h. "We will start with infinite retries": a
+//     retriable fallback not retried within 6h fails (user story 4). A
+//     restarted operator keeps its back-off: the operator keeps what it must
+//     remember where a restart finds it (library-go: its node statuses'
+//     lastFailedRevision, lastFailedTime and counts), so only an outage
+//     between the fallback showing and the ask excuses a late one, and such a
+//     late retry's wait is not one the next must outgrow.
 //   - Every ask is carried out (STATICPOD-014, 003 §User Stories 4): the
 //     installer writes the asked revision's operand manifest within the
 //     reaction bound of the ask; a lock another actor holds meanwhile

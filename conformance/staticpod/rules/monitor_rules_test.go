@@ -156,7 +156,7 @@ func etcdStuck() *builder {
 		answers("1m", failed, failed, etcdRed).mirror("1m", 2, false)
 }
 
-// 003 §Readiness: the reasons, in the seed's order; UPSTREAM.md for
+// 003 §Readiness: the reasons, in the seed's order; docs/upstream.md for
 // library-go's.
 func TestSTATICPOD002RightReason(t *testing.T) {
 	refusedOnce := newTimeline().running("0s", 1).install("1m", 2).started("1m").silent("1m").mirror("1m", 2, false)

@@ -13,7 +13,7 @@ import (
 // static-pods directory while a link exists is judged.
 func (c Config) lastKnownGoodKept(j *judge.Judging) judge.Verdict {
 	if c.libraryGo() {
-		return judge.Verdict{Status: reports.Skip, Message: fmt.Sprintf("not judged: library-go's pruner does not know the last-known-good link (UPSTREAM.md), so the %s profile is not held to 003 §Pruner", c.Profile)}
+		return judge.Verdict{Status: reports.Skip, Message: fmt.Sprintf("not judged: library-go's pruner does not know the last-known-good link (docs/upstream.md), so the %s profile is not held to 003 §Pruner", c.Profile)}
 	}
 	var v finding
 	for _, n := range c.factsOf(j).nodes {

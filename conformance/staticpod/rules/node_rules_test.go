@@ -29,7 +29,7 @@ func TestSTATICPOD009LastKnownGoodKept(t *testing.T) {
 		{name: "pruned before any link",
 			tl: newTimeline().install("0s", 1).prune("1m", 1), end: "1h", want: reports.Skip},
 		{name: "library-go's pruner does not know last-known-good",
-			tl: rollout().prune("10m", 2), cfg: libraryGo(), end: "1h", want: reports.Skip, message: []string{"not judged", "UPSTREAM.md"}},
+			tl: rollout().prune("10m", 2), cfg: libraryGo(), end: "1h", want: reports.Skip, message: []string{"not judged", "docs/upstream.md"}},
 	})
 }
 

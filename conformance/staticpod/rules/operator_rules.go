@@ -25,7 +25,7 @@ func noAsks() judge.Verdict {
 // is no decision of the operator's.
 func (c Config) noRetry(j *judge.Judging) judge.Verdict {
 	if len(c.NoRetry) == 0 {
-		return judge.Verdict{Status: reports.Skip, Message: fmt.Sprintf("not judged: the %s profile retries after every reason (UPSTREAM.md)", c.Profile)}
+		return judge.Verdict{Status: reports.Skip, Message: fmt.Sprintf("not judged: the %s profile retries after every reason (docs/upstream.md)", c.Profile)}
 	}
 	f := c.factsOf(j)
 	if !f.asksRecorded {
@@ -51,21 +51,21 @@ func (c Config) noRetry(j *judge.Judging) judge.Verdict {
 	return v.verdict("no fallback with reason " + strings.Join(c.NoRetry, " or ") + " in this run")
 }
 
-// STATICPOD-007: a retriable failed revision that is still the target is
-// asked of the installer again (003 §Retries, DESIGN 003): not before
-// FirstRetry after its fallback (">=N minutes, N=O(10)"), each retry's
-// wait no shorter than the one before ("exponential backoff", with the
-// reaction bound as slack: an operator at its cap jitters by its resync),
-// and never more than MaxBackoff after the mirror pod showed the fallback,
-// plus the reaction bound ("moving up to 6h maximum"; retries are
-// infinite). How fast the wait grows and where it stops growing (6h,
-// library-go's 2h) the seed leaves open. What is judged is the operator's
-// ask (the operator retries the roll-out), not the installer's writes,
-// which come when the installer gets to it (STATICPOD-014). The wait runs
-// from the fallback's write for the lower bounds and from the mirror pod
-// showing it, the first moment the operator can know, for the upper one.
-// A fallback the operator did not ask for (the installer finishing an old
-// ask) is no retry: its own retry is judged alike.
+// STATICPOD-007: a retriable failed revision that is still the target is asked
+// of the installer again (003 §Retries, decision 003,
+// conformance/staticpod/README.md): not before FirstRetry after its fallback
+// (">=N minutes, N=O(10)"), each retry's wait no shorter than the one before
+// ("exponential backoff", with the reaction bound as slack: an operator at its
+// cap jitters by its resync), and never more than MaxBackoff after the mirror
+// pod showed the fallback, plus the reaction bound ("moving up to 6h maximum";
+// retries are infinite). How fast the wait grows and where it stops growing
+// (6h, library-go's 2h) the seed leaves open. What is judged is the operator's
+// ask (the operator retries the roll-out), not the installer's writes, which
+// come when the installer gets to it (STATICPOD-014). The wait runs from the
+// fallback's write for the lower bounds and from the mirror pod showing it,
+// the first moment the operator can know, for the upper one. A fallback the
+// operator did not ask for (the installer finishing an old ask) is no retry:
+// its own retry is judged alike.
 func (c Config) backoffKept(j *judge.Judging) judge.Verdict {
 	f := c.factsOf(j)
 	if !f.asksRecorded {
@@ -482,7 +482,7 @@ func (e episode) evidence(p *podWrite, w *coWrite) []timeline.Event {
 // as library-go keeps its node statuses in its operator resource.
 func (c Config) terminationShown(j *judge.Judging) judge.Verdict {
 	if c.libraryGo() {
-		return judge.Verdict{Status: reports.Skip, Message: "not judged: library-go's " + libraryGoCondition + " message carries no termination message (UPSTREAM.md)"}
+		return judge.Verdict{Status: reports.Skip, Message: "not judged: library-go's " + libraryGoCondition + " message carries no termination message (docs/upstream.md)"}
 	}
 	f := c.factsOf(j)
 	var v finding

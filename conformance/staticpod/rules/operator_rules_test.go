@@ -27,7 +27,7 @@ func TestSTATICPOD006NoRetry(t *testing.T) {
 			tl:  newTimeline().running("0s", 1).reinstall("1m", 2).silent("1m").fallback("6m", 2, 1, reasonNeverStartedUp, neverMsg).reinstall("16m", 2),
 			end: "2h", want: reports.Skip, message: []string{"records none of the operator's asks"}},
 		{name: "library-go retries every reason",
-			tl: crashLoop().install("16m", 2), cfg: libraryGo(), end: "2h", want: reports.Skip, message: []string{"not judged", "UPSTREAM.md"}},
+			tl: crashLoop().install("16m", 2), cfg: libraryGo(), end: "2h", want: reports.Skip, message: []string{"not judged", "docs/upstream.md"}},
 	})
 }
 
@@ -52,8 +52,9 @@ func thrice(off2, fb string) *builder {
 		fallback(fb, 2, 1, reasonNotReady, notReadyMsg)
 }
 
-// 003 §Retries, DESIGN 003: a first retry no sooner than 10m, a growing
-// back-off, no gap above 6h (the reaction bound on the late side only).
+// 003 §Retries, decision 003, conformance/staticpod/README.md: a first retry
+// no sooner than 10m, a growing back-off, no gap above 6h (the reaction bound
+// on the late side only).
 func TestSTATICPOD007Backoff(t *testing.T) {
 	runTable(t, "STATICPOD-007", []ruleCase{
 		{name: "reference: retried 10m after", tl: stuckHook(), end: "2h", want: reports.Pass, message: []string{"1 judged"}},

@@ -79,7 +79,7 @@ func seedUp(t truth, rev int) expectation {
 	return operandReady
 }
 
-// libraryGoExpect is library-go's order (UPSTREAM.md): no mirror pod of an
+// libraryGoExpect is library-go's order (docs/upstream.md): no mirror pod of an
 // old revision, /healthz/etcd, /healthz, /readyz (a refused connection is
 // a NetworkError), then the pod Running and Ready.
 func libraryGoExpect(t truth, rev int) expectation {

@@ -12,7 +12,7 @@ import (
 func Rules(cfg Config) []judge.Rule {
 	order, over := "the seed's order", "a later revision is ready"
 	if cfg.libraryGo() {
-		order, over = "library-go's order (UPSTREAM.md)", "the mirror pod drops the fallback annotations"
+		order, over = "library-go's order (docs/upstream.md)", "the mirror pod drops the fallback annotations"
 	}
 	noRetry := strings.Join(cfg.NoRetry, " or ")
 	if noRetry == "" {

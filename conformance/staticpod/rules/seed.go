@@ -1,12 +1,12 @@
 package rules
 
 // What the rules expect, written here from the seed (and, for the
-// library-go profile, from UPSTREAM.md), never taken from the reference
-// they judge (DESIGN "The judge does not borrow from the judged").
+// library-go profile, from docs/upstream.md), never taken from the reference
+// they judge (the judge does not borrow from the judged).
 
-// The operand and its node paths: 003 §Proposal, §Readiness,
-// §Coordination, read as DESIGN 003 reads them (manifests in
-// /etc/kubernetes/manifests).
+// The operand and its node paths: 003 §Proposal, §Readiness, §Coordination,
+// read as decision 003 (conformance/staticpod/README.md) reads them (manifests
+// in /etc/kubernetes/manifests).
 const (
 	operand           = "kube-apiserver"
 	manifestsDir      = "/etc/kubernetes/manifests"
@@ -20,7 +20,7 @@ const (
 )
 
 // The operand's endpoints the monitor checks (003 §Readiness steps 3 and
-// 4; /healthz/etcd is where library-go asks about etcd, UPSTREAM.md).
+// 4; /healthz/etcd is where library-go asks about etcd, docs/upstream.md).
 const (
 	probeHealthz = "kube-apiserver/healthz"
 	probeEtcd    = "kube-apiserver/healthz/etcd"
@@ -57,7 +57,7 @@ const (
 )
 
 // The further reasons library-go's startup-monitor gives, spelled as
-// shipped (UPSTREAM.md "Static pod fallback"; the checks live in
+// shipped (docs/upstream.md "Static pod fallback"; the checks live in
 // cluster-kube-apiserver-operator's startupmonitorreadiness package).
 const (
 	reasonNetworkError       = "NetworkError"
@@ -69,14 +69,14 @@ const (
 // seedReasons is every reason 003 §Readiness names.
 var seedReasons = []string{reasonNeverStartedUp, reasonCrashLooping, reasonUnhealthy, reasonNotReady, reasonEtcdUnhealthy}
 
-// libraryGoReasons is every reason library-go's checks give (UPSTREAM.md):
+// libraryGoReasons is every reason library-go's checks give (docs/upstream.md):
 // no NeverStartedUp or CrashLooping, which it left as TODO.
 var libraryGoReasons = []string{reasonEtcdUnhealthy, reasonUnhealthy, reasonNotReady, reasonNetworkError,
 	reasonPodNotRunning, reasonUnexpectedRevision, reasonPodNodReady, "PodListError", "InvalidPod", "UnknownError"}
 
 // The condition the operator reports a fallback with: Degraded in the seed
 // (003 §Retries), StaticPodFallbackRevisionDegraded in library-go
-// (UPSTREAM.md).
+// (docs/upstream.md).
 const (
 	seedCondition      = "Degraded"
 	libraryGoCondition = "StaticPodFallbackRevisionDegraded"

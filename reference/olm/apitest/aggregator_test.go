@@ -179,7 +179,7 @@ func TestAggregatorFollowsTheCRs(t *testing.T) {
 }
 
 // An expression that does not parse: ProbeValid says where, and the
-// resource blocks nothing (DESIGN 002).
+// resource blocks nothing (decision 002, conformance/olm/README.md).
 func TestAggregatorInvalidExpression(t *testing.T) {
 	h := start(t, "olm-invalid")
 	h.annotate(foos, map[string]string{keyUpgradeable: "!Migrating &&", keyImportant: "BadConnectivity"})

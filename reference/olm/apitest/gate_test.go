@@ -86,9 +86,9 @@ func TestGateProbe(t *testing.T) {
 	}
 }
 
-// The operatorcondition profile (UPSTREAM 002) with OLM's copier: the
-// operator's spec condition False blocks once copied; its change to True
-// is "outdated" until the copier stamps the new generation, then the
+// The operatorcondition profile (docs/upstream.md, seed 002) with OLM's
+// copier: the operator's spec condition False blocks once copied; its change
+// to True is "outdated" until the copier stamps the new generation, then the
 // upgrade goes.
 func TestGateOperatorCondition(t *testing.T) {
 	h := start(t, "olm-gate-oc")

@@ -32,7 +32,7 @@ func (e *AnnotationError) Error() string {
 // ParseAnnotation reads one condition annotation of an owned CRD: it returns
 // the condition it is for (NameUpgradeable or NameImportant) and its
 // expression. An Important expression may only use || and parentheses
-// (002 §Example Workflow, DESIGN 002).
+// (002 §Example Workflow, decision 002, conformance/olm/README.md).
 func ParseAnnotation(key, value string) (name string, e Expr, err error) {
 	fail := func(pos int, msg string) (string, Expr, error) {
 		return "", nil, &AnnotationError{Key: key, Value: value, Pos: pos, Msg: msg}

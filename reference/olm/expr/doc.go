@@ -6,7 +6,7 @@
 //
 // The seed gives examples ("!Migrating", "FinishedMigrating && ReadyToGo",
 // "BadConnectivity || UnhealthyDatabase") but no grammar; this is the one
-// opcert fixes (DESIGN 002):
+// opcert fixes (decision 002, conformance/olm/README.md):
 //
 //	expr    = and { "||" and }              left-associative
 //	and     = unary { "&&" unary }          left-associative
@@ -23,8 +23,9 @@
 //
 // Evaluation is three-valued (Kleene) over a CR's .status.conditions: a
 // condition type that is missing, or whose status is neither "True" nor
-// "False", is Unknown (DESIGN 002; an Unknown result is the seed's "cannot
-// be calculated", 002 §Test Plan, and never blocks an upgrade):
+// "False", is Unknown (decision 002, conformance/olm/README.md; an Unknown
+// result is the seed's "cannot be calculated", 002 §Test Plan, and never
+// blocks an upgrade):
 //
 //	x        !x
 //	True     False

@@ -10,7 +10,7 @@ import (
 type Value int
 
 // The three values; a CR blocks on an Upgradeable expression only by a
-// definite one (DESIGN 002).
+// definite one (decision 002, conformance/olm/README.md).
 const (
 	Unknown Value = iota
 	False

@@ -54,7 +54,8 @@ func (h *harness) operator(o stackable.Options) *stackable.Operator {
 	return op
 }
 
-// The roles of the shared design's example cluster.
+// The roles of an example SampleCluster (the world of
+// conformance/stackable/README.md, "As implemented").
 var (
 	server = map[string]any{"name": "server", "kind": "StatefulSet", "replicas": int64(3)}
 	web    = map[string]any{"name": "web", "kind": "Deployment", "replicas": int64(2)}

@@ -18,8 +18,9 @@ import (
 )
 
 // The operator creates one workload per role, owned by the cluster and
-// labelled for it, and publishes the table's conditions, all stamped
-// with the write's time (004 §Implementation details, DESIGN 004).
+// labelled for it, and publishes the table's conditions, all stamped with the
+// write's time (004 §Implementation details, decision 004,
+// conformance/stackable/README.md).
 func TestCreatesOwnedWorkloads(t *testing.T) {
 	h := start(t, "stackable-create")
 	h.cluster("c", map[string]any{"roles": []any{server, web, agent}}, nil)
@@ -179,9 +180,9 @@ func TestPaused(t *testing.T) {
 	}
 }
 
-// 004 §Implementation details, Stopped True, and DESIGN 004: replicas 0
-// (DaemonSets deleted) and Available False; the stop-keeps-replicas flaw
-// leaves them.
+// 004 §Implementation details, Stopped True, and decision 004,
+// conformance/stackable/README.md: replicas 0 (DaemonSets deleted) and
+// Available False; the stop-keeps-replicas flaw leaves them.
 func TestStopped(t *testing.T) {
 	for _, tc := range []struct {
 		flaw   stackable.Flaw
@@ -219,10 +220,10 @@ func TestStopped(t *testing.T) {
 	}
 }
 
-// 004 §Implementation details' precondition "Reconcile without errors":
-// a broken spec fails the reconcile and the reference writes no status
-// (its choice: DESIGN 004 lets an operator report the error), until it is
-// fixed.
+// 004 §Implementation details' precondition "Reconcile without errors": a
+// broken spec fails the reconcile and the reference writes no status (its
+// choice: decision 004, conformance/stackable/README.md lets an operator
+// report the error), until it is fixed.
 func TestBroken(t *testing.T) {
 	for _, tc := range []struct {
 		flaw   stackable.Flaw
@@ -275,9 +276,9 @@ func TestLate(t *testing.T) {
 	}
 }
 
-// The operator-rs profile (UPSTREAM 004): spec.clusterOperation pauses and
-// stops, Available from the counts only, no lastProbeTime, no Degraded
-// or Progressing.
+// The operator-rs profile (docs/upstream.md, seed 004): spec.clusterOperation
+// pauses and stops, Available from the counts only, no lastProbeTime, no
+// Degraded or Progressing.
 func TestOperatorRS(t *testing.T) {
 	h := start(t, "stackable-operator-rs")
 	h.cluster("c", map[string]any{"roles": []any{server}}, map[string]string{stackable.AnnotationCommand: stackable.CommandStopped})

@@ -19,10 +19,24 @@ import (
 // kept), every built-in's golden timeline, and variants of them with
 // events left out, roles taken away and times moved, gets the cases it
 // gets when judged whole, with the reference's reaction bound, a tight
-// one, and a recording's tolerance.
+// one, and a recording's tolerance; and so does what a recording of the
+// API server holds of each (its fallbacks judged as the writes pass, when
+// the tolerance is given ahead), and of four variants of each.
 func TestStreamJudgesAsBatch(t *testing.T) {
 	m := staticpod.Mechanism(staticpod.DefaultConfig())
-	conformancetest.GoldensStreamAsBatch(t, m, map[string]conformance.Mechanism{"1s reaction": m.(conformance.Reactive).WithReaction(time.Second), "2s tolerance": m.(conformance.Tolerant).WithTolerance(2 * time.Second)})
+	variants := map[string]conformance.Mechanism{"1s reaction": m.(conformance.Reactive).WithReaction(time.Second), "2s tolerance": m.(conformance.Tolerant).WithTolerance(2 * time.Second)}
+	conformancetest.GoldensStreamAsBatch(t, m, variants)
+	variants["reference"] = m
+	for _, g := range conformancetest.GoldenTimelines(t) {
+		for name, v := range variants {
+			events := recorded(v, g.Events)
+			conformancetest.StreamsAsBatch(t, v, g.Name+" recorded ("+name+")", events, g.End)
+			for seed := range uint64(4) {
+				mutant, end := conformancetest.Mutate(events, g.End, seed)
+				conformancetest.StreamsAsBatch(t, v, fmt.Sprintf("%s recorded (%s, mutant %d)", g.Name, name, seed), mutant, end)
+			}
+		}
+	}
 }
 
 // What a stream of seed 003 keeps, reported, not asserted (go test -bench

@@ -121,7 +121,16 @@
 // carries its fallback-* annotations), whose fallback-for-revision is the
 // failed revision; STATICPOD-008 and STATICPOD-015 judge those, and every
 // other rule, reading what happens on the nodes, is not judged and says
-// so (Config.fromNode).
+// so (Config.fromNode). Read as a stream (opcert analyze, opcert watch),
+// a recording is judged as its writes pass, keeping only the fallbacks
+// not over yet and those that failed (shown.go); the run is taken to end
+// no earlier than its last write. Until a timeline shows a node, the
+// mirror pod and ClusterOperator writes before are kept only as far as
+// the rules of the nodes can still read them once one shows (reader.go):
+// the condition's last write, per node its last ask (an ask replaced
+// before the timeline shows the node's installer is not judged), per
+// revision whether a mirror pod showed it ready and when one first showed
+// its termination message.
 //
 // # Readings
 //

@@ -22,6 +22,11 @@ type facts struct {
 	// or process event), as a recording of the API server (opcert watch,
 	// opcert analyze of a capture) holds only API writes (recording.go).
 	recorded bool
+	// On a recording, its fallbacks as judged while the writes passed
+	// (shown), or, when they were not, its mirror pod and ClusterOperator
+	// writes (api), to judge at the end (Config.shownOf).
+	shown *shown
+	api   []timeline.Event
 }
 
 // node is one simulated node's story: every change of its operand
@@ -35,6 +40,12 @@ type node struct {
 	locks    []lockSpan
 	// held logs what the node held to fall back to, one entry per change.
 	held []holdingsAt
+	// earlyReady and earlyShown are what the mirror pod writes before the
+	// timeline showed a node left (factsReader): the revisions a write
+	// showed ready, ascending, and when a write first showed a revision's
+	// termination message.
+	earlyReady revisions
+	earlyShown map[int]time.Time
 	// events is how many events the timeline has, lastAt the time of its
 	// last: where the last install's window ends.
 	events int
@@ -154,13 +165,41 @@ type coWrite struct {
 	cond *timeline.Condition // nil: absent
 }
 
-type factsKey struct{ condition string }
+// factsKey tells the facts of one configuration's rules from another's:
+// a recording's fallbacks judged as its writes pass are judged with the
+// reaction bound, the tolerance and the profile's end of a fallback.
+type factsKey struct {
+	condition string
+	late      time.Duration
+	libraryGo bool
+}
+
+func (c Config) factsKey() factsKey { return factsKey{c.condition(), c.late(), c.libraryGo()} }
 
 func (c Config) factsOf(j *judge.Judging) facts {
-	return judge.Facts(j, factsKey{c.condition()}, func(events []timeline.Event) facts {
+	return judge.Facts(j, c.factsKey(), func(events []timeline.Event) facts {
 		return judge.Fold[facts](c.Online(), events)
 	})
 }
+
+// shownOf is a recording's fallbacks judged (shown): as its writes
+// passed, or else now, with these rules' bound and tolerance.
+func (c Config) shownOf(j *judge.Judging) *shown {
+	f := c.factsOf(j)
+	if f.shown != nil {
+		return f.shown
+	}
+	return judge.Facts(j, shownKey{c.factsKey()}, func([]timeline.Event) *shown {
+		s := newShown(c)
+		for _, e := range f.api {
+			s.read(e)
+		}
+		s.finish()
+		return s
+	})
+}
+
+type shownKey struct{ factsKey }
 
 // Queries the rules share.
 
@@ -216,10 +255,10 @@ func (n *node) firstPod(from, to int, ok func(pod) bool) *podWrite {
 	return nil
 }
 
-// readyAt is the first mirror pod write between from and to showing the
-// operand of rev ready.
-func (n *node) readyAt(rev, from, to int) *podWrite {
-	return n.firstPod(from, to, func(p pod) bool { return p.readyAt(rev) })
+// readyAt tells whether a mirror pod write between from and to (-1:
+// from the timeline's start) showed the operand of rev ready.
+func (n *node) readyAt(rev, from, to int) bool {
+	return from < 0 && n.earlyReady.has(rev) || n.firstPod(from, to, func(p pod) bool { return p.readyAt(rev) }) != nil
 }
 
 // seen is the first mirror pod write after the i-th install (a fallback)

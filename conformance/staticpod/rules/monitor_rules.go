@@ -288,7 +288,7 @@ func (c Config) linkedWhenReady(j *judge.Judging) judge.Verdict {
 					from, since = in.pos, "its manifest was written at "+j.Offset(in.at())
 				}
 			}
-			if n.readyAt(rev, from, fe.pos) == nil {
+			if !n.readyAt(rev, from, fe.pos) {
 				v.Fail(fmt.Sprintf("%s linked last-known-good on %s at %s to revision %d, whose operand had not been ready (mirror pod Ready=True at revision %d) since %s",
 					fe.ev.Actor, n.name, j.Offset(fe.ev.Time), rev, rev, since), fe.ev)
 			}

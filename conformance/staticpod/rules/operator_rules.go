@@ -203,9 +203,6 @@ func (e episode) outstanding(t time.Time) bool {
 // attempted; after a no-retry fallback, until a new revision is ready), or
 // for library-go once the mirror pod no longer carries the annotations.
 func (c Config) episodes(f facts, j *judge.Judging) []episode {
-	if f.recorded {
-		return c.shownEpisodes(f)
-	}
 	var out []episode
 	for _, n := range f.nodes {
 		for i, in := range n.installs {
@@ -233,45 +230,19 @@ func (c Config) episodes(f facts, j *judge.Judging) []episode {
 	return out
 }
 
-// shownEpisodes are the fallbacks of a recording, which holds no manifest
-// write: each is the mirror pod showing a fallback (its annotations, which
-// are what the operator reads: 003 §Proposal step 1), from the first write
-// that shows it, as the operator could first know it. The failed revision
-// is the annotation's; the fallback's own write is that first showing.
-// Over as for a played run.
-func (c Config) shownEpisodes(f facts) []episode {
-	var out []episode
-	for _, n := range f.nodes {
-		var was pod
-		for k := range n.pods {
-			w := &n.pods[k]
-			now := w.pod
-			fresh := now.fallenBack() && (!was.fallenBack() || w.ev.Verb == timeline.VerbCreate ||
-				now.ann[annotationFallbackFor] != was.ann[annotationFallbackFor] || now.ann[annotationFallbackMessage] != was.ann[annotationFallbackMessage])
-			was = now
-			if !fresh {
-				continue
-			}
-			e := episode{node: n.name, failed: revisionNumber(now.ann[annotationFallbackFor]), message: now.ann[annotationFallbackMessage], seen: w, fallbackEvent: w.ev}
-			over := func(p pod) bool { return p.ready && p.revision >= e.failed && !p.fallenBack() }
-			if c.libraryGo() {
-				over = func(p pod) bool { return !p.fallenBack() }
-			}
-			e.clear = n.firstPod(w.pos, n.events, over)
-			out = append(out, e)
-		}
-	}
-	return out
-}
-
 // span is a stretch of time, from to to.
 type span struct{ from, to time.Time }
 
-// termShown are the spans, between positions from and the mirror pod
-// write seen, in which a mirror pod of revision rev showed a termination
-// message: from the write that shows it to the next mirror pod write.
+// termShown are the spans, between positions from (-1: the timeline's
+// start) and the mirror pod write seen, in which a mirror pod of revision
+// rev showed a termination message: from the write that shows it to the
+// next mirror pod write. One shown before the timeline showed a node is
+// the instant it was first shown: no process was seen down before.
 func (n *node) termShown(rev, from int, seen *podWrite) []span {
 	var out []span
+	if t, ok := n.earlyShown[rev]; ok && from < 0 {
+		out = append(out, span{from: t, to: t})
+	}
 	for k := range n.pods {
 		w := n.pods[k]
 		if w.pos <= from || w.pos >= seen.pos || w.pod.terminated == "" || w.pod.revision != rev || !w.pod.exists {
@@ -309,6 +280,9 @@ func couldKnow(p judge.Processes, actor string, spans []span) bool {
 // the rest of its message are the operator's.
 func (c Config) degraded(j *judge.Judging) judge.Verdict {
 	f := c.factsOf(j)
+	if f.recorded {
+		return c.shownDegraded(c.shownOf(j), j)
+	}
 	eps := c.episodes(f, j)
 	var v finding
 	var reactions []time.Duration
@@ -354,6 +328,9 @@ func (f facts) reported(e episode) *coWrite {
 // warning, not a failure.
 func (c Config) degradedCleared(j *judge.Judging) judge.Verdict {
 	f := c.factsOf(j)
+	if f.recorded {
+		return c.shownCleared(c.shownOf(j), j)
+	}
 	eps := c.episodes(f, j)
 	var v finding
 	for k, e := range eps {

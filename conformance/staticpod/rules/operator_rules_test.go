@@ -1,6 +1,7 @@
 package rules
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/opcert/opcert/reports"
@@ -166,8 +167,10 @@ func TestSTATICPOD007Measures(t *testing.T) {
 // 003 §Retries, §User Stories 2 and 3: Degraded with the fallback message
 // while the fallback lasts; library-go's condition while the mirror pod
 // carries the annotations.
-func TestSTATICPOD008Degraded(t *testing.T) {
-	runTable(t, "STATICPOD-008", []ruleCase{
+func TestSTATICPOD008Degraded(t *testing.T) { runTable(t, "STATICPOD-008", degradedCases()) }
+
+func degradedCases() []ruleCase {
+	return []ruleCase{
 		{name: "reference: set at +6m, cleared when the retry is ready", tl: stuckHook(), end: "1h", want: reports.Pass, message: []string{"1 judged"}},
 		{name: "reference: a crash loop stays degraded", tl: crashLoop(), end: "1h", want: reports.Pass},
 		{name: "within a tolerance of 1s",
@@ -208,7 +211,7 @@ func TestSTATICPOD008Degraded(t *testing.T) {
 			tl: failing().process("5m", RoleOperator, timeline.VerbKill).fallback("6m", 2, 1, reasonNotReady, notReadyMsg), end: "1h",
 			want: reports.Skip, message: []string{"the operator was down"}},
 		{name: "no fallback", tl: rollout(), end: "1h", want: reports.Skip},
-	})
+	}
 }
 
 // STATICPOD-008 reports how long after the mirror pod showed a fallback
@@ -223,7 +226,14 @@ func TestSTATICPOD008Measures(t *testing.T) {
 // 003 §Retries: Degraded "while retries are attempted"; when it clears is
 // not said, so a Degraded that outlives the fallback is a warning.
 func TestSTATICPOD015DegradedCleared(t *testing.T) {
-	runTable(t, "STATICPOD-015", []ruleCase{
+	runTable(t, "STATICPOD-015", clearedCases())
+	if r := ruleByID(t, DefaultConfig(), "STATICPOD-015"); !r.Style {
+		t.Error("STATICPOD-015 is a Style rule: the seed never says when Degraded clears")
+	}
+}
+
+func clearedCases() []ruleCase {
+	return []ruleCase{
 		{name: "reference: cleared when the retry is ready", tl: stuckHook(), end: "1h", want: reports.Pass, message: []string{"1 judged"}},
 		{name: "faithful: cleared within the reaction bound",
 			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).condition("6m", "True", notReadyMsg).
@@ -249,9 +259,36 @@ func TestSTATICPOD015DegradedCleared(t *testing.T) {
 				process("10m", RoleOperator, timeline.VerbKill).install("16m", 2).ready("16m30s", 2), end: "1h",
 			want: reports.Skip, message: []string{"the operator was down when the fallback was over"}},
 		{name: "a crash loop is never over", tl: crashLoop(), end: "1h", want: reports.Skip},
-	})
-	if r := ruleByID(t, DefaultConfig(), "STATICPOD-015"); !r.Style {
-		t.Error("STATICPOD-015 is a Style rule: the seed never says when Degraded clears")
+	}
+}
+
+// A recording of the API server holds a run's mirror pod and
+// ClusterOperator writes only: on it STATICPOD-008 and 015 judge the
+// fallbacks the mirror pods show (shown.go), and give every case of their
+// tables the played run's status, but those whose story is a process,
+// which a recording cannot show.
+func TestRecordedFallbacksJudgeAsPlayed(t *testing.T) {
+	judged := 0
+	for id, cases := range map[string][]ruleCase{"STATICPOD-008": degradedCases(), "STATICPOD-015": clearedCases()} {
+		for _, tc := range cases {
+			if slices.ContainsFunc(tc.tl.events, func(e timeline.Event) bool { return e.Object.Kind == timeline.KindProcess }) {
+				continue
+			}
+			rec := tc
+			rec.tl = &builder{}
+			for _, e := range tc.tl.events {
+				if e.Object.Kind == "Pod" || e.Object.Kind == "ClusterOperator" {
+					rec.tl.events = append(rec.tl.events, e)
+				}
+			}
+			judged++
+			if played, got := verdictOf(t, id, tc), verdictOf(t, id, rec); got.Status != played.Status {
+				t.Errorf("%s %s: recorded %s %q, played %s %q", id, tc.name, got.Status, got.Message, played.Status, played.Message)
+			}
+		}
+	}
+	if judged < 20 {
+		t.Errorf("%d cases recorded, want the tables' but a few", judged)
 	}
 }
 

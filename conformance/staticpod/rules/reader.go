@@ -14,9 +14,8 @@ import (
 // a timeline is judged without its events being held; the batch rules fold
 // every event through the same reader (factsOf).
 func (c Config) Online() judge.Online {
-	condition := c.condition()
-	return judge.Online{Key: factsKey{condition}, New: func() judge.Reader { return newFactsReader(condition) },
-		Grows: "each ClusterOperator or mirror pod write, each node file event"}
+	return judge.Online{Key: c.factsKey(), New: func() judge.Reader { return newFactsReader(c) },
+		Grows: "each ClusterOperator or mirror pod write and each node file event of a timeline that shows the nodes, a run's; of a recording, nothing"}
 }
 
 // reader follows one node through the timeline.
@@ -30,7 +29,7 @@ type reader struct {
 	// tells its content (timeline contract); "" while there is none.
 	manifest string
 	link     string // last-known-good's target, "" if none
-	present  map[int]bool
+	present  revisions
 	// removed are the revisions whose directory was removed and not
 	// written since.
 	removed map[int]bool
@@ -38,6 +37,15 @@ type reader struct {
 	term    termination
 	// prevAt is the time of the timeline's event before the one read.
 	prevAt time.Time
+	// earlyHeld is the last change of the holdings before the timeline
+	// showed a node.
+	earlyHeld earlyHeld
+}
+
+type earlyHeld struct {
+	at  time.Time
+	pos int
+	set bool
 }
 
 // factsReader derives the facts event by event. It keeps, per node, the
@@ -52,23 +60,45 @@ type reader struct {
 // only the count that positions the next event. What grows is the
 // changes of what the rules read: a node that probes and runs steadily
 // keeps nothing more.
+//
+// Until the timeline shows a node (a file, probe or process event), it may
+// be a recording of the API server, which never does: of the mirror pod
+// and ClusterOperator writes read so far it keeps only what the rules can
+// still read once a node shows (the condition's last write, each node's
+// last ask, per revision whether a mirror pod showed it ready and when one
+// first showed its termination message, the last holdings), since every
+// deadline a node's rules judge comes after a node's first change. What a
+// recording's rules read (STATICPOD-008, 015) is judged as the writes pass
+// (shown) on a stream whose tolerance was given ahead (judge.Streaming);
+// otherwise those writes are kept (api) and judged at the end, with the
+// tolerance the rules are given.
 type factsReader struct {
 	f         facts
 	readers   map[string]*reader
+	c         Config
 	condition string
 	pos       int
 	last      time.Time
 	nodeSeen  bool // a file, probe or process event was read
+	shown     *shown
+	api       []timeline.Event
 }
 
-func newFactsReader(condition string) *factsReader {
-	return &factsReader{f: facts{procs: judge.Processes{}}, readers: map[string]*reader{}, condition: condition}
+func newFactsReader(c Config) *factsReader {
+	return &factsReader{f: facts{procs: judge.Processes{}}, readers: map[string]*reader{}, c: c, condition: c.condition()}
+}
+
+// Streaming judges a recording's fallbacks as the writes pass.
+func (fr *factsReader) Streaming(time.Time) {
+	if fr.pos == 0 {
+		fr.shown = newShown(fr.c)
+	}
 }
 
 func (fr *factsReader) on(name string) *reader {
 	r := fr.readers[name]
 	if r == nil {
-		r = &reader{n: &node{name: name}, probes: map[string]probe{}, present: map[int]bool{}, removed: map[int]bool{}, held: -1}
+		r = &reader{n: &node{name: name, earlyShown: map[int]time.Time{}}, probes: map[string]probe{}, removed: map[int]bool{}, held: -1}
 		fr.readers[name] = r
 	}
 	r.prevAt = fr.last
@@ -80,9 +110,10 @@ func (fr *factsReader) Read(e timeline.Event) {
 	pos := fr.pos
 	defer func() { fr.pos, fr.last = pos+1, e.Time }()
 	f, o := &fr.f, e.Object
-	if o.Kind == timeline.KindProcess || o.Kind == timeline.KindFile || o.Kind == timeline.KindProbe {
-		fr.nodeSeen = true
+	if !fr.nodeSeen && (o.Kind == timeline.KindProcess || o.Kind == timeline.KindFile || o.Kind == timeline.KindProbe) {
+		fr.showsNode()
 	}
+	early := !fr.nodeSeen
 	switch {
 	case o.Kind == timeline.KindProcess:
 		f.procs.Note(e, pos)
@@ -95,14 +126,41 @@ func (fr *factsReader) Read(e timeline.Event) {
 	case o.Kind == "Pod" && o.Group == "" && o.Namespace == mirrorNamespace && e.IsWrite():
 		if name, ok := strings.CutPrefix(o.Name, mirrorPrefix); ok && name != "" {
 			r := fr.on(name)
-			r.podWrite(e, pos)
-			r.noteHoldings(e, pos)
+			r.podWrite(e, pos, early)
+			fr.apiWrite(e)
 		}
 	case o.Kind == "ClusterOperator" && o.Group == configGroup && o.Name == clusterOperator && e.IsWrite():
-		f.conditionWrite(e, fr.condition)
-		if e.Role == RoleOperator {
-			f.asksOf(e, pos, fr.on)
+		f.condition = append(f.condition, coWrites(e, fr.condition)...)
+		if n := len(f.condition); early && n > 1 {
+			f.condition = []coWrite{f.condition[n-1]}
 		}
+		if e.Role == RoleOperator {
+			f.asksOf(e, pos, fr.on, early)
+		}
+		fr.apiWrite(e)
+	}
+}
+
+// showsNode is the timeline's first node event: it is no recording, and
+// what was kept of its writes before is all the rules read of them.
+func (fr *factsReader) showsNode() {
+	fr.nodeSeen, fr.shown, fr.api = true, nil, nil
+	for _, r := range fr.readers {
+		if h := r.earlyHeld; h.set {
+			r.n.held = append(r.n.held, holdingsAt{at: h.at, pos: h.pos, holdings: r.holdings()})
+		}
+	}
+}
+
+// apiWrite hands a write of the mirror pods or the ClusterOperator to the
+// judging of a recording's fallbacks, until the timeline shows a node.
+func (fr *factsReader) apiWrite(e timeline.Event) {
+	switch {
+	case fr.nodeSeen:
+	case fr.shown != nil:
+		fr.shown.read(e)
+	default:
+		fr.api = append(fr.api, e)
 	}
 }
 
@@ -117,26 +175,32 @@ func (fr *factsReader) Facts() any {
 		f.nodes = append(f.nodes, n)
 	}
 	f.events, f.recorded = fr.pos, !fr.nodeSeen
+	if f.recorded && fr.shown != nil {
+		fr.shown.finish()
+	}
+	f.shown, f.api = fr.shown, fr.api
 	return f
 }
 
-// conditionWrite notes a write of the operator's ClusterOperator that
-// changed the fallback condition.
-func (f *facts) conditionWrite(e timeline.Event, condition string) {
+// coWrites are the writes of the operator's fallback condition an event
+// of its ClusterOperator makes: its deletion, or each change of the
+// condition.
+func coWrites(e timeline.Event, condition string) []coWrite {
 	if e.Verb == timeline.VerbDelete {
-		f.condition = append(f.condition, coWrite{ev: e})
-		return
+		return []coWrite{{ev: e}}
 	}
+	var out []coWrite
 	for _, c := range e.Conditions {
 		if c.Type == condition {
-			f.condition = append(f.condition, coWrite{ev: e, cond: c.After})
+			out = append(out, coWrite{ev: e, cond: c.After})
 		}
 	}
+	return out
 }
 
 // asksOf notes the asks a write of the operator's status makes: each node
 // whose count of asks grows asks its target revision.
-func (f *facts) asksOf(e timeline.Event, pos int, on func(string) *reader) {
+func (f *facts) asksOf(e timeline.Event, pos int, on func(string) *reader, early bool) {
 	for _, fc := range e.Fields {
 		if fc.Path != fieldNodeStatuses {
 			continue
@@ -149,7 +213,11 @@ func (f *facts) asksOf(e timeline.Event, pos int, on func(string) *reader) {
 		for _, ns := range nodeStatuses(fc.After) {
 			if ns.NodeName != "" && ns.Installs > before[ns.NodeName] {
 				n := on(ns.NodeName).n
-				n.asks = append(n.asks, ask{ev: e, pos: pos, revision: ns.TargetRevision})
+				a := ask{ev: e, pos: pos, revision: ns.TargetRevision}
+				if early {
+					n.asks = n.asks[:0] // replaced before any installer could act
+				}
+				n.asks = append(n.asks, a)
 			}
 		}
 	}
@@ -162,7 +230,7 @@ func (r *reader) file(e timeline.Event, pos int) {
 	switch e.Verb {
 	case timeline.VerbWrite:
 		if rev, ok := revisionOf(p); ok {
-			r.present[rev] = true
+			r.present.add(rev)
 			delete(r.removed, rev)
 		}
 		switch p {
@@ -191,12 +259,13 @@ func (r *reader) file(e timeline.Event, pos int) {
 			r.link = fe.target
 		}
 	case timeline.VerbRemove:
-		for rev := range r.present {
-			if within(revisionDir(rev), p) {
-				delete(r.present, rev)
+		r.present = slices.DeleteFunc(r.present, func(rev int) bool {
+			gone := within(revisionDir(rev), p)
+			if gone {
 				r.removed[rev] = true
 			}
-		}
+			return gone
+		})
 		if within(lastKnownGood, p) {
 			r.link = ""
 		}
@@ -237,14 +306,14 @@ func (r *reader) install(e timeline.Event, pos int) {
 	r.starts = 0 // a new manifest: its operand's start attempts count afresh
 	r.term = termination{}
 	if note.revision > 0 {
-		r.present[note.revision] = true
+		r.present.add(note.revision)
 	}
 }
 
 // holdings is what the node holds now to fall back to.
 func (r *reader) holdings() holdings {
-	h := holdings{present: slices.Sorted(maps.Keys(r.present))}
-	if rev, ok := revisionOf(r.link); ok && r.link == revisionDir(rev) && r.present[rev] {
+	h := holdings{present: slices.Clone(r.present)}
+	if rev, ok := revisionOf(r.link); ok && r.link == revisionDir(rev) && r.present.has(rev) {
 		h.lkg = rev
 	}
 	return h
@@ -264,36 +333,66 @@ func (r *reader) truth() truth {
 	return truth{starts: r.starts, healthz: r.probes[probeHealthz], etcd: r.probes[probeEtcd], readyz: r.probes[probeReadyz], pod: r.pod, term: r.term}
 }
 
-func (r *reader) podWrite(e timeline.Event, pos int) {
+// after is the mirror pod as the write e leaves it.
+func (p pod) after(e timeline.Event) pod {
 	if e.Verb == timeline.VerbCreate || e.Verb == timeline.VerbDelete {
-		r.pod = pod{} // a new mirror pod, or none
+		p = pod{} // a new mirror pod, or none
 	}
-	if e.Verb != timeline.VerbDelete {
-		r.pod.exists = true
-		for _, c := range e.Conditions {
-			if c.Type == "Ready" {
-				r.pod.ready = c.After != nil && c.After.Status == "True"
-			}
+	if e.Verb == timeline.VerbDelete {
+		return p
+	}
+	p.exists = true
+	for _, c := range e.Conditions {
+		if c.Type == "Ready" {
+			p.ready = c.After != nil && c.After.Status == "True"
 		}
-		for _, fc := range e.Fields {
-			switch fc.Path {
-			case "metadata.annotations":
-				r.pod.ann = annotations(fc.After)
-				r.pod.revision = revisionNumber(r.pod.ann[revisionAnnotation])
-			case "status.phase":
-				r.pod.phase = jsonString(fc.After)
-			case "status.containerStatuses":
-				r.pod.terminated = lastTerminated(fc.After)
-			}
+	}
+	for _, fc := range e.Fields {
+		switch fc.Path {
+		case "metadata.annotations":
+			p.ann = annotations(fc.After)
+			p.revision = revisionNumber(p.ann[revisionAnnotation])
+		case "status.phase":
+			p.phase = jsonString(fc.After)
+		case "status.containerStatuses":
+			p.terminated = lastTerminated(fc.After)
 		}
+	}
+	return p
+}
+
+// podWrite follows the node's mirror pod. Before the timeline shows a
+// node, only what the rules can still read once one shows is kept of it
+// (early): per revision, whether a write showed it ready and when one
+// first showed its termination message.
+func (r *reader) podWrite(e timeline.Event, pos int, early bool) {
+	r.pod = r.pod.after(e)
+	added := false
+	if r.pod.exists {
 		if r.pod.terminated != "" {
 			r.term.shown = true
 		}
-		if r.pod.revision > 0 && !r.removed[r.pod.revision] {
-			r.present[r.pod.revision] = true
+		if rev := r.pod.revision; rev > 0 && !r.removed[rev] {
+			added = r.present.add(rev)
 		}
 	}
-	r.n.pods = append(r.n.pods, podWrite{ev: e, pos: pos, pod: r.pod})
+	if !early {
+		r.n.pods = append(r.n.pods, podWrite{ev: e, pos: pos, pod: r.pod})
+		r.noteHoldings(e, pos)
+		return
+	}
+	if added || !r.earlyHeld.set {
+		// Of the holdings' log only its last entry can be read once a node
+		// shows: it is written then (factsReader.showsNode).
+		r.earlyHeld = earlyHeld{at: e.Time, pos: pos, set: true}
+	}
+	p := r.pod
+	if p.readyAt(p.revision) {
+		r.n.earlyReady.add(p.revision)
+	}
+	if _, ok := r.n.earlyShown[p.revision]; !ok && p.exists && p.terminated != "" {
+		r.n.earlyShown[p.revision] = e.Time
+	}
 }
 
 // lock follows the installer lock. It is advisory: a lock taken while
@@ -309,4 +408,21 @@ func (r *reader) lock(fe fileEvent) {
 		s.unlock, s.unlockPos = e, fe.pos
 		r.held = -1
 	}
+}
+
+// revisions is a set of revisions, ascending: a word each.
+type revisions []int
+
+func (rs revisions) has(rev int) bool {
+	_, found := slices.BinarySearch(rs, rev)
+	return found
+}
+
+// add puts rev in the set and tells whether it was not there.
+func (rs *revisions) add(rev int) bool {
+	k, found := slices.BinarySearch(*rs, rev)
+	if !found {
+		*rs = slices.Insert(*rs, k, rev)
+	}
+	return !found
 }

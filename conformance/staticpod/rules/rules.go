@@ -73,7 +73,7 @@ func Rules(cfg Config) []judge.Rule {
 // recording of the API server does not hold: on a recording it is not
 // judged, saying so, rather than judging nothing as a pass or a failure.
 // STATICPOD-008 and STATICPOD-015 read the operator's condition and the
-// mirror pods only, and judge a recording too (shownEpisodes).
+// mirror pods only, and judge a recording too (shown).
 func (c Config) fromNode(check func(*judge.Judging) judge.Verdict) func(*judge.Judging) judge.Verdict {
 	return func(j *judge.Judging) judge.Verdict {
 		if c.factsOf(j).recorded {

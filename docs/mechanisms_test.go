@@ -1,4 +1,4 @@
-package all_test
+package docs_test
 
 import (
 	"go/ast"
@@ -12,14 +12,11 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"unicode"
 
 	"github.com/opcert/opcert/conformance"
+	_ "github.com/opcert/opcert/conformance/all" // every mechanism registered
 	"github.com/opcert/opcert/scenarios"
 )
-
-// root is the module's root, seen from conformance/all.
-var root = filepath.Join("..", "..")
 
 // pageSections are the sections every mechanism's page
 // (conformance/<name>/README.md) has: what its seed asks, how opcert reads
@@ -36,8 +33,8 @@ var pageSections = []string{
 
 // Every registered mechanism has its page beside its code, with the
 // sections above, the decision on its seed ("### Decision <seed>") and
-// every one of its built-in scenarios named; its links to its own
-// headings lead somewhere.
+// every one of its built-in scenarios named (its links are held with every
+// page's by TestPagesNameWhatExists).
 func TestEveryMechanismHasItsPage(t *testing.T) {
 	builtins, err := scenarios.Builtin()
 	if err != nil {
@@ -60,11 +57,6 @@ func TestEveryMechanismHasItsPage(t *testing.T) {
 				t.Errorf("%s has no heading %q", page, want)
 			}
 		}
-		for _, m := range anchorLink.FindAllStringSubmatch(string(data), -1) {
-			if !slices.ContainsFunc(headings, func(h string) bool { return slug(h) == m[1] }) {
-				t.Errorf("%s links to #%s, which is none of its headings", page, m[1])
-			}
-		}
 		named := 0
 		for _, s := range builtins {
 			if s.Mechanism != p.Name {
@@ -79,24 +71,6 @@ func TestEveryMechanismHasItsPage(t *testing.T) {
 			t.Errorf("mechanism %s has no built-in scenario to name", p.Name)
 		}
 	}
-}
-
-// anchorLink is a link to a heading of the same page.
-var anchorLink = regexp.MustCompile(`\]\(#([^)]+)\)`)
-
-// slug is a heading's anchor as GitHub renders it: lower case, spaces as
-// hyphens, punctuation but hyphens and underscores dropped.
-func slug(heading string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(strings.TrimSpace(strings.TrimLeft(heading, "#"))) {
-		switch {
-		case r == ' ':
-			b.WriteRune('-')
-		case r == '-' || r == '_' || unicode.IsLetter(r) || unicode.IsDigit(r):
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
 }
 
 func headingsOf(md string) []string {

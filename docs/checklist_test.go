@@ -1,4 +1,4 @@
-package concepts_test
+package docs_test
 
 import (
 	"go/parser"
@@ -13,7 +13,7 @@ import (
 // The checklist of adding a mechanism is the toy mechanism's: a step the
 // page marks *toy* is marked (N) in toy_test.go's comments, and no other.
 func TestAddingAMechanismIsTheToys(t *testing.T) {
-	page, err := os.ReadFile("adding-a-mechanism.md")
+	page, err := os.ReadFile("concepts/adding-a-mechanism.md")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,16 +1,20 @@
-// Package concepts_test holds the concept pages (the Markdown files of
-// docs/concepts) and the development page (docs/development.md) to the
-// repository they describe: every link leads to a file (and heading) that
-// exists, every test, benchmark and fuzz target they name is declared,
+// Package docs_test holds every Markdown page of the repository (README.md,
+// docs/, the mechanisms' pages beside their code, the examples') to the
+// repository it describes: every link leads to a file (and heading) that
+// exists, every test, benchmark and fuzz target a page names is declared,
 // every command `go test ... -run/-bench X` names a package that has a
 // match for X, every `make` target is the Makefile's, every Go identifier
 // written as `pkg.Name` or `pkg.Type.Member` is declared, and every
 // repository path exists. A page that drifts from the code fails here,
-// not in a reader's hands. Adding a mechanism's checklist is held to the
-// toy mechanism too (TestAddingAMechanismIsTheToys).
-package concepts_test
+// not in a reader's hands. Besides: each mechanism has its page with the
+// sections it owes (mechanisms_test.go), no Go comment cites a document
+// the repository does not hold, and adding a mechanism's checklist is the
+// toy mechanism's (checklist_test.go). Whether the commands of the user
+// documents run is cmd/opcert's TestDocumentedCommandsAreRun.
+package docs_test
 
 import (
+	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -22,7 +26,7 @@ import (
 )
 
 // root is the repository's root, from this package's directory.
-const root = "../.."
+const root = ".."
 
 // planned are the pages other parts of the documentation add (the agreed
 // layout of docs/); a link to one is accepted while it does not exist.
@@ -34,24 +38,36 @@ var planned = []string{
 	"docs/reference/scenarios.md",
 }
 
-// pages are the pages this test holds, by path from the root.
+// pages are the Markdown pages this test holds, by path from the root:
+// every one the repository has outside testdata and hidden directories.
 func pages(t *testing.T) map[string]string {
 	t.Helper()
-	names, err := filepath.Glob(filepath.Join(root, "docs/concepts/*.md"))
+	out := map[string]string{}
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); p != root && (strings.HasPrefix(name, ".") || name == "testdata" || strings.HasPrefix(name, "opcert-")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".md") {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(root, p)
+		out[filepath.ToSlash(rel)] = string(data)
+		return nil
+	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	names = append(names, filepath.Join(root, "docs/development.md"))
-	out := map[string]string{}
-	for _, n := range names {
-		data, err := os.ReadFile(n)
-		if err != nil {
-			t.Fatal(err)
-		}
-		rel, _ := filepath.Rel(root, n)
-		out[filepath.ToSlash(rel)] = string(data)
-	}
-	if len(out) < 2 {
+	if len(out) < 20 {
 		t.Fatalf("found %d pages", len(out))
 	}
 	return out
@@ -72,6 +88,11 @@ var (
 	target   = regexp.MustCompile(`(?m)^([a-z][a-z-]*):`)
 	marker   = regexp.MustCompile(`\((\d+)\)`)
 	step     = regexp.MustCompile(`(?m)^(\d+)\. `)
+	// qualified is a package's directory and one of its identifiers:
+	// reference/staticpod.Monitor.
+	qualified = regexp.MustCompile(`^([a-z][\w/-]*)\.([A-Z]\w*(?:\.[A-Z]\w*)?)$`)
+	// placeholder stands for every mechanism in a path.
+	placeholder = regexp.MustCompile(`<(?:name|mechanism)>`)
 )
 
 // code is a page's code: its fenced blocks and its code spans.
@@ -100,7 +121,8 @@ func TestPagesNameWhatExists(t *testing.T) {
 			for _, c := range all {
 				for _, n := range testName.FindAllString(c, -1) {
 					checked["test"]++
-					if !idx.tests[n] {
+					// A test a page writes for its reader is its own.
+					if !idx.tests[n] && !strings.Contains(page, "func "+n+"(") {
 						t.Errorf("names %s, which no test file declares", n)
 					}
 				}
@@ -124,7 +146,7 @@ func TestPagesNameWhatExists(t *testing.T) {
 				}
 				if repoPath.MatchString(s) && idx.topDirs[strings.SplitN(s, "/", 2)[0]] {
 					checked["path"]++
-					checkPath(t, s, mechs)
+					checkPath(t, idx, s, mechs)
 				}
 			}
 		})
@@ -141,7 +163,8 @@ func TestPagesNameWhatExists(t *testing.T) {
 // exist (a planned page excepted), and counts the links.
 func checkLinks(t *testing.T, name, page string) int {
 	t.Helper()
-	links := link.FindAllStringSubmatch(page, -1)
+	prose := span.ReplaceAllString(fence.ReplaceAllString(page, ""), "")
+	links := link.FindAllStringSubmatch(prose, -1)
 	for _, m := range links {
 		ref := m[1]
 		if strings.Contains(ref, "://") || strings.HasPrefix(ref, "mailto:") {
@@ -151,6 +174,9 @@ func checkLinks(t *testing.T, name, page string) int {
 		rel := name
 		if file != "" {
 			rel = path.Clean(path.Join(path.Dir(name), file))
+		}
+		if info, err := os.Stat(filepath.Join(root, rel)); err == nil && info.IsDir() && anchor == "" {
+			continue
 		}
 		data, err := os.ReadFile(filepath.Join(root, rel))
 		if err != nil {
@@ -258,13 +284,19 @@ func expand(s string) []string {
 
 // checkPath fails a repository path that does not exist; <name> stands
 // for every mechanism, a * for any name.
-func checkPath(t *testing.T, p string, mechs []string) {
+func checkPath(t *testing.T, idx *repo, p string, mechs []string) {
 	t.Helper()
+	if m := qualified.FindStringSubmatch(p); m != nil {
+		if !idx.declares(m[1], strings.Split(m[2], ".")) {
+			t.Errorf("names %s, which %s does not declare", p, m[1])
+		}
+		return
+	}
 	names := []string{p}
-	if strings.Contains(p, "<name>") {
+	if placeholder.MatchString(p) {
 		names = nil
 		for _, m := range mechs {
-			names = append(names, strings.ReplaceAll(p, "<name>", m))
+			names = append(names, placeholder.ReplaceAllString(p, m))
 		}
 	}
 	for _, n := range names {

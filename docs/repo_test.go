@@ -1,4 +1,4 @@
-package concepts_test
+package docs_test
 
 import (
 	"go/ast"
@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -42,14 +43,24 @@ type repo struct {
 	topDirs     map[string]bool
 }
 
-// declared is whether package pkg declares the path (Name, or Type and
-// Member) in exactly one directory of that name.
+// declared is whether a package named pkg (several directories may share
+// a name: five hold package rules) declares the path: Name, Type.Member,
+// or a method Name of one of its types.
 func (r *repo) declared(pkg string, names []string) bool {
-	dirs := r.packages[pkg]
-	if len(dirs) != 1 || len(names) > 2 {
+	return slices.ContainsFunc(r.packages[pkg], func(dir string) bool { return r.declares(dir, names) })
+}
+
+func (r *repo) declares(dir string, names []string) bool {
+	if len(names) > 2 {
 		return false
 	}
-	return r.decls[dirs[0]][strings.Join(names, ".")]
+	want := strings.Join(names, ".")
+	for d := range r.decls[dir] {
+		if d == want || len(names) == 1 && strings.HasSuffix(d, "."+want) {
+			return true
+		}
+	}
+	return false
 }
 
 func index(t *testing.T) *repo {

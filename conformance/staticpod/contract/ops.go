@@ -26,6 +26,7 @@ const (
 
 var opNames = [...]string{"?", "TakeLock", "WriteResources", "WriteManifest", "RemoveManifest", "LinkLastKnownGood", "ReleaseLock"}
 
+// String names the operation as the timeline shows it.
 func (k OpKind) String() string {
 	if k > 0 && int(k) < len(opNames) {
 		return opNames[k]

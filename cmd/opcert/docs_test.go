@@ -147,3 +147,39 @@ func TestScenarioReference(t *testing.T) {
 		t.Errorf("Chaos has %d sections, want one among the shared fields", n)
 	}
 }
+
+// TestScenarioFormatIsDescribed holds the scenario format's doc comments
+// to the reference made of them: every field and every step action of
+// every registered kind says what it is for, so a field or an action
+// added without a comment fails here rather than reaching users as an
+// empty cell.
+func TestScenarioFormatIsDescribed(t *testing.T) {
+	file := filepath.Join(t.TempDir(), scenarioPage)
+	if err := writeScenarioReference(file); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, part, section := 0, "", ""
+	for _, line := range strings.Split(string(data), "\n") {
+		switch {
+		case strings.HasPrefix(line, "## "):
+			part = strings.TrimPrefix(line, "## ")
+		case strings.HasPrefix(line, "###"):
+			section = strings.TrimLeft(line, "# ")
+		}
+		if !strings.HasPrefix(line, "| `") {
+			continue
+		}
+		rows++
+		if strings.HasSuffix(line, "|  |") {
+			name := strings.TrimSpace(strings.SplitN(line, "|", 3)[1])
+			t.Errorf("%s, %s: %s has no description: give its Go field or action constant a comment", part, section, name)
+		}
+	}
+	if rows < 100 {
+		t.Errorf("the reference has %d fields and actions, want every kind's", rows)
+	}
+}

@@ -17,26 +17,34 @@ import (
 
 // World is what a stale scenario declares beside the shared fields.
 type World struct {
-	Operators []Operator       `yaml:"operators,omitempty"`
-	Chaos     *scenarios.Chaos `yaml:"chaos,omitempty"`
+	// Operators are the simulated operators, each owning the
+	// ClusterOperator of its name.
+	Operators []Operator `yaml:"operators,omitempty"`
+	// Chaos, if set, kills and hangs every operator at random.
+	Chaos *scenarios.Chaos `yaml:"chaos,omitempty"`
 }
 
 // Operator is a simulated operator process that owns one ClusterOperator of
 // the same name and keeps its conditions there.
 type Operator struct {
+	// Name is the operator's and its ClusterOperator's, a DNS-1123 label,
+	// unique.
 	Name string `yaml:"name"`
 	// Count > 0 declares a fleet: Count operators named <name>-01, <name>-02...
 	Count int `yaml:"count,omitempty"`
 	// AnswerDelay is how long the operator takes to put its conditions back
 	// after someone else changed them (a stale challenge). Default 1s.
-	AnswerDelay *scenarios.Duration   `yaml:"answerDelay,omitempty"`
-	Conditions  []scenarios.Condition `yaml:"conditions"`
+	AnswerDelay *scenarios.Duration `yaml:"answerDelay,omitempty"`
+	// Conditions are what it reports at the start, one per type, at least
+	// one.
+	Conditions []scenarios.Condition `yaml:"conditions"`
 	// Stopped operators are not started at time zero (restartOperator starts them).
 	Stopped bool `yaml:"stopped,omitempty"`
 }
 
 // SetCondition changes what an operator reports: its operand moved.
 type SetCondition struct {
+	// Operator is the operator, by name (a fleet's member in full).
 	Operator            string `yaml:"operator"`
 	scenarios.Condition `yaml:",inline"`
 }
@@ -44,22 +52,23 @@ type SetCondition struct {
 // SlowOperator changes how long an operator takes to answer from now on,
 // across restarts (it got slow: a long resync, a starved process).
 type SlowOperator struct {
-	Operator    string             `yaml:"operator"`
+	// Operator is the operator, by name (a fleet's member in full).
+	Operator string `yaml:"operator"`
+	// AnswerDelay is how long it takes to answer from now on.
 	AnswerDelay scenarios.Duration `yaml:"answerDelay"`
 }
 
 // Actions of stale scenarios.
 const (
-	actKill      = "killOperator"
-	actRestart   = "restartOperator"
-	actHang      = "hangOperator"
-	actReconnect = "reconnectOperator"
-	actSet       = "setCondition"
-	actSlow      = "slowOperator"
-	// The detector's process: killDetector and restartDetector take no
-	// value but true (restartDetector starts a new process, with no memory).
-	actKillDetector    = "killDetector"
-	actRestartDetector = "restartDetector"
+	actKill      = "killOperator"      // the named operator's process dies; its conditions stay as written
+	actRestart   = "restartOperator"   // the named operator starts and writes its conditions at once
+	actHang      = "hangOperator"      // the named operator lives on, cut off from the API server
+	actReconnect = "reconnectOperator" // a hung operator sees the API server again
+	actSet       = "setCondition"      // the operand moved: the operator reports this condition
+	actSlow      = "slowOperator"      // from now on, across restarts, the operator takes this long to answer
+	// killDetector and restartDetector take no value but true.
+	actKillDetector    = "killDetector"    // the detector's process dies: nothing is checked until it is restarted
+	actRestartDetector = "restartDetector" // a new detector process starts (a running one is killed), with no memory
 )
 
 // clusterOperatorConditions are the ClusterOperator conditions (000 §Proposal; Failing

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/cobra/doc"
 
+	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/scenarios"
 )
 
@@ -100,11 +101,22 @@ func writeScenarioReference(file string) error {
 func rulesMarkdown(w io.Writer, entries []ruleEntry) error {
 	var b strings.Builder
 	b.WriteString("# Rules\n\nEvery rule opcert judges, by mechanism and profile. MUST: the seed requires it (a failure fails the run); SHOULD: it recommends it or shows it by example (a warning, a failure under --strict). What a seed leaves open has no rule.\n")
+	plugins := map[string]conformance.Plugin{}
+	for _, p := range conformance.Plugins() {
+		plugins[p.Name] = p
+	}
 	last := ""
 	for _, e := range entries {
 		if head := e.Mechanism + " / " + e.Profile; head != last {
 			last = head
 			fmt.Fprintf(&b, "\n## %s (profile %s)\n\n", e.Mechanism, e.Profile)
+			if p := plugins[e.Mechanism]; len(p.Profiles) > 1 {
+				chosen := fmt.Sprintf("Judged with `--%s %s`", p.ProfileFlag, e.Profile)
+				if e.Profile == p.Profiles[0] {
+					chosen += ", the default"
+				}
+				fmt.Fprintf(&b, "%s (profiles: %s).\n\n", chosen, strings.Join(p.Profiles, ", "))
+			}
 			if e.ReactionBound > 0 {
 				fmt.Fprintf(&b, "Reaction bound: %s (--reaction-bound).\n\n", e.ReactionBound)
 			}

@@ -75,8 +75,27 @@ func TestRulesMarkdown(t *testing.T) {
 			t.Errorf("page lacks %q:\n%s", want, page)
 		}
 	}
+	if strings.Contains(page, "Judged with") {
+		t.Errorf("a mechanism with one profile is given a profile flag:\n%s", page)
+	}
 	if n := strings.Count(page, "| Rule |"); n != 2 {
 		t.Errorf("%d tables, want one per mechanism and profile:\n%s", n, page)
+	}
+
+	// A registered mechanism with profiles: each section says how to
+	// choose it, and which is the default.
+	b.Reset()
+	err = rulesMarkdown(&b, []ruleEntry{
+		{ID: "OLM-001", Mechanism: "olm", Profile: "holds", Section: "002", Role: "aggregator", Statement: "x", Class: "MUST"},
+		{ID: "OLM-001", Mechanism: "olm", Profile: "blocks", Section: "002", Role: "aggregator", Statement: "x", Class: "MUST"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Judged with `--olm-reading holds`, the default (profiles: holds, blocks).", "Judged with `--olm-reading blocks` (profiles"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("page lacks %q:\n%s", want, b.String())
+		}
 	}
 }
 

@@ -58,17 +58,31 @@ type SlowOperator struct {
 	AnswerDelay scenarios.Duration `yaml:"answerDelay"`
 }
 
-// Actions of stale scenarios.
+// Actions of stale scenarios. An action on an operator names it (a
+// fleet's member in full: node-07) and does nothing where the operator is
+// already as asked (killing one that is not running, hanging one that
+// hangs).
 const (
-	actKill      = "killOperator"      // the named operator's process dies; its conditions stay as written
-	actRestart   = "restartOperator"   // the named operator starts and writes its conditions at once
-	actHang      = "hangOperator"      // the named operator lives on, cut off from the API server
-	actReconnect = "reconnectOperator" // a hung operator sees the API server again
-	actSet       = "setCondition"      // the operand moved: the operator reports this condition
-	actSlow      = "slowOperator"      // from now on, across restarts, the operator takes this long to answer
-	// killDetector and restartDetector take no value but true.
-	actKillDetector    = "killDetector"    // the detector's process dies: nothing is checked until it is restarted
-	actRestartDetector = "restartDetector" // a new detector process starts (a running one is killed), with no memory
+	// The named operator's process dies; its conditions stay as written.
+	actKill = "killOperator"
+	// The named operator starts and writes its conditions at once.
+	actRestart = "restartOperator"
+	// The named operator lives on, cut off from the API server.
+	actHang = "hangOperator"
+	// A hung operator sees the API server again.
+	actReconnect = "reconnectOperator"
+	// The operand moved: the operator reports this condition.
+	actSet = "setCondition"
+	// From now on, and across restarts, the operator takes this long to
+	// answer.
+	actSlow = "slowOperator"
+	// true: the detector's process dies (if running); nothing is checked
+	// for staleness until it is restarted.
+	actKillDetector = "killDetector"
+	// true: a new detector process starts (a running one is killed first)
+	// with no memory: it lists every ClusterOperator and dates each by its
+	// transition times.
+	actRestartDetector = "restartDetector"
 )
 
 // clusterOperatorConditions are the ClusterOperator conditions (000 §Proposal; Failing

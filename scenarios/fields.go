@@ -7,10 +7,10 @@ import "reflect"
 // value's Go type, and Owner and GoName the struct and Go field that
 // declare it (an inline struct's field is its own struct's).
 type Field struct {
-	Name   string
-	Type   reflect.Type
-	Owner  reflect.Type
-	GoName string
+	Name   string       // the YAML key
+	Type   reflect.Type // the value's Go type
+	Owner  reflect.Type // the struct that declares it
+	GoName string       // its Go field's name in Owner
 }
 
 // Fields lists the fields a value of the struct type t takes in a

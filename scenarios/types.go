@@ -61,7 +61,7 @@ type Step struct {
 	// for create, expect and advance-only steps) and Arg its value, of the
 	// type the Kind registers for it (a pointer for structs).
 	Action string `yaml:"-"`
-	Arg    any    `yaml:"-"`
+	Arg    any    `yaml:"-"` // the action's value (Action)
 
 	// Time is the resolved offset from the start (set by the loader).
 	Time time.Duration `yaml:"-"`

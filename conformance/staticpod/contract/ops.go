@@ -38,8 +38,8 @@ func (k OpKind) String() string {
 // stops at the first that fails (a TakeLock lost to a race included); the
 // next look decides again.
 type Op struct {
-	Kind        OpKind
-	Pod         Pod
-	Revision    int
-	Annotations map[string]string
+	Kind        OpKind            // what to do
+	Pod         Pod               // the manifest's pod: the operand or the startup-monitor
+	Revision    int               // the revision it acts on
+	Annotations map[string]string // added to a written manifest (WriteManifest)
 }

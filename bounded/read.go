@@ -15,6 +15,7 @@ type TooLargeError struct {
 	Limit int64  // bytes
 }
 
+// Error names the input and its limit, and says what to do instead.
 func (e *TooLargeError) Error() string {
 	return fmt.Sprintf("%s is larger than %s, the most opcert reads of it; split it or give a smaller one", e.Name, Size(e.Limit))
 }
@@ -25,6 +26,7 @@ type NotRegularError struct {
 	Mode fs.FileMode
 }
 
+// Error says what the path is and why opcert does not read it.
 func (e *NotRegularError) Error() string {
 	return fmt.Sprintf("%s is %s, not a regular file: opcert reads only regular files, which end, and never waits on a pipe or a device", e.Name, describeMode(e.Mode))
 }

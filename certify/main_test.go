@@ -31,6 +31,15 @@ const coCRD = "clusteroperators.config.openshift.io"
 func TestMain(m *testing.M) {
 	flag.Parse()
 	if testing.Short() {
+		// The examples need the API server too: skipped, like the tests.
+		skip := "^Example"
+		if given := flag.Lookup("test.skip").Value.String(); given != "" {
+			skip = given + "|" + skip
+		}
+		if err := flag.Set("test.skip", skip); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(2)
+		}
 		os.Exit(m.Run())
 	}
 	assets, err := apiserver.FindAssets(context.Background(), os.Stderr)

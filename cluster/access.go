@@ -28,6 +28,8 @@ const (
 	RoleScale   = "opcert-cluster-scale" // bound in each namespace of a Deployment subject
 )
 
+// String is the permission as messages give it: verb, resource and
+// where it is needed.
 func (p Permission) String() string {
 	res := p.Resource
 	if p.Subresource != "" {

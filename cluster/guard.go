@@ -25,6 +25,8 @@ type Ref struct {
 	Namespace, Name string
 }
 
+// String is Kind.group and namespace/name (or name), as messages name
+// an object.
 func (r Ref) String() string {
 	kind := r.Kind.Kind
 	if r.Kind.Group != "" {

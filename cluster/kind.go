@@ -44,6 +44,7 @@ type NoRuntimeError struct {
 	Found []string
 }
 
+// Error says which runtimes were found and why none can be used.
 func (e *NoRuntimeError) Error() string {
 	found := "none of docker, podman, nerdctl is on PATH"
 	if len(e.Found) > 0 {

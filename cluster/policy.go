@@ -51,6 +51,7 @@ func ParseKindName(s string) (KindName, error) {
 	return KindName{Kind: kind, Group: group, AnyGroup: !dotted}, nil
 }
 
+// String is the kind as it was given: Kind, or Kind.group.
 func (k KindName) String() string {
 	if k.AnyGroup {
 		return k.Kind

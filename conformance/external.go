@@ -73,6 +73,7 @@ type Process struct {
 // and the scenario's expectations say how many steps were skipped.
 type Skipped struct{ Reason string }
 
+// Error is the reason the step was skipped, for the timeline.
 func (s *Skipped) Error() string { return "skipped: " + s.Reason }
 
 // External tells whether a subject's name is in the form of a subject
@@ -143,4 +144,5 @@ func (d Deployment) For(object string) types.NamespacedName {
 	return types.NamespacedName{Namespace: r.Replace(d.Namespace), Name: r.Replace(d.Name)}
 }
 
+// String is the subject's name as it is given: deployment:namespace/name.
 func (d Deployment) String() string { return deploymentPrefix + d.Namespace + "/" + d.Name }

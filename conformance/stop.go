@@ -41,6 +41,7 @@ type StepError struct {
 	Cannot bool
 }
 
+// Error names the step's file, line and time, and who refused it.
 func (e *StepError) Error() string {
 	who := "the client refused to send it"
 	switch {
@@ -52,6 +53,7 @@ func (e *StepError) Error() string {
 	return fmt.Sprintf("%s:%d: step at +%s: %s: %v", e.Source, e.Line, e.At, who, e.Err)
 }
 
+// Unwrap is the step's own error, for errors.Is and errors.As.
 func (e *StepError) Unwrap() error { return e.Err }
 
 // refused tells whether err is the API server's answer to a request (as

@@ -33,6 +33,7 @@ type ExpectTally struct {
 	failed, skipped, notCompared []timeline.Event
 }
 
+// Read counts e if it is an expect or a skip event; other events pass.
 func (t *ExpectTally) Read(e timeline.Event) {
 	switch {
 	case e.Verb == timeline.VerbSkip:
@@ -47,6 +48,9 @@ func (t *ExpectTally) Read(e timeline.Event) {
 	}
 }
 
+// Result is the EXPECT case of the events read so far: failed when an
+// expectation failed, skipped when none compared anything, with the
+// failures and the skipped steps as evidence.
 func (t *ExpectTally) Result() reports.Case {
 	c := ExpectCase()
 	c.Evidence = append(c.Evidence, t.failed...)

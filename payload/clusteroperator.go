@@ -63,6 +63,7 @@ func (p *Payload) ClusterOperators() []ClusterOperator {
 // Ref names a namespaced object.
 type Ref struct{ Namespace, Name string }
 
+// String is namespace/name, as the annotation writes it.
 func (r Ref) String() string { return r.Namespace + "/" + r.Name }
 
 // ReportedBy reads co's ReportedByAnnotation: false when co has none, an

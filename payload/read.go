@@ -46,6 +46,7 @@ type Problem struct {
 	Message string
 }
 
+// String is file:line: message, as problems are printed.
 func (p Problem) String() string { return fmt.Sprintf("%s:%d: %s", p.File, p.Line, p.Message) }
 
 // knownFiles are the files a payload carries besides its manifests.

@@ -25,7 +25,8 @@ type Probe struct {
 
 	// Spec is nil when nobody manages the Probe: then nothing aggregates
 	// into its status (002 §Example Workflow note).
-	Spec   *Spec  `json:"spec,omitempty"`
+	Spec *Spec `json:"spec,omitempty"`
+	// Status is what the operator and the aggregator report.
 	Status Status `json:"status,omitempty"`
 }
 
@@ -69,14 +70,14 @@ type Status struct {
 type ResourceStatus struct {
 	// Kind is the CRD's plural.
 	Kind      string   `json:"kind"`
-	Name      string   `json:"name"`
-	Namespace string   `json:"namespace"`
-	Reasons   []string `json:"reasons,omitempty"`
+	Name      string   `json:"name"`              // the CR's
+	Namespace string   `json:"namespace"`         // the CR's
+	Reasons   []string `json:"reasons,omitempty"` // why it maps: its conditions' reasons, or the failed expression
 }
 
 // ProbeList is a list of Probes.
 type ProbeList struct {
 	metav1.TypeMeta `json:",inline"`
 	metav1.ListMeta `json:"metadata,omitempty"`
-	Items           []Probe `json:"items"`
+	Items           []Probe `json:"items"` // the Probes
 }

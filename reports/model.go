@@ -27,11 +27,11 @@ const (
 
 // Report is everything one `opcert run` found.
 type Report struct {
-	Tool        string        `json:"tool"`
-	StartedAt   time.Time     `json:"startedAt,omitzero"`
-	Wall        time.Duration `json:"wallNanos"`
-	Environment Environment   `json:"environment"`
-	Runs        []Run         `json:"runs"`
+	Tool        string        `json:"tool"`               // the command that wrote it ("opcert run", "opcert certify")
+	StartedAt   time.Time     `json:"startedAt,omitzero"` // when it started, by the wall clock
+	Wall        time.Duration `json:"wallNanos"`          // how long it took, by the wall clock
+	Environment Environment   `json:"environment"`        // the API server the runs used
+	Runs        []Run         `json:"runs"`               // one per scenario and set of subjects
 	// Skipped are the built-in scenarios the command left out, before
 	// anything started, because they cannot be played the way it played
 	// (real time, a time scale): they passed nothing.
@@ -44,9 +44,9 @@ type Report struct {
 
 // Skipped is a scenario left out of a report's runs, and why.
 type Skipped struct {
-	Scenario  string `json:"scenario"`
-	Mechanism string `json:"mechanism"`
-	Why       string `json:"why"`
+	Scenario  string `json:"scenario"`  // the scenario's name
+	Mechanism string `json:"mechanism"` // its mechanism
+	Why       string `json:"why"`       // what the command could not do with it
 }
 
 // Judging is what a command's rules were built and judged with beyond
@@ -76,10 +76,10 @@ func (r *Report) Normalize() {
 
 // Environment describes the API server the runs used.
 type Environment struct {
-	KubeVersion string        `json:"kubeVersion"`
-	EtcdVersion string        `json:"etcdVersion"`
-	Assets      string        `json:"assets"`
-	Startup     time.Duration `json:"startupNanos"`
+	KubeVersion string        `json:"kubeVersion"`  // the kube-apiserver's version
+	EtcdVersion string        `json:"etcdVersion"`  // etcd's version
+	Assets      string        `json:"assets"`       // the directory of the binaries started
+	Startup     time.Duration `json:"startupNanos"` // the time to start (or reach) it
 	// Cluster is the cluster a run on one (cluster mode) used: its
 	// server and kubeconfig context; Startup is then the time to reach it.
 	Cluster string `json:"cluster,omitempty"`
@@ -87,23 +87,23 @@ type Environment struct {
 
 // Run is one scenario against one set of subjects.
 type Run struct {
-	Scenario string `json:"scenario"`
+	Scenario string `json:"scenario"` // the scenario's name
 	// Mechanism is the mechanism whose world played the run, or whose
 	// rules judged a recording.
 	Mechanism   string            `json:"mechanism,omitempty"`
-	Description string            `json:"description,omitempty"`
-	Subjects    map[string]string `json:"subjects"` // role -> subject
-	Virtual     time.Duration     `json:"virtualNanos"`
-	Wall        time.Duration     `json:"wallNanos"`
-	APICalls    int               `json:"apiCalls"`
-	MedianCall  time.Duration     `json:"medianCallNanos"`
-	Timeline    string            `json:"timeline,omitempty"` // path relative to the report directory
-	Error       string            `json:"error,omitempty"`    // the run could not complete
+	Description string            `json:"description,omitempty"` // the scenario's
+	Subjects    map[string]string `json:"subjects"`              // role -> subject
+	Virtual     time.Duration     `json:"virtualNanos"`          // the scenario time it covered
+	Wall        time.Duration     `json:"wallNanos"`             // how long it took, by the wall clock
+	APICalls    int               `json:"apiCalls"`              // the calls its actors made to the API server
+	MedianCall  time.Duration     `json:"medianCallNanos"`       // the median time of one, by the wall clock
+	Timeline    string            `json:"timeline,omitempty"`    // path relative to the report directory
+	Error       string            `json:"error,omitempty"`       // the run could not complete
 	// Stopped says why a run ended before its scenario's duration (empty
 	// for a complete run); Reached is the virtual time it completed.
 	Stopped Stop          `json:"stopped,omitempty"`
-	Reached time.Duration `json:"reachedNanos"`
-	Cases   []Case        `json:"cases"`
+	Reached time.Duration `json:"reachedNanos"` // the virtual time it completed
+	Cases   []Case        `json:"cases"`        // the verdict of each rule, and of the scenario's expectations
 	// Start is the instant evidence offsets count from: zero for the
 	// simulator's epoch, the recording's start for a recorded timeline.
 	Start time.Time `json:"start,omitzero"`
@@ -112,10 +112,11 @@ type Run struct {
 	Recording *Recording `json:"recording,omitempty"`
 	// Processes are the executables a real-time run started (process
 	// mode) or the Deployments it scaled (cluster mode: Command
-	// "deployment NS/NAME", no Log), and how each ended; TimeScale what its times were multiplied
-	// by (0 or 1: none).
+	// "deployment NS/NAME", no Log), and how each ended.
 	Processes []Process `json:"processes,omitempty"`
-	TimeScale float64   `json:"timeScale,omitempty"`
+	// TimeScale is what the scenario's times were multiplied by in real
+	// time (0 or 1: none).
+	TimeScale float64 `json:"timeScale,omitempty"`
 	// Tolerance is the slack the rules allowed on deadlines in a real-time
 	// run (conformance.RealtimeTolerance); zero in virtual time. A
 	// recording's is its Recording's.
@@ -138,11 +139,11 @@ type Run struct {
 // Process is one instance of a role played by an executable: its log,
 // and how each of its processes ended, in order (one per start).
 type Process struct {
-	Name    string   `json:"name"`
-	Role    string   `json:"role"`
-	Command string   `json:"command"`
-	Log     string   `json:"log"`
-	Endings []string `json:"endings"`
+	Name    string   `json:"name"`    // the instance, as the timeline names its actor
+	Role    string   `json:"role"`    // the role it played
+	Command string   `json:"command"` // how it was started, secrets hidden
+	Log     string   `json:"log"`     // the file its output went to
+	Endings []string `json:"endings"` // how each of its processes ended (exit code, signal)
 	// Unasked is how many of its processes ended without opcert ending
 	// them (a scenario's kill, the end of the run): an operator that
 	// exits on a flag error, or crashes.
@@ -168,25 +169,25 @@ const (
 
 // Case is one rule (or one scenario expectation) judged on one run.
 type Case struct {
-	Rule      string           `json:"rule"`    // STALE-001, or EXPECT for scenario expectations
-	Section   string           `json:"section"` // seed file and section, e.g. "000 §Proposal"
-	Statement string           `json:"statement"`
-	Role      string           `json:"role"` // the role whose subject is judged
-	Status    Status           `json:"status"`
-	Message   string           `json:"message,omitempty"`
-	Evidence  []timeline.Event `json:"evidence,omitempty"`
-	Measures  []Measure        `json:"measures,omitempty"`
+	Rule      string           `json:"rule"`               // STALE-001, or EXPECT for scenario expectations
+	Section   string           `json:"section"`            // seed file and section, e.g. "000 §Proposal"
+	Statement string           `json:"statement"`          // what the rule asks, as opcert rules prints it
+	Role      string           `json:"role"`               // the role whose subject is judged
+	Status    Status           `json:"status"`             // pass, fail, skip or warn
+	Message   string           `json:"message,omitempty"`  // what was found, or why nothing could be judged
+	Evidence  []timeline.Event `json:"evidence,omitempty"` // the timeline's events that show a failure
+	Measures  []Measure        `json:"measures,omitempty"` // latencies the rule measured
 }
 
 // Measure is a latency distribution a rule measured, e.g. the time from a
 // stale challenge to the operator's answer, for one object.
 type Measure struct {
-	Name   string        `json:"name"`
-	Count  int           `json:"count"`
-	P50    time.Duration `json:"p50Nanos"`
-	P99    time.Duration `json:"p99Nanos"`
-	Max    time.Duration `json:"maxNanos"`
-	Budget time.Duration `json:"budgetNanos,omitempty"`
+	Name   string        `json:"name"`                  // what was measured, and of which object
+	Count  int           `json:"count"`                 // how many times
+	P50    time.Duration `json:"p50Nanos"`              // the median
+	P99    time.Duration `json:"p99Nanos"`              // the 99th percentile
+	Max    time.Duration `json:"maxNanos"`              // the longest
+	Budget time.Duration `json:"budgetNanos,omitempty"` // the most the rule allows, if it bounds it
 }
 
 // Verdict is the report's: ERROR when a run's environment stopped it,

@@ -16,16 +16,17 @@ type Recording struct {
 	// Format is what the source held: "live" (opcert watch),
 	// "opcert-jsonl" or "kubectl-watch-json".
 	Format string    `json:"format"`
-	Events int64     `json:"events"`
-	From   time.Time `json:"from,omitzero"`
-	To     time.Time `json:"to,omitzero"`
+	Events int64     `json:"events"`        // how many events it holds
+	From   time.Time `json:"from,omitzero"` // its first event's time
+	To     time.Time `json:"to,omitzero"`   // its last event's time
 	// Lag is the time from each write (its managedFields time, kept to the
 	// second) to when the recorder saw it, over the writes it watched; none
 	// for a timeline that is not a recording.
 	Lag *Lag `json:"lag,omitempty"`
 	// Tolerance is the slack the rules allowed on deadlines for it.
 	Tolerance time.Duration `json:"toleranceNanos"`
-	Gaps      []Gap         `json:"gaps,omitempty"`
+	// Gaps are the spans in which writes may be missing.
+	Gaps []Gap `json:"gaps,omitempty"`
 	// Writers are who wrote in the recording (a field manager of a live
 	// cluster's, an actor of a played run's) and the role each one's writes
 	// were put down to, in name order: a recording whose detector writes
@@ -35,10 +36,13 @@ type Recording struct {
 
 // Writer is one writer of a recording.
 type Writer struct {
+	// Name is the field manager (a live cluster's) or the actor (a
+	// played run's).
 	Name string `json:"name"`
 	// Role is the role its writes were put down to ("" for none).
-	Role   string `json:"role,omitempty"`
-	Writes int64  `json:"writes"`
+	Role string `json:"role,omitempty"`
+	// Writes is how many writes it made.
+	Writes int64 `json:"writes"`
 }
 
 // writers says who wrote, and as what: "opcert as detector (3 writes)".
@@ -56,19 +60,19 @@ func (r *Recording) writers() string {
 
 // Lag is a distribution of the recorder's lag.
 type Lag struct {
-	Count int           `json:"count"`
-	P50   time.Duration `json:"p50Nanos"`
-	P99   time.Duration `json:"p99Nanos"`
-	Min   time.Duration `json:"minNanos"`
-	Max   time.Duration `json:"maxNanos"`
+	Count int           `json:"count"`    // how many writes were measured
+	P50   time.Duration `json:"p50Nanos"` // the median lag
+	P99   time.Duration `json:"p99Nanos"` // the 99th percentile
+	Min   time.Duration `json:"minNanos"` // the smallest
+	Max   time.Duration `json:"maxNanos"` // the largest
 }
 
 // Gap is a span of a recording in which writes may be missing: the rules
 // did not judge what falls in it.
 type Gap struct {
-	From time.Time `json:"from"`
-	To   time.Time `json:"to"`
-	Why  string    `json:"why"`
+	From time.Time `json:"from"` // where it starts
+	To   time.Time `json:"to"`   // where it ends
+	Why  string    `json:"why"`  // what was lost (a watch that broke, events dropped)
 	// Open says the recording ended in it, never listing again what it
 	// lost: To is the recording's end.
 	Open bool `json:"open,omitempty"`

@@ -19,8 +19,8 @@ import (
 // and the type of its value (a string, or a struct type: Step.Arg then
 // holds a pointer to a new value of it).
 type Action struct {
-	Name string
-	Type reflect.Type
+	Name string       // the step's field that takes it
+	Type reflect.Type // its value's type
 }
 
 // Handler is an action with what carries it out on a world W (Act).
@@ -95,6 +95,7 @@ func (*Handlers[W]) handlers() {}
 // ActionSet is a Handlers of any world, as Kind.Actions holds it; only
 // Actions makes one, so every action a kind declares has its handler.
 type ActionSet interface {
+	// Declared is the actions as the format reads them.
 	Declared() []Action
 	handlers()
 }

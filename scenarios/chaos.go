@@ -13,10 +13,10 @@ import (
 // Fault is one planned chaos fault: at At the process is killed (or hung, if
 // Hang), and at Until it is restarted (or reconnected).
 type Fault struct {
-	Process string
-	At      time.Duration
-	Hang    bool
-	Until   time.Duration
+	Process string        // the process's name
+	At      time.Duration // when it is killed or hung, from the start
+	Hang    bool          // it hangs rather than dies
+	Until   time.Duration // when it is restarted or reconnected
 }
 
 // Plan draws the faults of a run of the given duration, sorted by At then

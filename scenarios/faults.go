@@ -14,7 +14,9 @@ import (
 // every mechanism; the roles it may name are its Kind's Roles.
 type APIErrors struct {
 	// Role is whose calls fail: every actor of it, or Actor alone.
-	Role  string `yaml:"role"`
+	Role string `yaml:"role"`
+	// Actor, if set, is the one actor of Role whose calls fail, as the
+	// timeline names it (operator/etcd).
 	Actor string `yaml:"actor,omitempty"`
 	// On is which calls fail: reads (get, list), writes (create, update,
 	// patch, delete, status) or all.

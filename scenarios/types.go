@@ -18,11 +18,18 @@ import "time"
 
 // Scenario is one loaded scenario file.
 type Scenario struct {
-	Name        string   `yaml:"name"`
-	Description string   `yaml:"description,omitempty"`
-	Mechanism   string   `yaml:"mechanism"` // the Kind that reads the rest
-	Duration    Duration `yaml:"duration"`  // virtual time the run covers
-	Steps       []Step   `yaml:"steps,omitempty"`
+	// Name names the scenario in reports and in opcert run --scenario:
+	// lowercase letters, digits and '-', at most 40.
+	Name string `yaml:"name"`
+	// Description says what the scenario proves.
+	Description string `yaml:"description,omitempty"`
+	// Mechanism is the mechanism whose Kind reads the rest of the file.
+	Mechanism string `yaml:"mechanism"`
+	// Duration is the virtual time the run covers, more than 0, at most
+	// 720h.
+	Duration Duration `yaml:"duration"`
+	// Steps are what happens, in time order.
+	Steps []Step `yaml:"steps,omitempty"`
 
 	// World holds the mechanism's own top-level fields, decoded into a new
 	// value of its Kind's World type (a pointer to it); nil for a Kind with
@@ -41,8 +48,12 @@ type Step struct {
 	// Advance moves the step cursor forward before the action.
 	Advance *Duration `yaml:"advance,omitempty"`
 
-	Create map[string]any `yaml:"create,omitempty"` // a Kubernetes object
-	Expect *Expect        `yaml:"expect,omitempty"`
+	// Create creates a Kubernetes object: apiVersion, kind and
+	// metadata.name at least.
+	Create map[string]any `yaml:"create,omitempty"`
+	// Expect checks a condition of an object; the run fails if it does
+	// not hold.
+	Expect *Expect `yaml:"expect,omitempty"`
 	// APIErrors fails a role's API calls for a while (faults.go).
 	APIErrors *APIErrors `yaml:"apiErrors,omitempty"`
 
@@ -50,7 +61,7 @@ type Step struct {
 	// for create, expect and advance-only steps) and Arg its value, of the
 	// type the Kind registers for it (a pointer for structs).
 	Action string `yaml:"-"`
-	Arg    any    `yaml:"-"`
+	Arg    any    `yaml:"-"` // the action's value (Action)
 
 	// Time is the resolved offset from the start (set by the loader).
 	Time time.Duration `yaml:"-"`
@@ -63,23 +74,37 @@ type Step struct {
 // the object's name gets the run's prefix, as every name the scenario gives.
 // Unset checks are not made; at least one must be set.
 type Expect struct {
-	APIVersion    string `yaml:"apiVersion,omitempty"`
-	Kind          string `yaml:"kind,omitempty"`
-	Namespace     string `yaml:"namespace,omitempty"`
-	Object        string `yaml:"object"`
-	Condition     string `yaml:"condition"`
-	Status        string `yaml:"status,omitempty"`
-	Reason        string `yaml:"reason,omitempty"`
-	Message       string `yaml:"message,omitempty"`
+	// APIVersion is the object's (default: the mechanism's, with Kind).
+	APIVersion string `yaml:"apiVersion,omitempty"`
+	// Kind is the object's (default: the mechanism's, Kind.Expects).
+	Kind string `yaml:"kind,omitempty"`
+	// Namespace is the object's, for a namespaced kind.
+	Namespace string `yaml:"namespace,omitempty"`
+	// Object is the object's name.
+	Object string `yaml:"object"`
+	// Condition is the type of the condition checked.
+	Condition string `yaml:"condition"`
+	// Status is the status it must have: True, False or Unknown.
+	Status string `yaml:"status,omitempty"`
+	// Reason is the reason it must have.
+	Reason string `yaml:"reason,omitempty"`
+	// Message is the message it must have, whole.
+	Message string `yaml:"message,omitempty"`
+	// MessagePrefix is how its message must start.
 	MessagePrefix string `yaml:"messagePrefix,omitempty"`
 }
 
 // Condition is a status condition as scenarios write it, for the mechanisms
 // whose worlds report conditions (Check.Condition validates one).
 type Condition struct {
-	Type    string `yaml:"type"`
-	Status  string `yaml:"status"`
-	Reason  string `yaml:"reason"`
+	// Type is the condition's type, one the mechanism's worlds report.
+	Type string `yaml:"type"`
+	// Status is True, False or Unknown.
+	Status string `yaml:"status"`
+	// Reason is a CamelCase word (letters, digits, '_', ',' and ':'), at
+	// most 1024 bytes.
+	Reason string `yaml:"reason"`
+	// Message is for a human, at most 32768 bytes.
 	Message string `yaml:"message,omitempty"`
 }
 
@@ -87,16 +112,22 @@ type Condition struct {
 // time to its next death is drawn from an exponential distribution with mean
 // MeanUptime, and it stays dead for a time drawn uniformly from Downtime.
 type Chaos struct {
-	Seed       uint64   `yaml:"seed"`
+	// Seed makes the faults reproducible: the same seed, the same faults.
+	Seed uint64 `yaml:"seed"`
+	// MeanUptime is the mean time from a start to the next fault, more
+	// than 0 (and few enough faults over the run: Check.Faults).
 	MeanUptime Duration `yaml:"meanUptime"`
-	Downtime   Range    `yaml:"downtime"`
+	// Downtime is how long a process stays down, drawn uniformly.
+	Downtime Range `yaml:"downtime"`
 	// Hang is the fraction (0..1) of faults that hang the process instead of killing it.
 	Hang float64 `yaml:"hang,omitempty"`
 }
 
 // Range is a closed interval of durations.
 type Range struct {
+	// Min is the shortest duration, more than 0.
 	Min Duration `yaml:"min"`
+	// Max is the longest, no shorter than Min.
 	Max Duration `yaml:"max"`
 }
 

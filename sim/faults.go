@@ -39,6 +39,8 @@ const (
 	Writes
 )
 
+// String is reads, writes, or reads and writes, as the timeline names
+// them.
 func (c Calls) String() string {
 	switch c {
 	case Reads:

@@ -31,6 +31,7 @@ type WallClockError struct {
 	Stamp, Now               time.Time
 }
 
+// Error says who stamped which condition, and how far from the run's time.
 func (e *WallClockError) Error() string {
 	how := fmt.Sprintf("%s after", e.Stamp.Sub(e.Now))
 	if e.Stamp.Before(e.Now) {

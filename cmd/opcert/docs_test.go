@@ -2,11 +2,18 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+
+	"github.com/opcert/opcert/scenarios"
 )
 
 // TestReferenceIsFresh holds docs/reference to the code: every generated
@@ -68,7 +75,130 @@ func TestRulesMarkdown(t *testing.T) {
 			t.Errorf("page lacks %q:\n%s", want, page)
 		}
 	}
+	if strings.Contains(page, "Judged with") {
+		t.Errorf("a mechanism with one profile is given a profile flag:\n%s", page)
+	}
 	if n := strings.Count(page, "| Rule |"); n != 2 {
 		t.Errorf("%d tables, want one per mechanism and profile:\n%s", n, page)
+	}
+
+	// A registered mechanism with profiles: each section says how to
+	// choose it, and which is the default.
+	b.Reset()
+	err = rulesMarkdown(&b, []ruleEntry{
+		{ID: "OLM-001", Mechanism: "olm", Profile: "holds", Section: "002", Role: "aggregator", Statement: "x", Class: "MUST"},
+		{ID: "OLM-001", Mechanism: "olm", Profile: "blocks", Section: "002", Role: "aggregator", Statement: "x", Class: "MUST"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Judged with `--olm-reading holds`, the default (profiles: holds, blocks).", "Judged with `--olm-reading blocks` (profiles"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("page lacks %q:\n%s", want, b.String())
+		}
+	}
+}
+
+// The types of a made-up kind, for TestScenarioReference.
+type (
+	refWorld struct {
+		Lamps []refLamp           `yaml:"lamps"`
+		Chaos *scenarios.Chaos    `yaml:"chaos,omitempty"`
+		Hide  string              `yaml:"-"`
+		Every *scenarios.Duration `yaml:"every,omitempty"`
+	}
+	refLamp struct {
+		Name string `yaml:"name"`
+		On   bool   `yaml:"on,omitempty"`
+	}
+	refSwitch struct {
+		refLamp `yaml:",inline"`
+		Times   int `yaml:"times"`
+	}
+)
+
+// TestScenarioReference checks the scenario format page's shape on a
+// made-up kind: its top-level fields, its actions with their values and
+// texts, a section per type its fields and actions reach (inline fields
+// in place), the shared types it uses among the shared fields, and the
+// doc comments where the code has them.
+func TestScenarioReference(t *testing.T) {
+	pkg := reflect.TypeFor[refWorld]().PkgPath() // this package's, as the test binary names it
+	docs := &goDocs{module: "github.com/opcert/opcert", read: map[string]bool{pkg: true},
+		types:  map[string]string{pkg + ".refLamp": "A lamp | of the room."},
+		fields: map[string]string{pkg + ".refWorld.Lamps": "The lamps at the start.", pkg + ".refLamp.On": "Lit at the start."},
+		consts: map[string]string{pkg + ".flip": "Flips a lamp."}}
+	lamp, flip := path.Base(pkg)+"-reflamp", path.Base(pkg)+"-refswitch"
+	type world = *refWorld
+	kind := &scenarios.Kind{Mechanism: "room", World: reflect.TypeFor[refWorld](), Roles: []string{"keeper"},
+		Expects: corev1.SchemeGroupVersion.WithKind("ConfigMap"), Conditions: []string{"Lit"},
+		Actions: scenarios.Actions(
+			scenarios.Act("flip", func(world, context.Context, refSwitch) error { return nil }),
+			scenarios.Act("dim", func(world, context.Context, string) error { return nil }))}
+	var b bytes.Buffer
+	if err := scenarioReference(&b, []*scenarios.Kind{kind}, map[string][]string{"room": {"room-dark"}}, docs); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	for _, want := range []string{
+		"#### Scenario", "| `steps` | list of [Step](#step) |", "| `apiErrors` | [APIErrors](#apierrors) |",
+		"#### Chaos", "| `downtime` | [Range](#range) |", // shared, reached from the kind's world
+		"## Mechanism `room`", "ConfigMap (`v1`)", "`Lit`", "`keeper`", "`room-dark`",
+		"| `lamps` | list of [refLamp](#" + lamp + ") | The lamps at the start. |",
+		"| `every` | duration |",
+		"| `flip` | [refSwitch](#" + flip + ") | Flips a lamp. |",
+		"| `dim` | text |  |",
+		"A lamp | of the room.",
+		"| `on` | true or false | Lit at the start. |",
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("page lacks %q:\n%s", want, page)
+		}
+	}
+	if strings.Contains(page, "`hide`") || strings.Contains(page, "`Hide`") {
+		t.Errorf("a field the loader does not read is listed:\n%s", page)
+	}
+	switchSection := page[strings.Index(page, "#### refSwitch"):]
+	if !strings.Contains(switchSection, "| `name` | text |") || !strings.Contains(switchSection, "| `times` | whole number |") {
+		t.Errorf("refSwitch's section lacks its inline and own fields:\n%s", switchSection)
+	}
+	if n := strings.Count(page, "#### Chaos"); n != 1 {
+		t.Errorf("Chaos has %d sections, want one among the shared fields", n)
+	}
+}
+
+// TestScenarioFormatIsDescribed holds the scenario format's doc comments
+// to the reference made of them: every field and every step action of
+// every registered kind says what it is for, so a field or an action
+// added without a comment fails here rather than reaching users as an
+// empty cell.
+func TestScenarioFormatIsDescribed(t *testing.T) {
+	file := filepath.Join(t.TempDir(), scenarioPage)
+	if err := writeScenarioReference(file); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, part, section := 0, "", ""
+	for _, line := range strings.Split(string(data), "\n") {
+		switch {
+		case strings.HasPrefix(line, "## "):
+			part = strings.TrimPrefix(line, "## ")
+		case strings.HasPrefix(line, "###"):
+			section = strings.TrimLeft(line, "# ")
+		}
+		if !strings.HasPrefix(line, "| `") {
+			continue
+		}
+		rows++
+		if strings.HasSuffix(line, "|  |") {
+			name := strings.TrimSpace(strings.SplitN(line, "|", 3)[1])
+			t.Errorf("%s, %s: %s has no description: give its Go field or action constant a comment", part, section, name)
+		}
+	}
+	if rows < 100 {
+		t.Errorf("the reference has %d fields and actions, want every kind's", rows)
 	}
 }

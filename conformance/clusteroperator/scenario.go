@@ -33,7 +33,9 @@ type World struct {
 // Component is one operator of the payload, reporting the ClusterOperator
 // of its name, with its operands in the namespace of its name.
 type Component struct {
-	Name     string    `yaml:"name"`
+	// Name is the component's: its ClusterOperator's and its namespace's.
+	Name string `yaml:"name"`
+	// Operands are the workloads its operator rolls out, at least one.
 	Operands []Operand `yaml:"operands"`
 	// ReadyAfter is how long a new pod of its operands takes to get ready
 	// (default 30s): the pace of its rollouts.
@@ -50,36 +52,44 @@ type Component struct {
 // Operand is a workload the component's operator rolls out.
 type Operand struct {
 	// Kind is Deployment (Replicas pods) or DaemonSet (a pod per node).
-	Kind     string `yaml:"kind"`
-	Name     string `yaml:"name"`
-	Replicas int    `yaml:"replicas,omitempty"`
+	Kind string `yaml:"kind"`
+	// Name is the workload's, unique in its component.
+	Name string `yaml:"name"`
+	// Replicas is a Deployment's number of pods, 1 to 20; a DaemonSet
+	// takes none.
+	Replicas int `yaml:"replicas,omitempty"`
 }
 
 // StickOperand makes an operand's pods of a version never get ready: an
 // operand that never reaches it.
 type StickOperand struct {
+	// Component is the operand's component, by name.
 	Component string `yaml:"component"`
-	Operand   string `yaml:"operand"`
-	Version   string `yaml:"version"`
+	// Operand is the operand, by name.
+	Operand string `yaml:"operand"`
+	// Version is the release whose pods never get ready.
+	Version string `yaml:"version"`
 }
 
 // BlockUpgrade is an admin-correctable condition of a component: what the
 // admin must fix before an upgrade (001 §What should an operator report,
 // honored 4).
 type BlockUpgrade struct {
+	// Component is the component, by name.
 	Component string `yaml:"component"`
-	Message   string `yaml:"message"`
+	// Message says what the admin must fix.
+	Message string `yaml:"message"`
 }
 
 // Actions of clusteroperator scenarios.
 const (
-	actUpgrade  = "upgrade"        // the admin asks for a release (ClusterVersion spec.desiredUpdate)
-	actStick    = "stickOperand"   // StickOperand
-	actHoldNode = "holdNode"       // a node never runs a new pod
-	actBlock    = "blockUpgrade"   // BlockUpgrade
-	actUnblock  = "unblockUpgrade" // the component's blocker is fixed
-	actKill     = "killOperator"
-	actRestart  = "restartOperator"
+	actUpgrade  = "upgrade"         // the admin asks for the named release (ClusterVersion spec.desiredUpdate)
+	actStick    = "stickOperand"    // an operand's pods of a version never get ready
+	actHoldNode = "holdNode"        // the named node never runs a new pod
+	actBlock    = "blockUpgrade"    // the admin's ConfigMap holds an upgrade blocker for the component
+	actUnblock  = "unblockUpgrade"  // the named component's blocker is fixed
+	actKill     = "killOperator"    // the named component's operator dies and stays down until restartOperator
+	actRestart  = "restartOperator" // the named component's operator starts again
 )
 
 // clusterOperatorConditions are what a component reports (001

@@ -44,16 +44,23 @@ type World struct {
 
 // Operator names the installed operator.
 type Operator struct {
-	CSV       string `yaml:"csv,omitempty"`
+	// CSV is its ClusterServiceVersion's name (default
+	// foo-operator.v1.0.0).
+	CSV string `yaml:"csv,omitempty"`
+	// Namespace is where it is installed (default operators).
 	Namespace string `yaml:"namespace,omitempty"`
 }
 
 // CRD is an owned CRD and its annotations; a nil expression is no
 // annotation.
 type CRD struct {
-	Name        string  `yaml:"name"`
+	// Name is the CRD's: foos.example.com or bars.example.com, the
+	// sample CRDs opcert installs.
+	Name string `yaml:"name"`
+	// Upgradeable is the expression of its Upgradeable annotation.
 	Upgradeable *string `yaml:"upgradeable,omitempty"`
-	Important   *string `yaml:"important,omitempty"`
+	// Important is the expression of its Important annotation.
+	Important *string `yaml:"important,omitempty"`
 	// Other annotations under the condition prefix (an unsupported
 	// condition name: the aggregator must say so).
 	Other []Annotation `yaml:"other,omitempty"`
@@ -62,15 +69,21 @@ type CRD struct {
 // Annotation is a condition annotation by its condition name (the part
 // after olm.operatorframework.io/condition.).
 type Annotation struct {
-	Name       string `yaml:"name"`
+	// Name is the condition's name.
+	Name string `yaml:"name"`
+	// Expression is the annotation's value.
 	Expression string `yaml:"expression"`
 }
 
 // CR is a custom resource of an owned CRD.
 type CR struct {
-	Kind       string                `yaml:"kind"`
-	Namespace  string                `yaml:"namespace"`
-	Name       string                `yaml:"name"`
+	// Kind is Foo or Bar, of a CRD among the world's crds.
+	Kind string `yaml:"kind"`
+	// Namespace is the CR's.
+	Namespace string `yaml:"namespace"`
+	// Name is the CR's.
+	Name string `yaml:"name"`
+	// Conditions are its status conditions, one per type.
 	Conditions []scenarios.Condition `yaml:"conditions,omitempty"`
 }
 
@@ -78,11 +91,16 @@ type CR struct {
 // condition is set (added or replaced by type, in place), each type in
 // Remove is taken out.
 type SetConditions struct {
-	Kind       string                `yaml:"kind"`
-	Namespace  string                `yaml:"namespace"`
-	Name       string                `yaml:"name"`
+	// Kind is the CR's, Foo or Bar.
+	Kind string `yaml:"kind"`
+	// Namespace is the CR's.
+	Namespace string `yaml:"namespace"`
+	// Name is the CR's.
+	Name string `yaml:"name"`
+	// Conditions are set, each added or replacing the one of its type.
 	Conditions []scenarios.Condition `yaml:"conditions,omitempty"`
-	Remove     []string              `yaml:"remove,omitempty"`
+	// Remove are the types of the conditions taken out.
+	Remove []string `yaml:"remove,omitempty"`
 }
 
 // Operand is a request to the operator: the operand of one of its CRs
@@ -91,10 +109,14 @@ type SetConditions struct {
 // operator, watching its CRs, reads; what it then writes is its own
 // (operator.go).
 type Operand struct {
-	Kind      string `yaml:"kind"`
+	// Kind is the CR's, Foo or Bar.
+	Kind string `yaml:"kind"`
+	// Namespace is the CR's.
 	Namespace string `yaml:"namespace"`
-	Name      string `yaml:"name"`
-	Phase     string `yaml:"phase"`
+	// Name is the CR's.
+	Name string `yaml:"name"`
+	// Phase is Migrating (a critical process runs) or Idle.
+	Phase string `yaml:"phase"`
 }
 
 // The phases of an operand, and the annotation that carries the phase:
@@ -109,64 +131,84 @@ const (
 
 // ObjectRef names a CR.
 type ObjectRef struct {
-	Kind      string `yaml:"kind"`
+	// Kind is the CR's, Foo or Bar.
+	Kind string `yaml:"kind"`
+	// Namespace is the CR's.
 	Namespace string `yaml:"namespace"`
-	Name      string `yaml:"name"`
+	// Name is the CR's.
+	Name string `yaml:"name"`
 }
 
 // ProbeSpec is a Probe's spec as a scenario gives it: Nil for a Probe
 // without spec.
 type ProbeSpec struct {
-	Nil            bool            `yaml:"nil,omitempty"`
-	Manager        string          `yaml:"manager,omitempty"`
+	// Nil makes a Probe without spec; it takes no other field.
+	Nil bool `yaml:"nil,omitempty"`
+	// Manager is crdAnnotations (the aggregator keeps the spec) or
+	// operator (the operator does).
+	Manager string `yaml:"manager,omitempty"`
+	// ProbeResources are the spec's entries.
 	ProbeResources []ProbeResource `yaml:"probeResources,omitempty"`
 }
 
 // ProbeResource is one entry of a Probe's spec.probeResources.
 type ProbeResource struct {
-	Resource    string `yaml:"resource"`
+	// Resource is a CRD's name, like foos.example.com.
+	Resource string `yaml:"resource"`
+	// Upgradeable is the entry's Upgradeable expression.
 	Upgradeable string `yaml:"upgradeable,omitempty"`
-	Important   string `yaml:"important,omitempty"`
+	// Important is the entry's Important expression.
+	Important string `yaml:"important,omitempty"`
 }
 
 // OperatorCondition is the operator's OperatorCondition at the start.
 type OperatorCondition struct {
+	// Conditions are its spec.conditions, the operator's.
 	Conditions []scenarios.Condition `yaml:"conditions,omitempty"`
 }
 
 // Override is the admin's spec.overrides entry of the OperatorCondition
 // (an empty Status removes it).
 type Override struct {
-	Status  string `yaml:"status,omitempty"`
-	Reason  string `yaml:"reason,omitempty"`
+	// Status is True, False or Unknown; empty removes the override.
+	Status string `yaml:"status,omitempty"`
+	// Reason is a CamelCase word, required with a status.
+	Reason string `yaml:"reason,omitempty"`
+	// Message is for a human.
 	Message string `yaml:"message,omitempty"`
 }
 
 // Load is many CRs of one kind spread over namespaces, and Changes
 // random condition writes to them, one every Every, drawn from Seed.
 type Load struct {
-	Kind       string              `yaml:"kind"`
-	CRs        int                 `yaml:"crs"`
-	Namespaces int                 `yaml:"namespaces"`
-	Changes    int                 `yaml:"changes,omitempty"`
-	Every      *scenarios.Duration `yaml:"every,omitempty"`
-	Seed       uint64              `yaml:"seed,omitempty"`
+	// Kind is the CRs' kind, Foo or Bar.
+	Kind string `yaml:"kind"`
+	// CRs is how many CRs, 1 to 20000.
+	CRs int `yaml:"crs"`
+	// Namespaces is how many namespaces they spread over, 1 to 200.
+	Namespaces int `yaml:"namespaces"`
+	// Changes is how many random condition writes follow, 0 to 200000.
+	Changes int `yaml:"changes,omitempty"`
+	// Every is the time between two changes, required with changes.
+	Every *scenarios.Duration `yaml:"every,omitempty"`
+	// Seed makes the changes reproducible.
+	Seed uint64 `yaml:"seed,omitempty"`
 }
 
 // Actions of olm scenarios.
 const (
-	actSetConditions = "setConditions"        // SetConditions, by the operator
-	actCreateCR      = "createCR"             // CR, by the operator
-	actDeleteCR      = "deleteCR"             // ObjectRef, by the operator
-	actAnnotate      = "annotate"             // CRD: its annotations become these
-	actEditProbe     = "editProbeSpec"        // ProbeSpec: someone rewrites the Probe's spec
-	actProbeStatus   = "setProbeUpgradeable"  // scenarios.Condition (type Upgradeable): the operator, through package probe
-	actOCCondition   = "setOperatorCondition" // scenarios.Condition: the operator's spec.conditions entry
-	actOverride      = "override"             // Override: the admin's spec.overrides[Upgradeable]
-	actUpgrade       = "upgrade"              // the new CSV's name: OLM is asked to upgrade to it
-	actOperand       = "operand"              // Operand: a request to the operator (the world's write)
-	actKill          = "kill"                 // an actor: aggregator, olm, olm-conditions or operator
-	actRestart       = "restart"
+	actSetConditions = "setConditions"        // the operator writes conditions of a CR
+	actCreateCR      = "createCR"             // the operator creates a CR, with its conditions
+	actDeleteCR      = "deleteCR"             // the operator deletes a CR
+	actAnnotate      = "annotate"             // a CRD's condition annotations become exactly these
+	actEditProbe     = "editProbeSpec"        // someone rewrites the Probe's spec
+	actProbeStatus   = "setProbeUpgradeable"  // the operator sets its Probe's Upgradeable condition (type Upgradeable), through package probe
+	actOCCondition   = "setOperatorCondition" // the operator sets an entry of its OperatorCondition's spec.conditions
+	actOverride      = "override"             // the admin sets or removes the OperatorCondition's spec.overrides entry of Upgradeable
+	actUpgrade       = "upgrade"              // OLM is asked to upgrade the operator to the CSV named
+	actOperand       = "operand"              // a request to the operator: a CR's operand enters a phase (the world's write)
+	actKill          = "kill"                 // the actor named dies: aggregator, olm, olm-conditions or operator
+	actRestart       = "restart"              // the actor named is killed if it runs, and started again
 )
 
 // Defaults of the world.

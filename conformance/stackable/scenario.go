@@ -30,59 +30,82 @@ type World struct {
 
 // Cluster is a SampleCluster.
 type Cluster struct {
-	Name      string `yaml:"name"`
+	// Name is the SampleCluster's, unique among the clusters (steps name
+	// a cluster by it alone), at most 40.
+	Name string `yaml:"name"`
+	// Namespace is the SampleCluster's (default: default).
 	Namespace string `yaml:"namespace,omitempty"`
-	Roles     []Role `yaml:"roles"`
+	// Roles are the workloads its operator owns, at least one.
+	Roles []Role `yaml:"roles"`
 	// Command is its operator-command annotation at the start (Paused or
 	// Stopped).
-	Command          string            `yaml:"command,omitempty"`
+	Command string `yaml:"command,omitempty"`
+	// ClusterOperation is its spec.clusterOperation at the start.
 	ClusterOperation *ClusterOperation `yaml:"clusterOperation,omitempty"`
 }
 
 // Role is a workload of a cluster.
 type Role struct {
+	// Name is the role's, unique in its cluster, at most 20.
 	Name string `yaml:"name"`
 	// Kind is StatefulSet, Deployment or DaemonSet.
-	Kind     string `yaml:"kind"`
-	Replicas int    `yaml:"replicas,omitempty"`
+	Kind string `yaml:"kind"`
+	// Replicas is the number of pods of a StatefulSet or a Deployment,
+	// 0 to 20; a DaemonSet takes none (a pod per node).
+	Replicas int `yaml:"replicas,omitempty"`
 }
 
 // ClusterOperation is the operator-rs profile's switches.
 type ClusterOperation struct {
+	// ReconciliationPaused asks the operator to leave the cluster's
+	// workloads as they are.
 	ReconciliationPaused bool `yaml:"reconciliationPaused,omitempty"`
-	Stopped              bool `yaml:"stopped,omitempty"`
+	// Stopped asks the operator to scale the cluster's workloads to 0.
+	Stopped bool `yaml:"stopped,omitempty"`
 }
 
 // PodRef names a pod of a role by its place among the role's pods in name
 // order (0 the first): a Deployment's pods have generated names.
 type PodRef struct {
+	// Cluster is the pod's cluster, by name.
 	Cluster string `yaml:"cluster"`
-	Role    string `yaml:"role"`
-	Pod     int    `yaml:"pod"`
+	// Role is the pod's role in it.
+	Role string `yaml:"role"`
+	// Pod is the pod's place among the role's pods, 0 the first.
+	Pod int `yaml:"pod"`
 }
 
 // Scale sets a role's replicas in the cluster's spec (the user's edit).
 type Scale struct {
-	Cluster  string `yaml:"cluster"`
-	Role     string `yaml:"role"`
-	Replicas int    `yaml:"replicas"`
+	// Cluster is the cluster, by name.
+	Cluster string `yaml:"cluster"`
+	// Role is its role to scale: a StatefulSet or a Deployment.
+	Role string `yaml:"role"`
+	// Replicas is the role's new number of pods, 0 to 20.
+	Replicas int `yaml:"replicas"`
 }
 
 // Command sets (or, empty, removes) a cluster's operator-command.
 type Command struct {
+	// Cluster is the cluster, by name.
 	Cluster string `yaml:"cluster"`
+	// Command is Paused or Stopped; empty removes the annotation.
 	Command string `yaml:"command,omitempty"`
 }
 
 // Operation sets a cluster's spec.clusterOperation.
 type Operation struct {
+	// Cluster is the cluster, by name.
 	Cluster          string `yaml:"cluster"`
 	ClusterOperation `yaml:",inline"`
 }
 
 // Break gives a cluster a spec its operator cannot render.
 type Break struct {
+	// Cluster is the cluster, by name.
 	Cluster string `yaml:"cluster"`
+	// Message is why its spec cannot be rendered, as the operator's
+	// error would say.
 	Message string `yaml:"message"`
 }
 
@@ -91,26 +114,33 @@ type Break struct {
 // exponential distribution of mean MeanTimeToFailure, a failed or lost pod
 // recovering after RecoverAfter; everything drawn from Seed.
 type Load struct {
-	Clusters          int                `yaml:"clusters"`
-	Namespaces        int                `yaml:"namespaces"`
-	Replicas          int                `yaml:"replicas"`
+	// Clusters is how many clusters, 1 to 2000.
+	Clusters int `yaml:"clusters"`
+	// Namespaces is how many namespaces they spread over, 1 to 100.
+	Namespaces int `yaml:"namespaces"`
+	// Replicas is each StatefulSet's number of pods, 1 to 20.
+	Replicas int `yaml:"replicas"`
+	// MeanTimeToFailure is the mean time between two pod failures of a
+	// cluster.
 	MeanTimeToFailure scenarios.Duration `yaml:"meanTimeToFailure"`
-	RecoverAfter      scenarios.Duration `yaml:"recoverAfter"`
-	Seed              uint64             `yaml:"seed,omitempty"`
+	// RecoverAfter is how long a failed or lost pod stays so.
+	RecoverAfter scenarios.Duration `yaml:"recoverAfter"`
+	// Seed makes the failures reproducible.
+	Seed uint64 `yaml:"seed,omitempty"`
 }
 
 // Actions of stackable scenarios.
 const (
-	actFail      = "failPod"    // PodRef: phase Failed
-	actLose      = "losePod"    // PodRef: phase Unknown, its node stopped reporting
-	actRecover   = "recoverPod" // PodRef: Running again, ready after its pace
-	actScale     = "scale"      // Scale
-	actCommand   = "annotate"   // Command: operator-command
-	actOperation = "clusterOperation"
-	actBreak     = "break" // Break: spec.broken
-	actFix       = "fix"   // a cluster: spec.broken cleared
-	actKill      = "killOperator"
-	actRestart   = "restartOperator"
+	actFail      = "failPod"          // the pod's phase turns Failed
+	actLose      = "losePod"          // the pod's phase turns Unknown: its node stopped reporting
+	actRecover   = "recoverPod"       // the pod is Running again, ready after the world's readyAfter
+	actScale     = "scale"            // the user sets a role's replicas in the cluster's spec
+	actCommand   = "annotate"         // the user sets or removes the cluster's operator-command annotation
+	actOperation = "clusterOperation" // the user sets the cluster's spec.clusterOperation
+	actBreak     = "break"            // the cluster's spec.broken is set: its operator cannot render it
+	actFix       = "fix"              // the named cluster's spec.broken is cleared
+	actKill      = "killOperator"     // true: the operator's process dies
+	actRestart   = "restartOperator"  // true: the operator's process starts again
 )
 
 // The world's defaults and bounds.

@@ -17,26 +17,34 @@ import (
 
 // World is what a stale scenario declares beside the shared fields.
 type World struct {
-	Operators []Operator       `yaml:"operators,omitempty"`
-	Chaos     *scenarios.Chaos `yaml:"chaos,omitempty"`
+	// Operators are the simulated operators, each owning the
+	// ClusterOperator of its name.
+	Operators []Operator `yaml:"operators,omitempty"`
+	// Chaos, if set, kills and hangs every operator at random.
+	Chaos *scenarios.Chaos `yaml:"chaos,omitempty"`
 }
 
 // Operator is a simulated operator process that owns one ClusterOperator of
 // the same name and keeps its conditions there.
 type Operator struct {
+	// Name is the operator's and its ClusterOperator's, a DNS-1123 label,
+	// unique.
 	Name string `yaml:"name"`
 	// Count > 0 declares a fleet: Count operators named <name>-01, <name>-02...
 	Count int `yaml:"count,omitempty"`
 	// AnswerDelay is how long the operator takes to put its conditions back
 	// after someone else changed them (a stale challenge). Default 1s.
-	AnswerDelay *scenarios.Duration   `yaml:"answerDelay,omitempty"`
-	Conditions  []scenarios.Condition `yaml:"conditions"`
+	AnswerDelay *scenarios.Duration `yaml:"answerDelay,omitempty"`
+	// Conditions are what it reports at the start, one per type, at least
+	// one.
+	Conditions []scenarios.Condition `yaml:"conditions"`
 	// Stopped operators are not started at time zero (restartOperator starts them).
 	Stopped bool `yaml:"stopped,omitempty"`
 }
 
 // SetCondition changes what an operator reports: its operand moved.
 type SetCondition struct {
+	// Operator is the operator, by name (a fleet's member in full).
 	Operator            string `yaml:"operator"`
 	scenarios.Condition `yaml:",inline"`
 }
@@ -44,21 +52,36 @@ type SetCondition struct {
 // SlowOperator changes how long an operator takes to answer from now on,
 // across restarts (it got slow: a long resync, a starved process).
 type SlowOperator struct {
-	Operator    string             `yaml:"operator"`
+	// Operator is the operator, by name (a fleet's member in full).
+	Operator string `yaml:"operator"`
+	// AnswerDelay is how long it takes to answer from now on.
 	AnswerDelay scenarios.Duration `yaml:"answerDelay"`
 }
 
-// Actions of stale scenarios.
+// Actions of stale scenarios. An action on an operator names it (a
+// fleet's member in full: node-07) and does nothing where the operator is
+// already as asked (killing one that is not running, hanging one that
+// hangs).
 const (
-	actKill      = "killOperator"
-	actRestart   = "restartOperator"
-	actHang      = "hangOperator"
+	// The named operator's process dies; its conditions stay as written.
+	actKill = "killOperator"
+	// The named operator starts and writes its conditions at once.
+	actRestart = "restartOperator"
+	// The named operator lives on, cut off from the API server.
+	actHang = "hangOperator"
+	// A hung operator sees the API server again.
 	actReconnect = "reconnectOperator"
-	actSet       = "setCondition"
-	actSlow      = "slowOperator"
-	// The detector's process: killDetector and restartDetector take no
-	// value but true (restartDetector starts a new process, with no memory).
-	actKillDetector    = "killDetector"
+	// The operand moved: the operator reports this condition.
+	actSet = "setCondition"
+	// From now on, and across restarts, the operator takes this long to
+	// answer.
+	actSlow = "slowOperator"
+	// true: the detector's process dies (if running); nothing is checked
+	// for staleness until it is restarted.
+	actKillDetector = "killDetector"
+	// true: a new detector process starts (a running one is killed first)
+	// with no memory: it lists every ClusterOperator and dates each by its
+	// transition times.
 	actRestartDetector = "restartDetector"
 )
 

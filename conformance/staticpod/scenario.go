@@ -51,15 +51,26 @@ type World struct {
 // Revision is one revision of the operand and how its operand behaves
 // (sim/node's models). Zero durations take the model's defaults.
 type Revision struct {
+	// Revision is its number, more than 0.
 	Revision int `yaml:"revision"`
 	// Operand is the model: healthy, invalidManifest, badConfig,
 	// portWaitTimeout, connectionRefused, unhealthy, notReady,
 	// etcdHookStuck, etcdDownThenBack.
-	Operand     string              `yaml:"operand"`
-	StartDelay  *scenarios.Duration `yaml:"startDelay,omitempty"`
-	ReadyAfter  *scenarios.Duration `yaml:"readyAfter,omitempty"`
-	CrashAfter  *scenarios.Duration `yaml:"crashAfter,omitempty"`
-	PortWait    *scenarios.Duration `yaml:"portWait,omitempty"`
+	Operand string `yaml:"operand"`
+	// StartDelay is the time from the manifest's appearance to the
+	// operand's first start (default 0).
+	StartDelay *scenarios.Duration `yaml:"startDelay,omitempty"`
+	// ReadyAfter is the time from a start to its post-start hooks
+	// finishing (default 30s).
+	ReadyAfter *scenarios.Duration `yaml:"readyAfter,omitempty"`
+	// CrashAfter is how long each start of a badConfig operand lives
+	// (default 1s).
+	CrashAfter *scenarios.Duration `yaml:"crashAfter,omitempty"`
+	// PortWait is how long each start of a portWaitTimeout operand waits
+	// for its port (default 10s).
+	PortWait *scenarios.Duration `yaml:"portWait,omitempty"`
+	// EtcdDownFor is how long an etcdDownThenBack operand cannot reach
+	// etcd after its start (default 2m).
 	EtcdDownFor *scenarios.Duration `yaml:"etcdDownFor,omitempty"`
 	// Hook is the post-start hook a notReady operand never finishes.
 	Hook string `yaml:"hook,omitempty"`
@@ -72,18 +83,23 @@ type Revision struct {
 // WriteTime is how long each write of the installer and of the
 // startup-monitor takes.
 type WriteTime struct {
-	Installer      scenarios.Duration `yaml:"installer,omitempty"`
+	// Installer is how long each of the installer's writes takes.
+	Installer scenarios.Duration `yaml:"installer,omitempty"`
+	// StartupMonitor is how long each of the startup-monitor's writes
+	// takes.
 	StartupMonitor scenarios.Duration `yaml:"startupMonitor,omitempty"`
 }
 
 // Rollout moves the operator's target revision: it installs it on every
 // node.
 type Rollout struct {
+	// Revision is the new target, one of the declared revisions.
 	Revision int `yaml:"revision"`
 }
 
 // Etcd takes etcd away from every operand (down: true) or gives it back.
 type Etcd struct {
+	// Down takes etcd away; false gives it back.
 	Down bool `yaml:"down"`
 }
 
@@ -91,16 +107,16 @@ type Etcd struct {
 // operator's name the operator ("kube-apiserver").
 const (
 	actRollout          = "rollout"
-	actKillMonitor      = "killMonitor"
-	actRestartMonitor   = "restartMonitor"
-	actKillInstaller    = "killInstaller"
-	actRestartInstaller = "restartInstaller"
-	actKillPruner       = "killPruner"
-	actRestartPruner    = "restartPruner"
-	actKillOperator     = "killOperator"
-	actRestartOperator  = "restartOperator"
-	actHangOperator     = "hangOperator"
-	actReconnect        = "reconnectOperator"
+	actKillMonitor      = "killMonitor"       // the named node's startup-monitor dies
+	actRestartMonitor   = "restartMonitor"    // the named node's startup-monitor starts again, if its manifest is in place
+	actKillInstaller    = "killInstaller"     // the named node's installer dies
+	actRestartInstaller = "restartInstaller"  // the named node's installer is killed if it runs, and started again
+	actKillPruner       = "killPruner"        // the named node's pruner dies
+	actRestartPruner    = "restartPruner"     // the named node's pruner is killed if it runs, and started again
+	actKillOperator     = "killOperator"      // the operator (named kube-apiserver) dies
+	actRestartOperator  = "restartOperator"   // the operator is killed if it runs, and started again
+	actHangOperator     = "hangOperator"      // the operator lives on, cut off from the API server
+	actReconnect        = "reconnectOperator" // a hung operator sees the API server again
 	actEtcd             = "etcd"
 )
 

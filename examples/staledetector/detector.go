@@ -51,6 +51,10 @@ type memory struct {
 	marked     bool
 }
 
+// Reconcile looks at one ClusterOperator: it notes when a watched
+// condition last moved, challenges the operator once they have been still
+// for ChallengeAfter, and marks them stale when nobody answers the
+// challenge within UnknownAfter.
 func (d *Detector) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()

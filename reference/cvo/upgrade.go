@@ -73,6 +73,8 @@ type Refusal struct {
 	Blockers []Blocker
 }
 
+// Error is the refusal as the ClusterVersion reports it: the version
+// refused and the blockers' message.
 func (r *Refusal) Error() string {
 	return fmt.Sprintf("Upgrade to %s refused: %s", r.Version, upgradeable(r.Blockers).Message)
 }

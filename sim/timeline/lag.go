@@ -41,8 +41,10 @@ func (l *Lag) Add(e Event) {
 // Count is the number of writes measured.
 func (l *Lag) Count() int { return l.n }
 
-// Min and Max are the extremes measured.
+// Min is the smallest lag measured.
 func (l *Lag) Min() time.Duration { return l.min }
+
+// Max is the largest lag measured.
 func (l *Lag) Max() time.Duration { return l.max }
 
 // Quantile is the nearest-rank q quantile, to the millisecond (a negative

@@ -56,6 +56,8 @@ type Action struct {
 	Node   string
 }
 
+// String is the action as the timeline shows it: delete pod, or create
+// on node.
 func (a Action) String() string {
 	if a.Delete != "" {
 		return "delete " + a.Delete

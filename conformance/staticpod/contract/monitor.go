@@ -36,11 +36,11 @@ const (
 
 // Mirror is the operand's mirror pod as the local API server returns it.
 type Mirror struct {
-	Name        string
-	UID         string // a new manifest gives a new mirror pod, with a new UID
-	Revision    int    // its revision annotation
-	Ready       bool   // status.ready
-	Annotations map[string]string
+	Name        string            // the mirror pod's name
+	UID         string            // a new manifest gives a new mirror pod, with a new UID
+	Revision    int               // its revision annotation
+	Ready       bool              // status.ready
+	Annotations map[string]string // its annotations (a fallback's among them)
 }
 
 // Observation is what the world saw of the operand at one look. The
@@ -71,8 +71,8 @@ type MonitorView struct {
 	// Manifest is the revision annotation of the operand manifest in the
 	// manifest dir; 0 when there is none or it has no annotation.
 	Manifest int
-	Operand  Observation
-	LockHeld bool // another actor holds the installer lock
+	Operand  Observation // what the world saw of the operand
+	LockHeld bool        // another actor holds the installer lock
 	// Since is the instant the monitor first saw the operand manifest at
 	// its revision, as the last decision returned it; zero at the start
 	// (and after a restart: the world keeps it only while the process
@@ -94,12 +94,12 @@ const (
 
 // MonitorDecision is the monitor's answer to one look.
 type MonitorDecision struct {
-	Action Action
-	Ops    []Op
+	Action Action // what it decided
+	Ops    []Op   // the file operations that carry it out, in order
 	// Reason and Message are the first failing step (empty when ready or
 	// not evaluated): what a fallback is for, or why the monitor waits.
 	Reason  Reason
-	Message string
+	Message string // with Reason: see there
 	// Since is to be passed back in the next view.
 	Since time.Time
 	// Next is when the decision changes if nothing observed changes; zero

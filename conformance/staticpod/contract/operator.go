@@ -13,7 +13,7 @@ type Fallback struct {
 	ForRevision int    // the failed revision; 0 if the annotation was not a number
 	ToRevision  int    // the revision the node fell back to
 	Reason      Reason // from the annotations
-	Message     string
+	Message     string // from the annotations
 	Termination string // the failed revision's termination message
 	PodName     string // name of the mirror pod that carried the annotations
 	// UID of that mirror pod: a mirror pod carrying the annotations with
@@ -38,15 +38,15 @@ type Node struct {
 // Condition is a condition to write; the world stamps the transition
 // time from its clock when the status changes.
 type Condition struct {
-	Type    string
-	Status  metav1.ConditionStatus
-	Reason  string
-	Message string
+	Type    string                 // Degraded, or StaticPodFallbackRevisionDegraded in the library-go profile
+	Status  metav1.ConditionStatus // True, False or Unknown
+	Reason  string                 // a CamelCase word
+	Message string                 // for a human
 }
 
 // OperatorDecision is the operator's answer to one look at a node.
 type OperatorDecision struct {
-	Condition Condition
+	Condition Condition // the condition the node's state asks for
 	// Retry: install Memory.ForRevision again now.
 	Retry bool
 	// Memory is to be passed back at the next look; nil: nothing to

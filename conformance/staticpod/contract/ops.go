@@ -26,6 +26,7 @@ const (
 
 var opNames = [...]string{"?", "TakeLock", "WriteResources", "WriteManifest", "RemoveManifest", "LinkLastKnownGood", "ReleaseLock"}
 
+// String names the operation as the timeline shows it.
 func (k OpKind) String() string {
 	if k > 0 && int(k) < len(opNames) {
 		return opNames[k]
@@ -37,8 +38,8 @@ func (k OpKind) String() string {
 // stops at the first that fails (a TakeLock lost to a race included); the
 // next look decides again.
 type Op struct {
-	Kind        OpKind
-	Pod         Pod
-	Revision    int
-	Annotations map[string]string
+	Kind        OpKind            // what to do
+	Pod         Pod               // the manifest's pod: the operand or the startup-monitor
+	Revision    int               // the revision it acts on
+	Annotations map[string]string // added to a written manifest (WriteManifest)
 }

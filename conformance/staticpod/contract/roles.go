@@ -7,6 +7,7 @@ import "time"
 // asks it at every look: when a manifest, the lock, termination.log, the
 // mirror pod or an endpoint's answer changes, and at its decision's Next.
 type Monitor interface {
+	// Look decides what to do now, given what the world sees.
 	Look(v MonitorView, now time.Time) MonitorDecision
 }
 
@@ -15,6 +16,7 @@ type Monitor interface {
 // lock (lockHeld: another actor holds it; it is asked again at the
 // unlock).
 type Installer interface {
+	// Install returns the operations that install revision.
 	Install(revision int, lockHeld bool) []Op
 }
 
@@ -23,6 +25,7 @@ type Installer interface {
 // decision's Next. mem is the Memory it returned at its last look at the
 // node (kept in its status, so a restarted operator gets it back).
 type Operator interface {
+	// Look decides about one node, given its memory of it.
 	Look(mem *Fallback, n Node, now time.Time) OperatorDecision
 }
 
@@ -30,6 +33,7 @@ type Operator interface {
 // dir, how many to keep and the revision last-known-good points at (0: no
 // link), it returns the revisions whose directories to delete.
 type Pruner interface {
+	// Prune returns the revisions whose directories to delete.
 	Prune(revisions []int, keep, lastKnownGood int) []int
 }
 

@@ -22,6 +22,8 @@ type AnnotationError struct {
 	Msg        string
 }
 
+// Error names the annotation, its value and, where the value is wrong,
+// the byte it is wrong at.
 func (e *AnnotationError) Error() string {
 	if e.Pos < 0 {
 		return fmt.Sprintf("annotation %s %q: %s", e.Key, e.Value, e.Msg)

@@ -21,10 +21,17 @@ type And struct{ L, R Expr }
 // Or is L || R.
 type Or struct{ L, R Expr }
 
+// String is the identifier's name.
 func (e Ident) String() string { return e.Name }
-func (e Not) String() string   { return format(e) }
-func (e And) String() string   { return format(e) }
-func (e Or) String() string    { return format(e) }
+
+// String is the expression as an annotation writes it.
+func (e Not) String() string { return format(e) }
+
+// String is the expression as an annotation writes it.
+func (e And) String() string { return format(e) }
+
+// String is the expression as an annotation writes it.
+func (e Or) String() string { return format(e) }
 
 // Binding strengths, weakest first: an operand is parenthesized when it
 // binds more weakly than its place asks.

@@ -17,6 +17,7 @@ const (
 	True
 )
 
+// String is Unknown, False or True.
 func (v Value) String() string {
 	switch v {
 	case Unknown:

@@ -25,6 +25,7 @@ type SyntaxError struct {
 	Found    string // what is there
 }
 
+// Error is the problem with its column, counted from 1.
 func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("column %d: expected %s, found %s", e.Pos+1, e.Expected, e.Found)
 }

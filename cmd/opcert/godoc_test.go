@@ -1,0 +1,161 @@
+package main
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestEveryExportedIdentifierIsDocumented holds the module's godoc to what
+// it lists: in every package but tests (examples and commands included),
+// each package has a package comment, and each exported function, type,
+// constant and variable, and each exported method of an exported type,
+// has a doc comment (a const or var group's comment covers its names, a
+// line comment a single spec). A reader of the godoc finds no entry that
+// says nothing. In the packages a team's code imports (teamFacing), each
+// exported field of an exported struct and each method of an exported
+// interface has its comment too; elsewhere fields are not held to it.
+func TestEveryExportedIdentifierIsDocumented(t *testing.T) {
+	const root = "../.."
+	fset := token.NewFileSet()
+	packageDoc := map[string]bool{} // directory -> a file of its package has the package comment
+	var missing []string
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if path != root && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".") || isModule(path)) {
+				return filepath.SkipDir // another module's code (hack/envtest) is not this module's godoc
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ParseComments)
+		if err != nil {
+			return err
+		}
+		dir := filepath.Dir(path)
+		packageDoc[dir] = packageDoc[dir] || f.Doc != nil
+		rel, _ := filepath.Rel(root, dir)
+		for _, name := range undocumented(f, teamFacing[filepath.ToSlash(rel)]) {
+			pos := fset.Position(name.Pos())
+			rel, _ := filepath.Rel(root, pos.Filename)
+			missing = append(missing, rel+":"+strconv.Itoa(pos.Line)+": "+name.Name)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(packageDoc) < 20 {
+		t.Fatalf("found %d packages under %s, want the module's", len(packageDoc), root)
+	}
+	for dir, ok := range packageDoc {
+		if !ok {
+			rel, _ := filepath.Rel(root, dir)
+			t.Errorf("%s: the package has no package comment; say what it is for in one of its files", rel)
+		}
+	}
+	for _, m := range missing {
+		t.Errorf("%s is exported without a doc comment; say what it is for", m)
+	}
+}
+
+// teamFacing are the packages a team's code imports to certify its
+// operator (library mode, its own scenarios, reading reports, a staticpod
+// core, a Probe): their godoc is the team's manual, down to the fields.
+var teamFacing = map[string]bool{
+	"certify": true, "scenarios": true, "reports": true, "probe": true, "conformance/staticpod/contract": true,
+}
+
+// undocumented lists the exported names of f that godoc shows without a
+// doc comment, and with members, the exported fields of its exported
+// structs and the methods of its exported interfaces that have none.
+func undocumented(f *ast.File, members bool) []*ast.Ident {
+	var out []*ast.Ident
+	for _, decl := range f.Decls {
+		switch d := decl.(type) {
+		case *ast.FuncDecl:
+			if d.Name.IsExported() && d.Doc == nil && (d.Recv == nil || exportedReceiver(d.Recv.List[0].Type)) {
+				out = append(out, d.Name)
+			}
+		case *ast.GenDecl:
+			for _, spec := range d.Specs {
+				switch s := spec.(type) {
+				case *ast.TypeSpec:
+					if s.Name.IsExported() && s.Doc == nil && d.Doc == nil {
+						out = append(out, s.Name)
+					}
+					if members && s.Name.IsExported() {
+						out = append(out, undocumentedMembers(s.Type)...)
+					}
+				case *ast.ValueSpec:
+					for _, n := range s.Names {
+						if n.IsExported() && s.Doc == nil && s.Comment == nil && d.Doc == nil {
+							out = append(out, n)
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// undocumentedMembers lists the exported fields of a struct type, or the
+// methods of an interface type, that have neither a comment above them
+// nor one at their line's end (embedded ones name no member of their own).
+func undocumentedMembers(t ast.Expr) []*ast.Ident {
+	var list *ast.FieldList
+	switch x := t.(type) {
+	case *ast.StructType:
+		list = x.Fields
+	case *ast.InterfaceType:
+		list = x.Methods
+	default:
+		return nil
+	}
+	var out []*ast.Ident
+	for _, field := range list.List {
+		for _, n := range field.Names {
+			if n.IsExported() && field.Doc == nil && field.Comment == nil {
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}
+
+// exportedReceiver tells whether a method's receiver type is exported
+// (T, *T, T[P], *T[P]): godoc lists the methods of exported types only.
+func exportedReceiver(t ast.Expr) bool {
+	for {
+		switch x := t.(type) {
+		case *ast.StarExpr:
+			t = x.X
+		case *ast.IndexExpr:
+			t = x.X
+		case *ast.IndexListExpr:
+			t = x.X
+		case *ast.Ident:
+			return x.IsExported()
+		default:
+			return false
+		}
+	}
+}
+
+// isModule tells whether dir holds a module of its own.
+func isModule(dir string) bool {
+	_, err := os.Stat(filepath.Join(dir, "go.mod"))
+	return err == nil
+}

@@ -28,7 +28,7 @@ type firstAvailable struct {
 // firstAvailableJudged judges CO-001 at the end of the timeline.
 func (g *coJudging) firstAvailableJudged(x *component) {
 	m := x.co001
-	t := &x.tally[r001]
+	t := x.t(r001)
 	switch {
 	case m == nil:
 		return
@@ -115,7 +115,7 @@ func (w *window) tick(g *coJudging, x *component, now time.Time) {
 
 // fire judges the status at the deadline.
 func (w *window) fire(g *coJudging, x *component) {
-	t := &x.tally[r010]
+	t := x.t(r010)
 	if g.procs.DownDuring(x.operator(), w.from, w.due) {
 		t.Skip(w.what(g, x) + ": its operator was down before Available was due")
 		x.co010 = nil
@@ -134,7 +134,7 @@ func (w *window) fire(g *coJudging, x *component) {
 		x.co010 = nil
 		return
 	}
-	g.took[r010].Add(max(x.avail.from.Sub(w.from), 0))
+	g.latency(r010).Add(max(x.avail.from.Sub(w.from), 0))
 	w.fired = true
 }
 
@@ -146,7 +146,7 @@ func (w *window) write(cw *coWrite) {
 
 func (w *window) confirm(g *coJudging, x *component) {
 	c := w.cand
-	x.tally[r010].FailIn(fmt.Sprintf("%s: at %s it reported %s while they still served", w.what(g, x), g.off(c.ev.Time), availableRead(c)),
+	x.t(r010).FailIn(fmt.Sprintf("%s: at %s it reported %s while they still served", w.what(g, x), g.off(c.ev.Time), availableRead(c)),
 		c.ev.Time, c.ev.Time, c.ev)
 	x.co010 = nil
 }
@@ -162,7 +162,7 @@ func (w *window) close(g *coJudging, x *component, t time.Time) {
 func (w *window) finish(g *coJudging, x *component, end time.Time) {
 	if !w.fired {
 		if !end.After(w.due) {
-			x.tally[r010].Skip(w.what(g, x) + ": the run ended before Available was due")
+			x.t(r010).Skip(w.what(g, x) + ": the run ended before Available was due")
 			x.co010 = nil
 			return
 		}

@@ -59,7 +59,7 @@ func (p *blocking) tick(g *coJudging, x *component, now time.Time) {
 }
 
 func (p *blocking) fire(g *coJudging, x *component) {
-	t := &x.tally[r009]
+	t := x.t(r009)
 	if g.procs.DownDuring(x.operator(), p.b.ev.Time, p.due) {
 		t.Skip(p.what(g, x) + ": its operator was down before Upgradeable was due")
 		x.co009 = nil
@@ -77,7 +77,7 @@ func (p *blocking) fire(g *coJudging, x *component) {
 		return
 	}
 	if st != nil { // an operator that never wrote blocked nothing, and reacted to nothing
-		g.took[r009].Add(max(x.upFalse.from.Sub(p.b.ev.Time), 0))
+		g.latency(r009).Add(max(x.upFalse.from.Sub(p.b.ev.Time), 0))
 	}
 	p.fired = true
 }
@@ -91,7 +91,7 @@ func (p *blocking) write(w *coWrite) {
 func (p *blocking) confirm(g *coJudging, x *component) {
 	w := p.cand
 	_, read := blockedAs(w, p.b.text)
-	x.tally[r009].FailIn(fmt.Sprintf("%s: at %s Upgradeable %s", p.what(g, x), g.off(w.ev.Time), read), w.ev.Time, w.ev.Time, w.ev)
+	x.t(r009).FailIn(fmt.Sprintf("%s: at %s Upgradeable %s", p.what(g, x), g.off(w.ev.Time), read), w.ev.Time, w.ev.Time, w.ev)
 	x.co009 = nil
 }
 
@@ -106,7 +106,7 @@ func (p *blocking) close(g *coJudging, x *component, t time.Time) {
 func (p *blocking) finish(g *coJudging, x *component, end time.Time) {
 	if !p.fired {
 		if end.Before(p.due) {
-			x.tally[r009].Skip(p.what(g, x) + ": the run ended before Upgradeable was due")
+			x.t(r009).Skip(p.what(g, x) + ": the run ended before Upgradeable was due")
 			x.co009 = nil
 			return
 		}

@@ -11,40 +11,37 @@ import (
 	"github.com/opcert/opcert/sim/timeline"
 )
 
-// The rules judge a timeline as it streams past, one event at a time, and
-// batch judging is the same fold over a timeline held whole: a recording
-// of any length (opcert analyze) is judged in memory that does not grow
-// with it. What is held is, per component, its ClusterOperator's status
-// and its operands' world as they stand, the rollout under way, the
-// writes of the last Tolerance, each rule's open deadlines (a rollout's,
-// a stall's, a blocker's, a window of full strength) and what the rules
-// found; per process its down spans; no event but the evidence of a
-// failure and of an open deadline.
+// Seed 001's rules read a timeline one event at a time, whether it
+// streams past (opcert analyze, opcert watch) or is held whole (a run
+// judged at its end, folded through the same reading): memory follows
+// the components, not the events. Kept per component: the status its
+// ClusterOperator's last write left, its operands and pods as they stand,
+// the rollout under way, the writes of the last Tolerance, and each
+// rule's open deadlines (a rollout's, a stall's, a blocker's, a window of
+// full strength) and findings; per process, its down spans. An event is
+// kept only as the evidence of a failure or of an open deadline.
 //
 // A deadline is judged once an event after it has come (the status at
 // the deadline is then the last write at or before it), or at the end of
 // the timeline.
 
-// contract rule indexes, in Rules' order.
+// The contract rules, by ID: what each found is kept under it, per
+// component.
 const (
-	r001 = iota
-	r002
-	r003
-	r004
-	r005
-	r006
-	r007
-	r008
-	r009
-	r010
-	nContract
-)
-
-// r006b is CO-006's second part (a write at rest naming another version
-// than versions reports): its problems follow the first part's.
-const (
-	r006b = nContract + iota
-	nTallies
+	r001 = "CO-001"
+	r002 = "CO-002"
+	r003 = "CO-003"
+	r004 = "CO-004"
+	r005 = "CO-005"
+	r006 = "CO-006"
+	r007 = "CO-007"
+	r008 = "CO-008"
+	r009 = "CO-009"
+	r010 = "CO-010"
+	// r006b is CO-006's second part (a write at rest naming another
+	// version than versions reports): its problems follow the first
+	// part's.
+	r006b = "CO-006 at rest"
 )
 
 // coJudging is the CO rules over a timeline read so far.
@@ -61,12 +58,21 @@ type coJudging struct {
 	// which of Failing and Degraded each used (CO-024).
 	objects []timeline.ObjectRef
 	uses    map[timeline.ObjectRef][]string
-	took    [nContract]judge.Latencies
-	done    map[time.Time][]judge.Verdict
+	took    map[string]*judge.Latencies
+	done    map[time.Time]map[string]judge.Verdict
 }
 
 func openJudging(c Config, start time.Time) *coJudging {
-	return &coJudging{c: c, start: start, procs: judge.Processes{}, comps: map[string]*component{}, uses: map[timeline.ObjectRef][]string{}}
+	return &coJudging{c: c, start: start, procs: judge.Processes{}, comps: map[string]*component{}, uses: map[timeline.ObjectRef][]string{},
+		took: map[string]*judge.Latencies{}}
+}
+
+// latency is the reactions rule id measured.
+func (g *coJudging) latency(id string) *judge.Latencies {
+	if g.took[id] == nil {
+		g.took[id] = &judge.Latencies{}
+	}
+	return g.took[id]
 }
 
 // off cites an instant as the rules do (judge.Judging.Offset).
@@ -79,8 +85,8 @@ func (g *coJudging) get(name string) *component {
 	return g.comps[name]
 }
 
-// read takes the next event.
-func (g *coJudging) read(e timeline.Event) {
+// Read takes the next event.
+func (g *coJudging) Read(e timeline.Event) {
 	pos := g.pos
 	g.pos++
 	g.tick(e.Time)
@@ -312,7 +318,7 @@ func (g *coJudging) finish(end time.Time) {
 		}
 		if r := x.co006; r != nil {
 			x.co006 = nil
-			x.tally[r006].Skip(r.what(g, x) + ": Progressing did not come to rest after it")
+			x.t(r006).Skip(r.what(g, x) + ": Progressing did not come to rest after it")
 		}
 		g.firstAvailableJudged(x)
 	}
@@ -320,7 +326,7 @@ func (g *coJudging) finish(end time.Time) {
 
 // nothing is each contract rule's reason for not judging, when it found
 // nothing to judge.
-var nothing = [nContract]string{
+var nothing = map[string]string{
 	r001: "not judged: no operator reported Available=True in this run",
 	r002: "not judged: no operator moved versions[operator] in this run",
 	r003: "not judged: no rollout completed in this run",
@@ -332,32 +338,32 @@ var nothing = [nContract]string{
 	r010: "not judged: no installed component's operands served at full strength in this run",
 }
 
-// verdicts are the contract rules' verdicts, in Rules' order, once the
-// timeline ends at end (a judging ends once).
-func (g *coJudging) verdicts(end time.Time) []judge.Verdict {
+// verdicts are the contract rules' verdicts, by ID, once the timeline
+// ends at end (a judging ends once).
+func (g *coJudging) verdicts(end time.Time) map[string]judge.Verdict {
 	if v, ok := g.done[end]; ok {
 		return v
 	}
 	g.finish(end)
 	c := g.c
 	names := slices.Sorted(maps.Keys(g.comps))
-	out := make([]judge.Verdict, nContract)
-	for i := range out {
+	out := map[string]judge.Verdict{}
+	for _, id := range []string{r001, r002, r003, r004, r005, r006, r007, r008, r009, r010} {
 		var f judge.Findings
 		for _, name := range names {
 			x := g.comps[name]
-			x.tally[i].Into(&f)
-			if i == r006 {
-				x.tally[r006b].Into(&f)
+			x.t(id).Into(&f)
+			if id == r006 {
+				x.t(r006b).Into(&f)
 			}
 		}
-		why := nothing[i]
-		if i == r008 {
+		why := nothing[id]
+		if id == r008 {
 			why = "not judged: no rollout made no progress for " + c.stuck().String() + " in this run"
 		}
-		out[i] = f.Verdict(why)
+		out[id] = f.Verdict(why)
 	}
-	for i, m := range map[int]struct {
+	for id, m := range map[string]struct {
 		name  string
 		bound time.Duration
 	}{
@@ -367,24 +373,19 @@ func (g *coJudging) verdicts(end time.Time) []judge.Verdict {
 		r009: {"Upgradeable after the administrator's blocker changed", c.slack()},
 		r010: {"Available=True after the operands serve", c.slack()},
 	} {
-		if g.took[i].Count() > 0 {
-			out[i].Measures = []reports.Measure{g.took[i].Measure(m.name, m.bound)}
+		if l := g.took[id]; l != nil && l.Count() > 0 {
+			v := out[id]
+			v.Measures = []reports.Measure{l.Measure(m.name, m.bound)}
+			out[id] = v
 		}
 	}
-	g.done = map[time.Time][]judge.Verdict{end: out}
+	g.done = map[time.Time]map[string]judge.Verdict{end: out}
 	return out
 }
 
 // factsKey is the key of what a timeline's reader keeps among a
 // judging's facts.
 type factsKey struct{}
-
-// kept is what a reader kept: the rules' judging as the events passed,
-// or, when it could not judge as they passed, the events.
-type kept struct {
-	judged *coJudging
-	events []timeline.Event
-}
 
 // judgedKey is the key of the rules of a configuration judging a
 // timeline.
@@ -393,48 +394,18 @@ type judgedKey struct{ c Config }
 // judging is the rules' judging of j: its reader's, made as the events
 // passed with these rules, or the events folded through one.
 func (c Config) judging(j *judge.Judging) *coJudging {
-	return judge.Facts(j, judgedKey{c}, func(events []timeline.Event) *coJudging {
-		f := judge.Facts(j, factsKey{}, func(events []timeline.Event) kept { return kept{events: events} })
-		if f.judged != nil && f.judged.c == c && f.judged.start.Equal(j.Start) {
-			return f.judged
-		}
-		g := openJudging(c, j.Start)
-		for _, e := range f.events {
-			g.read(e)
-		}
-		return g
-	})
+	return judge.Judged(j, factsKey{}, judgedKey{c}, func(start time.Time) *coJudging { return openJudging(c, start) },
+		func(g *coJudging) bool { return g.c == c })
 }
 
-// contract is one contract rule's verdict on j.
-func (c Config) contract(i int) func(j *judge.Judging) judge.Verdict {
-	return func(j *judge.Judging) judge.Verdict { return c.judging(j).verdicts(j.End)[i] }
+// contract is contract rule id's verdict on j.
+func (c Config) contract(id string) func(j *judge.Judging) judge.Verdict {
+	return func(j *judge.Judging) judge.Verdict { return c.judging(j).verdicts(j.End)[id] }
 }
 
 // Online is the rules' reader of a stream judged with cfg (judge.Stream):
 // it judges as the events pass once the stream says where offsets count
-// from (judge.Streaming, a stream whose tolerance was given ahead), and
-// keeps the events otherwise.
+// from, and keeps the events otherwise.
 func Online(cfg Config) judge.Online {
-	return judge.Online{Key: factsKey{}, New: func() judge.Reader { return &reader{cfg: cfg} }}
+	return judge.JudgedOnline(factsKey{}, func(start time.Time) *coJudging { return openJudging(cfg, start) })
 }
-
-// reader is Online's.
-type reader struct {
-	cfg    Config
-	judged *coJudging
-	events []timeline.Event
-}
-
-// Streaming starts judging as the events pass.
-func (r *reader) Streaming(start time.Time) { r.judged = openJudging(r.cfg, start) }
-
-func (r *reader) Read(e timeline.Event) {
-	if r.judged != nil {
-		r.judged.read(e)
-		return
-	}
-	r.events = append(r.events, e)
-}
-
-func (r *reader) Facts() any { return kept{judged: r.judged, events: r.events} }

@@ -84,7 +84,7 @@ func (p *reporting) tick(g *coJudging, x *component, now time.Time) {
 }
 
 func (p *reporting) fire(g *coJudging, x *component) {
-	t := &x.tally[r004]
+	t := x.t(r004)
 	if g.procs.DownDuring(x.operator(), p.r.begin.Time, p.due) {
 		t.Skip(p.what(g, x) + ": its operator was down before Progressing was due")
 		x.co004 = nil
@@ -101,7 +101,7 @@ func (p *reporting) fire(g *coJudging, x *component) {
 		x.co004 = nil
 		return
 	}
-	g.took[r004].Add(max(p.took, 0))
+	g.latency(r004).Add(max(p.took, 0))
 	p.fired = true
 }
 
@@ -112,7 +112,7 @@ func (p *reporting) fire(g *coJudging, x *component) {
 // is not held to it.
 func (p *reporting) confirm(g *coJudging, x *component) {
 	w := p.cand
-	x.tally[r004].FailIn(fmt.Sprintf("%s: at %s, with the rollout still under way, %s no longer names %s as Progressing=True",
+	x.t(r004).FailIn(fmt.Sprintf("%s: at %s, with the rollout still under way, %s no longer names %s as Progressing=True",
 		p.what(g, x), g.off(w.ev.Time), progressingRead(w), p.r.to), w.ev.Time, w.ev.Time, w.ev)
 	x.co004 = nil
 }
@@ -128,7 +128,7 @@ func (p *reporting) close(g *coJudging, x *component, s step) {
 func (p *reporting) finish(g *coJudging, x *component, end time.Time) {
 	if !p.fired {
 		if end.Before(p.due) {
-			x.tally[r004].Skip(p.what(g, x) + ": the run ended before Progressing was due")
+			x.t(r004).Skip(p.what(g, x) + ": the run ended before Progressing was due")
 			x.co004 = nil
 			return
 		}
@@ -216,7 +216,7 @@ func (g *coJudging) settleTurns(x *component, now time.Time, end bool) {
 			return
 		}
 		x.co005 = x.co005[1:]
-		tl := &x.tally[r005]
+		tl := x.t(r005)
 		if !x.hasOperands() {
 			// A recording of a cluster has no operands of opcert's
 			// world: what a rollout is cannot be told from it.
@@ -289,7 +289,7 @@ func (p *stall) tick(g *coJudging, x *component, now time.Time) {
 }
 
 func (p *stall) fire(g *coJudging, x *component) {
-	t := &x.tally[r008]
+	t := x.t(r008)
 	if g.procs.DownDuring(x.operator(), p.moved.ev.Time, p.due) {
 		t.Skip(p.what(g, x) + ": its operator was down before Failing or Degraded was due")
 		x.co008 = nil
@@ -306,13 +306,13 @@ func (p *stall) fire(g *coJudging, x *component) {
 		x.co008 = nil
 		return
 	}
-	g.took[r008].Add(max(x.fail.from.Sub(p.at), 0))
+	g.latency(r008).Add(max(x.fail.from.Sub(p.at), 0))
 	p.fired = true
 }
 
 func (p *stall) write(g *coJudging, x *component, w *coWrite) {
 	if p.fired && !failing(w) {
-		x.tally[r008].FailIn(fmt.Sprintf("%s: Failing and Degraded were left not True at %s with still no progress", p.what(g, x), g.off(w.ev.Time)),
+		x.t(r008).FailIn(fmt.Sprintf("%s: Failing and Degraded were left not True at %s with still no progress", p.what(g, x), g.off(w.ev.Time)),
 			w.ev.Time, w.ev.Time, w.ev)
 		x.co008 = nil
 	}
@@ -325,7 +325,7 @@ func (p *stall) close(x *component) { x.co008 = nil }
 func (p *stall) finish(g *coJudging, x *component, end time.Time) {
 	if !p.fired {
 		if end.Before(p.due) {
-			x.tally[r008].Skip(p.what(g, x) + ": the run ended before Failing or Degraded was due")
+			x.t(r008).Skip(p.what(g, x) + ": the run ended before Failing or Degraded was due")
 			x.co008 = nil
 			return
 		}

@@ -59,9 +59,9 @@ type component struct {
 	co008     *stall
 	co009     *blocking
 	co010     *window
-	// tally is what each contract rule found of x (CO-006 in two parts:
-	// its rollouts, then its writes at rest).
-	tally [nTallies]judge.Tally
+	// tally is what each contract rule found of x, by ID (CO-006 in two
+	// parts: its rollouts, then its writes at rest).
+	tally map[string]*judge.Tally
 }
 
 // coWrite is one write of the ClusterOperator and its status after it.
@@ -124,7 +124,15 @@ type blocker struct {
 }
 
 func newComponent(name string) *component {
-	return &component{name: name, world: newWorld(), targets: map[string]bool{}}
+	return &component{name: name, world: newWorld(), targets: map[string]bool{}, tally: map[string]*judge.Tally{}}
+}
+
+// t is what contract rule id found of x.
+func (x *component) t(id string) *judge.Tally {
+	if x.tally[id] == nil {
+		x.tally[id] = &judge.Tally{}
+	}
+	return x.tally[id]
 }
 
 // operator is the actor of component x's operator.

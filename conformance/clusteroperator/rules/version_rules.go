@@ -53,14 +53,14 @@ func (g *coJudging) settleVersionMoves(x *component, now time.Time, end bool) {
 			x.undecided = append(x.undecided, p)
 			continue
 		}
-		x.tally[r002].Judged++
+		x.t(r002).Judged++
 		if p != nil {
-			x.tally[r002].FailIn(p.Message, p.From, p.To, p.Evidence...)
+			x.t(r002).FailIn(p.Message, p.From, p.To, p.Evidence...)
 		}
 	}
 	if end {
 		for range x.undecided {
-			x.tally[r002].Skip(fmt.Sprintf("ClusterOperator/%s: no operand of namespace %s on the timeline", x.name, x.name))
+			x.t(r002).Skip(fmt.Sprintf("ClusterOperator/%s: no operand of namespace %s on the timeline", x.name, x.name))
 		}
 		x.undecided = nil
 	}
@@ -70,9 +70,9 @@ func (g *coJudging) settleVersionMoves(x *component, now time.Time, end bool) {
 // was on the timeline.
 func (g *coJudging) decide(x *component) {
 	for _, p := range x.undecided {
-		x.tally[r002].Judged++
+		x.t(r002).Judged++
 		if p != nil {
-			x.tally[r002].FailIn(p.Message, p.From, p.To, p.Evidence...)
+			x.t(r002).FailIn(p.Message, p.From, p.To, p.Evidence...)
 		}
 	}
 	x.undecided = nil
@@ -159,7 +159,7 @@ func (p *completion) tick(g *coJudging, x *component, now time.Time) {
 }
 
 func (p *completion) fire(g *coJudging, x *component) {
-	t := &x.tally[r003]
+	t := x.t(r003)
 	if g.procs.DownDuring(x.operator(), p.done.Time, p.due) {
 		t.Skip(p.what(g, x) + ": its operator was down before versions[operator] was due")
 		x.co003 = nil
@@ -176,13 +176,13 @@ func (p *completion) fire(g *coJudging, x *component) {
 		x.co003 = nil
 		return
 	}
-	g.took[r003].Add(max(x.ver.from.Sub(p.done.Time), 0))
+	g.latency(r003).Add(max(x.ver.from.Sub(p.done.Time), 0))
 	p.fired = true
 }
 
 func (p *completion) write(g *coJudging, x *component, w *coWrite) {
 	if p.fired && w.version != p.r.to {
-		x.tally[r003].FailIn(fmt.Sprintf("%s: versions[operator] went from %s to %s at %s with no new rollout begun", p.what(g, x), p.r.to, orNone(w.version), g.off(w.ev.Time)),
+		x.t(r003).FailIn(fmt.Sprintf("%s: versions[operator] went from %s to %s at %s with no new rollout begun", p.what(g, x), p.r.to, orNone(w.version), g.off(w.ev.Time)),
 			w.ev.Time, w.ev.Time, w.ev)
 		x.co003 = nil
 	}
@@ -191,7 +191,7 @@ func (p *completion) write(g *coJudging, x *component, w *coWrite) {
 // nextBegun ends CO-003 on the last rollout complete: a new one begins.
 func (p *completion) nextBegun(g *coJudging, x *component) {
 	if !p.fired {
-		x.tally[r003].Skip(p.what(g, x) + ": a new rollout began before versions[operator] was due")
+		x.t(r003).Skip(p.what(g, x) + ": a new rollout began before versions[operator] was due")
 	}
 	x.co003 = nil
 }
@@ -199,7 +199,7 @@ func (p *completion) nextBegun(g *coJudging, x *component) {
 func (p *completion) finish(g *coJudging, x *component, end time.Time) {
 	if !p.fired {
 		if end.Before(p.due) {
-			x.tally[r003].Skip(p.what(g, x) + ": the run ended before versions[operator] was due")
+			x.t(r003).Skip(p.what(g, x) + ": the run ended before versions[operator] was due")
 			x.co003 = nil
 			return
 		}
@@ -268,7 +268,7 @@ func (g *coJudging) restAwaited(x *component, r *rollout, s step) {
 // rested judges the write that brought Progressing to rest after p's
 // rollout.
 func (p *restAfter) rested(g *coJudging, x *component, w *coWrite) {
-	t := &x.tally[r006]
+	t := x.t(r006)
 	t.Judged++
 	if w.version != p.r.to {
 		w.split = true
@@ -281,7 +281,7 @@ func (p *restAfter) rested(g *coJudging, x *component, w *coWrite) {
 // noRest ends CO-006 awaiting a write at rest: a new rollout begins.
 func (g *coJudging) noRest(x *component) {
 	if p := x.co006; p != nil {
-		x.tally[r006].Skip(p.what(g, x) + ": Progressing did not come to rest after it")
+		x.t(r006).Skip(p.what(g, x) + ": Progressing did not come to rest after it")
 		x.co006 = nil
 	}
 }
@@ -319,7 +319,7 @@ func (g *coJudging) settleRests(x *component, now time.Time, end bool) {
 		msg := w.conds[condProgressing].Message
 		for v := range x.targets {
 			if v != w.version && mentions(msg, v) {
-				x.tally[r006b].FailIn(fmt.Sprintf("ClusterOperator/%s at %s: Progressing at rest says %q while versions[operator] is %s: the status is split",
+				x.t(r006b).FailIn(fmt.Sprintf("ClusterOperator/%s at %s: Progressing at rest says %q while versions[operator] is %s: the status is split",
 					x.name, g.off(w.ev.Time), msg, orNone(w.version)), w.ev.Time, w.ev.Time, w.ev)
 				break
 			}
@@ -338,7 +338,7 @@ func (c Config) stampAtCompletion(j *judge.Judging) judge.Verdict { return c.con
 
 // stamped judges CO-007 on an operator's write that moved versions.
 func (g *coJudging) stamped(x *component, w *coWrite) {
-	t := &x.tally[r007]
+	t := x.t(r007)
 	t.Judged++
 	p, ok := w.conds[condProgressing]
 	what := fmt.Sprintf("ClusterOperator/%s moved versions[operator] to %s at %s", x.name, w.version, g.off(w.ev.Time))

@@ -90,7 +90,7 @@ func (m *mechanism) Estimate(sc *scenarios.Scenario) int { return estimate(sc) }
 func (m *mechanism) Recording() *record.Recording { return recording() }
 
 // Online is the contract, read as events pass (rules.Online).
-func (m *mechanism) Online() []judge.Online { return []judge.Online{rules.Online()} }
+func (m *mechanism) Online() []judge.Online { return []judge.Online{rules.Online(m.rc)} }
 
 func (m *mechanism) Scaled(scale float64) conformance.Mechanism {
 	c, seed := m.rc, rules.DefaultConfig()

@@ -8,70 +8,76 @@ import (
 	"github.com/opcert/opcert/sim/timeline"
 )
 
-// CO-010: once a component has been installed (its installation complete, or
-// Available=True reported), Available is True whenever its operands serve at
-// full strength, from the reaction bound (+Tolerance) after they came to it
-// until they leave it (001 §Conditions: "`Available` must be true if the
-// operand is functional and available in the cluster at the level in status.
-// If this is false, it means there is an outage"; decision 001,
-// conformance/clusteroperator/README.md: judged for the whole run, not only
-// its first True). Full strength, whatever the version of each pod, is a
-// Deployment's replicas ready and a ready pod on each of a DaemonSet's nodes
-// (world.serving): an operator may well call less an outage (a quorum lost),
-// but not that. Not judged: a component with no operand on the timeline, a
-// window its operator was down in before the status was due, one the run or
-// the serving ends before the status is due. The verdict measures each
-// reaction, from full strength to the write that reported Available.
-func (c Config) availableWhileServing(j *judge.Judging) judge.Verdict {
-	var g judge.Findings
-	took := reactions{name: "Available=True after the operands serve"}
-	k := contractOf(j)
-	for _, x := range k.components {
-		if !x.hasOperands() {
-			continue
-		}
-		from, ok := x.installed()
-		if !ok {
-			continue
-		}
-		for _, win := range x.servingWindows(from, j.End) {
-			due := win.from.Add(c.slack())
-			what := fmt.Sprintf("ClusterOperator/%s: its operands served at full strength from %s", x.name, j.Offset(win.from))
-			switch {
-			case !win.to.After(due):
-				if win.open {
-					g.Skip(what + ": the run ended before Available was due")
-				}
-				continue
-			case k.procs.DownDuring(x.operator(), win.from, due):
-				g.Skip(what + ": its operator was down before Available was due")
-				continue
-			}
-			g.Judged++
-			st := x.statusAt(due)
-			if !availableIn(st) {
-				evidence := []timeline.Event{win.ev}
-				read := "no status"
-				if st != nil {
-					evidence, read = append(evidence, st.ev), availableRead(*st)
-				}
-				g.FailIn(fmt.Sprintf("%s: at %s it reported %s: that is an outage, and there was none", what, j.Offset(due), read),
-					win.from, due, evidence...)
-				continue
-			}
-			took.add(x.since(st, availableIn).ev.Time.Sub(win.from))
-			for _, w := range x.mine() {
-				if w.ev.Time.After(due) && w.ev.Time.Before(win.to) && !availableIn(&w) {
-					g.FailIn(fmt.Sprintf("%s: at %s it reported %s while they still served", what, j.Offset(w.ev.Time), availableRead(w)),
-						w.ev.Time, w.ev.Time, w.ev)
-					break
-				}
-			}
-		}
+// CO-001: a component does not report Available the first time until its
+// first rollout, its installation, is complete: every operand at its
+// version and ready, a DaemonSet on more than half of its nodes (honored
+// by components 1: "or within some reasonable percentage if the
+// component must be installed to all nodes"; world.rolledOut). A
+// ClusterOperator created before the timeline began is not judged. The
+// operands' world just before the first Available=True, and as it stood
+// Tolerance later, are kept until the end.
+func (c Config) availableAfterInstall(j *judge.Judging) judge.Verdict { return c.contract(r001)(j) }
+
+// firstAvailable is the operator's first write of Available=True, with
+// the world just before it and as it stood before Tolerance after it.
+type firstAvailable struct {
+	w            *coWrite
+	before, late world
+}
+
+// firstAvailableJudged judges CO-001 at the end of the timeline.
+func (g *coJudging) firstAvailableJudged(x *component) {
+	m := x.co001
+	t := x.t(r001)
+	switch {
+	case m == nil:
+		return
+	case !x.created:
+		t.Skip(fmt.Sprintf("ClusterOperator/%s was created before the timeline began", x.name))
+		return
+	case !x.hasOperands():
+		t.Skip(fmt.Sprintf("ClusterOperator/%s: no operand of namespace %s on the timeline", x.name, x.name))
+		return
 	}
-	v := g.Verdict("not judged: no installed component's operands served at full strength in this run")
-	v.Measures = took.measures(c.slack())
-	return v
+	t.Judged++
+	r, first := x.first, m.w
+	if r.ended && (r.over.pos < first.pos || r.over.ev.Time.Before(first.ev.Time.Add(g.c.Tolerance))) ||
+		m.before.rolledOut(r.to) || m.late.rolledOut(r.to) {
+		return
+	}
+	lag, evs := m.before.lagging(r.to)
+	t.FailIn(fmt.Sprintf("ClusterOperator/%s reported Available=True at %s before its installation, the rollout to %s begun at %s, was complete: %s",
+		x.name, g.off(first.ev.Time), r.to, g.off(r.begin.Time), lag), r.begin.Time, first.ev.Time, append([]timeline.Event{first.ev}, evs...)...)
+}
+
+// CO-010: once a component has been installed (its installation complete,
+// or Available=True reported), Available is True whenever its operands
+// serve at full strength, from the reaction bound (+Tolerance) after they
+// came to it until they leave it (001 §Conditions: "`Available` must be
+// true if the operand is functional and available in the cluster at the
+// level in status. If this is false, it means there is an outage";
+// decision 001, conformance/clusteroperator/README.md: judged for the
+// whole run, not only its first True). Full
+// strength, whatever the version of each pod, is a Deployment's replicas
+// ready and a ready pod on each of a DaemonSet's nodes (world.serving):
+// an operator may well call less an outage (a quorum lost), but not that.
+// Not judged: a component with no operand on the timeline, a window its
+// operator was down in before the status was due, one the run or the
+// serving ends before the status is due. The verdict measures each
+// reaction, from full strength to the write that reported Available.
+func (c Config) availableWhileServing(j *judge.Judging) judge.Verdict { return c.contract(r010)(j) }
+
+// window is a span in which x's operands serve at full strength, from the
+// change that brought them to it (ev, at from, or the installation's
+// instant if later), judged at its deadline and then at each write until
+// it closes.
+type window struct {
+	from, due time.Time
+	ev        timeline.Event
+	fired     bool
+	// cand is the first write after the deadline that did not report
+	// Available: a failure once the window is known to go on past it.
+	cand *coWrite
 }
 
 // availableIn tells whether the status after w reports Available=True.
@@ -84,69 +90,87 @@ func availableIn(w *coWrite) bool {
 }
 
 // availableRead says what the status after w reports of Available.
-func availableRead(w coWrite) string {
+func availableRead(w *coWrite) string {
 	if a, ok := w.conds[condAvailable]; ok {
 		return fmt.Sprintf("Available %s %q", a.Status, a.Message)
 	}
 	return "no Available"
 }
 
-// installed is when x counts as installed: its first rollout complete, or
-// its first Available=True, whichever came first; false if neither.
-func (x *component) installed() (time.Time, bool) {
-	var at time.Time
-	if r := x.rollouts[0]; r.end != nil {
-		at = r.end.ev.Time
-	}
-	for _, w := range x.mine() {
-		if availableIn(&w) {
-			if at.IsZero() || w.ev.Time.Before(at) {
-				at = w.ev.Time
-			}
-			break
-		}
-	}
-	return at, !at.IsZero()
+func (g *coJudging) openWindow(x *component, from time.Time) {
+	x.co010 = &window{from: from, due: from.Add(g.c.slack()), ev: x.servedB}
 }
 
-// window is a span in which x's operands served at full strength: from
-// the change that brought them to it (ev, at from, or the installation's
-// instant if later) to the one that took them out of it (to; the run's
-// end if open).
-type window struct {
-	from, to time.Time
-	ev       timeline.Event
-	open     bool
+func (w *window) what(g *coJudging, x *component) string {
+	return fmt.Sprintf("ClusterOperator/%s: its operands served at full strength from %s", x.name, g.off(w.from))
 }
 
-// servingWindows are x's spans of full strength after since, up to end.
-func (x *component) servingWindows(since, end time.Time) []window {
-	var out []window
-	var cur *window
-	for _, s := range x.steps {
-		on := s.world.serving()
-		switch {
-		case on && cur == nil:
-			cur = &window{from: s.ev.Time, ev: s.ev}
-		case !on && cur != nil:
-			cur.to = s.ev.Time
-			out = append(out, *cur)
-			cur = nil
-		}
+func (w *window) tick(g *coJudging, x *component, now time.Time) {
+	if !w.fired && now.After(w.due) {
+		w.fire(g, x)
 	}
-	if cur != nil {
-		cur.to, cur.open = end, true
-		out = append(out, *cur)
+	if x.co010 == w && w.cand != nil && now.After(w.cand.ev.Time) {
+		w.confirm(g, x)
 	}
-	var kept []window
-	for _, w := range out {
-		if !w.to.After(since) {
-			continue
-		}
-		if w.from.Before(since) {
-			w.from = since
-		}
-		kept = append(kept, w)
+}
+
+// fire judges the status at the deadline.
+func (w *window) fire(g *coJudging, x *component) {
+	t := x.t(r010)
+	if g.procs.DownDuring(x.operator(), w.from, w.due) {
+		t.Skip(w.what(g, x) + ": its operator was down before Available was due")
+		x.co010 = nil
+		return
 	}
-	return kept
+	t.Judged++
+	st := x.st
+	if !availableIn(st) {
+		evidence := []timeline.Event{w.ev}
+		read := "no status"
+		if st != nil {
+			evidence, read = append(evidence, st.ev), availableRead(st)
+		}
+		t.FailIn(fmt.Sprintf("%s: at %s it reported %s: that is an outage, and there was none", w.what(g, x), g.off(w.due), read),
+			w.from, w.due, evidence...)
+		x.co010 = nil
+		return
+	}
+	g.latency(r010).Add(max(x.avail.from.Sub(w.from), 0))
+	w.fired = true
+}
+
+func (w *window) write(cw *coWrite) {
+	if w.fired && w.cand == nil && !availableIn(cw) {
+		w.cand = cw
+	}
+}
+
+func (w *window) confirm(g *coJudging, x *component) {
+	c := w.cand
+	x.t(r010).FailIn(fmt.Sprintf("%s: at %s it reported %s while they still served", w.what(g, x), g.off(c.ev.Time), availableRead(c)),
+		c.ev.Time, c.ev.Time, c.ev)
+	x.co010 = nil
+}
+
+// close ends the window at t: the operands no longer serve.
+func (w *window) close(g *coJudging, x *component, t time.Time) {
+	if w.fired && w.cand != nil && w.cand.ev.Time.Before(t) {
+		w.confirm(g, x)
+	}
+	x.co010 = nil
+}
+
+func (w *window) finish(g *coJudging, x *component, end time.Time) {
+	if !w.fired {
+		if !end.After(w.due) {
+			x.t(r010).Skip(w.what(g, x) + ": the run ended before Available was due")
+			x.co010 = nil
+			return
+		}
+		w.fire(g, x)
+	}
+	if x.co010 == w && w.cand != nil {
+		w.close(g, x, end)
+	}
+	x.co010 = nil
 }

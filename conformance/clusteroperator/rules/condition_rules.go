@@ -25,35 +25,48 @@ import (
 // timeline that does not record versions). A condition judged is every
 // one a write adds or changes; one it leaves alone was judged when set.
 func (c Config) validConditions(j *judge.Judging) judge.Verdict {
-	var f judge.Findings
-	for _, e := range operatorWrites(j) {
-		for _, ch := range e.Conditions {
-			a, b := ch.After, ch.Before
-			if a == nil {
-				continue
-			}
-			f.Judged++
-			what := fmt.Sprintf("%s %s at %s", e.Object, ch.Type, j.Offset(e.Time))
-			if !slices.Contains([]string{statusTrue, statusFalse, statusUnknown}, a.Status) {
-				f.Fail(fmt.Sprintf("%s: status %q is none of True, False and Unknown", what, a.Status), e)
-			}
-			if b == nil {
-				continue // added: no transition to judge
-			}
-			moved := !a.LastTransitionTime.Equal(b.LastTransitionTime)
-			switch {
-			case a.Status == b.Status && moved && !c.upgradeStamp(e, ch):
-				f.Fail(fmt.Sprintf("%s: lastTransitionTime moved from %s to %s while the status stayed %s", what, instant(j, b.LastTransitionTime), instant(j, a.LastTransitionTime), a.Status), e)
-			case a.Status != b.Status && !moved && !c.atWrite(a.LastTransitionTime, e.Time):
-				// The API server keeps the time to the second: two
-				// transitions within one second (False, True and back in
-				// one instant) share it, so a time that is this write's
-				// own counts as moved.
-				f.Fail(fmt.Sprintf("%s: the status went %s -> %s but lastTransitionTime stayed at %s", what, b.Status, a.Status, instant(j, a.LastTransitionTime)), e)
-			}
+	f := c.judging(j).valid
+	return f.Verdict("not judged: the operator wrote no condition of a ClusterOperator in this run")
+}
+
+// conditions judges an operator's write of a ClusterOperator by the
+// rules on conditions (CO-020 on).
+func (g *coJudging) conditions(w *coWrite) {
+	g.validWrite(w.ev)
+	g.camelCase(w.ev)
+	g.detailedWrite(w.ev)
+	g.explainedWrite(w.ev)
+	g.messages(w.ev)
+}
+
+// validWrite is CO-020 on one write.
+func (g *coJudging) validWrite(e timeline.Event) {
+	c, f := g.c, &g.valid
+	for _, ch := range e.Conditions {
+		a, b := ch.After, ch.Before
+		if a == nil {
+			continue
+		}
+		f.Judged++
+		what := fmt.Sprintf("%s %s at %s", e.Object, ch.Type, g.off(e.Time))
+		if !slices.Contains([]string{statusTrue, statusFalse, statusUnknown}, a.Status) {
+			f.Fail(fmt.Sprintf("%s: status %q is none of True, False and Unknown", what, a.Status), e)
+		}
+		if b == nil {
+			continue // added: no transition to judge
+		}
+		moved := !a.LastTransitionTime.Equal(b.LastTransitionTime)
+		switch {
+		case a.Status == b.Status && moved && !c.upgradeStamp(e, ch):
+			f.Fail(fmt.Sprintf("%s: lastTransitionTime moved from %s to %s while the status stayed %s", what, g.instant(b.LastTransitionTime), g.instant(a.LastTransitionTime), a.Status), e)
+		case a.Status != b.Status && !moved && !c.atWrite(a.LastTransitionTime, e.Time):
+			// The API server keeps the time to the second: two
+			// transitions within one second (False, True and back in
+			// one instant) share it, so a time that is this write's
+			// own counts as moved.
+			f.Fail(fmt.Sprintf("%s: the status went %s -> %s but lastTransitionTime stayed at %s", what, b.Status, a.Status, g.instant(a.LastTransitionTime)), e)
 		}
 	}
-	return f.Verdict("not judged: the operator wrote no condition of a ClusterOperator in this run")
 }
 
 // upgradeStamp tells whether ch, a change of Progressing with its status
@@ -78,21 +91,24 @@ func (c Config) atWrite(ltt, t time.Time) bool {
 // metav1.Condition (docs/upstream.md, "Kubernetes conditions in general").
 // ClusterOperator's own schema does not enforce it: a convention, Style.
 func (c Config) camelCaseReasons(j *judge.Judging) judge.Verdict {
-	var f judge.Findings
-	for _, e := range operatorWrites(j) {
-		for _, ch := range e.Conditions {
-			a := ch.After
-			if a == nil || a.Reason == "" || (ch.Before != nil && ch.Before.Reason == a.Reason) {
-				continue
-			}
-			f.Judged++
-			if len(a.Reason) > maxReasonLength || !reasonPattern.MatchString(a.Reason) {
-				f.Fail(fmt.Sprintf("%s %s at %s: reason %s is not CamelCase (%s, at most %d characters)",
-					e.Object, ch.Type, j.Offset(e.Time), quote(a.Reason), reasonPattern, maxReasonLength), e)
-			}
+	f := c.judging(j).camel
+	return f.Verdict("not judged: the operator set no reason in this run")
+}
+
+// camelCase is CO-026 on one write.
+func (g *coJudging) camelCase(e timeline.Event) {
+	f := &g.camel
+	for _, ch := range e.Conditions {
+		a := ch.After
+		if a == nil || a.Reason == "" || (ch.Before != nil && ch.Before.Reason == a.Reason) {
+			continue
+		}
+		f.Judged++
+		if len(a.Reason) > maxReasonLength || !reasonPattern.MatchString(a.Reason) {
+			f.Fail(fmt.Sprintf("%s %s at %s: reason %s is not CamelCase (%s, at most %d characters)",
+				e.Object, ch.Type, g.off(e.Time), quote(a.Reason), reasonPattern, maxReasonLength), e)
 		}
 	}
-	return f.Verdict("not judged: the operator set no reason in this run")
 }
 
 // CO-024: a True Failing or Degraded carries a detailed message (001
@@ -103,34 +119,36 @@ func (c Config) camelCaseReasons(j *judge.Judging) judge.Verdict {
 // which of the two names each ClusterOperator uses (decision 001,
 // conformance/clusteroperator/README.md: the same condition).
 func (c Config) detailedFailing(j *judge.Judging) judge.Verdict {
-	var f judge.Findings
-	var objects []timeline.ObjectRef
-	uses := map[timeline.ObjectRef][]string{}
-	for _, e := range operatorWrites(j) {
-		if _, seen := uses[e.Object]; !seen {
-			objects = append(objects, e.Object)
-			uses[e.Object] = []string{}
+	g := c.judging(j)
+	f := g.detailed
+	f.Note(usesNote(g.objects, g.uses))
+	return f.Verdict("not judged: the operator never reported Failing or Degraded True in this run")
+}
+
+// detailedWrite is CO-024 on one write.
+func (g *coJudging) detailedWrite(e timeline.Event) {
+	f, uses := &g.detailed, g.uses
+	if _, seen := uses[e.Object]; !seen {
+		g.objects = append(g.objects, e.Object)
+		uses[e.Object] = []string{}
+	}
+	for _, ch := range e.Conditions {
+		if !slices.Contains(failingTypes, ch.Type) {
+			continue
 		}
-		for _, ch := range e.Conditions {
-			if !slices.Contains(failingTypes, ch.Type) {
-				continue
-			}
-			if !slices.Contains(uses[e.Object], ch.Type) {
-				uses[e.Object] = append(uses[e.Object], ch.Type)
-			}
-			a := ch.After
-			if a == nil || a.Status != statusTrue || !newlySaid(ch, statusTrue) {
-				continue
-			}
-			f.Judged++
-			if n := len(strings.Fields(a.Message)); n < minFailingWords {
-				f.Fail(fmt.Sprintf("%s %s=True at %s: %s, fewer than %d words: too little for an engineer or support person to triage",
-					e.Object, ch.Type, j.Offset(e.Time), wordsOf(a.Message, n), minFailingWords), e)
-			}
+		if !slices.Contains(uses[e.Object], ch.Type) {
+			uses[e.Object] = append(uses[e.Object], ch.Type)
+		}
+		a := ch.After
+		if a == nil || a.Status != statusTrue || !newlySaid(ch, statusTrue) {
+			continue
+		}
+		f.Judged++
+		if n := len(strings.Fields(a.Message)); n < minFailingWords {
+			f.Fail(fmt.Sprintf("%s %s=True at %s: %s, fewer than %d words: too little for an engineer or support person to triage",
+				e.Object, ch.Type, g.off(e.Time), wordsOf(a.Message, n), minFailingWords), e)
 		}
 	}
-	f.Note(usesNote(objects, uses))
-	return f.Verdict("not judged: the operator never reported Failing or Degraded True in this run")
 }
 
 // usesNote says which of Failing and Degraded each ClusterOperator uses.
@@ -158,20 +176,23 @@ func usesNote(objects []timeline.ObjectRef, uses map[timeline.ObjectRef][]string
 // empty one says nothing. Judged on each write that makes it False or
 // changes its message while False.
 func (c Config) upgradeableExplained(j *judge.Judging) judge.Verdict {
-	var f judge.Findings
-	for _, e := range operatorWrites(j) {
-		for _, ch := range e.Conditions {
-			a := ch.After
-			if ch.Type != condUpgradeable || a == nil || a.Status != statusFalse || !newlySaid(ch, statusFalse) {
-				continue
-			}
-			f.Judged++
-			if strings.TrimSpace(a.Message) == "" {
-				f.Fail(fmt.Sprintf("%s Upgradeable=False at %s has no message: it must describe what must be fixed", e.Object, j.Offset(e.Time)), e)
-			}
+	f := c.judging(j).explained
+	return f.Verdict("not judged: the operator never reported Upgradeable=False in this run")
+}
+
+// explainedWrite is CO-025 on one write.
+func (g *coJudging) explainedWrite(e timeline.Event) {
+	f := &g.explained
+	for _, ch := range e.Conditions {
+		a := ch.After
+		if ch.Type != condUpgradeable || a == nil || a.Status != statusFalse || !newlySaid(ch, statusFalse) {
+			continue
+		}
+		f.Judged++
+		if strings.TrimSpace(a.Message) == "" {
+			f.Fail(fmt.Sprintf("%s Upgradeable=False at %s has no message: it must describe what must be fixed", e.Object, g.off(e.Time)), e)
 		}
 	}
-	return f.Verdict("not judged: the operator never reported Upgradeable=False in this run")
 }
 
 // newlySaid tells whether a change, whose condition now has status,
@@ -183,9 +204,9 @@ func newlySaid(ch timeline.ConditionChange, status string) bool {
 }
 
 // instant writes a lastTransitionTime as an offset, "none" when unset.
-func instant(j *judge.Judging, t time.Time) string {
+func (g *coJudging) instant(t time.Time) string {
 	if t.IsZero() {
 		return "none"
 	}
-	return j.Offset(t)
+	return g.off(t)
 }

@@ -53,6 +53,10 @@
 //     version} as JSON (001 §Version). Without it, CO-020 tells an
 //     upgrade's completion by Progressing's message alone.
 //   - The run's end is Judging.End.
+//   - Events come in the order of time. The rules read them one at a
+//     time, as they pass (online.go), and keep what each component is,
+//     not what it did: a recording of any length is judged in memory
+//     that does not grow with it.
 //
 // The contract rules read the seed-001 world around a ClusterOperator X,
 // its component:

@@ -2,34 +2,9 @@ package rules
 
 import (
 	"encoding/json"
-	"slices"
 
-	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/sim/timeline"
 )
-
-// writesKey is the key of the operator's ClusterOperator writes among a
-// judging's facts: every rule reads the same list.
-type writesKey struct{}
-
-// operatorWrites are the timeline's writes of a ClusterOperator by the
-// operator role, in order; deletions carry no conditions and are left
-// out. They are the contract's (contractOf), merged across components in
-// timeline order, so that a streamed timeline keeps them once.
-func operatorWrites(j *judge.Judging) []timeline.Event {
-	return judge.Facts(j, writesKey{}, func([]timeline.Event) []timeline.Event {
-		var ws []coWrite
-		for _, x := range contractOf(j).components {
-			ws = append(ws, x.mine()...)
-		}
-		slices.SortFunc(ws, func(a, b coWrite) int { return a.pos - b.pos })
-		out := make([]timeline.Event, 0, len(ws))
-		for _, w := range ws {
-			out = append(out, w.ev)
-		}
-		return out
-	})
-}
 
 // version is one entry of status.versions (001 §Version).
 type version struct {

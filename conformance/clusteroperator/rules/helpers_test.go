@@ -10,6 +10,7 @@ package rules
 import (
 	"encoding/json"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -140,16 +141,24 @@ type ruleCase struct {
 	evidence []string // offsets of exactly the evidence events, in order
 }
 
-// verdictOf checks tc with rule id, on a timeline that ends at +1h.
+// verdictOf checks tc with rule id, on a timeline that ends at +1h. The
+// builders add events in the order a case reads best; a timeline is in
+// the order of time, as the rules read it as it passes (events of one
+// instant in the order they were added).
 func verdictOf(t *testing.T, id string, tc ruleCase) judge.Verdict {
 	t.Helper()
 	cfg := DefaultConfig()
 	if tc.cfg != nil {
 		cfg = *tc.cfg
 	}
+	events := slices.Clone(tc.tl.events)
+	slices.SortStableFunc(events, func(a, b timeline.Event) int { return a.Time.Compare(b.Time) })
+	for i := range events {
+		events[i].Seq = i + 1
+	}
 	for _, r := range Rules(cfg) {
 		if r.ID == id {
-			return r.Check(judge.NewJudging(tc.tl.events, at("1h")))
+			return r.Check(judge.NewJudging(events, at("1h")))
 		}
 	}
 	t.Fatalf("no rule %s", id)

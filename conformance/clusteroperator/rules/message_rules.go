@@ -16,22 +16,26 @@ import (
 // says nothing to judge here (CO-024 and CO-025 judge where a message is
 // owed). They are Style rules: warnings unless the judging is strict.
 
-// messages calls check with every non-empty message the operator sets on a
-// condition of type only (any type if empty), and returns the finding.
-func messages(j *judge.Judging, only string, check func(f *judge.Findings, e timeline.Event, what, msg string)) *judge.Findings {
-	var f judge.Findings
-	for _, e := range operatorWrites(j) {
-		for _, ch := range e.Conditions {
-			a := ch.After
-			if a == nil || (only != "" && ch.Type != only) || strings.TrimSpace(a.Message) == "" ||
-				(ch.Before != nil && ch.Before.Message == a.Message) {
-				continue
-			}
-			f.Judged++
-			check(&f, e, fmt.Sprintf("%s %s at %s", e.Object, ch.Type, j.Offset(e.Time)), a.Message)
+// messages judges every non-empty message an operator's write sets by
+// the conventions on how it reads.
+func (g *coJudging) messages(e timeline.Event) {
+	for _, ch := range e.Conditions {
+		a := ch.After
+		if a == nil || strings.TrimSpace(a.Message) == "" || (ch.Before != nil && ch.Before.Message == a.Message) {
+			continue
+		}
+		what := fmt.Sprintf("%s %s at %s", e.Object, ch.Type, g.off(e.Time))
+		g.capital.Judged++
+		capitalized(&g.capital, e, what, a.Message)
+		switch ch.Type {
+		case condProgressing:
+			g.terse.Judged++
+			terse(&g.terse, e, what, a.Message)
+		case condAvailable:
+			g.sentence.Judged++
+			oneSentence(&g.sentence, e, what, a.Message)
 		}
 	}
-	return &f
 }
 
 // CO-021: "All messages should start with a capital letter (like a
@@ -40,12 +44,14 @@ func messages(j *judge.Judging, only string, check func(f *judge.Findings, e tim
 // digit, a sign or a letter without case ("3 of 5 nodes", "/readyz") is
 // not held against it: a sentence may start so.
 func (c Config) capitalized(j *judge.Judging) judge.Verdict {
-	f := messages(j, "", func(f *judge.Findings, e timeline.Event, what, msg string) {
-		if r, _ := utf8.DecodeRuneInString(strings.TrimLeftFunc(msg, unicode.IsSpace)); unicode.IsLower(r) {
-			f.Fail(fmt.Sprintf("%s: message %s starts with %q, not a capital letter", what, quote(msg), r), e)
-		}
-	})
+	f := c.judging(j).capital
 	return f.Verdict("not judged: the operator set no condition message in this run")
+}
+
+func capitalized(f *judge.Findings, e timeline.Event, what, msg string) {
+	if r, _ := utf8.DecodeRuneInString(strings.TrimLeftFunc(msg, unicode.IsSpace)); unicode.IsLower(r) {
+		f.Fail(fmt.Sprintf("%s: message %s starts with %q, not a capital letter", what, quote(msg), r), e)
+	}
 }
 
 // CO-022: "`Progressing` ... should be a terse, human-readable message
@@ -54,12 +60,14 @@ func (c Config) capitalized(j *judge.Judging) judge.Verdict {
 // ("Unable to apply 4.0.1: a required object is missing" is 9). Only the
 // upper bound is judged (doc.go, Readings).
 func (c Config) terseProgressing(j *judge.Judging) judge.Verdict {
-	f := messages(j, condProgressing, func(f *judge.Findings, e timeline.Event, what, msg string) {
-		if n := len(strings.Fields(msg)); n > maxProgressingWords {
-			f.Fail(fmt.Sprintf("%s: %s, over %d", what, wordsOf(msg, n), maxProgressingWords), e)
-		}
-	})
+	f := c.judging(j).terse
 	return f.Verdict("not judged: the operator set no Progressing message in this run")
+}
+
+func terse(f *judge.Findings, e timeline.Event, what, msg string) {
+	if n := len(strings.Fields(msg)); n > maxProgressingWords {
+		f.Fail(fmt.Sprintf("%s: %s, over %d", what, wordsOf(msg, n), maxProgressingWords), e)
+	}
 }
 
 // CO-023: "`Available` should ... be a single sentence without
@@ -68,17 +76,19 @@ func (c Config) terseProgressing(j *judge.Judging) judge.Verdict {
 // none at the message's end ('.', '!' or '?'), and none inside it followed
 // by a word that does not go on in lower case.
 func (c Config) oneSentenceAvailable(j *judge.Judging) judge.Verdict {
-	f := messages(j, condAvailable, func(f *judge.Findings, e timeline.Event, what, msg string) {
-		trimmed := strings.TrimRightFunc(msg, unicode.IsSpace)
-		last, _ := utf8.DecodeLastRuneInString(trimmed)
-		switch {
-		case strings.ContainsRune(sentenceEnds, last):
-			f.Fail(fmt.Sprintf("%s: message %s ends with %q: a single sentence without punctuation", what, quote(msg), last), e)
-		case sentenceBreak.MatchString(trimmed):
-			f.Fail(fmt.Sprintf("%s: message %s holds more than one sentence", what, quote(msg)), e)
-		}
-	})
+	f := c.judging(j).sentence
 	return f.Verdict("not judged: the operator set no Available message in this run")
+}
+
+func oneSentence(f *judge.Findings, e timeline.Event, what, msg string) {
+	trimmed := strings.TrimRightFunc(msg, unicode.IsSpace)
+	last, _ := utf8.DecodeLastRuneInString(trimmed)
+	switch {
+	case strings.ContainsRune(sentenceEnds, last):
+		f.Fail(fmt.Sprintf("%s: message %s ends with %q: a single sentence without punctuation", what, quote(msg), last), e)
+	case sentenceBreak.MatchString(trimmed):
+		f.Fail(fmt.Sprintf("%s: message %s holds more than one sentence", what, quote(msg)), e)
+	}
 }
 
 // maxQuoted is the most runes of a message a verdict quotes: enough to

@@ -2,7 +2,6 @@ package rules
 
 import (
 	"maps"
-	"slices"
 	"strings"
 	"time"
 
@@ -10,30 +9,59 @@ import (
 	"github.com/opcert/opcert/sim/timeline"
 )
 
-// contract is what the contract rules (CO-001 to CO-009) read of a
-// timeline, derived once for all of them (judge.Facts).
-type contract struct {
-	components []*component // by name
-	procs      judge.Processes
-}
-
-// component is one component X's story: its ClusterOperator X, the
-// operands and pods in namespace X, its rollouts and the administrator's
-// blockers, in timeline order.
+// component is one component X as the rules read it so far: its
+// ClusterOperator X as the last write left it, the operands and pods of
+// namespace X as they stand, the rollout under way, the administrator's
+// blocker, and each rule's open deadlines (the rules' files). Nothing of
+// the events before is kept but what an open deadline still reads: the
+// writes of the last Tolerance (recent), which a rollout's beginning and
+// end look back along.
 type component struct {
 	name string
 	// created: the ClusterOperator's creation is on the timeline, so its
 	// first rollout is its installation.
 	created bool
-	writes  []coWrite // every write of the ClusterOperator, with the state after it
-	steps   []step    // every change of the operands' world, with the world after it
-	// rollouts are in the order they began; each ends where the next begins
-	// if it was not complete by then.
-	rollouts []*rollout
-	// attempts are the operator's writes to operand specs, failed ones
-	// included: what it tried to apply, whatever the timeline records of it.
-	attempts []timeline.Event
-	blockers []blocker
+	st      *coWrite // the last write of the ClusterOperator, nil before the first
+	recent  []*coWrite
+	// Since when what the status reports has held, for the reactions
+	// measured to the write from which it holds.
+	avail, fail, upFalse run[bool]
+	ver                  run[string]
+
+	world   world
+	serving bool
+	servedB timeline.Event // the change that brought the operands to full strength
+
+	// first is the first rollout, the installation; cur the last one to
+	// begin; lastOver when the last one over was over.
+	first, cur *rollout
+	lastOver   *time.Time
+	// targets are the versions rollouts began towards (CO-006).
+	targets map[string]bool
+	// tried is when the operator last wrote, or tried to write, an operand
+	// spec (CO-005); rest when Progressing last came to rest.
+	tried, rest *time.Time
+	blocker     *blocker
+	// installed: its installation complete or Available=True reported
+	// (CO-010).
+	installed bool
+
+	co001 *firstAvailable
+	co002 []*versionMove
+	// undecided are CO-002's findings on moves made before any operand
+	// spec was on the timeline (nil: it found nothing wrong).
+	undecided []*judge.Problem
+	co003     *completion
+	co004     *reporting
+	co005     []*turn
+	co006     *restAfter
+	co006b    []*atRestWrite
+	co008     *stall
+	co009     *blocking
+	co010     *window
+	// tally is what each contract rule found of x, by ID (CO-006 in two
+	// parts: its rollouts, then its writes at rest).
+	tally map[string]*judge.Tally
 }
 
 // coWrite is one write of the ClusterOperator and its status after it.
@@ -46,43 +74,46 @@ type coWrite struct {
 	// moved: the write carries status.versions and changes the operator
 	// entry (facts.go operatorVersionMoved).
 	moved bool
+	// split: CO-006 found it the write at rest after a rollout, carrying
+	// another version.
+	split bool
 }
 
-func (w coWrite) mine() bool { return w.ev.Role == RoleOperator }
+// mine tells whether w is the operator's, and not a deletion: the writes
+// the rules hold the operator to.
+func (w *coWrite) mine() bool { return w.ev.Role == RoleOperator && w.ev.Verb != timeline.VerbDelete }
 
-// step is one change of the operands' world.
-type step struct {
-	ev    timeline.Event
-	pos   int
-	world world // after it
+// run is a value a status reports and the time of the first write of the
+// run of writes, up to the last, that reported it: a reaction is measured
+// to that write.
+type run[T comparable] struct {
+	val  T
+	from time.Time
+	ok   bool
+}
+
+func (r *run[T]) note(v T, t time.Time) {
+	if !r.ok || r.val != v {
+		r.val, r.from, r.ok = v, t, true
+	}
 }
 
 // rollout is one rollout to a version: from the first operand spec write
 // asking it (begin) until every operand asks it, no pod runs another
 // version and every pod is ready (end), or until a rollout to another
-// version begins (stop).
+// version begins (stop): either is where it is over.
 type rollout struct {
-	to        string
-	begin     timeline.Event
-	beginPos  int
-	end, stop *step // nil: not complete, not superseded
-	// progress are the instants it moved towards its version: its spec
-	// writes, and each pod write that created a pod at the version or
-	// changed one's readiness, or deleted a pod of another version.
-	progress []step
+	to       string
+	begin    timeline.Event
+	beginPos int
+	ended    bool // complete
+	over     *step
 }
 
-// over is where the rollout stops being the one under way: its
-// completion or the next rollout's beginning; ok false while it runs at
-// the end of the timeline.
-func (r *rollout) over() (step, bool) {
-	switch {
-	case r.end != nil:
-		return *r.end, true
-	case r.stop != nil:
-		return *r.stop, true
-	}
-	return step{}, false
+// step is an event that changed the operands' world.
+type step struct {
+	ev  timeline.Event
+	pos int
 }
 
 // blocker is a write of the administrator's ConfigMap: what it asks to
@@ -92,24 +123,32 @@ type blocker struct {
 	text string
 }
 
-type contractKey struct{}
-
-func contractOf(j *judge.Judging) *contract {
-	return judge.Facts(j, contractKey{}, func(events []timeline.Event) *contract {
-		return judge.Fold[*contract](Online(), events)
-	})
+func newComponent(name string) *component {
+	return &component{name: name, world: newWorld(), targets: map[string]bool{}, tally: map[string]*judge.Tally{}}
 }
 
-// noteStatus records a write of the ClusterOperator. Its conditions after
-// it are shared with every write that left them alike (shared): rules only
-// read them, and a status goes back and forth.
-func (x *component) noteStatus(e timeline.Event, pos int, shared conditionSets) {
-	w := coWrite{ev: e, pos: pos, conds: map[string]timeline.Condition{}}
-	if n := len(x.writes); n > 0 && e.Verb != timeline.VerbCreate {
-		last := x.writes[n-1]
-		w.conds, w.version = last.conds, last.version
+// t is what contract rule id found of x.
+func (x *component) t(id string) *judge.Tally {
+	if x.tally[id] == nil {
+		x.tally[id] = &judge.Tally{}
+	}
+	return x.tally[id]
+}
+
+// operator is the actor of component x's operator.
+func (x *component) operator() string { return RoleOperator + "/" + x.name }
+
+// hasOperands tells whether the timeline has shown an operand spec of x so
+// far.
+func (x *component) hasOperands() bool { return x.first != nil }
+
+// noteStatus moves x past a write of its ClusterOperator and returns it.
+func (x *component) noteStatus(e timeline.Event, pos int, tol time.Duration) *coWrite {
+	w := &coWrite{ev: e, pos: pos, conds: map[string]timeline.Condition{}}
+	if x.st != nil && e.Verb != timeline.VerbCreate {
+		w.conds, w.version = x.st.conds, x.st.version
 		if len(e.Conditions) > 0 {
-			w.conds = maps.Clone(last.conds)
+			w.conds = maps.Clone(x.st.conds)
 		}
 	}
 	if e.Verb == timeline.VerbCreate && !e.Listed() {
@@ -126,41 +165,31 @@ func (x *component) noteStatus(e timeline.Event, pos int, shared conditionSets) 
 			w.moved = operatorVersionMoved(e)
 		}
 	}
-	w.conds = shared.intern(w.conds)
-	x.writes = append(x.writes, w)
+	x.st = w
+	x.avail.note(availableIn(w), e.Time)
+	x.fail.note(failing(w), e.Time)
+	x.upFalse.note(upgradeableFalse(w), e.Time)
+	x.ver.note(w.version, e.Time)
+	x.recent = append(x.recent, w)
+	cut := e.Time.Add(-tol)
+	for len(x.recent) > 1 && x.recent[1].ev.Time.Before(cut) {
+		x.recent[0] = nil
+		x.recent = x.recent[1:]
+	}
+	return w
 }
 
-// noteStep records a change of the operands' world. progressed tells
-// whether the change moved the rollout under way towards its version.
-func (x *component) noteStep(e timeline.Event, pos int, w world, progressed func(*rollout) bool) {
-	s := &step{ev: e, pos: pos, world: w.clone()}
-	x.steps = append(x.steps, *s)
-	r := x.current()
-	if r == nil || r.end != nil {
-		return
+// statusBefore is the ClusterOperator as it stood just before t, t no
+// more than Tolerance before the last event.
+func (x *component) statusBefore(t time.Time) *coWrite {
+	var last *coWrite
+	for _, w := range x.recent {
+		if !w.ev.Time.Before(t) {
+			break
+		}
+		last = w
 	}
-	if progressed(r) {
-		r.progress = append(r.progress, step{ev: e, pos: pos})
-	}
-	if s.world.complete(r.to) {
-		r.end = s
-	}
-}
-
-// begin starts a rollout to v at e, stopping the one under way.
-func (x *component) begin(v string, e timeline.Event, pos int) {
-	if r := x.current(); r != nil && r.end == nil {
-		r.stop = &step{ev: e, pos: pos}
-	}
-	x.rollouts = append(x.rollouts, &rollout{to: v, begin: e, beginPos: pos})
-}
-
-// current is the last rollout to begin, nil if none.
-func (x *component) current() *rollout {
-	if len(x.rollouts) == 0 {
-		return nil
-	}
-	return x.rollouts[len(x.rollouts)-1]
+	return last
 }
 
 // towards tells whether a pod write moved a rollout to v: a pod at v
@@ -179,7 +208,9 @@ func (ch podChange) towards(v string) bool {
 	return a.version == v && a.ready != b.ready
 }
 
-func (x *component) noteBlocker(e timeline.Event) {
+// blockerAfter is what the administrator's ConfigMap asks to fix after e,
+// and whether that changed.
+func (x *component) blockerAfter(e timeline.Event) (string, bool) {
 	text := ""
 	if e.Verb != timeline.VerbDelete {
 		for _, f := range e.Fields {
@@ -187,97 +218,18 @@ func (x *component) noteBlocker(e timeline.Event) {
 				text = strings.TrimSpace(labelsIn(f.After)[keyBlocker])
 			}
 		}
-		if n := len(x.blockers); n > 0 && !hasField(e, fieldData) {
-			text = x.blockers[n-1].text
+		if x.blocker != nil && !hasField(e, fieldData) {
+			text = x.blocker.text
 		}
 	}
-	if n := len(x.blockers); n > 0 && x.blockers[n-1].text == text {
-		return
-	}
-	x.blockers = append(x.blockers, blocker{ev: e, text: text})
+	return text, x.blocker == nil || x.blocker.text != text
 }
 
 func hasField(e timeline.Event, path string) bool {
-	return slices.ContainsFunc(e.Fields, func(f timeline.FieldChange) bool { return f.Path == path })
-}
-
-// Queries the rules share.
-
-// operator is the actor of component x's operator.
-func (x *component) operator() string { return RoleOperator + "/" + x.name }
-
-// mine are the operator's writes of the ClusterOperator.
-func (x *component) mine() []coWrite {
-	var out []coWrite
-	for _, w := range x.writes {
-		if w.mine() && w.ev.Verb != timeline.VerbDelete {
-			out = append(out, w)
+	for _, f := range e.Fields {
+		if f.Path == path {
+			return true
 		}
 	}
-	return out
-}
-
-// hasOperands tells whether the timeline shows any operand spec of x.
-func (x *component) hasOperands() bool { return len(x.rollouts) > 0 }
-
-// worldBefore is the operands' world just before the event at pos.
-func (x *component) worldBefore(pos int) world {
-	i, _ := slices.BinarySearchFunc(x.steps, pos, func(s step, p int) int { return s.pos - p })
-	if i == 0 {
-		return newWorld()
-	}
-	return x.steps[i-1].world
-}
-
-// worldLate is the world as it stands just before t, or just before the
-// event at pos if that is later: what a write at pos is judged against
-// when Tolerance lets changes up to t count as its own instant.
-func (x *component) worldLate(pos int, t time.Time) world {
-	w := x.worldBefore(pos)
-	for _, s := range x.steps {
-		if s.pos > pos && s.ev.Time.Before(t) {
-			w = s.world
-		}
-	}
-	return w
-}
-
-// statusAt is the ClusterOperator as the last write at or before t left
-// it (nil before the first).
-func (x *component) statusAt(t time.Time) *coWrite {
-	var last *coWrite
-	for i := range x.writes {
-		if x.writes[i].ev.Time.After(t) {
-			break
-		}
-		last = &x.writes[i]
-	}
-	return last
-}
-
-// since is the write from which what st reports holds: the first of the
-// run of x's writes ending at st for which holds is true (st itself if
-// holds is false for the one before). A reaction is measured to it.
-func (x *component) since(st *coWrite, holds func(*coWrite) bool) *coWrite {
-	first := st
-	for i := len(x.writes) - 1; i >= 0; i-- {
-		w := &x.writes[i]
-		if w.pos > st.pos {
-			continue
-		}
-		if !holds(w) {
-			break
-		}
-		first = w
-	}
-	return first
-}
-
-// next is the rollout after r, nil if none.
-func (x *component) next(r *rollout) *rollout {
-	i := slices.Index(x.rollouts, r)
-	if i+1 < len(x.rollouts) {
-		return x.rollouts[i+1]
-	}
-	return nil
+	return false
 }

@@ -24,47 +24,89 @@ import (
 // the first rollout is rolled out (honored by components 5: "reports when
 // it has rolled out"; a DaemonSet on more than half of its nodes, as CO-001
 // reads honored by components 1). Pods gone within Tolerance after the
-// write count as gone at it.
-func (c Config) versionAfterRollout(j *judge.Judging) judge.Verdict {
-	var g judge.Findings
-	for _, x := range contractOf(j).components {
-		for _, w := range x.mine() {
-			b := w.version
-			if !w.moved || b == "" {
-				continue
-			}
-			if !x.hasOperands() {
-				g.Skip(fmt.Sprintf("ClusterOperator/%s: no operand of namespace %s on the timeline", x.name, x.name))
-				continue
-			}
-			g.Judged++
-			before, late := x.worldBefore(w.pos), x.worldLate(w.pos, w.ev.Time.Add(c.Tolerance))
-			var says []string
-			evidence := []timeline.Event{w.ev}
-			for _, name := range intersect(before.oldPods(b), late.oldPods(b)) {
-				says = append(says, fmt.Sprintf("pod %s runs %s", name, orNone(before.pods[name].version)))
-				evidence = append(evidence, before.pods[name].ev)
-			}
-			for _, name := range intersect(before.behind(b), late.behind(b)) {
-				o := before.operands[name]
-				says = append(says, fmt.Sprintf("%s %s asks %s", o.kind, name, orNone(o.version)))
-				evidence = append(evidence, o.ev)
-			}
-			if len(says) == 0 && w.hadVersion == "" && !before.rolledOut(b) && !late.rolledOut(b) {
-				lag, evs := before.lagging(b)
-				says, evidence = append(says, lag), append(evidence, evs...)
-			}
-			if len(says) > 0 {
-				what := "changed versions[operator] from " + w.hadVersion + " to " + b
-				if w.hadVersion == "" {
-					what = "reported versions[operator] " + b + " at installation"
-				}
-				g.FailIn(fmt.Sprintf("ClusterOperator/%s %s at %s while %s: not rolled out", x.name, what, j.Offset(w.ev.Time), strings.Join(says, ", ")),
-					time.Time{}, time.Time{}, evidence...)
-			}
+// write count as gone at it, so a write is judged once Tolerance has
+// passed. A component with no operand on the timeline is not judged.
+func (c Config) versionAfterRollout(j *judge.Judging) judge.Verdict { return c.contract(r002)(j) }
+
+// versionMove is an operator's write that moved versions[operator], with
+// the operands' world just before it and as it stood before Tolerance
+// after it.
+type versionMove struct {
+	w            *coWrite
+	before, late world
+}
+
+// settleVersionMoves judges the moves Tolerance after which has passed by
+// now (all of them at the end). A move before any operand spec of the
+// component is on the timeline is judged once one is (undecided): until
+// then it may be one of a recording with no operands, which is not
+// judged.
+func (g *coJudging) settleVersionMoves(x *component, now time.Time, end bool) {
+	for len(x.co002) > 0 {
+		m := x.co002[0]
+		if !end && !now.After(m.w.ev.Time.Add(g.c.Tolerance)) {
+			return
+		}
+		x.co002 = x.co002[1:]
+		p := g.versionMoved(x, m)
+		if !x.hasOperands() {
+			x.undecided = append(x.undecided, p)
+			continue
+		}
+		x.t(r002).Judged++
+		if p != nil {
+			x.t(r002).FailIn(p.Message, p.From, p.To, p.Evidence...)
 		}
 	}
-	return g.Verdict("not judged: no operator moved versions[operator] in this run")
+	if end {
+		for range x.undecided {
+			x.t(r002).Skip(fmt.Sprintf("ClusterOperator/%s: no operand of namespace %s on the timeline", x.name, x.name))
+		}
+		x.undecided = nil
+	}
+}
+
+// decide judges the moves of versions made before x's first operand spec
+// was on the timeline.
+func (g *coJudging) decide(x *component) {
+	for _, p := range x.undecided {
+		x.t(r002).Judged++
+		if p != nil {
+			x.t(r002).FailIn(p.Message, p.From, p.To, p.Evidence...)
+		}
+	}
+	x.undecided = nil
+}
+
+// versionMoved is what CO-002 finds wrong with a move of versions, nil
+// if nothing.
+func (g *coJudging) versionMoved(x *component, m *versionMove) *judge.Problem {
+	w, b := m.w, m.w.version
+	before, late := m.before, m.late
+	var says []string
+	evidence := []timeline.Event{w.ev}
+	for _, name := range intersect(before.oldPods(b), late.oldPods(b)) {
+		says = append(says, fmt.Sprintf("pod %s runs %s", name, orNone(before.pods[name].version)))
+		evidence = append(evidence, before.pods[name].ev)
+	}
+	for _, name := range intersect(before.behind(b), late.behind(b)) {
+		o := before.operands[name]
+		says = append(says, fmt.Sprintf("%s %s asks %s", o.kind, name, orNone(o.version)))
+		evidence = append(evidence, o.ev)
+	}
+	if len(says) == 0 && w.hadVersion == "" && !before.rolledOut(b) && !late.rolledOut(b) {
+		lag, evs := before.lagging(b)
+		says, evidence = append(says, lag), append(evidence, evs...)
+	}
+	if len(says) == 0 {
+		return nil
+	}
+	what := "changed versions[operator] from " + w.hadVersion + " to " + b
+	if w.hadVersion == "" {
+		what = "reported versions[operator] " + b + " at installation"
+	}
+	return &judge.Problem{Message: fmt.Sprintf("ClusterOperator/%s %s at %s while %s: not rolled out", x.name, what, g.off(w.ev.Time), strings.Join(says, ", ")),
+		Evidence: evidence}
 }
 
 // intersect is what sorted a and b share, in order.
@@ -90,57 +132,80 @@ func intersect(a, b []string) []string {
 // rollout begins, before it is due, nor when the operator was down before it
 // was due. The verdict measures each reaction, from completion to the write
 // that reported B.
-func (c Config) versionReported(j *judge.Judging) judge.Verdict {
-	var g judge.Findings
-	took := reactions{name: "version reported after completion"}
-	k := contractOf(j)
-	for _, x := range k.components {
-		for _, r := range x.rollouts {
-			if r.end == nil {
-				continue
-			}
-			done := r.end.ev
-			due := done.Time.Add(c.slack())
-			what := fmt.Sprintf("ClusterOperator/%s: the rollout to %s complete at %s", x.name, r.to, j.Offset(done.Time))
-			nx := x.next(r)
-			switch {
-			case nx != nil && !nx.begin.Time.After(due):
-				g.Skip(what + ": a new rollout began before versions[operator] was due")
-				continue
-			case j.End.Before(due):
-				g.Skip(what + ": the run ended before versions[operator] was due")
-				continue
-			case k.procs.DownDuring(x.operator(), done.Time, due):
-				g.Skip(what + ": its operator was down before versions[operator] was due")
-				continue
-			}
-			g.Judged++
-			st := x.statusAt(due)
-			if st == nil || st.version != r.to {
-				ev := []timeline.Event{done}
-				read := "no version"
-				if st != nil {
-					ev, read = append(ev, st.ev), orNone(st.version)
-				}
-				g.FailIn(fmt.Sprintf("%s: versions[operator] read %s at %s (%s after), not %s", what, read, j.Offset(due), c.slack(), r.to), done.Time, due, ev...)
-				continue
-			}
-			took.add(x.since(st, func(w *coWrite) bool { return w.version == r.to }).ev.Time.Sub(done.Time))
-			for _, w := range x.mine() {
-				if w.pos <= st.pos || nx != nil && w.pos > nx.beginPos {
-					continue
-				}
-				if w.version != r.to {
-					g.FailIn(fmt.Sprintf("%s: versions[operator] went from %s to %s at %s with no new rollout begun", what, r.to, orNone(w.version), j.Offset(w.ev.Time)),
-						w.ev.Time, w.ev.Time, w.ev)
-					break
-				}
-			}
-		}
+func (c Config) versionReported(j *judge.Judging) judge.Verdict { return c.contract(r003)(j) }
+
+// completion is CO-003 over the last rollout complete, until the next
+// begins.
+type completion struct {
+	r     *rollout
+	done  timeline.Event
+	due   time.Time
+	fired bool
+}
+
+// completed starts CO-003 and CO-006 on x's rollout r, complete at s.
+func (g *coJudging) completed(x *component, r *rollout, s step) {
+	x.co003 = &completion{r: r, done: s.ev, due: s.ev.Time.Add(g.c.slack())}
+}
+
+func (p *completion) what(g *coJudging, x *component) string {
+	return fmt.Sprintf("ClusterOperator/%s: the rollout to %s complete at %s", x.name, p.r.to, g.off(p.done.Time))
+}
+
+func (p *completion) tick(g *coJudging, x *component, now time.Time) {
+	if !p.fired && now.After(p.due) {
+		p.fire(g, x)
 	}
-	v := g.Verdict("not judged: no rollout completed in this run")
-	v.Measures = took.measures(c.slack())
-	return v
+}
+
+func (p *completion) fire(g *coJudging, x *component) {
+	t := x.t(r003)
+	if g.procs.DownDuring(x.operator(), p.done.Time, p.due) {
+		t.Skip(p.what(g, x) + ": its operator was down before versions[operator] was due")
+		x.co003 = nil
+		return
+	}
+	t.Judged++
+	if st := x.st; st == nil || st.version != p.r.to {
+		ev := []timeline.Event{p.done}
+		read := "no version"
+		if st != nil {
+			ev, read = append(ev, st.ev), orNone(st.version)
+		}
+		t.FailIn(fmt.Sprintf("%s: versions[operator] read %s at %s (%s after), not %s", p.what(g, x), read, g.off(p.due), g.c.slack(), p.r.to), p.done.Time, p.due, ev...)
+		x.co003 = nil
+		return
+	}
+	g.latency(r003).Add(max(x.ver.from.Sub(p.done.Time), 0))
+	p.fired = true
+}
+
+func (p *completion) write(g *coJudging, x *component, w *coWrite) {
+	if p.fired && w.version != p.r.to {
+		x.t(r003).FailIn(fmt.Sprintf("%s: versions[operator] went from %s to %s at %s with no new rollout begun", p.what(g, x), p.r.to, orNone(w.version), g.off(w.ev.Time)),
+			w.ev.Time, w.ev.Time, w.ev)
+		x.co003 = nil
+	}
+}
+
+// nextBegun ends CO-003 on the last rollout complete: a new one begins.
+func (p *completion) nextBegun(g *coJudging, x *component) {
+	if !p.fired {
+		x.t(r003).Skip(p.what(g, x) + ": a new rollout began before versions[operator] was due")
+	}
+	x.co003 = nil
+}
+
+func (p *completion) finish(g *coJudging, x *component, end time.Time) {
+	if !p.fired {
+		if end.Before(p.due) {
+			x.t(r003).Skip(p.what(g, x) + ": the run ended before versions[operator] was due")
+			x.co003 = nil
+			return
+		}
+		p.fire(g, x)
+	}
+	x.co003 = nil
 }
 
 // atRest tells whether ch brings Progressing to rest: not True after it,
@@ -169,55 +234,97 @@ func restWrite(e timeline.Event) bool {
 // operator's first after the rollout is complete that brings Progressing
 // to rest, carries versions[name=operator]=B; and no write bringing
 // Progressing to rest names a rollout's version in its message while
-// versions[name=operator] is another. A status split in two updates, the
-// conditions of "done" then the versions, fails both. A rollout after
-// which Progressing never comes to rest is not judged ("The operator does
-// not have to stop reporting Progressing").
-func (c Config) atomicCompletion(j *judge.Judging) judge.Verdict {
-	var g judge.Findings
-	for _, x := range contractOf(j).components {
-		mine := x.mine()
-		flagged := map[int]bool{}
-		for _, r := range x.rollouts {
-			if r.end == nil {
-				continue
-			}
-			nx := x.next(r)
-			var rest *coWrite
-			for i, w := range mine {
-				if w.pos > r.beginPos && !w.ev.Time.Before(r.end.ev.Time.Add(-c.Tolerance)) &&
-					(nx == nil || w.pos < nx.beginPos) && restWrite(w.ev) {
-					rest = &mine[i]
-					break
-				}
-			}
-			what := fmt.Sprintf("ClusterOperator/%s: the rollout to %s complete at %s", x.name, r.to, j.Offset(r.end.ev.Time))
-			if rest == nil {
-				g.Skip(what + ": Progressing did not come to rest after it")
-				continue
-			}
-			g.Judged++
-			if rest.version != r.to {
-				flagged[rest.pos] = true
-				g.FailIn(fmt.Sprintf("%s: the write that brought Progressing to rest at %s carries versions[operator] %s, not %s: the status is split",
-					what, j.Offset(rest.ev.Time), orNone(rest.version), r.to), r.end.ev.Time, rest.ev.Time, rest.ev)
-			}
+// versions[name=operator] is another (a rollout begun by Tolerance after
+// the write). A status split in two updates, the conditions of "done"
+// then the versions, fails both. A rollout after which Progressing never
+// comes to rest is not judged ("The operator does not have to stop
+// reporting Progressing").
+func (c Config) atomicCompletion(j *judge.Judging) judge.Verdict { return c.contract(r006)(j) }
+
+// restAfter is CO-006 awaiting the write that brings Progressing to rest
+// after a rollout complete.
+type restAfter struct {
+	r   *rollout
+	end timeline.Event
+}
+
+func (p *restAfter) what(g *coJudging, x *component) string {
+	return fmt.Sprintf("ClusterOperator/%s: the rollout to %s complete at %s", x.name, p.r.to, g.off(p.end.Time))
+}
+
+// restAwaited starts CO-006 on x's rollout r, complete at s: the write at
+// rest may have come up to Tolerance before.
+func (g *coJudging) restAwaited(x *component, r *rollout, s step) {
+	p := &restAfter{r: r, end: s.ev}
+	x.co006 = p
+	for _, w := range x.recent {
+		if w.mine() && w.pos > r.beginPos && !w.ev.Time.Before(s.ev.Time.Add(-g.c.Tolerance)) && restWrite(w.ev) {
+			p.rested(g, x, w)
+			return
 		}
-		for _, w := range mine {
-			if flagged[w.pos] || !restWrite(w.ev) {
-				continue
-			}
-			msg := w.conds[condProgressing].Message
-			for _, r := range x.rollouts {
-				if r.to != w.version && mentions(msg, r.to) && (w.version == "" || !mentions(msg, w.version)) {
-					g.FailIn(fmt.Sprintf("ClusterOperator/%s at %s: Progressing at rest says %q while versions[operator] is %s: the status is split",
-						x.name, j.Offset(w.ev.Time), msg, orNone(w.version)), w.ev.Time, w.ev.Time, w.ev)
-					break
-				}
+	}
+}
+
+// rested judges the write that brought Progressing to rest after p's
+// rollout.
+func (p *restAfter) rested(g *coJudging, x *component, w *coWrite) {
+	t := x.t(r006)
+	t.Judged++
+	if w.version != p.r.to {
+		w.split = true
+		t.FailIn(fmt.Sprintf("%s: the write that brought Progressing to rest at %s carries versions[operator] %s, not %s: the status is split",
+			p.what(g, x), g.off(w.ev.Time), orNone(w.version), p.r.to), p.end.Time, w.ev.Time, w.ev)
+	}
+	x.co006 = nil
+}
+
+// noRest ends CO-006 awaiting a write at rest: a new rollout begins.
+func (g *coJudging) noRest(x *component) {
+	if p := x.co006; p != nil {
+		x.t(r006).Skip(p.what(g, x) + ": Progressing did not come to rest after it")
+		x.co006 = nil
+	}
+}
+
+// atRestWrite is an operator's write at rest whose message does not name
+// the version it reports: judged once rollouts begun by Tolerance after
+// it are known.
+type atRestWrite struct{ w *coWrite }
+
+// restWrite notes an operator's write for CO-006.
+func (g *coJudging) restWrite(x *component, w *coWrite) {
+	if !restWrite(w.ev) {
+		return
+	}
+	if p := x.co006; p != nil {
+		p.rested(g, x, w)
+	}
+	if msg := w.conds[condProgressing].Message; w.version == "" || !mentions(msg, w.version) {
+		x.co006b = append(x.co006b, &atRestWrite{w: w})
+	}
+}
+
+// settleRests judges the writes at rest Tolerance after which has passed
+// by now (all of them at the end).
+func (g *coJudging) settleRests(x *component, now time.Time, end bool) {
+	for len(x.co006b) > 0 {
+		w := x.co006b[0].w
+		if !end && !now.After(w.ev.Time.Add(g.c.Tolerance)) {
+			return
+		}
+		x.co006b = x.co006b[1:]
+		if w.split {
+			continue
+		}
+		msg := w.conds[condProgressing].Message
+		for v := range x.targets {
+			if v != w.version && mentions(msg, v) {
+				x.t(r006b).FailIn(fmt.Sprintf("ClusterOperator/%s at %s: Progressing at rest says %q while versions[operator] is %s: the status is split",
+					x.name, g.off(w.ev.Time), msg, orNone(w.version)), w.ev.Time, w.ev.Time, w.ev)
+				break
 			}
 		}
 	}
-	return g.Verdict("not judged: no rollout completed in this run")
 }
 
 // CO-007: a write that moves versions[name=operator], completing a
@@ -227,26 +334,21 @@ func (c Config) atomicCompletion(j *judge.Judging) judge.Verdict {
 // time"), to the second the API server keeps (and Tolerance). The first
 // versions, an installation's completion, are judged alike: "This allows
 // administrators to know when the last change to the operator was".
-func (c Config) stampAtCompletion(j *judge.Judging) judge.Verdict {
-	var g judge.Findings
-	for _, x := range contractOf(j).components {
-		for _, w := range x.mine() {
-			if !w.moved || w.version == "" {
-				continue
-			}
-			g.Judged++
-			p, ok := w.conds[condProgressing]
-			what := fmt.Sprintf("ClusterOperator/%s moved versions[operator] to %s at %s", x.name, w.version, j.Offset(w.ev.Time))
-			switch {
-			case !ok:
-				g.FailIn(what+" with no Progressing condition: its lastTransitionTime must be set to the current time", w.ev.Time, w.ev.Time, w.ev)
-			case p.Status != statusTrue && !c.atWrite(p.LastTransitionTime, w.ev.Time):
-				g.FailIn(fmt.Sprintf("%s with Progressing %s last transitioned at %s: it must be set to the current time", what, p.Status, instant(j, p.LastTransitionTime)),
-					w.ev.Time, w.ev.Time, w.ev)
-			}
-		}
+func (c Config) stampAtCompletion(j *judge.Judging) judge.Verdict { return c.contract(r007)(j) }
+
+// stamped judges CO-007 on an operator's write that moved versions.
+func (g *coJudging) stamped(x *component, w *coWrite) {
+	t := x.t(r007)
+	t.Judged++
+	p, ok := w.conds[condProgressing]
+	what := fmt.Sprintf("ClusterOperator/%s moved versions[operator] to %s at %s", x.name, w.version, g.off(w.ev.Time))
+	switch {
+	case !ok:
+		t.FailIn(what+" with no Progressing condition: its lastTransitionTime must be set to the current time", w.ev.Time, w.ev.Time, w.ev)
+	case p.Status != statusTrue && !g.c.atWrite(p.LastTransitionTime, w.ev.Time):
+		t.FailIn(fmt.Sprintf("%s with Progressing %s last transitioned at %s: it must be set to the current time", what, p.Status, g.instant(p.LastTransitionTime)),
+			w.ev.Time, w.ev.Time, w.ev)
 	}
-	return g.Verdict("not judged: no operator moved versions[operator] in this run")
 }
 
 // mentions tells whether msg names version v as a word: not inside a

@@ -22,6 +22,7 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/opcert/opcert/cluster"
 	"github.com/opcert/opcert/sim/apiserver"
@@ -204,4 +205,35 @@ func User(t testing.TB, api *apiserver.Server, user string, groups ...string) *r
 		t.Fatal(err)
 	}
 	return cfg
+}
+
+// Team is a team's cluster in a test: its own access (system:masters,
+// never opcert's), and the Kubelet that runs its Deployments' pods once
+// Start has started it.
+type Team struct {
+	Admin   client.Client
+	Config  *rest.Config
+	Kubelet *Kubelet
+}
+
+// NewTeam applies file (the team's deploy YAML, relative to the test's
+// package) to api as admin, a user of the team's own.
+func NewTeam(t testing.TB, api *apiserver.Server, admin, file string) *Team {
+	t.Helper()
+	cfg := Admin(t, api, admin)
+	c, err := client.New(cfg, client.Options{Scheme: cluster.Scheme()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	Apply(t, cfg, file)
+	return &Team{Admin: c, Config: cfg}
+}
+
+// Start starts the Kubelet with o, its pods reaching api as user; the
+// test's end stops it, before the clean-ups registered before Start.
+func (tm *Team) Start(t testing.TB, api *apiserver.Server, user string, o KubeletOptions) {
+	t.Helper()
+	o.Kubeconfig = Kubeconfig(t, api, user)
+	tm.Kubelet = StartKubelet(t, tm.Config, o)
+	t.Cleanup(tm.Kubelet.Stop)
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -155,6 +156,23 @@ func Labelled(t testing.TB, cfg *rest.Config) []string {
 		}
 	}
 	return out
+}
+
+// Namespaces are the server's namespaces, each with its phase, and
+// opcert's labelled objects (Labelled), as the team's access cfg (c its
+// client) sees them: where every state a run must leave as it found
+// begins.
+func Namespaces(t testing.TB, cfg *rest.Config, c client.Client) []string {
+	t.Helper()
+	var nss corev1.NamespaceList
+	if err := c.List(context.Background(), &nss); err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, ns := range nss.Items {
+		out = append(out, fmt.Sprintf("namespace %s %s", ns.Name, ns.Status.Phase))
+	}
+	return append(out, Labelled(t, cfg)...)
 }
 
 // SameState fails t if a cluster's state (one line each) changed.

@@ -66,15 +66,7 @@ func (tm *Team) Bind(t *testing.T, group string, stackable bool) {
 func (tm *Team) State(t *testing.T, versions bool) []string {
 	t.Helper()
 	ctx := context.Background()
-	var out []string
-	var nss corev1.NamespaceList
-	if err := tm.Admin.List(ctx, &nss); err != nil {
-		t.Fatal(err)
-	}
-	for _, ns := range nss.Items {
-		out = append(out, fmt.Sprintf("namespace %s %s", ns.Name, ns.Status.Phase))
-	}
-	out = append(out, clustertest.Labelled(t, tm.Config)...)
+	out := clustertest.Namespaces(t, tm.Config, tm.Admin)
 	clusters := &unstructured.UnstructuredList{}
 	clusters.SetAPIVersion("samples.opcert.io/v1alpha1")
 	clusters.SetKind("SampleClusterList")

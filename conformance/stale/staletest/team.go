@@ -16,7 +16,6 @@ import (
 
 	configv1 "github.com/openshift/api/config/v1"
 	appsv1 "k8s.io/api/apps/v1"
-	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -91,15 +90,7 @@ func scaleTo(t *testing.T, c client.Client, name string, n int32) {
 func Snapshot(t *testing.T, cfg *rest.Config, c client.Client, versions bool) []string {
 	t.Helper()
 	ctx := context.Background()
-	var out []string
-	var nss corev1.NamespaceList
-	if err := c.List(ctx, &nss); err != nil {
-		t.Fatal(err)
-	}
-	for _, ns := range nss.Items {
-		out = append(out, fmt.Sprintf("namespace %s %s", ns.Name, ns.Status.Phase))
-	}
-	out = append(out, clustertest.Labelled(t, cfg)...)
+	out := clustertest.Namespaces(t, cfg, c)
 	var cos configv1.ClusterOperatorList
 	if err := c.List(ctx, &cos); err != nil {
 		t.Fatal(err)

@@ -22,10 +22,11 @@ type Joint interface {
 }
 
 // Jointly is a mechanism's rules judged in one fold (a Joint) with their
-// configuration: it gives each rule its Check, and the stream the reader
-// that folds the events as they pass, so that no mechanism writes that
-// plumbing again. The configuration's type keys the facts, so two
-// mechanisms' folds never meet.
+// configuration: it gives the rules' Checks their verdicts (Verdicts, the
+// i-th rule's the i-th), and the stream the reader that folds the events
+// as they pass (Online), so that no mechanism writes that plumbing again.
+// The configuration's type keys the facts, so two mechanisms' folds never
+// meet.
 type Jointly[C comparable] struct {
 	Config C
 	// Open starts the fold with offsets counted from start.

@@ -59,9 +59,7 @@ func Mechanism(cfg Config) conformance.Mechanism {
 			conformance.Role{Name: RoleAggregator, Subjects: aggregators, Placeholders: aggregatorPlaceholders}.Except(clusterCannot),
 			{Name: RoleOLM, Subjects: gates, Cannot: olmCannot},
 			conformance.Role{Name: RoleOperator, Subjects: operators, Placeholders: placeholders}.Except(clusterCannot),
-		}, rules.Rules(cfg), func(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
-			return build(ctx, st, sc, cast, cfg)
-		})}
+		}, rules.Rules(cfg), conformance.With(cfg, build))}
 }
 
 // mechanism is seed 002's plug-in, judged with cfg. It is judged
@@ -133,7 +131,7 @@ var recordedFields = map[schema.GroupVersionKind][]string{
 	UpgradeGVK:           {"spec", "status"},
 }
 
-func build(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast, cfg Config) (conformance.Actions, error) {
+func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
 	switch cast[RoleAggregator].Impl.(type) {
 	case olmref.AggregatorFlaw, faithful.Variant, conformance.Reconciler, conformance.Process:
 	default:

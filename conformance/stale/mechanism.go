@@ -44,9 +44,7 @@ func MechanismRecording(cfg Config, detectorManagers []string) conformance.Mecha
 		Declared: conformance.Declare("stale", "000", []conformance.Role{
 			{Name: RoleDetector, Subjects: detectors, Forms: conformance.AllForms, Placeholders: detectorPlaceholders},
 			{Name: RoleOperator, Subjects: operators, Forms: conformance.AllForms, Placeholders: placeholders},
-		}, rules.Rules(cfg), func(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
-			return build(ctx, st, cfg, sc, cast)
-		})}
+		}, rules.Rules(cfg), conformance.With(cfg, build))}
 }
 
 // mechanism is seed 000's plug-in: the world judged against cfg, whose

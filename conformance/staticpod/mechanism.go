@@ -70,9 +70,7 @@ func Mechanism(cfg Config) conformance.Mechanism {
 			conformance.Role{Name: RoleInstaller, Subjects: installers, Placeholders: installerPlaceholders}.Except(nodeRoleCannot),
 			conformance.Role{Name: RoleOperator, Subjects: operators}.Except(operatorCannot),
 			conformance.Role{Name: RolePruner, Subjects: pruners, Placeholders: prunerPlaceholders}.Except(nodeRoleCannot),
-		}, rules.Rules(cfg.Rules()), func(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
-			return build(ctx, st, cfg, sc, cast)
-		})}
+		}, rules.Rules(cfg.Rules()), conformance.With(cfg, build))}
 }
 
 // mechanism is seed 003's plug-in with cfg. It can be recorded (what the

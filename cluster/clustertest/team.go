@@ -25,8 +25,8 @@ import (
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/opcert/opcert/apiserver"
 	"github.com/opcert/opcert/cluster"
-	"github.com/opcert/opcert/sim/apiserver"
 )
 
 // Apply creates every object of a YAML file, or leaves it as it is.

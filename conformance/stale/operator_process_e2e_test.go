@@ -9,12 +9,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/opcert/opcert/apiserver"
 	"github.com/opcert/opcert/conformance/conformancetest"
 	"github.com/opcert/opcert/conformance/stale"
 	"github.com/opcert/opcert/conformance/stale/staletest"
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/scenarios"
-	"github.com/opcert/opcert/sim/apiserver"
 	"github.com/opcert/opcert/sim/timeline"
 )
 

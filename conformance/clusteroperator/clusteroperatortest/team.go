@@ -18,8 +18,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/opcert/opcert/apiserver"
 	"github.com/opcert/opcert/cluster/clustertest"
-	"github.com/opcert/opcert/sim/apiserver"
 )
 
 // Namespace is the example's: its operators' Deployments and their

@@ -19,8 +19,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/opcert/opcert/apiserver"
 	"github.com/opcert/opcert/cluster/clustertest"
-	"github.com/opcert/opcert/sim/apiserver"
 )
 
 // Namespace is the example's: its operator's Deployment.

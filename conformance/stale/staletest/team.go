@@ -20,8 +20,8 @@ import (
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/opcert/opcert/apiserver"
 	"github.com/opcert/opcert/cluster/clustertest"
-	"github.com/opcert/opcert/sim/apiserver"
 )
 
 // Namespace is the example's: its operators' Deployments.

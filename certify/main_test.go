@@ -17,8 +17,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/envtest"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
+	"github.com/opcert/opcert/apiserver"
 	"github.com/opcert/opcert/examples/staleoperator"
-	"github.com/opcert/opcert/sim/apiserver"
 )
 
 // teamEnv is the API server of this package's tests, started as a team

@@ -12,9 +12,9 @@ import (
 	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/opcert/opcert/apiserver"
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/reports"
-	"github.com/opcert/opcert/sim/apiserver"
 )
 
 // Server is opcert's own API server (kube-apiserver and etcd under envtest),

@@ -12,8 +12,8 @@ import (
 	"k8s.io/client-go/rest"
 	"k8s.io/client-go/tools/clientcmd"
 
+	"github.com/opcert/opcert/apiserver"
 	"github.com/opcert/opcert/bounded"
-	"github.com/opcert/opcert/sim/apiserver"
 )
 
 // MaxKubeconfigBytes is the largest kubeconfig opcert reads: client-go

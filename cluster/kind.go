@@ -15,7 +15,7 @@ import (
 	"sigs.k8s.io/kind/pkg/cluster/nodeutils"
 	kindcmd "sigs.k8s.io/kind/pkg/cmd"
 
-	"github.com/opcert/opcert/sim/apiserver"
+	"github.com/opcert/opcert/apiserver"
 )
 
 // Kind clusters for nightly CI (opcert kind up|down), through the

@@ -10,7 +10,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/opcert/opcert/sim/apiserver"
+	"github.com/opcert/opcert/apiserver"
 )
 
 // Process mode puts each write down to the user the API server

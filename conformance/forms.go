@@ -8,6 +8,18 @@ import (
 // Takes tells whether the role takes a team's subject in form f.
 func (r *Role) Takes(f Form) bool { return slices.Contains(r.Forms, f) }
 
+// Except is r taking every form but those cannot gives its reason for
+// (Role.Forms from Role.Cannot), so that a role's forms are said once.
+func (r Role) Except(cannot map[Form]string) Role {
+	r.Forms, r.Cannot = nil, cannot
+	for _, f := range AllForms {
+		if _, ok := cannot[f]; !ok {
+			r.Forms = append(r.Forms, f)
+		}
+	}
+	return r
+}
+
 // NoForm is a role's Cannot when it takes no team's subject at all, for
 // one reason (the platform's own component, which opcert plays).
 func NoForm(why string) map[Form]string {

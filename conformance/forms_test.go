@@ -41,3 +41,15 @@ func TestPlayRefusesAnUndeclaredForm(t *testing.T) {
 		t.Errorf("the node as a reconciler: %v", err)
 	}
 }
+
+// A role said by what it cannot take takes every other form, and refuses
+// those with their reasons.
+func TestExceptTakesEveryOtherForm(t *testing.T) {
+	r := Role{Name: "monitor"}.Except(map[Form]string{FormCluster: "its node is simulated"})
+	if !r.Takes(FormLibrary) || !r.Takes(FormProcess) || r.Takes(FormCluster) || r.Cannot[FormCluster] != "its node is simulated" {
+		t.Errorf("forms %v, cannot %v; want library and process, cluster refused with its reason", r.Forms, r.Cannot)
+	}
+	if none := (Role{Name: "platform"}).Except(NoForm("opcert plays it")); len(none.Forms) != 0 {
+		t.Errorf("a role that takes no form takes %v", none.Forms)
+	}
+}

@@ -47,6 +47,14 @@ type Declared struct {
 // Build is a mechanism's Build.
 type Build func(ctx context.Context, st *Stage, sc *scenarios.Scenario, cast Cast) (Actions, error)
 
+// With is the Build of a mechanism whose world is built with its
+// configuration cfg.
+func With[C any](cfg C, build func(ctx context.Context, st *Stage, cfg C, sc *scenarios.Scenario, cast Cast) (Actions, error)) Build {
+	return func(ctx context.Context, st *Stage, sc *scenarios.Scenario, cast Cast) (Actions, error) {
+		return build(ctx, st, cfg, sc, cast)
+	}
+}
+
 // Declare is a mechanism of its seed's short name and number, its roles,
 // its rules and its Build.
 func Declare(name, seed string, roles []Role, rules []judge.Rule, build Build) Declared {

@@ -23,7 +23,7 @@ import (
 )
 
 // Host is the API server a real-time run starts processes against
-// (sim/apiserver implements it): it gives each process a user of its own.
+// (apiserver implements it): it gives each process a user of its own.
 type Host interface {
 	// AddUser provisions a user and returns a kubeconfig for it whose
 	// server is server (host:port) when not empty.

@@ -8,11 +8,12 @@ import (
 
 // forbidden are what a package that only judges must not reach, even
 // through another package: what plays runs (an API client, a controller
-// runtime, process management, the simulator, the runner) and what is
-// judged (the reference implementations).
+// runtime, process management, the API server, the simulator, the
+// runner) and what is judged (the reference implementations).
 var forbidden = []string{
 	"k8s.io/client-go/",
 	"sigs.k8s.io/controller-runtime/",
+	"github.com/opcert/opcert/apiserver",
 	"github.com/opcert/opcert/process",
 	"github.com/opcert/opcert/reference/",
 	"github.com/opcert/opcert/sim",

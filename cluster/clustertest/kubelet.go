@@ -253,3 +253,14 @@ func (k *Kubelet) Logs() string {
 	}
 	return b.String()
 }
+
+// PodReady tells whether p's Ready condition is True, as the stand-ins of
+// a cluster's controllers read it.
+func PodReady(p corev1.Pod) bool {
+	for _, c := range p.Status.Conditions {
+		if c.Type == corev1.PodReady {
+			return c.Status == corev1.ConditionTrue
+		}
+	}
+	return false
+}

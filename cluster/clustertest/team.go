@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -22,9 +23,10 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/opcert/opcert/apiserver"
 	"github.com/opcert/opcert/cluster"
-	"github.com/opcert/opcert/sim/apiserver"
 )
 
 // Apply creates every object of a YAML file, or leaves it as it is.
@@ -156,6 +158,23 @@ func Labelled(t testing.TB, cfg *rest.Config) []string {
 	return out
 }
 
+// Namespaces are the server's namespaces, each with its phase, and
+// opcert's labelled objects (Labelled), as the team's access cfg (c its
+// client) sees them: where every state a run must leave as it found
+// begins.
+func Namespaces(t testing.TB, cfg *rest.Config, c client.Client) []string {
+	t.Helper()
+	var nss corev1.NamespaceList
+	if err := c.List(context.Background(), &nss); err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, ns := range nss.Items {
+		out = append(out, fmt.Sprintf("namespace %s %s", ns.Name, ns.Status.Phase))
+	}
+	return append(out, Labelled(t, cfg)...)
+}
+
 // SameState fails t if a cluster's state (one line each) changed.
 func SameState(t testing.TB, before, after []string) {
 	t.Helper()
@@ -204,4 +223,35 @@ func User(t testing.TB, api *apiserver.Server, user string, groups ...string) *r
 		t.Fatal(err)
 	}
 	return cfg
+}
+
+// Team is a team's cluster in a test: its own access (system:masters,
+// never opcert's), and the Kubelet that runs its Deployments' pods once
+// Start has started it.
+type Team struct {
+	Admin   client.Client
+	Config  *rest.Config
+	Kubelet *Kubelet
+}
+
+// NewTeam applies file (the team's deploy YAML, relative to the test's
+// package) to api as admin, a user of the team's own.
+func NewTeam(t testing.TB, api *apiserver.Server, admin, file string) *Team {
+	t.Helper()
+	cfg := Admin(t, api, admin)
+	c, err := client.New(cfg, client.Options{Scheme: cluster.Scheme()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	Apply(t, cfg, file)
+	return &Team{Admin: c, Config: cfg}
+}
+
+// Start starts the Kubelet with o, its pods reaching api as user; the
+// test's end stops it, before the clean-ups registered before Start.
+func (tm *Team) Start(t testing.TB, api *apiserver.Server, user string, o KubeletOptions) {
+	t.Helper()
+	o.Kubeconfig = Kubeconfig(t, api, user)
+	tm.Kubelet = StartKubelet(t, tm.Config, o)
+	t.Cleanup(tm.Kubelet.Stop)
 }

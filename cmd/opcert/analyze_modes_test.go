@@ -4,6 +4,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/opcert/opcert/cluster/clustertest"
 )
 
 // opcert analyze of the timelines a run wrote gives the run's verdicts,
@@ -96,12 +98,12 @@ func TestAnalyzeAgreesWithAClusterModeRun(t *testing.T) {
 	}
 	tm := setupTeam(t)
 	bindOpcertRBAC(t, tm, "opcert-ci", true)
-	kc := tm.kubeconfig("opcert-analyze", "opcert-ci")
+	kc := clustertest.Kubeconfig(t, sharedWorld(t), "opcert-analyze", "opcert-ci")
 	ran := filepath.Join(t.TempDir(), "run")
 	r := opcert(t, nil, "run", processScenario(t, "12m"), "--kubeconfig", kc, "--subject", deploySubject,
 		"--allow-disruption", "--time-scale", "0.01", "--out", ran)
 	if r.code != exitPass {
-		t.Fatalf("the example operator on the cluster: exit %d, want 0\n%s\n%s\n%s", r.code, r.stdout, r.stderr, tm.stand.Logs())
+		t.Fatalf("the example operator on the cluster: exit %d, want 0\n%s\n%s\n%s", r.code, r.stdout, r.stderr, tm.Kubelet.Logs())
 	}
 	analyzeAgrees(t, ran, exitPass)
 }

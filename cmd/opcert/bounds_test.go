@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/opcert/opcert/sim/apiserver"
+	"github.com/opcert/opcert/apiserver"
 )
 
 // opcertWithin runs opcert with stdin and fails the test when it runs

@@ -74,7 +74,7 @@ const forbiddenSteps = `steps:
 
 // grantForbiddenKinds gives group the rights to create (and bind) every
 // forbidden kind, so that opcert, not RBAC, is what stops the run.
-func grantForbiddenKinds(t *testing.T, tm *team, group string) {
+func grantForbiddenKinds(t *testing.T, tm *clustertest.Team, group string) {
 	t.Helper()
 	ctx := context.Background()
 	verbs := []string{"get", "list", "create", "delete"}
@@ -91,7 +91,7 @@ func grantForbiddenKinds(t *testing.T, tm *team, group string) {
 	crb := &rbacv1.ClusterRoleBinding{ObjectMeta: metav1.ObjectMeta{Name: group + "-everything"},
 		Subjects: []rbacv1.Subject{{Kind: rbacv1.GroupKind, APIGroup: rbacv1.GroupName, Name: group}},
 		RoleRef:  rbacv1.RoleRef{APIGroup: rbacv1.GroupName, Kind: "ClusterRole", Name: cr.Name}}
-	cs, err := kubernetes.NewForConfig(tm.config)
+	cs, err := kubernetes.NewForConfig(tm.Config)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,9 +109,9 @@ func grantForbiddenKinds(t *testing.T, tm *team, group string) {
 
 // securityState lists, one line each, every object of the kinds a
 // scenario must not create (and the ConfigMaps of namespace default).
-func securityState(t *testing.T, tm *team) []string {
+func securityState(t *testing.T, tm *clustertest.Team) []string {
 	t.Helper()
-	dyn, err := dynamic.NewForConfig(tm.config)
+	dyn, err := dynamic.NewForConfig(tm.Config)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -159,7 +159,7 @@ func TestClusterModeRefusesKindsThatChangeTheClustersSecurity(t *testing.T) {
 	tm := setupTeam(t)
 	bindOpcertRBAC(t, tm, "opcert-kinds", false)
 	grantForbiddenKinds(t, tm, "opcert-kinds")
-	kc := tm.kubeconfig("opcert-kinds-runner", "opcert-kinds")
+	kc := clustertest.Kubeconfig(t, sharedWorld(t), "opcert-kinds-runner", "opcert-kinds")
 	before, snap := securityState(t, tm), snapshot(t, tm, true)
 	out := filepath.Join(t.TempDir(), "report")
 	run := func(sc string, extra ...string) result {
@@ -282,7 +282,7 @@ func TestClusterModeDryRunSaysWhatIsCreatedAndRefused(t *testing.T) {
 func TestClusterModeSweepsWhatAKilledRunLeft(t *testing.T) {
 	tm := setupTeam(t)
 	bindOpcertRBAC(t, tm, "opcert-ci", false)
-	kc := tm.kubeconfig("opcert-ci-killed", "opcert-ci")
+	kc := clustertest.Kubeconfig(t, sharedWorld(t), "opcert-ci-killed", "opcert-ci")
 	before := snapshot(t, tm, true)
 	p := startOpcert(t, nil, "run", ownOperator(t, "long", "2h", ""), "--kubeconfig", kc, "--time-scale", "0.01",
 		"--out", filepath.Join(t.TempDir(), "report"))
@@ -291,7 +291,7 @@ func TestClusterModeSweepsWhatAKilledRunLeft(t *testing.T) {
 	deadline := time.Now().Add(30 * time.Second)
 	for len(left.Items) == 0 && time.Now().Before(deadline) {
 		time.Sleep(50 * time.Millisecond)
-		if err := tm.admin.List(context.Background(), &left, client.HasLabels{cluster.RunLabel}); err != nil {
+		if err := tm.Admin.List(context.Background(), &left, client.HasLabels{cluster.RunLabel}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -301,7 +301,7 @@ func TestClusterModeSweepsWhatAKilledRunLeft(t *testing.T) {
 	_ = p.cmd.Process.Kill()
 	p.wait(t, 10*time.Second)
 	co, id := left.Items[0].Name, left.Items[0].Labels[cluster.RunLabel]
-	if err := tm.admin.Get(context.Background(), client.ObjectKey{Name: co}, &configv1.ClusterOperator{}); err != nil {
+	if err := tm.Admin.Get(context.Background(), client.ObjectKey{Name: co}, &configv1.ClusterOperator{}); err != nil {
 		t.Fatalf("the killed run's ClusterOperator %s: %v", co, err)
 	}
 

@@ -1,23 +1,13 @@
 package main
 
 import (
-	"context"
-	"fmt"
 	"os/exec"
 	"path/filepath"
 	"sync"
 	"testing"
-	"time"
 
-	configv1 "github.com/openshift/api/config/v1"
-	appsv1 "k8s.io/api/apps/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/rest"
-	"sigs.k8s.io/controller-runtime/pkg/client"
-
-	"github.com/opcert/opcert/cluster"
 	"github.com/opcert/opcert/cluster/clustertest"
-	"github.com/opcert/opcert/sim/apiserver"
+	"github.com/opcert/opcert/conformance/stale/staletest"
 )
 
 // A team's cluster, played on opcert's envtest server for cluster mode's
@@ -30,111 +20,32 @@ import (
 // certification of the example on a cluster is conformance/stale's
 // (TestClusterModeCertifiesTheExampleOperator).
 
-const operatorNS = "example-operators"
-
-// team is the cluster as its owners set it up.
-type team struct {
-	admin  client.Client // the team's own access (system:masters), never opcert's
-	config *rest.Config
-	stand  *clustertest.Kubelet
-	// kubeconfig writes a kubeconfig of a new user in groups.
-	kubeconfig func(user string, groups ...string) string
-}
-
-// setupTeam deploys the example operator (both Deployments at 1 replica)
-// and starts the Kubelet; both operators have created their
-// ClusterOperators when it returns. The test's end stops the Kubelet (its
-// processes die) and deletes the ClusterOperators, so that tests after it
-// on the shared server see nothing of it.
-func setupTeam(t *testing.T) *team {
+// setupTeam deploys the example operator (staletest.Deploy).
+func setupTeam(t *testing.T) *clustertest.Team {
 	t.Helper()
-	w := sharedWorld(t)
-	bin := exampleBinary(t, w)
-	cfg := clustertest.Admin(t, w, "team-admin")
-	admin, err := client.New(cfg, client.Options{Scheme: cluster.Scheme()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	clustertest.Apply(t, cfg, "../../examples/kind-nightly/operator.yaml")
-	for _, name := range []string{"etcd-operator", "dns-operator"} {
-		scaleTo(t, admin, name, 1)
-	}
-	tm := &team{admin: admin, config: cfg, kubeconfig: func(user string, groups ...string) string {
-		data, _, err := w.AddUserInGroups(user, "", groups)
-		if err != nil {
-			t.Fatal(err)
-		}
-		return write(t, t.TempDir(), "kubeconfig", string(data))
-	}}
-	tm.stand = clustertest.StartKubelet(t, cfg, clustertest.KubeletOptions{Namespace: operatorNS, Bin: bin,
-		Kubeconfig: kubeconfig(t, w, "example-operator")})
-	t.Cleanup(func() {
-		tm.stand.Stop()
-		for _, name := range []string{"etcd", "dns"} {
-			_ = admin.Delete(context.Background(), &configv1.ClusterOperator{ObjectMeta: metav1.ObjectMeta{Name: name}})
-		}
-	})
-	deadline := time.Now().Add(30 * time.Second)
-	for _, name := range []string{"etcd", "dns"} {
-		for {
-			co := &configv1.ClusterOperator{}
-			err := admin.Get(context.Background(), client.ObjectKey{Name: name}, co)
-			if err == nil && len(co.Status.Conditions) > 0 {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("the example operator did not create ClusterOperator %s: %v\n%s", name, err, tm.stand.Logs())
-			}
-			time.Sleep(50 * time.Millisecond)
-		}
-	}
-	return tm
+	return staletest.Deploy(t, sharedWorld(t), exampleBinary(t, "staleoperator"))
 }
 
-// The example operator's binary, built once for all the cluster tests into
-// the shared API server's run directory, which goes when it stops.
+// built are the examples' binaries, by name, each built once for all the
+// cluster tests into the shared API server's run directory, which goes
+// when it stops.
 var (
-	exampleOnce sync.Once
-	examplePath string
-	exampleErr  error
+	builtMu sync.Mutex
+	built   = map[string]string{}
 )
 
-func exampleBinary(t *testing.T, w *apiserver.Server) string {
+// exampleBinary is the binary of examples/NAME/cmd/NAME.
+func exampleBinary(t *testing.T, name string) string {
 	t.Helper()
-	exampleOnce.Do(func() {
-		examplePath = filepath.Join(w.Dir(), "staleoperator")
-		out, err := exec.Command("go", "build", "-o", examplePath, "../../examples/staleoperator/cmd/staleoperator").CombinedOutput()
-		if err != nil {
-			exampleErr = fmt.Errorf("building the example operator: %v\n%s", err, out)
-		}
-	})
-	if exampleErr != nil {
-		t.Fatal(exampleErr)
+	builtMu.Lock()
+	defer builtMu.Unlock()
+	if path, ok := built[name]; ok {
+		return path
 	}
-	return examplePath
+	path := filepath.Join(sharedWorld(t).Dir(), name)
+	if out, err := exec.Command("go", "build", "-o", path, "../../examples/"+name+"/cmd/"+name).CombinedOutput(); err != nil {
+		t.Fatalf("building examples/%s: %v\n%s", name, err, out)
+	}
+	built[name] = path
+	return path
 }
-
-func scaleTo(t *testing.T, c client.Client, name string, n int32) {
-	t.Helper()
-	d := &appsv1.Deployment{}
-	if err := c.Get(context.Background(), client.ObjectKey{Namespace: operatorNS, Name: name}, d); err != nil {
-		t.Fatal(err)
-	}
-	if d.Spec.Replicas != nil && *d.Spec.Replicas == n {
-		return
-	}
-	d.Spec.Replicas = &n
-	if err := c.Update(context.Background(), d); err != nil {
-		t.Fatal(err)
-	}
-}
-
-// The keys of seed 001's world cmd/opcert's tests read, as the example
-// component operator (examples/componentoperator) names them.
-const (
-	// managedByKey is managedBy on each operand the example operator
-	// writes, and not on one of the operator Deployments the Kubelet runs.
-	managedByKey = "app.kubernetes.io/managed-by"
-	managedBy    = "componentoperator"
-	versionKey   = "opcert.io/version" // on a pod template
-)

@@ -1,23 +1,16 @@
 package main
 
 import (
-	"context"
-	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
-	configv1 "github.com/openshift/api/config/v1"
-	appsv1 "k8s.io/api/apps/v1"
-	corev1 "k8s.io/api/core/v1"
-	"sigs.k8s.io/controller-runtime/pkg/client"
-
 	"github.com/opcert/opcert/cluster"
 	"github.com/opcert/opcert/cluster/clustertest"
+	"github.com/opcert/opcert/conformance/stale/staletest"
 )
 
 // Cluster mode's own part, end to end (docs/guides/cluster.md): opcert run
@@ -29,18 +22,18 @@ import (
 // mechanism's certification on a cluster is its package's
 // (conformancetest.PlayCluster).
 
-const deploySubject = "operator=deployment:" + operatorNS + "/{name}-operator"
+const deploySubject = "operator=deployment:" + staletest.Namespace + "/{name}-operator"
 
 // bindOpcertRBAC applies config/rbac/opcert-cluster.yaml and binds its
 // roles to group, as its comments say: opcert-cluster cluster-wide, and,
 // if scale, opcert-cluster-scale in the operators' namespace.
-func bindOpcertRBAC(t *testing.T, tm *team, group string, scale bool) {
+func bindOpcertRBAC(t *testing.T, tm *clustertest.Team, group string, scale bool) {
 	t.Helper()
 	var inNS []string
 	if scale {
 		inNS = []string{"opcert-cluster-scale"}
 	}
-	clustertest.Bind(t, tm.config, []string{"../../config/rbac/opcert-cluster.yaml"}, group, []string{"opcert-cluster"}, operatorNS, inNS)
+	clustertest.Bind(t, tm.Config, []string{"../../config/rbac/opcert-cluster.yaml"}, group, []string{"opcert-cluster"}, staletest.Namespace, inNS)
 }
 
 // snapshot is everything on the server a cluster-mode run could leave or
@@ -49,47 +42,14 @@ func bindOpcertRBAC(t *testing.T, tm *team, group string, scale bool) {
 // labels), every Deployment of the team (its replicas); with versions,
 // the resource versions of the ClusterOperators and Deployments too (to
 // show nothing was written).
-func snapshot(t *testing.T, tm *team, versions bool) []string {
+func snapshot(t *testing.T, tm *clustertest.Team, versions bool) []string {
 	t.Helper()
-	ctx := context.Background()
-	var out []string
-	var nss corev1.NamespaceList
-	if err := tm.admin.List(ctx, &nss); err != nil {
-		t.Fatal(err)
-	}
-	for _, ns := range nss.Items {
-		out = append(out, fmt.Sprintf("namespace %s %s", ns.Name, ns.Status.Phase))
-	}
-	out = append(out, clustertest.Labelled(t, tm.config)...)
-	var cos configv1.ClusterOperatorList
-	if err := tm.admin.List(ctx, &cos); err != nil {
-		t.Fatal(err)
-	}
-	for _, co := range cos.Items {
-		line := fmt.Sprintf("clusteroperator %s labels=%v", co.Name, co.Labels)
-		if versions {
-			line += " rv=" + co.ResourceVersion
-		}
-		out = append(out, line)
-	}
-	var deps appsv1.DeploymentList
-	if err := tm.admin.List(ctx, &deps, client.InNamespace(operatorNS)); err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range deps.Items {
-		line := fmt.Sprintf("deployment %s replicas=%d", d.Name, *d.Spec.Replicas)
-		if versions {
-			line += " rv=" + d.ResourceVersion
-		}
-		out = append(out, line)
-	}
-	sort.Strings(out)
-	return out
+	return staletest.Snapshot(t, tm.Config, tm.Admin, versions)
 }
 
 func TestClusterModeRefusesWithoutAllowDisruption(t *testing.T) {
 	tm := setupTeam(t)
-	kc := tm.kubeconfig("opcert-refused", "opcert-ci")
+	kc := clustertest.Kubeconfig(t, sharedWorld(t), "opcert-refused", "opcert-ci")
 	before := snapshot(t, tm, true)
 	out := filepath.Join(t.TempDir(), "report")
 	r := opcert(t, nil, "run", processScenario(t, "25m"), "--kubeconfig", kc, "--subject", deploySubject, "--time-scale", "0.01", "--out", out)
@@ -126,7 +86,7 @@ func TestClusterModeSaysWhichPermissionIsMissing(t *testing.T) {
 		{"opcert-half", "opcert-half", []string{"lacks 2 permissions", "get deployments/scale.apps in namespace example-operators",
 			"patch deployments/scale.apps in namespace example-operators", "opcert-cluster-scale"}, []string{"clusteroperators"}},
 	} {
-		r := opcert(t, nil, append(args, "--kubeconfig", tm.kubeconfig(tc.user, tc.group))...)
+		r := opcert(t, nil, append(args, "--kubeconfig", clustertest.Kubeconfig(t, sharedWorld(t), tc.user, tc.group))...)
 		if r.code != 2 {
 			t.Errorf("%s: exit %d, want 2\n%s", tc.user, r.code, r.stderr)
 		}
@@ -149,13 +109,13 @@ func TestClusterModeSaysWhichPermissionIsMissing(t *testing.T) {
 func TestClusterModeInterrupted(t *testing.T) {
 	tm := setupTeam(t)
 	bindOpcertRBAC(t, tm, "opcert-ci", true)
-	kc := tm.kubeconfig("opcert-ci-interrupted", "opcert-ci")
+	kc := clustertest.Kubeconfig(t, sharedWorld(t), "opcert-ci-interrupted", "opcert-ci")
 	before := snapshot(t, tm, false)
 	out := filepath.Join(t.TempDir(), "report")
 	p := startOpcert(t, nil, "run", processScenario(t, "2h"), "--kubeconfig", kc, "--subject", deploySubject,
 		"--allow-disruption", "--time-scale", "0.01", "--out", out)
 	p.waitLine(t, "everything opcert creates is labelled", 30*time.Second)
-	tm.stand.WaitRunning(t, "etcd-operator", 30*time.Second) // dns scaled to 0 at 5m: 3s in
+	tm.Kubelet.WaitRunning(t, "etcd-operator", 30*time.Second) // dns scaled to 0 at 5m: 3s in
 	_ = p.cmd.Process.Signal(syscall.SIGINT)
 	if code := p.wait(t, cluster.CleanupTimeout+30*time.Second); code != 130 {
 		t.Errorf("exit %d, want 130\n%s", code, p.stderr.String())
@@ -165,7 +125,7 @@ func TestClusterModeInterrupted(t *testing.T) {
 		t.Errorf("no cleanup said:\n%s", p.stderr.String())
 	}
 	clustertest.SameState(t, before, snapshot(t, tm, false))
-	tm.stand.WaitRunning(t, "dns-operator,etcd-operator", 10*time.Second)
+	tm.Kubelet.WaitRunning(t, "dns-operator,etcd-operator", 10*time.Second)
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Errorf("an interrupted run wrote --out: %v", err)
 	}
@@ -177,7 +137,7 @@ func TestClusterModeInterrupted(t *testing.T) {
 func TestClusterModeOpcertsOwnSubjects(t *testing.T) {
 	tm := setupTeam(t)
 	bindOpcertRBAC(t, tm, "opcert-ci", true)
-	kc := tm.kubeconfig("opcert-ci-own", "opcert-ci")
+	kc := clustertest.Kubeconfig(t, sharedWorld(t), "opcert-ci-own", "opcert-ci")
 	sc := write(t, t.TempDir(), "own.yaml", `name: own-operators
 mechanism: stale
 duration: 12m

@@ -7,7 +7,7 @@ import (
 	"os"
 	"slices"
 
-	"github.com/opcert/opcert/sim/apiserver"
+	"github.com/opcert/opcert/apiserver"
 )
 
 // kubeconfigOutUser is the user --kubeconfig-out's kubeconfig

@@ -34,10 +34,10 @@ import (
 
 	"github.com/go-logr/logr"
 	"github.com/go-logr/logr/funcr"
+	"github.com/opcert/opcert/apiserver"
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/redact"
 	"github.com/opcert/opcert/reports"
-	"github.com/opcert/opcert/sim/apiserver"
 	"github.com/opcert/opcert/visible"
 	ctrllog "sigs.k8s.io/controller-runtime/pkg/log"
 )

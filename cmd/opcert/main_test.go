@@ -11,7 +11,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/opcert/opcert/sim/apiserver"
+	"github.com/opcert/opcert/apiserver"
 )
 
 // The tests run the real command (this test binary re-executed as opcert)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/opcert/opcert/conformance/conformancetest"
+	"github.com/opcert/opcert/conformance/stale/staletest"
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/sim/timeline"
 )
@@ -27,18 +28,7 @@ func exampleOperator(t *testing.T) string {
 
 // processScenario has two operators; dns is killed at 5m (3s in).
 func processScenario(t *testing.T, duration string) string {
-	return write(t, t.TempDir(), "pm.yaml", `name: process-mode
-mechanism: stale
-duration: `+duration+`
-operators:
-  - name: etcd
-    conditions: [{type: Available, status: "True", reason: AsExpected, message: All is well}]
-  - name: dns
-    conditions: [{type: Available, status: "True", reason: AsExpected, message: All is well}]
-steps:
-  - at: 5m
-    killOperator: dns
-`)
+	return staletest.DNSKilled(t, "process-mode", duration)
 }
 
 func readReport(t *testing.T, out string) reports.Report {

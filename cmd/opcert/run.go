@@ -15,11 +15,11 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/opcert/opcert/apiserver"
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/process"
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/scenarios"
-	"github.com/opcert/opcert/sim/apiserver"
 	"github.com/opcert/opcert/visible"
 )
 

@@ -15,7 +15,7 @@ import (
 
 	"golang.org/x/sys/unix"
 
-	"github.com/opcert/opcert/sim/apiserver"
+	"github.com/opcert/opcert/apiserver"
 )
 
 // A descendant that detached itself (setsid, as an operator's wrapper may

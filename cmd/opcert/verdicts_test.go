@@ -13,8 +13,8 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/opcert/opcert/apiserver"
 	"github.com/opcert/opcert/reports"
-	"github.com/opcert/opcert/sim/apiserver"
 )
 
 // --time-scale is checked when the flag is parsed: NaN (which every range

@@ -7,8 +7,8 @@ import (
 
 	"k8s.io/client-go/rest"
 
+	"github.com/opcert/opcert/apiserver"
 	"github.com/opcert/opcert/redact"
-	"github.com/opcert/opcert/sim/apiserver"
 )
 
 // watchConnect asks the cluster its version, giving up when ctx is done

@@ -14,8 +14,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/opcert/opcert/apiserver"
 	"github.com/opcert/opcert/reports"
-	"github.com/opcert/opcert/sim/apiserver"
 )
 
 // The watch and analyze tests share one API server, started on first use

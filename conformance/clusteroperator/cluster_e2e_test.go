@@ -9,16 +9,12 @@ import (
 	"testing"
 	"time"
 
-	configv1 "github.com/openshift/api/config/v1"
 	appsv1 "k8s.io/api/apps/v1"
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/rest"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
-	"github.com/opcert/opcert/cluster"
 	"github.com/opcert/opcert/cluster/clustertest"
 	"github.com/opcert/opcert/conformance/clusteroperator"
+	"github.com/opcert/opcert/conformance/clusteroperator/clusteroperatortest"
 	"github.com/opcert/opcert/conformance/conformancetest"
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/sim/timeline"
@@ -34,7 +30,7 @@ import (
 // operandPods plays the operands' pods. opcert run's own part (its
 // flags, the rights it checks first) is cmd/opcert's to test.
 
-const componentsNS = "example-components"
+const componentsNS = clusteroperatortest.Namespace
 
 // coClusterUpgrade is the cluster-mode upgrade scenario, shared with
 // cmd/opcert's refusal test.
@@ -49,27 +45,14 @@ func TestClusterModeCertifiesTheComponentOperator(t *testing.T) {
 		t.Skip("needs the API server")
 	}
 	bin := conformancetest.Build(t, "../../examples/componentoperator/cmd/componentoperator")
-	cfg := clustertest.Admin(t, api, "components-admin")
-	admin, err := client.New(cfg, client.Options{Scheme: cluster.Scheme()})
-	if err != nil {
-		t.Fatal(err)
-	}
-	clustertest.Apply(t, cfg, "../../examples/componentoperator/deploy.yaml")
-	k := clustertest.StartKubelet(t, cfg, clustertest.KubeletOptions{Namespace: componentsNS, Bin: bin,
-		Kubeconfig: clustertest.Kubeconfig(t, api, "component-operator"),
-		Skip:       func(d *appsv1.Deployment) bool { return d.Labels[managedByKey] == managedBy }})
+	tm := clusteroperatortest.Deploy(t, api, bin)
+	k, admin := tm.Kubelet, tm.Admin
 	pods := &operandPods{c: admin, ns: componentsNS, born: map[string]time.Time{}}
-	stopPods := clustertest.Every(50*time.Millisecond, pods.sync)
-	t.Cleanup(func() {
-		k.Stop()
-		stopPods()
-		startOver(t, admin)
-	})
+	t.Cleanup(clustertest.Every(50*time.Millisecond, pods.sync))
 	// opcert's user has only what the shipped roles grant.
-	clustertest.Bind(t, cfg, []string{"../../config/rbac/opcert-cluster.yaml", "../../config/rbac/opcert-cluster-components.yaml"}, "opcert-co",
-		[]string{"opcert-cluster", "opcert-cluster-version"}, componentsNS, []string{"opcert-cluster-scale", "opcert-cluster-components"})
+	tm.Bind(t, "opcert-co", true)
 	user := clustertest.User(t, api, "opcert-co-runner", "opcert-co")
-	before := state(t, cfg, admin)
+	before := tm.State(t, false)
 	m := clusteroperator.Mechanism(clusteroperator.DefaultConfig())
 	for _, tc := range []struct {
 		scenario string
@@ -125,61 +108,10 @@ func TestClusterModeCertifiesTheComponentOperator(t *testing.T) {
 				t.Errorf("the operands ask %q and %q after the run, want 4.0.1", a, b)
 			}
 		}
-		clustertest.SameState(t, before, state(t, cfg, admin))
+		clustertest.SameState(t, before, tm.State(t, false))
 		k.WaitRunning(t, "", 10*time.Second) // both back at 0 replicas
-		startOver(t, admin)                  // the next scenario installs afresh
+		tm.StartOver(t)                      // the next scenario installs afresh
 	}
-}
-
-// startOver removes what the operators made: their ClusterOperators and
-// their operands and pods, as the team would to start over.
-func startOver(t *testing.T, c client.Client) {
-	ctx := context.Background()
-	for _, name := range []string{"etcd", "network"} {
-		_ = c.Delete(ctx, &configv1.ClusterOperator{ObjectMeta: metav1.ObjectMeta{Name: name}})
-	}
-	in := []client.DeleteAllOfOption{client.InNamespace(componentsNS), client.MatchingLabels{managedByKey: managedBy}}
-	for _, obj := range []client.Object{&appsv1.Deployment{}, &appsv1.DaemonSet{}} {
-		if err := c.DeleteAllOf(ctx, obj, in...); err != nil {
-			t.Error(err)
-		}
-	}
-	if err := c.DeleteAllOf(ctx, &corev1.Pod{}, client.InNamespace(componentsNS), client.GracePeriodSeconds(0)); err != nil {
-		t.Error(err)
-	}
-}
-
-// state is what a run may change and must leave as it found: the
-// namespaces, opcert's labelled objects, the ConfigMaps of the
-// components' namespace, and each operator Deployment's replicas and
-// version label.
-func state(t *testing.T, cfg *rest.Config, c client.Client) []string {
-	t.Helper()
-	ctx := context.Background()
-	var out []string
-	var nss corev1.NamespaceList
-	if err := c.List(ctx, &nss); err != nil {
-		t.Fatal(err)
-	}
-	for _, ns := range nss.Items {
-		out = append(out, fmt.Sprintf("namespace %s %s", ns.Name, ns.Status.Phase))
-	}
-	out = append(out, clustertest.Labelled(t, cfg)...)
-	var cms corev1.ConfigMapList
-	if err := c.List(ctx, &cms, client.InNamespace(componentsNS)); err != nil {
-		t.Fatal(err)
-	}
-	for _, cm := range cms.Items {
-		out = append(out, fmt.Sprintf("configmap %s %v", cm.Name, cm.Data))
-	}
-	for _, name := range []string{"etcd-operator", "network-operator"} {
-		d := &appsv1.Deployment{}
-		if err := c.Get(ctx, client.ObjectKey{Namespace: componentsNS, Name: name}, d); err != nil {
-			t.Fatal(err)
-		}
-		out = append(out, fmt.Sprintf("deployment %s replicas=%d version=%s", name, *d.Spec.Replicas, d.Spec.Template.Labels[versionKey]))
-	}
-	return out
 }
 
 // labelWrites are, per Deployment, the version labels the version

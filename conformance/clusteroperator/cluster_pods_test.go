@@ -10,7 +10,11 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/equality"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/opcert/opcert/cluster/clustertest"
+	"github.com/opcert/opcert/conformance/clusteroperator/clusteroperatortest"
 )
 
 // The keys of seed 001's world operandPods reads and writes, as the
@@ -20,9 +24,9 @@ const (
 	// managedByKey is managedBy on each operand the example operator
 	// writes: the workloads whose pods operandPods plays, and not one of
 	// the operator Deployments the Kubelet runs as processes.
-	managedByKey  = "app.kubernetes.io/managed-by"
-	managedBy     = "componentoperator"
-	versionKey    = "opcert.io/version"     // on a pod template and its pods
+	managedByKey  = clusteroperatortest.ManagedByKey
+	managedBy     = clusteroperatortest.ManagedBy
+	versionKey    = clusteroperatortest.VersionKey
 	workloadKey   = "opcert.io/workload"    // on each pod: its workload
 	readyAfterKey = "opcert.io/ready-after" // on a workload: how long its new pods take to get ready
 )
@@ -62,7 +66,7 @@ func (o *operandPods) sync(ctx context.Context) {
 	}
 	for i := range deps.Items {
 		d := &deps.Items[i]
-		n := int(ptrOr(d.Spec.Replicas, 1))
+		n := int(ptr.Deref(d.Spec.Replicas, 1))
 		ready, updated := o.roll(ctx, d, d.Spec.Template, byWorkload[d.Name], nil, n)
 		st := appsv1.DeploymentStatus{ObservedGeneration: d.Generation, Replicas: int32(len(byWorkload[d.Name])),
 			UpdatedReplicas: int32(updated), ReadyReplicas: int32(ready), AvailableReplicas: int32(ready)}
@@ -93,7 +97,7 @@ func (o *operandPods) roll(ctx context.Context, w client.Object, tmpl corev1.Pod
 	var fresh, old []corev1.Pod
 	waiting := false // a new pod is not ready yet: the rollout waits for it
 	for _, p := range pods {
-		isReady := podReady(p)
+		isReady := clustertest.PodReady(p)
 		if !isReady && time.Since(o.born[p.Name]) >= pace {
 			p.Status.Phase = corev1.PodRunning
 			p.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue, LastTransitionTime: metav1.Now()}}
@@ -157,20 +161,4 @@ func (o *operandPods) create(ctx context.Context, w client.Object, tmpl corev1.P
 func (o *operandPods) remove(ctx context.Context, p corev1.Pod) {
 	_ = o.c.Delete(ctx, &p, client.GracePeriodSeconds(0))
 	delete(o.born, p.Name)
-}
-
-func podReady(p corev1.Pod) bool {
-	for _, c := range p.Status.Conditions {
-		if c.Type == corev1.PodReady {
-			return c.Status == corev1.ConditionTrue
-		}
-	}
-	return false
-}
-
-func ptrOr(p *int32, d int32) int32 {
-	if p == nil {
-		return d
-	}
-	return *p
 }

@@ -3,8 +3,8 @@ package clusteroperator_test
 import (
 	"testing"
 
-	"github.com/opcert/opcert/sim/apiserver"
-	"github.com/opcert/opcert/sim/apiserver/apiservertest"
+	"github.com/opcert/opcert/apiserver"
+	"github.com/opcert/opcert/apiserver/apiservertest"
 )
 
 // api is the one API server this package's integration tests and

@@ -63,9 +63,7 @@ func Mechanism(cfg Config) conformance.Mechanism { return judgedWith(cfg.Rules()
 
 // judgedWith is the mechanism whose rules judge with rc.
 func judgedWith(rc rules.Config) *mechanism {
-	return &mechanism{rc: rc, Tuned: conformance.Tuned[rules.Config]{Config: rc, Rebuild: func(c rules.Config) conformance.Mechanism { return judgedWith(c) },
-		Bound:     func(c *rules.Config) *time.Duration { return &c.Reaction },
-		Tolerance: func(c *rules.Config) *time.Duration { return &c.Tolerance }},
+	return &mechanism{rc: rc, Tuned: conformance.Tune(rc, func(c rules.Config) conformance.Mechanism { return judgedWith(c) }),
 		Declared: conformance.Declare(Name, Seed, []conformance.Role{
 			{Name: RoleVersionOperator, Subjects: versionOperators, Cannot: versionOperatorCannot},
 			{Name: RoleOperator, Subjects: operators, Forms: conformance.AllForms, Placeholders: placeholders},
@@ -81,7 +79,7 @@ func judgedWith(rc rules.Config) *mechanism {
 // {timeScale} scales its requeue with it.
 type mechanism struct {
 	conformance.Declared
-	conformance.Tuned[rules.Config]
+	conformance.Tuned[rules.Config, *rules.Config]
 	rc rules.Config
 }
 

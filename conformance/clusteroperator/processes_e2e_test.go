@@ -8,12 +8,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/opcert/opcert/apiserver"
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/conformance/clusteroperator"
 	"github.com/opcert/opcert/conformance/conformancetest"
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/scenarios"
-	"github.com/opcert/opcert/sim/apiserver"
 	"github.com/opcert/opcert/sim/timeline"
 )
 

@@ -11,10 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"github.com/opcert/opcert/apiserver"
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/scenarios"
-	"github.com/opcert/opcert/sim/apiserver"
 	"github.com/opcert/opcert/sim/timeline"
 )
 

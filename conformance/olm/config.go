@@ -5,10 +5,10 @@ import (
 
 	"github.com/spf13/pflag"
 
+	"github.com/opcert/opcert/apiserver"
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/conformance/olm/rules"
 	"github.com/opcert/opcert/probe"
-	"github.com/opcert/opcert/sim/apiserver"
 )
 
 // Config is the run's settings for seed 002: the reading of the

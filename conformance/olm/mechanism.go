@@ -54,20 +54,12 @@ const (
 
 // Mechanism returns seed 002's plug-in with cfg.
 func Mechanism(cfg Config) conformance.Mechanism {
-	return &mechanism{cfg: cfg, Tuned: conformance.Tuned[Config]{Config: cfg, Rebuild: Mechanism,
-		Bound:     func(c *Config) *time.Duration { return &c.Reaction },
-		Tolerance: func(c *Config) *time.Duration { return &c.Tolerance }},
+	return &mechanism{cfg: cfg, Tuned: conformance.Tune(cfg, Mechanism),
 		Declared: conformance.Declare(Name, Seed, []conformance.Role{
-			{Name: RoleAggregator, Subjects: aggregators, Placeholders: aggregatorPlaceholders,
-				Forms:  []conformance.Form{conformance.FormLibrary, conformance.FormProcess},
-				Cannot: map[conformance.Form]string{conformance.FormCluster: noCluster}},
+			conformance.Role{Name: RoleAggregator, Subjects: aggregators, Placeholders: aggregatorPlaceholders}.Except(clusterCannot),
 			{Name: RoleOLM, Subjects: gates, Cannot: olmCannot},
-			{Name: RoleOperator, Subjects: operators, Placeholders: placeholders,
-				Forms:  []conformance.Form{conformance.FormLibrary, conformance.FormProcess},
-				Cannot: map[conformance.Form]string{conformance.FormCluster: noCluster}},
-		}, rules.Rules(cfg), func(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
-			return build(ctx, st, sc, cast, cfg)
-		})}
+			conformance.Role{Name: RoleOperator, Subjects: operators, Placeholders: placeholders}.Except(clusterCannot),
+		}, rules.Rules(cfg), conformance.With(cfg, build))}
 }
 
 // mechanism is seed 002's plug-in, judged with cfg. It is judged
@@ -77,7 +69,7 @@ func Mechanism(cfg Config) conformance.Mechanism {
 // recorded, nor played on a cluster (RoleOperator's Cannot).
 type mechanism struct {
 	conformance.Declared
-	conformance.Tuned[Config]
+	conformance.Tuned[Config, *Config]
 	cfg Config
 }
 
@@ -100,6 +92,10 @@ func (m *mechanism) Cannot() map[string]string {
 // noCluster is why no role of olm takes a Deployment: an olm scenario is
 // played on opcert's API server only (the mechanism is not conformance.Clustered).
 const noCluster = "an olm scenario plays on opcert's own API server only: no cluster serves the seed's Probe (never built upstream) or opcert's Upgrade, OLM's part of the world (the gate, the OperatorCondition copier) is opcert's, and the fixtures' CRDs (Foo, Bar) are cluster-scoped, shared by the runs, each rewriting their annotations"
+
+// clusterCannot: the aggregator and the operator take every form but a
+// Deployment (noCluster).
+var clusterCannot = map[conformance.Form]string{conformance.FormCluster: noCluster}
 
 // olmCannot: OLM is the platform a team's operator runs against, played
 // by opcert as the seed describes it (README.md, Roles).
@@ -135,7 +131,7 @@ var recordedFields = map[schema.GroupVersionKind][]string{
 	UpgradeGVK:           {"spec", "status"},
 }
 
-func build(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast, cfg Config) (conformance.Actions, error) {
+func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
 	switch cast[RoleAggregator].Impl.(type) {
 	case olmref.AggregatorFlaw, faithful.Variant, conformance.Reconciler, conformance.Process:
 	default:

@@ -11,13 +11,17 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/opcert/opcert/cluster/clustertest"
+	"github.com/opcert/opcert/conformance/stackable/stackabletest"
 )
 
 // The labels seed 004's scenarios find a cluster's workloads and pods by,
 // which the example puts on its workloads and their templates.
 const (
-	instanceLabel  = "app.kubernetes.io/instance"
+	instanceLabel  = stackabletest.InstanceLabel
 	componentLabel = "app.kubernetes.io/component"
 )
 
@@ -60,11 +64,11 @@ func (p *stackablePods) sync(ctx context.Context) {
 	var ws []workloadOf
 	for i := range sts.Items {
 		s := &sts.Items[i]
-		ws = append(ws, workloadOf{obj: s, want: int(ptrOr(s.Spec.Replicas, 1)), template: s.Spec.Template})
+		ws = append(ws, workloadOf{obj: s, want: int(ptr.Deref(s.Spec.Replicas, 1)), template: s.Spec.Template})
 	}
 	for i := range deps.Items {
 		d := &deps.Items[i]
-		ws = append(ws, workloadOf{obj: d, want: int(ptrOr(d.Spec.Replicas, 1)), template: d.Spec.Template})
+		ws = append(ws, workloadOf{obj: d, want: int(ptr.Deref(d.Spec.Replicas, 1)), template: d.Spec.Template})
 	}
 	for i := range dss.Items {
 		d := &dss.Items[i]
@@ -121,14 +125,14 @@ func (p *stackablePods) run(ctx context.Context, w workloadOf, pods []corev1.Pod
 		}
 		names[name] = true
 		key := pod.Namespace + "/" + name
-		if !podReady(pod) && time.Since(p.born[key]) >= p.pace {
+		if !clustertest.PodReady(pod) && time.Since(p.born[key]) >= p.pace {
 			pod.Status.Phase = corev1.PodRunning
 			pod.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue, LastTransitionTime: metav1.Now()}}
 			if p.c.Status().Update(ctx, &pod) != nil {
 				continue
 			}
 		}
-		if podReady(pod) {
+		if clustertest.PodReady(pod) {
 			ready++
 		}
 	}
@@ -193,20 +197,4 @@ func (p *stackablePods) status(ctx context.Context, w workloadOf, pods, ready in
 			_ = p.c.Status().Update(ctx, obj)
 		}
 	}
-}
-
-func podReady(p corev1.Pod) bool {
-	for _, c := range p.Status.Conditions {
-		if c.Type == corev1.PodReady {
-			return c.Status == corev1.ConditionTrue
-		}
-	}
-	return false
-}
-
-func ptrOr(p *int32, d int32) int32 {
-	if p == nil {
-		return d
-	}
-	return *p
 }

@@ -3,9 +3,9 @@ package stackable
 import (
 	"github.com/spf13/pflag"
 
+	"github.com/opcert/opcert/apiserver"
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/conformance/stackable/rules"
-	"github.com/opcert/opcert/sim/apiserver"
 )
 
 // Config is the run's settings for seed 004: the profile the rules judge

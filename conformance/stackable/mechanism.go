@@ -55,9 +55,7 @@ func Mechanism(cfg Config) conformance.Mechanism { return MechanismRecording(cfg
 func MechanismRecording(cfg Config, operatorManagers []string) conformance.Mechanism {
 	return &mechanism{Declared: conformance.Declare(Name, Seed, []conformance.Role{{Name: RoleOperator, Subjects: operators, Placeholders: placeholders,
 		Forms: conformance.AllForms}}, rules.Rules(cfg), build), rc: cfg, operatorManagers: operatorManagers,
-		Tuned: conformance.Tuned[Config]{Config: cfg, Rebuild: func(c Config) conformance.Mechanism { return MechanismRecording(c, operatorManagers) },
-			Bound:     func(c *Config) *time.Duration { return &c.Reaction },
-			Tolerance: func(c *Config) *time.Duration { return &c.Tolerance }}}
+		Tuned: conformance.Tune(cfg, func(c Config) conformance.Mechanism { return MechanismRecording(c, operatorManagers) })}
 }
 
 // mechanism is seed 004's plug-in, its rules judging with rc, its
@@ -70,7 +68,7 @@ func MechanismRecording(cfg Config, operatorManagers []string) conformance.Mecha
 // rules.Config.Reaction).
 type mechanism struct {
 	conformance.Declared
-	conformance.Tuned[Config]
+	conformance.Tuned[Config, *Config]
 	rc               Config
 	operatorManagers []string
 }

@@ -39,16 +39,12 @@ func Mechanism(cfg Config) conformance.Mechanism {
 func MechanismRecording(cfg Config, detectorManagers []string) conformance.Mechanism {
 	return &mechanism{cfg: cfg, detectorManagers: detectorManagers,
 		// The reaction bound is 000 §Test Plan's minimum stale-message
-		// update time (--answer-budget its older name).
-		Tuned: conformance.Tuned[Config]{Config: cfg, Rebuild: func(c Config) conformance.Mechanism { return MechanismRecording(c, detectorManagers) },
-			Bound:     func(c *Config) *time.Duration { return &c.AnswerBudget },
-			Tolerance: func(c *Config) *time.Duration { return &c.Tolerance }},
+		// update time (--answer-budget its older name: Config.Timing).
+		Tuned: conformance.Tune(cfg, func(c Config) conformance.Mechanism { return MechanismRecording(c, detectorManagers) }),
 		Declared: conformance.Declare("stale", "000", []conformance.Role{
 			{Name: RoleDetector, Subjects: detectors, Forms: conformance.AllForms, Placeholders: detectorPlaceholders},
 			{Name: RoleOperator, Subjects: operators, Forms: conformance.AllForms, Placeholders: placeholders},
-		}, rules.Rules(cfg), func(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
-			return build(ctx, st, cfg, sc, cast)
-		})}
+		}, rules.Rules(cfg), conformance.With(cfg, build))}
 }
 
 // mechanism is seed 000's plug-in: the world judged against cfg, whose
@@ -57,7 +53,7 @@ func MechanismRecording(cfg Config, detectorManagers []string) conformance.Mecha
 // cluster (deployments.go), scaled and given a reaction bound.
 type mechanism struct {
 	conformance.Declared
-	conformance.Tuned[Config]
+	conformance.Tuned[Config, *Config]
 	cfg              Config
 	detectorManagers []string
 }

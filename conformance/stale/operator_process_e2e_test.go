@@ -3,19 +3,18 @@ package stale_test
 import (
 	"cmp"
 	"context"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/opcert/opcert/apiserver"
 	"github.com/opcert/opcert/conformance/conformancetest"
 	"github.com/opcert/opcert/conformance/stale"
+	"github.com/opcert/opcert/conformance/stale/staletest"
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/scenarios"
-	"github.com/opcert/opcert/sim/apiserver"
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -194,30 +193,13 @@ func checkExampleRun(t *testing.T, run reports.Run, events []timeline.Event) {
 	}
 }
 
-// carelessScenario has two operators; dns is killed at 5m (3s in).
-const carelessScenario = `name: process-mode
-mechanism: stale
-duration: 80m
-operators:
-  - name: etcd
-    conditions: [{type: Available, status: "True", reason: AsExpected, message: All is well}]
-  - name: dns
-    conditions: [{type: Available, status: "True", reason: AsExpected, message: All is well}]
-steps:
-  - at: 5m
-    killOperator: dns
-`
-
 func TestProcessModeFailsTheCarelessExample(t *testing.T) {
 	if testing.Short() {
 		t.Skip("needs the API server")
 	}
 	t.Parallel() // beside the example's built-ins: both mostly wait
 	bin := exampleOperator(t)
-	sc := filepath.Join(t.TempDir(), "pm.yaml")
-	if err := os.WriteFile(sc, []byte(carelessScenario), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	sc := staletest.DNSKilled(t, "process-mode", "80m") // dns killed 3s in
 	// It looks every 40s of wall time, so it answers a challenge 6s in
 	// about 34s later: over the 30s budget, which is not scaled.
 	run, _ := playOperator(t, api, sc, "exec:"+bin+" --name {name} --careless --resync 40s")

@@ -120,3 +120,7 @@ func (c Config) Estimate(sc *scenarios.Scenario) int {
 	}
 	return 3 + 5*trials*len(w.NodeNames())
 }
+
+// Timing is where c keeps its reaction bound and its tolerance
+// (conformance.Timed).
+func (c *Config) Timing() (bound, tolerance *time.Duration) { return &c.Reaction, &c.Tolerance }

@@ -6,9 +6,9 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/opcert/opcert/apiserver"
+	"github.com/opcert/opcert/apiserver/apiservertest"
 	"github.com/opcert/opcert/examples/startupmonitor"
-	"github.com/opcert/opcert/sim/apiserver"
-	"github.com/opcert/opcert/sim/apiserver/apiservertest"
 )
 
 // api is the one API server this package's integration tests and

@@ -58,27 +58,19 @@ var (
 
 // Mechanism returns seed 003's plug-in with cfg's timeout and profile.
 func Mechanism(cfg Config) conformance.Mechanism {
-	return &mechanism{cfg: cfg, Tuned: conformance.Tuned[Config]{Config: cfg, Rebuild: Mechanism,
-		Bound:     func(c *Config) *time.Duration { return &c.Reaction },
-		Tolerance: func(c *Config) *time.Duration { return &c.Tolerance }},
+	return &mechanism{cfg: cfg, Tuned: conformance.Tune(cfg, Mechanism),
 		Declared: conformance.Declare(Name, Seed, []conformance.Role{
 			// A team's Go core plays every role in library mode
 			// (library.go); a team's startup-monitor binary plays in
 			// process mode (processes.go); on a cluster it cannot
 			// (clusterCannot).
-			{Name: RoleStartupMonitor, Subjects: monitors, Placeholders: monitorPlaceholders,
-				Forms:  []conformance.Form{conformance.FormLibrary, conformance.FormProcess},
-				Cannot: map[conformance.Form]string{conformance.FormCluster: clusterCannot}},
+			conformance.Role{Name: RoleStartupMonitor, Subjects: monitors, Placeholders: monitorPlaceholders}.Except(monitorCannot),
 			// A team's installer or pruner is also a command run once per
 			// piece of work (commands.go).
-			{Name: RoleInstaller, Subjects: installers, Placeholders: installerPlaceholders,
-				Forms: []conformance.Form{conformance.FormLibrary, conformance.FormProcess}, Cannot: nodeRoleCannot},
-			{Name: RoleOperator, Subjects: operators, Forms: []conformance.Form{conformance.FormLibrary}, Cannot: operatorCannot},
-			{Name: RolePruner, Subjects: pruners, Placeholders: prunerPlaceholders,
-				Forms: []conformance.Form{conformance.FormLibrary, conformance.FormProcess}, Cannot: nodeRoleCannot},
-		}, rules.Rules(cfg.Rules()), func(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
-			return build(ctx, st, cfg, sc, cast)
-		})}
+			conformance.Role{Name: RoleInstaller, Subjects: installers, Placeholders: installerPlaceholders}.Except(nodeRoleCannot),
+			conformance.Role{Name: RoleOperator, Subjects: operators}.Except(operatorCannot),
+			conformance.Role{Name: RolePruner, Subjects: pruners, Placeholders: prunerPlaceholders}.Except(nodeRoleCannot),
+		}, rules.Rules(cfg.Rules()), conformance.With(cfg, build))}
 }
 
 // mechanism is seed 003's plug-in with cfg. It can be recorded (what the
@@ -88,7 +80,7 @@ func Mechanism(cfg Config) conformance.Mechanism {
 // cannot be played on a cluster (its nodes are simulated: clusterCannot).
 type mechanism struct {
 	conformance.Declared
-	conformance.Tuned[Config]
+	conformance.Tuned[Config, *Config]
 	cfg Config
 }
 
@@ -116,6 +108,7 @@ func (m *mechanism) Scaled(scale float64) conformance.Mechanism {
 const operatorProcess = "the revision the operator rolls out is the scenario's rollout step, handed to opcert's operator inside the world (no API object holds it), and the nodes' installers take its asks from it there: a process could read the mirror pods and write its ClusterOperator, but would never learn what to roll out nor have its asks installed"
 
 var (
+	monitorCannot  = map[conformance.Form]string{conformance.FormCluster: clusterCannot}
 	nodeRoleCannot = map[conformance.Form]string{
 		conformance.FormCluster: "a simulated node's files cannot be on a real cluster: this role works on the node's files",
 	}

@@ -11,9 +11,9 @@ import (
 	"k8s.io/client-go/discovery"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/opcert/opcert/apiserver"
+	"github.com/opcert/opcert/apiserver/apiservertest"
 	"github.com/opcert/opcert/probe"
-	"github.com/opcert/opcert/sim/apiserver"
-	"github.com/opcert/opcert/sim/apiserver/apiservertest"
 )
 
 // api is the one API server this package's tests share.

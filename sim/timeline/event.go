@@ -190,6 +190,29 @@ func (e Event) Field(path string) (FieldChange, bool) {
 	return FieldChange{}, false
 }
 
+// Set sets *v to the value after e's change of the field at path, when
+// e changes it: the zero value when the change removed the field (or its
+// value does not decode into v).
+func Set[T any](e Event, path string, v *T) {
+	if f, ok := e.Field(path); ok {
+		var zero T
+		*v = zero
+		f.Decode(v)
+	}
+}
+
+// SetPointer is Set for a field whose absence is nil: *v points to the
+// value after e's change of the field, or is nil.
+func SetPointer[T any](e Event, path string, v **T) {
+	if f, ok := e.Field(path); ok {
+		*v = nil
+		var x T
+		if f.Decode(&x) {
+			*v = &x
+		}
+	}
+}
+
 // Decode reads the field's value after the change into v, and tells
 // whether there was one: absent or null leaves v as it is.
 func (f FieldChange) Decode(v any) bool {

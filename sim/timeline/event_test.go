@@ -77,3 +77,21 @@ func TestEventFieldDecode(t *testing.T) {
 		t.Error("a path the event does not record was found")
 	}
 }
+
+// Set follows a field the event changes: its value after the change, or
+// the zero value where the change removed it; a field the event does not
+// change is left as it was.
+func TestEventSetFollowsTheField(t *testing.T) {
+	e := Event{Fields: []FieldChange{{Path: "spec.replicas", After: []byte("3")}, {Path: "metadata.annotations", After: []byte("null")}}}
+	n, a, s := 1, map[string]string{"old": "yes"}, "kept"
+	var p, q *int
+	Set(e, "spec.replicas", &n)
+	Set(e, "metadata.annotations", &a)
+	Set(e, "status.phase", &s)
+	SetPointer(e, "spec.replicas", &p)
+	q = &n
+	SetPointer(e, "metadata.annotations", &q)
+	if n != 3 || a != nil || s != "kept" || p == nil || *p != 3 || q != nil {
+		t.Errorf("replicas %d, annotations %v, phase %q, pointer %v and %v; want 3, nil, kept, 3 and nil", n, a, s, p, q)
+	}
+}

@@ -14,9 +14,9 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
+	"github.com/opcert/opcert/apiserver"
+	"github.com/opcert/opcert/apiserver/apiservertest"
 	"github.com/opcert/opcert/sim"
-	"github.com/opcert/opcert/sim/apiserver"
-	"github.com/opcert/opcert/sim/apiserver/apiservertest"
 	"github.com/opcert/opcert/sim/timeline"
 	"github.com/opcert/opcert/sim/workload"
 )

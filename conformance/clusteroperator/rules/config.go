@@ -61,3 +61,7 @@ func (c Config) stuck() time.Duration {
 	}
 	return c.Stuck
 }
+
+// Timing is where c keeps its reaction bound and its tolerance
+// (conformance.Timed).
+func (c *Config) Timing() (bound, tolerance *time.Duration) { return &c.Reaction, &c.Tolerance }

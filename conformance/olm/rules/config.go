@@ -50,3 +50,7 @@ func (c Config) blocking(v truth) bool {
 	}
 	return v == tFalse
 }
+
+// Timing is where c keeps its reaction bound and its tolerance
+// (conformance.Timed).
+func (c *Config) Timing() (bound, tolerance *time.Duration) { return &c.Reaction, &c.Tolerance }

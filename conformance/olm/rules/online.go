@@ -92,7 +92,6 @@ type olmJudging struct {
 	written  int
 	unnamed  []timeline.Event
 	finished bool
-	done     map[time.Time][]judge.Verdict
 }
 
 // moment is the world just before an event at t.
@@ -149,7 +148,7 @@ func (g *olmJudging) watchers(f func(*watcher)) {
 }
 
 // read takes the next event.
-func (g *olmJudging) read(e timeline.Event) {
+func (g *olmJudging) Read(e timeline.Event) {
 	g.watchers(func(x *watcher) { x.settle(g, e.Time, false) })
 	process := e.Object.Kind == timeline.KindProcess && e.Object.Group == ""
 	if process {
@@ -281,12 +280,12 @@ func (g *olmJudging) finish(end time.Time) {
 	g.watchers(func(x *watcher) { x.settle(g, end, true) })
 }
 
-// verdicts are the rules' verdicts, in Rules' order, once the timeline
-// ends at end (a judging ends once).
-func (g *olmJudging) verdicts(end time.Time) []judge.Verdict {
-	if v, ok := g.done[end]; ok {
-		return v
-	}
+// Ends tells where a timeline held whole ends.
+func (g *olmJudging) Ends(end time.Time) { g.end, g.ends = end, true }
+
+// Verdicts are the rules' verdicts, in Rules' order, once the timeline
+// ends at end.
+func (g *olmJudging) Verdicts(end time.Time) []judge.Verdict {
 	g.finish(end)
 	c := g.c
 	out := make([]judge.Verdict, nRules)
@@ -358,7 +357,6 @@ func (g *olmJudging) verdicts(end time.Time) []judge.Verdict {
 	r.into(&f)
 	out[r011] = f.Verdict("no operand migrated for longer than the reaction bound")
 	out[r011].Measures = appendMeasure(nil, c, "not upgradeable while migrating", &says.took)
-	g.done = map[time.Time][]judge.Verdict{end: out}
 	return out
 }
 
@@ -384,64 +382,17 @@ func appendMeasure(ms []reports.Measure, c Config, name string, took *judge.Late
 	return append(ms, took.Measure(name, c.allowance()))
 }
 
-// factsKey is the key of what a timeline's reader keeps among a
-// judging's facts.
-type factsKey struct{}
-
-// kept is what a reader kept: the rules' judging as the events passed,
-// or, when it could not judge as they passed, the events.
-type kept struct {
-	judged *olmJudging
-	events []timeline.Event
+// joint is the rules judging with c, in one fold (judge.Jointly).
+func (c Config) joint() judge.Jointly[Config] {
+	return judge.Jointly[Config]{Config: c, Open: func(c Config, start time.Time) judge.Joint { return openJudging(c, start) },
+		Grows: "each aggregator write of a Probe no Upgrade or OperatorCondition names yet: OLM-009"}
 }
 
-// judgedKey is the key of the rules of a configuration judging a
-// timeline.
-type judgedKey struct{ c Config }
-
-// verdicts are the rules' verdicts on j: its reader's judging, made as
-// the events passed with these rules, or the events folded through one.
-func (c Config) verdicts(j *judge.Judging) []judge.Verdict {
-	g := judge.Facts(j, judgedKey{c}, func(events []timeline.Event) *olmJudging {
-		f := judge.Facts(j, factsKey{}, func(events []timeline.Event) kept { return kept{events: events} })
-		if f.judged != nil && f.judged.c == c && f.judged.start.Equal(j.Start) {
-			return f.judged
-		}
-		g := openJudging(c, j.Start)
-		g.end, g.ends = j.End, true
-		for _, e := range f.events {
-			g.read(e)
-		}
-		return g
-	})
-	return g.verdicts(j.End)
-}
+// verdicts are the rules' verdicts on j.
+func (c Config) verdicts(j *judge.Judging) []judge.Verdict { return c.joint().Verdicts(j) }
 
 // Online is the rules' reader of a stream judged with cfg (judge.Stream):
 // it judges as the events pass once the stream says where offsets count
 // from (judge.Streaming, a stream whose tolerance was given ahead), and
 // keeps the events otherwise.
-func Online(cfg Config) judge.Online {
-	return judge.Online{Key: factsKey{}, New: func() judge.Reader { return &reader{cfg: cfg} },
-		Grows: "each aggregator write of a Probe no Upgrade or OperatorCondition names yet: OLM-009"}
-}
-
-// reader is Online's.
-type reader struct {
-	cfg    Config
-	judged *olmJudging
-	events []timeline.Event
-}
-
-// Streaming starts judging as the events pass.
-func (r *reader) Streaming(start time.Time) { r.judged = openJudging(r.cfg, start) }
-
-func (r *reader) Read(e timeline.Event) {
-	if r.judged != nil {
-		r.judged.read(e)
-		return
-	}
-	r.events = append(r.events, e)
-}
-
-func (r *reader) Facts() any { return kept{judged: r.judged, events: r.events} }
+func Online(cfg Config) judge.Online { return cfg.joint().Online() }

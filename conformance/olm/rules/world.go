@@ -192,18 +192,9 @@ func (w *world) apply(e timeline.Event) {
 }
 
 func (c crd) with(e timeline.Event) crd {
-	if f, ok := e.Field(fieldAnnotations); ok {
-		c.annotations = nil
-		f.Decode(&c.annotations)
-	}
-	if f, ok := e.Field(fieldPlural); ok {
-		c.plural = ""
-		f.Decode(&c.plural)
-	}
-	if f, ok := e.Field(fieldKind); ok {
-		c.kind = ""
-		f.Decode(&c.kind)
-	}
+	timeline.Set(e, fieldAnnotations, &c.annotations)
+	timeline.Set(e, fieldPlural, &c.plural)
+	timeline.Set(e, fieldKind, &c.kind)
 	if f, ok := e.Field(fieldNames); ok {
 		var names struct{ Plural, Kind string }
 		f.Decode(&names)
@@ -253,21 +244,9 @@ func (p probe) with(e timeline.Event) probe {
 		p = probe{}
 	}
 	p.ref = e.Object
-	if f, ok := e.Field(fieldSpec); ok {
-		p.spec = nil
-		var s probeSpec
-		if f.Decode(&s) {
-			p.spec = &s
-		}
-	}
-	if f, ok := e.Field(fieldProbeResources); ok {
-		p.resources = nil
-		f.Decode(&p.resources)
-	}
-	if f, ok := e.Field(fieldGeneration); ok {
-		p.generation = 0
-		f.Decode(&p.generation)
-	}
+	timeline.SetPointer(e, fieldSpec, &p.spec)
+	timeline.Set(e, fieldProbeResources, &p.resources)
+	timeline.Set(e, fieldGeneration, &p.generation)
 	if f, ok := e.Field(fieldConditions); ok {
 		var list []ocCondition
 		f.Decode(&list)
@@ -284,18 +263,9 @@ func (o opCond) with(e timeline.Event) opCond {
 	if e.Verb == timeline.VerbCreate {
 		o = opCond{}
 	}
-	if f, ok := e.Field(fieldSpec); ok {
-		o.spec = opCondSpec{}
-		f.Decode(&o.spec)
-	}
-	if f, ok := e.Field(fieldConditions); ok {
-		o.status = nil
-		f.Decode(&o.status)
-	}
-	if f, ok := e.Field(fieldGeneration); ok {
-		o.generation = 0
-		f.Decode(&o.generation)
-	}
+	timeline.Set(e, fieldSpec, &o.spec)
+	timeline.Set(e, fieldConditions, &o.status)
+	timeline.Set(e, fieldGeneration, &o.generation)
 	return o
 }
 
@@ -303,14 +273,8 @@ func (u upgrade) with(e timeline.Event) upgrade {
 	if e.Verb == timeline.VerbCreate {
 		u = upgrade{}
 	}
-	if f, ok := e.Field(fieldSpec); ok {
-		u.spec = upgradeSpec{}
-		f.Decode(&u.spec)
-	}
-	if f, ok := e.Field(fieldStatus); ok {
-		u.status = upgradeStatus{}
-		f.Decode(&u.status)
-	}
+	timeline.Set(e, fieldSpec, &u.spec)
+	timeline.Set(e, fieldStatus, &u.status)
 	return u
 }
 

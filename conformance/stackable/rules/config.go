@@ -74,3 +74,7 @@ func (c Config) profile() string {
 	}
 	return ProfileSeed
 }
+
+// Timing is where c keeps its reaction bound and its tolerance
+// (conformance.Timed).
+func (c *Config) Timing() (bound, tolerance *time.Duration) { return &c.Reaction, &c.Tolerance }

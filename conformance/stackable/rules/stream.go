@@ -90,8 +90,7 @@ type judging struct {
 	// timeline held whole): a change owed after it is not judged, whatever
 	// comes after it. Read as a stream, a change is judged once an event
 	// after its deadline came, and the end is known only then.
-	end  time.Time
-	done map[time.Time][]judge.Verdict
+	end time.Time
 }
 
 func openJudging(c Config, start time.Time) *judging {
@@ -106,8 +105,8 @@ func openJudging(c Config, start time.Time) *judging {
 // off cites an instant as the rules do (judge.Judging.Offset).
 func (g *judging) off(t time.Time) string { return judge.OffsetOf(t.Sub(g.start)) }
 
-// read takes the next event.
-func (g *judging) read(e timeline.Event) {
+// Read takes the next event.
+func (g *judging) Read(e timeline.Event) {
 	g.owe(e.Time)
 	g.now = e.Time
 	g.seen = g.seen || e.Object.Kind == timeline.KindProcess && e.Object.Name == actorOperator || e.IsWrite() && e.Role == RoleOperator
@@ -326,12 +325,12 @@ func (g *judging) judgement(rule int) *judge.Findings {
 	return &out
 }
 
-// verdicts are the rules' verdicts, in Rules' order, once the timeline
-// ends at end (a judging ends once).
-func (g *judging) verdicts(end time.Time) []judge.Verdict {
-	if v, ok := g.done[end]; ok {
-		return v
-	}
+// Ends tells where a timeline held whole ends.
+func (g *judging) Ends(end time.Time) { g.end = end }
+
+// Verdicts are the rules' verdicts, in Rules' order, once the timeline
+// ends at end.
+func (g *judging) Verdicts(end time.Time) []judge.Verdict {
 	g.finish(end)
 	c, slack := g.c, g.c.slack()
 	out := make([]judge.Verdict, nRules)
@@ -351,67 +350,19 @@ func (g *judging) verdicts(end time.Time) []judge.Verdict {
 		j010.Skip("lastProbeTime: no write recorded status.conditions")
 	}
 	out[r010] = j010.Verdict("no condition written on a SampleCluster by the operator")
-	g.done = map[time.Time][]judge.Verdict{end: out}
 	return out
 }
 
-// factsKey is the key of what a timeline's reader keeps among a
-// judging's facts.
-type factsKey struct{}
-
-// kept is what a reader kept: the rules' judging as the events passed,
-// or, when it could not judge as they passed, the events.
-type kept struct {
-	judged *judging
-	events []timeline.Event
+// joint is the rules judging with c, in one fold (judge.Jointly).
+func (c Config) joint() judge.Jointly[Config] {
+	return judge.Jointly[Config]{Config: c, Open: func(c Config, start time.Time) judge.Joint { return openJudging(c, start) }}
 }
 
-// judgedKey is the key of the rules of a configuration judging a
-// timeline.
-type judgedKey struct{ c Config }
+// verdicts are the rules' verdicts on j.
+func (c Config) verdicts(j *judge.Judging) []judge.Verdict { return c.joint().Verdicts(j) }
 
-// verdicts are the rules' verdicts on j: its reader's judging, made as
-// the events passed with these rules, or the events folded through one.
-func (c Config) verdicts(j *judge.Judging) []judge.Verdict {
-	g := judge.Facts(j, judgedKey{c}, func(events []timeline.Event) *judging {
-		f := judge.Facts(j, factsKey{}, func(events []timeline.Event) kept { return kept{events: events} })
-		if f.judged != nil && f.judged.c == c && f.judged.start.Equal(j.Start) {
-			return f.judged
-		}
-		g := openJudging(c, j.Start)
-		g.end = j.End
-		for _, e := range f.events {
-			g.read(e)
-		}
-		return g
-	})
-	return g.verdicts(j.End)
-}
-
-// Online is the rules' reader of a stream judged with cfg (conformance
-// Stream): it judges as the events pass once the stream says where
-// offsets count from (judge.Streaming, a stream whose tolerance was
-// given ahead), and keeps the events otherwise.
-func Online(cfg Config) judge.Online {
-	return judge.Online{Key: factsKey{}, New: func() judge.Reader { return &reader{cfg: cfg} }}
-}
-
-// reader is Online's.
-type reader struct {
-	cfg    Config
-	judged *judging
-	events []timeline.Event
-}
-
-// Streaming starts judging as the events pass.
-func (r *reader) Streaming(start time.Time) { r.judged = openJudging(r.cfg, start) }
-
-func (r *reader) Read(e timeline.Event) {
-	if r.judged != nil {
-		r.judged.read(e)
-		return
-	}
-	r.events = append(r.events, e)
-}
-
-func (r *reader) Facts() any { return kept{judged: r.judged, events: r.events} }
+// Online is the rules' reader of a stream judged with cfg (judge.Stream):
+// it judges as the events pass once the stream says where offsets count
+// from (judge.Streaming, a stream whose tolerance was given ahead), and
+// keeps the events otherwise.
+func Online(cfg Config) judge.Online { return cfg.joint().Online() }

@@ -108,12 +108,11 @@ func TestStreamHoldsAWindow(t *testing.T) {
 			status(recover, available(), settled(), notDegraded(), reconciling(), running())
 	}
 	end := tl.events[len(tl.events)-1].Time
-	r := Online(DefaultConfig()).New().(*reader)
-	r.Streaming(timeline.Epoch)
+	g := openJudging(DefaultConfig(), timeline.Epoch)
 	most := 0
 	for _, e := range tl.events {
-		r.Read(e)
-		for _, cj := range r.judged.clusters {
+		g.Read(e)
+		for _, cj := range g.clusters {
 			most = max(most, len(cj.s.events))
 		}
 	}
@@ -123,7 +122,7 @@ func TestStreamHoldsAWindow(t *testing.T) {
 	t.Logf("%d events, a story window of at most %d", len(tl.events), most)
 	j := judge.NewJudging(tl.events, end)
 	j.Start = timeline.Epoch
-	online := r.judged.verdicts(end)
+	online := g.Verdicts(end)
 	for i, rule := range Rules(DefaultConfig()) {
 		batch := rule.Check(j)
 		if !reflect.DeepEqual(online[i], batch) {

@@ -109,14 +109,8 @@ func ownerName(names []string, instance string) string {
 }
 
 func (c cluster) with(e timeline.Event) cluster {
-	if f, ok := e.Field(fieldAnnotations); ok {
-		c.annotations = nil
-		f.Decode(&c.annotations)
-	}
-	if f, ok := e.Field(fieldSpec); ok {
-		c.spec = clusterSpec{}
-		f.Decode(&c.spec)
-	}
+	timeline.Set(e, fieldAnnotations, &c.annotations)
+	timeline.Set(e, fieldSpec, &c.spec)
 	if f, ok := e.Field(fieldConditions); ok {
 		c.list = []condition{}
 		f.Decode(&c.list)
@@ -129,21 +123,9 @@ func (w workload) with(e timeline.Event) workload {
 	if e.Verb == timeline.VerbCreate {
 		w = workload{}
 	}
-	if f, ok := e.Field(fieldReplicas); ok {
-		w.spec = nil
-		var n int
-		if f.Decode(&n) {
-			w.spec = &n
-		}
-	}
-	if f, ok := e.Field(fieldTemplateLabels); ok {
-		w.labels = nil
-		f.Decode(&w.labels)
-	}
-	if f, ok := e.Field(fieldStatus); ok {
-		w.status = workloadStatus{}
-		f.Decode(&w.status)
-	}
+	timeline.SetPointer(e, fieldReplicas, &w.spec)
+	timeline.Set(e, fieldTemplateLabels, &w.labels)
+	timeline.Set(e, fieldStatus, &w.status)
 	return w
 }
 
@@ -151,14 +133,8 @@ func (p pod) with(e timeline.Event) pod {
 	if e.Verb == timeline.VerbCreate {
 		p = pod{}
 	}
-	if f, ok := e.Field(fieldLabels); ok {
-		p.labels = nil
-		f.Decode(&p.labels)
-	}
-	if f, ok := e.Field(fieldPhase); ok {
-		p.phase = ""
-		f.Decode(&p.phase)
-	}
+	timeline.Set(e, fieldLabels, &p.labels)
+	timeline.Set(e, fieldPhase, &p.phase)
 	return p
 }
 

@@ -64,3 +64,8 @@ func (c Config) Validate() error {
 	}
 	return nil
 }
+
+// Timing is where c keeps its reaction bound, 000 §Test Plan's minimum
+// stale-message update time (AnswerBudget), and its tolerance
+// (conformance.Timed).
+func (c *Config) Timing() (bound, tolerance *time.Duration) { return &c.AnswerBudget, &c.Tolerance }

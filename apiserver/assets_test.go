@@ -13,7 +13,7 @@ import (
 
 // The versions the harness looks for must be the ones hack/envtest builds.
 func TestVersionsMatchBuildModule(t *testing.T) {
-	data, err := os.ReadFile(filepath.Join("..", "..", "hack", "envtest", "go.mod"))
+	data, err := os.ReadFile(filepath.Join("..", "hack", "envtest", "go.mod"))
 	if err != nil {
 		t.Fatal(err)
 	}

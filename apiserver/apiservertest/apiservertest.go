@@ -11,7 +11,7 @@ import (
 	"sync/atomic"
 	"testing"
 
-	"github.com/opcert/opcert/sim/apiserver"
+	"github.com/opcert/opcert/apiserver"
 )
 
 // Main is a test package's TestMain: it starts the one API server its

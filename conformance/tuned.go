@@ -10,10 +10,14 @@ import "time"
 // whose tolerance means more than a larger slack writes its own
 // WithTolerance, which wins over the embedded one.
 type Tuned[C any] struct {
-	Config    C
-	Bound     func(*C) *time.Duration
+	// Config is the mechanism's configuration as built.
+	Config C
+	// Bound points at the reaction bound within a copy of Config.
+	Bound func(*C) *time.Duration
+	// Tolerance points at the tolerance on deadlines within a copy of Config.
 	Tolerance func(*C) *time.Duration
-	Rebuild   func(C) Mechanism
+	// Rebuild builds the mechanism again from a changed configuration.
+	Rebuild func(C) Mechanism
 }
 
 // Reaction is the bound the rules were built with.

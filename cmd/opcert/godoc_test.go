@@ -46,7 +46,7 @@ func TestEveryExportedIdentifierIsDocumented(t *testing.T) {
 		dir := filepath.Dir(path)
 		packageDoc[dir] = packageDoc[dir] || f.Doc != nil
 		rel, _ := filepath.Rel(root, dir)
-		for _, name := range undocumented(f, teamFacing[filepath.ToSlash(rel)]) {
+		for _, name := range undocumented(f, !fieldsPending[filepath.ToSlash(rel)]) {
 			pos := fset.Position(name.Pos())
 			rel, _ := filepath.Rel(root, pos.Filename)
 			missing = append(missing, rel+":"+strconv.Itoa(pos.Line)+": "+name.Name)
@@ -73,8 +73,7 @@ func TestEveryExportedIdentifierIsDocumented(t *testing.T) {
 // teamFacing are the packages a team's code imports to certify its
 // operator (library mode, its own scenarios, reading reports, a staticpod
 // core, a Probe): their godoc is the team's manual, down to the fields.
-var teamFacing = map[string]bool{
-	"certify": true, "scenarios": true, "reports": true, "probe": true, "conformance/staticpod/contract": true,
+var fieldsPending = map[string]bool{
 }
 
 // undocumented lists the exported names of f that godoc shows without a

@@ -73,8 +73,10 @@ type Process struct {
 // acts on (setCondition on an operand opcert does not simulate): the step
 // is recorded on the timeline as skipped, with the reason, the run goes on,
 // and the scenario's expectations say how many steps were skipped.
-// Reason says why the action does not apply, for the timeline and the report.
-type Skipped struct{ Reason string }
+type Skipped struct {
+	// Reason says why the action does not apply, for the timeline and the report.
+	Reason string
+}
 
 // Error is the reason the step was skipped, for the timeline.
 func (s *Skipped) Error() string { return "skipped: " + s.Reason }

@@ -35,7 +35,7 @@ type LintResult struct {
 	// manifests, 1 ignored"), so that a clean result is not mistaken for
 	// one that read nothing.
 	Checked string
-	// Findings are what the linter found, in the order it found them; none: clean.
+	// Findings are what the linter found; none: clean.
 	Findings []LintFinding
 }
 

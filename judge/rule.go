@@ -38,7 +38,7 @@ type Verdict struct {
 	Status reports.Status
 	// Message says why, for a person.
 	Message string
-	// Evidence are the events that show it, in timeline order.
+	// Evidence are the events that show it.
 	Evidence []timeline.Event
 	// Measures are the figures the rule measured (latencies, counts), for the report.
 	Measures []reports.Measure

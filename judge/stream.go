@@ -47,7 +47,7 @@ type Reader interface {
 // Rulebook is what judges one mechanism's timelines: its rules, the facts
 // they read online, and the same rules given slack for a recording's lag.
 type Rulebook struct {
-	// Rules are the mechanism's rules, in their reference's order.
+	// Rules are the mechanism's rules.
 	Rules []Rule
 	// Online are the kinds of facts the rules read, each derived one event at a time.
 	Online []Online

@@ -57,7 +57,7 @@ type Operand struct {
 	// a restarted operator knows how long the operand has been moving;
 	// with it and every Pod.Since zero, the operand is never found stuck.
 	Updated time.Time
-	// Pods are the operand's pods as observed, in any order.
+	// Pods are the operand's pods as observed.
 	Pods []Pod
 }
 
@@ -82,7 +82,7 @@ type Input struct {
 	// keeps its memory there (which versions it reached, whether it was
 	// rolling out), so a restarted operator carries on where it stopped.
 	Status configv1.ClusterOperatorStatus
-	// Operands are the operator's workloads as observed, in its declared order.
+	// Operands are the operator's workloads as observed.
 	Operands []Operand
 	// Config is the configuration the operands must run ("" for none).
 	Config     string

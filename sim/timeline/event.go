@@ -154,7 +154,7 @@ type Event struct {
 	Time time.Time `json:"time"`
 	// Actor names who did it (a subject's instance, the scenario, the recorder).
 	Actor string `json:"actor"`
-	// Role is the actor's role in its mechanism; empty for the scenario and the recorder.
+	// Role is the actor's role in its mechanism, RoleScenario for the scenario's own steps; empty for the recorder's events.
 	Role string `json:"role"`
 	// Verb says what happened: one of the Verb constants.
 	Verb string `json:"verb"`

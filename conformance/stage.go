@@ -135,7 +135,7 @@ type Stage struct {
 	// multiplied by (Options.TimeScale): a mechanism that queues its own
 	// work at scenario times (chaos) queues it at At.
 	Origin time.Time
-	// Scale is the factor scenario times are multiplied by (1 in virtual time).
+	// Scale is in (0, 1]: 1 when Options.TimeScale is not set (see Origin).
 	Scale float64
 
 	// background work of the run (Go), stopped when the run ends.

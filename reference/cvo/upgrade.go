@@ -72,7 +72,7 @@ func said(msg string) string {
 type Refusal struct {
 	// Version is the version the refused upgrade asked for.
 	Version string
-	// Blockers are the ClusterOperators that refuse it, in payload order.
+	// Blockers are the ClusterOperators that refuse it, by name.
 	Blockers []Blocker
 }
 

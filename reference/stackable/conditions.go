@@ -15,7 +15,8 @@ type Condition struct {
 	Type string `json:"type"`
 	// Status is True, False or Unknown.
 	Status metav1.ConditionStatus `json:"status"`
-	// LastProbeTime is when the operator last wrote the condition.
+	// LastProbeTime is when the operator last wrote the conditions; zero in
+	// the operator-rs profile, which has none.
 	LastProbeTime metav1.Time `json:"lastProbeTime,omitzero"`
 	// LastTransitionTime is when Status last changed.
 	LastTransitionTime metav1.Time `json:"lastTransitionTime,omitzero"`

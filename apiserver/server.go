@@ -51,6 +51,7 @@ type Server struct {
 	// Config talks to the API server with client-side rate limiting off:
 	// the server is the floor, the harness must not add a ceiling.
 	Config *rest.Config
+	// Scheme knows the kinds the run's clients encode and decode.
 	Scheme *runtime.Scheme
 	// Client is a direct (uncached) client.
 	Client client.Client

@@ -22,7 +22,9 @@ func (e *TooLargeError) Error() string {
 
 // NotRegularError is the error for a path that is not a regular file.
 type NotRegularError struct {
+	// Name is the path as given.
 	Name string
+	// Mode is what the path is instead (a directory, a device, a pipe).
 	Mode fs.FileMode
 }
 

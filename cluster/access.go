@@ -18,8 +18,10 @@ const RBACFile = "config/rbac/opcert-cluster.yaml"
 // ClusterRole of config/rbac that grants it, which a missing right's
 // message names.
 type Permission struct {
+	// Verb, Group, Resource and Subresource say what is done to what; Namespace where (empty: cluster-wide).
 	Verb, Group, Resource, Subresource, Namespace string
-	Role                                          string
+	// Role names the ClusterRole that grants it; empty when none of RBACFile does.
+	Role string
 }
 
 // The ClusterRoles of RBACFile.
@@ -84,7 +86,10 @@ func Needs(kinds, create []GroupResource, deployNamespaces []string) []Permissio
 
 // GroupResource is a resource in an API group (clusteroperators in
 // config.openshift.io).
-type GroupResource struct{ Group, Resource string }
+type GroupResource struct {
+	// Group is the API group (empty: the core group), Resource the plural resource name.
+	Group, Resource string
+}
 
 func dedupe(ps []Permission) []Permission {
 	seen := map[Permission]bool{}

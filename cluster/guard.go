@@ -21,7 +21,9 @@ const RunLabel = "opcert.io/run"
 
 // Ref names one object on the cluster.
 type Ref struct {
-	Kind            schema.GroupKind
+	// Kind is the object's group and kind.
+	Kind schema.GroupKind
+	// Namespace and Name name the object (empty namespace: cluster-scoped).
 	Namespace, Name string
 }
 

@@ -37,8 +37,10 @@ type KindPolicy struct {
 // KindName is a kind as a user names it: Kind alone (any group) or
 // Kind.group, as kubectl prints it (ClusterRoleBinding.rbac.authorization.k8s.io).
 type KindName struct {
+	// Kind is the kind's name, Group its API group (empty: the core group).
 	Kind, Group string
-	AnyGroup    bool
+	// AnyGroup is true when the user gave Kind alone: it matches the kind in any group.
+	AnyGroup bool
 }
 
 // ParseKindName reads a kind as a user names it; Kind is matched without

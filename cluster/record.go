@@ -38,9 +38,12 @@ func RunNamespace(id string) string { return "opcert-" + id }
 
 // Record is what a run's namespace says of it.
 type Record struct {
-	ID                string
+	// ID is the run's, which its namespace name and RunLabel carry.
+	ID string
+	// Started is when the run began, Deadline when another machine may take it for dead (DeadlineAfter).
 	Started, Deadline time.Time
-	Owner             Owner
+	// Owner is the opcert process that runs it.
+	Owner Owner
 	// Kinds are the cluster-scoped kinds the run may create besides
 	// Namespaces.
 	Kinds []schema.GroupKind
@@ -114,8 +117,10 @@ func readRecord(id string, ns *corev1.Namespace) (Record, error) {
 // on Linux, PID namespace: two containers may share a host name) and its
 // process ID.
 type Owner struct {
+	// Host is the machine's host name (and, on Linux, its PID namespace).
 	Host string `json:"host"`
-	PID  int    `json:"pid"`
+	// PID is the opcert process's ID on that machine.
+	PID int `json:"pid"`
 }
 
 // Self is this opcert process.

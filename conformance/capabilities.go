@@ -14,18 +14,24 @@ var Columns = []string{string(FormLibrary), string(FormProcess), string(FormClus
 
 // Capability is one row of the table: a role of a mechanism.
 type Capability struct {
+	// Mechanism is the mechanism's name, as --mechanism takes it.
 	Mechanism string `json:"mechanism"`
-	Seed      string `json:"seed"`
-	Role      string `json:"role"`
-	Cells     []Cell `json:"cells"` // in the order of Columns
+	// Seed is the number of the seed the mechanism implements ("001").
+	Seed string `json:"seed"`
+	// Role is the role's name within its mechanism.
+	Role  string `json:"role"`
+	Cells []Cell `json:"cells"` // in the order of Columns
 }
 
 // Cell says whether a role (or its mechanism) can do what its column
 // names and, when it cannot, why.
 type Cell struct {
+	// Column is one of Columns.
 	Column string `json:"column"`
-	Can    bool   `json:"can"`
-	Why    string `json:"why,omitempty"`
+	// Can is true when the role (or its mechanism) can do what Column names.
+	Can bool `json:"can"`
+	// Why says, when Can is false, what the role or mechanism lacks; empty otherwise.
+	Why string `json:"why,omitempty"`
 }
 
 // Capabilities is the table of the mechanisms, a row per role in the

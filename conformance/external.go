@@ -36,6 +36,7 @@ type Reconciler struct {
 // instance, of the interface the mechanism declares for the role, for
 // each process of the role, again at each restart.
 type Core struct {
+	// New returns a fresh core, of the interface the role declares.
 	New func() any
 }
 
@@ -64,6 +65,7 @@ const execPrefix = "exec:"
 // arguments, KUBECONFIG set to a kubeconfig of its own user (its server a
 // proxy that a hang cuts), and OPCERT_NAME and OPCERT_ROLE set.
 type Process struct {
+	// Command is how to start one instance: the executable, its arguments, its environment.
 	Command process.Command
 }
 
@@ -71,7 +73,10 @@ type Process struct {
 // acts on (setCondition on an operand opcert does not simulate): the step
 // is recorded on the timeline as skipped, with the reason, the run goes on,
 // and the scenario's expectations say how many steps were skipped.
-type Skipped struct{ Reason string }
+type Skipped struct {
+	// Reason says why the action does not apply, for the timeline and the report.
+	Reason string
+}
 
 // Error is the reason the step was skipped, for the timeline.
 func (s *Skipped) Error() string { return "skipped: " + s.Reason }
@@ -116,6 +121,7 @@ const deploymentPrefix = "deployment:"
 // object the instance owns (the scenario's operator name), so that one
 // subject names a Deployment per operator.
 type Deployment struct {
+	// Namespace and Name are the Deployment's; each may hold {name}.
 	Namespace, Name string
 }
 

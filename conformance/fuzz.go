@@ -17,8 +17,10 @@ import (
 type FuzzOptions struct {
 	// Draw is the first draw number, the random source's seed: run i
 	// plays the scenario draw Draw+i gives.
-	Draw     uint64
-	Runs     int
+	Draw uint64
+	// Runs is how many scenarios Fuzz draws and plays.
+	Runs int
+	// Duration is the virtual time each drawn scenario spans.
 	Duration time.Duration
 	// ShrinkRuns bounds the candidate runs spent shrinking a failure.
 	ShrinkRuns int
@@ -39,18 +41,26 @@ type FuzzOptions struct {
 // Finding is a drawn scenario on which the cast failed, and the smallest
 // scenario shrinking found that still fails the same way.
 type Finding struct {
+	// Draw is the draw number that gave the failing scenario.
 	Draw uint64
 	// Failure is what failed: a rule's ID, or why the run stopped.
 	Failure string
-	Drawn   *scenarios.Scenario
+	// Drawn is the scenario that draw gave, as played.
+	Drawn *scenarios.Scenario
 	// DrawnFile and MinimalFile are the scenarios as files that replay them.
-	DrawnFile   []byte
-	DrawnRun    reports.Run
-	Minimal     *scenarios.Scenario
+	DrawnFile []byte
+	// DrawnRun is the drawn scenario's run, as its report holds it.
+	DrawnRun reports.Run
+	// Minimal is the smallest scenario that still fails with Failure; nil when shrinking found none.
+	Minimal *scenarios.Scenario
+	// MinimalFile is Minimal as a scenario file (see DrawnFile).
 	MinimalFile []byte
-	MinimalRun  reports.Run
-	MinimalTL   *timeline.Timeline
-	ShrinkRuns  int
+	// MinimalRun is Minimal's run, or DrawnRun when nothing smaller failed.
+	MinimalRun reports.Run
+	// MinimalTL is the timeline of MinimalRun, for the report's pictures.
+	MinimalTL *timeline.Timeline
+	// ShrinkRuns is how many candidate runs shrinking spent.
+	ShrinkRuns int
 }
 
 // Fuzz plays o.Runs scenarios drawn by m's scenario kind (scenarios.Drawn)

@@ -34,7 +34,8 @@ type LintResult struct {
 	// Checked says what was read, for the summary line ("5 files, 7
 	// manifests, 1 ignored"), so that a clean result is not mistaken for
 	// one that read nothing.
-	Checked  string
+	Checked string
+	// Findings are what the linter found; none: clean.
 	Findings []LintFinding
 }
 
@@ -64,7 +65,8 @@ const (
 // LintFinding is one thing a linter found, where, and what to do about it.
 // The JSON names are stable: scripts read them.
 type LintFinding struct {
-	ID       string   `json:"id"` // stable per check: LINT-007
+	ID string `json:"id"` // stable per check: LINT-007
+	// Severity says whether the finding fails the lint (error) or only warns.
 	Severity Severity `json:"severity"`
 	File     string   `json:"file"`           // relative to the path linted
 	Line     int      `json:"line,omitempty"` // from 1; 0: the file as a whole

@@ -19,14 +19,19 @@ import (
 // sense. Scenarios is its part of the scenario format (its Mechanism is
 // the plug-in's Name), registered with it.
 type Plugin struct {
-	Name      string
-	Seed      string
-	Flags     func(fs *pflag.FlagSet) func() (Mechanism, error)
+	// Name is the mechanism's name, as --mechanism and scenario files take it.
+	Name string
+	// Seed is the number of the seed the mechanism implements ("001").
+	Seed string
+	// Flags registers the mechanism's flags and returns its builder (see above).
+	Flags func(fs *pflag.FlagSet) func() (Mechanism, error)
+	// Scenarios is the mechanism's kind of scenario: its actions and their values.
 	Scenarios scenarios.Kind
 	// Profiles are the designs the rules can judge against (e.g. the seed
 	// as its seed decisions read it, and what an upstream project shipped), the
 	// default first, chosen with the flag ProfileFlag. None: the seed only.
-	Profiles    []string
+	Profiles []string
+	// ProfileFlag is the flag that chooses among Profiles; empty when there are none.
 	ProfileFlag string
 }
 
@@ -102,6 +107,7 @@ func ProfiledRules() ([]ProfiledRule, error) {
 
 // ProfiledRule is a rule as one profile of its mechanism states it.
 type ProfiledRule struct {
+	// Mechanism and Profile name the mechanism and the profile that states the rule.
 	Mechanism, Profile string
 	// Reaction is the mechanism's default reaction bound
 	// (Reactive; zero when it judges no reaction).

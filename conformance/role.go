@@ -31,7 +31,9 @@ var AllForms = []Form{FormLibrary, FormProcess, FormCluster}
 
 // Role is a part a subject plays; its first subject is the reference.
 type Role struct {
-	Name     string
+	// Name is the role's name, as --subject role=... and the report take it.
+	Name string
+	// Subjects are the role's subjects, the reference first, then the broken variants.
 	Subjects []Subject
 	// Forms are the forms in which the role takes a team's subject
 	// (declared, never inferred from what Build happens to accept): a
@@ -55,9 +57,12 @@ type Role struct {
 // role's actor from (its type is the mechanism's own), so that choosing a
 // subject is a lookup, not a switch on its name.
 type Subject struct {
-	Name        string
+	// Name is how --subject and the report name the subject.
+	Name string
+	// Description says in one line what the subject does (or breaks), for listings.
 	Description string
-	Impl        any
+	// Impl is what the mechanism builds the role's actor from.
+	Impl any
 	// Profile names the other design this subject implements faithfully
 	// (e.g. "library-go", what an upstream project shipped), empty for the
 	// reference and the broken variants. Such a subject is not a mutant:

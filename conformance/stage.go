@@ -111,6 +111,7 @@ var (
 
 // Stage is what a mechanism builds a scenario's world on.
 type Stage struct {
+	// Sched is the run's scheduler: its clock, its queue and its recorded client.
 	Sched *sim.Scheduler
 	// API is a direct client of the run's API server; actors wrap it with
 	// Sched.Client so their writes are recorded.
@@ -134,7 +135,8 @@ type Stage struct {
 	// multiplied by (Options.TimeScale): a mechanism that queues its own
 	// work at scenario times (chaos) queues it at At.
 	Origin time.Time
-	Scale  float64
+	// Scale is in (0, 1]: 1 when Options.TimeScale is not set (see Origin).
+	Scale float64
 
 	// background work of the run (Go), stopped when the run ends.
 	bg     context.Context

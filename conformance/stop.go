@@ -35,9 +35,13 @@ var (
 // subjects'.
 type StepError struct {
 	Source string // the scenario file
-	Line   int
-	At     time.Duration
-	Err    error
+	// Line is the step's line in Source, from 1.
+	Line int
+	// At is the step's time in the scenario.
+	At time.Duration
+	// Err is why the step was refused or cannot be carried out.
+	Err error
+	// Cannot is true when the run's world cannot carry out the step (no refusal by a server or client).
 	Cannot bool
 }
 

@@ -13,7 +13,9 @@ import (
 // lets the run write to no other object it did not create
 // (Clustered.Touches says them).
 type Touch struct {
-	Kind            schema.GroupKind
+	// Kind is the touched object's group and kind.
+	Kind schema.GroupKind
+	// Namespace and Name name the object ("" namespace: cluster-wide).
 	Namespace, Name string
 	// Why says who writes it, how and when.
 	Why string
@@ -39,9 +41,14 @@ func (t Touch) Object() string {
 // it, which a missing right's message names. opcert checks every Access
 // before it writes anything.
 type Access struct {
-	Kind        schema.GroupVersionKind
+	// Kind is the group, version and kind the access is to.
+	Kind schema.GroupVersionKind
+	// Subresource is the subresource ("status"), empty for the object itself.
 	Subresource string
-	Namespace   string
-	Verbs       []string
-	Role        string
+	// Namespace is where the access is needed; empty: cluster-wide.
+	Namespace string
+	// Verbs are the API verbs needed (get, list, watch, update, ...).
+	Verbs []string
+	// Role names the ClusterRole of config/rbac that grants the access.
+	Role string
 }

@@ -17,7 +17,9 @@ type Timed[C any] interface {
 // Declared; one whose tolerance means more than a larger slack writes
 // its own WithTolerance, which wins over the embedded one.
 type Tuned[C any, P Timed[C]] struct {
-	Config  C
+	// Config is the mechanism's configuration as built.
+	Config C
+	// Rebuild builds the mechanism again from a changed configuration.
 	Rebuild func(C) Mechanism
 }
 

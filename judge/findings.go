@@ -15,6 +15,7 @@ import (
 // deadline): never a failure (a verdict is true or absent). Rules
 // packages build their verdicts with it.
 type Findings struct {
+	// Judged counts the things the rule judged (the rule adds to it); zero: the verdict is a skip.
 	Judged    int
 	problems  []Problem
 	notJudged []string

@@ -24,10 +24,12 @@ import (
 // Gap is a span of a recording in which writes may be missing.
 type Gap struct {
 	From, To time.Time // To is the timeline's end for a gap never resumed
-	Why      string
+	// Why says what made the gap (a watch dropped, the recorder down), for the report.
+	Why string
 	// Open says the timeline ended in the gap: what it lost (Lost, the
 	// lost events' object names: the kinds) was never listed again.
 	Open bool
+	// Lost names the kinds of the objects whose events an open gap lost.
 	Lost string
 }
 

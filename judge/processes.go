@@ -30,9 +30,12 @@ type Life struct {
 // timeline, which order what happens at one instant, and the events
 // themselves (zero for none).
 type Down struct {
-	From, To       time.Time
+	// From is when the process went down, To when it came back (zero: still down).
+	From, To time.Time
+	// FromPos and ToPos are those events' positions on the timeline (-1: the run's start).
 	FromPos, ToPos int
-	Stop, Up       timeline.Event
+	// Stop and Up are the events themselves (zero for none).
+	Stop, Up timeline.Event
 }
 
 func (d Down) open() bool { return d.To.IsZero() }

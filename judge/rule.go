@@ -9,8 +9,9 @@ import (
 
 // Rule is one checkable statement of a seed.
 type Rule struct {
-	ID        string // STALE-001
-	Section   string // 000 §Proposal ¶2
+	ID      string // STALE-001
+	Section string // 000 §Proposal ¶2
+	// Statement is what the rule holds the subject to, in one sentence.
 	Statement string
 	Role      string // the role whose subject the rule judges
 	// Check judges a timeline covering virtual time up to j.End.
@@ -33,9 +34,13 @@ func (r Rule) Class() string {
 
 // Verdict is a rule's finding on one timeline.
 type Verdict struct {
-	Status   reports.Status
-	Message  string
+	// Status is the rule's result: pass, fail, warn or skip (nothing to judge).
+	Status reports.Status
+	// Message says why, for a person.
+	Message string
+	// Evidence are the events that show it.
 	Evidence []timeline.Event
+	// Measures are the figures the rule measured (latencies, counts), for the report.
 	Measures []reports.Measure
 	// Problems, when a rule lists them, are its failures one by one, each
 	// with the window of the timeline it judged, so that the failures that
@@ -49,8 +54,11 @@ type Verdict struct {
 // it, and the window of the timeline it judged (From to To; zero: from its
 // first evidence to its last).
 type Problem struct {
-	Message  string
+	// Message says what failed, for a person.
+	Message string
+	// Evidence are the events that show the failure.
 	Evidence []timeline.Event
+	// From and To bound the window the rule judged (zero: first to last evidence).
 	From, To time.Time
 }
 
@@ -58,8 +66,10 @@ type Problem struct {
 // to which it is complete, and what a mechanism derives from the events,
 // once for all of its rules (Facts).
 type Judging struct {
+	// Events are the timeline's events, in order.
 	Events []timeline.Event
-	End    time.Time
+	// End is the instant up to which the timeline is complete.
+	End time.Time
 	// Start is the instant evidence offsets count from: the simulator's
 	// epoch for a simulated run, the recording's start for a live one.
 	Start time.Time

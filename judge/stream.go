@@ -11,7 +11,9 @@ import (
 // read one event at a time: a Stream feeds it every event and, at the end,
 // hands its Facts to the rules, so that the events need not be kept.
 type Online struct {
+	// Key is what the facts are filed under, the Facts key their rules read.
 	Key any
+	// New returns a fresh Reader, one per stream.
 	New func() Reader
 	// Grows says what the readers keep grows with, when they keep, along
 	// the timeline, the changes their rules look back along (each write of
@@ -35,6 +37,7 @@ func Fold[T any](o Online, events []timeline.Event) T {
 
 // Reader derives facts from a timeline's events, in order.
 type Reader interface {
+	// Read takes the timeline's next event.
 	Read(e timeline.Event)
 	// Facts is what the rules get, under the Online's Key, once every
 	// event has been read.
@@ -44,7 +47,9 @@ type Reader interface {
 // Rulebook is what judges one mechanism's timelines: its rules, the facts
 // they read online, and the same rules given slack for a recording's lag.
 type Rulebook struct {
-	Rules  []Rule
+	// Rules are the mechanism's rules.
+	Rules []Rule
+	// Online are the kinds of facts the rules read, each derived one event at a time.
 	Online []Online
 	// Tolerant is the rulebook with d of slack on its deadlines, as a
 	// real-time recording needs (the recorder's latency, the API server's
@@ -84,6 +89,7 @@ type Stream struct {
 // offsets count from: it may then judge as the events pass, keeping
 // nothing of them.
 type Streaming interface {
+	// Streaming is told, before the first event, where the stream's offsets count from.
 	Streaming(start time.Time)
 }
 

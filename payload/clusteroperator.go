@@ -61,7 +61,10 @@ func (p *Payload) ClusterOperators() []ClusterOperator {
 }
 
 // Ref names a namespaced object.
-type Ref struct{ Namespace, Name string }
+type Ref struct {
+	// Namespace and Name are the object's.
+	Namespace, Name string
+}
 
 // String is namespace/name, as the annotation writes it.
 func (r Ref) String() string { return r.Namespace + "/" + r.Name }

@@ -17,8 +17,10 @@ type Manifest struct {
 	Line  int    // the file's line where the object starts, from 1
 	Seq   int    // the object's place in the sweep: Payload.Manifests[Seq]
 
+	// APIVersion, Kind, Namespace and Name are the object's, as the manifest gives them.
 	APIVersion, Kind, Namespace, Name string
-	Object                            *unstructured.Unstructured
+	// Object is the object as read: the payload's own, shared.
+	Object *unstructured.Unstructured
 
 	// RunLevel and Component come from a file name of the form
 	// 0000_<runlevel>_<component>_<rest> ("50" and "example-operator" for

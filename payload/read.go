@@ -33,6 +33,7 @@ type Payload struct {
 
 // Ignored is an entry of the directory the sweep does not take.
 type Ignored struct {
+	// Name is the entry's name in the payload directory.
 	Name   string
 	Dir    bool   // a subdirectory
 	Known  bool   // a file every payload may carry besides manifests
@@ -41,8 +42,10 @@ type Ignored struct {
 
 // Problem is a document, or a whole file, that holds no object.
 type Problem struct {
-	File    string
-	Line    int // the file's line the problem is on, from 1
+	// File is the file's name in the payload directory.
+	File string
+	Line int // the file's line the problem is on, from 1
+	// Message says what is wrong and what to do about it.
 	Message string
 }
 

@@ -12,6 +12,7 @@ import (
 
 // Options say how to start one process.
 type Options struct {
+	// Argv is the command line: the executable, then its arguments.
 	Argv []string
 	// Env is added to opcert's environment (KUBECONFIG, OPCERT_NAME...).
 	Env []string

@@ -57,9 +57,13 @@ type Judgement struct {
 // reaction bound, as the report states them, its rules, and what it needs
 // recorded (nil: nothing is required of the recording's writers).
 type Judged struct {
+	// Mechanism is the mechanism's name, as the report states it.
 	Mechanism string
-	Reaction  time.Duration
-	Book      judge.Rulebook
+	// Reaction is the mechanism's reaction bound, as the report states it.
+	Reaction time.Duration
+	// Book is the mechanism's rulebook.
+	Book judge.Rulebook
+	// Recording is what the mechanism needs recorded; nil: nothing.
 	Recording *Recording
 }
 

@@ -24,6 +24,7 @@ const (
 type Source interface {
 	// Next returns the next event, or io.EOF after the last.
 	Next() (timeline.Event, error)
+	// Format names the format the source reads: FormatJSONL or FormatKubectl.
 	Format() string
 }
 

@@ -46,9 +46,10 @@ type Options struct {
 	// what a user with rights in that namespace only may list and watch.
 	Namespace string
 	// Lost, if set, is told of each recording gap as it opens (the kind,
-	// and why), and Resumed as it closes: a recording that has lost its
-	// cluster says so while it waits for it.
-	Lost    func(kind, why string)
+	// and why): a recording that has lost its cluster says so while it
+	// waits for it.
+	Lost func(kind, why string)
+	// Resumed, if set, is told of each recording gap as it closes.
 	Resumed func(kind string)
 }
 

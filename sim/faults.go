@@ -58,7 +58,8 @@ type APIFault struct {
 	// Role is the role of the actors whose calls fail; Actor, if set, is
 	// the one actor of it whose calls fail (else every actor of Role).
 	Role, Actor string
-	Calls       Calls
+	// Calls are which calls fail: Reads, Writes or both.
+	Calls Calls
 	// Kinds, if set, are the only kinds whose calls fail (a list's kind
 	// is its items'); the role's calls on other kinds succeed, so that an
 	// operator whose writes to its operands are refused can still report

@@ -26,7 +26,9 @@ import (
 
 // Watch says which writes wake an actor: every object of a kind, or one name.
 type Watch struct {
-	GVK  schema.GroupVersionKind
+	// GVK is the watched kind.
+	GVK schema.GroupVersionKind
+	// Name, if set, is the one object of the kind watched (else every one).
 	Name string
 	// Map, if set, turns a watched write into the requests to reconcile, as
 	// controller-runtime's handler.EnqueueRequestsFromMapFunc does, for an
@@ -43,10 +45,14 @@ type Watch struct {
 // scheduler's clock and talk to the API server through a Client from
 // Scheduler.Client, so that its writes are recorded and wake the watchers.
 type Actor struct {
-	Name       string
-	Role       string
+	// Name names the actor on the timeline and in faults.
+	Name string
+	// Role is the role the actor plays in its mechanism.
+	Role string
+	// Reconciler is what the scheduler calls with the actor's requests.
 	Reconciler reconcile.Reconciler
-	Watches    []Watch
+	// Watches are the writes that wake the actor.
+	Watches []Watch
 	// Initial requests are reconciled when the actor starts or reconnects,
 	// as an informer's first list would.
 	Initial []reconcile.Request

@@ -27,8 +27,10 @@ const (
 // WallClockError is a condition stamped by a subject with a time that is not
 // the run's.
 type WallClockError struct {
+	// Actor made the write, to Object's Condition.
 	Actor, Object, Condition string
-	Stamp, Now               time.Time
+	// Stamp is the time the subject wrote, Now the run's clock at that write.
+	Stamp, Now time.Time
 }
 
 // Error says who stamped which condition, and how far from the run's time.

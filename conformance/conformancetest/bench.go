@@ -30,6 +30,7 @@ func Builtins(mechanism string) []*scenarios.Scenario {
 
 // Totals are what a benchmark's runs of one scenario added up to.
 type Totals struct {
+	// Runs is how many runs were played and Calls how many API calls they made.
 	Runs, Calls int
 	Wall, Floor time.Duration // Floor: calls x each run's median call
 }

@@ -20,9 +20,12 @@ import (
 // GoldenTimeline is a built-in scenario's golden timeline (testdata/golden
 // of the test package) and the instant its run ended.
 type GoldenTimeline struct {
-	Name   string
+	// Name is the built-in scenario's name.
+	Name string
+	// Events are the golden timeline's events, in order.
 	Events []timeline.Event
-	End    time.Time
+	// End is the instant the golden run ended.
+	End time.Time
 }
 
 // GoldenTimelines reads the golden timelines of the test package kept

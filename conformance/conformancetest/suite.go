@@ -45,6 +45,7 @@ type Suite struct {
 
 // Broken is a broken subject of a role failing a rule in a built-in.
 type Broken struct {
+	// Role and Subject name the broken subject, Scenario the built-in it fails and Rule the rule's ID.
 	Role, Subject, Scenario, Rule string
 }
 

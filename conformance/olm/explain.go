@@ -195,33 +195,45 @@ func (in *explainInput) add(u *unstructured.Unstructured) {
 // Explanation is what opcert olm explain prints (-o json|yaml: stable
 // lowerCamelCase names).
 type Explanation struct {
+	// Reading is how Upgradeable expressions were read: holds or blocks (--reading).
 	Reading string `json:"reading"`
-	Blocked bool   `json:"blocked"`
+	// Blocked is true when at least one CR blocks the upgrade: the gate is closed.
+	Blocked bool `json:"blocked"`
 	// Uncalculated are the expressions that could not be calculated (one
 	// that does not parse or names no condition annotation of the seed, or
 	// an Upgradeable one that is Unknown over a CR), each once: they block
 	// nothing (002 §Test Plan), so a gate not blocked with any of them is
 	// said to be not calculated, never open.
-	Uncalculated []string    `json:"uncalculated,omitempty"`
-	CRs          []CRVerdict `json:"crs"`
+	Uncalculated []string `json:"uncalculated,omitempty"`
+	// CRs are the verdicts on the CRs read, one each.
+	CRs []CRVerdict `json:"crs"`
 }
 
 // CRVerdict is one CR's expressions and what they make of it.
 type CRVerdict struct {
-	Kind        string      `json:"kind"`
-	Namespace   string      `json:"namespace,omitempty"`
-	Name        string      `json:"name"`
+	// Kind is the CR's kind, as its CRD names it.
+	Kind string `json:"kind"`
+	// Namespace is the CR's; empty for a cluster-scoped CR.
+	Namespace string `json:"namespace,omitempty"`
+	// Name is the CR's name.
+	Name string `json:"name"`
+	// Expressions are the CR's condition annotations' expressions and their values.
 	Expressions []ExprValue `json:"expressions,omitempty"`
-	Blocks      bool        `json:"blocks"`
-	Reasons     []string    `json:"reasons,omitempty"`
-	Note        string      `json:"note,omitempty"`
+	// Blocks is true when the CR's Upgradeable expression blocks the upgrade.
+	Blocks bool `json:"blocks"`
+	// Reasons are what the CR is listed with: the blocking expression first, then the True conditions its Important expression names.
+	Reasons []string `json:"reasons,omitempty"`
+	// Note says why the CR has no expressions (it does not opt in); empty otherwise.
+	Note string `json:"note,omitempty"`
 }
 
 // ExprValue is one annotation's expression over a CR.
 type ExprValue struct {
-	Annotation string            `json:"annotation"` // Upgradeable or Important
-	Expression string            `json:"expression"`
-	Value      string            `json:"value,omitempty"` // True, False, Unknown
+	Annotation string `json:"annotation"` // Upgradeable or Important
+	// Expression is the annotation's text as the CR carries it.
+	Expression string `json:"expression"`
+	Value      string `json:"value,omitempty"` // True, False, Unknown
+	// Error says why the expression could not be calculated; empty when it was.
 	Error      string            `json:"error,omitempty"`
 	Conditions map[string]string `json:"conditions,omitempty"` // each named type: its status, "missing" if absent
 }

@@ -14,8 +14,9 @@ type Config struct {
 	Name      string // the ClusterOperator it owns
 	Namespace string // where its operands run, and the admin's ConfigMap
 	Version   string // what it runs, and so what its operands must run
-	Operands  []Operand
-	Nodes     []string // where a DaemonSet must have a pod
+	// Operands are the workloads it rolls out, in order.
+	Operands []Operand
+	Nodes    []string // where a DaemonSet must have a pod
 	// AdminConfigMap, in Namespace, holds under key upgradeBlocker what the
 	// administrator must fix before an upgrade (default Name-admin).
 	AdminConfigMap string
@@ -38,7 +39,8 @@ type Config struct {
 
 // Operand is a workload the operator rolls out.
 type Operand struct {
-	Kind     string // "Deployment" or "DaemonSet"
+	Kind string // "Deployment" or "DaemonSet"
+	// Name is the workload's, in Namespace.
 	Name     string
 	Replicas int // a Deployment's
 }

@@ -40,7 +40,9 @@ type owned struct {
 // Aggregator keeps one operator's Probe: its spec equal to what its owned
 // CRDs' annotations say, its status what their CRs' conditions say.
 type Aggregator struct {
+	// Client writes the Probe (through the manager's cache).
 	Client client.Client
+	// Reader reads straight from the API server, bypassing the cache.
 	Reader client.Reader
 	// Probe is the Probe's key: the operator's CSV, in its namespace.
 	Probe client.ObjectKey

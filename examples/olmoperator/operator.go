@@ -38,9 +38,9 @@ type Options struct {
 	// Namespace and Name are its own namespace and its CSV's name, which
 	// its Probe and its OperatorCondition take.
 	Namespace, Name string
-	// Kinds are the kinds of its CRs; Namespaces where they are (empty:
-	// every namespace).
-	Kinds      []schema.GroupVersionKind
+	// Kinds are the kinds of its CRs.
+	Kinds []schema.GroupVersionKind
+	// Namespaces are where its CRs are (empty: every namespace).
 	Namespaces []string
 	// Channel is how it tells OLM: ChannelCRs (the default), ChannelProbe
 	// or ChannelOperatorCondition.

@@ -40,7 +40,8 @@ type Options struct {
 	// operator that only counts replicas does, so that a cluster missing
 	// such a pod is Available False where ADR027 says Unknown.
 	IgnoreUnknown bool
-	Log           *slog.Logger
+	// Log is where it logs; nil: slog.Default().
+	Log *slog.Logger
 }
 
 // Operator reconciles SampleClusters: informers on the clusters, their

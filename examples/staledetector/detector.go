@@ -30,8 +30,11 @@ var watched = map[configv1.ClusterStatusConditionType]bool{
 
 // Detector challenges and marks stale ClusterOperators on its clock.
 type Detector struct {
-	Client                       client.Client
-	Reader                       client.Reader
+	// Client writes the ClusterOperators' status (through the manager's cache).
+	Client client.Client
+	// Reader reads straight from the API server, bypassing the cache.
+	Reader client.Reader
+	// ChallengeAfter is how long a ClusterOperator may stay still before it is challenged, UnknownAfter how long after that its conditions turn Unknown.
 	ChallengeAfter, UnknownAfter time.Duration
 	Silence                      time.Duration // stated in the mark's text
 	// Clock is where every time it reads and writes comes from; nil is

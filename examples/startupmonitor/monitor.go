@@ -32,15 +32,23 @@ const (
 
 // Config is what the monitor watches and where.
 type Config struct {
-	Operand        string // kube-apiserver
-	Revision       int
-	Timeout        time.Duration
-	Interval       time.Duration
-	Manifest       string // its own manifest
-	ManifestsDir   string
-	ResourcesDir   string
-	LockFile       string
+	Operand string // kube-apiserver
+	// Revision is the revision the monitor watches start up.
+	Revision int
+	// Timeout is how long the operand may take to become healthy before the monitor falls back.
+	Timeout time.Duration
+	// Interval is how often the monitor looks.
+	Interval time.Duration
+	Manifest string // its own manifest
+	// ManifestsDir is the kubelet's static pod manifests directory.
+	ManifestsDir string
+	// ResourcesDir holds the revisions' directories and the last-known-good link.
+	ResourcesDir string
+	// LockFile is the installer's lock, which the monitor takes while it falls back.
+	LockFile string
+	// TerminationLog is the operand's termination.log, which says why it exited.
 	TerminationLog string
+	// HealthURL is the operand's health endpoint (its /healthz and /readyz).
 	HealthURL      string
 	Namespace, Pod string // the operand's mirror pod
 }

@@ -12,13 +12,17 @@ import (
 
 // Config is what to install and where.
 type Config struct {
-	Operand      string // kube-apiserver
+	Operand string // kube-apiserver
+	// Revision is the revision to install.
 	Revision     int
 	SourceDir    string // the revision's files: <operand>-pod.yaml, <operand>-startup-monitor-pod.yaml, configmaps/...
 	ResourcesDir string // where <operand>-pod-<revision>/ goes
+	// ManifestsDir is the kubelet's static pod manifests directory, where the manifests go.
 	ManifestsDir string
-	LockFile     string
-	Interval     time.Duration
+	// LockFile is the lock the installer holds while it installs, shared with the startup monitor.
+	LockFile string
+	// Interval is how often the installer looks at a held lock.
+	Interval time.Duration
 }
 
 // Install installs the revision under the lock: its resource directory,

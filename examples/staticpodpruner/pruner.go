@@ -14,7 +14,8 @@ import (
 type Config struct {
 	Operand      string // kube-apiserver
 	ResourcesDir string // holds <operand>-pod-<N>/ and the link last-known-good
-	Keep         int
+	// Keep is how many of the newest revisions are kept (the last-known-good one always is).
+	Keep int
 }
 
 // Prune deletes every revision's resource directory but the newest Keep

@@ -22,6 +22,7 @@ const (
 
 // Level is what a pod runs, or what an operand's spec asks for.
 type Level struct {
+	// Version is the operand version, as the operator's versions name it.
 	Version string
 	// Config names a configuration of the operand (a generation or a
 	// hash); "" when there is none to roll out.
@@ -30,9 +31,11 @@ type Level struct {
 
 // Pod is one pod of an operand.
 type Pod struct {
+	// Name is the pod's name.
 	Name string
 	Node string // where it runs; what a DaemonSet's pods are counted by
 	Level
+	// Ready is the pod's Ready condition: it serves.
 	Ready bool
 	// Since is when the pod last changed: started, or turned ready or not
 	// ready. A change of a pod at the target is progress of the rollout.
@@ -41,6 +44,7 @@ type Pod struct {
 
 // Operand is one workload of the operator as observed.
 type Operand struct {
+	// Kind is the workload's kind (Deployment or DaemonSet).
 	Kind     Kind
 	Name     string   // unique among the operands: its entry in versions
 	Replicas int      // Deployment: the replicas it must run
@@ -53,7 +57,8 @@ type Operand struct {
 	// a restarted operator knows how long the operand has been moving;
 	// with it and every Pod.Since zero, the operand is never found stuck.
 	Updated time.Time
-	Pods    []Pod
+	// Pods are the operand's pods as observed.
+	Pods []Pod
 }
 
 // ApplyError is what the operator hit when it last wrote its operands or
@@ -76,12 +81,14 @@ type Input struct {
 	// Status is its ClusterOperator's status as it stands: the operator
 	// keeps its memory there (which versions it reached, whether it was
 	// rolling out), so a restarted operator carries on where it stopped.
-	Status   configv1.ClusterOperatorStatus
+	Status configv1.ClusterOperatorStatus
+	// Operands are the operator's workloads as observed.
 	Operands []Operand
 	// Config is the configuration the operands must run ("" for none).
 	Config     string
 	ApplyError *ApplyError // nil when the last apply succeeded
-	Blockers   []Blocker
+	// Blockers are what the administrator must fix before an upgrade; none: upgradeable.
+	Blockers []Blocker
 	// FirstLook is set by the adapter on the first look of a process (a
 	// start or a restart). The reference decides nothing from it, as it
 	// keeps its memory in its status; the flaw ProgressingAtRest does.
@@ -90,8 +97,11 @@ type Input struct {
 
 // Spec is an operand spec to write: the level the operand must run.
 type Spec struct {
-	Kind  Kind
-	Name  string
+	// Kind is the workload's kind.
+	Kind Kind
+	// Name is the workload's name, in the operator's namespace.
+	Name string
+	// Level is what the workload's pods must run.
 	Level Level
 }
 

@@ -49,7 +49,8 @@ type Options struct {
 	// Deployment is set, the version is read from that Deployment (the
 	// operator's own) at each look, and the operator does nothing while it
 	// is absent: it is not deployed yet.
-	Version    string
+	Version string
+	// Deployment, when set, is the operator's own Deployment, its Version read from it.
 	Deployment *types.NamespacedName
 	// Operands are the workloads it rolls out.
 	Operands []Workload
@@ -64,13 +65,17 @@ type Options struct {
 	// StuckAfter, Degraded and Flaws are the core's (Params); zero values
 	// take its defaults.
 	StuckAfter time.Duration
-	Degraded   configv1.ClusterStatusConditionType
-	Flaws      []Flaw
+	// Degraded is the condition type failures are reported on (Params).
+	Degraded configv1.ClusterStatusConditionType
+	// Flaws are the deliberate departures of a broken subject (Params); none for the reference.
+	Flaws []Flaw
 }
 
 // Workload is an operand as the operator declares it.
 type Workload struct {
-	Kind     Kind
+	// Kind is the workload's kind.
+	Kind Kind
+	// Name is the workload's name, unique among the operands.
 	Name     string
 	Replicas int // a Deployment's
 }

@@ -42,7 +42,8 @@ type State struct {
 	WaitingSince time.Time
 	// Failure is a manifest the cluster refused, set by Refused.
 	Failure *Failure
-	Status  configv1.ClusterVersionStatus
+	// Status is the ClusterVersion status as last written: history, conditions, desired.
+	Status configv1.ClusterVersionStatus
 }
 
 // Failure is a manifest the cluster refused to take.
@@ -54,7 +55,8 @@ type Failure struct {
 	// Message is the cluster's answer, a clause: "the resource type
 	// NetworkConfig has not been installed on the server".
 	Message string
-	At      time.Time
+	// At is when the cluster refused the manifest.
+	At time.Time
 }
 
 // Cluster is what Step reads of the cluster, as the adapter last saw it.

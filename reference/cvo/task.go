@@ -36,7 +36,8 @@ type Ref struct {
 	// payload does not hold it (it may still be on the cluster).
 	Index int
 	// File is the Deployment's manifest file, empty when not in the payload.
-	File            string
+	File string
+	// Namespace and Name are the Deployment's.
 	Namespace, Name string
 }
 

@@ -12,6 +12,7 @@ import (
 // Blocker is a ClusterOperator that reports Upgradeable=False, with what
 // must be fixed (001 §What should an operator report, honored by components 4).
 type Blocker struct {
+	// Name is the ClusterOperator's, Reason and Message its Upgradeable condition's.
 	Name, Reason, Message string
 }
 
@@ -69,7 +70,9 @@ func said(msg string) string {
 // Upgradeable=False (001 §What should an operator report, guarantees to
 // components 3).
 type Refusal struct {
-	Version  string
+	// Version is the version the refused upgrade asked for.
+	Version string
+	// Blockers are the ClusterOperators that refuse it, by name.
 	Blockers []Blocker
 }
 

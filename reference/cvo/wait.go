@@ -55,7 +55,8 @@ type Wait struct {
 	Message string
 	// Detail says why, from the live object or the payload.
 	Detail string
-	Fail   Fail
+	// Fail is when the wait turns into the upgrade's failure.
+	Fail Fail
 }
 
 // check returns why the sweep must wait at tasks[i], a ClusterOperator task,

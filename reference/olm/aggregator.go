@@ -29,7 +29,8 @@ type AggregatorOptions struct {
 	// Namespaces are the target namespaces whose CRs count, as the client
 	// names them.
 	Namespaces []string
-	Reading    Reading
+	// Reading is what an Upgradeable expression states; empty: ReadingHolds.
+	Reading Reading
 	// Flaw is "" for the reference.
 	Flaw AggregatorFlaw
 }

@@ -37,18 +37,22 @@ const (
 // Upgrade is an Upgrade's spec: from the current CSV to the new one,
 // through a gate.
 type Upgrade struct {
+	// From and To name the current CSV and the one the upgrade goes to.
 	From, To string
-	Gate     Profile
+	// Gate is what the gate reads to decide: the Probe or the OperatorCondition.
+	Gate Profile
 }
 
 // UpgradeStatus is what the gate writes to an Upgrade.
 type UpgradeStatus struct {
+	// Phase is PhasePending or PhaseSucceeded; Reason and Message say why.
 	Phase, Reason, Message string
 }
 
 // OperatorCondition is what the gate reads of an OperatorCondition
 // (operators.coreos.com/v2).
 type OperatorCondition struct {
+	// Generation is metadata.generation, which a condition's observedGeneration must match.
 	Generation int64
 	Overrides  []metav1.Condition // spec.overrides
 	Conditions []metav1.Condition // status.conditions
@@ -57,7 +61,9 @@ type OperatorCondition struct {
 // Gated is what the gate reads for one Upgrade: the Probe and the
 // OperatorCondition named after its From, nil when absent.
 type Gated struct {
-	Probe             *probe.Probe
+	// Probe is the Probe named after the Upgrade's From; nil when absent.
+	Probe *probe.Probe
+	// OperatorCondition is the one named after the Upgrade's From; nil when absent.
 	OperatorCondition *OperatorCondition
 }
 

@@ -18,7 +18,8 @@ type CRD struct {
 	// Group, Version (the storage version) and Kind are the kind of its CRs;
 	// Plural names them in the Probe's status ("foos").
 	Group, Version, Kind, Plural string
-	Annotations                  map[string]string
+	// Annotations are the CRD's, where the condition annotations are read from.
+	Annotations map[string]string
 }
 
 // GVK is the kind of the CRD's CRs, at its storage version.
@@ -69,7 +70,8 @@ type Resource struct {
 	// none or it does not parse (then the resource blocks nothing: it
 	// cannot be calculated); UpgradeableText is the expression as written,
 	// the reason a blocking CR gives.
-	Upgradeable     expr.Expr
+	Upgradeable expr.Expr
+	// UpgradeableText is the Upgradeable expression as written.
 	UpgradeableText string
 	// Important holds the condition types the Important expression names,
 	// nil when there is none or it does not parse.

@@ -21,17 +21,24 @@ import (
 
 // Condition is what the operator reports for one condition type.
 type Condition struct {
-	Type    configv1.ClusterStatusConditionType
-	Status  configv1.ConditionStatus
-	Reason  string
+	// Type is the condition type.
+	Type configv1.ClusterStatusConditionType
+	// Status is True, False or Unknown.
+	Status configv1.ConditionStatus
+	// Reason is a CamelCase word for why.
+	Reason string
+	// Message says why for a person.
 	Message string
 }
 
 // Operator is a controller-runtime Reconciler for its own ClusterOperator.
 type Operator struct {
-	Client      client.Client
-	Clock       clock.PassiveClock
-	Name        string // the ClusterOperator it owns
+	// Client writes the ClusterOperator's status.
+	Client client.Client
+	// Clock is where the operator's times come from (the run's clock).
+	Clock clock.PassiveClock
+	Name  string // the ClusterOperator it owns
+	// AnswerDelay is how long after someone else changes its conditions the operator puts them back.
 	AnswerDelay time.Duration
 	// Compare decides whether the live conditions already say what the
 	// operator wants; nil compares status, reason and message.

@@ -34,16 +34,21 @@ const (
 
 // Cluster is what the operator reads of a SampleCluster.
 type Cluster struct {
+	// Namespace and Name are the SampleCluster's.
 	Namespace, Name string
-	UID             types.UID
+	// UID is the SampleCluster's, which its workloads' owner references carry.
+	UID types.UID
 	// Command is the operator-command annotation.
 	Command string
-	Spec    Spec
+	// Spec is the SampleCluster's spec as read.
+	Spec Spec
 }
 
 // Spec is a SampleCluster's spec (fixtures/sampleclusters.crd.yaml).
 type Spec struct {
-	Roles            []Role           `json:"roles,omitempty"`
+	// Roles are the workloads the cluster asks for, in order; none: nothing to run.
+	Roles []Role `json:"roles,omitempty"`
+	// ClusterOperation is how an admin pauses or stops the cluster through its spec.
 	ClusterOperation ClusterOperation `json:"clusterOperation,omitzero"`
 	// Broken, when non-empty, is why the operator cannot render the
 	// cluster: its reconcile fails with it.
@@ -52,16 +57,21 @@ type Spec struct {
 
 // Role is one workload the operator owns.
 type Role struct {
-	Name     string `json:"name"`
-	Kind     Kind   `json:"kind"`
-	Replicas int32  `json:"replicas,omitempty"`
+	// Name is the role's; its workload is named <cluster>-<role>.
+	Name string `json:"name"`
+	// Kind is the workload's kind (StatefulSet, Deployment or DaemonSet).
+	Kind Kind `json:"kind"`
+	// Replicas is the workload's spec.replicas; a DaemonSet ignores it.
+	Replicas int32 `json:"replicas,omitempty"`
 }
 
 // ClusterOperation is operator-rs's spec.clusterOperation
 // (commons/cluster_operation.rs).
 type ClusterOperation struct {
+	// ReconciliationPaused stops the operator changing the cluster's workloads.
 	ReconciliationPaused bool `json:"reconciliationPaused,omitempty"`
-	Stopped              bool `json:"stopped,omitempty"`
+	// Stopped scales the cluster's workloads to 0 replicas.
+	Stopped bool `json:"stopped,omitempty"`
 }
 
 // Paused says the operator writes nothing to the cluster's workloads: the
@@ -93,6 +103,7 @@ const (
 
 // Workload is an owned workload as the operator wants it.
 type Workload struct {
+	// Kind is the workload's kind.
 	Kind Kind
 	// Name is <cluster>-<role>.
 	Name, Role string

@@ -11,12 +11,19 @@ import (
 // them (004 §Set Status Conditions Only's examples): metav1.Condition has
 // no lastProbeTime, so the type is this package's.
 type Condition struct {
-	Type               string                 `json:"type"`
-	Status             metav1.ConditionStatus `json:"status"`
-	LastProbeTime      metav1.Time            `json:"lastProbeTime,omitzero"`
-	LastTransitionTime metav1.Time            `json:"lastTransitionTime,omitzero"`
-	Reason             string                 `json:"reason,omitempty"`
-	Message            string                 `json:"message,omitempty"`
+	// Type is the condition's type (Available, Progressing, Degraded, Paused, Stopped).
+	Type string `json:"type"`
+	// Status is True, False or Unknown.
+	Status metav1.ConditionStatus `json:"status"`
+	// LastProbeTime is when the operator last wrote the conditions; zero in
+	// the operator-rs profile, which has none.
+	LastProbeTime metav1.Time `json:"lastProbeTime,omitzero"`
+	// LastTransitionTime is when Status last changed.
+	LastTransitionTime metav1.Time `json:"lastTransitionTime,omitzero"`
+	// Reason is a CamelCase word for why the condition has its status.
+	Reason string `json:"reason,omitempty"`
+	// Message says why for a person; empty when there is nothing to say.
+	Message string `json:"message,omitempty"`
 }
 
 // The condition types of 004 §Implementation details, and operator-rs's
@@ -71,11 +78,13 @@ const (
 // merge of them: its status, reason, and the pods the row's message names
 // with the phases seen among them.
 type Verdict struct {
+	// Status is the row's condition status.
 	Status metav1.ConditionStatus
+	// Reason is the row's reason.
 	Reason string
-	// Pods are the offending pods' names, sorted; Phases the phases seen
-	// among them, Unknown before Failed.
-	Pods   []string
+	// Pods are the offending pods' names, sorted.
+	Pods []string
+	// Phases are the phases seen among Pods, Unknown before Failed.
 	Phases []corev1.PodPhase
 	// text is the row's Example Message, placeholders and all.
 	text string

@@ -11,12 +11,14 @@ import (
 // ClusterState is what the operator decides a SampleCluster's status
 // from, and who decides.
 type ClusterState struct {
+	// Cluster is the SampleCluster as read.
 	Cluster Cluster
 	// Workloads are the cluster's, one per role in the spec's order, as
 	// observed after the reconcile's writes; a role whose workload does
 	// not exist counts as a workload with none of its replicas.
 	Workloads []WorkloadState
-	Profile   Profile
+	// Profile is the design the status is decided by (the seed or operator-rs).
+	Profile Profile
 	// Flaw is "" for the reference.
 	Flaw Flaw
 }

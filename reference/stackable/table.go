@@ -19,13 +19,17 @@ const (
 
 // Pod is what the table reads of a pod: its name and status.phase.
 type Pod struct {
-	Name  string
+	// Name is the pod's name.
+	Name string
+	// Phase is the pod's status.phase.
 	Phase corev1.PodPhase
 }
 
 // WorkloadState is what the table reads of one owned workload.
 type WorkloadState struct {
+	// Kind is the workload's kind.
 	Kind Kind
+	// Name is the workload's name, <cluster>-<role>.
 	Name string
 	// Replicas is spec.replicas (StatefulSet, Deployment) or
 	// status.desiredNumberScheduled (DaemonSet); AvailableReplicas is
@@ -41,6 +45,7 @@ type WorkloadState struct {
 
 // Conditions are the table's three workload-derived rows.
 type Conditions struct {
+	// Available, Progressing and Degraded are the rows of their condition types.
 	Available, Progressing, Degraded Verdict
 }
 

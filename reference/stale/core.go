@@ -69,8 +69,10 @@ const (
 
 // Memory is what the detector remembers of one ClusterOperator.
 type Memory struct {
-	Phase        Phase
-	MovedAt      time.Time // last instant the operator showed it was alive
+	// Phase is where the ClusterOperator is in the challenge cycle.
+	Phase   Phase
+	MovedAt time.Time // last instant the operator showed it was alive
+	// ChallengedAt is when the detector last wrote its challenge; Unknown is due UnknownAfter later.
 	ChallengedAt time.Time
 	// Seen are the watched conditions as last seen or written by the detector.
 	Seen []configv1.ClusterOperatorStatusCondition
@@ -81,7 +83,8 @@ type Memory struct {
 // Decision is what Step wants done.
 type Decision struct {
 	// Write is the full new condition list, nil when nothing is to be written.
-	Write  []configv1.ClusterOperatorStatusCondition
+	Write []configv1.ClusterOperatorStatusCondition
+	// Memory is what the detector remembers of the ClusterOperator after this step.
 	Memory Memory
 	// Next is when to look again; zero means only a change is worth a look.
 	Next time.Time

@@ -17,8 +17,11 @@ import (
 // again at Step's deadline. It is a controller-runtime Reconciler; time
 // comes only from Clock.
 type Detector struct {
+	// Client reads the ClusterOperator and writes its status.
 	Client client.Client
-	Clock  clock.PassiveClock
+	// Clock is where the detector's times come from (the run's clock).
+	Clock clock.PassiveClock
+	// Params are the challenge and Unknown delays; see DefaultParams.
 	Params Params
 	// Decide is the decision core; nil means Step. Certification runs swap
 	// in deliberately broken cores to prove that each rule can fail.

@@ -14,6 +14,7 @@ import (
 // Backoff is the delay between a fallback and the retry of its revision:
 // First, doubled for each earlier retry of that revision, at most Max.
 type Backoff struct {
+	// First is the delay before the first retry, Max the cap of its doubling.
 	First, Max time.Duration
 }
 
@@ -28,6 +29,7 @@ func (b Backoff) Delay(retries int) time.Duration {
 
 // OperatorParams are the operator's parameters.
 type OperatorParams struct {
+	// Backoff is the delay before a revision that fell back is retried.
 	Backoff Backoff
 	// NoRetry are the reasons after which a revision is never retried.
 	NoRetry []contract.Reason

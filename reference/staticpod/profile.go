@@ -19,10 +19,14 @@ const (
 // Profile holds the parameters of every role. A broken variant is a
 // profile with one field changed.
 type Profile struct {
-	Monitor   MonitorParams
+	// Monitor are the startup monitor's parameters.
+	Monitor MonitorParams
+	// Installer are the installer's parameters.
 	Installer InstallerParams
-	Operator  OperatorParams
-	Pruner    PrunerParams
+	// Operator are the operator's parameters.
+	Operator OperatorParams
+	// Pruner are the pruner's parameters.
+	Pruner PrunerParams
 }
 
 // Seed is seed 003 as decision 003 reads it. Each call returns fresh values,

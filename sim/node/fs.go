@@ -28,8 +28,11 @@ const (
 
 // Event is one change to a node's files.
 type Event struct {
-	Time   time.Time
-	Actor  string
+	// Time is when the change was made, on the run's clock.
+	Time time.Time
+	// Actor made the change.
+	Actor string
+	// Op is what was done: one of the Op constants.
 	Op     string
 	Path   string // node path changed (for a rename, the old one)
 	Target string // the new path of a rename, the node path a symlink points to

@@ -49,6 +49,7 @@ var Kinds = []Kind{Healthy, InvalidManifest, BadConfig, PortWaitTimeout,
 
 // Model is the behaviour of one revision. Zero durations take the defaults.
 type Model struct {
+	// Kind is how the revision behaves once run.
 	Kind Kind
 	// StartDelay is the time from the manifest's appearance to the first
 	// start (default 0: the kubelet watches the directory).

@@ -23,7 +23,8 @@ type State struct {
 
 // Check is one health check of a listening process.
 type Check struct {
-	Name       string // as kube-apiserver names it: "etcd", "poststarthook/<hook>"
+	Name string // as kube-apiserver names it: "etcd", "poststarthook/<hook>"
+	// OK is true when the check passes.
 	OK         bool
 	Reason     string // the error it gives when failing
 	ReadyzOnly bool   // on /readyz but not /healthz (post-start hooks, see Respond)
@@ -31,9 +32,11 @@ type Check struct {
 
 // Pod is the mirror pod's status.
 type Pod struct {
-	Exists       bool // false when the kubelet cannot read the manifest
-	Phase        corev1.PodPhase
-	Ready        bool // every check passes (the readiness probe reads /readyz)
+	Exists bool // false when the kubelet cannot read the manifest
+	// Phase is the mirror pod's status.phase.
+	Phase corev1.PodPhase
+	Ready bool // every check passes (the readiness probe reads /readyz)
+	// RestartCount is the container's starts so far less the first (State.Starts - 1).
 	RestartCount int32
 }
 

@@ -90,10 +90,14 @@ const (
 // the API group (empty for the core group and for non-API kinds), so that
 // kinds of the same name in different groups stay apart.
 type ObjectRef struct {
-	Kind      string `json:"kind"`
-	Group     string `json:"group,omitempty"`
+	// Kind is the object's kind ("ClusterOperator"), or a non-API kind ("File", "Process").
+	Kind string `json:"kind"`
+	// Group is the kind's API group; empty for the core group and non-API kinds.
+	Group string `json:"group,omitempty"`
+	// Namespace is the object's, run prefix stripped; empty when cluster-scoped.
 	Namespace string `json:"namespace,omitempty"`
-	Name      string `json:"name"`
+	// Name is the object's, run prefix stripped (a node path for a file).
+	Name string `json:"name"`
 }
 
 // String is "Kind/name" or "Kind/namespace/name": the group is left out, as
@@ -107,46 +111,66 @@ func (o ObjectRef) String() string {
 
 // Condition is one status condition as the API server stored it.
 type Condition struct {
-	Type               string    `json:"type"`
-	Status             string    `json:"status"`
-	Reason             string    `json:"reason,omitempty"`
-	Message            string    `json:"message,omitempty"`
+	// Type is the condition type.
+	Type string `json:"type"`
+	// Status is True, False or Unknown, as stored.
+	Status string `json:"status"`
+	// Reason is the condition's CamelCase reason.
+	Reason string `json:"reason,omitempty"`
+	// Message is the condition's message.
+	Message string `json:"message,omitempty"`
+	// LastTransitionTime is when Status last changed, as stored.
 	LastTransitionTime time.Time `json:"lastTransitionTime"`
 }
 
 // ConditionChange is one condition before and after a write; a nil side means
 // the condition was absent.
 type ConditionChange struct {
-	Type   string     `json:"type"`
+	// Type is the condition type that changed.
+	Type string `json:"type"`
+	// Before is the condition before the write; nil: absent.
 	Before *Condition `json:"before,omitempty"`
-	After  *Condition `json:"after,omitempty"`
+	// After is the condition after the write; nil: absent.
+	After *Condition `json:"after,omitempty"`
 }
 
 // FieldChange is one registered field of an object before and after a
 // write, each side the field's value as JSON text (object keys sorted); an
 // absent side means the field was absent, and JSON null that it was null.
 type FieldChange struct {
-	Path   string          `json:"path"`
+	// Path is the registered field's path in the object ("status.versions").
+	Path string `json:"path"`
+	// Before is the field's value before the write; empty: absent.
 	Before json.RawMessage `json:"before,omitempty"`
-	After  json.RawMessage `json:"after,omitempty"`
+	// After is the field's value after the write; empty: absent.
+	After json.RawMessage `json:"after,omitempty"`
 }
 
 // Event is one entry of a timeline.
 type Event struct {
-	Seq    int       `json:"seq"`
-	Time   time.Time `json:"time"`
-	Actor  string    `json:"actor"`
-	Role   string    `json:"role"`
-	Verb   string    `json:"verb"`
+	// Seq is the event's position on the timeline, from 1, which orders events of one instant.
+	Seq int `json:"seq"`
+	// Time is when the event happened: the run's clock (virtual or wall).
+	Time time.Time `json:"time"`
+	// Actor names who did it (a subject's instance, the scenario, the recorder).
+	Actor string `json:"actor"`
+	// Role is the actor's role in its mechanism, RoleScenario for the scenario's own steps; empty for the recorder's events.
+	Role string `json:"role"`
+	// Verb says what happened: one of the Verb constants.
+	Verb string `json:"verb"`
+	// Object is what it happened to.
 	Object ObjectRef `json:"object"`
 	// Target is where a rename or a symlink points (a node path).
-	Target     string            `json:"target,omitempty"`
+	Target string `json:"target,omitempty"`
+	// Conditions are the status conditions the write changed, by type.
 	Conditions []ConditionChange `json:"conditions,omitempty"`
 	// Fields are the changes to the fields registered for the object's kind,
 	// sorted by path.
 	Fields []FieldChange `json:"fields,omitempty"`
-	Detail string        `json:"detail,omitempty"`
-	Failed bool          `json:"failed,omitempty"`
+	// Detail says more, in words: a fault's error, how a file was written, a failure's cause.
+	Detail string `json:"detail,omitempty"`
+	// Failed is true when the API call was refused or failed: nothing changed.
+	Failed bool `json:"failed,omitempty"`
 	// Written is, for a write recorded from a live API server, when the
 	// server says it was made: the time of the field manager's entry in
 	// managedFields, to the second. Time is then when the recorder saw the

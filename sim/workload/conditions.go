@@ -25,18 +25,18 @@ const (
 // Rollout is what DeploymentConditions needs of a Deployment besides its
 // counts.
 type Rollout struct {
-	// Replicas and Generation are the Deployment's spec.replicas and
-	// metadata.generation.
-	Replicas   int32
+	// Replicas is the Deployment's spec.replicas.
+	Replicas int32
+	// Generation is the Deployment's metadata.generation.
 	Generation int64
 	// Deadline is spec.progressDeadlineSeconds (the API server defaults
 	// it to 600); nil or math.MaxInt32 means none, and no Progressing.
 	Deadline *int32
 	// ReplicaSet names the pods' current template's replica set,
-	// <deployment>-<hash>, and Created says the sync made its first pod:
-	// the replica set was created.
+	// <deployment>-<hash>.
 	ReplicaSet string
-	Created    bool
+	// Created is true when the sync made the replica set's first pod.
+	Created bool
 }
 
 // DeploymentConditions gives st (the new counts) the Available and

@@ -37,10 +37,11 @@ const DefaultNode = "node-0"
 
 // Options configure a Controller.
 type Options struct {
-	// Scheduler runs the controller; API is a direct client of the run's
-	// API server, which the controller uses through Scheduler.Client.
+	// Scheduler runs the controller.
 	Scheduler *sim.Scheduler
-	API       client.Client
+	// API is a direct client of the run's API server, which the
+	// controller uses through Scheduler.Client.
+	API client.Client
 	// Namespaces are the only ones it acts in, by the scenario's names.
 	Namespaces []string
 	// Nodes are the cluster's nodes, in order: a DaemonSet runs a pod on

@@ -22,10 +22,13 @@ const (
 
 // Pod is one of a workload's pods as the planner sees it.
 type Pod struct {
+	// Name is the pod's name.
 	Name string
+	// Node is the node it is bound to.
 	Node string
 	// Hash is the template hash it was made from (LabelTemplateHash).
-	Hash  string
+	Hash string
+	// Phase is its status.phase.
 	Phase corev1.PodPhase
 	// Ready is its Ready condition being True.
 	Ready bool
@@ -33,7 +36,9 @@ type Pod struct {
 
 // Spec is what a workload asks for, and where its pods may go.
 type Spec struct {
+	// Kind is the workload's kind.
 	Kind Kind
+	// Name is the workload's name.
 	Name string
 	// Replicas is a Deployment's or StatefulSet's spec.replicas.
 	Replicas int
@@ -42,18 +47,22 @@ type Spec struct {
 	// Parallel is a StatefulSet's podManagementPolicy Parallel: pods are
 	// created and deleted without waiting for each other.
 	Parallel bool
-	// Nodes are the cluster's nodes, in order; Held those that take no
-	// new pod and whose pods are never replaced (Controller.HoldNode).
+	// Nodes are the cluster's nodes, in order.
 	Nodes []string
-	Held  map[string]bool
+	// Held are the nodes of Nodes that take no new pod and whose pods
+	// are never replaced (Controller.HoldNode).
+	Held map[string]bool
 }
 
 // Action is one pod to delete (Delete), or to create (Create) on Node
 // from the current template.
 type Action struct {
+	// Delete names the pod to delete; empty for a creation.
 	Delete string
+	// Create names the pod to create; empty for a deletion.
 	Create string
-	Node   string
+	// Node is where the created pod goes.
+	Node string
 }
 
 // String is the action as the timeline shows it: delete pod, or create

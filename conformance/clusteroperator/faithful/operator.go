@@ -32,16 +32,19 @@ type Setup struct {
 	Namespace string // its operands'
 	// Self is its own Deployment: the version it runs is its pod
 	// template's; absent, it is not deployed yet and does nothing.
-	Self           types.NamespacedName
+	Self types.NamespacedName
+	// AdminConfigMap names the ConfigMap in Namespace whose data an admin blocks upgrades with.
 	AdminConfigMap string
-	Operands       []Operand
-	Nodes          []string      // a DaemonSet's
-	ReadyAfter     time.Duration // passed on to the operands, if set
+	// Operands are the workloads it rolls out, in order.
+	Operands   []Operand
+	Nodes      []string      // a DaemonSet's
+	ReadyAfter time.Duration // passed on to the operands, if set
 }
 
 // Operand is a workload the operator rolls out.
 type Operand struct {
-	Kind     string // Deployment or DaemonSet
+	Kind string // Deployment or DaemonSet
+	// Name is the workload's, in the Setup's Namespace.
 	Name     string
 	Replicas int // a Deployment's
 }

@@ -49,12 +49,22 @@ type Words struct {
 	// (version, what was refused): said at once. Empty: a refused write
 	// is failing only once the rollout has stalled, and the stall's
 	// detail names it (RefusedDetail, what was refused).
-	Refused, RefusedDetail             string
-	ReasonRefused                      string
-	Allowed                            string
-	ReasonInstalling, ReasonServing    string
-	ReasonDown, ReasonRolling          string
-	ReasonStalled, ReasonSteady        string
+	Refused, RefusedDetail string
+	// ReasonRefused is Failing's reason when Refused is said.
+	ReasonRefused string
+	// Allowed is Upgradeable's message when nothing blocks an upgrade.
+	Allowed string
+	// ReasonInstalling and ReasonServing are Available's reasons while
+	// installing and once serving.
+	ReasonInstalling, ReasonServing string
+	// ReasonDown is Available's reason when down, ReasonRolling
+	// Progressing's during a rollout.
+	ReasonDown, ReasonRolling string
+	// ReasonStalled and ReasonSteady are Progressing's when the rollout
+	// stalled and when nothing is rolling out.
+	ReasonStalled, ReasonSteady string
+	// ReasonFine and Healthy are Failing's reason and message when nothing
+	// fails, ReasonBlocked Upgradeable's reason when an admin blocks.
 	ReasonFine, ReasonBlocked, Healthy string
 }
 

@@ -13,9 +13,13 @@ const (
 // Check is one thing the lint looks for: its stable ID, how much a finding
 // of it weighs, the section it enforces, and what it holds a payload to.
 type Check struct {
-	ID        string
-	Severity  conformance.Severity
-	Section   string
+	// ID is the check's stable ID ("LINT-007"), as findings and docs name it.
+	ID string
+	// Severity is how much a finding of the check weighs.
+	Severity conformance.Severity
+	// Section is the seed section the check enforces ("001 §Version").
+	Section string
+	// Statement says what the check holds a payload to, for the rules reference.
 	Statement string
 }
 

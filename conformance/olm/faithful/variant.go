@@ -9,6 +9,7 @@ import (
 // Variant is one faithful aggregator: its choices where 002 leaves them
 // open.
 type Variant struct {
+	// Name names the variant for --subject, Description says its choices in one line.
 	Name, Description string
 	// Latency is how long after a change it looks again (a requeue): its
 	// reaction, within the reaction bound.
@@ -30,7 +31,8 @@ type Variant struct {
 	ObservedGeneration bool
 	// Less orders status.probeResources; ReverseSpec lists spec.probeResources
 	// in reverse order of CRD name (else in the order the CRDs are given).
-	Less        func(a, b entry) bool
+	Less func(a, b entry) bool
+	// ReverseSpec lists spec.probeResources in reverse order of CRD name (see Less).
 	ReverseSpec bool
 }
 

@@ -17,9 +17,11 @@ const (
 // not one of the OLM Supported Conditions, or a value that does not parse
 // or uses what its condition does not allow.
 type AnnotationError struct {
+	// Key and Value are the annotation's, as the CRD carries them.
 	Key, Value string
 	Pos        int // 0-based byte offset in Value; -1 when the key is wrong
-	Msg        string
+	// Msg says what is wrong, for a person.
+	Msg string
 }
 
 // Error names the annotation, its value and, where the value is wrong,

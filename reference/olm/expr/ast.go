@@ -10,16 +10,28 @@ type Expr interface {
 }
 
 // Ident is a condition type, as written (with its prefix, if any).
-type Ident struct{ Name string }
+type Ident struct {
+	// Name is the condition type's name.
+	Name string
+}
 
 // Not is !X.
-type Not struct{ X Expr }
+type Not struct {
+	// X is the negated expression.
+	X Expr
+}
 
 // And is L && R.
-type And struct{ L, R Expr }
+type And struct {
+	// L and R are the operands, left and right.
+	L, R Expr
+}
 
 // Or is L || R.
-type Or struct{ L, R Expr }
+type Or struct {
+	// L and R are the operands, left and right.
+	L, R Expr
+}
 
 // String is the identifier's name.
 func (e Ident) String() string { return e.Name }

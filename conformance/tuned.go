@@ -7,6 +7,8 @@ import "time"
 // allow on deadlines (each a pointer into the configuration).
 type Timed[C any] interface {
 	*C
+	// Timing points at the reaction bound and the tolerance within the
+	// configuration.
 	Timing() (bound, tolerance *time.Duration)
 }
 

@@ -13,6 +13,7 @@ import (
 // the things it passes or skips, and adds them to one Findings, in the
 // objects' order, at the end (Into).
 type Tally struct {
+	// Judged counts the things the rule judged.
 	Judged    int
 	firstSkip string
 	skips     int

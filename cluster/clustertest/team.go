@@ -229,8 +229,11 @@ func User(t testing.TB, api *apiserver.Server, user string, groups ...string) *r
 // never opcert's), and the Kubelet that runs its Deployments' pods once
 // Start has started it.
 type Team struct {
-	Admin   client.Client
-	Config  *rest.Config
+	// Admin is a client with the team's own rights.
+	Admin client.Client
+	// Config is the team's access, for what needs a rest.Config.
+	Config *rest.Config
+	// Kubelet runs the team's Deployments' pods once Start has started it.
 	Kubelet *Kubelet
 }
 

@@ -13,8 +13,14 @@ FUZZTIME ?= 30s
 
 all: build
 
+# opcert version shows the commit and its date (and the tag when HEAD has
+# one); a release stamps the same three through .goreleaser.yaml.
+STAMP := -X main.version=$(shell git describe --tags --exact-match 2>/dev/null) \
+	-X main.commit=$(shell git rev-parse HEAD 2>/dev/null) \
+	-X main.date=$(shell TZ=UTC git log -1 --date=format-local:%Y-%m-%dT%H:%M:%SZ --format=%cd 2>/dev/null)
+
 build:
-	$(GO) build -o bin/opcert ./cmd/opcert
+	$(GO) build -ldflags "$(STAMP)" -o bin/opcert ./cmd/opcert
 
 # Builds (or finds in ~/.cache/opcert/envtest) the API server binaries.
 envtest:

@@ -9,7 +9,7 @@ GO ?= go
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME ?= 30s
 
-.PHONY: all build envtest demo test lint bench fuzz fuzz-seeds selftest docs clean
+.PHONY: all build envtest demo test lint bench fuzz fuzz-seeds selftest docs release-check clean
 
 all: build
 
@@ -96,5 +96,12 @@ fuzz:
 		done; \
 	done
 
+# What a release gives a user, built and tried (docs/install.md): the
+# goreleaser snapshot of .goreleaser.yaml into dist/, go install at a version
+# from a clean module cache, the container image to dist/opcert-image.tar.
+GORELEASER ?= github.com/goreleaser/goreleaser/v2@v2.15.1
+release-check: envtest
+	GO=$(GO) GORELEASER=$(GORELEASER) bash hack/release/check.sh
+
 clean:
-	rm -rf bin opcert-report opcert-report-slow opcert-selftest
+	rm -rf bin dist opcert-report opcert-report-slow opcert-selftest

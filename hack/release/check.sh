@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # make release-check: what a release gives a user, built and tried here.
-#  1. goreleaser's snapshot of .goreleaser.yaml: the four archives
+#  1. goreleaser's snapshot of .goreleaser.yaml (built in a clone of HEAD,
+#     moved to dist/): the four archives
 #     (linux, darwin × amd64, arm64) and checksums.txt, the checksums
 #     verified, the host's binary run: opcert version says the snapshot.
 #  2. go install github.com/opcert/opcert/cmd/opcert@VERSION from a clean
@@ -30,8 +31,14 @@ step "go vet of hack/release (a module of its own, outside make lint's go vet ./
 
 t=$(date +%s)
 step "goreleaser release --snapshot --clean ($GORELEASER)"
-$GO run "$GORELEASER" release --snapshot --clean >"$tmp/goreleaser.log" 2>&1 ||
+# In a clone of HEAD, as a release tag would be built: the committed files
+# only, and an origin remote, without which goreleaser's snapshot stamps the
+# commit "none".
+git clone -q . "$tmp/src"
+(cd "$tmp/src" && $GO run "$GORELEASER" release --snapshot --clean) >"$tmp/goreleaser.log" 2>&1 ||
 	{ tail -40 "$tmp/goreleaser.log" >&2; fail "goreleaser failed (log above)"; }
+rm -rf dist
+mv "$tmp/src/dist" dist
 goos=$($GO env GOOS) goarch=$($GO env GOARCH)
 archives=(dist/opcert_*_{linux,darwin}_{amd64,arm64}.tar.gz)
 for a in "${archives[@]}"; do [ -f "$a" ] || fail "no $a in dist/: $(ls dist)"; done

@@ -9,12 +9,18 @@ GO ?= go
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME ?= 30s
 
-.PHONY: all build envtest demo test lint bench fuzz fuzz-seeds selftest docs clean
+.PHONY: all build envtest demo test lint bench fuzz fuzz-seeds selftest docs release-check clean
 
 all: build
 
+# opcert version shows the commit and its date (and the tag when HEAD has
+# one); a release stamps the same three through .goreleaser.yaml.
+STAMP := -X main.version=$(shell git describe --tags --exact-match 2>/dev/null) \
+	-X main.commit=$(shell git rev-parse HEAD 2>/dev/null) \
+	-X main.date=$(shell TZ=UTC git log -1 --date=format-local:%Y-%m-%dT%H:%M:%SZ --format=%cd 2>/dev/null)
+
 build:
-	$(GO) build -o bin/opcert ./cmd/opcert
+	$(GO) build -ldflags "$(STAMP)" -o bin/opcert ./cmd/opcert
 
 # Builds (or finds in ~/.cache/opcert/envtest) the API server binaries.
 envtest:
@@ -90,5 +96,12 @@ fuzz:
 		done; \
 	done
 
+# What a release gives a user, built and tried (docs/install.md): the
+# goreleaser snapshot of .goreleaser.yaml into dist/, go install at a version
+# from a clean module cache, the container image to dist/opcert-image.tar.
+GORELEASER ?= github.com/goreleaser/goreleaser/v2@v2.15.1
+release-check: envtest
+	GO=$(GO) GORELEASER=$(GORELEASER) bash hack/release/check.sh
+
 clean:
-	rm -rf bin opcert-report opcert-report-slow opcert-selftest
+	rm -rf bin dist opcert-report opcert-report-slow opcert-selftest

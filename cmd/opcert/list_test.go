@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
@@ -170,39 +169,6 @@ func TestVersionOutput(t *testing.T) {
 		if _, ok := v[k]; !ok {
 			t.Errorf("no %s in %v", k, v)
 		}
-	}
-}
-
-func TestVersionFromBuildInfo(t *testing.T) {
-	stamped := &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "v1.2.3"}, Settings: []debug.BuildSetting{
-		{Key: "vcs", Value: "git"},
-		{Key: "vcs.revision", Value: "0123456789abcdef0123456789abcdef01234567"},
-		{Key: "vcs.modified", Value: "true"},
-	}}
-	for _, tc := range []struct {
-		name string
-		bi   *debug.BuildInfo
-		want versionInfo
-		text string
-	}{
-		{"none", nil, versionInfo{Version: "devel", KubeAPIServer: "v1.36.3", Etcd: "v3.6.16"},
-			"opcert devel (kube-apiserver v1.36.3, etcd v3.6.16)"},
-		{"go run", &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Version: "(devel)"}},
-			versionInfo{Version: "devel", GoVersion: "go1.26.8", KubeAPIServer: "v1.36.3", Etcd: "v3.6.16"},
-			"opcert devel (kube-apiserver v1.36.3, etcd v3.6.16)"},
-		{"stamped", stamped,
-			versionInfo{Version: "v1.2.3", Revision: "0123456789abcdef0123456789abcdef01234567", Modified: true, GoVersion: "go1.26.8", KubeAPIServer: "v1.36.3", Etcd: "v3.6.16"},
-			"opcert v1.2.3 revision 0123456789ab modified (kube-apiserver v1.36.3, etcd v3.6.16)"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			got := buildVersion(tc.bi)
-			if got != tc.want {
-				t.Errorf("buildVersion = %+v, want %+v", got, tc.want)
-			}
-			if got.String() != tc.text {
-				t.Errorf("text %q, want %q", got.String(), tc.text)
-			}
-		})
 	}
 }
 

@@ -56,12 +56,12 @@ lint:
 docs:
 	$(GO) run ./cmd/opcert docs docs/reference
 
-# Every broken subject of every mechanism against the rules (README "Self-test").
+# Every broken subject of every mechanism against the rules (docs/concepts/selftest.md).
 selftest: build envtest
 	bin/opcert selftest --out opcert-selftest
 
 # Random fault schedules on the reference, a bounded number of seeds per
-# mechanism (README "Fuzzing"): a failure fails the target and leaves the
+# mechanism (docs/concepts/selftest.md): a failure fails the target and leaves the
 # replay and minimal scenario files in opcert-fuzz-<mechanism>/.
 FUZZ_DRAW ?= 1
 FUZZ_RUNS ?= 20
@@ -73,7 +73,7 @@ fuzz-seeds: build envtest
 		bin/opcert fuzz --mechanism $$m --draw $(FUZZ_DRAW) --runs $(FUZZ_RUNS) --duration $(FUZZ_DURATION) --out opcert-fuzz-$$m; \
 	done
 
-# Figures for the README: virtual-s/s, API calls, floor, detector writes.
+# Figures for docs/concepts/performance.md: virtual-s/s, API calls, floor, detector writes.
 bench: envtest
 	$(GO) test -run '^$$' -bench . -benchtime 1x ./conformance/
 

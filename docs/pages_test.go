@@ -28,15 +28,6 @@ import (
 // root is the repository's root, from this package's directory.
 const root = ".."
 
-// planned are the pages other parts of the documentation add (the agreed
-// layout of docs/); a link to one is accepted while it does not exist.
-var planned = []string{
-	"docs/README.md",
-	"docs/getting-started.md",
-	"docs/install.md",
-	"docs/guides/*.md",
-}
-
 // pages are the Markdown pages this test holds, by path from the root:
 // every one the repository has outside testdata and hidden directories.
 func pages(t *testing.T) map[string]string {
@@ -161,7 +152,7 @@ func TestPagesNameWhatExists(t *testing.T) {
 }
 
 // checkLinks fails a relative link to a file or heading that does not
-// exist (a planned page excepted), and counts the links.
+// exist and counts the links.
 func checkLinks(t *testing.T, name, page string) int {
 	t.Helper()
 	prose := span.ReplaceAllString(fence.ReplaceAllString(page, ""), "")
@@ -181,9 +172,7 @@ func checkLinks(t *testing.T, name, page string) int {
 		}
 		data, err := os.ReadFile(filepath.Join(root, rel))
 		if err != nil {
-			if !isPlanned(rel) {
-				t.Errorf("links %s: %v", ref, err)
-			}
+			t.Errorf("links %s: %v", ref, err)
 			continue
 		}
 		if anchor != "" && !slices.Contains(anchors(string(data)), anchor) {
@@ -191,13 +180,6 @@ func checkLinks(t *testing.T, name, page string) int {
 		}
 	}
 	return len(links)
-}
-
-func isPlanned(rel string) bool {
-	return slices.ContainsFunc(planned, func(p string) bool {
-		ok, _ := path.Match(p, rel)
-		return ok
-	})
 }
 
 // anchors are a Markdown page's heading anchors as GitHub makes them
@@ -308,9 +290,7 @@ func checkPath(t *testing.T, idx *repo, p string, mechs []string) {
 	for _, n := range names {
 		found, err := filepath.Glob(filepath.Join(root, n))
 		if err != nil || len(found) == 0 {
-			if !isPlanned(n) {
-				t.Errorf("names %s, which does not exist", n)
-			}
+			t.Errorf("names %s, which does not exist", n)
 		}
 	}
 }

@@ -9,7 +9,8 @@
 // not in a reader's hands. Besides: each mechanism has its page with the
 // sections it owes (mechanisms_test.go), no Go comment cites a document
 // the repository does not hold, and adding a mechanism's checklist is the
-// toy mechanism's (checklist_test.go). Whether the commands of the user
+// toy mechanism's (checklist_test.go), and every exported identifier has
+// its doc comment (godoc_test.go). Whether the commands of the user
 // documents run is cmd/opcert's TestDocumentedCommandsAreRun.
 package docs_test
 

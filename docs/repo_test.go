@@ -4,7 +4,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"io/fs"
 	"os"
 	"path"
 	"path/filepath"
@@ -67,31 +66,19 @@ func index(t *testing.T) *repo {
 	t.Helper()
 	r := &repo{packages: map[string][]string{}, decls: map[string]map[string]bool{}, funcs: map[string][]string{},
 		tests: map[string]bool{}, makeTargets: map[string]bool{}, topDirs: map[string]bool{}}
-	fset := token.NewFileSet()
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
+			r.topDirs[e.Name()] = true
 		}
-		rel, _ := filepath.Rel(root, p)
-		rel = filepath.ToSlash(rel)
-		if d.IsDir() {
-			if rel != "." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata" || rel == "hack" || rel == "bin") {
-				return filepath.SkipDir
-			}
-			if rel != "." && !strings.Contains(rel, "/") {
-				r.topDirs[rel] = true
-			}
-			return nil
-		}
-		if !strings.HasSuffix(p, ".go") {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, p, nil, parser.SkipObjectResolution)
-		if err != nil {
-			return err
-		}
-		dir := path.Dir(rel)
-		if strings.HasSuffix(p, "_test.go") {
+	}
+	_, files := sources(t)
+	for _, src := range files {
+		f, dir := src.file, path.Dir(src.rel)
+		if strings.HasSuffix(src.rel, "_test.go") {
 			for _, decl := range f.Decls {
 				if fn, ok := decl.(*ast.FuncDecl); ok && fn.Recv == nil {
 					r.funcs[dir] = append(r.funcs[dir], fn.Name.Name)
@@ -100,7 +87,7 @@ func index(t *testing.T) *repo {
 					}
 				}
 			}
-			return nil
+			continue
 		}
 		if r.decls[dir] == nil {
 			r.decls[dir] = map[string]bool{}
@@ -110,10 +97,6 @@ func index(t *testing.T) *repo {
 			}
 		}
 		declare(r.decls[dir], f)
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	makefile, err := os.ReadFile(filepath.Join(root, "Makefile"))
 	if err != nil {

@@ -1,12 +1,8 @@
-package main
+package docs_test
 
 import (
 	"go/ast"
-	"go/parser"
-	"go/token"
-	"io/fs"
-	"os"
-	"path/filepath"
+	"path"
 	"strconv"
 	"strings"
 	"testing"
@@ -23,46 +19,25 @@ import (
 // that says nothing. No package is excepted: the module has no generated
 // code.
 func TestEveryExportedIdentifierIsDocumented(t *testing.T) {
-	const root = "../.."
-	fset := token.NewFileSet()
+	fset, files := sources(t)
 	packageDoc := map[string]bool{} // directory -> a file of its package has the package comment
 	var missing []string
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
+	for _, src := range files {
+		if strings.HasSuffix(src.rel, "_test.go") {
+			continue
 		}
-		if d.IsDir() {
-			if path != root && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".") || isModule(path)) {
-				return filepath.SkipDir // another module's code (hack/envtest) is not this module's godoc
-			}
-			return nil
+		dir := path.Dir(src.rel)
+		packageDoc[dir] = packageDoc[dir] || src.file.Doc != nil
+		for _, name := range undocumented(src.file) {
+			missing = append(missing, src.rel+":"+strconv.Itoa(fset.Position(name.Pos()).Line)+": "+name.Name)
 		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, path, nil, parser.ParseComments)
-		if err != nil {
-			return err
-		}
-		dir := filepath.Dir(path)
-		packageDoc[dir] = packageDoc[dir] || f.Doc != nil
-		for _, name := range undocumented(f) {
-			pos := fset.Position(name.Pos())
-			rel, _ := filepath.Rel(root, pos.Filename)
-			missing = append(missing, rel+":"+strconv.Itoa(pos.Line)+": "+name.Name)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
 	}
 	if len(packageDoc) < 20 {
-		t.Fatalf("found %d packages under %s, want the module's", len(packageDoc), root)
+		t.Fatalf("found %d packages, want the module's", len(packageDoc))
 	}
 	for dir, ok := range packageDoc {
 		if !ok {
-			rel, _ := filepath.Rel(root, dir)
-			t.Errorf("%s: the package has no package comment; say what it is for in one of its files", rel)
+			t.Errorf("%s: the package has no package comment; say what it is for in one of its files", dir)
 		}
 	}
 	for _, m := range missing {
@@ -148,7 +123,3 @@ func exportedReceiver(t ast.Expr) bool {
 }
 
 // isModule tells whether dir holds a module of its own.
-func isModule(dir string) bool {
-	_, err := os.Stat(filepath.Join(dir, "go.mod"))
-	return err == nil
-}

@@ -15,6 +15,8 @@ type Joint interface {
 	// ends: a change owed after it is not judged. A stream's end is
 	// known only when it is judged.
 	Ends(end time.Time)
+	// Read folds the next event in, keeping of it only what a rule can
+	// still read.
 	Read(e timeline.Event)
 	// Verdicts are the rules' verdicts, in their order, on the timeline
 	// read so far ending at end. It is asked once for each end.
@@ -28,6 +30,8 @@ type Joint interface {
 // The configuration's type keys the facts, so two mechanisms' folds never
 // meet.
 type Jointly[C comparable] struct {
+	// Config is the rules' configuration: a fold made with another is
+	// not theirs.
 	Config C
 	// Open starts the fold with offsets counted from start.
 	Open func(c C, start time.Time) Joint

@@ -1,6 +1,7 @@
 package judge
 
 import (
+	"slices"
 	"time"
 
 	"github.com/opcert/opcert/sim/timeline"
@@ -22,17 +23,35 @@ type Tally struct {
 
 // Skip notes something not judged, and why (only the first reason is
 // kept: a verdict shows it and the count).
-func (t *Tally) Skip(why string) {
+func (t *Tally) Skip(why string) { t.SkipN(why, 1) }
+
+// SkipN notes n things not judged for one reason.
+func (t *Tally) SkipN(why string, n int) {
 	if t.skips == 0 {
 		t.firstSkip = why
 	}
-	t.skips++
+	t.skips += n
 }
 
 // FailIn adds a problem that judged the window [from, to] (zero: its
 // evidence's span), as Findings.FailIn.
 func (t *Tally) FailIn(msg string, from, to time.Time, evidence ...timeline.Event) {
 	t.problems = append(t.problems, Problem{Message: msg, Evidence: evidence, From: from, To: to})
+}
+
+// Clone is a copy of t that later problems of either do not reach.
+func (t *Tally) Clone() Tally {
+	c := *t
+	c.problems = slices.Clone(t.problems)
+	return c
+}
+
+// Reword rewrites the message of each problem t holds: what a rule knows
+// only at the end (the one its Clone keeps is not reached).
+func (t *Tally) Reword(f func(msg string) string) {
+	for i := range t.problems {
+		t.problems[i].Message = f(t.problems[i].Message)
+	}
 }
 
 // Into adds what t found to g, after what g holds.

@@ -16,7 +16,7 @@ import (
 // ClusterOperator created before the timeline began is not judged. The
 // operands' world just before the first Available=True, and as it stood
 // Tolerance later, are kept until the end.
-func (c Config) availableAfterInstall(j *judge.Judging) judge.Verdict { return c.contract(r001)(j) }
+func (c Config) availableAfterInstall(j *judge.Judging) judge.Verdict { return c.verdict(r001)(j) }
 
 // firstAvailable is the operator's first write of Available=True, with
 // the world just before it and as it stood before Tolerance after it.
@@ -65,7 +65,7 @@ func (g *coJudging) firstAvailableJudged(x *component) {
 // operator was down in before the status was due, one the run or the
 // serving ends before the status is due. The verdict measures each
 // reaction, from full strength to the write that reported Available.
-func (c Config) availableWhileServing(j *judge.Judging) judge.Verdict { return c.contract(r010)(j) }
+func (c Config) availableWhileServing(j *judge.Judging) judge.Verdict { return c.verdict(r010)(j) }
 
 // window is a span in which x's operands serve at full strength, from the
 // change that brought them to it (ev, at from, or the installation's

@@ -16,7 +16,7 @@ import (
 // upgrade for an admin-correctable condition"). What the message says is
 // CO-025's (a "should"). The verdict measures each reaction, from the
 // blocker's write to the write that reported it.
-func (c Config) upgradeableBlocked(j *judge.Judging) judge.Verdict { return c.contract(r009)(j) }
+func (c Config) upgradeableBlocked(j *judge.Judging) judge.Verdict { return c.verdict(r009)(j) }
 
 // blocking is CO-009 over the blocker as it stands: judged at its
 // deadline, then at each write until the next blocker; cand is the first

@@ -25,8 +25,7 @@ import (
 // timeline that does not record versions). A condition judged is every
 // one a write adds or changes; one it leaves alone was judged when set.
 func (c Config) validConditions(j *judge.Judging) judge.Verdict {
-	f := c.judging(j).valid
-	return f.Verdict("not judged: the operator wrote no condition of a ClusterOperator in this run")
+	return c.verdict(r020)(j)
 }
 
 // conditions judges an operator's write of a ClusterOperator by the
@@ -91,8 +90,7 @@ func (c Config) atWrite(ltt, t time.Time) bool {
 // metav1.Condition (docs/upstream.md, "Kubernetes conditions in general").
 // ClusterOperator's own schema does not enforce it: a convention, Style.
 func (c Config) camelCaseReasons(j *judge.Judging) judge.Verdict {
-	f := c.judging(j).camel
-	return f.Verdict("not judged: the operator set no reason in this run")
+	return c.verdict(r026)(j)
 }
 
 // camelCase is CO-026 on one write.
@@ -119,10 +117,7 @@ func (g *coJudging) camelCase(e timeline.Event) {
 // which of the two names each ClusterOperator uses (decision 001,
 // conformance/clusteroperator/README.md: the same condition).
 func (c Config) detailedFailing(j *judge.Judging) judge.Verdict {
-	g := c.judging(j)
-	f := g.detailed
-	f.Note(usesNote(g.objects, g.uses))
-	return f.Verdict("not judged: the operator never reported Failing or Degraded True in this run")
+	return c.verdict(r024)(j)
 }
 
 // detailedWrite is CO-024 on one write.
@@ -176,8 +171,7 @@ func usesNote(objects []timeline.ObjectRef, uses map[timeline.ObjectRef][]string
 // empty one says nothing. Judged on each write that makes it False or
 // changes its message while False.
 func (c Config) upgradeableExplained(j *judge.Judging) judge.Verdict {
-	f := c.judging(j).explained
-	return f.Verdict("not judged: the operator never reported Upgradeable=False in this run")
+	return c.verdict(r025)(j)
 }
 
 // explainedWrite is CO-025 on one write.

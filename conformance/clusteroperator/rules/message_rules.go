@@ -44,8 +44,7 @@ func (g *coJudging) messages(e timeline.Event) {
 // digit, a sign or a letter without case ("3 of 5 nodes", "/readyz") is
 // not held against it: a sentence may start so.
 func (c Config) capitalized(j *judge.Judging) judge.Verdict {
-	f := c.judging(j).capital
-	return f.Verdict("not judged: the operator set no condition message in this run")
+	return c.verdict(r021)(j)
 }
 
 func capitalized(f *judge.Findings, e timeline.Event, what, msg string) {
@@ -60,8 +59,7 @@ func capitalized(f *judge.Findings, e timeline.Event, what, msg string) {
 // ("Unable to apply 4.0.1: a required object is missing" is 9). Only the
 // upper bound is judged (doc.go, Readings).
 func (c Config) terseProgressing(j *judge.Judging) judge.Verdict {
-	f := c.judging(j).terse
-	return f.Verdict("not judged: the operator set no Progressing message in this run")
+	return c.verdict(r022)(j)
 }
 
 func terse(f *judge.Findings, e timeline.Event, what, msg string) {
@@ -76,8 +74,7 @@ func terse(f *judge.Findings, e timeline.Event, what, msg string) {
 // none at the message's end ('.', '!' or '?'), and none inside it followed
 // by a word that does not go on in lower case.
 func (c Config) oneSentenceAvailable(j *judge.Judging) judge.Verdict {
-	f := c.judging(j).sentence
-	return f.Verdict("not judged: the operator set no Available message in this run")
+	return c.verdict(r023)(j)
 }
 
 func oneSentence(f *judge.Findings, e timeline.Event, what, msg string) {

@@ -22,8 +22,8 @@ import (
 // the deadline is then the last write at or before it), or at the end of
 // the timeline.
 
-// The contract rules, by ID: what each found is kept under it, per
-// component.
+// The rules, by ID: what each contract rule found is kept under it, per
+// component; the conditions' rules (CO-020 on) keep theirs in coJudging.
 const (
 	r001 = "CO-001"
 	r002 = "CO-002"
@@ -35,6 +35,13 @@ const (
 	r008 = "CO-008"
 	r009 = "CO-009"
 	r010 = "CO-010"
+	r020 = "CO-020"
+	r021 = "CO-021"
+	r022 = "CO-022"
+	r023 = "CO-023"
+	r024 = "CO-024"
+	r025 = "CO-025"
+	r026 = "CO-026"
 	// r006b is CO-006's second part (a write at rest naming another
 	// version than versions reports): its problems follow the first
 	// part's.
@@ -56,7 +63,6 @@ type coJudging struct {
 	objects []timeline.ObjectRef
 	uses    map[timeline.ObjectRef][]string
 	took    map[string]*judge.Latencies
-	done    map[time.Time]map[string]judge.Verdict
 }
 
 func openJudging(c Config, start time.Time) *coJudging {

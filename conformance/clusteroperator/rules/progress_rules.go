@@ -26,7 +26,7 @@ import (
 // it is due owes nothing; one the run ends, or the operator is down, before it
 // is due is not judged. The verdict measures each reaction, from the rollout's
 // beginning to the status that first named B.
-func (c Config) progressingDuringRollout(j *judge.Judging) judge.Verdict { return c.contract(r004)(j) }
+func (c Config) progressingDuringRollout(j *judge.Judging) judge.Verdict { return c.verdict(r004)(j) }
 
 // reporting is CO-004 over the rollout under way: the status that named
 // its version by the deadline (named, the write's position), or the last
@@ -167,7 +167,7 @@ func progressingNames(w *coWrite, v string) bool {
 // ended. A "should not": a Style rule. A turn is judged once the bound
 // after it has passed; a component with no operand on the timeline by
 // then is not judged.
-func (c Config) noProgressAtRest(j *judge.Judging) judge.Verdict { return c.contract(r005)(j) }
+func (c Config) noProgressAtRest(j *judge.Judging) judge.Verdict { return c.verdict(r005)(j) }
 
 // turn is a write that turned Progressing True, until the bound after it
 // has passed: whether a rollout was under way around it, and whether the
@@ -260,7 +260,7 @@ func failing(w *coWrite) bool {
 // Progress is a spec write of the rollout, a pod at its version created
 // or changing readiness, or a pod of another version gone. Not judged
 // when the run ends, or the operator is down, before it is due.
-func (c Config) failingWhenStuck(j *judge.Judging) judge.Verdict { return c.contract(r008)(j) }
+func (c Config) failingWhenStuck(j *judge.Judging) judge.Verdict { return c.verdict(r008)(j) }
 
 // stall is the rollout under way since its last progress (moved).
 type stall struct {

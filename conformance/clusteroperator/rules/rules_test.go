@@ -17,6 +17,9 @@ func TestRuleTable(t *testing.T) {
 	ids := []string{"CO-001", "CO-002", "CO-003", "CO-004", "CO-005", "CO-006", "CO-007", "CO-008", "CO-009", "CO-010",
 		"CO-020", "CO-021", "CO-022", "CO-023", "CO-024", "CO-025", "CO-026"}
 	style := []string{"CO-005", "CO-006", "CO-021", "CO-022", "CO-023", "CO-024", "CO-025", "CO-026"}
+	if !slices.Equal(order, ids) {
+		t.Errorf("the fold's verdicts are in the order %v, want %v", order, ids)
+	}
 	rs := Rules(DefaultConfig())
 	if len(rs) != len(ids) {
 		t.Fatalf("%d rules, want %d", len(rs), len(ids))

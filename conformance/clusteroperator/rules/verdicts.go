@@ -9,11 +9,13 @@ import (
 	"github.com/opcert/opcert/reports"
 )
 
-// The contract rules' verdicts: what each found of each component, in
-// the components' order, and the reactions it measured.
+// The rules' verdicts, judged in one fold (judge.Jointly): the contract
+// rules', what each found of each component, in the components' order,
+// and the reactions it measured; the conditions' rules', what each found
+// of the operator's writes.
 
-// nothing is each contract rule's reason for not judging, when it found
-// nothing to judge.
+// nothing is each rule's reason for not judging, when it found nothing to
+// judge (CO-008's names its bound).
 var nothing = map[string]string{
 	r001: "not judged: no operator reported Available=True in this run",
 	r002: "not judged: no operator moved versions[operator] in this run",
@@ -24,14 +26,43 @@ var nothing = map[string]string{
 	r007: "not judged: no operator moved versions[operator] in this run",
 	r009: "not judged: no administrator's blocker in this run",
 	r010: "not judged: no installed component's operands served at full strength in this run",
+	r020: "not judged: the operator wrote no condition of a ClusterOperator in this run",
+	r021: "not judged: the operator set no condition message in this run",
+	r022: "not judged: the operator set no Progressing message in this run",
+	r023: "not judged: the operator set no Available message in this run",
+	r024: "not judged: the operator never reported Failing or Degraded True in this run",
+	r025: "not judged: the operator never reported Upgradeable=False in this run",
+	r026: "not judged: the operator set no reason in this run",
 }
 
-// verdicts are the contract rules' verdicts, by ID, once the timeline
-// ends at end (a judging ends once).
-func (g *coJudging) verdicts(end time.Time) map[string]judge.Verdict {
-	if v, ok := g.done[end]; ok {
-		return v
+// order is the rules' IDs in the order of the fold's verdicts (Rules'
+// order).
+var order = []string{r001, r002, r003, r004, r005, r006, r007, r008, r009, r010, r020, r021, r022, r023, r024, r025, r026}
+
+// Ends is of no use to these rules: a deadline past the end is settled
+// when the verdicts are asked (finish).
+func (g *coJudging) Ends(time.Time) {}
+
+// Verdicts are the rules' verdicts, in Rules' order, once the timeline
+// ends at end.
+func (g *coJudging) Verdicts(end time.Time) []judge.Verdict {
+	byID := g.contract(end)
+	detailed := g.detailed
+	detailed.Note(usesNote(g.objects, g.uses))
+	for id, f := range map[string]judge.Findings{r020: g.valid, r021: g.capital, r022: g.terse, r023: g.sentence,
+		r024: detailed, r025: g.explained, r026: g.camel} {
+		byID[id] = f.Verdict(nothing[id])
 	}
+	out := make([]judge.Verdict, len(order))
+	for i, id := range order {
+		out[i] = byID[id]
+	}
+	return out
+}
+
+// contract is the contract rules' verdicts, by ID, once the timeline ends
+// at end.
+func (g *coJudging) contract(end time.Time) map[string]judge.Verdict {
 	g.finish(end)
 	c := g.c
 	names := slices.Sorted(maps.Keys(g.comps))
@@ -67,33 +98,22 @@ func (g *coJudging) verdicts(end time.Time) map[string]judge.Verdict {
 			out[id] = v
 		}
 	}
-	g.done = map[time.Time]map[string]judge.Verdict{end: out}
 	return out
 }
 
-// factsKey is the key of what a timeline's reader keeps among a
-// judging's facts.
-type factsKey struct{}
-
-// judgedKey is the key of the rules of a configuration judging a
-// timeline.
-type judgedKey struct{ c Config }
-
-// judging is the rules' judging of j: its reader's, made as the events
-// passed with these rules, or the events folded through one.
-func (c Config) judging(j *judge.Judging) *coJudging {
-	return judge.Judged(j, factsKey{}, judgedKey{c}, func(start time.Time) *coJudging { return openJudging(c, start) },
-		func(g *coJudging) bool { return g.c == c })
+// joint is the rules judging with c, in one fold (judge.Jointly).
+func (c Config) joint() judge.Jointly[Config] {
+	return judge.Jointly[Config]{Config: c, Open: func(c Config, start time.Time) judge.Joint { return openJudging(c, start) }}
 }
 
-// contract is contract rule id's verdict on j.
-func (c Config) contract(id string) func(j *judge.Judging) judge.Verdict {
-	return func(j *judge.Judging) judge.Verdict { return c.judging(j).verdicts(j.End)[id] }
+// verdict is rule id's Check: its verdict of the fold.
+func (c Config) verdict(id string) func(j *judge.Judging) judge.Verdict {
+	i := slices.Index(order, id)
+	return func(j *judge.Judging) judge.Verdict { return c.joint().Verdicts(j)[i] }
 }
 
 // Online is the rules' reader of a stream judged with cfg (judge.Stream):
 // it judges as the events pass once the stream says where offsets count
-// from, and keeps the events otherwise.
-func Online(cfg Config) judge.Online {
-	return judge.JudgedOnline(factsKey{}, func(start time.Time) *coJudging { return openJudging(cfg, start) })
-}
+// from (judge.Streaming, a stream whose tolerance was given ahead), and
+// keeps the events otherwise.
+func Online(cfg Config) judge.Online { return cfg.joint().Online() }

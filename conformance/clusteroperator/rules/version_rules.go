@@ -26,7 +26,7 @@ import (
 // reads honored by components 1). Pods gone within Tolerance after the
 // write count as gone at it, so a write is judged once Tolerance has
 // passed. A component with no operand on the timeline is not judged.
-func (c Config) versionAfterRollout(j *judge.Judging) judge.Verdict { return c.contract(r002)(j) }
+func (c Config) versionAfterRollout(j *judge.Judging) judge.Verdict { return c.verdict(r002)(j) }
 
 // versionMove is an operator's write that moved versions[operator], with
 // the operands' world just before it and as it stood before Tolerance
@@ -132,7 +132,7 @@ func intersect(a, b []string) []string {
 // rollout begins, before it is due, nor when the operator was down before it
 // was due. The verdict measures each reaction, from completion to the write
 // that reported B.
-func (c Config) versionReported(j *judge.Judging) judge.Verdict { return c.contract(r003)(j) }
+func (c Config) versionReported(j *judge.Judging) judge.Verdict { return c.verdict(r003)(j) }
 
 // completion is CO-003 over the last rollout complete, until the next
 // begins.
@@ -239,7 +239,7 @@ func restWrite(e timeline.Event) bool {
 // then the versions, fails both. A rollout after which Progressing never
 // comes to rest is not judged ("The operator does not have to stop
 // reporting Progressing").
-func (c Config) atomicCompletion(j *judge.Judging) judge.Verdict { return c.contract(r006)(j) }
+func (c Config) atomicCompletion(j *judge.Judging) judge.Verdict { return c.verdict(r006)(j) }
 
 // restAfter is CO-006 awaiting the write that brings Progressing to rest
 // after a rollout complete.
@@ -334,7 +334,7 @@ func (g *coJudging) settleRests(x *component, now time.Time, end bool) {
 // time"), to the second the API server keeps (and Tolerance). The first
 // versions, an installation's completion, are judged alike: "This allows
 // administrators to know when the last change to the operator was".
-func (c Config) stampAtCompletion(j *judge.Judging) judge.Verdict { return c.contract(r007)(j) }
+func (c Config) stampAtCompletion(j *judge.Judging) judge.Verdict { return c.verdict(r007)(j) }
 
 // stamped judges CO-007 on an operator's write that moved versions.
 func (g *coJudging) stamped(x *component, w *coWrite) {

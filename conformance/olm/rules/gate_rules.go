@@ -137,16 +137,16 @@ func (c Config) judgeDecision(g *olmJudging, e timeline.Event, was, now *world) 
 	before, after := was.upgrades[ref], now.upgrades[ref]
 	switch {
 	case before.status.Phase == phaseSucceeded && after.status.Phase != phaseSucceeded:
-		rec.fail(fmt.Sprintf("%s at %s: Succeeded is final, but the gate wrote %s", ref, g.off(e.Time), phaseText(after.status)),
+		rec.FailIn(fmt.Sprintf("%s at %s: Succeeded is final, but the gate wrote %s", ref, g.off(e.Time), phaseText(after.status)),
 			e.Time, e.Time, e)
 	case before.status.Phase != phaseSucceeded && after.status.Phase == phaseSucceeded:
 		in, known := gateOf(was, ref, after)
 		if !known {
 			return
 		}
-		rec.judged++
+		rec.Judged++
 		if in.blocked && c.blockedThrough(g, e.Time, ref, after) {
-			rec.fail(fmt.Sprintf("%s at %s: Succeeded while %s", ref, g.off(e.Time), in.why), e.Time.Add(-c.allowance()), e.Time, e)
+			rec.FailIn(fmt.Sprintf("%s at %s: Succeeded while %s", ref, g.off(e.Time), in.why), e.Time.Add(-c.allowance()), e.Time, e)
 		}
 	}
 }

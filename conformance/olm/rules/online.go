@@ -73,7 +73,7 @@ type olmJudging struct {
 	probeProp *watcher
 	spec      *watcher // OLM-003
 	upgrades  map[timeline.ObjectRef]*watcher
-	decisions map[timeline.ObjectRef]*record
+	decisions map[timeline.ObjectRef]*judge.Tally
 	upProto   map[string]*watcher
 	opConds   map[timeline.ObjectRef]*watcher
 	// says are OLM-011's watchers, one per gate until the first Upgrade
@@ -82,9 +82,9 @@ type olmJudging struct {
 	gate  string
 	known bool
 
-	left    record // OLM-004
+	left    judge.Tally // OLM-004
 	inScope map[timeline.ObjectRef]bool
-	valid   record // OLM-007
+	valid   judge.Tally // OLM-007
 	// OLM-009: the Probes named after the operator's CSVs so far, how
 	// many Probe writes of the aggregator, and those of a Probe not named
 	// so far.
@@ -104,7 +104,7 @@ func openJudging(c Config, start time.Time) *olmJudging {
 	g := &olmJudging{c: c, start: start, procs: judge.Processes{},
 		w: &world{crds: map[string]crd{}, crs: map[string]map[timeline.ObjectRef]cr{}, probes: map[timeline.ObjectRef]probe{},
 			opConds: map[timeline.ObjectRef]opCond{}, upgrades: map[timeline.ObjectRef]upgrade{}},
-		upgrades: map[timeline.ObjectRef]*watcher{}, decisions: map[timeline.ObjectRef]*record{}, upProto: map[string]*watcher{},
+		upgrades: map[timeline.ObjectRef]*watcher{}, decisions: map[timeline.ObjectRef]*judge.Tally{}, upProto: map[string]*watcher{},
 		opConds: map[timeline.ObjectRef]*watcher{}, inScope: map[timeline.ObjectRef]bool{}, named: map[timeline.ObjectRef]bool{}}
 	for i := range g.probes {
 		g.probes[i] = map[timeline.ObjectRef]*watcher{}
@@ -207,7 +207,7 @@ func (g *olmJudging) judgeWrite(e timeline.Event, was, now *world) {
 			} else {
 				g.upgrades[o] = newWatcher(w)
 			}
-			g.decisions[o] = &record{}
+			g.decisions[o] = &judge.Tally{}
 		}
 		g.c.judgeDecision(g, e, was, now)
 		if u, ok := now.upgrades[o]; ok && u.spec.Gate != "" && !g.known {
@@ -295,7 +295,7 @@ func (g *olmJudging) Verdicts(end time.Time) []judge.Verdict {
 		var ms []reports.Measure
 		for _, ref := range sortedRefs(g.probes[k]) {
 			x := g.probes[k][ref]
-			x.rec.into(&f)
+			x.rec.Into(&f)
 			if i != r010 {
 				ms = appendMeasure(ms, c, ref.String()+name, &x.took)
 			}
@@ -308,32 +308,32 @@ func (g *olmJudging) Verdicts(end time.Time) []judge.Verdict {
 		out[i].Measures = ms
 	}
 	var f judge.Findings
-	g.spec.rec.into(&f)
+	g.spec.rec.Into(&f)
 	out[r003] = f.Verdict("no condition annotation and no Probe managed by crdAnnotations")
 	out[r003].Measures = appendMeasure(nil, c, "Probe spec", &g.spec.took)
 
 	f = judge.Findings{}
-	g.left.into(&f)
+	g.left.Into(&f)
 	f.Judged = len(g.inScope)
 	out[r004] = f.Verdict("no Probe managed by the operator or with a nil spec")
 
 	f = judge.Findings{}
 	var ms []reports.Measure
 	for _, ref := range sortedRefs(g.upgrades) {
-		g.decisions[ref].into(&f)
-		g.upgrades[ref].rec.into(&f)
+		g.decisions[ref].Into(&f)
+		g.upgrades[ref].rec.Into(&f)
 		ms = appendMeasure(ms, c, ref.String(), &g.upgrades[ref].took)
 	}
 	out[r006] = f.Verdict("no Upgrade")
 	out[r006].Measures = ms
 
 	f = judge.Findings{}
-	g.valid.into(&f)
+	g.valid.Into(&f)
 	out[r007] = f.Verdict("no condition written on a Probe by the aggregator")
 
 	f, ms = judge.Findings{}, nil
 	for _, ref := range sortedRefs(g.opConds) {
-		g.opConds[ref].rec.into(&f)
+		g.opConds[ref].rec.Into(&f)
 		ms = appendMeasure(ms, c, ref.String(), &g.opConds[ref].took)
 	}
 	out[r008] = f.Verdict("no OperatorCondition")
@@ -349,12 +349,9 @@ func (g *olmJudging) Verdicts(end time.Time) []judge.Verdict {
 		says = g.says[gOC]
 	}
 	f = judge.Findings{}
-	r := says.rec
-	r.problems = slices.Clone(r.problems)
-	for i := range r.problems {
-		r.problems[i].Message = strings.ReplaceAll(r.problems[i].Message, gateMark, gateText(g.gate))
-	}
-	r.into(&f)
+	r := says.rec.Clone()
+	r.Reword(func(msg string) string { return strings.ReplaceAll(msg, gateMark, gateText(g.gate)) })
+	r.Into(&f)
 	out[r011] = f.Verdict("no operand migrated for longer than the reaction bound")
 	out[r011].Measures = appendMeasure(nil, c, "not upgradeable while migrating", &says.took)
 	return out

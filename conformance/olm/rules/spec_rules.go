@@ -95,10 +95,10 @@ func (g *olmJudging) judgeLeftAlone(e timeline.Event, was *world) {
 	switch {
 	case !existed:
 	case p.spec != nil && p.spec.Manager == managerOperator:
-		g.left.fail(fmt.Sprintf("%s at %s: the aggregator wrote (%s) a Probe whose spec.manager is %s", e.Object, g.off(e.Time), e.Verb, managerOperator),
+		g.left.FailIn(fmt.Sprintf("%s at %s: the aggregator wrote (%s) a Probe whose spec.manager is %s", e.Object, g.off(e.Time), e.Verb, managerOperator),
 			e.Time, e.Time, e)
 	case p.spec == nil && statusWrite(e):
-		g.left.fail(fmt.Sprintf("%s at %s: the aggregator wrote the status of a Probe whose spec is nil", e.Object, g.off(e.Time)),
+		g.left.FailIn(fmt.Sprintf("%s at %s: the aggregator wrote the status of a Probe whose spec is nil", e.Object, g.off(e.Time)),
 			e.Time, e.Time, e)
 	}
 }

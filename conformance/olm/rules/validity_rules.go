@@ -22,9 +22,9 @@ func (g *olmJudging) judgeConditions(e timeline.Event, now *world) {
 		if ch.After == nil {
 			continue
 		}
-		g.valid.judged++
+		g.valid.Judged++
 		if why := conditionProblem(ch, e.Time, g.c.allowance()); why != "" {
-			g.valid.fail(fmt.Sprintf("%s at %s: condition %s %s", e.Object, g.off(e.Time), ch.Type, why), e.Time, e.Time, e)
+			g.valid.FailIn(fmt.Sprintf("%s at %s: condition %s %s", e.Object, g.off(e.Time), ch.Type, why), e.Time, e.Time, e)
 		}
 	}
 	// observedGeneration, when the timeline records status.conditions:
@@ -36,7 +36,7 @@ func (g *olmJudging) judgeConditions(e timeline.Event, now *world) {
 	}
 	for _, t := range slices.Sorted(maps.Keys(p.gens)) {
 		if p.gens[t] > p.generation || p.gens[t] < 0 {
-			g.valid.fail(fmt.Sprintf("%s at %s: condition %s has observedGeneration %d, a generation the Probe has not had (it is at %d)",
+			g.valid.FailIn(fmt.Sprintf("%s at %s: condition %s has observedGeneration %d, a generation the Probe has not had (it is at %d)",
 				e.Object, g.off(e.Time), t, p.gens[t], p.generation), e.Time, e.Time, e)
 		}
 	}

@@ -37,42 +37,6 @@ type watch struct {
 	check func(w *world) (problem string, judged bool)
 }
 
-// record is what a rule found: problems, how many things it judged, and
-// what it could not judge (the first reason and how many: all a verdict
-// shows of them).
-type record struct {
-	judged    int
-	firstSkip string
-	skips     int
-	problems  []judge.Problem
-}
-
-func (r *record) skip(why string, n int) {
-	if r.skips == 0 {
-		r.firstSkip = why
-	}
-	r.skips += n
-}
-
-func (r *record) fail(msg string, from, to time.Time, evidence ...timeline.Event) {
-	r.problems = append(r.problems, judge.Problem{Message: msg, Evidence: evidence, From: from, To: to})
-}
-
-// into adds r to g, as the rule found it.
-func (r *record) into(g *judge.Findings) {
-	g.Judged += r.judged
-	for i := range r.skips {
-		if i == 0 {
-			g.Skip(r.firstSkip)
-			continue
-		}
-		g.Skip("") // a verdict shows the first reason and the count
-	}
-	for _, p := range r.problems {
-		g.FailIn(p.Message, p.From, p.To, p.Evidence...)
-	}
-}
-
 // interval is a change of a watched output's inputs, from its first
 // instant until the next change (closed) or on.
 type interval struct {
@@ -90,7 +54,7 @@ type interval struct {
 // watcher judges one watch.
 type watcher struct {
 	w    watch
-	rec  record
+	rec  judge.Tally
 	took judge.Latencies
 	// queue are the intervals whose deadline has not been judged, in order;
 	// the last one may be open.
@@ -118,7 +82,7 @@ func newWatcher(w watch) *watcher { return &watcher{w: w} }
 func (x *watcher) clone(w watch) *watcher {
 	c := *x
 	c.w = w
-	c.rec.problems = append([]judge.Problem(nil), x.rec.problems...)
+	c.rec = x.rec.Clone()
 	c.queue = append([]interval(nil), x.queue...)
 	if x.watching != nil {
 		iv := *x.watching
@@ -152,7 +116,7 @@ func (x *watcher) step(g *olmJudging, e timeline.Event, pos int, was, now *world
 	}
 	if problem, _ := x.w.check(now); problem != "" {
 		from := x.watching.from
-		x.rec.fail(fmt.Sprintf("%s (write at %s, after the change at %s)", problem, g.off(e.Time), g.off(from)),
+		x.rec.FailIn(fmt.Sprintf("%s (write at %s, after the change at %s)", problem, g.off(e.Time), g.off(from)),
 			from, e.Time, x.watching.cause, e)
 		x.watching = nil
 	}
@@ -201,7 +165,7 @@ func (x *watcher) seen(start bool) {
 		q = append(q, *x.earlyOpen)
 	}
 	x.queue = append(q, x.queue...)
-	x.rec, x.took, x.watching = record{}, judge.Latencies{}, nil
+	x.rec, x.took, x.watching = judge.Tally{}, judge.Latencies{}, nil
 	x.early, x.earlyOpen, x.judgedEarly = interval{}, nil, false
 }
 
@@ -237,11 +201,11 @@ func (x *watcher) settle(g *olmJudging, now time.Time, final bool) {
 		}
 		switch {
 		case !ok:
-			x.rec.skip(fmt.Sprintf("%s down from %s", x.w.actor, g.off(iv.from)), iv.n)
+			x.rec.SkipN(fmt.Sprintf("%s down from %s", x.w.actor, g.off(iv.from)), iv.n)
 		case g.ends && owed.After(g.end):
-			x.rec.skip(fmt.Sprintf("the run ended before %s, when the change at %s was owed", g.off(owed), g.off(iv.from)), iv.n)
+			x.rec.SkipN(fmt.Sprintf("the run ended before %s, when the change at %s was owed", g.off(owed), g.off(iv.from)), iv.n)
 		case owed.After(iv.from) && (iv.closed || final) && !owed.Before(next):
-			x.rec.skip(fmt.Sprintf("%s came back after the change at %s only once the next one was made", x.w.actor, g.off(iv.from)), iv.n)
+			x.rec.SkipN(fmt.Sprintf("%s came back after the change at %s only once the next one was made", x.w.actor, g.off(iv.from)), iv.n)
 		default:
 			x.judge(g, iv, owed)
 		}
@@ -254,13 +218,13 @@ func (x *watcher) judge(g *olmJudging, iv interval, owed time.Time) {
 	if !judged {
 		return
 	}
-	x.rec.judged++
+	x.rec.Judged++
 	if problem != "" {
 		ev := []timeline.Event{iv.cause}
 		if x.out != nil {
 			ev = append(ev, *x.out)
 		}
-		x.rec.fail(fmt.Sprintf("%s (at %s, after the change at %s)", problem, g.off(owed), g.off(iv.from)), iv.from, owed, ev...)
+		x.rec.FailIn(fmt.Sprintf("%s (at %s, after the change at %s)", problem, g.off(owed), g.off(iv.from)), iv.from, owed, ev...)
 		return
 	}
 	reaction := time.Duration(0)

@@ -2,8 +2,14 @@ package node
 
 import "errors"
 
-// watch is empty on darwin: there is no order to watch with.
-type watch struct{}
+// order is what order.go (own, of) reads; darwin never
+// makes one (newOrder refuses).
+type order struct {
+	seq   int64
+	last  map[string]int64
+	lost  bool
+	locks []lockOp
+}
 
 // errNoOrder refuses to track a node from outside on darwin: the order of
 // an outsider's changes comes from linux's inotify queue, and darwin's

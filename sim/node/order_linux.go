@@ -9,10 +9,22 @@ import (
 	"unsafe"
 )
 
-// watch is an inotify descriptor and the node directories it watches.
-type watch struct {
+// order tells in which order the entries of the node changed: the kernel
+// queues an inotify event for every change while the call that makes it
+// runs, in one queue for all the node's directories, so that two changes a
+// process made a microsecond apart (a link, then a removal) keep their
+// order, which no timestamp on disk keeps (their clocks are coarse). Its
+// queue is read, without waiting, when the node looks for changes.
+type order struct {
 	fd   int
 	dirs map[int32]string // watch -> node directory
+	seq  int64
+	last map[string]int64 // node path -> the number of its last event
+	lost bool             // the queue overflowed: order by path
+	// locks are the lock files made and removed since the last look, in
+	// order: a lock taken and released between two looks leaves nothing
+	// for a comparison with the disk to see.
+	locks []lockOp
 }
 
 const watchMask = syscall.IN_CREATE | syscall.IN_DELETE | syscall.IN_MOVED_FROM | syscall.IN_MOVED_TO |
@@ -24,7 +36,7 @@ func newOrder(dir string) (*order, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := &order{watch: watch{fd: fd, dirs: map[int32]string{}}, last: map[string]int64{}}
+	o := &order{fd: fd, dirs: map[int32]string{}, last: map[string]int64{}}
 	if err := o.watchTree(dir, "/"); err != nil {
 		syscall.Close(fd)
 		return nil, err
@@ -109,4 +121,14 @@ func (o *order) drain(root string) bool {
 			}
 		}
 	}
+}
+
+func joinNode(dir, rel string) string {
+	if rel == "." {
+		return dir
+	}
+	if dir == "/" {
+		return "/" + rel
+	}
+	return dir + "/" + rel
 }

@@ -6,21 +6,19 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"syscall"
 	"time"
-
-	"golang.org/x/sys/unix"
 )
 
 // The launcher: envtest starts its binaries itself and offers no hook to set
 // the parent-death signal or to bound `--help`, so it is pointed at symlinks
 // to opcert's own executable named kube-apiserver and etcd. Started under
 // those names with these variables set, opcert becomes the launcher: it asks
-// the kernel to kill it when opcert dies (even by SIGKILL), records its pid,
-// and replaces itself with the real binary, which keeps the pid and the
-// parent-death signal. A `--help` or `--version` probe runs the real binary
+// that it dies when opcert dies (even by SIGKILL), records the pid of the
+// real binary and runs it (guardParent and run, per platform: on linux the
+// kernel's parent-death signal and exec, which keeps the pid and the
+// signal; on darwin a kqueue watch of opcert and a child). A `--help` or `--version` probe runs the real binary
 // under a timeout instead, so a binary that hangs cannot hang opcert.
 const (
 	envAssets = "OPCERT_LAUNCH_ASSETS" // the directory of the real binaries
@@ -48,30 +46,22 @@ func MaybeLaunch() {
 }
 
 func launch(bin string, args []string) int {
-	// The parent-death signal belongs to the thread that sets it and survives
-	// exec only on that thread: keep this goroutine on it until exec.
-	runtime.LockOSThread()
-	if err := unix.Prctl(unix.PR_SET_PDEATHSIG, uintptr(unix.SIGKILL), 0, 0, 0); err != nil {
+	if err := guardParent(); err != nil {
 		fmt.Fprintln(os.Stderr, "opcert launcher:", err)
 		return 1
 	}
 	if strconv.Itoa(os.Getppid()) != os.Getenv(envParent) {
-		return 1 // opcert died before the signal was armed
+		return 1 // opcert died before the guard was armed
 	}
 	role, probing := filepath.Base(bin), len(args) == 1 && (args[0] == "--help" || args[0] == "--version")
-	if probing {
-		role += probeSuffix
+	if !probing {
+		return run(bin, role, args)
 	}
-	if err := recordPid(os.Getenv(envRunDir), role); err != nil {
+	if err := recordPid(os.Getenv(envRunDir), role+probeSuffix); err != nil {
 		fmt.Fprintln(os.Stderr, "opcert launcher:", err)
 		return 1
 	}
-	if probing {
-		return probe(bin, args[0])
-	}
-	err := syscall.Exec(bin, append([]string{bin}, args...), os.Environ())
-	fmt.Fprintf(os.Stderr, "opcert launcher: starting %s: %v\n", bin, err)
-	return 1
+	return probe(bin, args[0])
 }
 
 func probe(bin, flag string) int {
@@ -99,10 +89,10 @@ const waitDelay = 2 * time.Second
 
 // boundWait makes cmd end as a whole: it runs in a process group of its
 // own, killed together (a wrapper and its children) when its context is
-// done, dies with this process, and its Wait returns at most waitDelay
+// done, dies with this process (on linux: groupAttr), and its Wait returns at most waitDelay
 // after that.
 func boundWait(cmd *exec.Cmd) {
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.SysProcAttr = groupAttr()
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = waitDelay
 }

@@ -36,9 +36,9 @@ type Proc struct {
 // stopWait bounds how long Kill waits for the group to be reaped.
 const stopWait = 10 * time.Second
 
-// Start runs argv in a process group of its own, with the parent-death
-// signal set so that it dies if opcert does (even by SIGKILL), its output
-// appended to o.Log.
+// Start runs argv in a process group of its own, its output appended to
+// o.Log. On linux the parent-death signal is set so that it dies if opcert
+// does (even by SIGKILL); darwin has none (sysProcAttr).
 func Start(o Options) (*Proc, error) {
 	if len(o.Argv) == 0 {
 		return nil, errors.New("no command to run")
@@ -50,7 +50,7 @@ func Start(o Options) (*Proc, error) {
 	cmd := exec.Command(o.Argv[0], o.Argv[1:]...)
 	cmd.Env = append(os.Environ(), o.Env...)
 	cmd.Stdout, cmd.Stderr = log, log
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	cmd.SysProcAttr = sysProcAttr()
 	// Its output is a file (no copying to wait for), but a bound costs
 	// nothing and keeps Kill's wait bounded if that changes.
 	cmd.WaitDelay = stopWait

@@ -327,7 +327,7 @@ func alive(pid int) bool {
 // replaced (a file may have been added during the run), and returns where
 // the earlier report now is, for the caller to remove ("" if there was
 // none). Where the file system can, the two are exchanged in one step
-// (renameat2 RENAME_EXCHANGE): out is at every instant the earlier report
+// (exchange): out is at every instant the earlier report
 // or the new one. Elsewhere the earlier report is moved aside first.
 func swapIn(staging, out string) (string, error) {
 	if err := checkOut(out); err != nil {
@@ -342,7 +342,7 @@ func swapIn(staging, out string) (string, error) {
 		}
 		return "", nil
 	}
-	if unix.Renameat2(unix.AT_FDCWD, staging, unix.AT_FDCWD, out, unix.RENAME_EXCHANGE) == nil {
+	if exchange(staging, out) == nil {
 		return staging, nil
 	}
 	old := staging + ".old"

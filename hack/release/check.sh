@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # make release-check: what a release gives a user, built and tried here.
 #  1. goreleaser's snapshot of .goreleaser.yaml (built in a clone of HEAD,
-#     moved to dist/): the archives (linux on amd64 and arm64; darwin
-#     waits for opcert to build there, see .goreleaser.yaml) and
-#     checksums.txt, the checksums
-#     verified, the host's binary run: opcert version says the snapshot.
+#     moved to dist/): the four archives (linux and darwin on amd64 and
+#     arm64), each holding an opcert binary for its platform, and
+#     checksums.txt, the checksums verified, the host's binary run: opcert
+#     version says the snapshot.
 #  2. go install github.com/opcert/opcert/cmd/opcert@VERSION from a clean
 #     module cache (GOPATH and GOMODCACHE in a temporary directory,
 #     GOFLAGS=-mod=mod; -trimpath and CGO_ENABLED=0 as the release builds,
@@ -41,8 +41,27 @@ git clone -q . "$tmp/src"
 rm -rf dist
 mv "$tmp/src/dist" dist
 goos=$($GO env GOOS) goarch=$($GO env GOARCH)
-archives=(dist/opcert_*_linux_{amd64,arm64}.tar.gz)
+archives=(dist/opcert_*_{linux,darwin}_{amd64,arm64}.tar.gz)
 for a in "${archives[@]}"; do [ -f "$a" ] || fail "no $a in dist/: $(ls dist)"; done
+# Each archive's opcert is an executable for the platform its name says:
+# the magic and the machine of its ELF (e_machine, bytes 18-19) or Mach-O
+# (cputype, bytes 4-7) header, little-endian, in hex.
+for a in "${archives[@]}"; do
+	platform=${a%.tar.gz} platform=${platform#dist/opcert_*_}
+	rm -rf "$tmp/arch" && mkdir "$tmp/arch" && tar -xzf "$a" -C "$tmp/arch" opcert
+	head=$(head -c 20 "$tmp/arch/opcert" | od -An -tx1 | tr -d ' \n')
+	case $platform in
+	linux_*) got=${head:0:8}/${head:36:4} ;;
+	darwin_*) got=${head:0:8}/${head:8:8} ;;
+	esac
+	case $platform in
+	linux_amd64) want=7f454c46/3e00 ;;
+	linux_arm64) want=7f454c46/b700 ;;
+	darwin_amd64) want=cffaedfe/07000001 ;;
+	darwin_arm64) want=cffaedfe/0c000001 ;;
+	esac
+	[ "$got" = "$want" ] || fail "$a: its opcert's header says $got, want $want (an executable for $platform)"
+done
 (cd dist && sha256sum --quiet -c checksums.txt) || fail "dist/checksums.txt does not match the archives"
 [ "$(wc -l <dist/checksums.txt)" -eq ${#archives[@]} ] || fail "dist/checksums.txt lists $(wc -l <dist/checksums.txt) files, want the ${#archives[@]} archives"
 mkdir "$tmp/host"

@@ -70,9 +70,17 @@ func index(t *testing.T) *repo {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// What a build or a run writes (bin/, dist/, reports: .gitignore's
+	// top-level directories) is there or not: a page's path into it is
+	// not held to this checkout.
+	ignore, err := os.ReadFile(filepath.Join(root, ".gitignore"))
+	if err != nil {
+		t.Fatal(err)
+	}
 	for _, e := range entries {
-		if e.IsDir() && !strings.HasPrefix(e.Name(), ".") {
-			r.topDirs[e.Name()] = true
+		name := e.Name()
+		if e.IsDir() && !strings.HasPrefix(name, ".") && !slices.Contains(strings.Split(string(ignore), "\n"), "/"+name+"/") {
+			r.topDirs[name] = true
 		}
 	}
 	_, files := sources(t)

@@ -29,3 +29,20 @@ func KillDescendants() {
 		<-time.After(reapPause)
 	}
 }
+
+// below walks the process tree from pid, given each process's children,
+// and lists the descendants that are not zombies (a zombie's children
+// are still walked): each platform reads the tree its own way.
+func below(pid int, children map[int][]int, zombie map[int]bool) []int {
+	var out []int
+	queue := children[pid]
+	for len(queue) > 0 {
+		p := queue[0]
+		queue = queue[1:]
+		if !zombie[p] {
+			out = append(out, p)
+		}
+		queue = append(queue, children[p]...)
+	}
+	return out
+}

@@ -24,15 +24,5 @@ func Descendants(pid int) []int {
 		children[int(k.Eproc.Ppid)] = append(children[int(k.Eproc.Ppid)], self)
 		dead[self] = k.Proc.P_stat == zombie
 	}
-	var out []int
-	queue := children[pid]
-	for len(queue) > 0 {
-		p := queue[0]
-		queue = queue[1:]
-		if !dead[p] {
-			out = append(out, p)
-		}
-		queue = append(queue, children[p]...)
-	}
-	return out
+	return below(pid, children, dead)
 }

@@ -47,15 +47,5 @@ func Descendants(pid int) []int {
 		children[parent] = append(children[parent], self)
 		zombie[self] = f[0] == "Z"
 	}
-	var out []int
-	queue := children[pid]
-	for len(queue) > 0 {
-		p := queue[0]
-		queue = queue[1:]
-		if !zombie[p] {
-			out = append(out, p)
-		}
-		queue = append(queue, children[p]...)
-	}
-	return out
+	return below(pid, children, zombie)
 }

@@ -83,13 +83,8 @@ func undocumented(f *ast.File) []*ast.Ident {
 // methods of an interface type, that have neither a comment above them
 // nor one at their line's end (embedded ones name no member of their own).
 func undocumentedMembers(t ast.Expr) []*ast.Ident {
-	var list *ast.FieldList
-	switch x := t.(type) {
-	case *ast.StructType:
-		list = x.Fields
-	case *ast.InterfaceType:
-		list = x.Methods
-	default:
+	list := memberList(t)
+	if list == nil {
 		return nil
 	}
 	var out []*ast.Ident
@@ -106,20 +101,8 @@ func undocumentedMembers(t ast.Expr) []*ast.Ident {
 // exportedReceiver tells whether a method's receiver type is exported
 // (T, *T, T[P], *T[P]): godoc lists the methods of exported types only.
 func exportedReceiver(t ast.Expr) bool {
-	for {
-		switch x := t.(type) {
-		case *ast.StarExpr:
-			t = x.X
-		case *ast.IndexExpr:
-			t = x.X
-		case *ast.IndexListExpr:
-			t = x.X
-		case *ast.Ident:
-			return x.IsExported()
-		default:
-			return false
-		}
-	}
+	id := receiverType(t)
+	return id != nil && id.IsExported()
 }
 
 // isModule tells whether dir holds a module of its own.

@@ -126,17 +126,7 @@ func declare(into map[string]bool, f *ast.File) {
 				into[d.Name.Name] = true
 				continue
 			}
-			recv := d.Recv.List[0].Type
-			if s, ok := recv.(*ast.StarExpr); ok {
-				recv = s.X
-			}
-			switch x := recv.(type) {
-			case *ast.IndexExpr:
-				recv = x.X
-			case *ast.IndexListExpr:
-				recv = x.X
-			}
-			if id, ok := recv.(*ast.Ident); ok {
+			if id := receiverType(d.Recv.List[0].Type); id != nil {
 				into[id.Name+"."+d.Name.Name] = true
 			}
 		case *ast.GenDecl:
@@ -156,13 +146,8 @@ func declare(into map[string]bool, f *ast.File) {
 }
 
 func members(into map[string]bool, typ string, e ast.Expr) {
-	var fields *ast.FieldList
-	switch x := e.(type) {
-	case *ast.StructType:
-		fields = x.Fields
-	case *ast.InterfaceType:
-		fields = x.Methods
-	default:
+	fields := memberList(e)
+	if fields == nil {
 		return
 	}
 	for _, f := range fields.List {

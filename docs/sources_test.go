@@ -69,3 +69,34 @@ func isModule(dir string) bool {
 	_, err := os.Stat(filepath.Join(dir, "go.mod"))
 	return err == nil
 }
+
+// receiverType is the name of a method's receiver type (T, *T, T[P],
+// *T[P]), or nil where it is not a plain name.
+func receiverType(t ast.Expr) *ast.Ident {
+	for {
+		switch x := t.(type) {
+		case *ast.StarExpr:
+			t = x.X
+		case *ast.IndexExpr:
+			t = x.X
+		case *ast.IndexListExpr:
+			t = x.X
+		case *ast.Ident:
+			return x
+		default:
+			return nil
+		}
+	}
+}
+
+// memberList is a struct type's fields or an interface type's methods;
+// nil for any other type.
+func memberList(t ast.Expr) *ast.FieldList {
+	switch x := t.(type) {
+	case *ast.StructType:
+		return x.Fields
+	case *ast.InterfaceType:
+		return x.Methods
+	}
+	return nil
+}

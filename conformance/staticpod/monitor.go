@@ -56,11 +56,44 @@ func (m *monitor) Reconcile(ctx context.Context, _ reconcile.Request) (reconcile
 	}
 	d := m.core.Look(v, now)
 	m.since, m.next = d.Since, d.Next
+	if len(d.Ops) > 0 && d.Ops[0].Kind == contract.TakeLock {
+		if d, err = m.decideUnderLock(ctx, now, d.Ops[0]); errors.Is(err, errLockLost) {
+			return reconcile.Result{}, nil
+		} else if err != nil {
+			return reconcile.Result{}, err
+		}
+	}
 	if len(d.Ops) == 0 {
 		return after(now, d.Next), nil
 	}
 	m.exec.start(d.Ops)
 	return m.carryOn(ctx, now)
+}
+
+// decideUnderLock takes the installer lock a plan starts with, then looks
+// and decides again with the lock held, as a monitor reads the node under
+// the lock before it changes it. In virtual time nothing can come between
+// a look and the lock; in process mode an installer runs in real time
+// beside the monitor and may install a revision in between (the lock-race
+// built-in saw a fallback written over the revision installed meanwhile).
+// The plan returned omits the lock it took; a plan that no longer wants
+// the lock releases it.
+func (m *monitor) decideUnderLock(ctx context.Context, now time.Time, take contract.Op) (contract.MonitorDecision, error) {
+	fsys := m.h.as(ctx, m.actor)
+	if err := m.h.do(fsys, take); err != nil {
+		return contract.MonitorDecision{}, err
+	}
+	v, err := m.observe(ctx)
+	if err != nil {
+		return contract.MonitorDecision{}, errors.Join(err, fsys.Unlock(node.LockPath(operandName)))
+	}
+	d := m.core.Look(v, now)
+	m.since, m.next = d.Since, d.Next
+	if len(d.Ops) > 0 && d.Ops[0].Kind == contract.TakeLock {
+		d.Ops = d.Ops[1:]
+		return d, nil
+	}
+	return d, fsys.Unlock(node.LockPath(operandName))
 }
 
 // carryOn runs the decided operations due by now.

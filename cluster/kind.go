@@ -103,6 +103,12 @@ type KindOptions struct {
 	Images []string
 	// NodeImage is kind's node image (its default when empty).
 	NodeImage string
+	// Retain keeps the nodes of a creation that failed, to read their
+	// logs (kind's --retain).
+	Retain bool
+	// Config is kind's cluster configuration file (kind's one-node
+	// default when empty).
+	Config string
 }
 
 // Up creates the cluster (or reuses it if it exists, so that a CI job
@@ -125,6 +131,12 @@ func Up(ctx context.Context, o KindOptions) error {
 			kind.CreateWithDisplayUsage(false), kind.CreateWithDisplaySalutation(false)}
 		if o.NodeImage != "" {
 			opts = append(opts, kind.CreateWithNodeImage(o.NodeImage))
+		}
+		if o.Retain {
+			opts = append(opts, kind.CreateWithRetain(true))
+		}
+		if o.Config != "" {
+			opts = append(opts, kind.CreateWithConfigFile(o.Config))
 		}
 		if err := p.Create(o.Name, opts...); err != nil {
 			return fmt.Errorf("creating kind cluster %s with %s: %w", o.Name, rt, err)

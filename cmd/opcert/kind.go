@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+
 	"github.com/spf13/cobra"
 
 	"github.com/opcert/opcert/cluster"
@@ -40,7 +42,9 @@ nerdctl. Without one, both exit 2 and say what to install.`,
 		},
 	}
 	up.Flags().StringArrayVar(&o.Images, "image", nil, "an image on this machine to load into the cluster's nodes (repeatable)")
-	up.Flags().StringVar(&o.NodeImage, "node-image", "", "kind's node image (default: kind's, for its Kubernetes version)")
+	up.Flags().StringVar(&o.NodeImage, "node-image", os.Getenv("OPCERT_KIND_NODE_IMAGE"), "kind's node image (default: $OPCERT_KIND_NODE_IMAGE, else kind's for its Kubernetes version)")
+	up.Flags().BoolVar(&o.Retain, "retain", false, "keep the nodes if the creation fails, to read their logs (docker exec NODE journalctl)")
+	up.Flags().StringVar(&o.Config, "config", os.Getenv("OPCERT_KIND_CONFIG"), "kind's cluster configuration file (default: $OPCERT_KIND_CONFIG, else kind's one node)")
 	down := &cobra.Command{
 		Use:   "down",
 		Short: "Delete the cluster",

@@ -13,7 +13,7 @@ import (
 // A team's cluster, played on opcert's envtest server for cluster mode's
 // tests of opcert run's own part (its guard, the rights it checks, an
 // interruption): the example operator deployed by
-// examples/kind-nightly/operator.yaml (two Deployments, etcd-operator and
+// examples/staleoperator/deploy.yaml (two Deployments, etcd-operator and
 // dns-operator), and clustertest's Kubelet for what envtest lacks, the
 // controller-manager and the kubelet. opcert itself reaches the server
 // only through kubeconfig files, as it would a remote cluster. The

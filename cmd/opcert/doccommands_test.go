@@ -88,7 +88,7 @@ var documented = map[string]runBy{
 	// stand-in kubelet running the examples' binaries (no kubectl or
 	// cluster here); each test applies the files the guide applies.
 	"kubectl apply -f config/rbac/opcert-cluster.yaml":     byTest("conformance/stale TestClusterModeCertifiesTheExampleOperator"),
-	"kubectl apply -f examples/kind-nightly/operator.yaml": byTest("conformance/stale TestClusterModeCertifiesTheExampleOperator"),
+	"kubectl apply -f examples/staleoperator/deploy.yaml": byTest("conformance/stale TestClusterModeCertifiesTheExampleOperator"),
 	"opcert run --kubeconfig ci.kubeconfig --time-scale 0.01 --allow-disruption --scenario stale-healthy-answer --subject operator=deployment:example-operators/{name}-operator":                           byTest("conformance/stale TestClusterModeCertifiesTheExampleOperator"),
 	"kubectl apply -f config/rbac/opcert-cluster.yaml -f config/rbac/opcert-cluster-components.yaml":                                                                                                       byTest("conformance/clusteroperator TestClusterModeCertifiesTheComponentOperator"),
 	"kubectl apply -f examples/componentoperator/deploy.yaml":                                                                                                                                              byTest("conformance/clusteroperator TestClusterModeCertifiesTheComponentOperator"),
@@ -100,9 +100,9 @@ var documented = map[string]runBy{
 
 	// Nightly on kind: no container engine here, so only the refusal
 	// without one runs; the rest is the cluster mode above.
-	"opcert kind up --name opcert --kubeconfig kind.kubeconfig --image opcert-example-operator:ci":                                                                                                     byTest("cmd/opcert TestKindWithoutContainerRuntime"),
+	"opcert kind up --name opcert --kubeconfig kind.kubeconfig --image opcert-example-staleoperator:ci":                                                                                                     byTest("cmd/opcert TestKindWithoutContainerRuntime"),
 	"opcert kind down --name opcert --kubeconfig kind.kubeconfig":                                                                                                                                      byTest("cmd/opcert TestKindWithoutContainerRuntime"),
-	"kubectl --kubeconfig kind.kubeconfig apply -f examples/kind-nightly/operator.yaml":                                                                                                                byTest("conformance/stale TestClusterModeCertifiesTheExampleOperator"),
+	"kubectl --kubeconfig kind.kubeconfig apply -f examples/staleoperator/deploy.yaml":                                                                                                                byTest("conformance/stale TestClusterModeCertifiesTheExampleOperator"),
 	"opcert run --kubeconfig kind.kubeconfig --allow-disruption --time-scale 0.01 --subject operator=deployment:example-operators/{name}-operator --scenario stale-healthy-answer --out opcert-report": byTest("conformance/stale TestClusterModeCertifiesTheExampleOperator"),
 
 	// Watching and analyzing what only a cluster or kubectl gives.

@@ -24,7 +24,7 @@ import (
 
 // Cluster mode for seed 000's operator (cluster/doc.go): the
 // example operator deployed as a team would, by
-// examples/kind-nightly/operator.yaml (two Deployments, etcd-operator and
+// examples/staleoperator/deploy.yaml (two Deployments, etcd-operator and
 // dns-operator, at 1 replica, with ClusterOperators of their own), plays
 // the operator role of a scenario that kills dns's at 5m, at a time scale
 // of 0.01, the run reaching the server as a cluster

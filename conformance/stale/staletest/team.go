@@ -1,7 +1,7 @@
 // Package staletest is seed 000's team on a test cluster, shared by the
 // mechanism's cluster test and cmd/opcert's tests of cluster mode's own
 // part: the example operator deployed as a team would, by
-// examples/kind-nightly/operator.yaml (two Deployments, etcd-operator and
+// examples/staleoperator/deploy.yaml (two Deployments, etcd-operator and
 // dns-operator, at 1 replica, with ClusterOperators of their own),
 // clustertest's Kubelet running their pods, and everything on the server
 // a run could leave or change (Snapshot).
@@ -38,7 +38,7 @@ var operators = []string{"etcd", "dns"}
 // tests after it on a shared server see nothing of it.
 func Deploy(t *testing.T, api *apiserver.Server, bin string) *clustertest.Team {
 	t.Helper()
-	tm := clustertest.NewTeam(t, api, "team-admin", "../../examples/kind-nightly/operator.yaml")
+	tm := clustertest.NewTeam(t, api, "team-admin", "../../examples/staleoperator/deploy.yaml")
 	for _, name := range operators {
 		scaleTo(t, tm.Admin, name+"-operator", 1)
 	}

@@ -68,9 +68,9 @@ func object(c Cluster) *unstructured.Unstructured {
 // stepActions are stackable's step actions (scenario.go names them), each
 // with its value's type and what carries it out on the world.
 var stepActions = scenarios.Actions(
-	scenarios.Act(actFail, onPod((*workload.Controller).FailPod)),
-	scenarios.Act(actLose, onPod((*workload.Controller).LosePod)),
-	scenarios.Act(actRecover, onPod((*workload.Controller).RecoverPod)),
+	scenarios.Act(actFail, onPod((*workload.Controller).FailPod, (*clusterPods).fail)),
+	scenarios.Act(actLose, onPod((*workload.Controller).LosePod, func(*clusterPods, context.Context, PodRef) error { return errLost })),
+	scenarios.Act(actRecover, onPod((*workload.Controller).RecoverPod, (*clusterPods).recover)),
 	scenarios.Act(actScale, func(w *world, ctx context.Context, s Scale) error {
 		return w.edit(ctx, s.Cluster, func(u *unstructured.Unstructured) error { return setReplicas(u, s.Role, s.Replicas) })
 	}),
@@ -109,11 +109,13 @@ var stepActions = scenarios.Actions(
 	scenarios.Act(actRestart, func(w *world, ctx context.Context, _ bool) error { return w.play.Restart(ctx, actorOperator) }),
 )
 
-// onPod is an action on the simulated pod its value names.
-func onPod(do func(p *workload.Controller, ctx context.Context, namespace, name string) error) func(*world, context.Context, PodRef) error {
+// onPod is an action on the pod its value names: do on the simulated
+// pod, or onCluster on the cluster's (cluster mode, clusterpods.go).
+func onPod(do func(p *workload.Controller, ctx context.Context, namespace, name string) error,
+	onCluster func(p *clusterPods, ctx context.Context, r PodRef) error) func(*world, context.Context, PodRef) error {
 	return func(w *world, ctx context.Context, r PodRef) error {
 		if w.pods == nil {
-			return errPods
+			return onCluster(w.clusterPods, ctx, r)
 		}
 		ns, name, err := w.pod(ctx, r)
 		if err != nil {

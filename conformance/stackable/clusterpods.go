@@ -27,6 +27,8 @@ import (
 //   - recoverPod deletes the pod failPod failed if it is still there,
 //     Failed (a Deployment's, whose replacement runs already); the
 //     controller's replacement is the recovery.
+//   - stackable-load's failures are made the same way, its lost pods
+//     left out.
 //   - losePod is skipped: phase Unknown is what a node that stopped
 //     reporting leaves, which the API cannot make of a pod whose kubelet
 //     writes its status, and a deleted pod is not Unknown (the table's
@@ -50,9 +52,23 @@ func (p *clusterPods) fail(ctx context.Context, r PodRef) error {
 	if err != nil {
 		return err
 	}
+	deadline, err := p.failPod(ctx, ns, name)
+	if err != nil {
+		return err
+	}
+	p.mu.Lock()
+	p.failed[r] = types.NamespacedName{Namespace: ns, Name: name}
+	p.mu.Unlock()
+	return &conformance.Unlike{Reason: fmt.Sprintf("pod %s given spec.activeDeadlineSeconds %d: its kubelet fails it (phase Failed, reason DeadlineExceeded), and its controller replaces it at once (a StatefulSet's or a DaemonSet's deleted and made again; a ReplicaSet's left Failed beside a new one), where the simulated pod stays Failed until recoverPod",
+		name, deadline)}
+}
+
+// failPod lowers the pod's activeDeadlineSeconds to activeDeadline (or
+// keeps a lower one), which it returns.
+func (p *clusterPods) failPod(ctx context.Context, ns, name string) (int64, error) {
 	pod := &corev1.Pod{}
 	if err := p.w.user.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, pod); err != nil {
-		return err
+		return 0, err
 	}
 	deadline := int64(activeDeadline)
 	if d := pod.Spec.ActiveDeadlineSeconds; d != nil && *d < deadline {
@@ -60,13 +76,9 @@ func (p *clusterPods) fail(ctx context.Context, r PodRef) error {
 	}
 	patch := client.RawPatch(types.MergePatchType, fmt.Appendf(nil, `{"spec":{"activeDeadlineSeconds":%d}}`, deadline))
 	if err := p.w.user.Patch(ctx, pod, patch); err != nil {
-		return fmt.Errorf("failing pod %s/%s: %w", ns, name, err)
+		return 0, fmt.Errorf("failing pod %s/%s: %w", ns, name, err)
 	}
-	p.mu.Lock()
-	p.failed[r] = types.NamespacedName{Namespace: ns, Name: name}
-	p.mu.Unlock()
-	return &conformance.Unlike{Reason: fmt.Sprintf("pod %s given spec.activeDeadlineSeconds %d: its kubelet fails it (phase Failed, reason DeadlineExceeded), and its controller replaces it at once (a StatefulSet's or a DaemonSet's deleted and made again; a ReplicaSet's left Failed beside a new one), where the simulated pod stays Failed until recoverPod",
-		name, deadline)}
+	return deadline, nil
 }
 
 func (p *clusterPods) recover(ctx context.Context, r PodRef) error {
@@ -77,17 +89,43 @@ func (p *clusterPods) recover(ctx context.Context, r PodRef) error {
 	if !ok {
 		return &conformance.Skipped{Reason: fmt.Sprintf("opcert failed no pod of cluster %s's role %s at place %d on the cluster (a lost pod's step is skipped there): nothing to recover", r.Cluster, r.Role, r.Pod)}
 	}
-	pod := &corev1.Pod{}
-	switch err := p.w.user.Get(ctx, key, pod); {
-	case apierrors.IsNotFound(err):
-		return &conformance.Unlike{Reason: fmt.Sprintf("pod %s was replaced by its controller when it failed: the replacement is the recovery", key.Name)}
-	case err != nil:
+	how, err := p.recoverPod(ctx, key.Namespace, key.Name)
+	if err != nil {
 		return err
+	}
+	return &conformance.Unlike{Reason: how}
+}
+
+// recoverPod deletes the pod failPod failed if it is still there, Failed,
+// and says what it did.
+func (p *clusterPods) recoverPod(ctx context.Context, ns, name string) (string, error) {
+	pod := &corev1.Pod{}
+	switch err := p.w.user.Get(ctx, client.ObjectKey{Namespace: ns, Name: name}, pod); {
+	case apierrors.IsNotFound(err):
+		return fmt.Sprintf("pod %s was replaced by its controller when it failed: the replacement is the recovery", name), nil
+	case err != nil:
+		return "", err
 	case pod.DeletionTimestamp != nil || pod.Status.Phase != corev1.PodFailed:
-		return &conformance.Unlike{Reason: fmt.Sprintf("pod %s is its controller's replacement of the failed one (phase %s): the replacement is the recovery", key.Name, pod.Status.Phase)}
+		return fmt.Sprintf("pod %s is its controller's replacement of the failed one (phase %s): the replacement is the recovery", name, pod.Status.Phase), nil
 	}
 	if err := p.w.user.Delete(ctx, pod, client.GracePeriodSeconds(0)); err != nil && !apierrors.IsNotFound(err) {
-		return fmt.Errorf("deleting failed pod %s: %w", key, err)
+		return "", fmt.Errorf("deleting failed pod %s/%s: %w", ns, name, err)
 	}
-	return &conformance.Unlike{Reason: fmt.Sprintf("pod %s, Failed beside its controller's replacement, deleted: the replacement is the recovery", key.Name)}
+	return fmt.Sprintf("pod %s, Failed beside its controller's replacement, deleted: the replacement is the recovery", name), nil
+}
+
+// loadFaults are the load's faults on the cluster's pods, by name (queueLoad):
+// a lost pod is left out, as losePod is skipped.
+func (p *clusterPods) loadFaults() podFaults {
+	return podFaults{
+		fail: func(ctx context.Context, ns, name string) error {
+			_, err := p.failPod(ctx, ns, name)
+			return err
+		},
+		lose: func(context.Context, string, string) error { return nil },
+		recover: func(ctx context.Context, ns, name string) error {
+			_, err := p.recoverPod(ctx, ns, name)
+			return err
+		},
+	}
 }

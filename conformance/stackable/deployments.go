@@ -118,7 +118,8 @@ func access(sc *scenarios.Scenario, cast conformance.Cast) []conformance.Access 
 	return out
 }
 
-// failsPods tells whether a scenario fails pods (failPod, recoverPod).
+// failsPods tells whether a scenario fails pods (failPod, recoverPod, a
+// load).
 func failsPods(sc *scenarios.Scenario) bool {
-	return slices.ContainsFunc(sc.Steps, func(st scenarios.Step) bool { return st.Action == actFail || st.Action == actRecover })
+	return scenarioWorld(sc).Load != nil || slices.ContainsFunc(sc.Steps, func(st scenarios.Step) bool { return st.Action == actFail || st.Action == actRecover })
 }

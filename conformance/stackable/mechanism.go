@@ -180,6 +180,9 @@ func build(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, c
 	}
 	if w.play.Deployed() {
 		w.clusterPods = &clusterPods{w: w, failed: map[PodRef]types.NamespacedName{}}
+		if w.spec.Load != nil {
+			w.queueLoad(sc.Duration.Duration, w.clusterPods.loadFaults())
+		}
 		return stepActions.On(w), w.play.Start(ctx, actorOperator) // the cluster runs the pods
 	}
 	w.pods = workload.New(workload.Options{Scheduler: sched, API: st.API, Namespaces: w.spec.namespaces(),
@@ -191,7 +194,7 @@ func build(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, c
 		return nil, err
 	}
 	if w.spec.Load != nil {
-		w.queueLoad(sc.Duration.Duration)
+		w.queueLoad(sc.Duration.Duration, podFaults{fail: w.pods.FailPod, lose: w.pods.LosePod, recover: w.pods.RecoverPod})
 	}
 	return stepActions.On(w), nil
 }

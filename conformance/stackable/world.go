@@ -191,11 +191,18 @@ func (w *world) podNames(ctx context.Context, r PodRef) ([]string, error) {
 	return names, nil
 }
 
-// queueLoad queues the load's pod failures over the run: each cluster's
-// failures, once its pods are up, at exponentially distributed intervals, a pod drawn among its
-// replicas failing (or, one time in four, lost), recovering RecoverAfter
-// later; all drawn from Seed, so a run replays exactly.
-func (w *world) queueLoad(duration time.Duration) {
+// podFaults are what the load does to a pod, by namespace and name: on
+// the simulated pods (sim/workload's), or on a cluster's (clusterpods.go).
+type podFaults struct {
+	fail, lose, recover func(ctx context.Context, namespace, name string) error
+}
+
+// queueLoad queues the load's pod failures over the run, made by f: each
+// cluster's failures, once its pods are up, at exponentially distributed
+// intervals, a pod drawn among its replicas failing (or, one time in
+// four, lost), recovering RecoverAfter later; all drawn from Seed, so a
+// run replays exactly.
+func (w *world) queueLoad(duration time.Duration, f podFaults) {
 	l := w.spec.Load
 	r := rand.New(rand.NewPCG(l.Seed, 1))
 	mean := float64(l.MeanTimeToFailure.Duration)
@@ -208,9 +215,9 @@ func (w *world) queueLoad(duration time.Duration) {
 			// The pod by its place among the role's pods, as a step names
 			// one: the operator names its workloads, and so its pods.
 			which := PodRef{Cluster: c.Name, Role: loadRole, Pod: r.IntN(l.Replicas)}
-			fail := w.pods.FailPod
+			fail := f.fail
 			if r.IntN(4) == 0 {
-				fail = w.pods.LosePod
+				fail = f.lose
 			}
 			var name string
 			w.st.Sched.At(w.st.At(at), func(ctx context.Context) error {
@@ -224,7 +231,7 @@ func (w *world) queueLoad(duration time.Duration) {
 				if name == "" {
 					return nil
 				}
-				return w.pods.RecoverPod(ctx, ns, name)
+				return f.recover(ctx, ns, name)
 			})
 			at += l.RecoverAfter.Duration
 		}

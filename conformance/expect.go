@@ -35,6 +35,10 @@ import (
 //     operator, or a faithful variant, chooses its own texts, which no
 //     seed fixes. Its conditions are checked on their status; a step with
 //     nothing else to check is "not compared", never "held".
+//   - On a cluster a step may be carried out as the cluster does it,
+//     unlike the simulated world the expectations were written for
+//     (Unlike): a step that fails after it is "not owed", said with the
+//     step, never "held" nor "failed"; the rules judge what happened.
 
 // expectation is one expect step being checked.
 type expectation struct {
@@ -207,6 +211,9 @@ func (s *scene) record(ctx context.Context, ex *expectation, o observation, when
 	}
 	head := ex.x.Object + " " + ex.x.Condition
 	switch {
+	case !o.holds() && s.unlike != "":
+		// The world is no longer the one the step was written for.
+		e.Detail = head + judge.UnlikeMark + ": " + strings.Join(o.problems, "; ") + when + ", after " + s.unlike + ", which the cluster played unlike the simulated world"
 	case !o.holds():
 		e.Failed, e.Detail = true, head+": "+strings.Join(o.problems, "; ")+when
 	case !o.compared:

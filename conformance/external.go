@@ -81,6 +81,22 @@ type Skipped struct {
 // Error is the reason the step was skipped, for the timeline.
 func (s *Skipped) Error() string { return "skipped: " + s.Reason }
 
+// Unlike is what an action returns when it was carried out on a real
+// cluster in the form the cluster gives it, which is not the simulated
+// world the scenario's expectations were written for (a failed pod that
+// its StatefulSet replaces at once, where the simulated one stays failed
+// until the scenario recovers it): the step is recorded on the timeline
+// with the reason, the run goes on, and an expectation that fails after
+// it is not held against the subject, said in the EXPECT case. The rules
+// judge what the timeline shows, whichever form the step took.
+type Unlike struct {
+	// Reason says how the step played on the cluster, for the timeline and the report.
+	Reason string
+}
+
+// Error is how the step played, for the timeline.
+func (u *Unlike) Error() string { return "played as the cluster plays it: " + u.Reason }
+
 // External tells whether a subject's name is in the form of a subject
 // outside opcert (exec:..., deployment:...).
 func External(subject string) bool {

@@ -36,6 +36,10 @@ type scene struct {
 	end      time.Time
 	window   time.Duration
 	ownTexts func(role string) bool
+	// unlike names the first step carried out unlike the simulated world
+	// (Unlike), after which a failed expectation is not held against the
+	// subject; "" while there is none.
+	unlike string
 }
 
 // queue queues a step at its time and, for an apiErrors step, the end of
@@ -71,6 +75,16 @@ func (s *scene) step(st scenarios.Step) func(context.Context) error {
 				s.sched.Record(ctx, timeline.Event{Actor: timeline.RoleScenario, Role: timeline.RoleScenario, Verb: timeline.VerbSkip,
 					Object: timeline.ObjectRef{Kind: timeline.KindStep, Name: fmt.Sprintf("%s:%d", s.source, st.Line)},
 					Detail: st.Action + ": " + skipped.Reason})
+				return nil
+			}
+			var unlike *Unlike
+			if errors.As(err, &unlike) {
+				step := fmt.Sprintf("%s:%d", s.source, st.Line)
+				s.sched.Record(ctx, timeline.Event{Actor: timeline.RoleScenario, Role: timeline.RoleScenario, Verb: timeline.VerbUnlike,
+					Object: timeline.ObjectRef{Kind: timeline.KindStep, Name: step}, Detail: st.Action + ": " + unlike.Reason})
+				if s.unlike == "" {
+					s.unlike = fmt.Sprintf("step %s %s at +%s", step, st.Action, st.Time)
+				}
 				return nil
 			}
 		}

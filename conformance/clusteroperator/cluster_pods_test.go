@@ -42,8 +42,8 @@ var podNodes = []string{"master-0", "master-1", "master-2"}
 // opcert.io/ready-after has passed since their creation; installed all at
 // once, then a Deployment rolled one surged pod at a time (an old pod
 // deleted once a new one is ready), a DaemonSet node by node (the old pod
-// deleted, then the new one made); the workloads' status counted from
-// their pods. The test calls sync every 50ms (clustertest.Every).
+// deleted, then the new one made), neither while its rollout is held
+// (paused, OnDelete); the workloads' status counted from their pods. The test calls sync every 50ms (clustertest.Every).
 type operandPods struct {
 	c    client.Client
 	ns   string
@@ -67,7 +67,7 @@ func (o *operandPods) sync(ctx context.Context) {
 	for i := range deps.Items {
 		d := &deps.Items[i]
 		n := int(ptr.Deref(d.Spec.Replicas, 1))
-		ready, updated := o.roll(ctx, d, d.Spec.Template, byWorkload[d.Name], nil, n)
+		ready, updated := o.roll(ctx, d, d.Spec.Template, byWorkload[d.Name], nil, n, d.Spec.Paused)
 		st := appsv1.DeploymentStatus{ObservedGeneration: d.Generation, Replicas: int32(len(byWorkload[d.Name])),
 			UpdatedReplicas: int32(updated), ReadyReplicas: int32(ready), AvailableReplicas: int32(ready)}
 		if !equality.Semantic.DeepEqual(d.Status, st) {
@@ -77,7 +77,7 @@ func (o *operandPods) sync(ctx context.Context) {
 	}
 	for i := range dss.Items {
 		d := &dss.Items[i]
-		ready, updated := o.roll(ctx, d, d.Spec.Template, byWorkload[d.Name], podNodes, len(podNodes))
+		ready, updated := o.roll(ctx, d, d.Spec.Template, byWorkload[d.Name], podNodes, len(podNodes), d.Spec.UpdateStrategy.Type == appsv1.OnDeleteDaemonSetStrategyType)
 		n := int32(len(podNodes))
 		st := appsv1.DaemonSetStatus{ObservedGeneration: d.Generation, DesiredNumberScheduled: n, CurrentNumberScheduled: n,
 			UpdatedNumberScheduled: int32(updated), NumberReady: int32(ready), NumberAvailable: int32(ready)}
@@ -90,8 +90,10 @@ func (o *operandPods) sync(ctx context.Context) {
 
 // roll moves a workload's pods one step towards n pods of its template's
 // version, ready; nodes, for a DaemonSet, are where each pod must run.
+// A held rollout (a Deployment paused, a DaemonSet's update strategy
+// OnDelete) replaces no pod of another version, as their controllers do.
 // It returns how many pods are ready and how many run the version.
-func (o *operandPods) roll(ctx context.Context, w client.Object, tmpl corev1.PodTemplateSpec, pods []corev1.Pod, nodes []string, n int) (ready, updated int) {
+func (o *operandPods) roll(ctx context.Context, w client.Object, tmpl corev1.PodTemplateSpec, pods []corev1.Pod, nodes []string, n int, held bool) (ready, updated int) {
 	v := tmpl.Labels[versionKey]
 	pace, _ := time.ParseDuration(w.GetAnnotations()[readyAfterKey])
 	var fresh, old []corev1.Pod
@@ -115,7 +117,7 @@ func (o *operandPods) roll(ctx context.Context, w client.Object, tmpl corev1.Pod
 	}
 	updated = len(fresh)
 	switch {
-	case waiting:
+	case waiting, held && len(old) > 0:
 	case nodes == nil && len(old) > 0 && len(fresh)+len(old) > n:
 		o.remove(ctx, old[0])
 	case nodes == nil && len(fresh) < n:

@@ -12,6 +12,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -42,8 +43,10 @@ import (
 //     and the replicas' first values are restored at the end. The
 //     component's namespaces are not created: its operands live in NS.
 //   - The operands are the team's operator's, in NS, run by the cluster's
-//     controllers: opcert simulates no pod (stickOperand and holdNode are
-//     skipped, said in the EXPECT case). The admin's ConfigMap
+//     controllers: opcert simulates no pod. stickOperand holds the
+//     operand's rollout (held.go: a Deployment paused, a DaemonSet
+//     OnDelete, put back at the end); holdNode is skipped, said in the
+//     EXPECT case. The admin's ConfigMap
 //     "{name}-admin" is opcert's to write in NS (blockUpgrade), created
 //     if missing (and then deleted at the end) or restored at the end.
 //   - Recording: the ClusterOperators by conformance.Feed; the Deployments,
@@ -62,9 +65,6 @@ import (
 // judges.
 const clusterActor = "cluster"
 
-// errPods is why a step on the simulated pods does not apply on a cluster.
-var errPods = &conformance.Skipped{Reason: "the operator is a Deployment on the cluster: its operands' pods are the cluster's, which opcert does not simulate"}
-
 // deploys is what the world does on a cluster besides playing the
 // operators (package player): the version label, the admin's blockers,
 // the recording of the team's namespaces.
@@ -79,6 +79,8 @@ type deploys struct {
 	// found is what the run first found of what it writes, restored at
 	// the end: each component's version label, each admin's blocker.
 	labels, blockers map[string]found
+	// held are the operands whose rollout stickOperand holds (held.go).
+	held map[types.NamespacedName]heldOperand
 }
 
 // found is a map entry as the run found it: absent, or its value.
@@ -105,7 +107,8 @@ func (w *world) prepareCluster(ctx context.Context, play *player.Player) error {
 	if err != nil {
 		return err
 	}
-	p := &deploys{w: w, play: play, operands: operands, admins: admins, labels: map[string]found{}, blockers: map[string]found{}}
+	p := &deploys{w: w, play: play, operands: operands, admins: admins, labels: map[string]found{}, blockers: map[string]found{},
+		held: map[types.NamespacedName]heldOperand{}}
 	w.deploys = p
 	var names, teams []string
 	for _, c := range w.spec.Components {
@@ -116,6 +119,13 @@ func (w *world) prepareCluster(ctx context.Context, play *player.Player) error {
 	// patches through its recorded client.
 	st.Sched.FixNames(ClusterOperatorGVK.GroupKind(), names...)
 	st.Sched.FixNames(DeploymentGVK.GroupKind(), teams...)
+	// And the operands, which stickOperand holds through the scenario's
+	// recorded client.
+	for _, c := range w.spec.Components {
+		for _, od := range c.Operands {
+			st.Sched.FixNames(schema.GroupKind{Group: "apps", Kind: od.Kind}, od.Name)
+		}
+	}
 	for ns := range p.operands {
 		sink := func(ctx context.Context) record.Sink { return p.file(ctx, ns) }
 		if err := conformance.FeedNamespace(ctx, st, player.Recording(recordedFields, DeploymentGVK, DaemonSetGVK, PodGVK, ConfigMapGVK), ns, sink); err != nil {
@@ -295,14 +305,15 @@ func (p *deploys) SetBlocker(ctx context.Context, component, message string) err
 // gone (Ctrl-C too).
 const restoreTimeout = 20 * time.Second
 
-// restore puts back the version labels and the blockers the run changed
-// on the team's objects, as it first found them; the report says so with
+// restore puts back the operands' rollouts the run held, the version
+// labels and the blockers the run changed on the team's objects, as it first found them; the report says so with
 // each Deployment (player.Player.Note).
 func (p *deploys) restore() {
 	ctx, cancel := context.WithTimeout(context.Background(), restoreTimeout)
 	defer cancel()
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.release(ctx)
 	for component, f := range p.labels {
 		var v *string
 		was := "removed (it had none)"
@@ -381,6 +392,11 @@ func touches(sc *scenarios.Scenario, cast conformance.Cast) []conformance.Touch 
 		case actKill, actRestart:
 			name := st.Arg.(string)
 			dep(name, fmt.Sprintf("%s: step %s %s at +%s scales it to 0%s", sc.Name, st.Action, name, st.Time, map[bool]string{true: " and back"}[st.Action == actRestart]))
+		case actStick:
+			s := st.Arg.(*StickOperand)
+			key := spec.For(s.Component)
+			out = append(out, conformance.Touch{Kind: schema.GroupKind{Group: "apps", Kind: operandKind(w, s)}, Namespace: key.Namespace, Name: s.Operand,
+				Why: fmt.Sprintf("%s: step stickOperand at +%s holds its rollouts (a Deployment's spec.paused set, a DaemonSet's spec.updateStrategy OnDelete), so that its pods stay at the version they run; put back as found at the end", sc.Name, st.Time)})
 		case actBlock, actUnblock:
 			name, _ := st.Arg.(string)
 			if b, ok := st.Arg.(*BlockUpgrade); ok {
@@ -419,5 +435,23 @@ func access(sc *scenarios.Scenario, cast conformance.Cast) []conformance.Access 
 			conformance.Access{Kind: PodGVK, Namespace: ns, Verbs: []string{"list", "watch"}, Role: roleComponents},
 			conformance.Access{Kind: ConfigMapGVK, Namespace: ns, Verbs: []string{"get", "list", "watch", "create", "update", "delete"}, Role: roleComponents})
 	}
+	for _, st := range sc.Steps {
+		// Holding a DaemonSet's rollout patches it (a Deployment's is patched with the rights above).
+		if s, ok := st.Arg.(*StickOperand); ok && st.Action == actStick && operandKind(scenarioWorld(sc), s) == DaemonSetGVK.Kind {
+			out = append(out, conformance.Access{Kind: DaemonSetGVK, Namespace: spec.For(s.Component).Namespace, Verbs: []string{"get", "patch"}, Role: roleComponents})
+		}
+	}
 	return out
+}
+
+// operandKind is the kind of the operand a stickOperand step names.
+func operandKind(w *World, s *StickOperand) string {
+	for _, c := range w.Components {
+		for _, od := range c.Operands {
+			if c.Name == s.Component && od.Name == s.Operand {
+				return od.Kind
+			}
+		}
+	}
+	return DeploymentGVK.Kind
 }

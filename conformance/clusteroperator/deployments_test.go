@@ -167,3 +167,47 @@ func TestLayoutAndWhose(t *testing.T) {
 		t.Errorf("an operand named as an operator's Deployment: %v", err)
 	}
 }
+
+// A stickOperand step on a cluster touches the operand it holds, said
+// with its why, and holding a DaemonSet's needs its patch (a Deployment's
+// is among the rights every such run has).
+func TestStuckOperandsTouchesAndAccess(t *testing.T) {
+	sc := parseCluster(t, `name: s
+mechanism: clusteroperator
+duration: 10m
+release: 4.0.0
+components:
+  - name: etcd
+    operands:
+      - {kind: Deployment, name: etcd, replicas: 3}
+  - name: network
+    operands:
+      - {kind: DaemonSet, name: network-agent}
+steps:
+  - at: 1m
+    stickOperand: {component: etcd, operand: etcd, version: 4.0.1}
+  - at: 1m
+    stickOperand: {component: network, operand: network-agent, version: 4.0.1}
+  - at: 2m
+    upgrade: 4.0.1
+`)
+	cast := deploymentCast(t, "deployment:ops/{name}-operator")
+	got := map[string]string{}
+	for _, tc := range touches(sc, cast) {
+		got[tc.Object()] += tc.Why
+	}
+	for _, object := range []string{"Deployment.apps ops/etcd", "DaemonSet.apps ops/network-agent"} {
+		if !strings.Contains(got[object], "step stickOperand at +1m0s holds its rollouts") || !strings.Contains(got[object], "put back as found at the end") {
+			t.Errorf("%s: %q", object, got[object])
+		}
+	}
+	var patch []string
+	for _, a := range access(sc, cast) {
+		if slices.Contains(a.Verbs, "patch") {
+			patch = append(patch, a.Kind.Kind+"@"+a.Namespace)
+		}
+	}
+	if want := []string{"Deployment@ops", "DaemonSet@ops"}; !slices.Equal(patch, want) {
+		t.Errorf("patched: %v, want %v", patch, want)
+	}
+}

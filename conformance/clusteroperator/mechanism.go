@@ -282,13 +282,13 @@ var stepActions = scenarios.Actions(
 	}),
 	scenarios.Act(actStick, func(w *world, ctx context.Context, s StickOperand) error {
 		if w.pods == nil {
-			return errPods
+			return w.deploys.hold(ctx, s.Component, s.Operand) // on a cluster: held.go
 		}
 		return w.pods.stick(ctx, s.Component, s.Operand, s.Version)
 	}),
 	scenarios.Act(actHoldNode, func(w *world, ctx context.Context, node string) error {
 		if w.pods == nil {
-			return errPods
+			return errNodes
 		}
 		return w.pods.holdNode(ctx, node)
 	}),

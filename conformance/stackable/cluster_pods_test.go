@@ -36,8 +36,11 @@ var podNodes = []string{"master-0", "master-1", "master-2"}
 // named <workload>-<n>, Running and Ready once pace has passed since its
 // creation; extra pods deleted; the workloads' status counted from their
 // pods; and, as the garbage collector, the workloads of a SampleCluster
-// that is gone deleted, and the pods of a workload that is gone. The
-// test calls sync every 50ms (clustertest.Every).
+// that is gone deleted, and the pods of a workload that is gone; as the
+// kubelet, a pod past its spec.activeDeadlineSeconds (counted from its
+// start) Failed, reason DeadlineExceeded, which its controller deletes
+// and makes again, as a StatefulSet or a DaemonSet does. The test calls
+// sync every 50ms (clustertest.Every).
 type stackablePods struct {
 	c    client.Client
 	pace time.Duration
@@ -119,14 +122,26 @@ func (p *stackablePods) run(ctx context.Context, w workloadOf, pods []corev1.Pod
 	ready := 0
 	for _, pod := range pods {
 		name := pod.Name
-		if !p.wanted(w, name) {
+		if !p.wanted(w, name) || pod.Status.Phase == corev1.PodFailed {
+			// A StatefulSet and a DaemonSet delete a failed pod and make
+			// it again; a ReplicaSet would leave it and make another, but
+			// the player names a workload's pods by their place.
 			p.remove(ctx, pod)
 			continue
 		}
 		names[name] = true
 		key := pod.Namespace + "/" + name
+		if pastDeadline(pod) {
+			// The kubelet: a pod past its activeDeadlineSeconds (from its
+			// start) is stopped and Failed.
+			pod.Status.Phase, pod.Status.Reason = corev1.PodFailed, "DeadlineExceeded"
+			pod.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionFalse, LastTransitionTime: metav1.Now()}}
+			_ = p.c.Status().Update(ctx, &pod)
+			continue
+		}
 		if !clustertest.PodReady(pod) && time.Since(p.born[key]) >= p.pace {
 			pod.Status.Phase = corev1.PodRunning
+			pod.Status.StartTime = ptr.To(metav1.NewTime(p.born[key]))
 			pod.Status.Conditions = []corev1.PodCondition{{Type: corev1.PodReady, Status: corev1.ConditionTrue, LastTransitionTime: metav1.Now()}}
 			if p.c.Status().Update(ctx, &pod) != nil {
 				continue
@@ -149,6 +164,13 @@ func (p *stackablePods) run(ctx context.Context, w workloadOf, pods []corev1.Pod
 		}
 	}
 	return ready
+}
+
+// pastDeadline tells whether a started pod has run for its
+// spec.activeDeadlineSeconds.
+func pastDeadline(pod corev1.Pod) bool {
+	d, start := pod.Spec.ActiveDeadlineSeconds, pod.Status.StartTime
+	return d != nil && start != nil && time.Since(start.Time) >= time.Duration(*d)*time.Second
 }
 
 func (p *stackablePods) podName(w workloadOf, i int) string {

@@ -3,6 +3,7 @@ package stackable
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	appsv1 "k8s.io/api/apps/v1"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -24,12 +25,14 @@ import (
 //     as in process mode). {name} in NS/NAME stands for "operator", the
 //     role's one instance.
 //   - The cluster's own controllers and kubelet run the workloads the
-//     operator writes: sim/workload is off. A pod's fault (failPod,
-//     losePod, recoverPod) cannot be injected faithfully on a real
-//     cluster (deleting a pod is not its failure: the controller replaces
-//     it), so those steps are skipped with the reason, said in the EXPECT
-//     case. scale, annotate, clusterOperation, break and fix are writes
-//     to the SampleClusters opcert created (no disruption).
+//     operator writes: sim/workload is off. The pod faults are made as
+//     the cluster makes them, on the pods of the run's own namespaces
+//     (clusterpods.go): failPod lowers a pod's activeDeadlineSeconds so
+//     that its kubelet fails it, and its controller replaces it;
+//     recoverPod deletes it if it is still there, failed; losePod is
+//     skipped with the reason, said in the EXPECT case. scale, annotate,
+//     clusterOperation, break and fix are writes to the SampleClusters
+//     opcert created (no disruption).
 //   - killOperator scales the Deployment to 0, restartOperator back
 //     (conformance.Deployments, which puts it back as found at the end);
 //     a Deployment found with no replica is scaled to 1 at the start.
@@ -52,9 +55,6 @@ const clusterActor = "cluster"
 // controllerManager is the field manager of the cluster's controllers'
 // writes that are not a status (a Deployment's revision annotation).
 const controllerManager = "kube-controller-manager"
-
-// errPods is why a pod's fault does not apply on a cluster.
-var errPods = &conformance.Skipped{Reason: "the operator is a Deployment on the cluster: its pods are the cluster's, and a pod's failure cannot be injected there (deleting a pod is not a failure: its controller replaces it)"}
 
 // whoOnCluster names the writer of a write the run did not make: the
 // operator, or the cluster's controllers and kubelet.
@@ -99,8 +99,12 @@ func touches(sc *scenarios.Scenario, cast conformance.Cast) []conformance.Touch 
 
 // access is the rights a run on a cluster needs beyond the SampleClusters'
 // and the Deployment's scale: to record the workloads and pods of the
-// run's namespaces, cluster-wide, as those are named at run time.
-func access(_ *scenarios.Scenario, cast conformance.Cast) []conformance.Access {
+// run's namespaces, cluster-wide, as those are named at run time; and,
+// for a scenario that fails pods, to patch (failPod) and delete
+// (recoverPod) them there. RBAC cannot keep those to the run's
+// namespaces: the guard does (cluster.Guard lets a write through only in
+// the namespaces the run created).
+func access(sc *scenarios.Scenario, cast conformance.Cast) []conformance.Access {
 	if _, ok := cast[RoleOperator].Impl.(conformance.Deployment); !ok {
 		return nil
 	}
@@ -108,5 +112,14 @@ func access(_ *scenarios.Scenario, cast conformance.Cast) []conformance.Access {
 	for _, gvk := range append(workloadGVKs, PodGVK) {
 		out = append(out, conformance.Access{Kind: gvk, Verbs: []string{"list", "watch"}, Role: roleOnCluster})
 	}
+	if failsPods(sc) {
+		out = append(out, conformance.Access{Kind: PodGVK, Verbs: []string{"get", "patch", "delete"}, Role: roleOnCluster})
+	}
 	return out
+}
+
+// failsPods tells whether a scenario fails pods (failPod, recoverPod, a
+// load).
+func failsPods(sc *scenarios.Scenario) bool {
+	return scenarioWorld(sc).Load != nil || slices.ContainsFunc(sc.Steps, func(st scenarios.Step) bool { return st.Action == actFail || st.Action == actRecover })
 }

@@ -107,3 +107,36 @@ func TestAttributeDeletion(t *testing.T) {
 		t.Errorf("a deletion is put down to %s (%s), want the operator", e.Actor, e.Role)
 	}
 }
+
+// A scenario that fails pods needs them patched and deleted, cluster-wide
+// (the guard keeps the writes to the run's namespaces), and touches
+// nothing more: they are the run's world.
+func TestPodFaultsAccess(t *testing.T) {
+	sc, err := scenarios.Parse("f.yaml", []byte(`name: f
+mechanism: stackable
+duration: 5m
+clusters:
+  - name: simple
+    roles:
+      - {name: server, kind: StatefulSet, replicas: 2}
+steps:
+  - at: 1m
+    failPod: {cluster: simple, role: server, pod: 1}
+  - at: 2m
+    recoverPod: {cluster: simple, role: server, pod: 1}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cast := castOf(t, "deployment:ops/stackable")
+	if n := len(touches(sc, cast)); n != 1 {
+		t.Errorf("%d touches, want the Deployment's scale alone", n)
+	}
+	var rights []string
+	for _, a := range access(sc, cast) {
+		rights = append(rights, a.Kind.Kind+" "+strings.Join(a.Verbs, ",")+"@"+a.Namespace)
+	}
+	if want := "Pod get,patch,delete@"; !slices.Contains(rights, want) {
+		t.Errorf("rights %q, want %q among them", rights, want)
+	}
+}

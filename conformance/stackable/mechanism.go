@@ -8,6 +8,7 @@ import (
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
@@ -131,10 +132,12 @@ type world struct {
 	play *player.Player
 	// team is a team's reconciler in the operator role (library mode,
 	// library.go), nil otherwise.
-	team     *conformance.Reconciler
-	pods     *workload.Controller
-	user     *sim.Client
-	clusters map[string]Cluster // by name, what the scenario declared
+	team *conformance.Reconciler
+	pods *workload.Controller
+	// clusterPods makes the pod faults on a cluster's pods, when pods is nil.
+	clusterPods *clusterPods
+	user        *sim.Client
+	clusters    map[string]Cluster // by name, what the scenario declared
 }
 
 func build(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, cast conformance.Cast) (conformance.Actions, error) {
@@ -176,6 +179,10 @@ func build(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, c
 		return nil, err
 	}
 	if w.play.Deployed() {
+		w.clusterPods = &clusterPods{w: w, failed: map[PodRef]types.NamespacedName{}}
+		if w.spec.Load != nil {
+			w.queueLoad(sc.Duration.Duration, w.clusterPods.loadFaults())
+		}
 		return stepActions.On(w), w.play.Start(ctx, actorOperator) // the cluster runs the pods
 	}
 	w.pods = workload.New(workload.Options{Scheduler: sched, API: st.API, Namespaces: w.spec.namespaces(),
@@ -187,7 +194,7 @@ func build(ctx context.Context, st *conformance.Stage, sc *scenarios.Scenario, c
 		return nil, err
 	}
 	if w.spec.Load != nil {
-		w.queueLoad(sc.Duration.Duration)
+		w.queueLoad(sc.Duration.Duration, podFaults{fail: w.pods.FailPod, lose: w.pods.LosePod, recover: w.pods.RecoverPod})
 	}
 	return stepActions.On(w), nil
 }

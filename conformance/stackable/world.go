@@ -68,9 +68,9 @@ func object(c Cluster) *unstructured.Unstructured {
 // stepActions are stackable's step actions (scenario.go names them), each
 // with its value's type and what carries it out on the world.
 var stepActions = scenarios.Actions(
-	scenarios.Act(actFail, onPod((*workload.Controller).FailPod)),
-	scenarios.Act(actLose, onPod((*workload.Controller).LosePod)),
-	scenarios.Act(actRecover, onPod((*workload.Controller).RecoverPod)),
+	scenarios.Act(actFail, onPod((*workload.Controller).FailPod, (*clusterPods).fail)),
+	scenarios.Act(actLose, onPod((*workload.Controller).LosePod, func(*clusterPods, context.Context, PodRef) error { return errLost })),
+	scenarios.Act(actRecover, onPod((*workload.Controller).RecoverPod, (*clusterPods).recover)),
 	scenarios.Act(actScale, func(w *world, ctx context.Context, s Scale) error {
 		return w.edit(ctx, s.Cluster, func(u *unstructured.Unstructured) error { return setReplicas(u, s.Role, s.Replicas) })
 	}),
@@ -109,11 +109,13 @@ var stepActions = scenarios.Actions(
 	scenarios.Act(actRestart, func(w *world, ctx context.Context, _ bool) error { return w.play.Restart(ctx, actorOperator) }),
 )
 
-// onPod is an action on the simulated pod its value names.
-func onPod(do func(p *workload.Controller, ctx context.Context, namespace, name string) error) func(*world, context.Context, PodRef) error {
+// onPod is an action on the pod its value names: do on the simulated
+// pod, or onCluster on the cluster's (cluster mode, clusterpods.go).
+func onPod(do func(p *workload.Controller, ctx context.Context, namespace, name string) error,
+	onCluster func(p *clusterPods, ctx context.Context, r PodRef) error) func(*world, context.Context, PodRef) error {
 	return func(w *world, ctx context.Context, r PodRef) error {
 		if w.pods == nil {
-			return errPods
+			return onCluster(w.clusterPods, ctx, r)
 		}
 		ns, name, err := w.pod(ctx, r)
 		if err != nil {
@@ -189,11 +191,18 @@ func (w *world) podNames(ctx context.Context, r PodRef) ([]string, error) {
 	return names, nil
 }
 
-// queueLoad queues the load's pod failures over the run: each cluster's
-// failures, once its pods are up, at exponentially distributed intervals, a pod drawn among its
-// replicas failing (or, one time in four, lost), recovering RecoverAfter
-// later; all drawn from Seed, so a run replays exactly.
-func (w *world) queueLoad(duration time.Duration) {
+// podFaults are what the load does to a pod, by namespace and name: on
+// the simulated pods (sim/workload's), or on a cluster's (clusterpods.go).
+type podFaults struct {
+	fail, lose, recover func(ctx context.Context, namespace, name string) error
+}
+
+// queueLoad queues the load's pod failures over the run, made by f: each
+// cluster's failures, once its pods are up, at exponentially distributed
+// intervals, a pod drawn among its replicas failing (or, one time in
+// four, lost), recovering RecoverAfter later; all drawn from Seed, so a
+// run replays exactly.
+func (w *world) queueLoad(duration time.Duration, f podFaults) {
 	l := w.spec.Load
 	r := rand.New(rand.NewPCG(l.Seed, 1))
 	mean := float64(l.MeanTimeToFailure.Duration)
@@ -206,9 +215,9 @@ func (w *world) queueLoad(duration time.Duration) {
 			// The pod by its place among the role's pods, as a step names
 			// one: the operator names its workloads, and so its pods.
 			which := PodRef{Cluster: c.Name, Role: loadRole, Pod: r.IntN(l.Replicas)}
-			fail := w.pods.FailPod
+			fail := f.fail
 			if r.IntN(4) == 0 {
-				fail = w.pods.LosePod
+				fail = f.lose
 			}
 			var name string
 			w.st.Sched.At(w.st.At(at), func(ctx context.Context) error {
@@ -222,7 +231,7 @@ func (w *world) queueLoad(duration time.Duration) {
 				if name == "" {
 					return nil
 				}
-				return w.pods.RecoverPod(ctx, ns, name)
+				return f.recover(ctx, ns, name)
 			})
 			at += l.RecoverAfter.Duration
 		}

@@ -28,6 +28,7 @@ const (
 	VerbProbe        = "probe"     // an HTTP probe got an answer, or none
 	VerbSet          = "set"       // a simulated operand changed what it reports
 	VerbSkip         = "skip"      // a scenario step did not apply to the subject (Detail says why)
+	VerbUnlike       = "unlike"    // a scenario step was carried out as a real cluster does it, unlike the simulated world (Detail says how)
 	VerbRecord       = "record"    // a recording of a live API server began (Detail what it watches)
 	VerbLost         = "lost"      // a recording lost sight of the API server (Detail why)
 	VerbResumed      = "resumed"   // a recording caught up again after a loss (Detail how)

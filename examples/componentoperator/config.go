@@ -16,7 +16,13 @@ type Config struct {
 	Version   string // what it runs, and so what its operands must run
 	// Operands are the workloads it rolls out, in order.
 	Operands []Operand
-	Nodes    []string // where a DaemonSet must have a pod
+	// Nodes are where a DaemonSet must have a pod; none: where its
+	// controller schedules one (its status), as on a real cluster.
+	Nodes []string
+	// OperandImage is the image its operands' pods run, never pulled (it
+	// is on the nodes); empty: a name of the simulated world's, which no
+	// kubelet runs.
+	OperandImage string
 	// AdminConfigMap, in Namespace, holds under key upgradeBlocker what the
 	// administrator must fix before an upgrade (default Name-admin).
 	AdminConfigMap string

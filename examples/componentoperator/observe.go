@@ -18,8 +18,12 @@ type operandState struct {
 	Operand
 	exists bool
 	asks   string   // the version its pod template asks for
-	nodes  []string // a DaemonSet's: where it must run
-	pods   []podState
+	nodes  []string // a DaemonSet's: where it must run, if told
+	// scheduled is, for a DaemonSet not told its nodes, on how many its
+	// controller schedules a pod for the current spec; -1 until the
+	// controller has seen that spec.
+	scheduled int
+	pods      []podState
 }
 
 type podState struct {
@@ -27,12 +31,16 @@ type podState struct {
 	ready               bool
 }
 
-// want is how many ready pods the operand runs when rolled out.
+// want is how many ready pods the operand runs when rolled out; -1 for a
+// DaemonSet whose controller has not said yet.
 func (o *operandState) want() int {
-	if o.Kind == KindDaemonSet {
+	switch {
+	case o.Kind != KindDaemonSet:
+		return o.Replicas
+	case len(o.nodes) > 0:
 		return len(o.nodes)
 	}
-	return o.Replicas
+	return o.scheduled
 }
 
 // readyOn counts what is ready at version v ("" for any): pods of a
@@ -45,7 +53,7 @@ func (o *operandState) readyOn(v string) int {
 			nodes[p.node] = true
 		}
 	}
-	if o.Kind == KindDaemonSet {
+	if o.Kind == KindDaemonSet && len(o.nodes) > 0 {
 		n := 0
 		for _, node := range o.nodes {
 			if nodes[node] {
@@ -53,6 +61,9 @@ func (o *operandState) readyOn(v string) int {
 			}
 		}
 		return n
+	}
+	if o.Kind == KindDaemonSet {
+		return len(nodes)
 	}
 	return pods
 }
@@ -69,7 +80,8 @@ func (o *operandState) rolledOut(v string) bool {
 			return false
 		}
 	}
-	return o.readyOn(v) >= o.want()
+	want := o.want()
+	return want >= 0 && o.readyOn(v) >= want
 }
 
 // rolledOut tells whether every operand is rolled out to v.
@@ -101,8 +113,9 @@ func (s snapshot) down() *operandState {
 // counts is how many of the pods wanted are ready at v, and of how many.
 func (s snapshot) counts(v string) (ready, of int) {
 	for _, o := range s.operands {
-		ready += min(o.readyOn(v), o.want())
-		of += o.want()
+		want := max(o.want(), 0)
+		ready += min(o.readyOn(v), want)
+		of += want
 	}
 	return ready, of
 }
@@ -129,6 +142,9 @@ func (s snapshot) waitingFor(v string) string {
 				if !slices.ContainsFunc(o.pods, func(p podState) bool { return p.node == node && p.version == v }) {
 					what = append(what, "a pod on node "+node)
 				}
+			}
+			if len(o.nodes) == 0 && o.scheduled < 0 {
+				what = append(what, fmt.Sprintf("the DaemonSet controller to schedule %s", o.Name))
 			}
 		}
 	}

@@ -96,7 +96,7 @@ func (r *Reconciler) observe(ctx context.Context) (snapshot, error) {
 	// same at each look.
 	slices.SortFunc(pods.Items, func(a, b corev1.Pod) int { return strings.Compare(a.Name, b.Name) })
 	for _, op := range r.cfg.Operands {
-		o := &operandState{Operand: op}
+		o := &operandState{Operand: op, scheduled: -1}
 		if op.Kind == KindDaemonSet {
 			o.nodes = r.cfg.Nodes
 		}
@@ -104,6 +104,9 @@ func (r *Reconciler) observe(ctx context.Context) (snapshot, error) {
 		switch err := r.c.Get(ctx, client.ObjectKey{Namespace: r.cfg.Namespace, Name: op.Name}, obj); {
 		case err == nil:
 			o.exists, o.asks = true, podTemplate(obj).Labels[versionLabel]
+			if ds, ok := obj.(*appsv1.DaemonSet); ok && ds.Status.ObservedGeneration >= ds.Generation {
+				o.scheduled = int(ds.Status.DesiredNumberScheduled)
+			}
 		case !apierrors.IsNotFound(err):
 			return snap, err
 		}
@@ -181,10 +184,13 @@ func (r *Reconciler) write(ctx context.Context, op Operand) error {
 		obj.SetAnnotations(annotations)
 	}
 	selector := &metav1.LabelSelector{MatchLabels: map[string]string{selectorLabel: op.Name}}
+	container := corev1.Container{Name: containerName, Image: fmt.Sprintf("quay.example/%s/%s:%s", r.cfg.Name, op.Name, r.cfg.Version)}
+	if r.cfg.OperandImage != "" {
+		container.Image, container.ImagePullPolicy = r.cfg.OperandImage, corev1.PullNever
+	}
 	template := corev1.PodTemplateSpec{
 		ObjectMeta: metav1.ObjectMeta{Labels: map[string]string{selectorLabel: op.Name, versionLabel: r.cfg.Version}},
-		Spec: corev1.PodSpec{Containers: []corev1.Container{{Name: containerName,
-			Image: fmt.Sprintf("quay.example/%s/%s:%s", r.cfg.Name, op.Name, r.cfg.Version)}}},
+		Spec:       corev1.PodSpec{Containers: []corev1.Container{container}},
 	}
 	switch w := obj.(type) {
 	case *appsv1.Deployment:

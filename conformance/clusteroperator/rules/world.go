@@ -26,6 +26,9 @@ const (
 	// labelVersion, on an operand's pod template and so on its pods, is
 	// the version the operator asks the operand to run.
 	labelVersion = "opcert.io/version"
+	// labelApp is the selector label of a pod template that names its
+	// workload.
+	labelApp = "app"
 	// labelWorkload names a pod's operand.
 	labelWorkload = "opcert.io/workload"
 
@@ -271,6 +274,12 @@ func (w *world) notePod(e timeline.Event) podChange {
 		case fieldLabels:
 			l := labelsIn(f.After)
 			p.workload, p.version = l[labelWorkload], l[labelVersion]
+			if p.workload == "" {
+				// A real cluster's pods carry their template's labels only:
+				// the selector's app names the operand, as the recording
+				// of cluster mode files them (conformance/clusteroperator/README.md).
+				p.workload = l[labelApp]
+			}
 		case fieldNodeName:
 			p.node = jsonString(f.After)
 		}

@@ -54,7 +54,8 @@ func parse(args []string) (componentoperator.Config, error) {
 	namespace := fs.String("namespace", env("OPCERT_NAMESPACE"), "where its operands run (default $OPCERT_NAMESPACE)")
 	version := fs.String("version", env("OPCERT_VERSION"), "the version it runs and rolls out (default $OPCERT_VERSION)")
 	operands := fs.String("operands", env("OPCERT_OPERANDS"), "what it rolls out, Deployment/NAME=REPLICAS,DaemonSet/NAME (default $OPCERT_OPERANDS)")
-	nodes := fs.String("nodes", env("OPCERT_NODES"), "where a DaemonSet must run, comma separated (default $OPCERT_NODES)")
+	nodes := fs.String("nodes", env("OPCERT_NODES"), "where a DaemonSet must run, comma separated (default $OPCERT_NODES; none: where its controller schedules it)")
+	image := fs.String("operand-image", env("OPCERT_OPERAND_IMAGE"), "the image its operands' pods run, loaded on the nodes and never pulled (default $OPCERT_OPERAND_IMAGE; none: a simulated pod's)")
 	admin := fs.String("admin-configmap", "", "the ConfigMap, in its namespace, whose upgradeBlocker says what the administrator must fix (default NAME-admin)")
 	pace := fs.String("ready-after", env("OPCERT_READY_AFTER"), "written on its operands as opcert.io/ready-after, how long opcert's simulated pods take to get ready (default $OPCERT_READY_AFTER)")
 	scale := fs.String("time-scale", env("OPCERT_TIME_SCALE"), "multiplies its thresholds (default $OPCERT_TIME_SCALE, else 1)")
@@ -83,7 +84,7 @@ func parse(args []string) (componentoperator.Config, error) {
 	}
 	times := func(d time.Duration) time.Duration { return time.Duration(float64(d) * factor) }
 	cfg := componentoperator.Config{Name: *name, Namespace: *namespace, Version: *version, Operands: ops,
-		Nodes: split(*nodes), AdminConfigMap: *admin, PodPace: podPace,
+		Nodes: split(*nodes), OperandImage: *image, AdminConfigMap: *admin, PodPace: podPace,
 		StallAfter: times(*stall), Resync: times(*resync), RetryAfter: times(*retry), Careless: *careless}
 	return cfg, cfg.Validate()
 }

@@ -9,7 +9,7 @@ GO ?= go
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME ?= 30s
 
-.PHONY: all build envtest demo test lint bench fuzz fuzz-seeds selftest docs release-check clean
+.PHONY: all build envtest demo test lint bench fuzz fuzz-seeds selftest docs release-check e2e-kind clean
 
 all: build
 
@@ -105,6 +105,13 @@ fuzz:
 GORELEASER ?= github.com/goreleaser/goreleaser/v2@v2.15.1
 release-check: envtest
 	GO=$(GO) GORELEASER=$(GORELEASER) bash hack/release/check.sh
+
+# The nightly workflow (examples/kind-nightly/nightly.yaml) run for real on
+# kind clusters of a node image built here (hack/kind; as root: it may
+# install docker.io and debootstrap, start a Docker engine, build the image
+# once into opcert's cache), torn down on every exit.
+e2e-kind: envtest
+	bash hack/kind/e2e.sh
 
 clean:
 	rm -rf bin dist opcert-report opcert-report-slow opcert-selftest

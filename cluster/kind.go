@@ -11,6 +11,11 @@ import (
 	"strings"
 	"time"
 
+	coordinationv1 "k8s.io/api/coordination/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/rest"
+	"k8s.io/utils/ptr"
+	"sigs.k8s.io/controller-runtime/pkg/client"
 	kind "sigs.k8s.io/kind/pkg/cluster"
 	"sigs.k8s.io/kind/pkg/cluster/nodeutils"
 	kindcmd "sigs.k8s.io/kind/pkg/cmd"
@@ -157,8 +162,45 @@ func Up(ctx context.Context, o KindOptions) error {
 	if err != nil {
 		return err
 	}
-	_, err = apiserver.Attach(cfg)
-	return err
+	if _, err := apiserver.Attach(cfg); err != nil {
+		return err
+	}
+	return controllersRunning(ctx, cfg)
+}
+
+// controllersTimeout bounds the wait for a new cluster's controllers.
+const controllersTimeout = 2 * time.Minute
+
+// controllersRunning waits until the kube-controller-manager and the
+// kube-scheduler hold their leader leases: kind calls a cluster ready when
+// its node is, seconds before its controllers run, and an operator a run
+// scales up in those seconds would get no pod (a run would judge nothing).
+func controllersRunning(ctx context.Context, cfg *rest.Config) error {
+	scheme := runtime.NewScheme()
+	if err := coordinationv1.AddToScheme(scheme); err != nil {
+		return err
+	}
+	c, err := client.New(cfg, client.Options{Scheme: scheme})
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, controllersTimeout)
+	defer cancel()
+	for _, name := range []string{"kube-controller-manager", "kube-scheduler"} {
+		for {
+			lease := &coordinationv1.Lease{}
+			err := c.Get(ctx, client.ObjectKey{Namespace: "kube-system", Name: name}, lease)
+			if err == nil && ptr.Deref(lease.Spec.HolderIdentity, "") != "" {
+				break
+			}
+			select {
+			case <-ctx.Done():
+				return fmt.Errorf("the cluster's %s holds no lease after %s: its controllers do not run (last: %v)", name, controllersTimeout, err)
+			case <-time.After(500 * time.Millisecond):
+			}
+		}
+	}
+	return nil
 }
 
 // load saves img from the runtime to an archive and imports it into every

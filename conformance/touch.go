@@ -19,6 +19,9 @@ type Touch struct {
 	Namespace, Name string
 	// Why says who writes it, how and when.
 	Why string
+	// Made is an object the run's subjects make (an operand its operator
+	// creates): it may not exist yet when the run starts.
+	Made bool
 }
 
 // Object names the touched object as kubectl would.

@@ -124,7 +124,14 @@ func castHas[T any](cast conformance.Cast) (role, subject string, ok bool) {
 // touches is what the plans would do to objects opcert did not create,
 // grouped by object in the order they first appear.
 func touches(plans []plan) (objects []cluster.Ref, why map[cluster.Ref][]string) {
-	why = map[cluster.Ref][]string{}
+	objects, why, _ = touched(plans)
+	return objects, why
+}
+
+// touched is touches, and the objects the subjects make during the run
+// (conformance.Touch.Made), which need not exist when it starts.
+func touched(plans []plan) (objects []cluster.Ref, why map[cluster.Ref][]string, made map[cluster.Ref]bool) {
+	why, made = map[cluster.Ref][]string{}, map[cluster.Ref]bool{}
 	for _, p := range plans {
 		for _, t := range clustered(p.m).Touches(p.sc, p.cast) {
 			r := cluster.Ref{Kind: t.Kind, Namespace: t.Namespace, Name: t.Name}
@@ -132,9 +139,12 @@ func touches(plans []plan) (objects []cluster.Ref, why map[cluster.Ref][]string)
 				objects = append(objects, r)
 			}
 			why[r] = append(why[r], t.Why)
+			if t.Made {
+				made[r] = true
+			}
 		}
 	}
-	return objects, why
+	return objects, why, made
 }
 
 func printTouches(w io.Writer, plans []plan) {

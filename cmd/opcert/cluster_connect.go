@@ -61,7 +61,7 @@ func (c *clusterFlags) connect(parent context.Context, stderr io.Writer, plans [
 	if err != nil {
 		return nil, nil, err
 	}
-	objects, _ := touches(plans)
+	objects, _, made := touched(plans)
 	kinds, err := c.preflight(pre, base, plans, objects)
 	if err != nil {
 		if pre.Err() != nil && parent.Err() != nil {
@@ -69,7 +69,7 @@ func (c *clusterFlags) connect(parent context.Context, stderr io.Writer, plans [
 		}
 		return nil, nil, err
 	}
-	replicas, err := deploymentReplicas(pre, base, objects)
+	replicas, err := deploymentReplicas(pre, base, objects, made)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -260,12 +260,12 @@ func resource(c client.Client, gvk schema.GroupVersionKind, why string) (cluster
 }
 
 // deploymentReplicas reads the scale of every Deployment the runs may
-// scale: one missing is the input's fault, found before anything is
-// written.
-func deploymentReplicas(ctx context.Context, c client.Client, objects []cluster.Ref) (map[string]int32, error) {
+// touch: one missing is the input's fault, found before anything is
+// written, unless the subjects make it during the run (an operand).
+func deploymentReplicas(ctx context.Context, c client.Client, objects []cluster.Ref, made map[cluster.Ref]bool) (map[string]int32, error) {
 	out := map[string]int32{}
 	for _, r := range objects {
-		if r.Kind != deploymentKind {
+		if r.Kind != deploymentKind || made[r] {
 			continue
 		}
 		sc := &autoscalingv1.Scale{}

@@ -115,7 +115,7 @@ func TestClusterModeInterrupted(t *testing.T) {
 	p := startOpcert(t, nil, "run", processScenario(t, "2h"), "--kubeconfig", kc, "--subject", deploySubject,
 		"--allow-disruption", "--time-scale", "0.01", "--out", out)
 	p.waitLine(t, "everything opcert creates is labelled", 30*time.Second)
-	tm.Kubelet.WaitRunning(t, "etcd-operator", 30*time.Second) // dns scaled to 0 at 5m: 3s in
+	tm.Kubelet.WaitRunning(t, "auth-operator,etcd-operator", 30*time.Second) // dns scaled to 0 at 5m: 3s in
 	_ = p.cmd.Process.Signal(syscall.SIGINT)
 	if code := p.wait(t, cluster.CleanupTimeout+30*time.Second); code != 130 {
 		t.Errorf("exit %d, want 130\n%s", code, p.stderr.String())
@@ -125,7 +125,7 @@ func TestClusterModeInterrupted(t *testing.T) {
 		t.Errorf("no cleanup said:\n%s", p.stderr.String())
 	}
 	clustertest.SameState(t, before, snapshot(t, tm, false))
-	tm.Kubelet.WaitRunning(t, "dns-operator,etcd-operator", 10*time.Second)
+	tm.Kubelet.WaitRunning(t, "auth-operator,dns-operator,etcd-operator", 10*time.Second)
 	if _, err := os.Stat(out); !os.IsNotExist(err) {
 		t.Errorf("an interrupted run wrote --out: %v", err)
 	}

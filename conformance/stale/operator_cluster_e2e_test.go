@@ -79,7 +79,7 @@ func TestClusterModeCertifiesTheExampleOperator(t *testing.T) {
 		}
 	}
 	clustertest.SameState(t, before, staletest.Snapshot(t, tm.Config, tm.Admin, false))
-	k.WaitRunning(t, "dns-operator,etcd-operator", 10*time.Second) // dns back: its Deployment restored
+	k.WaitRunning(t, "auth-operator,dns-operator,etcd-operator", 10*time.Second) // dns back: its Deployment restored
 	// The example's processes are the Kubelet's two pods, as before the
 	// run: opcert starts none on a cluster.
 	if procs := conformancetest.Running(bin); len(procs) != 2 {

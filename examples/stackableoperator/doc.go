@@ -41,4 +41,7 @@
 // namespace. --ignore-unknown is the careless variant: it takes a pod
 // whose phase is Unknown for a running one, so a cluster missing it is
 // Available False, not Unknown, which STACKABLE-001 fails.
+// --ignore-pause is the careless variant a real cluster can show (phase
+// Unknown cannot be made there): it reconciles a paused cluster's
+// workloads, which STACKABLE-005 fails.
 package stackableoperator

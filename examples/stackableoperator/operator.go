@@ -40,6 +40,12 @@ type Options struct {
 	// operator that only counts replicas does, so that a cluster missing
 	// such a pod is Available False where ADR027 says Unknown.
 	IgnoreUnknown bool
+	// IgnorePause is another careless variant: it reconciles a cluster's
+	// workloads though the user paused it, as an operator that reports
+	// the pause but never consults it in its reconcile loop does
+	// (STACKABLE-005 fails it; a mistake a real cluster shows, where
+	// phase Unknown cannot be made).
+	IgnorePause bool
 	// Log is where it logs; nil: slog.Default().
 	Log *slog.Logger
 }
@@ -236,7 +242,7 @@ func (o *Operator) reconcile(ctx context.Context, key string) error {
 	if err := pc.validate(); err != nil {
 		return fmt.Errorf("%s: %w", key, err)
 	}
-	if !pc.paused() {
+	if !pc.paused() || o.opts.IgnorePause {
 		if err := o.applyWorkloads(ctx, pc); err != nil {
 			return fmt.Errorf("%s: workloads: %w", key, err)
 		}

@@ -33,9 +33,10 @@ func main() {
 	resync := flag.Duration("resync", time.Minute, "how often every cluster is reconciled again though nothing changed")
 	workers := flag.Int("workers", 4, "clusters reconciled in parallel")
 	ignoreUnknown := flag.Bool("ignore-unknown", false, "careless: take a pod in phase Unknown for a running one (ADR027 makes the cluster Available Unknown then)")
+	ignorePause := flag.Bool("ignore-pause", false, "careless: reconcile a paused cluster's workloads (STACKABLE-005 fails it)")
 	flag.Parse()
 	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	opts := stackableoperator.Options{Namespaces: split(*namespaces), Resync: *resync, Workers: *workers, IgnoreUnknown: *ignoreUnknown, Log: log}
+	opts := stackableoperator.Options{Namespaces: split(*namespaces), Resync: *resync, Workers: *workers, IgnoreUnknown: *ignoreUnknown, IgnorePause: *ignorePause, Log: log}
 	if err := run(*kubeconfig, opts); err != nil {
 		fmt.Fprintln(os.Stderr, "stackableoperator:", err)
 		os.Exit(1)

@@ -35,7 +35,8 @@ import (
 // example's Deployment passes OLM-011 and every OLM rule, its CRs' status
 // is the operator's and the Probe the aggregator's, and the cluster is
 // left as found (the sample CRDs' annotations included). Its lying
-// variant, deployed beside it, fails OLM-011.
+// variant, deployed beside it, fails OLM-011; a scenario whose operator
+// must write its own Probe is refused.
 func TestClusterModeCertifiesTheOLMOperator(t *testing.T) {
 	if testing.Short() {
 		t.Skip("needs the API server")
@@ -53,6 +54,16 @@ func TestClusterModeCertifiesTheOLMOperator(t *testing.T) {
 		clustertest.SameState(t, before, tm.State(t, false))
 		return run, tl
 	}
+
+	// A scenario in which the operator must write its own Probe, named
+	// under the run's prefix, is refused there before anything is written.
+	before := tm.State(t, false)
+	run, _, _ := conformancetest.PlayCluster(t, user, prefix(), m, "../../examples/olmoperator/testdata/probe-migration.yaml",
+		map[string]string{olm.RoleOperator: "deployment:" + olmtest.Namespace + "/" + olmtest.Operator}, 0.05)
+	if !strings.Contains(run.Error, "the operator's Probe is named under the run's prefix") {
+		t.Errorf("a Probe the operator manages, on a cluster: error %q", run.Error)
+	}
+	clustertest.SameState(t, before, tm.State(t, false))
 
 	run, tl := play(olmtest.Operator)
 	conformancetest.Certified(t, run, "OLM-001", "OLM-003", "OLM-006", "OLM-011", "EXPECT")

@@ -104,7 +104,7 @@ func (m *mechanism) Access(sc *scenarios.Scenario, cast conformance.Cast) []conf
 
 func (m *mechanism) Cannot() map[string]string {
 	return map[string]string{
-		conformance.CannotWatch: "opcert's own actors (aggregator, gate, copier, scenario) write under one field manager, so a watch cannot tell them apart, and a live cluster serves no Probe or Upgrade; opcert analyze judges a run's own timeline as the run did",
+		conformance.CannotWatch: "opcert's own actors (aggregator, gate, copier, scenario) write under one field manager, so a watch cannot tell them apart, and on a live cluster the Probe and the Upgrade are opcert's stand-ins (served where opcert kind up installed them) and the CR kinds each operator's own; opcert analyze judges a run's own timeline as the run did",
 	}
 }
 

@@ -34,12 +34,19 @@ type Team struct{ *clustertest.Team }
 
 // Deploy deploys the example on api (its Deployment at 1 replica), starts
 // the Kubelet running bin and waits for the operator to run; the test's
-// end stops it. dir is the test package's way to the repository's root
+// end stops it. The pods reach api as a user with only the rights
+// deploy.yaml grants its service account (its ClusterRole bound to the
+// user's group), so that a right the manifest lacks fails here as on a
+// real cluster. root is the test package's way to the repository's root
 // (../..).
 func Deploy(t *testing.T, api *apiserver.Server, bin, root string) *Team {
 	t.Helper()
 	tm := &Team{clustertest.NewTeam(t, api, "olm-admin", root+"/examples/olmoperator/deploy.yaml")}
-	tm.Start(t, api, "olm-operator", clustertest.KubeletOptions{Namespace: Namespace, Bin: bin})
+	const group = "example-olmoperator-pods"
+	clustertest.Bind(t, tm.Config, nil, group, []string{"example-olmoperator"}, Namespace, nil)
+	tm.Kubelet = clustertest.StartKubelet(t, tm.Config, clustertest.KubeletOptions{Namespace: Namespace, Bin: bin,
+		Kubeconfig: clustertest.Kubeconfig(t, api, "olm-operator", group)})
+	t.Cleanup(tm.Kubelet.Stop)
 	tm.Kubelet.WaitRunning(t, Operator, 10*time.Second)
 	return tm
 }

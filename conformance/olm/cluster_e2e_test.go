@@ -9,6 +9,7 @@ import (
 
 	appsv1 "k8s.io/api/apps/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/utils/ptr"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -35,8 +36,9 @@ import (
 // example's Deployment passes OLM-011 and every OLM rule, its CRs' status
 // is the operator's and the Probe the aggregator's, and the cluster is
 // left as found (the sample CRDs' annotations included). Its lying
-// variant, deployed beside it, fails OLM-011; a scenario whose operator
-// must write its own Probe is refused.
+// variant, deployed beside it, fails OLM-011. A scenario whose operator
+// must write its own Probe is refused, and so is a run while another
+// holds the sample CRDs; a hold whose run is gone is taken over.
 func TestClusterModeCertifiesTheOLMOperator(t *testing.T) {
 	if testing.Short() {
 		t.Skip("needs the API server")
@@ -46,11 +48,14 @@ func TestClusterModeCertifiesTheOLMOperator(t *testing.T) {
 	tm.Bind(t, "../..", "opcert-olm", true)
 	user := clustertest.User(t, api, "opcert-olm-runner", "opcert-olm")
 	m := olm.Mechanism(olm.DefaultConfig())
-	play := func(dep string) (reports.Run, *timeline.Timeline) {
+	subject := func(dep string) map[string]string {
+		return map[string]string{olm.RoleOperator: "deployment:" + olmtest.Namespace + "/" + dep}
+	}
+	// play plays the built-in with the Deployment dep; the cluster must
+	// then be as before says.
+	play := func(dep string, before []string) (reports.Run, *timeline.Timeline) {
 		t.Helper()
-		before := tm.State(t, false)
-		run, tl, _ := conformancetest.PlayCluster(t, user, prefix(), m, "olm-operator-migration",
-			map[string]string{olm.RoleOperator: "deployment:" + olmtest.Namespace + "/" + dep}, 0.05)
+		run, tl, _ := conformancetest.PlayCluster(t, user, prefix(), m, "olm-operator-migration", subject(dep), 0.05)
 		clustertest.SameState(t, before, tm.State(t, false))
 		return run, tl
 	}
@@ -58,14 +63,23 @@ func TestClusterModeCertifiesTheOLMOperator(t *testing.T) {
 	// A scenario in which the operator must write its own Probe, named
 	// under the run's prefix, is refused there before anything is written.
 	before := tm.State(t, false)
-	run, _, _ := conformancetest.PlayCluster(t, user, prefix(), m, "../../examples/olmoperator/testdata/probe-migration.yaml",
-		map[string]string{olm.RoleOperator: "deployment:" + olmtest.Namespace + "/" + olmtest.Operator}, 0.05)
+	run, _, _ := conformancetest.PlayCluster(t, user, prefix(), m, "../../examples/olmoperator/testdata/probe-migration.yaml", subject(olmtest.Operator), 0.05)
 	if !strings.Contains(run.Error, "the operator's Probe is named under the run's prefix") {
 		t.Errorf("a Probe the operator manages, on a cluster: error %q", run.Error)
 	}
 	clustertest.SameState(t, before, tm.State(t, false))
+	// Another run holds the sample CRDs (its namespace exists): this one
+	// stops before it plays, and leaves the hold as it found it.
+	hold(t, tm, "foos.example.com", olmtest.Namespace)
+	held := tm.State(t, false)
+	run, _, _ = conformancetest.PlayCluster(t, user, prefix(), m, "olm-operator-migration", subject(olmtest.Operator), 0.05)
+	if !strings.Contains(run.Error, "another olm run (namespace example-olm) holds CRD foos.example.com") {
+		t.Errorf("the CRDs held by another run: error %q", run.Error)
+	}
+	clustertest.SameState(t, held, tm.State(t, false))
+	hold(t, tm, "foos.example.com", "")
 
-	run, tl := play(olmtest.Operator)
+	run, tl := play(olmtest.Operator, before)
 	conformancetest.Certified(t, run, "OLM-001", "OLM-003", "OLM-006", "OLM-011", "EXPECT")
 	writers := conformancetest.Writers(tl, func(e timeline.Event) string {
 		if e.Object.Kind == "Namespace" || e.Actor == "scenario" {
@@ -89,7 +103,11 @@ func TestClusterModeCertifiesTheOLMOperator(t *testing.T) {
 	// The liar in the honest one's place: a copy of its Deployment with
 	// --lies, the honest one scaled to 0.
 	liar := lying(t, tm)
-	run, _ = play(liar)
+	// A hold whose run is gone (its namespace with it) is taken over, and
+	// not put back.
+	before = tm.State(t, false)
+	hold(t, tm, "bars.example.com", "opcert-gone-01-operators")
+	run, _ = play(liar, before)
 	if c, _ := conformancetest.Case(run, "OLM-011"); c.Status != reports.Fail || len(c.Evidence) == 0 {
 		t.Errorf("the liar: OLM-011 %s (%d evidence): %s", c.Status, len(c.Evidence), c.Message)
 	}
@@ -98,6 +116,31 @@ func TestClusterModeCertifiesTheOLMOperator(t *testing.T) {
 	}
 	if t.Failed() {
 		t.Log(tm.Kubelet.Logs())
+	}
+}
+
+// hold sets (or, with "", removes) the hold of a run whose operator's
+// namespace is ns on CRD name, as that run would.
+func hold(t *testing.T, tm *olmtest.Team, name, ns string) {
+	t.Helper()
+	crd := &unstructured.Unstructured{}
+	crd.SetAPIVersion("apiextensions.k8s.io/v1")
+	crd.SetKind("CustomResourceDefinition")
+	if err := tm.Admin.Get(context.Background(), client.ObjectKey{Name: name}, crd); err != nil {
+		t.Fatal(err)
+	}
+	ann := crd.GetAnnotations()
+	if ann == nil {
+		ann = map[string]string{}
+	}
+	if ns == "" {
+		delete(ann, "opcert.io/olm-run")
+	} else {
+		ann["opcert.io/olm-run"] = ns
+	}
+	crd.SetAnnotations(ann)
+	if err := tm.Admin.Update(context.Background(), crd); err != nil {
+		t.Fatal(err)
 	}
 }
 

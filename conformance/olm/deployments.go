@@ -7,10 +7,12 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -100,42 +102,58 @@ func checkCluster(spec *World) error {
 }
 
 // holdCRDs holds the sample CRDs for the run (heldBy) and remembers
-// their annotations, which the run's end puts back.
+// their annotations, which the run's end puts back on those it held: all
+// are read and checked before any is written, so that a run refused
+// holds none.
 func (w *world) holdCRDs(ctx context.Context) error {
 	me := w.st.Sched.ServerName(namespaceKind, w.spec.namespace())
-	found := map[string]map[string]string{}
+	var crds []*unstructured.Unstructured
 	for _, name := range sortedKeys(ownedCRDs) {
 		u := object(CRDGVK, "", name)
 		if err := w.st.API.Get(ctx, client.ObjectKeyFromObject(u), u); err != nil {
 			return fmt.Errorf("reading CRD %s (opcert kind up installs it; else kubectl apply -f fixtures/): %w", name, err)
 		}
-		ann := u.GetAnnotations()
-		if other := ann[heldBy]; other != "" && other != me {
-			if alive, err := w.running(ctx, other); err != nil || alive {
-				if err == nil {
-					err = fmt.Errorf("another olm run (namespace %s) holds CRD %s: olm runs on a cluster play one at a time, as they share the sample CRDs; wait for it to end", other, name)
-				}
+		if other := u.GetAnnotations()[heldBy]; other != "" && other != me {
+			alive, err := w.running(ctx, other)
+			if err == nil && alive {
+				err = fmt.Errorf("another olm run (namespace %s) holds CRD %s: olm runs on a cluster play one at a time, as they share the sample CRDs; wait for it to end", other, name)
+			}
+			if err != nil {
 				return err
 			}
 		}
+		crds = append(crds, u)
+	}
+	// What the run holds, as it found it; the run's end (Ctrl-C: maybe
+	// while this still writes) puts it back.
+	var mu sync.Mutex
+	found := map[string]map[string]string{}
+	w.st.Go(func(ctx context.Context) {
+		<-ctx.Done()
+		mu.Lock()
+		defer mu.Unlock()
+		if len(found) > 0 {
+			w.releaseCRDs(found)
+		}
+	})
+	for _, u := range crds {
+		ann := u.GetAnnotations()
 		held := maps.Clone(ann)
 		if held == nil {
 			held = map[string]string{}
 		}
-		delete(ann, heldBy)
-		found[name] = ann
 		held[heldBy] = me
 		u.SetAnnotations(held)
 		// The resource version read: a run that took it meanwhile makes
 		// this one fail, not both play.
 		if err := w.st.API.Update(ctx, u); err != nil {
-			return fmt.Errorf("holding CRD %s for the run: %w", name, err)
+			return fmt.Errorf("holding CRD %s for the run: %w", u.GetName(), err)
 		}
+		delete(ann, heldBy) // a hold taken over is not put back
+		mu.Lock()
+		found[u.GetName()] = ann
+		mu.Unlock()
 	}
-	w.st.Go(func(ctx context.Context) {
-		<-ctx.Done()
-		w.releaseCRDs(found)
-	})
 	return nil
 }
 
@@ -159,7 +177,7 @@ func (w *world) releaseCRDs(found map[string]map[string]string) {
 	ctx, cancel := context.WithTimeout(context.Background(), restoreTimeout)
 	defer cancel()
 	var failed []string
-	for _, name := range sortedKeys(ownedCRDs) {
+	for _, name := range slices.Sorted(maps.Keys(found)) {
 		u := object(CRDGVK, "", name)
 		err := w.st.API.Get(ctx, client.ObjectKeyFromObject(u), u)
 		if err == nil {

@@ -4,15 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"slices"
-	"strings"
-	"sync"
-	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
-	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -46,7 +40,7 @@ import (
 //     them while it plays (the annotation heldBy on each, naming its
 //     operator's namespace; another run's hold is refused unless that
 //     namespace is gone, its run over), and puts back the annotations it
-//     found at its end, Ctrl-C included (holdCRDs).
+//     found at its end, Ctrl-C included (holdCRDs, crdhold.go).
 //   - Recording (conformance.Feed, cluster-wide: the run's namespaces are
 //     named at run time): the CRs, the Probe and the OperatorCondition. A
 //     write not the run's own is the operator's (actor "operator").
@@ -55,10 +49,6 @@ import (
 //     a Deployment found with no replica is scaled to 1 at the start. A
 //     pod takes its time to start on a cluster, which OLM-011 counts
 //     against the operator once it is back: deploy it running.
-
-// heldBy is the annotation by which a run holds the sample CRDs on a
-// cluster; its value names the holding run's operator namespace.
-const heldBy = "opcert.io/olm-run"
 
 // roleOnCluster is the ClusterRole of config/rbac/opcert-cluster-olm.yaml.
 const roleOnCluster = "opcert-cluster-olm"
@@ -100,104 +90,6 @@ func checkCluster(spec *World) error {
 	}
 	return nil
 }
-
-// holdCRDs holds the sample CRDs for the run (heldBy) and remembers
-// their annotations, which the run's end puts back on those it held: all
-// are read and checked before any is written, so that a run refused
-// holds none.
-func (w *world) holdCRDs(ctx context.Context) error {
-	me := w.st.Sched.ServerName(namespaceKind, w.spec.namespace())
-	var crds []*unstructured.Unstructured
-	for _, name := range sortedKeys(ownedCRDs) {
-		u := object(CRDGVK, "", name)
-		if err := w.st.API.Get(ctx, client.ObjectKeyFromObject(u), u); err != nil {
-			return fmt.Errorf("reading CRD %s (opcert kind up installs it; else kubectl apply -f fixtures/): %w", name, err)
-		}
-		if other := u.GetAnnotations()[heldBy]; other != "" && other != me {
-			alive, err := w.running(ctx, other)
-			if err == nil && alive {
-				err = fmt.Errorf("another olm run (namespace %s) holds CRD %s: olm runs on a cluster play one at a time, as they share the sample CRDs; wait for it to end", other, name)
-			}
-			if err != nil {
-				return err
-			}
-		}
-		crds = append(crds, u)
-	}
-	// What the run holds, as it found it; the run's end (Ctrl-C: maybe
-	// while this still writes) puts it back.
-	var mu sync.Mutex
-	found := map[string]map[string]string{}
-	w.st.Go(func(ctx context.Context) {
-		<-ctx.Done()
-		mu.Lock()
-		defer mu.Unlock()
-		if len(found) > 0 {
-			w.releaseCRDs(found)
-		}
-	})
-	for _, u := range crds {
-		ann := u.GetAnnotations()
-		held := maps.Clone(ann)
-		if held == nil {
-			held = map[string]string{}
-		}
-		held[heldBy] = me
-		u.SetAnnotations(held)
-		// The resource version read: a run that took it meanwhile makes
-		// this one fail, not both play.
-		if err := w.st.API.Update(ctx, u); err != nil {
-			return fmt.Errorf("holding CRD %s for the run: %w", u.GetName(), err)
-		}
-		delete(ann, heldBy) // a hold taken over is not put back
-		mu.Lock()
-		found[u.GetName()] = ann
-		mu.Unlock()
-	}
-	return nil
-}
-
-// running tells whether the run holding the sample CRDs still runs: its
-// operator's namespace exists and is not being deleted (a run deletes its
-// namespaces at its end, and the next opcert run those of a run killed
-// outright).
-func (w *world) running(ctx context.Context, namespace string) (bool, error) {
-	ns := &corev1.Namespace{}
-	err := w.st.API.Get(ctx, client.ObjectKey{Name: namespace}, ns)
-	if client.IgnoreNotFound(err) != nil {
-		return false, fmt.Errorf("reading namespace %s, whose run holds the sample CRDs: %w", namespace, err)
-	}
-	return err == nil && ns.DeletionTimestamp == nil, nil
-}
-
-// releaseCRDs puts back the annotations the run found on the sample CRDs,
-// its hold gone, within restoreTimeout of a context of its own (the run's
-// is over); the report says so with the Deployment.
-func (w *world) releaseCRDs(found map[string]map[string]string) {
-	ctx, cancel := context.WithTimeout(context.Background(), restoreTimeout)
-	defer cancel()
-	var failed []string
-	for _, name := range slices.Sorted(maps.Keys(found)) {
-		u := object(CRDGVK, "", name)
-		err := w.st.API.Get(ctx, client.ObjectKeyFromObject(u), u)
-		if err == nil {
-			u.SetAnnotations(found[name])
-			err = w.st.API.Update(ctx, u)
-		}
-		if err != nil {
-			failed = append(failed, fmt.Sprintf("CRD %s: %v", name, err))
-		}
-	}
-	note := "the sample CRDs' annotations put back as the run found them, its hold (" + heldBy + ") gone"
-	if len(failed) > 0 {
-		note = "the sample CRDs' annotations NOT put back (remove " + heldBy + " by hand): " + strings.Join(failed, "; ")
-	}
-	w.deployed.Note(actorOperator, note)
-}
-
-// restoreTimeout bounds releaseCRDs, which runs once the run's context is
-// gone (Ctrl-C too).
-const restoreTimeout = 20 * time.Second
 
 // touches lists what a scenario played by the team's Deployment writes on
 // the cluster that opcert did not create: the sample CRDs' annotations,

@@ -26,6 +26,7 @@ var proofs = map[string]string{
 	"olm/aggregator/process": "conformance/olm/aggregator_process_e2e_test.go:TestProcessModeCertifiesTheExampleAggregator",
 	"olm/operator/library":   "examples/olmoperator/certify_test.go:TestOperatorIsCertified",
 	"olm/operator/process":   "cmd/opcert/process_olm_test.go:TestProcessOLMCertifiesTheExample",
+	"olm/operator/cluster":   "conformance/olm/cluster_e2e_test.go:TestClusterModeCertifiesTheOLMOperator",
 	"olm/stream":             "conformance/olm/stream_test.go:TestStreamJudgesAsBatch",
 
 	"stackable/operator/library": "certify/stackable_test.go:TestStackableOperatorIsCertified",

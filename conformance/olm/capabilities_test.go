@@ -11,4 +11,5 @@ var _ interface {
 	conformance.Reactive
 	conformance.Estimating
 	conformance.Limited
+	conformance.Clustered
 } = (*mechanism)(nil)

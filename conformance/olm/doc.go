@@ -34,8 +34,10 @@
 // setOperatorCondition, the conditions a scenario gives its CRs) are
 // not made (a step is recorded as skipped): the team's operator writes what its operands'
 // state makes it write, and OLM-011 judges that it says it is not
-// upgradeable while an operand migrates. Cluster mode is not offered:
-// its world writes would need a cluster's OLM, which opcert plays.
+// upgradeable while an operand migrates. On a cluster (cluster mode,
+// deployments.go) the team's Deployment plays it, speaking through its
+// CRs' conditions, while opcert plays the aggregator and OLM in its own
+// process against the cluster.
 //
 // A team's aggregator (library mode, conformance.Reconciler) gets the
 // run's client and clock, Instance.Name the operator's CSV (its Probe's
@@ -52,5 +54,6 @@
 // The fixtures' CRDs are cluster-scoped and shared by the runs of one API
 // server (their names cannot carry a run's prefix: a CRD's name is its
 // plural and group), so each run sets their annotations at its start, and
-// runs never play two olm scenarios at once.
+// runs never play two olm scenarios at once; on a cluster a run holds
+// them while it plays and puts their annotations back at its end.
 package olm

@@ -58,15 +58,17 @@ func Mechanism(cfg Config) conformance.Mechanism {
 		Declared: conformance.Declare(Name, Seed, []conformance.Role{
 			conformance.Role{Name: RoleAggregator, Subjects: aggregators, Placeholders: aggregatorPlaceholders}.Except(clusterCannot),
 			{Name: RoleOLM, Subjects: gates, Cannot: olmCannot},
-			conformance.Role{Name: RoleOperator, Subjects: operators, Placeholders: placeholders}.Except(clusterCannot),
+			{Name: RoleOperator, Subjects: operators, Placeholders: placeholders, Forms: conformance.AllForms},
 		}, rules.Rules(cfg), conformance.With(cfg, build))}
 }
 
 // mechanism is seed 002's plug-in, judged with cfg. It is judged
-// streaming, and given what a real-time run (process mode) needs: a
-// tolerance, and a scaled run (--time-scale) the bound scaled (the
-// reference aggregator and gate keep no time of their own). It cannot be
-// recorded, nor played on a cluster (RoleOperator's Cannot).
+// streaming, and given what a real-time run (process and cluster mode)
+// needs: a tolerance, and a scaled run (--time-scale) the bound scaled
+// (the reference aggregator and gate keep no time of their own). It
+// cannot be recorded; on a cluster the team's Deployment plays the
+// operator role (deployments.go), the aggregator is never a Deployment
+// (RoleAggregator's Cannot).
 type mechanism struct {
 	conformance.Declared
 	conformance.Tuned[Config, *Config]
@@ -83,18 +85,35 @@ func (m *mechanism) Scaled(scale float64) conformance.Mechanism {
 	return Mechanism(c)
 }
 
+func (m *mechanism) Touches(sc *scenarios.Scenario, cast conformance.Cast) []conformance.Touch {
+	return touches(sc, cast)
+}
+
+// ClusterKinds: its namespaces only, which need no entry: its CRs,
+// Probe, OperatorCondition and Upgrades are in them. The sample CRDs are
+// the cluster's, written as touched (Touches).
+func (m *mechanism) ClusterKinds() []schema.GroupKind { return []schema.GroupKind{} }
+
+func (m *mechanism) Namespaces(sc *scenarios.Scenario) []string {
+	return scenarioWorld(sc).namespaces()
+}
+
+func (m *mechanism) Access(sc *scenarios.Scenario, cast conformance.Cast) []conformance.Access {
+	return access(sc, cast)
+}
+
 func (m *mechanism) Cannot() map[string]string {
 	return map[string]string{
-		conformance.CannotWatch: "opcert's own actors (aggregator, gate, copier, scenario) write under one field manager, so a watch cannot tell them apart, and a live cluster serves no Probe or Upgrade; opcert analyze judges a run's own timeline as the run did",
+		conformance.CannotWatch: "opcert's own actors (aggregator, gate, copier, scenario) write under one field manager, so a watch cannot tell them apart, and on a live cluster the Probe and the Upgrade are opcert's stand-ins (served where opcert kind up installed them) and the CR kinds each operator's own; opcert analyze judges a run's own timeline as the run did",
 	}
 }
 
-// noCluster is why no role of olm takes a Deployment: an olm scenario is
-// played on opcert's API server only (the mechanism is not conformance.Clustered).
-const noCluster = "an olm scenario plays on opcert's own API server only: no cluster serves the seed's Probe (never built upstream) or opcert's Upgrade, OLM's part of the world (the gate, the OperatorCondition copier) is opcert's, and the fixtures' CRDs (Foo, Bar) are cluster-scoped, shared by the runs, each rewriting their annotations"
+// noCluster is why the aggregator takes no Deployment: on a cluster it
+// is opcert's, or a team's reconciler in opcert, as OLM's part is.
+const noCluster = "the aggregator keeps the Probe of one operator, named after its CSV in its namespace, both under the run's prefix on a cluster, which a Deployment's arguments cannot name: on a cluster (where the team's Deployment plays the operator) opcert plays it, or the team's Go reconciler in opcert"
 
-// clusterCannot: the aggregator and the operator take every form but a
-// Deployment (noCluster).
+// clusterCannot: the aggregator takes every form but a Deployment
+// (noCluster).
 var clusterCannot = map[conformance.Form]string{conformance.FormCluster: noCluster}
 
 // olmCannot: OLM is the platform a team's operator runs against, played
@@ -115,6 +134,9 @@ type world struct {
 	execs *execs
 	// agg plays the aggregator whatever the form (aggregator_process.go).
 	agg *player.Player
+	// deployed plays the operator when the team's Deployment does
+	// (cluster mode, deployments.go); nil otherwise.
+	deployed *player.Player
 }
 
 // crFields are what the rules read of a CR: its conditions in order, and
@@ -158,6 +180,13 @@ func build(ctx context.Context, st *conformance.Stage, cfg Config, sc *scenarios
 	// A CRD's name is its plural and group: it cannot carry the run's
 	// prefix (package doc).
 	sched.FixNames(CRDGVK.GroupKind())
+	if dep, ok := cast[RoleOperator].Impl.(conformance.Deployment); ok {
+		if err := w.deployOperator(ctx, dep); err != nil {
+			return nil, err
+		}
+	} else if st.Deployments != nil {
+		return nil, errOwnOnCluster
+	}
 	if err := w.setUp(ctx); err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package olm_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -8,6 +9,7 @@ import (
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/conformance/olm"
 	"github.com/opcert/opcert/conformance/olm/rules"
+	"github.com/opcert/opcert/scenarios"
 )
 
 // The mechanism states its reaction bound, 30s by default, and rebuilds
@@ -96,5 +98,44 @@ func TestOperatorRole(t *testing.T) {
 	}
 	if _, err := conformance.Subjects(m, map[string]string{olm.RoleOperator: "exec:/bin/true --name {nmae}"}); err == nil || !strings.Contains(err.Error(), "{nmae}") {
 		t.Errorf("a misspelled placeholder: %v", err)
+	}
+}
+
+// On a cluster the operator takes the team's Deployment, the aggregator
+// none; a run touches the two sample CRDs (their annotations, the hold)
+// and the Deployment (its scale, each kill and restart of the operator),
+// nothing with opcert's own operator.
+func TestClusterTouches(t *testing.T) {
+	m := olm.Mechanism(olm.DefaultConfig())
+	if !conformance.Takes(m, olm.RoleOperator, conformance.FormCluster) || conformance.Takes(m, olm.RoleAggregator, conformance.FormCluster) {
+		t.Error("the operator takes a Deployment, the aggregator does not")
+	}
+	sc, err := scenarios.Load("../../examples/olmoperator/testdata/oc-migration.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl := m.(conformance.Clustered)
+	cast, err := conformance.Subjects(m, map[string]string{olm.RoleOperator: "deployment:team/olmoperator"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, tc := range cl.Touches(sc, cast) {
+		got = append(got, tc.Object())
+	}
+	want := []string{"CustomResourceDefinition.apiextensions.k8s.io bars.example.com", "CustomResourceDefinition.apiextensions.k8s.io foos.example.com",
+		"Deployment.apps team/olmoperator", "Deployment.apps team/olmoperator", "Deployment.apps team/olmoperator"}
+	if !slices.Equal(got, want) {
+		t.Errorf("touches %q, want %q", got, want)
+	}
+	if ns := cl.Namespaces(sc); !slices.Equal(ns, []string{"default", "operators"}) {
+		t.Errorf("namespaces %q", ns)
+	}
+	own, err := conformance.Subjects(m, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tc := cl.Touches(sc, own); len(tc) != 0 || len(cl.Access(sc, own)) != 0 {
+		t.Errorf("opcert's own operator touches %v", tc)
 	}
 }

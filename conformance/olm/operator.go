@@ -111,9 +111,10 @@ func (w *world) checkOperator(ctx context.Context) error {
 		var err error
 		w.execs, err = newExecs(ctx, w, impl)
 		return err
+	case conformance.Deployment:
+		return w.deployed.Start(ctx, actorOperator)
 	}
-	return fmt.Errorf("%s: the %s role cannot be played by %T (a Deployment: cluster mode is not offered for olm; give a Go reconciler or exec:COMMAND)",
-		Name, RoleOperator, w.cast[RoleOperator].Impl)
+	return fmt.Errorf("%s: the %s role cannot be played by %T", Name, RoleOperator, w.cast[RoleOperator].Impl)
 }
 
 // operatorRequest is the one request a team's operator gets.
@@ -140,8 +141,12 @@ func (w *world) startOperator(ctx context.Context) error {
 }
 
 // killOperator and restartOperator are the kill and restart steps of
-// the operator: a team's reconciler or process dies, and starts afresh.
+// the operator: a team's reconciler or process dies, and starts afresh;
+// its Deployment is scaled to 0, and back.
 func (w *world) killOperator(ctx context.Context) error {
+	if w.deployed != nil {
+		return w.deployed.Kill(ctx, actorOperator)
+	}
 	if w.execs != nil {
 		return w.execs.kill(ctx)
 	}
@@ -152,6 +157,9 @@ func (w *world) killOperator(ctx context.Context) error {
 }
 
 func (w *world) restartOperator(ctx context.Context) error {
+	if w.deployed != nil {
+		return w.deployed.Restart(ctx, actorOperator)
+	}
 	if err := w.killOperator(ctx); err != nil {
 		return err
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"slices"
 	"strings"
 
 	corev1 "k8s.io/api/core/v1"
@@ -38,14 +37,15 @@ func object(gvk schema.GroupVersionKind, namespace, name string) *unstructured.U
 // OperatorCondition.
 func (w *world) setUp(ctx context.Context) error {
 	spec := w.spec
-	namespaces := append([]string{spec.namespace()}, spec.targets()...)
-	for _, cr := range spec.CRs {
-		namespaces = append(namespaces, cr.Namespace)
-	}
-	slices.Sort(namespaces)
-	for _, ns := range slices.Compact(namespaces) {
+	for _, ns := range spec.namespaces() {
 		if err := w.scenario.Create(ctx, &corev1.Namespace{ObjectMeta: metav1.ObjectMeta{Name: ns}}); err != nil {
 			return fmt.Errorf("creating namespace %s: %w", ns, err)
+		}
+	}
+	if w.deployed != nil {
+		// On a cluster, once its namespace exists: the hold names it.
+		if err := w.holdCRDs(ctx); err != nil {
+			return err
 		}
 	}
 	if err := w.clearAnnotations(ctx); err != nil {

@@ -23,5 +23,6 @@
 // nothing migrates, Upgradeable True while an operand is mid-migration.
 //
 // It imports nothing of opcert's (examples/imports_test.go): certify_test.go
-// certifies it in library mode, and cmd/olmoperator runs it as a process.
+// certifies it in library mode, and cmd/olmoperator runs it as a process,
+// or in a pod: deploy.yaml deploys it for opcert's cluster mode.
 package olmoperator

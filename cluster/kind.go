@@ -165,7 +165,39 @@ func Up(ctx context.Context, o KindOptions) error {
 	if _, err := apiserver.Attach(cfg); err != nil {
 		return err
 	}
-	return controllersRunning(ctx, cfg)
+	if err := controllersRunning(ctx, cfg); err != nil {
+		return err
+	}
+	return serviceRouted(ctx, p, o.Name)
+}
+
+// serviceRouted waits until every node routes the kubernetes Service's
+// address to the API server (kube-proxy's rules for default/kubernetes are
+// in its NAT table): a pod started before that, as an operator deployed
+// right after kind up is, cannot reach the API server, times out and is
+// restarted half a minute later.
+func serviceRouted(ctx context.Context, p *kind.Provider, name string) error {
+	nodes, err := p.ListInternalNodes(name)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, controllersTimeout)
+	defer cancel()
+	for _, n := range nodes {
+		for {
+			var out strings.Builder
+			err := n.CommandContext(ctx, "iptables-save", "-t", "nat").SetStdout(&out).Run()
+			if err == nil && strings.Contains(out.String(), "default/kubernetes:https") {
+				break
+			}
+			select {
+			case <-ctx.Done():
+				return fmt.Errorf("node %s does not route the kubernetes Service after %s (kube-proxy's NAT rules; last error: %v)", n, controllersTimeout, err)
+			case <-time.After(500 * time.Millisecond):
+			}
+		}
+	}
+	return nil
 }
 
 // controllersTimeout bounds the wait for a new cluster's controllers.

@@ -87,7 +87,7 @@ var documented = map[string]runBy{
 	// Cluster mode: opcert's own API server reached as a cluster, with a
 	// stand-in kubelet running the examples' binaries (no kubectl or
 	// cluster here); each test applies the files the guide applies.
-	"kubectl apply -f config/rbac/opcert-cluster.yaml":     byTest("conformance/stale TestClusterModeCertifiesTheExampleOperator"),
+	"kubectl apply -f config/rbac/opcert-cluster.yaml":    byTest("conformance/stale TestClusterModeCertifiesTheExampleOperator"),
 	"kubectl apply -f examples/staleoperator/deploy.yaml": byTest("conformance/stale TestClusterModeCertifiesTheExampleOperator"),
 	"opcert run --kubeconfig ci.kubeconfig --time-scale 0.01 --allow-disruption --scenario stale-healthy-answer --subject operator=deployment:example-operators/{name}-operator":                           byTest("conformance/stale TestClusterModeCertifiesTheExampleOperator"),
 	"kubectl apply -f config/rbac/opcert-cluster.yaml -f config/rbac/opcert-cluster-components.yaml":                                                                                                       byTest("conformance/clusteroperator TestClusterModeCertifiesTheComponentOperator"),
@@ -101,12 +101,14 @@ var documented = map[string]runBy{
 	"kubectl apply -f examples/stackableoperator/deploy.yaml":                                                                                                                                              byTest("conformance/stackable TestClusterModeCertifiesTheStackableOperator"),
 	"opcert run --kubeconfig ci.kubeconfig --time-scale 0.05 --allow-disruption --subject stackable.operator=deployment:example-stackable/stackableoperator --scenario stackable-steady --out report":      byTest("conformance/stackable TestClusterModeCertifiesTheStackableOperator"),
 
-	// Nightly on kind: no container engine here, so only the refusal
-	// without one runs; the rest is the cluster mode above.
-	"opcert kind up --name opcert --kubeconfig kind.kubeconfig --image opcert-example-staleoperator:ci":                                                                                                     byTest("cmd/opcert TestKindWithoutContainerRuntime"),
-	"opcert kind down --name opcert --kubeconfig kind.kubeconfig":                                                                                                                                      byTest("cmd/opcert TestKindWithoutContainerRuntime"),
-	"kubectl --kubeconfig kind.kubeconfig apply -f examples/staleoperator/deploy.yaml":                                                                                                                byTest("conformance/stale TestClusterModeCertifiesTheExampleOperator"),
-	"opcert run --kubeconfig kind.kubeconfig --allow-disruption --time-scale 0.01 --subject operator=deployment:example-operators/{name}-operator --scenario stale-healthy-answer --out opcert-report": byTest("conformance/stale TestClusterModeCertifiesTheExampleOperator"),
+	// Nightly on kind: make e2e-kind (CI) runs the workflow's commands,
+	// which the guide shows for the stale job, on kind clusters here.
+	"CGO_ENABLED=0 go build -o dist/staleoperator ./examples/staleoperator/cmd/staleoperator":                                                                                                                byTest("cmd/opcert TestNightlyOnKind"),
+	"docker build -f examples/kind-nightly/Dockerfile --build-arg OPERATOR=dist/staleoperator -t opcert-example-staleoperator:ci .":                                                                          byTest("cmd/opcert TestNightlyOnKind"),
+	"opcert kind up --name opcert --kubeconfig kind.kubeconfig --image opcert-example-staleoperator:ci":                                                                                                      byTest("cmd/opcert TestNightlyOnKind"),
+	"kubectl --kubeconfig kind.kubeconfig apply -f examples/staleoperator/deploy.yaml":                                                                                                                       byTest("cmd/opcert TestNightlyOnKind"),
+	"opcert kind down --name opcert --kubeconfig kind.kubeconfig":                                                                                                                                            byTest("cmd/opcert TestNightlyOnKind"),
+	"opcert run --kubeconfig kind.kubeconfig --allow-disruption --subject operator=deployment:example-operators/{name}-operator --time-scale 0.01 --scenario stale-healthy-answer --out opcert-report-stale": byTest("cmd/opcert TestNightlyOnKind"),
 
 	// Watching and analyzing what only a cluster or kubectl gives.
 	"opcert watch --kubeconfig ~/.kube/config --mechanism clusteroperator --for 2h --out co-watch": byTest("cmd/opcert TestWatchClusterOperator"),

@@ -32,7 +32,15 @@ type Who func(ctx context.Context, obj client.Object, e *timeline.Event)
 // recording began: no one is judged for it); the watches then run beside
 // the run (Stage.Go) until it ends.
 func Feed(ctx context.Context, st *Stage, rec *record.Recording, who Who) error {
-	return feed(ctx, st, rec, "", func(ctx context.Context) record.Sink { return filer(ctx, st, who) })
+	return feed(ctx, st, rec, "", func(ctx context.Context) record.Sink { return filer(ctx, st, who, false) })
+}
+
+// FeedListed is Feed where who also names the writer of what the
+// recording finds when it starts: a team's operators, running before the
+// run as they must, wrote the objects they own, and what is asked of those
+// objects during the run is theirs to answer.
+func FeedListed(ctx context.Context, st *Stage, rec *record.Recording, who Who) error {
+	return feed(ctx, st, rec, "", func(ctx context.Context) record.Sink { return filer(ctx, st, who, true) })
 }
 
 // FeedNamespace is Feed limited to the namespaced objects of one
@@ -86,7 +94,7 @@ func feed(ctx context.Context, st *Stage, rec *record.Recording, namespace strin
 
 // filer is Feed's sink: the run's scheduler, with the objects in the
 // run's types.
-func filer(ctx context.Context, st *Stage, who Who) record.Sink {
+func filer(ctx context.Context, st *Stage, who Who, listed bool) record.Sink {
 	scheme := st.API.Scheme()
 	return func(e timeline.Event, obj *unstructured.Unstructured) error {
 		switch {
@@ -112,8 +120,8 @@ func filer(ctx context.Context, st *Stage, who Who) record.Sink {
 			typed = o.(client.Object)
 		}
 		var name Who
-		if who != nil && e.Actor != record.RecorderActor {
-			name = who // a listed object was written before the run: no one's
+		if who != nil && (listed || e.Actor != record.RecorderActor) {
+			name = who // a listed object was written before the run: no one's, unless listed says whose
 		}
 		st.Sched.Observe(ctx, gvk, typed, e, name)
 		return nil

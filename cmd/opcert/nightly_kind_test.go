@@ -132,12 +132,12 @@ type careless struct {
 
 // carelessVariants are the example operators' careless variants, by
 // mechanism (each example's doc says what it gets wrong). The careless
-// stale operator answers a challenge only at its resync, every 3s (5
-// minutes of the scenario at 0.01): each of the scenario's challenges is
-// answered within the 30s budget by chance one time in ten.
+// stale operator answers a challenge only at its resync, every 60s of
+// real time, while the scenario marks an unanswered challenge Unknown 6s
+// after it (20 minutes at 0.01): STALE-008.
 var carelessVariants = map[string]careless{
-	"stale": {[]string{"etcd-operator", "dns-operator", "auth-operator"}, []string{"--careless", "--resync=3s"},
-		"stale-detector-returns", "STALE-007"},
+	"stale": {[]string{"etcd-operator", "dns-operator", "auth-operator"}, []string{"--careless"},
+		"stale-detector-returns", "STALE-008"},
 	"clusteroperator": {[]string{"etcd-operator", "network-operator"}, []string{"--careless"}, "co-operand-stuck", "CO-002"},
 	"stackable":       {[]string{"stackableoperator"}, []string{"--ignore-pause"}, "stackable-paused", "STACKABLE-005"},
 	"olm":             {[]string{"olmoperator"}, []string{"--lies"}, "olm-operator-migration", "OLM-011"},

@@ -75,6 +75,9 @@ type Mode struct {
 	// attaches it as starting then: where the world reaches an instance
 	// during the run (the version operator applying it), not at its start.
 	RecordFound bool
+	// Listed: Who also names the writer of what the run finds when it
+	// starts (conformance.FeedListed), which otherwise is no one's.
+	Listed bool
 }
 
 // Player plays the instances of one role.
@@ -127,7 +130,11 @@ func New(ctx context.Context, st *conformance.Stage, impl any, spec Spec) (*Play
 		}
 	}
 	if p.mode.Feed != nil {
-		if err := conformance.Feed(ctx, st, p.mode.Feed, p.who(p.mode.Who)); err != nil {
+		feed := conformance.Feed
+		if p.mode.Listed {
+			feed = conformance.FeedListed
+		}
+		if err := feed(ctx, st, p.mode.Feed, p.who(p.mode.Who)); err != nil {
 			return nil, err
 		}
 	}

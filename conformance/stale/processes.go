@@ -48,10 +48,15 @@ func (w *world) operatorSpec(fleet []Operator) player.Spec {
 			w.operands, err = os.MkdirTemp(w.st.Dir, "operands-") // inside the run's directory, gone with it
 			return err
 		}},
+		// The team's operators run before the run (a Deployment at 0
+		// replicas is scaled up at its start) and own their ClusterOperators:
+		// what the run finds is theirs, and so is answering a challenge to
+		// it before their first write of the run (a careless operator that
+		// writes nothing then is judged, not skipped).
 		Cluster: player.Mode{Feed: rec, Prepare: func(context.Context, *player.Player) error {
 			w.fixNames(fleet)
 			return nil
-		}, Who: operatorWrote},
+		}, Who: operatorWrote, Listed: true},
 	}
 }
 

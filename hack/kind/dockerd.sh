@@ -70,7 +70,7 @@ stop() {
 	# mounts of its containers' layers and namespaces.
 	pkill -9 -f "containerd --config $state/exec" 2>/dev/null || true
 	pkill -9 -f "containerd-shim.*$state/exec" 2>/dev/null || true
-	grep -E " ($state|$root/kind/docker)/" /proc/mounts | cut -d' ' -f2 | sort -r | while read -r m; do
+	{ grep -E " ($state|$root/kind/docker)/" /proc/mounts || true; } | cut -d' ' -f2 | sort -r | while read -r m; do
 		umount -l "$m" 2>/dev/null || true
 	done
 	rm -rf "$state"

@@ -72,11 +72,11 @@ var (
 	goTest   = regexp.MustCompile(`go test [^\n;&|]*(?:\|[^\n;&]*'[^\n]*)?`)
 	runFlag  = regexp.MustCompile(`-(run|bench) ('[^']*'|\S+)`)
 	pkgArg   = regexp.MustCompile(`(?:^|\s)(\./[^\s']*)`)
-	makeCmd  = regexp.MustCompile(`\bmake ([a-z][a-z-]*)`)
+	makeCmd  = regexp.MustCompile(`\bmake ([a-z][a-z0-9-]*)`)
 	goIdent  = regexp.MustCompile(`^([a-z][a-z0-9]*)((?:\.[A-Z]\w*)+)$`)
 	repoPath = regexp.MustCompile(`^[a-z][\w.-]*/[\w.<>*/-]*$`)
 	heading  = regexp.MustCompile(`(?m)^#+ (.*)$`)
-	target   = regexp.MustCompile(`(?m)^([a-z][a-z-]*):`)
+	target   = regexp.MustCompile(`(?m)^([a-z][a-z0-9-]*):`)
 	marker   = regexp.MustCompile(`\((\d+)\)`)
 	step     = regexp.MustCompile(`(?m)^(\d+)\. `)
 	// qualified is a package's directory and one of its identifiers:

@@ -397,7 +397,7 @@ func touches(sc *scenarios.Scenario, cast conformance.Cast) []conformance.Touch 
 			key := spec.For(s.Component)
 			out = append(out, conformance.Touch{Kind: schema.GroupKind{Group: "apps", Kind: operandKind(w, s)}, Namespace: key.Namespace, Name: s.Operand,
 				Made: true,
-				Why: fmt.Sprintf("%s: step stickOperand at +%s holds its rollouts (a Deployment's spec.paused set, a DaemonSet's spec.updateStrategy OnDelete), so that its pods stay at the version they run; put back as found at the end", sc.Name, st.Time)})
+				Why:  fmt.Sprintf("%s: step stickOperand at +%s holds its rollouts (a Deployment's spec.paused set, a DaemonSet's spec.updateStrategy OnDelete), so that its pods stay at the version they run; put back as found at the end", sc.Name, st.Time)})
 		case actBlock, actUnblock:
 			name, _ := st.Arg.(string)
 			if b, ok := st.Arg.(*BlockUpgrade); ok {

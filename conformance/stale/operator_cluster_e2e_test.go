@@ -24,8 +24,9 @@ import (
 
 // Cluster mode for seed 000's operator (cluster/doc.go): the
 // example operator deployed as a team would, by
-// examples/staleoperator/deploy.yaml (two Deployments, etcd-operator and
-// dns-operator, at 1 replica, with ClusterOperators of their own), plays
+// examples/staleoperator/deploy.yaml (three Deployments, etcd-operator,
+// dns-operator and auth-operator, at 1 replica, with ClusterOperators of
+// their own), plays
 // the operator role of a scenario that kills dns's at 5m, at a time scale
 // of 0.01, the run reaching the server as a cluster
 // (conformancetest.PlayCluster) as a user bound only to the shipped
@@ -42,8 +43,8 @@ func TestClusterModeCertifiesTheExampleOperator(t *testing.T) {
 	tm := staletest.Deploy(t, api, bin)
 	k := tm.Kubelet
 	before := staletest.Snapshot(t, tm.Config, tm.Admin, false)
-	if procs := conformancetest.Running(bin); len(procs) != 2 {
-		t.Fatalf("processes of the example operator before the run: %v, want the Kubelet's 2", procs)
+	if procs := conformancetest.Running(bin); len(procs) != 3 {
+		t.Fatalf("processes of the example operator before the run: %v, want the Kubelet's 3", procs)
 	}
 	// dns's Deployment scaled to 0 at 5m, over 25 minutes: 15s of wall
 	// time at 0.01.
@@ -80,10 +81,10 @@ func TestClusterModeCertifiesTheExampleOperator(t *testing.T) {
 	}
 	clustertest.SameState(t, before, staletest.Snapshot(t, tm.Config, tm.Admin, false))
 	k.WaitRunning(t, "auth-operator,dns-operator,etcd-operator", 10*time.Second) // dns back: its Deployment restored
-	// The example's processes are the Kubelet's two pods, as before the
+	// The example's processes are the Kubelet's three pods, as before the
 	// run: opcert starts none on a cluster.
-	if procs := conformancetest.Running(bin); len(procs) != 2 {
-		t.Errorf("processes of the example operator after the run: %v, want the Kubelet's 2", procs)
+	if procs := conformancetest.Running(bin); len(procs) != 3 {
+		t.Errorf("processes of the example operator after the run: %v, want the Kubelet's 3", procs)
 	}
 }
 

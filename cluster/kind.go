@@ -181,27 +181,21 @@ func serviceRouted(ctx context.Context, p *kind.Provider, name string) error {
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(ctx, controllersTimeout)
-	defer cancel()
 	for _, n := range nodes {
-		for {
+		err := settled(ctx, "node "+n.String()+" routing the kubernetes Service (kube-proxy's NAT rules)", func(ctx context.Context) (bool, error) {
 			var out strings.Builder
 			err := n.CommandContext(ctx, "iptables-save", "-t", "nat").SetStdout(&out).Run()
-			if err == nil && strings.Contains(out.String(), "default/kubernetes:https") {
-				break
-			}
-			select {
-			case <-ctx.Done():
-				return fmt.Errorf("node %s does not route the kubernetes Service after %s (kube-proxy's NAT rules; last error: %v)", n, controllersTimeout, err)
-			case <-time.After(500 * time.Millisecond):
-			}
+			return err == nil && strings.Contains(out.String(), "default/kubernetes:https"), err
+		})
+		if err != nil {
+			return err
 		}
 	}
 	return nil
 }
 
-// controllersTimeout bounds the wait for a new cluster's controllers.
-const controllersTimeout = 2 * time.Minute
+// settleTimeout bounds each wait for a new cluster to settle.
+const settleTimeout = 2 * time.Minute
 
 // controllersRunning waits until the kube-controller-manager and the
 // kube-scheduler hold their leader leases: kind calls a cluster ready when
@@ -216,23 +210,35 @@ func controllersRunning(ctx context.Context, cfg *rest.Config) error {
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(ctx, controllersTimeout)
-	defer cancel()
 	for _, name := range []string{"kube-controller-manager", "kube-scheduler"} {
-		for {
+		err := settled(ctx, "the cluster's "+name+" holding its lease", func(ctx context.Context) (bool, error) {
 			lease := &coordinationv1.Lease{}
 			err := c.Get(ctx, client.ObjectKey{Namespace: "kube-system", Name: name}, lease)
-			if err == nil && ptr.Deref(lease.Spec.HolderIdentity, "") != "" {
-				break
-			}
-			select {
-			case <-ctx.Done():
-				return fmt.Errorf("the cluster's %s holds no lease after %s: its controllers do not run (last: %v)", name, controllersTimeout, err)
-			case <-time.After(500 * time.Millisecond):
-			}
+			return err == nil && ptr.Deref(lease.Spec.HolderIdentity, "") != "", err
+		})
+		if err != nil {
+			return err
 		}
 	}
 	return nil
+}
+
+// settled asks done every half second until it says so, for at most
+// settleTimeout: the cluster is real, and settles in wall time.
+func settled(ctx context.Context, what string, done func(context.Context) (bool, error)) error {
+	ctx, cancel := context.WithTimeout(ctx, settleTimeout)
+	defer cancel()
+	for {
+		ok, err := done(ctx)
+		if ok {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return fmt.Errorf("waited %s for %s (last error: %v)", settleTimeout, what, err)
+		case <-time.After(500 * time.Millisecond):
+		}
+	}
 }
 
 // load saves img from the runtime to an archive and imports it into every

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"testing"
 
+	appsv1 "k8s.io/api/apps/v1"
 	corev1 "k8s.io/api/core/v1"
 	rbacv1 "k8s.io/api/rbac/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -173,6 +174,26 @@ func Namespaces(t testing.TB, cfg *rest.Config, c client.Client) []string {
 		out = append(out, fmt.Sprintf("namespace %s %s", ns.Name, ns.Status.Phase))
 	}
 	return append(out, Labelled(t, cfg)...)
+}
+
+// Deployments are a team namespace's Deployments, one line each with
+// their replicas, and with versions their resource versions (to show
+// that nothing was written).
+func Deployments(t testing.TB, c client.Client, namespace string, versions bool) []string {
+	t.Helper()
+	var deps appsv1.DeploymentList
+	if err := c.List(context.Background(), &deps, client.InNamespace(namespace)); err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, d := range deps.Items {
+		line := fmt.Sprintf("deployment %s replicas=%d", d.Name, *d.Spec.Replicas)
+		if versions {
+			line += " rv=" + d.ResourceVersion
+		}
+		out = append(out, line)
+	}
+	return out
 }
 
 // SameState fails t if a cluster's state (one line each) changed.

@@ -49,14 +49,7 @@ func TestClusterModeComponentsRefused(t *testing.T) {
 			"create configmaps in namespace example-components (ClusterRole opcert-cluster-components)"}},
 	} {
 		r := opcert(t, nil, append(append(args, tc.extra...), "--kubeconfig", clustertest.Kubeconfig(t, sharedWorld(t), "opcert-co-half-runner", "opcert-co-half"))...)
-		if r.code != 2 {
-			t.Errorf("%s: exit %d, want 2\n%s", tc.name, r.code, r.stderr)
-		}
-		for _, s := range tc.want {
-			if !strings.Contains(r.stderr, s) {
-				t.Errorf("%s: the error does not say %q:\n%s", tc.name, s, r.stderr)
-			}
-		}
+		refused(t, tc.name, r, tc.want)
 		if strings.Contains(r.stderr, "clusterversions") {
 			t.Errorf("%s: the error names clusterversions, which the user may write:\n%s", tc.name, r.stderr)
 		}

@@ -2,7 +2,6 @@ package main
 
 import (
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/opcert/opcert/cluster/clustertest"
@@ -46,14 +45,7 @@ func TestClusterModeOLMRefused(t *testing.T) {
 			"update foos/status.example.com cluster-wide (ClusterRole opcert-cluster-olm)"}},
 	} {
 		r := opcert(t, nil, append(append(args, tc.extra...), "--kubeconfig", clustertest.Kubeconfig(t, sharedWorld(t), tc.group+"-runner", tc.group))...)
-		if r.code != 2 {
-			t.Errorf("%s: exit %d, want 2\n%s", tc.name, r.code, r.stderr)
-		}
-		for _, s := range tc.want {
-			if !strings.Contains(r.stderr, s) {
-				t.Errorf("%s: the error does not say %q:\n%s", tc.name, s, r.stderr)
-			}
-		}
+		refused(t, tc.name, r, tc.want)
 	}
 	clustertest.SameState(t, before, tm.State(t, true))
 }

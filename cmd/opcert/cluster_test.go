@@ -47,6 +47,20 @@ func snapshot(t *testing.T, tm *clustertest.Team, versions bool) []string {
 	return staletest.Snapshot(t, tm.Config, tm.Admin, versions)
 }
 
+// refused fails unless r is a refusal (exit 2) whose message says each of
+// want; what names the case.
+func refused(t *testing.T, what string, r result, want []string) {
+	t.Helper()
+	if r.code != 2 {
+		t.Errorf("%s: exit %d, want 2\n%s", what, r.code, r.stderr)
+	}
+	for _, s := range want {
+		if !strings.Contains(r.stderr, s) {
+			t.Errorf("%s: the error does not say %q:\n%s", what, s, r.stderr)
+		}
+	}
+}
+
 func TestClusterModeRefusesWithoutAllowDisruption(t *testing.T) {
 	tm := setupTeam(t)
 	kc := clustertest.Kubeconfig(t, sharedWorld(t), "opcert-refused", "opcert-ci")
@@ -87,14 +101,7 @@ func TestClusterModeSaysWhichPermissionIsMissing(t *testing.T) {
 			"patch deployments/scale.apps in namespace example-operators", "opcert-cluster-scale"}, []string{"clusteroperators"}},
 	} {
 		r := opcert(t, nil, append(args, "--kubeconfig", clustertest.Kubeconfig(t, sharedWorld(t), tc.user, tc.group))...)
-		if r.code != 2 {
-			t.Errorf("%s: exit %d, want 2\n%s", tc.user, r.code, r.stderr)
-		}
-		for _, s := range tc.want {
-			if !strings.Contains(r.stderr, s) {
-				t.Errorf("%s: the error does not say %q:\n%s", tc.user, s, r.stderr)
-			}
-		}
+		refused(t, tc.user, r, tc.want)
 		for _, s := range tc.notWant {
 			if strings.Contains(r.stderr, s) {
 				t.Errorf("%s: the error names %q, which the user has:\n%s", tc.user, s, r.stderr)

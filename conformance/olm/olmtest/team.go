@@ -15,7 +15,6 @@ import (
 	"testing"
 	"time"
 
-	appsv1 "k8s.io/api/apps/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
@@ -84,16 +83,5 @@ func (tm *Team) State(t *testing.T, versions bool) []string {
 			out = append(out, fmt.Sprintf("crd %s %s=%s", name, k, ann[k]))
 		}
 	}
-	var deps appsv1.DeploymentList
-	if err := tm.Admin.List(ctx, &deps, client.InNamespace(Namespace)); err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range deps.Items {
-		line := fmt.Sprintf("deployment %s replicas=%d", d.Name, *d.Spec.Replicas)
-		if versions {
-			line += " rv=" + d.ResourceVersion
-		}
-		out = append(out, line)
-	}
-	return out
+	return append(out, clustertest.Deployments(t, tm.Admin, Namespace, versions)...)
 }

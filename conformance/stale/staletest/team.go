@@ -102,17 +102,7 @@ func Snapshot(t *testing.T, cfg *rest.Config, c client.Client, versions bool) []
 		}
 		out = append(out, line)
 	}
-	var deps appsv1.DeploymentList
-	if err := c.List(ctx, &deps, client.InNamespace(Namespace)); err != nil {
-		t.Fatal(err)
-	}
-	for _, d := range deps.Items {
-		line := fmt.Sprintf("deployment %s replicas=%d", d.Name, *d.Spec.Replicas)
-		if versions {
-			line += " rv=" + d.ResourceVersion
-		}
-		out = append(out, line)
-	}
+	out = append(out, clustertest.Deployments(t, c, Namespace, versions)...)
 	sort.Strings(out)
 	return out
 }

@@ -17,6 +17,7 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 
 	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/conformance/clusteroperator/rules"
 	"github.com/opcert/opcert/conformance/player"
 	"github.com/opcert/opcert/record"
 	"github.com/opcert/opcert/scenarios"
@@ -211,12 +212,7 @@ func (p *deploys) whose(ns string, e timeline.Event, obj *unstructured.Unstructu
 		}
 		return component, OperatorActor(component), RoleOperator
 	case PodGVK.Kind:
-		labels := obj.GetLabels()
-		operand := labels[workloadLabel]
-		if operand == "" {
-			operand = labels["app"] // the pod template's selector label, on a cluster whose pods carry no workload label
-		}
-		return p.operands[ns][operand], clusterActor, roleWorkload
+		return p.operands[ns][rules.PodOperand(obj.GetLabels())], clusterActor, roleWorkload
 	}
 	return "", "", ""
 }

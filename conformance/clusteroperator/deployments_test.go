@@ -8,6 +8,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 
 	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/reference/component"
 	"github.com/opcert/opcert/scenarios"
 	"github.com/opcert/opcert/sim/timeline"
 )
@@ -142,7 +143,7 @@ func TestLayoutAndWhose(t *testing.T) {
 	}{
 		{"an operand's spec", "Deployment", "etcd", timeline.VerbUpdate, nil, "etcd", "operator/etcd", RoleOperator},
 		{"an operand's status", "DaemonSet", "network-agent", timeline.VerbUpdateStatus, nil, "network", clusterActor, roleWorkload},
-		{"an operand's pod", "Pod", "etcd-x1", timeline.VerbCreate, map[string]string{workloadLabel: "etcd"}, "etcd", clusterActor, roleWorkload},
+		{"an operand's pod", "Pod", "etcd-x1", timeline.VerbCreate, map[string]string{component.WorkloadLabel: "etcd"}, "etcd", clusterActor, roleWorkload},
 		{"a pod by its app label", "Pod", "network-agent-x1", timeline.VerbUpdateStatus, map[string]string{"app": "network-agent"}, "network", clusterActor, roleWorkload},
 		{"the admin's ConfigMap", "ConfigMap", "etcd-admin", timeline.VerbUpdate, nil, "etcd", timeline.RoleScenario, timeline.RoleScenario},
 		{"an operator's Deployment", "Deployment", "etcd-operator", timeline.VerbUpdate, nil, "", "", ""},

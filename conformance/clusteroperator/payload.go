@@ -23,8 +23,6 @@ const (
 	// versionLabel is the version a pod runs, and that an operand's or the
 	// operator's pod template asks for.
 	versionLabel = component.VersionLabel
-	// workloadLabel names, on a pod, the operand it belongs to.
-	workloadLabel = component.WorkloadLabel
 	// blockerKey is the key of the admin's ConfigMap that says what must
 	// be fixed before an upgrade.
 	blockerKey = component.BlockerKey

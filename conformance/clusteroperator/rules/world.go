@@ -273,13 +273,7 @@ func (w *world) notePod(e timeline.Event) podChange {
 		switch f.Path {
 		case fieldLabels:
 			l := labelsIn(f.After)
-			p.workload, p.version = l[labelWorkload], l[labelVersion]
-			if p.workload == "" {
-				// A real cluster's pods carry their template's labels only:
-				// the selector's app names the operand, as the recording
-				// of cluster mode files them (conformance/clusteroperator/README.md).
-				p.workload = l[labelApp]
-			}
+			p.workload, p.version = PodOperand(l), l[labelVersion]
 		case fieldNodeName:
 			p.node = jsonString(f.After)
 		}
@@ -300,6 +294,17 @@ func (w *world) notePod(e timeline.Event) podChange {
 	w.pods[name] = p
 	ch.after = &p
 	return ch
+}
+
+// PodOperand is the operand a pod of labels belongs to: its
+// opcert.io/workload label, else its app label, the selector label of its
+// template: a real cluster's pods carry their template's labels only
+// (cluster mode, conformance/clusteroperator/README.md).
+func PodOperand(labels map[string]string) string {
+	if operand := labels[labelWorkload]; operand != "" {
+		return operand
+	}
+	return labels[labelApp]
 }
 
 // noteWorkload moves w past a write of a Deployment or DaemonSet and

@@ -25,8 +25,12 @@ type scene struct {
 	// the world.
 	actions *Actions
 	source  string // the scenario file, for errors
-	// faults are the apiErrors windows in force, by their step's value.
+	// faults are the apiErrors windows in force, by their step's value,
+	// and views the perturb windows (perturb.go).
 	faults map[*scenarios.APIErrors]*sim.Fault
+	views  map[*scenarios.Perturb]*sim.Perturbed
+	// stage is the run's: its restarters, its time scale.
+	stage *Stage
 
 	// What expect steps are checked with (expect.go): the timeline they
 	// read changes from, the run's origin and end, the window after a step
@@ -37,8 +41,8 @@ type scene struct {
 	window   time.Duration
 	ownTexts func(role string) bool
 	// unlike names the first step carried out unlike the simulated world
-	// (Unlike), after which a failed expectation is not held against the
-	// subject; "" while there is none.
+	// (Unlike) or perturbing it, after which a failed expectation is not
+	// held against the subject; "" while there is none.
 	unlike string
 }
 
@@ -52,6 +56,16 @@ func (s *scene) queue(stage *Stage, st scenarios.Step) {
 			f := s.faults[x]
 			delete(s.faults, x)
 			return s.sched.ClearFault(ctx, f)
+		})
+	}
+	if x := st.Perturb; x != nil && x.Window() != nil {
+		s.sched.At(stage.At(x.End(st.Time)), func(ctx context.Context) error {
+			v, ok := s.views[x]
+			if !ok {
+				return nil // it never started: its step said why
+			}
+			delete(s.views, x)
+			return s.sched.Unperturb(ctx, v)
 		})
 	}
 }
@@ -68,6 +82,15 @@ func (s *scene) step(st scenarios.Step) func(context.Context) error {
 			if err = s.failCalls(ctx, st.APIErrors); err != nil {
 				return &StepError{Source: s.source, Line: st.Line, At: st.Time, Err: err, Cannot: true}
 			}
+		case st.Perturb != nil:
+			if err = s.perturb(ctx, st.Perturb); err != nil {
+				return &StepError{Source: s.source, Line: st.Line, At: st.Time, Err: err, Cannot: true}
+			}
+			if s.unlike == "" {
+				// The expectations were written for the unperturbed world,
+				// which convergence judges the run against.
+				s.unlike = fmt.Sprintf("step %s:%d perturb at +%s (%s), which the expectations were not written for", s.source, st.Line, st.Time, st.Perturb)
+			}
 		case st.Action != "":
 			err = (*s.actions).Do(ctx, st.Action, st.Arg)
 			var skipped *Skipped
@@ -83,7 +106,7 @@ func (s *scene) step(st scenarios.Step) func(context.Context) error {
 				s.sched.Record(ctx, timeline.Event{Actor: timeline.RoleScenario, Role: timeline.RoleScenario, Verb: timeline.VerbUnlike,
 					Object: timeline.ObjectRef{Kind: timeline.KindStep, Name: step}, Detail: st.Action + ": " + unlike.Reason})
 				if s.unlike == "" {
-					s.unlike = fmt.Sprintf("step %s %s at +%s", step, st.Action, st.Time)
+					s.unlike = fmt.Sprintf("step %s %s at +%s, which the cluster played unlike the simulated world", step, st.Action, st.Time)
 				}
 				return nil
 			}

@@ -288,4 +288,3 @@ func (c *Client) crashed() error {
 	}
 	return nil
 }
-

@@ -136,12 +136,16 @@ func TestStaleReadsAnswerAsOfTheLag(t *testing.T) {
 		seen = append(seen, fmt.Sprintf("+%v get=%s list=%s/%d", s.Now().Sub(timeline.Epoch), msg(&co), msg(&list.Items[0]), len(list.Items)))
 		return nil
 	}
-	s.At(at(0), func(ctx context.Context) error { return writeStatus(ctx, s, det, "x", "Available", configv1.ConditionTrue, "old") })
+	s.At(at(0), func(ctx context.Context) error {
+		return writeStatus(ctx, s, det, "x", "Available", configv1.ConditionTrue, "old")
+	})
 	s.At(at(time.Minute), func(ctx context.Context) (err error) {
 		p, err = s.Perturb(ctx, View{Role: "operator", Lag: 30 * time.Second})
 		return err
 	})
-	s.At(at(70*time.Second), func(ctx context.Context) error { return writeStatus(ctx, s, det, "x", "Available", configv1.ConditionTrue, "new") })
+	s.At(at(70*time.Second), func(ctx context.Context) error {
+		return writeStatus(ctx, s, det, "x", "Available", configv1.ConditionTrue, "new")
+	})
 	for _, d := range []time.Duration{75, 95, 110} {
 		s.At(at(d*time.Second), look)
 	}

@@ -23,11 +23,8 @@ func playPerturbed(ctx context.Context, api client.Client, m Mechanism, sc *scen
 	bopts := opts
 	bopts.Prefix, bopts.Progress = unperturbedPrefix(opts.Prefix), nil
 	base, btl := play(ctx, api, m, sc.Unperturbed(), cast, bopts)
-	run, tl := play(ctx, api, m, sc, cast, opts)
+	run, tl := playAgainst(ctx, api, m, sc, cast, opts, base, btl)
 	run.Wall += base.Wall
-	for _, role := range perturbedRoles(sc) {
-		run.Cases = append(run.Cases, converges(sc, role, base, btl.Events(), run, tl.Events()))
-	}
 	return run, tl
 }
 

@@ -51,6 +51,13 @@ func (s *scene) perturb(ctx context.Context, x *scenarios.Perturb) error {
 		}
 		return s.sched.CrashAfter(cr)
 	}
+	if e := x.APIErrors; e != nil {
+		h, err := s.fail(ctx, &scenarios.APIErrors{Role: x.Role, Actor: x.Actor, On: e.On, Code: e.Code, For: e.For})
+		if err == nil {
+			s.errs[x] = h
+		}
+		return err
+	}
 	v := sim.View{Role: x.Role, Actor: x.Actor, Lose: x.LostEvents != nil}
 	if w := x.LateEvents; w != nil {
 		v.Delay = s.stage.Scaled(w.Delay.Duration)
@@ -63,4 +70,18 @@ func (s *scene) perturb(ctx context.Context, x *scenarios.Perturb) error {
 		s.views[x] = h
 	}
 	return err
+}
+
+// unperturb ends a perturb step's window, if it started (else its step
+// said why).
+func (s *scene) unperturb(ctx context.Context, x *scenarios.Perturb) error {
+	if v, ok := s.views[x]; ok {
+		delete(s.views, x)
+		return s.sched.Unperturb(ctx, v)
+	}
+	if f, ok := s.errs[x]; ok {
+		delete(s.errs, x)
+		return s.sched.ClearFault(ctx, f)
+	}
+	return nil
 }

@@ -106,7 +106,7 @@ func play(ctx context.Context, api client.Client, m Mechanism, sc *scenarios.Sce
 	end := stage.At(sc.Duration.Duration)
 	scn := &scene{sched: sched, client: sched.Client(api, timeline.RoleScenario, timeline.RoleScenario), actions: &actions,
 		source: sc.Source, expects: ExpectedKind(m.Name()), faults: map[*scenarios.APIErrors]*sim.Fault{},
-		views: map[*scenarios.Perturb]*sim.Perturbed{}, stage: stage,
+		views: map[*scenarios.Perturb]*sim.Perturbed{}, errs: map[*scenarios.Perturb]*sim.Fault{}, stage: stage,
 		tl: tl, origin: stage.Origin, end: end, window: expectWindow(m, sched.Realtime()), ownTexts: referenceWrites(m, cast)}
 	for _, step := range sc.Steps {
 		scn.queue(stage, step)

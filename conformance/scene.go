@@ -29,6 +29,7 @@ type scene struct {
 	// and views the perturb windows (perturb.go).
 	faults map[*scenarios.APIErrors]*sim.Fault
 	views  map[*scenarios.Perturb]*sim.Perturbed
+	errs   map[*scenarios.Perturb]*sim.Fault
 	// stage is the run's: its restarters, its time scale.
 	stage *Stage
 
@@ -58,15 +59,8 @@ func (s *scene) queue(stage *Stage, st scenarios.Step) {
 			return s.sched.ClearFault(ctx, f)
 		})
 	}
-	if x := st.Perturb; x != nil && x.Window() != nil {
-		s.sched.At(stage.At(x.End(st.Time)), func(ctx context.Context) error {
-			v, ok := s.views[x]
-			if !ok {
-				return nil // it never started: its step said why
-			}
-			delete(s.views, x)
-			return s.sched.Unperturb(ctx, v)
-		})
+	if x := st.Perturb; x != nil && x.For() > 0 {
+		s.sched.At(stage.At(x.End(st.Time)), func(ctx context.Context) error { return s.unperturb(ctx, x) })
 	}
 }
 
@@ -139,6 +133,15 @@ func (s *scene) unhandled(actions Actions, sc *scenarios.Scenario) error {
 
 // failCalls starts an apiErrors window.
 func (s *scene) failCalls(ctx context.Context, x *scenarios.APIErrors) error {
+	h, err := s.fail(ctx, x)
+	if err == nil {
+		s.faults[x] = h
+	}
+	return err
+}
+
+// fail starts the API fault x says.
+func (s *scene) fail(ctx context.Context, x *scenarios.APIErrors) (*sim.Fault, error) {
 	f := sim.APIFault{Role: x.Role, Actor: x.Actor, Code: x.Code, Calls: sim.Reads | sim.Writes}
 	switch x.On {
 	case scenarios.OnReads:
@@ -152,11 +155,7 @@ func (s *scene) failCalls(ctx context.Context, x *scenarios.APIErrors) error {
 	for _, k := range x.Kinds {
 		f.Kinds = append(f.Kinds, schema.ParseGroupKind(k))
 	}
-	h, err := s.sched.FailCalls(ctx, f)
-	if err == nil {
-		s.faults[x] = h
-	}
-	return err
+	return s.sched.FailCalls(ctx, f)
 }
 
 // create creates an object (and its status, which a create drops).

@@ -73,22 +73,8 @@ func (c *Check) apiErrors(p string, st Step) {
 	if len(x.Actor) > maxActorName {
 		c.Errorf(p+".actor", "is %d bytes long; an actor's name is at most %d (leave actor out to fail every actor of the role)", len(x.Actor), maxActorName)
 	}
-	switch x.On {
-	case OnReads, OnWrites, OnAll:
-	case "":
-		c.Errorf(p+".on", "required: which calls fail: reads, writes or all")
-	default:
-		c.Errorf(p+".on", "%q is not a kind of call; use reads, writes or all", x.On)
-	}
 	c.faultKinds(p+".kinds", x.Kinds)
-	switch _, known := APICodes[x.Code]; {
-	case x.Code == 0:
-		c.Errorf(p+".code", "required: the HTTP status of the error; one of: %s", codes())
-	case !known:
-		c.Errorf(p+".code", "%d is not an error a fault injects; use one of: %s", x.Code, codes())
-	case x.Code == 409 && x.On != OnWrites && x.On != "":
-		c.Errorf(p+".code", "409 (Conflict) answers writes only; give on: writes")
-	}
+	c.calls(p, x.On, x.Code)
 	switch d, end := x.For.Duration, c.s.Duration.Duration; {
 	case d <= 0:
 		c.Errorf(p+".for", `required: how long the calls fail, more than 0, like "5m"`)
@@ -102,6 +88,26 @@ func (c *Check) apiErrors(p string, st Step) {
 		case d < time.Second || d > maxRetryAfter || d%time.Second != 0:
 			c.Errorf(p+".retryAfter", "%v is not a Retry-After; use whole seconds from 1s to %v", d, maxRetryAfter)
 		}
+	}
+}
+
+// calls checks the calls an API fault fails (on) and its error (code), at
+// p (an apiErrors step, or a perturb step's).
+func (c *Check) calls(p, on string, code int) {
+	switch on {
+	case OnReads, OnWrites, OnAll:
+	case "":
+		c.Errorf(p+".on", "required: which calls fail: reads, writes or all")
+	default:
+		c.Errorf(p+".on", "%q is not a kind of call; use reads, writes or all", on)
+	}
+	switch _, known := APICodes[code]; {
+	case code == 0:
+		c.Errorf(p+".code", "required: the HTTP status of the error; one of: %s", codes())
+	case !known:
+		c.Errorf(p+".code", "%d is not an error a fault injects; use one of: %s", code, codes())
+	case code == 409 && on != OnWrites && on != "":
+		c.Errorf(p+".code", "409 (Conflict) answers writes only; give on: writes")
 	}
 }
 
@@ -140,8 +146,8 @@ func (c *Check) faultWindows() {
 		switch {
 		case st.APIErrors != nil:
 			role, field, d = st.APIErrors.Role, "apiErrors", st.APIErrors.For.Duration
-		case st.Perturb != nil && st.Perturb.Kind() != "" && st.Perturb.Window() != nil:
-			role, field, d = st.Perturb.Role, "perturb", st.Perturb.Window().For.Duration
+		case st.Perturb != nil && st.Perturb.Kind() != "":
+			role, field, d = st.Perturb.Role, "perturb", st.Perturb.For()
 		}
 		if d <= 0 {
 			continue

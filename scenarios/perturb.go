@@ -13,7 +13,7 @@ import (
 // broke and relisted, a cache behind the API server), which a faithful
 // operator survives. It is a step field of every mechanism, on the roles
 // its Kind names (Kind.Roles); exactly one of Crash, LostEvents,
-// LateEvents and StaleReads is set. A run of a scenario with perturb steps
+// LateEvents, StaleReads and APIErrors is set. A run of a scenario with perturb steps
 // is judged by its rules and by convergence: once the perturbations are
 // over, the role's objects reach the conditions an unperturbed run of the
 // scenario reaches, and stay there (conformance.Converges).
@@ -33,6 +33,20 @@ type Perturb struct {
 	// StaleReads answers the role's reads as of Lag ago, and holds its
 	// notifications back as long, for a while.
 	StaleReads *Window `yaml:"staleReads,omitempty"`
+	// APIErrors fails the role's calls for a while, as an apiErrors step
+	// does; unlike one, it is a perturbation: the scenario's expectations
+	// are not owed after it, and convergence judges the run.
+	APIErrors *Errors `yaml:"apiErrors,omitempty"`
+}
+
+// Errors is a perturb step's API errors.
+type Errors struct {
+	// On is which calls fail: reads, writes or all.
+	On string `yaml:"on"`
+	// Code is the error's HTTP status (APICodes).
+	Code int `yaml:"code"`
+	// For is how long, from the step's time.
+	For Duration `yaml:"for"`
 }
 
 // Crash is a perturb step's crash.
@@ -60,6 +74,7 @@ const (
 	PerturbLostEvents = "lostEvents"
 	PerturbLateEvents = "lateEvents"
 	PerturbStaleReads = "staleReads"
+	PerturbAPIErrors  = "apiErrors"
 )
 
 // Kind is which perturbation it is ("" if none or several are set).
@@ -77,13 +92,17 @@ func (p *Perturb) Kind() string {
 	if p.StaleReads != nil {
 		kinds = append(kinds, PerturbStaleReads)
 	}
+	if p.APIErrors != nil {
+		kinds = append(kinds, PerturbAPIErrors)
+	}
 	if len(kinds) != 1 {
 		return ""
 	}
 	return kinds[0]
 }
 
-// Window is the perturbation's window, nil for a crash.
+// Window is the perturbation's window of what the role sees, nil for a
+// crash or API errors.
 func (p *Perturb) Window() *Window {
 	switch {
 	case p.LostEvents != nil:
@@ -94,14 +113,20 @@ func (p *Perturb) Window() *Window {
 	return p.StaleReads
 }
 
-// End is when a perturbation that starts at at is over: its window's end,
-// or for a crash the step's time (when it fires is the run's to tell).
-func (p *Perturb) End(at time.Duration) time.Duration {
-	if w := p.Window(); w != nil {
-		return at + w.For.Duration
+// For is how long the perturbation lasts from its step: its window's or
+// its API errors', 0 for a crash (when it fires is the run's to tell).
+func (p *Perturb) For() time.Duration {
+	switch w := p.Window(); {
+	case p.APIErrors != nil:
+		return p.APIErrors.For.Duration
+	case w != nil:
+		return w.For.Duration
 	}
-	return at
+	return 0
 }
+
+// End is when a perturbation that starts at at is over (For).
+func (p *Perturb) End(at time.Duration) time.Duration { return at + p.For() }
 
 // String says what it does, briefly, for reports and file names.
 func (p *Perturb) String() string {
@@ -122,6 +147,8 @@ func (p *Perturb) String() string {
 		return fmt.Sprintf("%s: reads %v stale for %v", who, w.Lag.Duration, w.For.Duration)
 	case w != nil:
 		return fmt.Sprintf("%s: notifications lost for %v", who, w.For.Duration)
+	case p.APIErrors != nil:
+		return fmt.Sprintf("%s: %s fail with %d for %v", who, p.APIErrors.On, p.APIErrors.Code, p.APIErrors.For.Duration)
 	}
 	return who + ": no perturbation"
 }
@@ -160,7 +187,7 @@ func (c *Check) perturb(p string, st Step) {
 		c.Errorf(p+".actor", "is %d bytes long; an actor's name is at most %d (leave actor out to perturb every actor of the role)", len(x.Actor), maxActorName)
 	}
 	if x.Kind() == "" {
-		c.Errorf(p, "give exactly one of crash, lostEvents, lateEvents, staleReads")
+		c.Errorf(p, "give exactly one of crash, lostEvents, lateEvents, staleReads, apiErrors")
 		return
 	}
 	if cr := x.Crash; cr != nil {
@@ -172,13 +199,18 @@ func (c *Check) perturb(p string, st Step) {
 		}
 		return
 	}
-	w, wp := x.Window(), p+"."+x.Kind()
-	switch d, end := w.For.Duration, c.s.Duration.Duration; {
+	wp := p + "." + x.Kind()
+	switch d, end := x.For(), c.s.Duration.Duration; {
 	case d <= 0:
-		c.Errorf(wp+".for", `required: how long the view is perturbed, more than 0, like "2m"`)
+		c.Errorf(wp+".for", `required: how long it lasts, more than 0, like "2m"`)
 	case end > 0 && end <= MaxDuration && d > end-st.Time:
-		c.Errorf(wp+".for", "%v from %v ends after the scenario (duration %v); shorten it or lengthen duration, so that the run sees the view come back", d, st.Time, end)
+		c.Errorf(wp+".for", "%v from %v ends after the scenario (duration %v); shorten it or lengthen duration, so that the run sees it end", d, st.Time, end)
 	}
+	if e := x.APIErrors; e != nil {
+		c.calls(wp, e.On, e.Code)
+		return
+	}
+	w := x.Window()
 	c.by(wp+".delay", w.Delay, x.LateEvents != nil, "how late each notification comes")
 	c.by(wp+".lag", w.Lag, x.StaleReads != nil, "how old what reads answer is")
 }

@@ -271,7 +271,13 @@ func (s *Scheduler) wrote(ctx context.Context, actor, role string) {
 		return // its Map or a step killed it already
 	}
 	s.processEvent(ctx, actor, st.Role, timeline.VerbKill, fmt.Sprintf("%scrash after write %d", timeline.PerturbationDetail, fired.After))
-	s.At(s.clock.Now().Add(fired.RestartAfter), func(ctx context.Context) error { return fired.Then(ctx, actor) })
+	s.At(s.clock.Now().Add(fired.RestartAfter), func(ctx context.Context) error {
+		// What starts it again may read through its client first.
+		s.mu.Lock()
+		delete(s.dead, actor)
+		s.mu.Unlock()
+		return fired.Then(ctx, actor)
+	})
 }
 
 // ErrCrashed is returned by the calls an actor's reconcile makes after a

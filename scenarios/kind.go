@@ -1,11 +1,11 @@
 package scenarios
 
 import (
-	"slices"
 	"fmt"
 	"io/fs"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"sync"

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/scenarios"
 	"github.com/opcert/opcert/sim/timeline"
@@ -32,6 +33,14 @@ func Run(ctx context.Context, opts Options) (*reports.Report, error) {
 	defer a.close()
 	rep := &reports.Report{Tool: "opcert certify", StartedAt: time.Now().UTC(), Environment: a.env}
 	start := time.Now()
+	if p.opts.Perturb != nil {
+		err := p.explore(ctx, a, rep)
+		rep.Wall = time.Since(start)
+		if err == nil && p.opts.Out != "" {
+			err = reports.WriteAll(p.opts.Out, rep)
+		}
+		return rep, err
+	}
 	for i, sc := range p.scs {
 		run, tl := p.play(ctx, a, sc)
 		if p.opts.Out != "" {
@@ -72,7 +81,7 @@ func (p *plan) keep(cases []reports.Case) []reports.Case {
 		switch {
 		case c.Rule == "EXPECT" && !p.expect:
 			out = append(out, notJudgedExpect(c))
-		case c.Rule == "EXPECT" || p.judged(c.Rule):
+		case c.Rule == "EXPECT" || c.Rule == judge.ConvergeRule || p.judged(c.Rule):
 			out = append(out, c)
 		}
 	}

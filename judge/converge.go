@@ -41,9 +41,13 @@ type Convergence struct {
 	Origin time.Time
 }
 
+// ConvergeRule is the ID of Convergence's case, which a perturbed run has
+// besides its mechanism's rules and EXPECT.
+const ConvergeRule = "CONVERGE"
+
 // ConvergeCase is the case of Convergence, before it is judged.
 func ConvergeCase(role string) reports.Case {
-	return reports.Case{Rule: "CONVERGE", Section: "perturbation", Role: role,
+	return reports.Case{Rule: ConvergeRule, Section: "perturbation", Role: role,
 		Statement: "after the perturbations, the role's objects reach the unperturbed run's conditions within the reaction bound and stay there"}
 }
 

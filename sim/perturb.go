@@ -9,7 +9,7 @@ import (
 	"slices"
 	"time"
 
-		"github.com/opcert/opcert/sim/timeline"
+	"github.com/opcert/opcert/sim/timeline"
 )
 
 // Perturbations change what a role's actors see, as the operator-testing

@@ -55,13 +55,17 @@ type Perturbing struct {
 	// Kinds are the kinds of point explored (PointKinds); none: all.
 	Kinds []string
 	// Budget bounds the perturbed runs of each scenario (every point: 0
-	// to Explore, which WithDefaults reads as DefaultPerturbing's); when
-	// there are more points, Seed picks which (0: evenly spaced).
+	// to Explore, which WithDefaults reads as DefaultPerturbing's).
 	Budget int
-	Seed   uint64
-	// Window is how long a window lasts; Delay and Lag how late and how
-	// old what a lateEvents or staleReads window shows.
-	Window, Delay, Lag time.Duration
+	// Seed picks the points played when there are more than Budget (0:
+	// evenly spaced).
+	Seed uint64
+	// Window is how long a window lasts.
+	Window time.Duration
+	// Delay is how late a lateEvents window's notifications come.
+	Delay time.Duration
+	// Lag is how old what a staleReads window's reads answer is.
+	Lag time.Duration
 	// ShrinkRuns bounds the runs spent shrinking each failure.
 	ShrinkRuns int
 }
@@ -95,19 +99,26 @@ func (p Perturbing) WithDefaults() Perturbing {
 // ExploreOptions says what Explore perturbs, how, and how much.
 type ExploreOptions struct {
 	Perturbing
-	// Dir, Strict and Stem are as for Fuzz.
-	Dir    string
+	// Dir is where runs may keep files (Options.Dir).
+	Dir string
+	// Strict judges every run strictly (Options.Strict).
 	Strict bool
-	Stem   string
-	// Ran, if set, is told of each run as it ends: the unperturbed one
-	// (point nil), the points', and the shrinking's candidates (shrink).
-	Ran func(sc *scenarios.Scenario, point *Point, run reports.Run, shrink bool)
+	// Stem starts every run's prefix and every point's scenario name
+	// ("p" if empty): two Explore calls on one API server need different
+	// stems.
+	Stem string
+	// Ran, if set, is told of each run as it ends, with its timeline: the
+	// unperturbed one (point nil), the points', and the shrinking's
+	// candidates (shrink).
+	Ran func(sc *scenarios.Scenario, point *Point, run reports.Run, tl *timeline.Timeline, shrink bool)
 }
 
 // Point is one perturbation of a scenario: the step added to it.
 type Point struct {
-	// Role is the role perturbed, Kind the kind of point.
-	Role, Kind string
+	// Role is the role perturbed.
+	Role string
+	// Kind is the kind of point (PointKinds).
+	Kind string
 	// Step is the step added: a perturb step.
 	Step scenarios.Step
 }
@@ -122,14 +133,18 @@ func (p Point) String() string {
 
 // Exploration is what Explore found for one scenario.
 type Exploration struct {
-	// Scenario is the scenario explored, Unperturbed its run as it is.
-	Scenario    *scenarios.Scenario
+	// Scenario is the scenario explored.
+	Scenario *scenarios.Scenario
+	// Unperturbed is its run as it is.
 	Unperturbed reports.Run
-	// Points are the points found, Played the ones played (Budget),
-	// Refused the ones played whose scenario could not go on as written
-	// (a role its mechanism cannot restart, a scripted write of the
-	// role refused): no verdict on the subjects.
-	Points, Played, Refused int
+	// Points are the points found.
+	Points int
+	// Played are the ones played (Budget).
+	Played int
+	// Refused are the ones played whose scenario could not go on as
+	// written (a role its mechanism cannot restart, a scripted write of
+	// the role refused): no verdict on the subjects.
+	Refused int
 	// Runs are the points' runs, in the order played.
 	Runs []reports.Run
 	// Findings are the failures, the first of each failure and kind, shrunk.
@@ -157,7 +172,7 @@ func Explore(ctx context.Context, api client.Client, m Mechanism, cast Cast, sc 
 	base := sc.Unperturbed()
 	brun, btl := play(ctx, api, m, base, cast, opts())
 	if o.Ran != nil {
-		o.Ran(base, nil, brun, false)
+		o.Ran(base, nil, brun, btl, false)
 	}
 	if err := stopped(base, brun); err != nil {
 		return nil, err
@@ -182,7 +197,7 @@ func Explore(ctx context.Context, api client.Client, m Mechanism, cast Cast, sc 
 		run, tl := playAgainst(ctx, api, m, psc, cast, opts(), brun, btl)
 		x.Played++
 		if o.Ran != nil {
-			o.Ran(psc, &p, run, false)
+			o.Ran(psc, &p, run, tl, false)
 		}
 		if err := stopped(psc, run); err != nil {
 			return x, err
@@ -235,7 +250,7 @@ func (o ExploreOptions) shrink(ctx context.Context, api client.Client, m Mechani
 		po := opts()
 		run, tl := playPerturbed(ctx, api, m, c, cast, po, opts().Prefix)
 		if o.Ran != nil {
-			o.Ran(c, &p, run, true)
+			o.Ran(c, &p, run, tl, true)
 		}
 		if run.Stopped == reports.StopEnvironment || run.Stopped == reports.StopInterrupted {
 			return false, fmt.Errorf("%s: %s", c.Name, run.Error)

@@ -28,13 +28,17 @@ import (
 type Convergence struct {
 	// Role is the perturbed role.
 	Role string
-	// Unperturbed and Perturbed are the two runs' events.
-	Unperturbed, Perturbed []timeline.Event
+	// Unperturbed is the unperturbed run's events.
+	Unperturbed []timeline.Event
+	// Perturbed is the perturbed run's events.
+	Perturbed []timeline.Event
 	// Over is when the last perturbation was over (a window's end, a
-	// crashed actor's restart), End the runs' end; Span is how long the
-	// longest perturbation lasted (Perturbations).
-	Over, End time.Time
-	Span      time.Duration
+	// crashed actor's restart).
+	Over time.Time
+	// End is the runs' end.
+	End time.Time
+	// Span is how long the longest perturbation lasted (Perturbations).
+	Span time.Duration
 	// Bound is the reaction bound the rules judge with.
 	Bound time.Duration
 	// Origin is the runs' time zero, for messages.

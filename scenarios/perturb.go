@@ -18,9 +18,10 @@ import (
 // over, the role's objects reach the conditions an unperturbed run of the
 // scenario reaches, and stay there (conformance.Converges).
 type Perturb struct {
-	// Role is whose view is perturbed; Actor, if set, the one actor of it
-	// (as the timeline names it).
-	Role  string `yaml:"role"`
+	// Role is whose view is perturbed.
+	Role string `yaml:"role"`
+	// Actor, if set, is the one actor of Role perturbed (as the timeline
+	// names it).
 	Actor string `yaml:"actor,omitempty"`
 	// Crash kills the writer of the role's n-th write from the step's time
 	// right after it, and restarts it with no memory.

@@ -38,8 +38,10 @@ import (
 // View is a window in which what a role's actors see is perturbed: exactly
 // one of Lose, Delay and Lag.
 type View struct {
-	// Role is whose view is perturbed; Actor, if set, the one actor of it.
-	Role, Actor string
+	// Role is whose view is perturbed.
+	Role string
+	// Actor, if set, is the one actor of Role perturbed.
+	Actor string
 	// Lose loses the wake-ups, with a relist at the end.
 	Lose bool
 	// Delay holds each wake-up back this long.
@@ -221,8 +223,10 @@ func (s *Scheduler) held(st *actorState, w written) bool {
 // After-th successful write from now is killed right after it, and Then
 // is called RestartAfter later to start it again.
 type Crash struct {
-	// Role and Actor are whose writes count.
-	Role, Actor string
+	// Role is whose writes count.
+	Role string
+	// Actor, if set, is the one actor of Role whose writes count.
+	Actor string
 	// After is the write, counted from 1, after which the writer dies.
 	After int
 	// RestartAfter is how long the writer stays dead.

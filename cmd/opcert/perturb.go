@@ -16,6 +16,7 @@ import (
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/scenarios"
+	"github.com/opcert/opcert/sim/timeline"
 	"github.com/opcert/opcert/visible"
 )
 
@@ -89,7 +90,8 @@ rules or of convergence (make perturb, in CI). A role that cannot be restarted
 by its mechanism is not crashed (the point's run says why).
 
 --out gets the report of every run (junit.xml, report.json, report.md,
-report.html), the failures' scenario files and their timelines.
+report.html), the failures' scenario files, and the timelines of the
+failing runs, which report.html draws with each perturbation marked.
 
 Exit codes: 0 every point passed (warnings pass too, unless --strict), 1 a
 point failed (files written), 2 the input's fault (flags, scenario files,
@@ -230,7 +232,7 @@ func (o *perturbOptions) run(cmd *cobra.Command, files []string) error {
 			Perturbing: conformance.Perturbing{Roles: o.roles, Kinds: o.kinds, Budget: o.budget, Seed: o.seed,
 				Window: o.window, Delay: o.delay, Lag: o.lag, ShrinkRuns: o.shrinkRuns},
 			Dir: w.Dir(), Strict: o.strict, Stem: fmt.Sprintf("p%d", i),
-			Ran: func(sc *scenarios.Scenario, p *conformance.Point, run reports.Run, shrink bool) {
+			Ran: func(sc *scenarios.Scenario, p *conformance.Point, run reports.Run, tl *timeline.Timeline, shrink bool) {
 				switch {
 				case shrink:
 					fmt.Fprintf(stderr, "  shrink: %d steps over %s: %s\n", len(sc.Steps), sc.Duration.Duration, verdictOf(run))
@@ -242,10 +244,16 @@ func (o *perturbOptions) run(cmd *cobra.Command, files []string) error {
 					fmt.Fprintf(stderr, "  %s: %s cannot be played as written: %s\n", sc.Name, p, firstLine(run.Error))
 				default:
 					played++
-					rep.Runs = append(rep.Runs, run)
 					if f := failures(run); f != "" {
 						fmt.Fprintf(stderr, "  %s: %s FAILS %s\n", sc.Name, p, f)
+						// A failing point's timeline, for the report's picture.
+						run.Timeline = filepath.Join("timelines", sc.Name+".jsonl")
+						if werr := writeTimeline(filepath.Join(staging, run.Timeline), tl.WriteJSONL); werr != nil {
+							fmt.Fprintf(stderr, "opcert: %s: %v\n", run.Timeline, werr)
+							run.Timeline = ""
+						}
 					}
+					rep.Runs = append(rep.Runs, run)
 				}
 			},
 		})

@@ -213,7 +213,7 @@ func (s *scene) record(ctx context.Context, ex *expectation, o observation, when
 	switch {
 	case !o.holds() && s.unlike != "":
 		// The world is no longer the one the step was written for.
-		e.Detail = head + judge.UnlikeMark + ": " + strings.Join(o.problems, "; ") + when + ", after " + s.unlike + ", which the cluster played unlike the simulated world"
+		e.Detail = head + judge.UnlikeMark + ": " + strings.Join(o.problems, "; ") + when + ", after " + s.unlike
 	case !o.holds():
 		e.Failed, e.Detail = true, head+": "+strings.Join(o.problems, "; ")+when
 	case !o.compared:

@@ -61,6 +61,9 @@ type Finding struct {
 	MinimalTL *timeline.Timeline
 	// ShrinkRuns is how many candidate runs shrinking spent.
 	ShrinkRuns int
+	// Point is the perturbation that failed (opcert perturb), "" for a
+	// drawn scenario.
+	Point string
 }
 
 // Fuzz plays o.Runs scenarios drawn by m's scenario kind (scenarios.Drawn)

@@ -52,7 +52,16 @@ type Options struct {
 // behind api, judges the timeline, and returns the run's report entry with
 // the timeline. A run that cannot complete says why in the report's Error
 // and Stopped, and is judged only as far as that reason allows (stop.go).
+// A scenario with perturb steps is played twice, without them first, and
+// judged by convergence too (converge.go).
 func Play(ctx context.Context, api client.Client, m Mechanism, sc *scenarios.Scenario, cast Cast, opts Options) (run reports.Run, tl *timeline.Timeline) {
+	if !sc.Perturbed() {
+		return play(ctx, api, m, sc, cast, opts)
+	}
+	return playPerturbed(ctx, api, m, sc, cast, opts)
+}
+
+func play(ctx context.Context, api client.Client, m Mechanism, sc *scenarios.Scenario, cast Cast, opts Options) (run reports.Run, tl *timeline.Timeline) {
 	tl = &timeline.Timeline{}
 	run = reports.Run{Scenario: sc.Name, Mechanism: m.Name(), Description: sc.Description, Subjects: cast.Names(),
 		Redacted: cast.Redacted(), Virtual: sc.Duration.Duration}
@@ -97,6 +106,7 @@ func Play(ctx context.Context, api client.Client, m Mechanism, sc *scenarios.Sce
 	end := stage.At(sc.Duration.Duration)
 	scn := &scene{sched: sched, client: sched.Client(api, timeline.RoleScenario, timeline.RoleScenario), actions: &actions,
 		source: sc.Source, expects: ExpectedKind(m.Name()), faults: map[*scenarios.APIErrors]*sim.Fault{},
+		views: map[*scenarios.Perturb]*sim.Perturbed{}, errs: map[*scenarios.Perturb]*sim.Fault{}, stage: stage,
 		tl: tl, origin: stage.Origin, end: end, window: expectWindow(m, sched.Realtime()), ownTexts: referenceWrites(m, cast)}
 	for _, step := range sc.Steps {
 		scn.queue(stage, step)

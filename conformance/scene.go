@@ -25,8 +25,13 @@ type scene struct {
 	// the world.
 	actions *Actions
 	source  string // the scenario file, for errors
-	// faults are the apiErrors windows in force, by their step's value.
+	// faults are the apiErrors windows in force, by their step's value,
+	// and views the perturb windows (perturb.go).
 	faults map[*scenarios.APIErrors]*sim.Fault
+	views  map[*scenarios.Perturb]*sim.Perturbed
+	errs   map[*scenarios.Perturb]*sim.Fault
+	// stage is the run's: its restarters, its time scale.
+	stage *Stage
 
 	// What expect steps are checked with (expect.go): the timeline they
 	// read changes from, the run's origin and end, the window after a step
@@ -37,8 +42,8 @@ type scene struct {
 	window   time.Duration
 	ownTexts func(role string) bool
 	// unlike names the first step carried out unlike the simulated world
-	// (Unlike), after which a failed expectation is not held against the
-	// subject; "" while there is none.
+	// (Unlike) or perturbing it, after which a failed expectation is not
+	// held against the subject; "" while there is none.
 	unlike string
 }
 
@@ -54,6 +59,9 @@ func (s *scene) queue(stage *Stage, st scenarios.Step) {
 			return s.sched.ClearFault(ctx, f)
 		})
 	}
+	if x := st.Perturb; x != nil && x.For() > 0 {
+		s.sched.At(stage.At(x.End(st.Time)), func(ctx context.Context) error { return s.unperturb(ctx, x) })
+	}
 }
 
 func (s *scene) step(st scenarios.Step) func(context.Context) error {
@@ -67,6 +75,15 @@ func (s *scene) step(st scenarios.Step) func(context.Context) error {
 		case st.APIErrors != nil:
 			if err = s.failCalls(ctx, st.APIErrors); err != nil {
 				return &StepError{Source: s.source, Line: st.Line, At: st.Time, Err: err, Cannot: true}
+			}
+		case st.Perturb != nil:
+			if err = s.perturb(ctx, st.Perturb); err != nil {
+				return &StepError{Source: s.source, Line: st.Line, At: st.Time, Err: err, Cannot: true}
+			}
+			if s.unlike == "" {
+				// The expectations were written for the unperturbed world,
+				// which convergence judges the run against.
+				s.unlike = fmt.Sprintf("step %s:%d perturb at +%s (%s), which the expectations were not written for", s.source, st.Line, st.Time, st.Perturb)
 			}
 		case st.Action != "":
 			err = (*s.actions).Do(ctx, st.Action, st.Arg)
@@ -83,7 +100,7 @@ func (s *scene) step(st scenarios.Step) func(context.Context) error {
 				s.sched.Record(ctx, timeline.Event{Actor: timeline.RoleScenario, Role: timeline.RoleScenario, Verb: timeline.VerbUnlike,
 					Object: timeline.ObjectRef{Kind: timeline.KindStep, Name: step}, Detail: st.Action + ": " + unlike.Reason})
 				if s.unlike == "" {
-					s.unlike = fmt.Sprintf("step %s %s at +%s", step, st.Action, st.Time)
+					s.unlike = fmt.Sprintf("step %s %s at +%s, which the cluster played unlike the simulated world", step, st.Action, st.Time)
 				}
 				return nil
 			}
@@ -116,6 +133,15 @@ func (s *scene) unhandled(actions Actions, sc *scenarios.Scenario) error {
 
 // failCalls starts an apiErrors window.
 func (s *scene) failCalls(ctx context.Context, x *scenarios.APIErrors) error {
+	h, err := s.fail(ctx, x)
+	if err == nil {
+		s.faults[x] = h
+	}
+	return err
+}
+
+// fail starts the API fault x says.
+func (s *scene) fail(ctx context.Context, x *scenarios.APIErrors) (*sim.Fault, error) {
 	f := sim.APIFault{Role: x.Role, Actor: x.Actor, Code: x.Code, Calls: sim.Reads | sim.Writes}
 	switch x.On {
 	case scenarios.OnReads:
@@ -129,11 +155,7 @@ func (s *scene) failCalls(ctx context.Context, x *scenarios.APIErrors) error {
 	for _, k := range x.Kinds {
 		f.Kinds = append(f.Kinds, schema.ParseGroupKind(k))
 	}
-	h, err := s.sched.FailCalls(ctx, f)
-	if err == nil {
-		s.faults[x] = h
-	}
-	return err
+	return s.sched.FailCalls(ctx, f)
 }
 
 // create creates an object (and its status, which a create drops).

@@ -83,6 +83,9 @@ func RealTimeFaults(sc *scenarios.Scenario) error {
 		if st.APIErrors != nil {
 			return fmt.Errorf("%s:%d: steps[%d].apiErrors: API errors are injected in virtual time only, and this run is in real time (an executable or a Deployment plays a role, or the run is on a cluster); play the scenario with opcert's subjects, or leave the step out", sc.Source, st.Line, i)
 		}
+		if st.Perturb != nil {
+			return fmt.Errorf("%s:%d: steps[%d].perturb: perturbations are made in virtual time only, and this run is in real time (an executable or a Deployment plays a role, or the run is on a cluster); play the scenario with opcert's subjects or a team's reconciler, or leave the step out", sc.Source, st.Line, i)
+		}
 	}
 	return nil
 }
@@ -137,6 +140,9 @@ type Stage struct {
 	Origin time.Time
 	// Scale is in (0, 1]: 1 when Options.TimeScale is not set (see Origin).
 	Scale float64
+
+	// restarts start a role's actors again after a crash (perturb.go).
+	restarts restarts
 
 	// background work of the run (Go), stopped when the run ends.
 	bg     context.Context

@@ -71,7 +71,7 @@ func (t *ExpectTally) Result() reports.Case {
 	case len(t.failed) > 0:
 		c.Status, c.Message = reports.Fail, fmt.Sprintf("%d of %d expectations failed; first: %s", len(t.failed), t.n, t.failed[0].Detail)
 	case t.n == 0 && len(t.notOwed) > 0:
-		c.Status, c.Message = reports.Skip, fmt.Sprintf("none of the scenario's expectations held that was owed: %d did not hold after a step the cluster played unlike the simulated world", len(t.notOwed))
+		c.Status, c.Message = reports.Skip, fmt.Sprintf("none of the scenario's expectations held that was owed: %d did not hold after a step unlike the world they were written for", len(t.notOwed))
 	case t.n == 0 && len(t.notCompared) > 0:
 		c.Status, c.Message = reports.Skip, fmt.Sprintf("none of the scenario's %d expectations compared anything: they check texts, and the subject chose its own", len(t.notCompared))
 	case t.n == 0:
@@ -85,11 +85,13 @@ func (t *ExpectTally) Result() reports.Case {
 	}
 	if len(t.notOwed) > 0 && t.n > 0 {
 		// Said, never counted as held nor failed.
-		c.Message += fmt.Sprintf("; %d not owed (they did not hold after a step the cluster played unlike the simulated world: first, %s)", len(t.notOwed), t.notOwed[0].Detail)
+		c.Message += fmt.Sprintf("; %d not owed (they did not hold after a step unlike the world they were written for: first, %s)", len(t.notOwed), t.notOwed[0].Detail)
 	}
 	if len(t.unlike) > 0 {
 		c.Message += fmt.Sprintf("; %d steps played as the cluster plays them (first, %s: %s)", len(t.unlike), t.unlike[0].Object.Name, t.unlike[0].Detail)
 		c.Evidence = append(c.Evidence, t.unlike...)
+	}
+	if len(t.unlike) > 0 || len(t.failed) == 0 {
 		c.Evidence = append(c.Evidence, t.notOwed...)
 	}
 	if len(t.skipped) > 0 {

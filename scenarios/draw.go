@@ -29,12 +29,13 @@ func Drawn(mechanism string, draw uint64, duration time.Duration) (*Scenario, []
 		Description: fmt.Sprintf("Drawn by opcert fuzz --mechanism %s --draw %d --duration %s.", mechanism, draw, duration),
 		Mechanism:   mechanism, Duration: Duration{duration}, World: world, Steps: steps,
 	}
-	return reread(s, name+".yaml")
+	return Reread(s, name+".yaml")
 }
 
-// reread encodes s and parses it back under source: the scenario a file of
-// it would give, and the file.
-func reread(s *Scenario, source string) (*Scenario, []byte, error) {
+// Reread encodes s and parses it back under source: the scenario a file
+// of it would give, and the file; an error when s is not one the format
+// allows.
+func Reread(s *Scenario, source string) (*Scenario, []byte, error) {
 	data, err := Encode(s)
 	if err != nil {
 		return nil, nil, err
@@ -65,7 +66,7 @@ type Shrinking struct {
 // valid and its file replays it; one that does not read back is skipped
 // without a run. The result's source is source.
 func (sh *Shrinking) Shrink(s *Scenario, source string) (*Scenario, []byte, error) {
-	best, data, err := reread(s, source)
+	best, data, err := Reread(s, source)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -73,7 +74,7 @@ func (sh *Shrinking) Shrink(s *Scenario, source string) (*Scenario, []byte, erro
 		if sh.Runs >= sh.Budget {
 			return false, nil
 		}
-		back, bytes, err := reread(c, source)
+		back, bytes, err := Reread(c, source)
 		if err != nil {
 			return false, nil // not a scenario the format allows: not a candidate
 		}

@@ -91,6 +91,8 @@ func encodeStep(st Step) (*yaml.Node, error) {
 		err = add("expect", st.Expect)
 	case st.APIErrors != nil:
 		err = add("apiErrors", st.APIErrors)
+	case st.Perturb != nil:
+		err = add("perturb", st.Perturb)
 	case st.Action != "":
 		err = add(st.Action, st.Arg)
 	}
@@ -123,7 +125,7 @@ func RoundTrip(s *Scenario) (string, error) {
 	for i, a := range s.Steps {
 		b := back.Steps[i]
 		if a.Time != b.Time || a.Action != b.Action || !reflect.DeepEqual(a.Arg, b.Arg) ||
-			!reflect.DeepEqual(a.Create, b.Create) || !reflect.DeepEqual(a.Expect, b.Expect) || !reflect.DeepEqual(a.APIErrors, b.APIErrors) {
+			!reflect.DeepEqual(a.Create, b.Create) || !reflect.DeepEqual(a.Expect, b.Expect) || !reflect.DeepEqual(a.APIErrors, b.APIErrors) || !reflect.DeepEqual(a.Perturb, b.Perturb) {
 			return fmt.Sprintf("steps[%d] %+v read back as %+v\n%s", i, a, b, data), nil
 		}
 	}

@@ -69,34 +69,12 @@ func codes() string {
 // apiErrors checks one apiErrors step at p (its time resolved).
 func (c *Check) apiErrors(p string, st Step) {
 	x := st.APIErrors
-	roles := c.kind.Roles
-	switch {
-	case len(roles) == 0:
-		c.Errorf(p, "mechanism %s names no roles whose API calls can fail; it takes no apiErrors", c.kind.Mechanism)
-	case x.Role == "":
-		c.Errorf(p+".role", "required: the role whose calls fail; one of: %s", strings.Join(roles, ", "))
-	case !slices.Contains(roles, x.Role):
-		c.Errorf(p+".role", "%q is not a role of %s whose calls go to the API server; use one of: %s", x.Role, c.kind.Mechanism, strings.Join(roles, ", "))
-	}
+	c.role(p, x.Role, "apiErrors")
 	if len(x.Actor) > maxActorName {
 		c.Errorf(p+".actor", "is %d bytes long; an actor's name is at most %d (leave actor out to fail every actor of the role)", len(x.Actor), maxActorName)
 	}
-	switch x.On {
-	case OnReads, OnWrites, OnAll:
-	case "":
-		c.Errorf(p+".on", "required: which calls fail: reads, writes or all")
-	default:
-		c.Errorf(p+".on", "%q is not a kind of call; use reads, writes or all", x.On)
-	}
 	c.faultKinds(p+".kinds", x.Kinds)
-	switch _, known := APICodes[x.Code]; {
-	case x.Code == 0:
-		c.Errorf(p+".code", "required: the HTTP status of the error; one of: %s", codes())
-	case !known:
-		c.Errorf(p+".code", "%d is not an error a fault injects; use one of: %s", x.Code, codes())
-	case x.Code == 409 && x.On != OnWrites && x.On != "":
-		c.Errorf(p+".code", "409 (Conflict) answers writes only; give on: writes")
-	}
+	c.calls(p, x.On, x.Code)
 	switch d, end := x.For.Duration, c.s.Duration.Duration; {
 	case d <= 0:
 		c.Errorf(p+".for", `required: how long the calls fail, more than 0, like "5m"`)
@@ -110,6 +88,26 @@ func (c *Check) apiErrors(p string, st Step) {
 		case d < time.Second || d > maxRetryAfter || d%time.Second != 0:
 			c.Errorf(p+".retryAfter", "%v is not a Retry-After; use whole seconds from 1s to %v", d, maxRetryAfter)
 		}
+	}
+}
+
+// calls checks the calls an API fault fails (on) and its error (code), at
+// p (an apiErrors step, or a perturb step's).
+func (c *Check) calls(p, on string, code int) {
+	switch on {
+	case OnReads, OnWrites, OnAll:
+	case "":
+		c.Errorf(p+".on", "required: which calls fail: reads, writes or all")
+	default:
+		c.Errorf(p+".on", "%q is not a kind of call; use reads, writes or all", on)
+	}
+	switch _, known := APICodes[code]; {
+	case code == 0:
+		c.Errorf(p+".code", "required: the HTTP status of the error; one of: %s", codes())
+	case !known:
+		c.Errorf(p+".code", "%d is not an error a fault injects; use one of: %s", code, codes())
+	case code == 409 && on != OnWrites && on != "":
+		c.Errorf(p+".code", "409 (Conflict) answers writes only; give on: writes")
 	}
 }
 
@@ -133,9 +131,9 @@ func (c *Check) faultKinds(p string, kinds []string) {
 	}
 }
 
-// faultWindows refuses two apiErrors windows on one role that overlap:
-// an actor is under one fault at a time, so that its fault and clear
-// events pair up on the timeline.
+// faultWindows refuses two windows on one role that overlap (apiErrors,
+// and perturb steps with a window): an actor is under one fault at a
+// time, so that its fault and clear events pair up on the timeline.
 func (c *Check) faultWindows() {
 	type window struct {
 		step     int
@@ -143,16 +141,23 @@ func (c *Check) faultWindows() {
 	}
 	last := map[string]window{}
 	for i, st := range c.s.Steps {
-		x := st.APIErrors
-		if x == nil || x.For.Duration <= 0 {
+		var role, field string
+		var d time.Duration
+		switch {
+		case st.APIErrors != nil:
+			role, field, d = st.APIErrors.Role, "apiErrors", st.APIErrors.For.Duration
+		case st.Perturb != nil && st.Perturb.Kind() != "":
+			role, field, d = st.Perturb.Role, "perturb", st.Perturb.For()
+		}
+		if d <= 0 {
 			continue
 		}
-		w := window{i, st.Time, st.Time + x.For.Duration}
-		if prev, ok := last[x.Role]; ok && w.from < prev.to {
-			c.Errorf(fmt.Sprintf("steps[%d].apiErrors", i), "starts at %v, while the apiErrors of steps[%d] (line %d) on role %s lasts until %v; one fault per role at a time",
-				w.from, prev.step, c.s.Steps[prev.step].Line, x.Role, prev.to)
+		w := window{i, st.Time, st.Time + d}
+		if prev, ok := last[role]; ok && w.from < prev.to {
+			c.Errorf(fmt.Sprintf("steps[%d].%s", i, field), "starts at %v, while the window of steps[%d] (line %d) on role %s lasts until %v; one fault or perturbation per role at a time",
+				w.from, prev.step, c.s.Steps[prev.step].Line, role, prev.to)
 			continue
 		}
-		last[x.Role] = w
+		last[role] = w
 	}
 }

@@ -47,7 +47,7 @@ func TestAPIErrorsParses(t *testing.T) {
 func TestAPIErrorsErrors(t *testing.T) {
 	step := func(fault string) string { return faulty("  - at: 10m\n    apiErrors: " + fault + "\n") }
 	for _, tc := range []struct{ name, in, want string }{
-		{"role missing", step("{on: writes, code: 500, for: 5m}"), "f.yaml:7: steps[0].apiErrors.role: required: the role whose calls fail; one of: operator, watcher"},
+		{"role missing", step("{on: writes, code: 500, for: 5m}"), "f.yaml:7: steps[0].apiErrors.role: required: the role; one of: operator, watcher"},
 		{"role unknown", step("{role: kubelet, on: writes, code: 500, for: 5m}"), `f.yaml:7: steps[0].apiErrors.role: "kubelet" is not a role of demo whose calls go to the API server; use one of: operator, watcher`},
 		{"on missing", step("{role: operator, code: 500, for: 5m}"), "steps[0].apiErrors.on: required: which calls fail: reads, writes or all"},
 		{"on unknown", step("{role: operator, on: watches, code: 500, for: 5m}"), `steps[0].apiErrors.on: "watches" is not a kind of call; use reads, writes or all`},
@@ -69,7 +69,7 @@ func TestAPIErrorsErrors(t *testing.T) {
 		{"unknown field", step("{role: operator, on: writes, code: 500, for: 5m, kind: Pod}"), `steps[0].apiErrors: unknown field "kind"; apiErrors takes: role, actor, on, kinds, code, for, retryAfter`},
 		{"with an action", faulty("  - poke: a\n    apiErrors: {role: operator, on: writes, code: 500, for: 5m}\n"), "steps[0]: has poke and apiErrors; give each action its own step"},
 		{"overlap on a role", faulty("  - at: 10m\n    apiErrors: {role: operator, on: writes, code: 500, for: 5m}\n  - at: 14m\n    apiErrors: {role: operator, actor: a, on: reads, code: 503, for: 1m}\n"),
-			"f.yaml:9: steps[1].apiErrors: starts at 14m0s, while the apiErrors of steps[0] (line 6) on role operator lasts until 15m0s; one fault per role at a time"},
+			"f.yaml:9: steps[1].apiErrors: starts at 14m0s, while the window of steps[0] (line 6) on role operator lasts until 15m0s; one fault or perturbation per role at a time"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := Parse("f.yaml", []byte(tc.in))
@@ -100,7 +100,7 @@ func init() { RegisterKind(Kind{Mechanism: "roleless"}) }
 // A kind that names no roles takes no apiErrors.
 func TestAPIErrorsNeedsTheKindsRoles(t *testing.T) {
 	_, err := Parse("f.yaml", []byte("name: x\nmechanism: roleless\nduration: 1h\nsteps:\n  - apiErrors: {role: operator, on: writes, code: 500, for: 5m}\n"))
-	if want := "f.yaml:5: steps[0].apiErrors: mechanism roleless names no roles whose API calls can fail; it takes no apiErrors"; err == nil || !strings.Contains(err.Error(), want) {
+	if want := "f.yaml:5: steps[0].apiErrors: mechanism roleless names no roles whose API calls opcert plays; it takes no apiErrors"; err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("error %v, want %q", err, want)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"math/rand/v2"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -82,6 +83,15 @@ func RegisterKind(k Kind) {
 		}
 	}
 	kinds[k.Mechanism] = &k
+}
+
+// RolesOf are the roles a mechanism's kind names (Kind.Roles): those
+// whose calls opcert plays, which apiErrors and perturb steps name.
+func RolesOf(mechanism string) []string {
+	if k, ok := kindOf(mechanism); ok {
+		return slices.Clone(k.Roles)
+	}
+	return nil
 }
 
 func kindOf(mechanism string) (*Kind, bool) {

@@ -98,7 +98,7 @@ func TestKindErrors(t *testing.T) {
 		{"mechanism unknown", with("mechanism: demo", "mechanism: nope"), `f.yaml:2: mechanism: "nope" is not known; known mechanisms: demo`},
 		{"unknown top field", with("nodes:", "nodez:"), `f.yaml:4: unknown field "nodez"; a demo scenario takes: name, description, mechanism, duration, steps, nodes, chaos`},
 		{"world field twice", demo + "nodes: [c]\n", "f.yaml:11: nodes: given twice (first at line 4)"},
-		{"unknown action", with("poke: a", "prod: a"), `f.yaml:7: steps[0]: unknown field "prod"; a step takes one of: at, advance, create, expect, apiErrors, poke, set`},
+		{"unknown action", with("poke: a", "prod: a"), `f.yaml:7: steps[0]: unknown field "prod"; a step takes one of: at, advance, create, expect, apiErrors, perturb, poke, set`},
 		{"two actions", with("poke: a", "poke: a\n    set: {node: a}"), "f.yaml:6: steps[0]: has poke and set; give each action its own step"},
 		{"action and expect", with("poke: a", "poke: a\n    expect: {object: w, condition: Ready, status: \"True\"}"), "f.yaml:6: steps[0]: has poke and expect"},
 		{"empty action", with("poke: a", `poke: ""`), "f.yaml:6: steps[0]: no action; a step takes one of: create, poke, set, expect, apiErrors"},

@@ -70,6 +70,11 @@ const (
 	// maxRetryAfter bounds the Retry-After an apiErrors step sends: the
 	// API server's own are a second or a few.
 	maxRetryAfter = time.Hour
+	// maxCrashWrite bounds the write a perturb step's crash comes after,
+	// and maxPerturbBy a window's delay or lag: a day is long past any
+	// reaction bound.
+	maxCrashWrite = 1000000
+	maxPerturbBy  = 24 * time.Hour
 	// maxFaultKinds bounds the kinds an apiErrors step names: an operator
 	// writes a handful of kinds, and the scheduler scans them each call.
 	maxFaultKinds = 32

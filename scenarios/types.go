@@ -56,6 +56,8 @@ type Step struct {
 	Expect *Expect `yaml:"expect,omitempty"`
 	// APIErrors fails a role's API calls for a while (faults.go).
 	APIErrors *APIErrors `yaml:"apiErrors,omitempty"`
+	// Perturb perturbs what a role sees, or crashes it (perturb.go).
+	Perturb *Perturb `yaml:"perturb,omitempty"`
 
 	// Action is the name of the mechanism's action this step takes (empty
 	// for create, expect and advance-only steps) and Arg its value, of the

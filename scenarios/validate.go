@@ -163,10 +163,14 @@ func (c *Check) step(p string, st Step) {
 		given = append(given, "apiErrors")
 		c.apiErrors(p+".apiErrors", st)
 	}
+	if st.Perturb != nil {
+		given = append(given, "perturb")
+		c.perturb(p+".perturb", st)
+	}
 	switch {
 	case len(given) == 0 && st.Advance == nil:
 		c.Errorf(p, "no action; a step takes one of: %s (or only advance, to move the cursor)",
-			strings.Join(append([]string{"create"}, append(c.kind.actionNames(), "expect", "apiErrors")...), ", "))
+			strings.Join(append([]string{"create"}, append(c.kind.actionNames(), "expect", "apiErrors", "perturb")...), ", "))
 	case len(given) > 1:
 		c.Errorf(p, "has %s; give each action its own step", strings.Join(given, " and "))
 	}

@@ -24,14 +24,15 @@ func (s *Scheduler) Start(ctx context.Context, a Actor) error {
 	}
 	st := &actorState{Actor: a, failures: map[reconcile.Request]int{}}
 	s.actors[a.Name], s.started[a.Name] = st, a.Role
+	delete(s.dead, a.Name)
 	for _, r := range a.Initial {
 		s.enqueueLocked(a.Name, r, s.clock.Now())
 	}
-	faults := s.tellStarted(st)
+	windows := s.tellStarted(st)
 	s.mu.Unlock()
 	s.process(ctx, a.Name, a.Role, timeline.VerbStart)
-	for _, h := range faults {
-		s.faultEvent(ctx, a.Name, a.Role, timeline.VerbFault, h)
+	for _, detail := range windows {
+		s.processEvent(ctx, a.Name, a.Role, timeline.VerbFault, detail)
 	}
 	return nil
 }
@@ -45,6 +46,14 @@ func (s *Scheduler) Kill(ctx context.Context, name string) error {
 		s.mu.Unlock()
 		return fmt.Errorf("actor %q is not running", name)
 	}
+	s.dropLocked(name)
+	s.mu.Unlock()
+	s.process(ctx, name, st.Role, timeline.VerbKill)
+	return nil
+}
+
+// dropLocked forgets a running actor and its queued work (under mu).
+func (s *Scheduler) dropLocked(name string) {
 	delete(s.actors, name)
 	for k, it := range s.pending {
 		if k.actor == name {
@@ -52,9 +61,6 @@ func (s *Scheduler) Kill(ctx context.Context, name string) error {
 			delete(s.pending, k)
 		}
 	}
-	s.mu.Unlock()
-	s.process(ctx, name, st.Role, timeline.VerbKill)
-	return nil
 }
 
 // Partition cuts an actor off from the API server (cut) or reconnects it.
@@ -95,8 +101,13 @@ func (s *Scheduler) Running(name string) bool {
 }
 
 func (s *Scheduler) process(ctx context.Context, name, role, verb string) {
+	s.processEvent(ctx, name, role, verb, "")
+}
+
+// processEvent records a process event of an actor, with detail.
+func (s *Scheduler) processEvent(ctx context.Context, name, role, verb, detail string) {
 	s.record(ctx, timeline.Event{
 		Time: s.clock.Now(), Actor: name, Role: role, Verb: verb,
-		Object: timeline.ObjectRef{Kind: timeline.KindProcess, Name: name},
+		Object: timeline.ObjectRef{Kind: timeline.KindProcess, Name: name}, Detail: detail,
 	})
 }

@@ -43,11 +43,16 @@ func (s *Scheduler) Client(api client.Client, actor, role string) *Client {
 	return &Client{Client: api, s: s, actor: actor, role: role}
 }
 
+// cutOff is the error every call of an actor cut off from the API server
+// gets, or of one a crash killed in the middle of its reconcile.
 func (c *Client) cutOff() error {
 	c.s.mu.Lock()
 	defer c.s.mu.Unlock()
 	if st, ok := c.s.actors[c.actor]; ok && st.partitioned {
 		return fmt.Errorf("%s: %w", c.actor, ErrCutOff)
+	}
+	if c.s.dead[c.actor] {
+		return fmt.Errorf("%s: %w", c.actor, ErrCrashed)
 	}
 	return nil
 }
@@ -73,6 +78,14 @@ func (c *Client) Get(ctx context.Context, key types.NamespacedName, obj client.O
 	if err := c.injected(Reads, k); err != nil {
 		return err
 	}
+	if lag := c.s.lagOf(c.role, c.actor); lag > 0 {
+		if known, exists := c.s.store.asOf(k, c.s.clock.Now().Add(-lag), obj); known {
+			if !exists {
+				return apierrors.NewNotFound(c.resource(k), key.Name)
+			}
+			return nil
+		}
+	}
 	if known, exists := c.s.store.get(k, obj); known {
 		if !exists {
 			return apierrors.NewNotFound(c.resource(k), key.Name)
@@ -84,6 +97,7 @@ func (c *Client) Get(ctx context.Context, key types.NamespacedName, obj client.O
 	case err == nil:
 		c.s.toLocal(gvk.GroupKind(), obj)
 		c.s.store.put(k, obj)
+		c.s.store.noteRead(k, c.s.clock.Now(), obj)
 	case apierrors.IsNotFound(err):
 		c.s.store.put(k, nil)
 	}
@@ -120,7 +134,13 @@ func (c *Client) List(ctx context.Context, list client.ObjectList, opts ...clien
 	if err := c.s.meter.time(func() error { return c.Client.List(ctx, list, lo) }); err != nil {
 		return err
 	}
-	return c.s.localList(gk, list)
+	if err := c.s.localList(gk, list); err != nil {
+		return err
+	}
+	if lag := c.s.lagOf(c.role, c.actor); lag > 0 {
+		return c.s.store.listAsOf(gk.WithVersion(gvk.Version), c.s.clock.Now().Add(-lag), list)
+	}
+	return nil
 }
 
 // Create creates obj and records it.
@@ -229,7 +249,9 @@ func (c *Client) write(ctx context.Context, verb string, obj client.Object, do f
 	} else {
 		c.s.store.put(k, after)
 	}
+	c.s.store.note(k, e.Time, after)
 	c.s.record(ctx, e, written{k, seen.DeepCopyObject().(client.Object)})
+	c.s.wrote(ctx, c.actor, c.role)
 	return nil
 }
 

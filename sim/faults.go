@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -192,35 +193,34 @@ func (s *Scheduler) ClearFault(ctx context.Context, h *Fault) error {
 	told := h.told
 	h.told = nil
 	s.mu.Unlock()
-	names := make([]string, 0, len(told))
-	for name := range told {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	for _, name := range names {
+	for _, name := range slices.Sorted(maps.Keys(told)) {
 		s.faultEvent(ctx, name, told[name], timeline.VerbClear, h)
 	}
 	return nil
 }
 
-// tellStarted gives an actor that starts during a fault that reaches it
-// its fault event, once per fault (under mu; the events go after its start).
-func (s *Scheduler) tellStarted(st *actorState) []*Fault {
-	var out []*Fault
+// tellStarted gives an actor that starts during a fault or a view
+// perturbation that reaches it its fault event, once per window (under
+// mu; the events, their Details, go after its start).
+func (s *Scheduler) tellStarted(st *actorState) []string {
+	var out []string
 	for _, h := range s.faults {
 		if _, told := h.told[st.Name]; !told && h.reaches(st) {
 			h.told[st.Name] = st.Role
-			out = append(out, h)
+			out = append(out, h.String())
+		}
+	}
+	for _, p := range s.views {
+		if _, told := p.told[st.Name]; !told && p.reaches(st.Role, st.Name) {
+			p.told[st.Name] = st.Role
+			out = append(out, p.String())
 		}
 	}
 	return out
 }
 
 func (s *Scheduler) faultEvent(ctx context.Context, name, role, verb string, h *Fault) {
-	s.record(ctx, timeline.Event{
-		Time: s.clock.Now(), Actor: name, Role: role, Verb: verb,
-		Object: timeline.ObjectRef{Kind: timeline.KindProcess, Name: name}, Detail: h.String(),
-	})
+	s.processEvent(ctx, name, role, verb, h.String())
 }
 
 // startedOf lists the actors of a role started so far (under mu).

@@ -109,9 +109,14 @@ type Scheduler struct {
 	mu     sync.Mutex
 	actors map[string]*actorState
 	// started maps every actor started so far to its role, and faults
-	// are the API faults in force (faults.go).
+	// are the API faults in force (faults.go); views are the view
+	// perturbations in force, crashes the crashes armed, and dead the
+	// actors a crash killed until they start again (perturb.go).
 	started map[string]string
 	faults  []*Fault
+	views   []*Perturbed
+	crashes []*Crash
+	dead    map[string]bool
 	queue   itemHeap
 	pending map[pendingKey]*item
 	seq     int64
@@ -143,6 +148,7 @@ func build(clock runClock, tl *timeline.Timeline) *Scheduler {
 		Workers:  4,
 		actors:   map[string]*actorState{},
 		started:  map[string]string{},
+		dead:     map[string]bool{},
 		pending:  map[pendingKey]*item{},
 		fields:   map[schema.GroupVersionKind][]fieldPath{},
 	}
@@ -412,9 +418,7 @@ func (s *Scheduler) notify(ctx context.Context, writes []written) {
 			s.mu.Lock()
 			// A Map may have killed or cut off the actor (or one before it).
 			if s.actors[st.Name] == st && !st.partitioned {
-				for _, r := range reqs {
-					s.enqueueLocked(st.Name, r, s.clock.Now())
-				}
+				s.wakeLocked(st, reqs)
 			}
 			s.mu.Unlock()
 		}
@@ -435,10 +439,13 @@ func (a *Actor) requests(ctx context.Context, w written) []reconcile.Request {
 		}
 		out = append(out, wt.Map(ctx, w.obj.DeepCopyObject().(client.Object))...)
 	}
-	slices.SortFunc(out, func(x, y reconcile.Request) int {
-		return cmp.Or(strings.Compare(x.Namespace, y.Namespace), strings.Compare(x.Name, y.Name))
-	})
+	slices.SortFunc(out, compareRequests)
 	return slices.Compact(out)
+}
+
+// compareRequests orders requests by namespace, then name.
+func compareRequests(x, y reconcile.Request) int {
+	return cmp.Or(strings.Compare(x.Namespace, y.Namespace), strings.Compare(x.Name, y.Name))
 }
 
 // Record files a non-API event (an expectation, a change to a node's files,

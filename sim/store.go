@@ -17,6 +17,9 @@ import (
 type store struct {
 	mu      sync.Mutex
 	objects map[storeKey]client.Object // nil value: known to be absent
+	// history keeps every version, for lagging views (history.go); nil
+	// until one needs it.
+	history map[storeKey][]version
 }
 
 type storeKey struct {

@@ -88,8 +88,9 @@ type Player struct {
 	dep  *conformance.Deployment
 	mode Mode // what the run needs for cmd or dep
 
-	mu   sync.Mutex
-	down map[string]bool // killed by a step, until a restart
+	mu      sync.Mutex
+	down    map[string]bool   // killed by a step, until a restart
+	objects map[string]string // the object each actor started owns
 }
 
 // Takes tells whether a subject's implementation is one the Player plays
@@ -106,7 +107,7 @@ func Takes(impl any) bool {
 // a Deployment, whose writes it starts recording; anything else is the
 // mechanism's to build in Spec.Simulate.
 func New(ctx context.Context, st *conformance.Stage, impl any, spec Spec) (*Player, error) {
-	p := &Player{st: st, spec: spec, down: map[string]bool{}}
+	p := &Player{st: st, spec: spec, down: map[string]bool{}, objects: map[string]string{}}
 	switch impl := impl.(type) {
 	case conformance.Process:
 		if st.Processes == nil || !st.Sched.Realtime() {
@@ -122,6 +123,7 @@ func New(ctx context.Context, st *conformance.Stage, impl any, spec Spec) (*Play
 		if spec.Simulate == nil {
 			return nil, fmt.Errorf("the %s role cannot be played by %T", spec.Role, impl)
 		}
+		st.Restarts(spec.Role, p.restartActor)
 		return p, nil
 	}
 	if p.mode.Prepare != nil {
@@ -239,6 +241,9 @@ func (p *Player) Start(ctx context.Context, object string) error {
 		return err
 	}
 	actor := p.spec.Actor(object)
+	p.mu.Lock()
+	p.objects[actor] = object
+	p.mu.Unlock()
 	switch {
 	case p.cmd != nil:
 		vars, err := p.spec.Vars(ctx, object)
@@ -305,6 +310,18 @@ func (p *Player) Restart(ctx context.Context, object string) error {
 	}
 	if err := p.Stop(ctx, object); err != nil {
 		return err
+	}
+	return p.Start(ctx, object)
+}
+
+// restartActor starts again an actor a crash killed (conformance.Restart):
+// a new instance of the object it owned, unless a step killed it since.
+func (p *Player) restartActor(ctx context.Context, actor string) error {
+	p.mu.Lock()
+	object, ok := p.objects[actor]
+	p.mu.Unlock()
+	if !ok {
+		return fmt.Errorf("the %s role has no instance %s to restart", p.spec.Role, actor)
 	}
 	return p.Start(ctx, object)
 }

@@ -35,7 +35,7 @@ func TestParseErrors(t *testing.T) {
 		{"not a mapping", "- a\n", []string{"f.yaml:1: want fields (name, description, mechanism"}},
 		{"unknown top field", base + "operator: x\n", []string{`f.yaml:8: unknown field "operator"; a stale scenario takes: name, description`}},
 		{"unknown action", withSteps("  - at: 1m\n    killOperator: etcd\n  - explodeOperator: etcd\n"),
-			[]string{`f.yaml:11: steps[1]: unknown field "explodeOperator"; a step takes one of: at, advance, create, expect, apiErrors, killOperator, restartOperator, hangOperator, reconnectOperator, setCondition, slowOperator, killDetector, restartDetector`}},
+			[]string{`f.yaml:11: steps[1]: unknown field "explodeOperator"; a step takes one of: at, advance, create, expect, apiErrors, perturb, killOperator, restartOperator, hangOperator, reconnectOperator, setCondition, slowOperator, killDetector, restartDetector`}},
 		{"unknown condition field", strings.Replace(base, "status:", "staus:", 1), []string{`f.yaml:7: operators[0].conditions[0]: unknown field "staus"; a condition takes: type, status, reason, message`}},
 		{"unknown setCondition field", withSteps("  - setCondition: {operator: etcd, type: Available, status: \"True\", reason: A, colour: red}\n"),
 			[]string{`f.yaml:9: steps[0].setCondition: unknown field "colour"; setCondition takes: operator, type, status`}},

@@ -5,6 +5,11 @@ import (
 	"time"
 )
 
+// PerturbationDetail starts the Detail of every event a perturbation puts
+// on the timeline (a crash's kill, a view window's fault and clear), so
+// that rules and reports can tell them from the scenario's faults.
+const PerturbationDetail = "perturbation: "
+
 // Verbs of events. API writes use the Kubernetes verb; the others are
 // simulator facts that rules need to excuse or explain behaviour.
 const (

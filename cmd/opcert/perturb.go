@@ -1,0 +1,288 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/reports"
+	"github.com/opcert/opcert/scenarios"
+	"github.com/opcert/opcert/visible"
+)
+
+type perturbOptions struct {
+	out        string
+	scenarios  []string
+	only       []string
+	roles      []string
+	kinds      []string
+	budget     int
+	seed       uint64
+	window     time.Duration
+	delay      time.Duration
+	lag        time.Duration
+	shrinkRuns int
+	subjects   []string
+	apiPort    int
+	strict     bool
+	mechanisms mechanismFlags
+}
+
+func newPerturb() *cobra.Command {
+	o := perturbOptions{}
+	cmd := &cobra.Command{
+		Use:   "perturb [FILE...]",
+		Short: "Perturb what a role sees at every point of scenarios, and shrink each failure",
+		Long: `Perturb what a role sees at every point of scenarios, and shrink each failure.
+
+Each scenario (FILEs, --scenario names, --mechanism's built-ins, or every
+built-in) is played once as it is; its timeline gives the points at which a
+perturbation can change what a role sees, for each role perturbed (--role;
+default every role whose calls opcert plays):
+
+  crash       the writer of the role's k-th write is killed right after it
+              (between two writes of one reconcile, or after the last) and
+              restarted at once with no memory, as a restarted pod;
+  lostEvents  its notifications are lost for --window from an instant
+              another actor wrote; at the end it is told once of each
+              object that changed (an informer's relist);
+  lateEvents  its notifications come --delay late for --window;
+  staleReads  its reads answer as of --lag ago (and its notifications come
+              as late) for --window;
+  conflicts   its writes fail with 409 Conflict for --window from an
+              instant it wrote;
+  errors      its calls fail with 500 for --window from an instant it wrote.
+
+Each point is the scenario with one perturb (or apiErrors) step, played and
+judged by the mechanism's rules and by convergence (CONVERGE): once the
+perturbation is over, the objects the role writes conditions to end with the
+conditions the unperturbed run ends with, within the reaction bound, and
+stay there. What the scenario expects (EXPECT) is not owed after a
+perturbation: its expectations were written for the unperturbed world.
+
+At most --budget points are played per scenario and role: evenly spaced
+over the points found, or drawn with --seed. The first failure of each rule
+and kind of point is written as a scenario file that replays it (with
+'opcert run FILE', which plays it unperturbed too, to judge convergence) and
+shrunk: steps removed, moved earlier, the run ended sooner, while the same
+rule still fails, in at most --shrink-runs runs; the smallest is written
+beside it.
+
+Perturbations are made in virtual time: each role is filled by the
+reference unless --subject says otherwise, with opcert's subjects or a
+team's reconciler (library mode: certify). A role that cannot be restarted
+by its mechanism is not crashed (the point's run says why).
+
+--out gets the report of every run (junit.xml, report.json, report.md,
+report.html), the failures' scenario files and their timelines.
+
+Exit codes: 0 every point passed (warnings pass too, unless --strict), 1 a
+point failed (files written), 2 the input's fault (flags, scenario files,
+--out; nothing written), 3 the environment's fault (the API server, the
+disk), 128+n stopped by signal n (the report directory left as it was).`,
+		Example: `  opcert perturb --scenario stale-healthy-answer
+  opcert perturb --mechanism stale --budget 20 --kind crash --kind lostEvents
+  opcert perturb --mechanism stackable --role operator --seed 7 --budget 50
+  opcert perturb my-scenario.yaml --subject operator=faithful-quiet --window 2m`,
+		RunE: func(cmd *cobra.Command, files []string) error { return o.run(cmd, files) },
+	}
+	f := cmd.Flags()
+	f.StringVarP(&o.out, "out", "o", "opcert-perturb", "report directory (replaced when the exploration ends)")
+	f.StringArrayVar(&o.scenarios, "scenario", nil, "perturb only this built-in scenario (repeatable)")
+	f.StringArrayVar(&o.only, "mechanism", nil, "perturb only this mechanism's built-in scenarios (repeatable)")
+	f.StringArrayVar(&o.roles, "role", nil, "perturb only this role (repeatable; default: every role whose calls opcert plays)")
+	f.StringArrayVar(&o.kinds, "kind", nil, "explore only this kind of point (repeatable): "+strings.Join(conformance.PointKinds, ", "))
+	f.IntVar(&o.budget, "budget", 40, "at most this many points per scenario and role (0: every point)")
+	f.Uint64Var(&o.seed, "seed", 0, "draw the points played with this seed when there are more than --budget (0: evenly spaced)")
+	f.DurationVar(&o.window, "window", time.Minute, "how long a window of lost, late or stale notifications, or of API errors, lasts")
+	f.DurationVar(&o.delay, "delay", 20*time.Second, "how late a lateEvents window's notifications come")
+	f.DurationVar(&o.lag, "lag", 30*time.Second, "how old what a staleReads window's reads answer is")
+	f.IntVar(&o.shrinkRuns, "shrink-runs", 100, "at most this many runs to shrink each failure (0: do not shrink)")
+	f.StringArrayVarP(&o.subjects, "subject", "s", nil, "fill a role with a subject, as role=subject (repeatable)")
+	f.IntVar(&o.apiPort, "api-port", 0, "port for the API server (0: any free port)")
+	f.BoolVar(&o.strict, "strict", false, "count the warnings of convention rules (how messages read) as failures")
+	o.mechanisms = addMechanismFlags(f)
+	return cmd
+}
+
+func (o *perturbOptions) check() error {
+	for _, k := range o.kinds {
+		if !slices.Contains(conformance.PointKinds, k) {
+			return fmt.Errorf("--kind %q: no such kind of point; give one of %s", k, strings.Join(conformance.PointKinds, ", "))
+		}
+	}
+	switch {
+	case o.budget < 0:
+		return fmt.Errorf("--budget %d is negative: give 0 (every point) or more", o.budget)
+	case o.window <= 0 || o.window > 24*time.Hour:
+		return fmt.Errorf("--window %s is out of range: give more than 0, at most 24h", o.window)
+	case o.delay <= 0 || o.delay > 24*time.Hour:
+		return fmt.Errorf("--delay %s is out of range: give more than 0, at most 24h", o.delay)
+	case o.lag <= 0 || o.lag > 24*time.Hour:
+		return fmt.Errorf("--lag %s is out of range: give more than 0, at most 24h", o.lag)
+	case o.shrinkRuns < 0:
+		return fmt.Errorf("--shrink-runs %d is negative: give 0 (do not shrink) or more", o.shrinkRuns)
+	}
+	return checkPort(o.apiPort)
+}
+
+func (o *perturbOptions) run(cmd *cobra.Command, files []string) error {
+	stdout, stderr := cmd.OutOrStdout(), cmd.ErrOrStderr()
+	mechs, err := o.mechanisms.build()
+	if err != nil {
+		return err
+	}
+	if err := o.check(); err != nil {
+		return err
+	}
+	if err := checkOut(o.out, append(files, programs(o.subjects)...)...); err != nil {
+		return err
+	}
+	scs, err := (&runOptions{scenarios: o.scenarios, only: o.only}).load(files, mechs)
+	if err != nil {
+		return err
+	}
+	choices, err := parseSubjects(o.subjects, mechs)
+	if err != nil {
+		return err
+	}
+	type target struct {
+		sc   *scenarios.Scenario
+		m    conformance.Mechanism
+		cast conformance.Cast
+	}
+	var targets []target
+	for _, sc := range scs {
+		m, ok := mechs[sc.Mechanism]
+		if !ok {
+			return fmt.Errorf("%s: no mechanism %q", sc.Source, sc.Mechanism)
+		}
+		cast, err := conformance.Subjects(m, choices[m.Name()])
+		if err != nil {
+			return err
+		}
+		if err := virtualOnly(cast); err != nil {
+			return err
+		}
+		for _, r := range o.roles {
+			if !slices.Contains(scenarios.RolesOf(m.Name()), r) {
+				return fmt.Errorf("--role %q: %s has no such role whose calls opcert plays; give one of %s", r, m.Name(), strings.Join(scenarios.RolesOf(m.Name()), ", "))
+			}
+		}
+		targets = append(targets, target{sc, m, cast})
+	}
+	staging, err := stagingDir(o.out)
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(staging)
+
+	w, ctx, stop, err := startWorld(cmd.Context(), stderr, o.apiPort)
+	if err != nil {
+		return err
+	}
+	defer stop(nil)
+	defer w.Stop()
+
+	rep := &reports.Report{Tool: "opcert", StartedAt: time.Now().UTC(), Environment: environment(w)}
+	start := time.Now()
+	var found []*conformance.Finding
+	var lines []string
+	played := 0
+	for i, t := range targets {
+		fmt.Fprintf(stderr, "[%d/%d] %s: the unperturbed run, then its points\n", i+1, len(targets), t.sc.Name)
+		x, err := conformance.Explore(ctx, w.Client, t.m, t.cast, t.sc, conformance.ExploreOptions{
+			Roles: o.roles, Kinds: o.kinds, Budget: o.budget, Seed: o.seed, Window: o.window, Delay: o.delay, Lag: o.lag,
+			ShrinkRuns: o.shrinkRuns, Dir: w.Dir(), Strict: o.strict, Stem: fmt.Sprintf("p%d", i),
+			Ran: func(sc *scenarios.Scenario, p *conformance.Point, run reports.Run, shrink bool) {
+				switch {
+				case shrink:
+					fmt.Fprintf(stderr, "  shrink: %d steps over %s: %s\n", len(sc.Steps), sc.Duration.Duration, verdictOf(run))
+				case p == nil:
+					rep.Runs = append(rep.Runs, run)
+					fmt.Fprintf(stderr, "  unperturbed: %s\n", verdictOf(run))
+				default:
+					played++
+					rep.Runs = append(rep.Runs, run)
+					if f := failures(run); f != "" {
+						fmt.Fprintf(stderr, "  %s: %s FAILS %s\n", sc.Name, p, f)
+					}
+				}
+			},
+		})
+		if err != nil {
+			if ctx.Err() != nil {
+				return fmt.Errorf("%w; %s was left as it was", context.Cause(ctx), o.out)
+			}
+			return envError{err}
+		}
+		lines = append(lines, x.Summary())
+		fmt.Fprintf(stderr, "  %s\n", x.Summary())
+		found = append(found, x.Findings...)
+	}
+	rep.Wall = time.Since(start)
+	for _, f := range found {
+		if err := writeFinding(staging, f, rep); err != nil {
+			return envError{err}
+		}
+	}
+	if err := reports.WriteAll(staging, rep); err != nil {
+		return envError{err}
+	}
+	var verdict error
+	if failed(rep) {
+		verdict = errRulesFailed
+	}
+	if err := commitReport(staging, o.out, verdict); err != nil {
+		return err
+	}
+	fmt.Fprintln(stdout)
+	for _, l := range lines {
+		fmt.Fprintln(stdout, l)
+	}
+	rate := float64(played) / rep.Wall.Seconds()
+	if verdict == nil {
+		fmt.Fprintf(stdout, "PASS: %d perturbed runs over %d scenarios passed every rule and converged in %s (%.1f runs/s); report in %s\n",
+			played, len(targets), rep.Wall.Round(time.Millisecond), rate, o.out)
+		return nil
+	}
+	fmt.Fprintf(stdout, "FAIL: %d perturbed runs over %d scenarios in %s (%.1f runs/s); report in %s\n", played, len(targets), rep.Wall.Round(time.Millisecond), rate, o.out)
+	for _, f := range found {
+		printPerturbFinding(stdout, f, o.out)
+	}
+	return errRulesFailed
+}
+
+// failed tells whether a run of the report failed a rule (a warning is
+// not a failure, unless the runs were judged strictly).
+func failed(rep *reports.Report) bool {
+	return slices.ContainsFunc(rep.Runs, func(r reports.Run) bool { return failures(r) != "" })
+}
+
+// virtualOnly refuses a cast with a subject that plays in real time:
+// opcert perturb perturbs in virtual time.
+func virtualOnly(cast conformance.Cast) error {
+	for role, s := range cast {
+		if f, team := conformance.FormOf(s); team && f != conformance.FormLibrary {
+			return fmt.Errorf("--subject %s: opcert perturb perturbs in virtual time, and a subject outside opcert plays in real time; give opcert's subjects or a team's reconciler (certify)", role)
+		}
+	}
+	return nil
+}
+
+func printPerturbFinding(w io.Writer, f *conformance.Finding, out string) {
+	fmt.Fprintf(w, "\n%s fails %s under %s\n", f.Drawn.Name, f.Failure, f.Point)
+	fmt.Fprintf(w, "replay:  opcert run %s\n", visible.Quote(filepath.Join(out, f.Drawn.Name+".yaml")))
+	if f.Minimal != nil {
+		fmt.Fprintf(w, "minimal: opcert run %s (%d steps over %s, shrunk in %d runs)\n",
+			visible.Quote(filepath.Join(out, f.Minimal.Name+".yaml")), len(f.Minimal.Steps), f.Minimal.Duration.Duration, f.ShrinkRuns)
+	}
+}

@@ -1,0 +1,346 @@
+package conformance
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"sigs.k8s.io/controller-runtime/pkg/client"
+
+	"github.com/opcert/opcert/reports"
+	"github.com/opcert/opcert/scenarios"
+	"github.com/opcert/opcert/sim/timeline"
+)
+
+// Exploring perturbations (opcert perturb): a scenario is played once as
+// it is, and the points at which a perturbation can change what a role
+// sees are read off its timeline; each point is one scenario more, the
+// scenario with one perturb step, played and judged by the
+// rules and by convergence (judge.Convergence) against the unperturbed
+// run. Every point is a reproducible scenario: a failure is written as a
+// file that replays it, and shrunk.
+//
+// The points, for each role perturbed:
+//   - crash: after each of the role's writes in the unperturbed run (the
+//     k-th write from the start, whoever of the role makes it; the ones
+//     of one reconcile are the crashes between two writes);
+//   - lostEvents, lateEvents, staleReads: a window from each instant at
+//     which another actor wrote (what the role is told of);
+//   - conflicts (409 on the role's writes) and errors (500 on its calls):
+//     a window from each instant at which the role wrote.
+//
+// Windows that would not end the reaction bound before the scenario ends
+// are left out: convergence could not be judged.
+
+// The kinds of point opcert perturb explores besides the perturb step's
+// own (scenarios.PerturbCrash...).
+const (
+	PointConflicts = "conflicts"
+	PointErrors    = "errors"
+)
+
+// PointKinds are every kind of point, in the order they are explored.
+var PointKinds = []string{scenarios.PerturbCrash, scenarios.PerturbLostEvents, scenarios.PerturbLateEvents, scenarios.PerturbStaleReads, PointConflicts, PointErrors}
+
+// ExploreOptions says what Explore perturbs, how, and how much.
+type ExploreOptions struct {
+	// Roles are the roles perturbed; none: every role of the scenario's
+	// kind whose calls opcert plays.
+	Roles []string
+	// Kinds are the kinds of point explored (PointKinds); none: all.
+	Kinds []string
+	// Budget bounds the perturbed runs of each scenario and role; when
+	// there are more points, Seed picks which (0: evenly spaced).
+	Budget int
+	Seed   uint64
+	// Window is how long a window lasts; Delay and Lag how late and how
+	// old what a lateEvents or staleReads window shows.
+	Window, Delay, Lag time.Duration
+	// ShrinkRuns bounds the runs spent shrinking each failure.
+	ShrinkRuns int
+	// Dir, Strict and Stem are as for Fuzz.
+	Dir    string
+	Strict bool
+	Stem   string
+	// Ran, if set, is told of each run as it ends: the unperturbed one
+	// (point nil), the points', and the shrinking's candidates (shrink).
+	Ran func(sc *scenarios.Scenario, point *Point, run reports.Run, shrink bool)
+}
+
+// Point is one perturbation of a scenario: the step added to it.
+type Point struct {
+	// Role is the role perturbed, Kind the kind of point.
+	Role, Kind string
+	// Step is the step added: a perturb step.
+	Step scenarios.Step
+}
+
+// String says what the point does, and when.
+func (p Point) String() string {
+	if p.Step.Perturb.Crash != nil {
+		return p.Step.Perturb.String()
+	}
+	return fmt.Sprintf("%s at +%v", p.Step.Perturb, p.Step.Time)
+}
+
+// Exploration is what Explore found for one scenario.
+type Exploration struct {
+	// Scenario is the scenario explored, Unperturbed its run as it is.
+	Scenario    *scenarios.Scenario
+	Unperturbed reports.Run
+	// Points are the points found, Played the ones played (Budget).
+	Points, Played int
+	// Runs are the points' runs, in the order played.
+	Runs []reports.Run
+	// Findings are the failures, the first of each failure and kind, shrunk.
+	Findings []*Finding
+}
+
+// Explore plays sc unperturbed with cast, then each perturbation point
+// within the budget, and shrinks the first failure of each failure and
+// kind of point. It returns an error when the environment or ctx stopped
+// a run.
+func Explore(ctx context.Context, api client.Client, m Mechanism, cast Cast, sc *scenarios.Scenario, o ExploreOptions) (*Exploration, error) {
+	n, stem := 0, o.Stem
+	if stem == "" {
+		stem = "p"
+	}
+	prefix := func() string { n++; return stem + strconv.FormatInt(int64(n), 36) + "-" }
+	opts := func() Options { return Options{Prefix: prefix(), Dir: o.Dir, Strict: o.Strict} }
+	stopped := func(sc *scenarios.Scenario, run reports.Run) error {
+		switch run.Stopped {
+		case reports.StopEnvironment, reports.StopInterrupted:
+			return fmt.Errorf("%s: %s", sc.Name, run.Error)
+		}
+		return nil
+	}
+	base := sc.Unperturbed()
+	brun, btl := play(ctx, api, m, base, cast, opts())
+	if o.Ran != nil {
+		o.Ran(base, nil, brun, false)
+	}
+	if err := stopped(base, brun); err != nil {
+		return nil, err
+	}
+	x := &Exploration{Scenario: sc, Unperturbed: brun}
+	if brun.Error != "" {
+		return x, nil // nothing to compare with: the report says why
+	}
+	points := o.points(m, base, brun, btl.Events())
+	x.Points = len(points)
+	points = o.pick(points)
+	failed := map[string]bool{}
+	for i, p := range points {
+		psc, err := withPoint(base, p, fmt.Sprintf("%s-p%d", sc.Name, i+1))
+		if err != nil {
+			// Its window overlaps one of the scenario's own on the role.
+			continue
+		}
+		run, tl := playAgainst(ctx, api, m, psc, cast, opts(), brun, btl)
+		x.Played++
+		if o.Ran != nil {
+			o.Ran(psc, &p, run, false)
+		}
+		if err := stopped(psc, run); err != nil {
+			return x, err
+		}
+		x.Runs = append(x.Runs, run)
+		failure := firstFailure(run)
+		if failure == "" || failed[failure+" "+p.Kind] {
+			continue
+		}
+		failed[failure+" "+p.Kind] = true
+		f, err := o.shrink(ctx, api, m, cast, psc, p, run, tl, failure, opts)
+		if f != nil {
+			x.Findings = append(x.Findings, f)
+		}
+		if err != nil {
+			return x, err
+		}
+	}
+	return x, nil
+}
+
+// playAgainst plays a perturbed scenario against an unperturbed run
+// already played (Play plays both).
+func playAgainst(ctx context.Context, api client.Client, m Mechanism, sc *scenarios.Scenario, cast Cast, opts Options, base reports.Run, btl *timeline.Timeline) (reports.Run, *timeline.Timeline) {
+	run, tl := play(ctx, api, m, sc, cast, opts)
+	for _, role := range perturbedRoles(sc) {
+		run.Cases = append(run.Cases, converges(sc, role, base, btl.Events(), run, tl.Events()))
+	}
+	return run, tl
+}
+
+// shrink writes a failing point's scenario as a file and shrinks it while
+// the same failure stays (each candidate played with its own unperturbed
+// run: its steps differ).
+func (o ExploreOptions) shrink(ctx context.Context, api client.Client, m Mechanism, cast Cast, sc *scenarios.Scenario, p Point, run reports.Run, tl *timeline.Timeline, failure string, opts func() Options) (*Finding, error) {
+	file, err := scenarios.Encode(sc)
+	if err != nil {
+		return nil, err
+	}
+	f := &Finding{Failure: failure, Drawn: sc, DrawnFile: file, DrawnRun: run, MinimalRun: run, MinimalTL: tl, Point: p.String()}
+	sh := &scenarios.Shrinking{Budget: o.ShrinkRuns, Fails: func(c *scenarios.Scenario) (bool, error) {
+		run, tl := Play(ctx, api, m, c, cast, opts())
+		if o.Ran != nil {
+			o.Ran(c, &p, run, true)
+		}
+		if run.Stopped == reports.StopEnvironment || run.Stopped == reports.StopInterrupted {
+			return false, fmt.Errorf("%s: %s", c.Name, run.Error)
+		}
+		if !failsWith(run, failure) {
+			return false, nil
+		}
+		f.MinimalRun, f.MinimalTL = run, tl
+		return true, nil
+	}}
+	min, minFile, err := sh.Shrink(sc, sc.Name+"-min.yaml")
+	f.ShrinkRuns = sh.Runs
+	if min == nil {
+		return f, err
+	}
+	f.Minimal, f.MinimalFile = min, minFile
+	f.Minimal.Name = sc.Name + "-min"
+	f.Minimal.Description = fmt.Sprintf("Shrunk by opcert perturb in %d runs from %s (%d steps over %s, %s); still fails %s.",
+		sh.Runs, sc.Name, len(sc.Steps), sc.Duration.Duration, p, failure)
+	if f.MinimalFile, err = scenarios.Encode(f.Minimal); err != nil {
+		return f, err
+	}
+	f.MinimalRun.Scenario = f.Minimal.Name
+	return f, err
+}
+
+// withPoint is sc with p's step, under name, as its file reads back; an
+// error when the format refuses it.
+func withPoint(sc *scenarios.Scenario, p Point, name string) (*scenarios.Scenario, error) {
+	c := *sc
+	c.Name, c.Source = name, name+".yaml"
+	c.Description = fmt.Sprintf("%s, perturbed by opcert perturb: %s.", sc.Name, p)
+	i, _ := slices.BinarySearchFunc(sc.Steps, p.Step.Time, func(st scenarios.Step, t time.Duration) int {
+		if st.Time <= t {
+			return -1 // after the steps at its instant: the world first
+		}
+		return 1
+	})
+	c.Steps = slices.Insert(slices.Clone(sc.Steps), i, p.Step)
+	back, _, err := scenarios.Reread(&c, c.Source)
+	return back, err
+}
+
+// points lists every point of the unperturbed run, in PointKinds order,
+// each kind's by time.
+func (o ExploreOptions) points(m Mechanism, sc *scenarios.Scenario, run reports.Run, events []timeline.Event) []Point {
+	roles := o.Roles
+	if len(roles) == 0 {
+		roles = scenarios.RolesOf(sc.Mechanism)
+	}
+	end := sc.Duration.Duration - run.Reaction - run.Tolerance
+	at := func(t time.Time) time.Duration { return t.Sub(runOrigin(run)) }
+	var out []Point
+	for _, role := range roles {
+		writes := 0
+		var told, wrote []time.Duration
+		for _, e := range events {
+			if !e.IsWrite() {
+				continue
+			}
+			if e.Role == role {
+				writes++
+				wrote = append(wrote, at(e.Time))
+			} else {
+				told = append(told, at(e.Time))
+			}
+		}
+		told, wrote = slices.Compact(told), slices.Compact(wrote)
+		for _, kind := range PointKinds {
+			if len(o.Kinds) > 0 && !slices.Contains(o.Kinds, kind) {
+				continue
+			}
+			switch kind {
+			case scenarios.PerturbCrash:
+				for k := 1; k <= writes; k++ {
+					out = append(out, Point{role, kind, scenarios.Step{Perturb: &scenarios.Perturb{Role: role, Crash: &scenarios.Crash{AfterWrites: k}}}})
+				}
+			case PointConflicts, PointErrors:
+				for _, t := range wrote {
+					if t+o.Window > end {
+						continue
+					}
+					e := &scenarios.Errors{On: scenarios.OnWrites, Code: 409, For: scenarios.Duration{Duration: o.Window}}
+					if kind == PointErrors {
+						e.On, e.Code = scenarios.OnAll, 500
+					}
+					out = append(out, Point{role, kind, scenarios.Step{Time: t, Perturb: &scenarios.Perturb{Role: role, APIErrors: e}}})
+				}
+			default:
+				for _, t := range told {
+					if t+o.Window > end {
+						continue
+					}
+					out = append(out, Point{role, kind, scenarios.Step{Time: t, Perturb: o.window(role, kind)}})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// window is a perturb step of a window kind on role.
+func (o ExploreOptions) window(role, kind string) *scenarios.Perturb {
+	w := &scenarios.Window{For: scenarios.Duration{Duration: o.Window}}
+	p := &scenarios.Perturb{Role: role}
+	switch kind {
+	case scenarios.PerturbLostEvents:
+		p.LostEvents = w
+	case scenarios.PerturbLateEvents:
+		w.Delay, p.LateEvents = &scenarios.Duration{Duration: o.Delay}, w
+	case scenarios.PerturbStaleReads:
+		w.Lag, p.StaleReads = &scenarios.Duration{Duration: o.Lag}, w
+	}
+	return p
+}
+
+// pick keeps at most Budget points: evenly spaced over the list (every
+// kind keeps its share), or drawn with Seed.
+func (o ExploreOptions) pick(points []Point) []Point {
+	if o.Budget <= 0 || len(points) <= o.Budget {
+		return points
+	}
+	var idx []int
+	if o.Seed != 0 {
+		idx = rand.New(rand.NewPCG(o.Seed, 0x9e7)).Perm(len(points))[:o.Budget]
+		slices.Sort(idx)
+	} else {
+		for i := range o.Budget {
+			idx = append(idx, i*len(points)/o.Budget)
+		}
+	}
+	out := make([]Point, len(idx))
+	for i, j := range idx {
+		out[i] = points[j]
+	}
+	return out
+}
+
+// Summary says what an exploration played and found, in one line.
+func (x *Exploration) Summary() string {
+	failed := 0
+	for _, r := range x.Runs {
+		if firstFailure(r) != "" {
+			failed++
+		}
+	}
+	var kinds []string
+	for _, f := range x.Findings {
+		kinds = append(kinds, f.Failure+" ("+f.Point+")")
+	}
+	s := fmt.Sprintf("%s: %d of %d points played, %d failed", x.Scenario.Name, x.Played, x.Points, failed)
+	if len(kinds) > 0 {
+		s += ": " + strings.Join(kinds, "; ")
+	}
+	return s
+}

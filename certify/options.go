@@ -57,7 +57,8 @@ type Options struct {
 	// mechanism. "EXPECT" adds the scenarios' own expectations, otherwise
 	// reported as not judged: they hold for any faithful subject, but some
 	// follow steps skipped for a team's reconciler (its operand moves as
-	// its own, not as a setCondition says).
+	// its own, not as a setCondition says). A scenario with perturb steps
+	// is judged by convergence too (CONVERGE), whatever the rules.
 	Rules []string
 	// Flags set the mechanism's flags as `opcert run` takes them, without
 	// the dashes: {"answer-budget": "10s"}.

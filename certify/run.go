@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/opcert/opcert/conformance"
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/scenarios"
 	"github.com/opcert/opcert/sim/timeline"
@@ -65,19 +66,24 @@ func (p *plan) play(ctx context.Context, a *api, sc *scenarios.Scenario) (run re
 
 // keep filters a run's cases to the rules asked for. The EXPECT case stays,
 // as it says which steps did not apply to the team's subject; unless asked
-// for it is not judged, since some expectations follow those steps.
+// for it is not judged, since some expectations follow those steps. A
+// perturbed run's CONVERGE case stays: it is the oracle of the
+// perturbation, and judges the team's role.
 func (p *plan) keep(cases []reports.Case) []reports.Case {
 	var out []reports.Case
 	for _, c := range cases {
 		switch {
 		case c.Rule == "EXPECT" && !p.expect:
 			out = append(out, notJudgedExpect(c))
-		case c.Rule == "EXPECT" || p.judged(c.Rule):
+		case c.Rule == "EXPECT" || c.Rule == converge || p.judged(c.Rule):
 			out = append(out, c)
 		}
 	}
 	return out
 }
+
+// converge is the rule ID of a perturbed run's convergence case.
+var converge = judge.ConvergeCase("").Rule
 
 func (p *plan) judged(id string) bool {
 	for _, r := range p.rules {

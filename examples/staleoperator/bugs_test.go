@@ -2,6 +2,8 @@ package staleoperator_test
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/opcert/opcert/certify"
@@ -12,8 +14,8 @@ import (
 // No built-in scenario tells a planted bug from the operator without one:
 // on every built-in certify plays by default, and on the restart out of
 // phase, each bugged operator gets the verdict the faithful one gets, rule
-// by rule (every STALE rule of the operator role passes), with the same
-// answer times. Only a perturbation finds them (bug-*.yaml, TestPerturbationsFindTheBugs).
+// by rule (no STALE rule of the operator role fails), with the same answer
+// times. Only a perturbation finds them (TestPerturbationsFindTheBugs).
 func TestBugsPassTheBuiltins(t *testing.T) {
 	if testing.Short() {
 		t.Skip("needs the API server")
@@ -57,4 +59,62 @@ func measures(ms []reports.Measure) string {
 		out += fmt.Sprintf("[%s n=%d max=%s]", m.Name, m.Count, m.Max)
 	}
 	return out
+}
+
+// One perturbation finds each planted bug (testdata/bug-NAME.yaml, each
+// its scenario with one perturb step), and the operator without a bug
+// passes all four, every STALE rule and convergence (CONVERGE: where the
+// unperturbed run ends) judged:
+//   - memory: a crash right after the create leaves the ClusterOperator
+//     without conditions for good (CONVERGE);
+//   - edge, stale-cache: a detector restarted right after its challenge
+//     challenges again at once, and the operator is told of its answer and
+//     of the new challenge in one event: neither answers it (STALE-007,
+//     STALE-008);
+//   - conflict: 30s of 409 from the first challenge leave it expecting an
+//     event that never comes: the challenge at 30m is not answered.
+func TestPerturbationsFindTheBugs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("needs the API server")
+	}
+	type found struct{ rule, message string }
+	for _, c := range []struct {
+		bug  string
+		want []found
+	}{
+		{"memory", []found{{"CONVERGE", "ClusterOperator/etcd Available absent (unperturbed True)"}}},
+		{"edge", []found{{"STALE-007", "challenged at +10m0s was never reset"}, {"STALE-008", "challenged at +10m0s was not reset"}}},
+		{"stale-cache", []found{{"STALE-007", "challenged at +10m0s was never reset"}, {"STALE-008", "challenged at +10m0s was not reset"}}},
+		{"conflict", []found{{"STALE-007", "challenged at +30m0s was never reset"}, {"STALE-008", "challenged at +30m0s was not reset"}}},
+	} {
+		file := "testdata/bug-" + c.bug + ".yaml"
+		for _, bug := range []string{c.bug, ""} {
+			rep, err := certify.Run(t.Context(), certify.Options{Mechanism: "stale", Role: "operator", Name: "staleoperator",
+				New: operator(staleoperator.Options{Bug: bug}), Config: server.Config, Files: []string{file}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			run := rep.Runs[0]
+			if run.Error != "" {
+				t.Fatalf("%s, bug %q: %s", file, bug, run.Error)
+			}
+			if !slices.ContainsFunc(run.Cases, func(x reports.Case) bool { return x.Rule == "CONVERGE" }) {
+				t.Fatalf("%s, bug %q: no CONVERGE case: the scenario is not perturbed", file, bug)
+			}
+			if bug == "" {
+				for _, x := range run.Cases {
+					if x.Status == reports.Fail || x.Rule == "CONVERGE" && x.Status != reports.Pass {
+						t.Errorf("%s, no bug: %s %s: %s", file, x.Rule, x.Status, x.Message)
+					}
+				}
+				continue
+			}
+			for _, f := range c.want {
+				i := slices.IndexFunc(run.Cases, func(x reports.Case) bool { return x.Rule == f.rule })
+				if i < 0 || run.Cases[i].Status != reports.Fail || !strings.Contains(run.Cases[i].Message, f.message) {
+					t.Errorf("%s, bug %q: %s not failed with %q: %+v", file, bug, f.rule, f.message, run.Cases)
+				}
+			}
+		}
+	}
 }

@@ -57,8 +57,7 @@ type Options struct {
 	// mechanism. "EXPECT" adds the scenarios' own expectations, otherwise
 	// reported as not judged: they hold for any faithful subject, but some
 	// follow steps skipped for a team's reconciler (its operand moves as
-	// its own, not as a setCondition says). A scenario with perturb steps
-	// is judged by convergence too (CONVERGE), whatever the rules.
+	// its own, not as a setCondition says).
 	Rules []string
 	// Flags set the mechanism's flags as `opcert run` takes them, without
 	// the dashes: {"answer-budget": "10s"}.
@@ -78,7 +77,17 @@ type Options struct {
 	// Progress receives what a newcomer should see while the API server
 	// starts (the first start may build it); nil: nothing.
 	Progress io.Writer
+	// Perturb, if set, explores the perturbations of each scenario (as
+	// opcert perturb does) instead of playing it once: the report holds
+	// the unperturbed run and a run per point played, each judged by the
+	// rules asked for and by convergence (CONVERGE); with Out, each
+	// failure's scenario files are written there too.
+	Perturb *Perturb
 }
+
+// Perturb says which perturbations Run explores (opcert perturb's flags);
+// a zero field takes opcert perturb's default.
+type Perturb = conformance.Perturbing
 
 const defaultMaxCalls = 2000
 

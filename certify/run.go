@@ -33,6 +33,14 @@ func Run(ctx context.Context, opts Options) (*reports.Report, error) {
 	defer a.close()
 	rep := &reports.Report{Tool: "opcert certify", StartedAt: time.Now().UTC(), Environment: a.env}
 	start := time.Now()
+	if p.opts.Perturb != nil {
+		err := p.explore(ctx, a, rep)
+		rep.Wall = time.Since(start)
+		if err == nil && p.opts.Out != "" {
+			err = reports.WriteAll(p.opts.Out, rep)
+		}
+		return rep, err
+	}
 	for i, sc := range p.scs {
 		run, tl := p.play(ctx, a, sc)
 		if p.opts.Out != "" {
@@ -66,24 +74,19 @@ func (p *plan) play(ctx context.Context, a *api, sc *scenarios.Scenario) (run re
 
 // keep filters a run's cases to the rules asked for. The EXPECT case stays,
 // as it says which steps did not apply to the team's subject; unless asked
-// for it is not judged, since some expectations follow those steps. A
-// perturbed run's CONVERGE case stays: it is the oracle of the
-// perturbation, and judges the team's role.
+// for it is not judged, since some expectations follow those steps.
 func (p *plan) keep(cases []reports.Case) []reports.Case {
 	var out []reports.Case
 	for _, c := range cases {
 		switch {
 		case c.Rule == "EXPECT" && !p.expect:
 			out = append(out, notJudgedExpect(c))
-		case c.Rule == "EXPECT" || c.Rule == converge || p.judged(c.Rule):
+		case c.Rule == "EXPECT" || c.Rule == judge.ConvergeRule || p.judged(c.Rule):
 			out = append(out, c)
 		}
 	}
 	return out
 }
-
-// converge is the rule ID of a perturbed run's convergence case.
-var converge = judge.ConvergeCase("").Rule
 
 func (p *plan) judged(id string) bool {
 	for _, r := range p.rules {

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/opcert/opcert/judge"
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/sim/timeline"
 )
@@ -17,6 +18,9 @@ func (p *plan) ids() []string {
 	if p.expect {
 		out = append(out, "EXPECT")
 	}
+	if p.perturbed() {
+		out = append(out, judge.ConvergeRule)
+	}
 	return out
 }
 
@@ -26,6 +30,9 @@ func (p *plan) statement(id string) string {
 		if r.ID == id {
 			return r.ID + ": " + r.Statement
 		}
+	}
+	if id == judge.ConvergeRule {
+		return id + ": " + judge.ConvergeCase("").Statement
 	}
 	return id + ": the scenario's expectations hold"
 }

@@ -74,9 +74,9 @@ func converges(sc *scenarios.Scenario, role string, base reports.Run, baseEvents
 	if scale == 0 {
 		scale = 1
 	}
-	return judge.Convergence{Role: role, Unperturbed: moved, Perturbed: events, Origin: origin,
-		Over: judge.PerturbationsOver(events, origin.Add(scaled(end, scale))),
-		End:  origin.Add(scaled(sc.Duration.Duration, scale)), Bound: run.Reaction + run.Tolerance}.Judge()
+	over, span := judge.Perturbations(events, origin.Add(scaled(end, scale)))
+	return judge.Convergence{Role: role, Unperturbed: moved, Perturbed: events, Origin: origin, Over: over, Span: span,
+		End: origin.Add(scaled(sc.Duration.Duration, scale)), Bound: run.Reaction + run.Tolerance}.Judge()
 }
 
 // runOrigin is a run's time zero: its start in real time, else the epoch.

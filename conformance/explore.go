@@ -46,14 +46,16 @@ const (
 // PointKinds are every kind of point, in the order they are explored.
 var PointKinds = []string{scenarios.PerturbCrash, scenarios.PerturbLostEvents, scenarios.PerturbLateEvents, scenarios.PerturbStaleReads, PointConflicts, PointErrors}
 
-// ExploreOptions says what Explore perturbs, how, and how much.
-type ExploreOptions struct {
-	// Roles are the roles perturbed; none: every role of the scenario's
-	// kind whose calls opcert plays.
+// Perturbing says which perturbations are explored, and how much.
+type Perturbing struct {
+	// Roles are the roles perturbed; none: every role a subject plays
+	// whose calls opcert plays (the mechanism's roles its scenario kind
+	// names), not the world's own (a kubelet, the workload controllers).
 	Roles []string
 	// Kinds are the kinds of point explored (PointKinds); none: all.
 	Kinds []string
-	// Budget bounds the perturbed runs of each scenario and role; when
+	// Budget bounds the perturbed runs of each scenario (every point: 0
+	// to Explore, which WithDefaults reads as DefaultPerturbing's); when
 	// there are more points, Seed picks which (0: evenly spaced).
 	Budget int
 	Seed   uint64
@@ -62,6 +64,37 @@ type ExploreOptions struct {
 	Window, Delay, Lag time.Duration
 	// ShrinkRuns bounds the runs spent shrinking each failure.
 	ShrinkRuns int
+}
+
+// DefaultPerturbing is what opcert perturb explores without flags: a
+// window of a minute (twice the usual reaction bound: long enough to miss
+// a reaction, short beside a scenario), notifications a reaction bound
+// late, reads a little more stale.
+var DefaultPerturbing = Perturbing{Budget: 40, Window: time.Minute, Delay: 20 * time.Second, Lag: 30 * time.Second, ShrinkRuns: 100}
+
+// WithDefaults is p with DefaultPerturbing's value in each zero field.
+func (p Perturbing) WithDefaults() Perturbing {
+	d := DefaultPerturbing
+	for _, f := range []struct {
+		v   *time.Duration
+		def time.Duration
+	}{{&p.Window, d.Window}, {&p.Delay, d.Delay}, {&p.Lag, d.Lag}} {
+		if *f.v == 0 {
+			*f.v = f.def
+		}
+	}
+	if p.Budget == 0 {
+		p.Budget = d.Budget
+	}
+	if p.ShrinkRuns == 0 {
+		p.ShrinkRuns = d.ShrinkRuns
+	}
+	return p
+}
+
+// ExploreOptions says what Explore perturbs, how, and how much.
+type ExploreOptions struct {
+	Perturbing
 	// Dir, Strict and Stem are as for Fuzz.
 	Dir    string
 	Strict bool
@@ -92,8 +125,11 @@ type Exploration struct {
 	// Scenario is the scenario explored, Unperturbed its run as it is.
 	Scenario    *scenarios.Scenario
 	Unperturbed reports.Run
-	// Points are the points found, Played the ones played (Budget).
-	Points, Played int
+	// Points are the points found, Played the ones played (Budget),
+	// Refused the ones played whose scenario could not go on as written
+	// (a role its mechanism cannot restart, a scripted write of the
+	// role refused): no verdict on the subjects.
+	Points, Played, Refused int
 	// Runs are the points' runs, in the order played.
 	Runs []reports.Run
 	// Findings are the failures, the first of each failure and kind, shrunk.
@@ -101,7 +137,7 @@ type Exploration struct {
 }
 
 // Explore plays sc unperturbed with cast, then each perturbation point
-// within the budget, and shrinks the first failure of each failure and
+// within the budget (all of them for a Budget of 0), and shrinks the first failure of each failure and
 // kind of point. It returns an error when the environment or ctx stopped
 // a run.
 func Explore(ctx context.Context, api client.Client, m Mechanism, cast Cast, sc *scenarios.Scenario, o ExploreOptions) (*Exploration, error) {
@@ -133,8 +169,11 @@ func Explore(ctx context.Context, api client.Client, m Mechanism, cast Cast, sc 
 	points := o.points(m, base, brun, btl.Events())
 	x.Points = len(points)
 	points = o.pick(points)
-	failed := map[string]bool{}
+	failed, uncrashable := map[string]bool{}, map[string]bool{}
 	for i, p := range points {
+		if p.Kind == scenarios.PerturbCrash && uncrashable[p.Role] {
+			continue
+		}
 		psc, err := withPoint(base, p, fmt.Sprintf("%s-p%d", sc.Name, i+1))
 		if err != nil {
 			// Its window overlaps one of the scenario's own on the role.
@@ -149,6 +188,14 @@ func Explore(ctx context.Context, api client.Client, m Mechanism, cast Cast, sc 
 			return x, err
 		}
 		x.Runs = append(x.Runs, run)
+		if run.Stopped == reports.StopScenario {
+			// The point cannot be played as written (a role its
+			// mechanism cannot restart, a scripted write of the role
+			// refused): no verdict on the subjects.
+			x.Refused++
+			uncrashable[p.Role] = uncrashable[p.Role] || p.Kind == scenarios.PerturbCrash
+			continue
+		}
 		failure := firstFailure(run)
 		if failure == "" || failed[failure+" "+p.Kind] {
 			continue
@@ -236,7 +283,13 @@ func withPoint(sc *scenarios.Scenario, p Point, name string) (*scenarios.Scenari
 func (o ExploreOptions) points(m Mechanism, sc *scenarios.Scenario, run reports.Run, events []timeline.Event) []Point {
 	roles := o.Roles
 	if len(roles) == 0 {
-		roles = scenarios.RolesOf(sc.Mechanism)
+		// The roles a subject plays whose calls opcert plays: not the
+		// world's own (a kubelet, the workload controllers).
+		for _, r := range m.Roles() {
+			if slices.Contains(scenarios.RolesOf(sc.Mechanism), r.Name) {
+				roles = append(roles, r.Name)
+			}
+		}
 	}
 	end := sc.Duration.Duration - run.Reaction - run.Tolerance
 	at := func(t time.Time) time.Duration { return t.Sub(runOrigin(run)) }
@@ -330,7 +383,7 @@ func (o ExploreOptions) pick(points []Point) []Point {
 func (x *Exploration) Summary() string {
 	failed := 0
 	for _, r := range x.Runs {
-		if firstFailure(r) != "" {
+		if r.Stopped != reports.StopScenario && firstFailure(r) != "" {
 			failed++
 		}
 	}
@@ -339,6 +392,9 @@ func (x *Exploration) Summary() string {
 		kinds = append(kinds, f.Failure+" ("+f.Point+")")
 	}
 	s := fmt.Sprintf("%s: %d of %d points played, %d failed", x.Scenario.Name, x.Played, x.Points, failed)
+	if x.Refused > 0 {
+		s += fmt.Sprintf(", %d could not be played as written", x.Refused)
+	}
 	if len(kinds) > 0 {
 		s += ": " + strings.Join(kinds, "; ")
 	}

@@ -49,10 +49,11 @@ func (s *scene) perturb(ctx context.Context, x *scenarios.Perturb) error {
 		if c.RestartAfter != nil {
 			cr.RestartAfter = s.stage.Scaled(c.RestartAfter.Duration)
 		}
+		s.crashes = true
 		return s.sched.CrashAfter(cr)
 	}
 	if e := x.APIErrors; e != nil {
-		h, err := s.fail(ctx, &scenarios.APIErrors{Role: x.Role, Actor: x.Actor, On: e.On, Code: e.Code, For: e.For})
+		h, err := s.fail(ctx, &scenarios.APIErrors{Role: x.Role, Actor: x.Actor, On: e.On, Code: e.Code, For: e.For}, true)
 		if err == nil {
 			s.errs[x] = h
 		}

@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"time"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"sigs.k8s.io/controller-runtime/pkg/client"
@@ -30,6 +32,8 @@ type scene struct {
 	faults map[*scenarios.APIErrors]*sim.Fault
 	views  map[*scenarios.Perturb]*sim.Perturbed
 	errs   map[*scenarios.Perturb]*sim.Fault
+	// crashes says a perturb step armed a crash.
+	crashes bool
 	// stage is the run's: its restarters, its time scale.
 	stage *Stage
 
@@ -110,10 +114,21 @@ func (s *scene) step(st scenarios.Step) func(context.Context) error {
 			return nil
 		case st.Action == "" && stepFault(ctx, err):
 			return &StepError{Source: s.source, Line: st.Line, At: st.Time, Err: err}
+		case s.perturbing() && st.Action != "" && (apierrors.ReasonForError(err) != metav1.StatusReasonUnknown || errors.Is(err, sim.ErrCrashed)):
+			// An action the world takes as a role (an operator's scripted
+			// write) met the API errors the run injects into that role, or
+			// a perturbation of what it sees (a conflict after a stale
+			// read, a crash): the scenario cannot go on as written, and no
+			// subject is to blame.
+			return &StepError{Source: s.source, Line: st.Line, At: st.Time, Err: err, Cannot: true}
 		}
 		return fmt.Errorf("step at line %d (+%s): %w", st.Line, st.Time, err)
 	}
 }
+
+// perturbing tells whether API errors are injected now (apiErrors steps,
+// perturb steps' apiErrors) or the scenario perturbs a role.
+func (s *scene) perturbing() bool { return len(s.faults)+len(s.errs)+len(s.views) > 0 || s.crashes }
 
 // unhandled is the first step of sc whose action actions cannot carry
 // out (the world was bound to another list of actions than its kind
@@ -133,16 +148,16 @@ func (s *scene) unhandled(actions Actions, sc *scenarios.Scenario) error {
 
 // failCalls starts an apiErrors window.
 func (s *scene) failCalls(ctx context.Context, x *scenarios.APIErrors) error {
-	h, err := s.fail(ctx, x)
+	h, err := s.fail(ctx, x, false)
 	if err == nil {
 		s.faults[x] = h
 	}
 	return err
 }
 
-// fail starts the API fault x says.
-func (s *scene) fail(ctx context.Context, x *scenarios.APIErrors) (*sim.Fault, error) {
-	f := sim.APIFault{Role: x.Role, Actor: x.Actor, Code: x.Code, Calls: sim.Reads | sim.Writes}
+// fail starts the API fault x says, a perturbation's if perturbation.
+func (s *scene) fail(ctx context.Context, x *scenarios.APIErrors, perturbation bool) (*sim.Fault, error) {
+	f := sim.APIFault{Role: x.Role, Actor: x.Actor, Code: x.Code, Calls: sim.Reads | sim.Writes, Perturbation: perturbation}
 	switch x.On {
 	case scenarios.OnReads:
 		f.Calls = sim.Reads

@@ -16,27 +16,38 @@ import (
 // perturbations are over, the objects the role writes conditions to reach
 // the conditions an unperturbed run of the same scenario ends with (their
 // types and statuses: reasons and messages may carry times, a restarted
-// operator's own words), within the reaction bound of the later of the
-// perturbations' end and the unperturbed run's last change, and stay
-// there. It judges what the seeds leave to every operator: whatever it
-// writes, a faithful one ends where it would have ended unperturbed.
+// operator's own words), and stay there. They are owed by the reaction
+// bound after the perturbations are over, or after the unperturbed run's
+// last change moved by the perturbation's span (a timer the perturbation
+// held back, a deadline counted from a write it delayed), whichever is
+// later; a run that ends sooner is not judged, nor one whose role the
+// scenario killed or cut off after the perturbation and ended unlike the
+// unperturbed run: it could not converge. It judges what the seeds leave
+// to every operator: whatever it writes, a faithful one ends where it
+// would have ended unperturbed.
 type Convergence struct {
 	// Role is the perturbed role.
 	Role string
 	// Unperturbed and Perturbed are the two runs' events.
 	Unperturbed, Perturbed []timeline.Event
 	// Over is when the last perturbation was over (a window's end, a
-	// crashed actor's restart), End the runs' end.
+	// crashed actor's restart), End the runs' end; Span is how long the
+	// longest perturbation lasted (Perturbations).
 	Over, End time.Time
+	Span      time.Duration
 	// Bound is the reaction bound the rules judge with.
 	Bound time.Duration
 	// Origin is the runs' time zero, for messages.
 	Origin time.Time
 }
 
+// ConvergeRule is the ID of Convergence's case, which a perturbed run has
+// besides its mechanism's rules and EXPECT.
+const ConvergeRule = "CONVERGE"
+
 // ConvergeCase is the case of Convergence, before it is judged.
 func ConvergeCase(role string) reports.Case {
-	return reports.Case{Rule: "CONVERGE", Section: "perturbation", Role: role,
+	return reports.Case{Rule: ConvergeRule, Section: "perturbation", Role: role,
 		Statement: "after the perturbations, the role's objects reach the unperturbed run's conditions within the reaction bound and stay there"}
 }
 
@@ -98,14 +109,14 @@ func (c Convergence) Judge() reports.Case {
 	}
 	base, pert := settle(c.Unperturbed, objects), settle(c.Perturbed, objects)
 	due := c.Over
-	if base.last.After(due) {
-		due = base.last
+	if moved := base.last.Add(c.Span); moved.After(due) {
+		due = moved
 	}
 	due = due.Add(c.Bound)
 	at := func(t time.Time) string { return "+" + t.Sub(c.Origin).String() }
 	if due.After(c.End) {
 		out.Status = reports.Skip
-		out.Message = fmt.Sprintf("not judged: the run ends at %s, before %s, the reaction bound (%v) after the last perturbation or change", at(c.End), at(due), c.Bound)
+		out.Message = fmt.Sprintf("not judged: the run ends at %s, before %s, the reaction bound (%v) after the perturbations or the unperturbed run's last change moved by their span (%v)", at(c.End), at(due), c.Bound, c.Span)
 		return out
 	}
 	var diffs []string
@@ -119,13 +130,16 @@ func (c Convergence) Judge() reports.Case {
 		}
 	}
 	switch {
+	case len(diffs) > 0 && c.downAfter():
+		out.Status = reports.Skip
+		out.Message = fmt.Sprintf("not judged: the %s's objects end unlike the unperturbed run's (%s), but the scenario stopped the %s after the perturbations: it could not converge", c.Role, strings.Join(diffs, "; "), c.Role)
 	case len(diffs) > 0:
 		out.Status = reports.Fail
 		out.Message = fmt.Sprintf("after the perturbations (over by %s) the %s's objects end unlike the unperturbed run's: %s", at(c.Over), c.Role, strings.Join(diffs, "; "))
 		out.Evidence = append(c.perturbations(), evidence...)
 	case pert.last.After(due):
 		out.Status = reports.Fail
-		out.Message = fmt.Sprintf("the %s's objects reached the unperturbed run's conditions only at %s, after %s (the reaction bound %v after the last perturbation or change)", c.Role, at(pert.last), at(due), c.Bound)
+		out.Message = fmt.Sprintf("the %s's objects reached the unperturbed run's conditions only at %s, after %s (the reaction bound %v after the perturbations or the unperturbed run's last change, moved by their span %v)", c.Role, at(pert.last), at(due), c.Bound, c.Span)
 		for _, e := range pert.lastOf {
 			if e.Time.After(due) {
 				evidence = append(evidence, e)
@@ -175,22 +189,47 @@ func orNone(s string) string {
 	return s
 }
 
-// PerturbationsOver is when a perturbed run's perturbations were over by
-// its events: the last window's clear, or a crashed actor's next start;
-// from, when later (the scenario's last perturbation step).
-func PerturbationsOver(events []timeline.Event, from time.Time) time.Time {
-	over := from
-	crashed := map[string]bool{}
+// downAfter tells whether an actor of the role was down after the
+// perturbations for another reason than one of them (a step killed or
+// hung it).
+func (c Convergence) downAfter() bool {
+	procs, actors := Processes{}, map[string]bool{}
+	for i, e := range c.Perturbed {
+		if e.Object.Kind == timeline.KindProcess {
+			procs.Note(e, i)
+			if e.Role == c.Role {
+				actors[e.Object.Name] = true
+			}
+		}
+	}
+	for a := range actors {
+		if procs.DownDuring(a, c.Over, c.End) {
+			return true
+		}
+	}
+	return false
+}
+
+// Perturbations are when a perturbed run's perturbations were over by its
+// events (the last window's clear, or a crashed actor's next start; from,
+// when later: the scenario's last perturbation step) and how long the
+// longest lasted (a window, a crash to the restart).
+func Perturbations(events []timeline.Event, from time.Time) (over time.Time, span time.Duration) {
+	over = from
+	began := map[string]time.Time{} // by actor: a crash's kill, a window's start
 	for _, e := range events {
 		if e.Object.Kind != timeline.KindProcess {
 			continue
 		}
 		perturbation := strings.HasPrefix(e.Detail, timeline.PerturbationDetail)
+		start, ok := began[e.Object.Name]
 		switch {
-		case perturbation && e.Verb == timeline.VerbKill:
-			crashed[e.Object.Name] = true
-		case crashed[e.Object.Name] && e.Verb == timeline.VerbStart, perturbation && e.Verb == timeline.VerbClear:
-			delete(crashed, e.Object.Name)
+		case perturbation && (e.Verb == timeline.VerbKill || e.Verb == timeline.VerbFault):
+			began[e.Object.Name] = e.Time
+			continue
+		case ok && (e.Verb == timeline.VerbStart || e.Verb == timeline.VerbClear):
+			delete(began, e.Object.Name)
+			span = max(span, e.Time.Sub(start))
 		default:
 			continue
 		}
@@ -198,5 +237,5 @@ func PerturbationsOver(events []timeline.Event, from time.Time) time.Time {
 			over = e.Time
 		}
 	}
-	return over
+	return over, span
 }

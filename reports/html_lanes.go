@@ -3,6 +3,7 @@ package reports
 import (
 	"cmp"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/opcert/opcert/sim/timeline"
@@ -58,6 +59,7 @@ const (
 	barOther   = "other"    // a condition status other than True, False, Unknown
 	markFault  = "fault"    // a process death or hang, an API fault, a failed expectation
 	markStep   = "step"     // a scenario step after the start (an injected fault, a change)
+	markPert   = "perturb"  // a perturbation: a crash, a window of what a role sees (opcert perturb)
 	markCite   = "cite"     // a write a failing rule cites
 	laneHeader = "writes"   // the name of an object's own lane
 	otherGroup = "(others)" // the key of a kind's shared lane
@@ -306,7 +308,7 @@ func (d *drawing) add(e timeline.Event, cited map[string]bool) {
 		}
 	}
 	if class := markOf(e, d.origin); class != "" {
-		if class == markFault {
+		if class == markFault || class == markPert {
 			g.faulted = true
 		}
 		if d.markers < maxMarkers {
@@ -318,12 +320,15 @@ func (d *drawing) add(e timeline.Event, cited map[string]bool) {
 	}
 }
 
-// markOf says whether an event is marked, and how: a process's death or
-// hang, the start of an API fault on its calls and a failed expectation
-// are faults; what the scenario did after the start (the world it builds
-// at the start is no news) is a step.
+// markOf says whether an event is marked, and how: a perturbation's
+// crash or window is one; a process's death or hang, the start of an API
+// fault on its calls and a failed expectation are faults; what the
+// scenario did after the start (the world it builds at the start is no
+// news) is a step.
 func markOf(e timeline.Event, origin time.Time) string {
 	switch {
+	case e.Object.Kind == timeline.KindProcess && strings.HasPrefix(e.Detail, timeline.PerturbationDetail) && e.Verb != timeline.VerbClear:
+		return markPert
 	case e.Object.Kind == timeline.KindProcess && e.Object.Group == "" && (e.Verb == timeline.VerbKill || e.Verb == timeline.VerbHang || e.Verb == timeline.VerbFault):
 		return markFault
 	case e.Verb == timeline.VerbExpect && e.Failed:

@@ -45,7 +45,7 @@ func (p *page) timeline(i int, d *drawing, err error) {
 	p.f("<button type=\"button\" data-pan=\"-0.5\" aria-label=\"earlier\">←</button><button type=\"button\" data-pan=\"0.5\" aria-label=\"later\">→</button>")
 	p.f(" <span class=\"legend\"><i class=\"b-True\"></i>True <i class=\"b-False\"></i>False <i class=\"b-Unknown\"></i>Unknown " +
 		"<i class=\"b-exists\"></i>exists/runs <i class=\"b-down\"></i>not running <i class=\"b-hung\"></i>hung <i class=\"b-failed\"></i>probe failed " +
-		"<i class=\"b-mixed\"></i>too fast to draw <i class=\"m-fault\"></i>death, hang, failed expectation <i class=\"m-step\"></i>scenario step " +
+		"<i class=\"b-mixed\"></i>too fast to draw <i class=\"m-fault\"></i>death, hang, failed expectation <i class=\"m-step\"></i>scenario step <i class=\"m-perturb\"></i>perturbation " +
 		"<i class=\"m-cite\"></i>cited by a failure</span></div>\n")
 	p.axis(d.span, scale)
 	if err != nil {

@@ -73,6 +73,9 @@ type APIFault struct {
 	// RetryAfter is the delay a 429 or 504 asks the client to wait
 	// (Retry-After, whole seconds; 0: none).
 	RetryAfter time.Duration
+	// Perturbation says a perturbation injects it (perturb.go): its
+	// events' Details say so.
+	Perturbation bool
 }
 
 // check refuses a fault that could not be told from a mistake.
@@ -106,6 +109,9 @@ var reasons = map[int]string{409: "Conflict", 429: "TooManyRequests", 500: "Inte
 // String says what the fault does, for the timeline's Detail.
 func (f APIFault) String() string {
 	s := f.Calls.String()
+	if f.Perturbation {
+		s = timeline.PerturbationDetail + s
+	}
 	if len(f.Kinds) > 0 {
 		kinds := make([]string, len(f.Kinds))
 		for i, gk := range f.Kinds {

@@ -9,8 +9,6 @@ import (
 	"slices"
 	"time"
 
-	"sigs.k8s.io/controller-runtime/pkg/reconcile"
-
 	"github.com/opcert/opcert/sim/timeline"
 )
 
@@ -85,10 +83,10 @@ func (v View) late() time.Duration { return max(v.Delay, v.Lag) }
 // Perturbed is a view window in force, from Perturb until Unperturb.
 type Perturbed struct {
 	View
-	// told are the actors given a fault event; held the requests each
-	// lost (both under the scheduler's mu).
+	// told are the actors given a fault event; held the writes each was
+	// not told of (both under the scheduler's mu).
 	told map[string]string
-	held map[string][]reconcile.Request
+	held map[string][]written
 }
 
 func (p *Perturbed) reaches(role, actor string) bool {
@@ -108,7 +106,7 @@ func (s *Scheduler) Perturb(ctx context.Context, v View) (*Perturbed, error) {
 		s.mu.Unlock()
 		return nil, fmt.Errorf("no actor %q of role %s has started; actors of the role so far: %s", v.Actor, v.Role, s.startedOf(v.Role))
 	}
-	p := &Perturbed{View: v, told: map[string]string{}, held: map[string][]reconcile.Request{}}
+	p := &Perturbed{View: v, told: map[string]string{}, held: map[string][]written{}}
 	s.views = append(s.views, p)
 	var reached []string
 	for name, st := range s.actors {
@@ -129,7 +127,8 @@ func (s *Scheduler) Perturb(ctx context.Context, v View) (*Perturbed, error) {
 }
 
 // Unperturb ends a view window: the actors see as before, and one whose
-// wake-ups were lost is woken once for each request it lost.
+// notifications were lost is told once of each object they were about,
+// as it is now (an informer's relist: the states in between are gone).
 func (s *Scheduler) Unperturb(ctx context.Context, p *Perturbed) error {
 	s.mu.Lock()
 	i := slices.Index(s.views, p)
@@ -138,22 +137,39 @@ func (s *Scheduler) Unperturb(ctx context.Context, p *Perturbed) error {
 		return errors.New("the perturbation is not in force")
 	}
 	s.views = slices.Delete(s.views, i, i+1)
-	for name, reqs := range p.held {
-		if _, running := s.actors[name]; !running {
-			continue // dead since: a start lists anew
-		}
-		slices.SortFunc(reqs, compareRequests)
-		for _, r := range slices.Compact(reqs) {
-			s.enqueueLocked(name, r, s.clock.Now())
-		}
-	}
-	told := p.told
+	told, held := p.told, p.held
 	p.told, p.held = nil, nil
 	s.mu.Unlock()
+	for _, name := range slices.Sorted(maps.Keys(held)) {
+		s.relist(ctx, name, held[name])
+	}
 	for _, name := range slices.Sorted(maps.Keys(told)) {
 		s.processEvent(ctx, name, told[name], timeline.VerbClear, p.String())
 	}
 	return nil
+}
+
+// relist tells a running actor once of each object of the writes it lost,
+// in the order first written, as the object is now (as it was last, if it
+// is gone).
+func (s *Scheduler) relist(ctx context.Context, name string, lost []written) {
+	s.mu.Lock()
+	st, running := s.actors[name]
+	s.mu.Unlock()
+	if !running {
+		return // dead since: its start lists anew
+	}
+	seen := map[storeKey]bool{}
+	for _, w := range lost {
+		if seen[w.storeKey] {
+			continue
+		}
+		seen[w.storeKey] = true
+		if now := s.store.peek(w.storeKey); now != nil {
+			w.obj = now
+		}
+		s.tell(ctx, st, w)
+	}
 }
 
 // viewOf is the window that perturbs what an actor of role sees, or nil
@@ -177,35 +193,28 @@ func (s *Scheduler) lagOf(role, actor string) time.Duration {
 	return 0
 }
 
-// wakeLocked queues the requests a write asks of a watcher, as its view
-// lets it see them (under mu).
-func (s *Scheduler) wakeLocked(st *actorState, reqs []reconcile.Request) {
-	now := s.clock.Now()
+// held tells whether a view perturbation holds back the news of a write
+// from a watcher: it keeps a lost one until the window's end, and tells a
+// late one later. The watcher learns what the write asks of it (its Map
+// runs) when it is told, as an informer's handlers run when its event is
+// delivered.
+func (s *Scheduler) held(st *actorState, w written) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	p := s.viewOf(st.Role, st.Name)
 	switch {
 	case p == nil:
-		for _, r := range reqs {
-			s.enqueueLocked(st.Name, r, now)
-		}
+		return false
 	case p.Lose:
-		p.held[st.Name] = append(p.held[st.Name], reqs...)
-	default:
-		// Told later, not asked now for later: a wake-up due later would
-		// merge with one due earlier, which a work queue does only while
-		// the earlier is still waiting.
-		name, reqs := st.Name, slices.Clone(reqs)
-		s.seq++
-		heap.Push(&s.queue, &item{at: now.Add(p.late()), seq: s.seq, actor: timeline.RoleScenario, fn: func(context.Context) error {
-			s.mu.Lock()
-			defer s.mu.Unlock()
-			if s.actors[name] == st && !st.partitioned {
-				for _, r := range reqs {
-					s.enqueueLocked(name, r, s.clock.Now())
-				}
-			}
-			return nil
-		}})
+		p.held[st.Name] = append(p.held[st.Name], w)
+		return true
 	}
+	s.seq++
+	heap.Push(&s.queue, &item{at: s.clock.Now().Add(p.late()), seq: s.seq, actor: timeline.RoleScenario, fn: func(ctx context.Context) error {
+		s.tell(ctx, st, w)
+		return nil
+	}})
+	return true
 }
 
 // Crash arms a crash: the actor of Role (or Actor alone) that makes the

@@ -411,16 +411,26 @@ func (s *Scheduler) notify(ctx context.Context, writes []written) {
 	slices.SortFunc(watchers, func(a, b *actorState) int { return strings.Compare(a.Name, b.Name) })
 	for _, w := range writes {
 		for _, st := range watchers {
-			reqs := st.requests(ctx, w)
-			if len(reqs) == 0 {
-				continue
+			if s.held(st, w) {
+				continue // a perturbation tells it later, or never (perturb.go)
 			}
-			s.mu.Lock()
-			// A Map may have killed or cut off the actor (or one before it).
-			if s.actors[st.Name] == st && !st.partitioned {
-				s.wakeLocked(st, reqs)
-			}
-			s.mu.Unlock()
+			s.tell(ctx, st, w)
+		}
+	}
+}
+
+// tell wakes a watcher for the requests one write asks of it.
+func (s *Scheduler) tell(ctx context.Context, st *actorState, w written) {
+	reqs := st.requests(ctx, w)
+	if len(reqs) == 0 {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	// A Map may have killed or cut off the actor (or one before it).
+	if s.actors[st.Name] == st && !st.partitioned {
+		for _, r := range reqs {
+			s.enqueueLocked(st.Name, r, s.clock.Now())
 		}
 	}
 }

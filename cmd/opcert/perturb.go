@@ -46,7 +46,8 @@ func newPerturb() *cobra.Command {
 Each scenario (FILEs, --scenario names, --mechanism's built-ins, or every
 built-in) is played once as it is; its timeline gives the points at which a
 perturbation can change what a role sees, for each role perturbed (--role;
-default every role whose calls opcert plays):
+default every role a subject plays whose calls opcert plays, not the world's
+own such as a kubelet):
 
   crash       the writer of the role's k-th write is killed right after it
               (between two writes of one reconcile, or after the last) and
@@ -68,7 +69,7 @@ conditions the unperturbed run ends with, within the reaction bound, and
 stay there. What the scenario expects (EXPECT) is not owed after a
 perturbation: its expectations were written for the unperturbed world.
 
-At most --budget points are played per scenario and role: evenly spaced
+At most --budget points are played per scenario: evenly spaced
 over the points found, or drawn with --seed. The first failure of each rule
 and kind of point is written as a scenario file that replays it (with
 'opcert run FILE', which plays it unperturbed too, to judge convergence) and
@@ -98,14 +99,15 @@ disk), 128+n stopped by signal n (the report directory left as it was).`,
 	f.StringVarP(&o.out, "out", "o", "opcert-perturb", "report directory (replaced when the exploration ends)")
 	f.StringArrayVar(&o.scenarios, "scenario", nil, "perturb only this built-in scenario (repeatable)")
 	f.StringArrayVar(&o.only, "mechanism", nil, "perturb only this mechanism's built-in scenarios (repeatable)")
-	f.StringArrayVar(&o.roles, "role", nil, "perturb only this role (repeatable; default: every role whose calls opcert plays)")
+	f.StringArrayVar(&o.roles, "role", nil, "perturb only this role (repeatable; default: every role a subject plays whose calls opcert plays)")
 	f.StringArrayVar(&o.kinds, "kind", nil, "explore only this kind of point (repeatable): "+strings.Join(conformance.PointKinds, ", "))
-	f.IntVar(&o.budget, "budget", 40, "at most this many points per scenario and role (0: every point)")
+	d := conformance.DefaultPerturbing
+	f.IntVar(&o.budget, "budget", d.Budget, "at most this many points per scenario (0: every point)")
 	f.Uint64Var(&o.seed, "seed", 0, "draw the points played with this seed when there are more than --budget (0: evenly spaced)")
-	f.DurationVar(&o.window, "window", time.Minute, "how long a window of lost, late or stale notifications, or of API errors, lasts")
-	f.DurationVar(&o.delay, "delay", 20*time.Second, "how late a lateEvents window's notifications come")
-	f.DurationVar(&o.lag, "lag", 30*time.Second, "how old what a staleReads window's reads answer is")
-	f.IntVar(&o.shrinkRuns, "shrink-runs", 100, "at most this many runs to shrink each failure (0: do not shrink)")
+	f.DurationVar(&o.window, "window", d.Window, "how long a window of lost, late or stale notifications, or of API errors, lasts")
+	f.DurationVar(&o.delay, "delay", d.Delay, "how late a lateEvents window's notifications come")
+	f.DurationVar(&o.lag, "lag", d.Lag, "how old what a staleReads window's reads answer is")
+	f.IntVar(&o.shrinkRuns, "shrink-runs", d.ShrinkRuns, "at most this many runs to shrink each failure (0: do not shrink)")
 	f.StringArrayVarP(&o.subjects, "subject", "s", nil, "fill a role with a subject, as role=subject (repeatable)")
 	f.IntVar(&o.apiPort, "api-port", 0, "port for the API server (0: any free port)")
 	f.BoolVar(&o.strict, "strict", false, "count the warnings of convention rules (how messages read) as failures")
@@ -200,8 +202,9 @@ func (o *perturbOptions) run(cmd *cobra.Command, files []string) error {
 	for i, t := range targets {
 		fmt.Fprintf(stderr, "[%d/%d] %s: the unperturbed run, then its points\n", i+1, len(targets), t.sc.Name)
 		x, err := conformance.Explore(ctx, w.Client, t.m, t.cast, t.sc, conformance.ExploreOptions{
-			Roles: o.roles, Kinds: o.kinds, Budget: o.budget, Seed: o.seed, Window: o.window, Delay: o.delay, Lag: o.lag,
-			ShrinkRuns: o.shrinkRuns, Dir: w.Dir(), Strict: o.strict, Stem: fmt.Sprintf("p%d", i),
+			Perturbing: conformance.Perturbing{Roles: o.roles, Kinds: o.kinds, Budget: o.budget, Seed: o.seed,
+				Window: o.window, Delay: o.delay, Lag: o.lag, ShrinkRuns: o.shrinkRuns},
+			Dir: w.Dir(), Strict: o.strict, Stem: fmt.Sprintf("p%d", i),
 			Ran: func(sc *scenarios.Scenario, p *conformance.Point, run reports.Run, shrink bool) {
 				switch {
 				case shrink:
@@ -209,6 +212,9 @@ func (o *perturbOptions) run(cmd *cobra.Command, files []string) error {
 				case p == nil:
 					rep.Runs = append(rep.Runs, run)
 					fmt.Fprintf(stderr, "  unperturbed: %s\n", verdictOf(run))
+				case run.Stopped == reports.StopScenario:
+					// Not a verdict: the summary counts it.
+					fmt.Fprintf(stderr, "  %s: %s cannot be played as written: %s\n", sc.Name, p, firstLine(run.Error))
 				default:
 					played++
 					rep.Runs = append(rep.Runs, run)

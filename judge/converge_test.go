@@ -1,0 +1,64 @@
+package judge
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/opcert/opcert/reports"
+	"github.com/opcert/opcert/sim/timeline"
+)
+
+// write is a status write by actor of role at +d leaving cond at status.
+func write(d time.Duration, role, object, cond, status string) timeline.Event {
+	c := &timeline.Condition{Type: cond, Status: status, Reason: "R", Message: "m " + d.String()}
+	return timeline.Event{Time: timeline.Epoch.Add(d), Actor: role, Role: role, Verb: timeline.VerbUpdateStatus,
+		Object: timeline.ObjectRef{Kind: "ClusterOperator", Name: object}, Conditions: []timeline.ConditionChange{{Type: cond, After: c}}}
+}
+
+func TestConvergence(t *testing.T) {
+	m := time.Minute
+	base := []timeline.Event{write(0, "operator", "etcd", "Available", "True"), write(10*m, "operator", "etcd", "Degraded", "False")}
+	crash := timeline.Event{Time: timeline.Epoch.Add(5 * m), Actor: "operator", Role: "operator", Verb: timeline.VerbKill,
+		Object: timeline.ObjectRef{Kind: timeline.KindProcess, Name: "operator"}, Detail: timeline.PerturbationDetail + "crash after write 1"}
+	restart := timeline.Event{Time: timeline.Epoch.Add(6 * m), Actor: "operator", Role: "operator", Verb: timeline.VerbStart,
+		Object: timeline.ObjectRef{Kind: timeline.KindProcess, Name: "operator"}}
+	for _, tc := range []struct {
+		name      string
+		perturbed []timeline.Event
+		end       time.Duration
+		status    reports.Status
+		message   string
+	}{
+		{"same end, other words and times", []timeline.Event{write(0, "operator", "etcd", "Available", "True"), crash, restart,
+			write(6*m, "operator", "etcd", "Available", "True"), write(11*m, "operator", "etcd", "Degraded", "False")}, 30 * m,
+			reports.Pass, "1 object(s) of the operator reached the unperturbed run's conditions by +30m0s and stayed"},
+		{"never wrote Degraded", []timeline.Event{write(0, "operator", "etcd", "Available", "True"), crash, restart}, 30 * m,
+			reports.Fail, "ClusterOperator/etcd Degraded absent (unperturbed False)"},
+		{"ends unlike", []timeline.Event{write(0, "operator", "etcd", "Available", "True"), crash, restart,
+			write(10*m, "operator", "etcd", "Degraded", "True")}, 30 * m, reports.Fail, "Degraded True (unperturbed False)"},
+		{"reaches it late", []timeline.Event{write(0, "operator", "etcd", "Available", "True"), crash, restart,
+			write(25*m, "operator", "etcd", "Degraded", "False")}, 30 * m, reports.Fail, "reached the unperturbed run's conditions only at +25m0s, after +12m0s"},
+		{"ends too soon to judge", []timeline.Event{write(0, "operator", "etcd", "Available", "True"), crash, restart}, 10*m + 30*time.Second,
+			reports.Skip, "not judged: the run ends at +10m30s, before +12m0s"},
+		{"wrote nothing", nil, 30 * m, reports.Fail, "Available absent (unperturbed True)"},
+		{"a step killed it after", []timeline.Event{write(0, "operator", "etcd", "Available", "True"), crash, restart,
+			{Time: timeline.Epoch.Add(8 * m), Actor: "operator", Role: "operator", Verb: timeline.VerbKill, Object: crash.Object}}, 30 * m,
+			reports.Skip, "but the scenario stopped the operator after the perturbations: it could not converge"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			over, span := Perturbations(tc.perturbed, timeline.Epoch)
+			c := Convergence{Role: "operator", Unperturbed: base, Perturbed: tc.perturbed, Origin: timeline.Epoch,
+				Over: over, Span: span, End: timeline.Epoch.Add(tc.end), Bound: m}.Judge()
+			if c.Status != tc.status || !strings.Contains(c.Message, tc.message) {
+				t.Errorf("%s: %s, want %s containing %q", c.Status, c.Message, tc.status, tc.message)
+			}
+			if c.Status == reports.Fail && len(tc.perturbed) > 0 && (len(c.Evidence) == 0 || c.Evidence[0].Verb != timeline.VerbKill) {
+				t.Errorf("evidence %v, want the crash first", c.Evidence)
+			}
+		})
+	}
+	if over, span := Perturbations([]timeline.Event{crash, restart}, timeline.Epoch); !over.Equal(timeline.Epoch.Add(6*m)) || span != m {
+		t.Errorf("Perturbations = %v %v, want the restart at +6m, a span of 1m", over, span)
+	}
+}

@@ -2,6 +2,7 @@ package staleoperator_test
 
 import (
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -115,6 +116,56 @@ func TestPerturbationsFindTheBugs(t *testing.T) {
 					t.Errorf("%s, bug %q: %s not failed with %q: %+v", file, bug, f.rule, f.message, run.Cases)
 				}
 			}
+		}
+	}
+}
+
+// Exploring a built-in's perturbations, as opcert perturb does, finds each
+// planted bug with no scenario written for it, and the scenario file it
+// writes for the failure replays it; the operator without a bug fails at
+// none of the points. The crashes (of the operator and of the detector)
+// and the conflicts of stale-healthy-answer are enough: 25 points.
+func TestExplorationFindsTheBugs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("needs the API server")
+	}
+	explore := func(bug, out string) map[string]int {
+		rep, err := certify.Run(t.Context(), certify.Options{Mechanism: "stale", Role: "operator", Name: "staleoperator",
+			New: operator(staleoperator.Options{Bug: bug}), Config: server.Config, Scenarios: []string{"stale-healthy-answer"},
+			Perturb: &certify.Perturb{Kinds: []string{"crash", "conflicts"}, ShrinkRuns: 1}, Out: out})
+		if err != nil {
+			t.Fatal(err)
+		}
+		failed := map[string]int{}
+		for _, run := range rep.Runs {
+			for _, c := range run.Cases {
+				if c.Status == reports.Fail {
+					failed[c.Rule]++
+				}
+			}
+		}
+		return failed
+	}
+	if failed := explore("", t.TempDir()); len(failed) > 0 {
+		t.Errorf("no bug: failed %v", failed)
+	}
+	for _, c := range []struct{ bug, rule string }{{"memory", "CONVERGE"}, {"edge", "STALE-007"}, {"stale-cache", "STALE-007"}, {"conflict", "STALE-007"}} {
+		out := t.TempDir()
+		if failed := explore(c.bug, out); failed[c.rule] == 0 {
+			t.Errorf("bug %q: %s failed at no point (%v)", c.bug, c.rule, failed)
+			continue
+		}
+		files, err := filepath.Glob(filepath.Join(out, "*.yaml"))
+		if err != nil || len(files) == 0 {
+			t.Fatalf("bug %q: no scenario file written for its failures (%v)", c.bug, err)
+		}
+		rep, err := certify.Run(t.Context(), certify.Options{Mechanism: "stale", Role: "operator", Name: "staleoperator",
+			New: operator(staleoperator.Options{Bug: c.bug}), Config: server.Config, Files: files[:1]})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !rep.Failed() {
+			t.Errorf("bug %q: %s does not replay a failure", c.bug, filepath.Base(files[0]))
 		}
 	}
 }

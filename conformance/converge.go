@@ -15,13 +15,13 @@ import (
 )
 
 // playPerturbed plays a scenario with perturb steps: first without them,
-// under a prefix of its own, then with them; the perturbed run is judged
+// under basePrefix, then with them; the perturbed run is judged
 // by the rules and, for each perturbed role, by convergence to where the
 // unperturbed run ended (judge.Convergence). Its report entry is the
 // perturbed run's, its wall time both runs'.
-func playPerturbed(ctx context.Context, api client.Client, m Mechanism, sc *scenarios.Scenario, cast Cast, opts Options) (reports.Run, *timeline.Timeline) {
+func playPerturbed(ctx context.Context, api client.Client, m Mechanism, sc *scenarios.Scenario, cast Cast, opts Options, basePrefix string) (reports.Run, *timeline.Timeline) {
 	bopts := opts
-	bopts.Prefix, bopts.Progress = unperturbedPrefix(opts.Prefix), nil
+	bopts.Prefix, bopts.Progress = basePrefix, nil
 	base, btl := play(ctx, api, m, sc.Unperturbed(), cast, bopts)
 	run, tl := playAgainst(ctx, api, m, sc, cast, opts, base, btl)
 	run.Wall += base.Wall
@@ -29,7 +29,8 @@ func playPerturbed(ctx context.Context, api client.Client, m Mechanism, sc *scen
 }
 
 // unperturbedPrefix keeps the unperturbed run's objects apart from the
-// perturbed run's on one API server: "r01-" becomes "r01u-".
+// perturbed run's on one API server: "r01-" becomes "r01u-" (Play's
+// callers number their runs in prefixes that never end so).
 func unperturbedPrefix(prefix string) string {
 	return strings.TrimSuffix(prefix, "-") + "u-"
 }

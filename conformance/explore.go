@@ -174,7 +174,7 @@ func Explore(ctx context.Context, api client.Client, m Mechanism, cast Cast, sc 
 		if p.Kind == scenarios.PerturbCrash && uncrashable[p.Role] {
 			continue
 		}
-		psc, err := withPoint(base, p, fmt.Sprintf("%s-p%d", sc.Name, i+1))
+		psc, err := withPoint(base, p, pointName(sc.Name, stem, i+1))
 		if err != nil {
 			// Its window overlaps one of the scenario's own on the role.
 			continue
@@ -232,7 +232,8 @@ func (o ExploreOptions) shrink(ctx context.Context, api client.Client, m Mechani
 	}
 	f := &Finding{Failure: failure, Drawn: sc, DrawnFile: file, DrawnRun: run, MinimalRun: run, MinimalTL: tl, Point: p.String()}
 	sh := &scenarios.Shrinking{Budget: o.ShrinkRuns, Fails: func(c *scenarios.Scenario) (bool, error) {
-		run, tl := Play(ctx, api, m, c, cast, opts())
+		po := opts()
+		run, tl := playPerturbed(ctx, api, m, c, cast, po, opts().Prefix)
 		if o.Ran != nil {
 			o.Ran(c, &p, run, true)
 		}
@@ -259,6 +260,13 @@ func (o ExploreOptions) shrink(ctx context.Context, api client.Client, m Mechani
 	}
 	f.MinimalRun.Scenario = f.Minimal.Name
 	return f, err
+}
+
+// pointName names a point's scenario: the scenario's name, cut to keep
+// within the format's limit, the stem and the point's number.
+func pointName(scenario, stem string, n int) string {
+	suffix := fmt.Sprintf("-%s-%d", stem, n)
+	return strings.TrimRight(scenario[:min(len(scenario), scenarios.MaxNameLength-len(suffix))], "-") + suffix
 }
 
 // withPoint is sc with p's step, under name, as its file reads back; an

@@ -58,7 +58,7 @@ func Play(ctx context.Context, api client.Client, m Mechanism, sc *scenarios.Sce
 	if !sc.Perturbed() {
 		return play(ctx, api, m, sc, cast, opts)
 	}
-	return playPerturbed(ctx, api, m, sc, cast, opts)
+	return playPerturbed(ctx, api, m, sc, cast, opts, unperturbedPrefix(opts.Prefix))
 }
 
 func play(ctx context.Context, api client.Client, m Mechanism, sc *scenarios.Scenario, cast Cast, opts Options) (run reports.Run, tl *timeline.Timeline) {

@@ -109,14 +109,14 @@ func (c Convergence) Judge() reports.Case {
 	}
 	base, pert := settle(c.Unperturbed, objects), settle(c.Perturbed, objects)
 	due := c.Over
-	if moved := base.last.Add(c.Span); moved.After(due) {
+	if moved := base.last.Add(c.Span + c.Bound); moved.After(due) {
 		due = moved
 	}
 	due = due.Add(c.Bound)
 	at := func(t time.Time) string { return "+" + t.Sub(c.Origin).String() }
 	if due.After(c.End) {
 		out.Status = reports.Skip
-		out.Message = fmt.Sprintf("not judged: the run ends at %s, before %s, the reaction bound (%v) after the perturbations or the unperturbed run's last change moved by their span (%v)", at(c.End), at(due), c.Bound, c.Span)
+		out.Message = fmt.Sprintf("not judged: the run ends at %s, before %s, the reaction bound (%v) after the perturbations, or after the unperturbed run's last change moved by their span (%v) and one reaction", at(c.End), at(due), c.Bound, c.Span)
 		return out
 	}
 	var diffs []string
@@ -139,7 +139,7 @@ func (c Convergence) Judge() reports.Case {
 		out.Evidence = append(c.perturbations(), evidence...)
 	case pert.last.After(due):
 		out.Status = reports.Fail
-		out.Message = fmt.Sprintf("the %s's objects reached the unperturbed run's conditions only at %s, after %s (the reaction bound %v after the perturbations or the unperturbed run's last change, moved by their span %v)", c.Role, at(pert.last), at(due), c.Bound, c.Span)
+		out.Message = fmt.Sprintf("the %s's objects reached the unperturbed run's conditions only at %s, after %s (the reaction bound %v after the perturbations, or after the unperturbed run's last change moved by their span %v and one reaction)", c.Role, at(pert.last), at(due), c.Bound, c.Span)
 		for _, e := range pert.lastOf {
 			if e.Time.After(due) {
 				evidence = append(evidence, e)

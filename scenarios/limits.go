@@ -18,9 +18,9 @@ const (
 	// is under 2 KiB.
 	maxFileBytes = 1 << 20
 
-	// maxScenarioName keeps report file names (timelines/NN-<name>.jsonl)
+	// MaxNameLength, a scenario name's, keeps report file names (timelines/NN-<name>.jsonl)
 	// and JUnit test names short.
-	maxScenarioName = 40
+	MaxNameLength = 40
 
 	// RunPrefixRoom is what a run may prepend to every object name it sends
 	// to the API server: "r01-" today (4 bytes), with room to grow. A kind

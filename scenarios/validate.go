@@ -94,7 +94,7 @@ func (c *Check) Status(p, status string, required bool) {
 // validate checks s and resolves Step.Time. lines maps field paths to lines.
 func validate(s *Scenario, kind *Kind, lines map[string]int, actions map[string][]string) error {
 	c := &Check{s: s, kind: kind, lines: lines, actions: actions}
-	c.Label("name", s.Name, maxScenarioName)
+	c.Label("name", s.Name, MaxNameLength)
 	switch d := s.Duration.Duration; {
 	case d == 0:
 		c.Errorf("duration", `required: how much virtual time the run covers, like "1h"`)

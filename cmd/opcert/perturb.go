@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -30,6 +31,8 @@ type perturbOptions struct {
 	delay      time.Duration
 	lag        time.Duration
 	shrinkRuns int
+	maxCalls   int
+	faithful   bool
 	subjects   []string
 	apiPort    int
 	strict     bool
@@ -79,7 +82,10 @@ beside it.
 
 Perturbations are made in virtual time: each role is filled by the
 reference unless --subject says otherwise, with opcert's subjects or a
-team's reconciler (library mode: certify). A role that cannot be restarted
+team's reconciler (library mode: certify). With --faithful each scenario is
+explored again with each faithful variant in its role: a faithful operator
+survives every perturbation, so any failure there is a false alarm of the
+rules or of convergence (make perturb, in CI). A role that cannot be restarted
 by its mechanism is not crashed (the point's run says why).
 
 --out gets the report of every run (junit.xml, report.json, report.md,
@@ -108,6 +114,8 @@ disk), 128+n stopped by signal n (the report directory left as it was).`,
 	f.DurationVar(&o.delay, "delay", d.Delay, "how late a lateEvents window's notifications come")
 	f.DurationVar(&o.lag, "lag", d.Lag, "how old what a staleReads window's reads answer is")
 	f.IntVar(&o.shrinkRuns, "shrink-runs", d.ShrinkRuns, "at most this many runs to shrink each failure (0: do not shrink)")
+	f.IntVar(&o.maxCalls, "max-calls", 0, "leave out the scenarios whose unperturbed run is estimated at more API calls than this (0: none left out), as each point costs one such run")
+	f.BoolVar(&o.faithful, "faithful", false, "explore each scenario with every faithful variant in its role too (opcert subjects: kind faithful), the other roles as --subject says")
 	f.StringArrayVarP(&o.subjects, "subject", "s", nil, "fill a role with a subject, as role=subject (repeatable)")
 	f.IntVar(&o.apiPort, "api-port", 0, "port for the API server (0: any free port)")
 	f.BoolVar(&o.strict, "strict", false, "count the warnings of convention rules (how messages read) as failures")
@@ -132,6 +140,8 @@ func (o *perturbOptions) check() error {
 		return fmt.Errorf("--lag %s is out of range: give more than 0, at most 24h", o.lag)
 	case o.shrinkRuns < 0:
 		return fmt.Errorf("--shrink-runs %d is negative: give 0 (do not shrink) or more", o.shrinkRuns)
+	case o.maxCalls < 0:
+		return fmt.Errorf("--max-calls %d is negative: give 0 (leave none out) or more", o.maxCalls)
 	}
 	return checkPort(o.apiPort)
 }
@@ -179,7 +189,22 @@ func (o *perturbOptions) run(cmd *cobra.Command, files []string) error {
 				return fmt.Errorf("--role %q: %s has no such role whose calls opcert plays; give one of %s", r, m.Name(), strings.Join(scenarios.RolesOf(m.Name()), ", "))
 			}
 		}
+		if e, ok := m.(conformance.Estimating); ok && o.maxCalls > 0 && e.Estimate(sc) > o.maxCalls {
+			fmt.Fprintf(stderr, "opcert: %s left out: about %d API calls a run, over --max-calls %d\n", sc.Name, e.Estimate(sc), o.maxCalls)
+			continue
+		}
 		targets = append(targets, target{sc, m, cast})
+		if !o.faithful {
+			continue
+		}
+		for _, r := range m.Roles() {
+			for _, s := range r.Subjects {
+				if s.Faithful {
+					targets = append(targets, target{sc, m, maps.Clone(cast)})
+					targets[len(targets)-1].cast[r.Name] = s
+				}
+			}
+		}
 	}
 	staging, err := stagingDir(o.out)
 	if err != nil {
@@ -200,7 +225,7 @@ func (o *perturbOptions) run(cmd *cobra.Command, files []string) error {
 	var lines []string
 	played := 0
 	for i, t := range targets {
-		fmt.Fprintf(stderr, "[%d/%d] %s: the unperturbed run, then its points\n", i+1, len(targets), t.sc.Name)
+		fmt.Fprintf(stderr, "[%d/%d] %s [%s]: the unperturbed run, then its points\n", i+1, len(targets), t.sc.Name, reports.SubjectList(t.cast.Names()))
 		x, err := conformance.Explore(ctx, w.Client, t.m, t.cast, t.sc, conformance.ExploreOptions{
 			Perturbing: conformance.Perturbing{Roles: o.roles, Kinds: o.kinds, Budget: o.budget, Seed: o.seed,
 				Window: o.window, Delay: o.delay, Lag: o.lag, ShrinkRuns: o.shrinkRuns},

@@ -63,7 +63,7 @@ func (j *objJudge) due(x fact) {
 		j.overdue(x.at(), "the detector's next challenge came at "+g.off(x.at()), x)
 		if j.last2 != nil {
 			if due, ok, known := j.challengeDue(*j.last2); !known {
-				j.unsure2 = append(j.unsure2, *j.last2) // owed after x, if at all
+				j.unsure2 = append(j.unsure2, unsure{*j.last2, x.at()}) // owed after x, if at all
 			} else if ok {
 				j.f[r002].judged++
 				g.late2.Add(max(0, x.at().Sub(due)))
@@ -73,18 +73,26 @@ func (j *objJudge) due(x fact) {
 	}
 }
 
+// unsure is a challenge (at) that came before the deadline of a movement
+// (m) was known: the detector's life after it settles the deadline.
+type unsure struct {
+	m  fact
+	at time.Time
+}
+
 // resolve2 counts the challenges that came before the deadline of a
-// movement that had not yet come: once the detector's life settles the
-// deadline, they were on time if one was owed at all.
+// movement was known (it may move to the detector's return): once the
+// detector's life settles it, they were on time if one was owed at all,
+// and came as late after it as they did.
 func (j *objJudge) resolve2() {
 	kept := j.unsure2[:0]
-	for _, m := range j.unsure2 {
-		switch _, ok, known := j.challengeDue(m); {
+	for _, u := range j.unsure2 {
+		switch due, ok, known := j.challengeDue(u.m); {
 		case !known:
-			kept = append(kept, m)
+			kept = append(kept, u)
 		case ok:
 			j.f[r002].judged++
-			j.g.late2.Add(0)
+			j.g.late2.Add(max(0, u.at.Sub(due)))
 		}
 	}
 	j.unsure2 = kept
@@ -128,7 +136,7 @@ func (j *objJudge) overdue(t time.Time, what string, ev ...fact) {
 func (j *objJudge) challengeDue(m fact) (due time.Time, ok, known bool) {
 	g, c := j.g, j.g.cfg
 	ltt := latestTransition(m)
-	return g.detector.owed(m.at(), c.ChallengeAfter, func(s upSpan) time.Time {
+	return g.detector.owed(m.at(), c.ChallengeAfter, c.AnswerBudget+c.Tolerance, func(s upSpan) time.Time {
 		if s.fresh && ltt.Add(c.ChallengeAfter).After(s.from) {
 			return ltt.Add(c.ChallengeAfter)
 		}
@@ -233,7 +241,7 @@ func (j *objJudge) mark4(w wait4, end time.Time) bool {
 	x, next := w.challenge, w.next
 	f := &j.f[r004]
 	due := x.at().Add(c.UnknownAfter)
-	latest, back, known := g.detector.owed(x.at(), c.UnknownAfter, func(s upSpan) time.Time { return s.from.Add(c.UnknownAfter) }, g.now, g.final)
+	latest, back, known := g.detector.owed(x.at(), c.UnknownAfter, c.AnswerBudget+c.Tolerance, func(s upSpan) time.Time { return s.from.Add(c.UnknownAfter) }, g.now, g.final)
 	slack := c.AnswerBudget + c.Tolerance
 	switch {
 	case !known && next != nil && next.kind == move:

@@ -254,7 +254,7 @@ type objJudge struct {
 	dated1  bool  //   and whether the detector up at it had seen the object before (dates it by its write)
 	inc1    int   //   the incarnation up at it (-1: none)
 	last2   *fact // STALE-002: the movement owed a challenge
-	unsure2 []fact
+	unsure2 []unsure
 	// STALE-004: challenges not yet followed by a move or a mark, then
 	// those followed by one whose judgement waits for the detector's
 	// life, in order; owed4 the deadlines of marks never written, measured

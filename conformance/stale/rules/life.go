@@ -121,13 +121,16 @@ func latestTransition(f fact) time.Time {
 
 // owed is when a detector owes the next write after something at from that
 // it should act on after wait: from+wait if the detector is up from from
-// through then; otherwise, after each return, onReturn(the span it returns
-// in) gives the instant, until a span is up through it. ok is false when
+// through then and through the slack it has to act (the reaction bound: a
+// detector that would act a few seconds late and is stopped before it
+// could is owed its return); otherwise, after each return, onReturn(the
+// span it returns in) gives the instant, until a span is up through it
+// and its slack. ok is false when
 // the detector is not up long enough again. Its life is known up to now
 // (every event at or before it read), or whole when final: known is false
 // when that does not settle the answer yet, which is then after now (a
 // span that starts or ends later decides it).
-func (l life) owed(from time.Time, wait time.Duration, onReturn func(upSpan) time.Time, now time.Time, final bool) (due time.Time, ok, known bool) {
+func (l life) owed(from time.Time, wait, slack time.Duration, onReturn func(upSpan) time.Time, now time.Time, final bool) (due time.Time, ok, known bool) {
 	// through tells whether s is up past due, and whether that is known.
 	through := func(s upSpan, due time.Time) (up, known bool) {
 		switch {
@@ -142,7 +145,7 @@ func (l life) owed(from time.Time, wait time.Duration, onReturn func(upSpan) tim
 	i := l.at(from)
 	next := from
 	if i >= 0 {
-		switch up, known := through(l[i], due); {
+		switch up, known := through(l[i], due.Add(slack)); {
 		case !known:
 			return time.Time{}, false, false
 		case up:
@@ -152,7 +155,7 @@ func (l life) owed(from time.Time, wait time.Duration, onReturn func(upSpan) tim
 	}
 	for j := l.after(next); j >= 0 && j < len(l); j++ {
 		due = onReturn(l[j])
-		switch up, known := through(l[j], due); {
+		switch up, known := through(l[j], due.Add(slack)); {
 		case !known:
 			return time.Time{}, false, false
 		case up:

@@ -123,16 +123,17 @@ func TestPerturbationsFindTheBugs(t *testing.T) {
 // Exploring a built-in's perturbations, as opcert perturb does, finds each
 // planted bug with no scenario written for it, and the scenario file it
 // writes for the failure replays it; the operator without a bug fails at
-// none of the points. The crashes (of the operator and of the detector)
-// and the conflicts of stale-healthy-answer are enough: 25 points.
+// none of them. The crashes (of the operator and of the detector) and the
+// conflicts of stale-healthy-answer are enough: 25 points, of which each
+// bug is explored at its kind's.
 func TestExplorationFindsTheBugs(t *testing.T) {
 	if testing.Short() {
 		t.Skip("needs the API server")
 	}
-	explore := func(bug, out string) map[string]int {
+	explore := func(bug, out string, roles []string, kind ...string) map[string]int {
 		rep, err := certify.Run(t.Context(), certify.Options{Mechanism: "stale", Role: "operator", Name: "staleoperator",
 			New: operator(staleoperator.Options{Bug: bug}), Config: server.Config, Scenarios: []string{"stale-healthy-answer"},
-			Perturb: &certify.Perturb{Kinds: []string{"crash", "conflicts"}, ShrinkRuns: 1}, Out: out})
+			Perturb: &certify.Perturb{Roles: roles, Kinds: kind, ShrinkRuns: 1}, Out: out})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -146,12 +147,17 @@ func TestExplorationFindsTheBugs(t *testing.T) {
 		}
 		return failed
 	}
-	if failed := explore("", t.TempDir()); len(failed) > 0 {
+	if failed := explore("", t.TempDir(), nil, "crash", "conflicts"); len(failed) > 0 {
 		t.Errorf("no bug: failed %v", failed)
 	}
-	for _, c := range []struct{ bug, rule string }{{"memory", "CONVERGE"}, {"edge", "STALE-007"}, {"stale-cache", "STALE-007"}, {"conflict", "STALE-007"}} {
+	for _, c := range []struct{ bug, role, kind, rule string }{
+		{"memory", "operator", "crash", "CONVERGE"},
+		{"edge", "detector", "crash", "STALE-007"},
+		{"stale-cache", "detector", "crash", "STALE-007"},
+		{"conflict", "operator", "conflicts", "STALE-007"},
+	} {
 		out := t.TempDir()
-		if failed := explore(c.bug, out); failed[c.rule] == 0 {
+		if failed := explore(c.bug, out, []string{c.role}, c.kind); failed[c.rule] == 0 {
 			t.Errorf("bug %q: %s failed at no point (%v)", c.bug, c.rule, failed)
 			continue
 		}

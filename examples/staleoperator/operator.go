@@ -14,6 +14,8 @@
 // Options.Careless makes it the operator seed 000 is meant to catch: it
 // looks at its ClusterOperator only on a periodic resync (every 60s), so a
 // challenge can wait up to a minute for its answer, over the 30s budget.
+// Options.Bug plants one of four classic bugs (Bugs, bugs.go) that no
+// built-in scenario finds and one perturbation does.
 package staleoperator
 
 import (
@@ -45,6 +47,9 @@ type Options struct {
 	// DefaultCarelessResync if 0) and lets what the watch tells it wait
 	// until then, as an operator that does not watch its ClusterOperator.
 	Careless bool
+	// Bug plants one of Bugs by name ("": none; CheckBug says whether a
+	// name is one).
+	Bug string
 }
 
 // Reconciler keeps one ClusterOperator as its operand says.
@@ -56,6 +61,8 @@ type Reconciler struct {
 
 	mu   sync.Mutex
 	next time.Time // a careless operator's next look
+
+	bug bugged // what a planted bug keeps (Options.Bug)
 }
 
 // NewReconciler returns the operator of the ClusterOperator name, talking
@@ -92,12 +99,10 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 	if err != nil {
 		return reconcile.Result{}, err
 	}
-	co := &configv1.ClusterOperator{}
-	err = r.client.Get(ctx, req.NamespacedName, co)
-	if apierrors.IsNotFound(err) {
-		co = &configv1.ClusterOperator{ObjectMeta: metav1.ObjectMeta{Name: r.name}}
-		err = r.client.Create(ctx, co)
+	if r.opts.Bug != "" {
+		return reconcile.Result{RequeueAfter: r.opts.Resync}, r.sync(ctx, want)
 	}
+	co, _, err := r.getOrCreate(ctx)
 	if err != nil {
 		return reconcile.Result{}, err
 	}
@@ -107,6 +112,18 @@ func (r *Reconciler) Reconcile(ctx context.Context, req reconcile.Request) (reco
 		}
 	}
 	return reconcile.Result{RequeueAfter: r.opts.Resync}, nil
+}
+
+// getOrCreate reads the ClusterOperator, creating it if it is missing
+// (created: with no status yet).
+func (r *Reconciler) getOrCreate(ctx context.Context) (co *configv1.ClusterOperator, created bool, err error) {
+	co = &configv1.ClusterOperator{}
+	err = r.client.Get(ctx, client.ObjectKey{Name: r.name}, co)
+	if apierrors.IsNotFound(err) {
+		co = &configv1.ClusterOperator{ObjectMeta: metav1.ObjectMeta{Name: r.name}}
+		return co, true, r.client.Create(ctx, co)
+	}
+	return co, false, err
 }
 
 // notYet is, for a careless operator, how long until its next look (0 when

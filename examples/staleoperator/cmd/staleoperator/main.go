@@ -4,6 +4,7 @@
 //
 //	staleoperator --name etcd                          # watches its ClusterOperator, answers at once
 //	staleoperator --name etcd --careless --resync 60s  # looks only every 60s
+//	staleoperator --name etcd --bug edge               # a planted bug (--help lists them)
 package main
 
 import (
@@ -12,6 +13,7 @@ import (
 	"fmt"
 	"log/slog"
 	"os"
+	"strings"
 
 	"github.com/go-logr/logr"
 	configv1 "github.com/openshift/api/config/v1"
@@ -26,16 +28,30 @@ func main() {
 	resync := flag.Duration("resync", 0, "sync this often without being told of a change (0: only on changes; with --careless: 60s)")
 	careless := flag.Bool("careless", false, "act only on the resync, not when told of a change (fails seed 000's 30s answer budget)")
 	operand := flag.String("operand", "", "a YAML or JSON file listing the conditions the operand reports, read at every sync (default: all healthy)")
+	bug := flag.String("bug", "", "plant a bug that only a perturbation finds (default: none):"+bugs())
 	flag.Parse()
 	if *name == "" {
 		fmt.Fprintln(os.Stderr, "staleoperator: give the ClusterOperator's name with --name or OPERATOR_NAME")
 		os.Exit(2)
 	}
+	if err := staleoperator.CheckBug(*bug); err != nil {
+		fmt.Fprintln(os.Stderr, "staleoperator: --bug:", err)
+		os.Exit(2)
+	}
 	ctrl.SetLogger(logr.FromSlogHandler(slog.NewTextHandler(os.Stderr, nil)))
-	if err := run(*name, staleoperator.Options{Resync: *resync, Careless: *careless, Operand: fromFile(*operand)}); err != nil {
+	if err := run(*name, staleoperator.Options{Resync: *resync, Careless: *careless, Bug: *bug, Operand: fromFile(*operand)}); err != nil {
 		fmt.Fprintln(os.Stderr, "staleoperator:", err)
 		os.Exit(1)
 	}
+}
+
+// bugs lists the planted bugs for --help, one a line.
+func bugs() string {
+	var b strings.Builder
+	for _, x := range staleoperator.Bugs {
+		fmt.Fprintf(&b, "\n  %s: %s", x.Name, x.Summary)
+	}
+	return b.String()
 }
 
 func run(name string, opts staleoperator.Options) error {

@@ -262,7 +262,7 @@ func (p *Processes) Cut(name string, cut bool) {
 // once and calls crash, in which the caller kills and restarts it (Kill,
 // StartWith: the restart lets the new process through).
 func (p *Processes) CrashAfter(name string, k int, crash func()) error {
-	in, err := p.instance(name)
+	in, err := p.started(name)
 	if err != nil {
 		return err
 	}
@@ -274,7 +274,7 @@ func (p *Processes) CrashAfter(name string, k int, crash func()) error {
 // the state as it is, never the ones in between
 // (process.Proxy.LoseEvents).
 func (p *Processes) LoseEvents(name string, on bool) error {
-	in, err := p.instance(name)
+	in, err := p.started(name)
 	if err != nil {
 		return err
 	}
@@ -282,8 +282,8 @@ func (p *Processes) LoseEvents(name string, on bool) error {
 	return nil
 }
 
-// instance is the instance name, started at least once.
-func (p *Processes) instance(name string) (*instance, error) {
+// started is the instance name, started at least once.
+func (p *Processes) started(name string) (*instance, error) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if in := p.procs[name]; in != nil {

@@ -76,3 +76,29 @@ func TestProcessKubeconfigsStayOutOfTheReport(t *testing.T) {
 		return nil
 	})
 }
+
+// A perturbation names an instance started in the run: any other name is
+// an error, not a perturbation silently lost.
+func TestPerturbationsNameAStartedInstance(t *testing.T) {
+	p, err := conformance.NewProcesses(keyHost{}, t.TempDir(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	perturb := func() []error {
+		return []error{p.CrashAfter("operator/etcd", 1, func() {}), p.LoseEvents("operator/etcd", true)}
+	}
+	for _, err := range perturb() {
+		if err == nil {
+			t.Error("a perturbation of an instance never started was accepted")
+		}
+	}
+	if err := p.Start("operator/etcd", "operator", "etcd", process.Command{"sleep", "30"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, err := range perturb() {
+		if err != nil {
+			t.Errorf("a perturbation of a started instance: %v", err)
+		}
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"maps"
-	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -120,15 +119,19 @@ func (p *Processes) StartWith(name, role string, vars map[string]string, cmd pro
 	defer p.mu.Unlock()
 	in := p.procs[name]
 	if in == nil {
-		u, err := url.Parse(p.host.RESTConfig().Host)
+		// The process reaches the API server through its proxy, which
+		// forwards as its user (process.Proxy: the audit names the user).
+		_, user, err := p.host.AddUser(userPrefix+name, "")
 		if err != nil {
 			return err
 		}
-		proxy, err := process.NewProxy(u.Host)
+		user = rest.CopyConfig(user)
+		user.Host = p.host.RESTConfig().Host
+		proxy, err := process.NewProxy(user)
 		if err != nil {
 			return err
 		}
-		kc, _, err := p.host.AddUser(userPrefix+name, proxy.Addr())
+		kc, err := proxy.Kubeconfig(userPrefix + name)
 		if err != nil {
 			proxy.Close()
 			return err
@@ -252,6 +255,41 @@ func (p *Processes) Cut(name string, cut bool) {
 			in.proxy.Restore()
 		}
 	}
+}
+
+// CrashAfter arms a crash of the instance's process after its k-th
+// write from now (process.Proxy.CrashAfter): the proxy cuts it off at
+// once and calls crash, in which the caller kills and restarts it (Kill,
+// StartWith: the restart lets the new process through).
+func (p *Processes) CrashAfter(name string, k int, crash func()) error {
+	in, err := p.started(name)
+	if err != nil {
+		return err
+	}
+	return in.proxy.CrashAfter(k, crash)
+}
+
+// LoseEvents drops the watch events streamed to the instance's process
+// (on), or stops and makes its informers list again (off): it then sees
+// the state as it is, never the ones in between
+// (process.Proxy.LoseEvents).
+func (p *Processes) LoseEvents(name string, on bool) error {
+	in, err := p.started(name)
+	if err != nil {
+		return err
+	}
+	in.proxy.LoseEvents(on)
+	return nil
+}
+
+// started is the instance name, started at least once.
+func (p *Processes) started(name string) (*instance, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if in := p.procs[name]; in != nil {
+		return in, nil
+	}
+	return nil, fmt.Errorf("no process was started for %s", name)
 }
 
 // stopGrace is how long a process still running at the end of a run has

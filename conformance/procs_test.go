@@ -2,6 +2,7 @@ package conformance_test
 
 import (
 	"context"
+	"encoding/base64"
 	"errors"
 	"os"
 	"path/filepath"
@@ -15,12 +16,17 @@ import (
 	"github.com/opcert/opcert/process"
 )
 
-// keyHost hands out a kubeconfig that stands for one holding a client key.
+// keyHost hands out a user with a client key (a stand-in), which the
+// process's kubeconfig holds.
 type keyHost struct{}
 
 func (keyHost) AddUser(name, server string) ([]byte, *rest.Config, error) {
-	return []byte("client-key-data: SECRET of " + name + "\n"), &rest.Config{}, nil
+	return nil, &rest.Config{TLSClientConfig: rest.TLSClientConfig{KeyData: []byte(secretKey)}}, nil
 }
+
+// secretKey stands for a client key; a kubeconfig holds it in base64.
+const secretKey = "SECRET client key"
+
 func (keyHost) RESTConfig() *rest.Config { return &rest.Config{Host: "https://127.0.0.1:1"} }
 func (keyHost) Writer(context.Context, string, time.Duration) (string, error) {
 	return "", errors.New("no audit here")
@@ -49,7 +55,7 @@ func TestProcessKubeconfigsStayOutOfTheReport(t *testing.T) {
 	}
 	logPath := filepath.Join(logs, "operator-etcd.log")
 	for deadline := time.Now().Add(5 * time.Second); ; <-time.After(20 * time.Millisecond) {
-		if log, _ := os.ReadFile(logPath); strings.Contains(string(log), "SECRET") {
+		if log, _ := os.ReadFile(logPath); strings.Contains(string(log), base64.StdEncoding.EncodeToString([]byte(secretKey))) {
 			break // the process read its kubeconfig
 		}
 		if time.Now().After(deadline) {
@@ -69,4 +75,30 @@ func TestProcessKubeconfigsStayOutOfTheReport(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// A perturbation names an instance started in the run: any other name is
+// an error, not a perturbation silently lost.
+func TestPerturbationsNameAStartedInstance(t *testing.T) {
+	p, err := conformance.NewProcesses(keyHost{}, t.TempDir(), t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	perturb := func() []error {
+		return []error{p.CrashAfter("operator/etcd", 1, func() {}), p.LoseEvents("operator/etcd", true)}
+	}
+	for _, err := range perturb() {
+		if err == nil {
+			t.Error("a perturbation of an instance never started was accepted")
+		}
+	}
+	if err := p.Start("operator/etcd", "operator", "etcd", process.Command{"sleep", "30"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, err := range perturb() {
+		if err != nil {
+			t.Errorf("a perturbation of a started instance: %v", err)
+		}
+	}
 }

@@ -24,7 +24,8 @@ import (
 // run. Every point is a reproducible scenario: a failure is written as a
 // file that replays it, and shrunk.
 //
-// The points, for each role perturbed:
+// The points, for each role perturbed (windows of Window, API errors of
+// ErrorWindow):
 //   - crash: after each of the role's writes in the unperturbed run (the
 //     k-th write from the start, whoever of the role makes it; the ones
 //     of one reconcile are the crashes between two writes);
@@ -60,8 +61,14 @@ type Perturbing struct {
 	// Seed picks the points played when there are more than Budget (0:
 	// evenly spaced).
 	Seed uint64
-	// Window is how long a window lasts.
+	// Window is how long a window of lost, late or stale notifications
+	// lasts.
 	Window time.Duration
+	// ErrorWindow is how long a window of API errors lasts: shorter than
+	// the reaction bound, as a faithful operator backs off its retries,
+	// doubling the wait (controller-runtime's default), and after a
+	// window of W its next try comes up to W later.
+	ErrorWindow time.Duration
 	// Delay is how late a lateEvents window's notifications come.
 	Delay time.Duration
 	// Lag is how old what a staleReads window's reads answer is.
@@ -74,7 +81,7 @@ type Perturbing struct {
 // window of a minute (twice the usual reaction bound: long enough to miss
 // a reaction, short beside a scenario), notifications a reaction bound
 // late, reads a little more stale.
-var DefaultPerturbing = Perturbing{Budget: 40, Window: time.Minute, Delay: 20 * time.Second, Lag: 30 * time.Second, ShrinkRuns: 100}
+var DefaultPerturbing = Perturbing{Budget: 40, Window: time.Minute, ErrorWindow: 15 * time.Second, Delay: 20 * time.Second, Lag: 30 * time.Second, ShrinkRuns: 100}
 
 // WithDefaults is p with DefaultPerturbing's value in each zero field.
 func (p Perturbing) WithDefaults() Perturbing {
@@ -82,7 +89,7 @@ func (p Perturbing) WithDefaults() Perturbing {
 	for _, f := range []struct {
 		v   *time.Duration
 		def time.Duration
-	}{{&p.Window, d.Window}, {&p.Delay, d.Delay}, {&p.Lag, d.Lag}} {
+	}{{&p.Window, d.Window}, {&p.ErrorWindow, d.ErrorWindow}, {&p.Delay, d.Delay}, {&p.Lag, d.Lag}} {
 		if *f.v == 0 {
 			*f.v = f.def
 		}
@@ -343,10 +350,10 @@ func (o ExploreOptions) points(m Mechanism, sc *scenarios.Scenario, run reports.
 				}
 			case PointConflicts, PointErrors:
 				for _, t := range wrote {
-					if t+o.Window > end {
+					if t+o.ErrorWindow > end {
 						continue
 					}
-					e := &scenarios.Errors{On: scenarios.OnWrites, Code: 409, For: scenarios.Duration{Duration: o.Window}}
+					e := &scenarios.Errors{On: scenarios.OnWrites, Code: 409, For: scenarios.Duration{Duration: o.ErrorWindow}}
 					if kind == PointErrors {
 						e.On, e.Code = scenarios.OnAll, 500
 					}

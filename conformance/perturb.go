@@ -9,29 +9,38 @@ import (
 	"github.com/opcert/opcert/sim"
 )
 
-// Restart starts an actor of a role again after a crash killed it: a new
-// instance, with no memory of the one that died, as a restarted pod.
-type Restart func(ctx context.Context, actor string) error
-
-// restarts are the roles' Restarts, by role (under mu).
-type restarts struct {
-	mu    sync.Mutex
-	roles map[string]Restart
+// Restarter starts a role's instances again after a crash (a perturb
+// step's): a new instance, with no memory of the one that died, as a
+// restarted pod. conformance/player is one for every role it plays; a
+// role with none cannot be crashed.
+type Restarter interface {
+	// StartAgain starts again an actor the scheduler killed (virtual time).
+	StartAgain(ctx context.Context, actor string) error
+	// Crash kills the process of an executable's instance (actor), with
+	// detail on the timeline, and starts it again (process mode).
+	Crash(ctx context.Context, actor, detail string) error
+	// Executables are the actors of the instances executables play now
+	// (process mode); none in virtual time.
+	Executables() []string
 }
 
-// Restarts says how the run starts an actor of role again after a crash
-// (a perturb step's): conformance/player says it for every role it plays.
-// A role no one says it for cannot be crashed.
-func (s *Stage) Restarts(role string, r Restart) {
+// restarts are the roles' Restarters, by role (under mu).
+type restarts struct {
+	mu    sync.Mutex
+	roles map[string]Restarter
+}
+
+// Restarts says how the run starts an actor of role again after a crash.
+func (s *Stage) Restarts(role string, r Restarter) {
 	s.restarts.mu.Lock()
 	defer s.restarts.mu.Unlock()
 	if s.restarts.roles == nil {
-		s.restarts.roles = map[string]Restart{}
+		s.restarts.roles = map[string]Restarter{}
 	}
 	s.restarts.roles[role] = r
 }
 
-func (s *Stage) restart(role string) Restart {
+func (s *Stage) restart(role string) Restarter {
 	s.restarts.mu.Lock()
 	defer s.restarts.mu.Unlock()
 	return s.restarts.roles[role]
@@ -40,12 +49,15 @@ func (s *Stage) restart(role string) Restart {
 // perturb starts a perturb step's perturbation: a crash armed, or a view
 // window (its end is queued with it).
 func (s *scene) perturb(ctx context.Context, x *scenarios.Perturb) error {
+	if s.sched.Realtime() {
+		return s.perturbProcesses(ctx, x)
+	}
 	if c := x.Crash; c != nil {
-		restart := s.stage.restart(x.Role)
-		if restart == nil {
+		r := s.stage.restart(x.Role)
+		if r == nil {
 			return fmt.Errorf("the %s role cannot be crashed: its mechanism does not say how an instance of it starts again", x.Role)
 		}
-		cr := &sim.Crash{Role: x.Role, Actor: x.Actor, After: c.AfterWrites, Then: restart}
+		cr := &sim.Crash{Role: x.Role, Actor: x.Actor, After: c.AfterWrites, Then: r.StartAgain}
 		if c.RestartAfter != nil {
 			cr.RestartAfter = s.stage.Scaled(c.RestartAfter.Duration)
 		}
@@ -76,6 +88,10 @@ func (s *scene) perturb(ctx context.Context, x *scenarios.Perturb) error {
 // unperturb ends a perturb step's window, if it started (else its step
 // said why).
 func (s *scene) unperturb(ctx context.Context, x *scenarios.Perturb) error {
+	if actors, ok := s.lost[x]; ok {
+		delete(s.lost, x)
+		return s.loseEvents(ctx, x, actors, false)
+	}
 	if v, ok := s.views[x]; ok {
 		delete(s.views, x)
 		return s.sched.Unperturb(ctx, v)

@@ -65,6 +65,18 @@ type Processes struct {
 
 	mu    sync.Mutex
 	procs map[string]*instance
+	// crashes are the crashes armed for each instance of a role started
+	// from now (CrashEach), by role.
+	crashes map[string]crashPlan
+}
+
+// crashPlan is a crash armed on a role's instances: after each one's k-th
+// write, once per instance.
+type crashPlan struct {
+	actor string // "": every instance of the role
+	k     int
+	crash func(name string)
+	armed map[string]bool
 }
 
 type instance struct {
@@ -167,6 +179,11 @@ func (p *Processes) StartWith(name, role string, vars map[string]string, cmd pro
 		env = append(env, envName(k)+"="+vars[k])
 	}
 	in.proxy.Restore()
+	if plan, ok := p.crashes[role]; ok {
+		if err := arm(role, plan, name, in); err != nil {
+			return err
+		}
+	}
 	proc, err := process.Start(process.Options{Argv: in.cmd, Env: env,
 		Log: filepath.Join(p.dir, fileName(name)+".log")})
 	if err != nil {
@@ -267,6 +284,37 @@ func (p *Processes) CrashAfter(name string, k int, crash func()) error {
 		return err
 	}
 	return in.proxy.CrashAfter(k, crash)
+}
+
+// CrashEach arms a crash of every process of role (or of the instance
+// actor alone) after its own k-th write from now, those running and those
+// first started later (a scenario's crash at its start is armed before
+// the world starts them, so that it counts from their first write); each
+// instance is armed once: a crash calls crash with the instance's name,
+// in which the caller kills and restarts it.
+func (p *Processes) CrashEach(role, actor string, k int, crash func(name string)) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.crashes == nil {
+		p.crashes = map[string]crashPlan{}
+	}
+	plan := crashPlan{actor: actor, k: k, crash: crash, armed: map[string]bool{}}
+	p.crashes[role] = plan
+	for name, in := range p.procs {
+		if err := arm(role, plan, name, in); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// arm arms plan on an instance of role it has not armed yet (under mu).
+func arm(role string, plan crashPlan, name string, in *instance) error {
+	if in.role != role || plan.armed[name] || plan.actor != "" && plan.actor != name {
+		return nil
+	}
+	plan.armed[name] = true
+	return in.proxy.CrashAfter(plan.k, func() { plan.crash(name) })
 }
 
 // LoseEvents drops the watch events streamed to the instance's process

@@ -106,13 +106,18 @@ func play(ctx context.Context, api client.Client, m Mechanism, sc *scenarios.Sce
 	end := stage.At(sc.Duration.Duration)
 	scn := &scene{sched: sched, client: sched.Client(api, timeline.RoleScenario, timeline.RoleScenario), actions: &actions,
 		source: sc.Source, expects: ExpectedKind(m.Name()), faults: map[*scenarios.APIErrors]*sim.Fault{},
-		views: map[*scenarios.Perturb]*sim.Perturbed{}, errs: map[*scenarios.Perturb]*sim.Fault{}, stage: stage,
+		views: map[*scenarios.Perturb]*sim.Perturbed{}, errs: map[*scenarios.Perturb]*sim.Fault{},
+		lost: map[*scenarios.Perturb][]string{}, stage: stage,
 		tl: tl, origin: stage.Origin, end: end, window: expectWindow(m, sched.Realtime()), ownTexts: referenceWrites(m, cast)}
 	for _, step := range sc.Steps {
-		scn.queue(stage, step)
+		if err = scn.queue(stage, step); err != nil {
+			break // nothing started: a crash at the start cannot be armed
+		}
 	}
-	if actions, err = m.Build(ctx, stage, sc, cast); err == nil {
-		err = scn.unhandled(actions, sc)
+	if err == nil {
+		if actions, err = m.Build(ctx, stage, sc, cast); err == nil {
+			err = scn.unhandled(actions, sc)
+		}
 	}
 	if err == nil {
 		err = sched.Run(ctx, end)

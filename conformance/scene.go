@@ -32,7 +32,9 @@ type scene struct {
 	faults map[*scenarios.APIErrors]*sim.Fault
 	views  map[*scenarios.Perturb]*sim.Perturbed
 	errs   map[*scenarios.Perturb]*sim.Fault
-	// crashes says a perturb step armed a crash.
+	// lost are the executables whose notifications a perturb step loses
+	// (perturb_realtime.go), and crashes says a perturb step armed a crash.
+	lost    map[*scenarios.Perturb][]string
 	crashes bool
 	// stage is the run's: its restarters, its time scale.
 	stage *Stage
@@ -54,7 +56,14 @@ type scene struct {
 // queue queues a step at its time and, for an apiErrors step, the end of
 // its window: both before any controller work, so that at their instants
 // they come first (the window is [at, at+for) for the controllers).
-func (s *scene) queue(stage *Stage, st scenarios.Step) {
+func (s *scene) queue(stage *Stage, st scenarios.Step) error {
+	if x := st.Perturb; x != nil && x.Crash != nil && st.Time == 0 && s.sched.Realtime() {
+		// Armed before the world starts its processes (perturb_realtime.go).
+		if err := s.crashProcesses(x); err != nil {
+			return &StepError{Source: s.source, Line: st.Line, At: st.Time, Err: err, Cannot: true}
+		}
+		return nil
+	}
 	s.sched.At(stage.At(st.Time), s.step(st))
 	if x := st.APIErrors; x != nil {
 		s.sched.At(stage.At(st.Time+x.For.Duration), func(ctx context.Context) error {
@@ -66,6 +75,7 @@ func (s *scene) queue(stage *Stage, st scenarios.Step) {
 	if x := st.Perturb; x != nil && x.For() > 0 {
 		s.sched.At(stage.At(x.End(st.Time)), func(ctx context.Context) error { return s.unperturb(ctx, x) })
 	}
+	return nil
 }
 
 func (s *scene) step(st scenarios.Step) func(context.Context) error {

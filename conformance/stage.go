@@ -43,7 +43,7 @@ func newStage(api client.Client, sc *scenarios.Scenario, cast Cast, tl *timeline
 		st.Sched, st.Origin = sim.NewScheduler(sim.NewClock(), tl), timeline.Epoch
 		return st, nil
 	}
-	if err := RealTimeFaults(sc); err != nil {
+	if err := RealTimeFaults(sc, procs && opts.Cluster == nil); err != nil {
 		return nil, err
 	}
 	switch {
@@ -75,17 +75,21 @@ func newStage(api client.Client, sc *scenarios.Scenario, cast Cast, tl *timeline
 // RealTimeFaults refuses the apiErrors steps of a scenario played in real
 // time: opcert's clients fail the calls of the actors it runs, in virtual
 // time; an executable or a Deployment calls the API server through no
-// client of opcert's, and the proxy in front of a process passes its TLS
-// through, so its calls cannot be answered with an error. opcert run asks
-// it of every plan before anything starts.
-func RealTimeFaults(sc *scenarios.Scenario) error {
+// client of opcert's. It refuses its perturb steps too but, in process
+// mode (processes), the crashes and lost notifications an executable's
+// proxy makes (perturb_realtime.go). opcert run asks it of every plan
+// before anything starts.
+func RealTimeFaults(sc *scenarios.Scenario, processes bool) error {
 	for i, st := range sc.Steps {
 		if st.APIErrors != nil {
 			return fmt.Errorf("%s:%d: steps[%d].apiErrors: API errors are injected in virtual time only, and this run is in real time (an executable or a Deployment plays a role, or the run is on a cluster); play the scenario with opcert's subjects, or leave the step out", sc.Source, st.Line, i)
 		}
-		if st.Perturb != nil {
-			return fmt.Errorf("%s:%d: steps[%d].perturb: perturbations are made in virtual time only, and this run is in real time (an executable or a Deployment plays a role, or the run is on a cluster); play the scenario with opcert's subjects or a team's reconciler, or leave the step out", sc.Source, st.Line, i)
+		p := st.Perturb
+		if p == nil || processes && (p.Crash != nil || p.LostEvents != nil) {
+			continue
 		}
+		where := "in process mode only crashes and lostEvents are made (through an executable's proxy), and on a cluster none"
+		return fmt.Errorf("%s:%d: steps[%d].perturb: %s, and this run is in real time; play the scenario with opcert's subjects or a team's reconciler, or leave the step out", sc.Source, st.Line, i, where)
 	}
 	return nil
 }

@@ -13,18 +13,22 @@ import (
 
 // Convergence is the oracle of a perturbed run (a scenario's perturb
 // steps): the role's reconciliation is eventually stable. Once the
-// perturbations are over, the objects the role writes conditions to reach
-// the conditions an unperturbed run of the same scenario ends with (their
-// types and statuses: reasons and messages may carry times, a restarted
-// operator's own words), and stay there. They are owed by the reaction
-// bound after the perturbations are over, or after the unperturbed run's
-// last change moved by the perturbation's span (a timer the perturbation
-// held back, a deadline counted from a write it delayed), whichever is
-// later; a run that ends sooner is not judged, nor one whose role the
-// scenario killed or cut off after the perturbation and ended unlike the
-// unperturbed run: it could not converge. It judges what the seeds leave
-// to every operator: whatever it writes, a faithful one ends where it
-// would have ended unperturbed.
+// perturbations are over, the objects the role writes conditions to end
+// with the conditions an unperturbed run of the same scenario ends with
+// (their types and statuses: reasons and messages may carry times, a
+// restarted operator's own words). The run must go on long enough for
+// that to be owed: the reaction bound after the perturbations are over,
+// or after the unperturbed run's last change moved by the perturbation's
+// span and one reaction (a timer the perturbation held back, a deadline
+// counted from a write it delayed until the subject's next look),
+// whichever is later; a run that ends sooner is not judged, nor one whose
+// role the scenario killed or cut off after the perturbation and that
+// ends unlike the unperturbed run: it could not converge. When it gets
+// there is not judged beyond that: a faithful operator backs off its
+// retries after API errors (controller-runtime's back-off grows to 1000s),
+// which the mechanism's rules, not convergence, hold to the seed. It
+// judges what the seeds leave to every operator: whatever it writes, a
+// faithful one ends where it would have ended unperturbed.
 type Convergence struct {
 	// Role is the perturbed role.
 	Role string
@@ -52,7 +56,7 @@ const ConvergeRule = "CONVERGE"
 // ConvergeCase is the case of Convergence, before it is judged.
 func ConvergeCase(role string) reports.Case {
 	return reports.Case{Rule: ConvergeRule, Section: "perturbation", Role: role,
-		Statement: "after the perturbations, the role's objects reach the unperturbed run's conditions within the reaction bound and stay there"}
+		Statement: "after the perturbations, the role's objects end with the conditions the unperturbed run ends with"}
 }
 
 // settling is what one run's events leave of the role's objects: their
@@ -141,19 +145,9 @@ func (c Convergence) Judge() reports.Case {
 		out.Status = reports.Fail
 		out.Message = fmt.Sprintf("after the perturbations (over by %s) the %s's objects end unlike the unperturbed run's: %s", at(c.Over), c.Role, strings.Join(diffs, "; "))
 		out.Evidence = append(c.perturbations(), evidence...)
-	case pert.last.After(due):
-		out.Status = reports.Fail
-		out.Message = fmt.Sprintf("the %s's objects reached the unperturbed run's conditions only at %s, after %s (the reaction bound %v after the perturbations, or after the unperturbed run's last change moved by their span %v and one reaction)", c.Role, at(pert.last), at(due), c.Bound, c.Span)
-		for _, e := range pert.lastOf {
-			if e.Time.After(due) {
-				evidence = append(evidence, e)
-			}
-		}
-		slices.SortFunc(evidence, func(a, b timeline.Event) int { return a.Time.Compare(b.Time) })
-		out.Evidence = append(c.perturbations(), evidence...)
 	default:
 		out.Status = reports.Pass
-		out.Message = fmt.Sprintf("%d object(s) of the %s reached the unperturbed run's conditions by %s and stayed", len(objects), c.Role, at(c.End))
+		out.Message = fmt.Sprintf("%d object(s) of the %s end with the unperturbed run's conditions (their last change at %s)", len(objects), c.Role, at(pert.last))
 	}
 	return out
 }

@@ -160,12 +160,15 @@ func (s *Scheduler) Clock() clock.PassiveClock { return s.clock }
 // Now is the current virtual time.
 func (s *Scheduler) Now() time.Time { return s.clock.Now() }
 
-// At queues fn to run alone at virtual time t (scenario steps).
+// At queues fn to run alone at virtual time t (scenario steps); in real
+// time a Run asleep looks again, as fn may be due sooner than what it
+// waits for.
 func (s *Scheduler) At(t time.Time, fn func(context.Context) error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.seq++
 	heap.Push(&s.queue, &item{at: t, seq: s.seq, actor: timeline.RoleScenario, fn: fn})
+	s.poke()
 }
 
 // Enqueue asks for a reconcile of req by actor at t (or now, if t is past).

@@ -29,6 +29,7 @@ type perturbOptions struct {
 	budget     int
 	seed       uint64
 	window     time.Duration
+	errWindow  time.Duration
 	delay      time.Duration
 	lag        time.Duration
 	shrinkRuns int
@@ -62,9 +63,10 @@ own such as a kubelet):
   lateEvents  its notifications come --delay late for --window;
   staleReads  its reads answer as of --lag ago (and its notifications come
               as late) for --window;
-  conflicts   its writes fail with 409 Conflict for --window from an
-              instant it wrote;
-  errors      its calls fail with 500 for --window from an instant it wrote.
+  conflicts   its writes fail with 409 Conflict for --error-window from
+              an instant it wrote;
+  errors      its calls fail with 500 for --error-window from an instant
+              it wrote.
 
 Each point is the scenario with one perturb (or apiErrors) step, played and
 judged by the mechanism's rules and by convergence (CONVERGE): once the
@@ -112,7 +114,8 @@ disk), 128+n stopped by signal n (the report directory left as it was).`,
 	d := conformance.DefaultPerturbing
 	f.IntVar(&o.budget, "budget", d.Budget, "at most this many points per scenario (0: every point)")
 	f.Uint64Var(&o.seed, "seed", 0, "draw the points played with this seed when there are more than --budget (0: evenly spaced)")
-	f.DurationVar(&o.window, "window", d.Window, "how long a window of lost, late or stale notifications, or of API errors, lasts")
+	f.DurationVar(&o.window, "window", d.Window, "how long a window of lost, late or stale notifications lasts")
+	f.DurationVar(&o.errWindow, "error-window", d.ErrorWindow, "how long a window of API errors (conflicts, errors) lasts; keep it under the reaction bound: after a window of W a faithful operator's backed-off retry comes up to W later")
 	f.DurationVar(&o.delay, "delay", d.Delay, "how late a lateEvents window's notifications come")
 	f.DurationVar(&o.lag, "lag", d.Lag, "how old what a staleReads window's reads answer is")
 	f.IntVar(&o.shrinkRuns, "shrink-runs", d.ShrinkRuns, "at most this many runs to shrink each failure (0: do not shrink)")
@@ -136,6 +139,8 @@ func (o *perturbOptions) check() error {
 		return fmt.Errorf("--budget %d is negative: give 0 (every point) or more", o.budget)
 	case o.window <= 0 || o.window > 24*time.Hour:
 		return fmt.Errorf("--window %s is out of range: give more than 0, at most 24h", o.window)
+	case o.errWindow <= 0 || o.errWindow > 24*time.Hour:
+		return fmt.Errorf("--error-window %s is out of range: give more than 0, at most 24h", o.errWindow)
 	case o.delay <= 0 || o.delay > 24*time.Hour:
 		return fmt.Errorf("--delay %s is out of range: give more than 0, at most 24h", o.delay)
 	case o.lag <= 0 || o.lag > 24*time.Hour:
@@ -230,7 +235,7 @@ func (o *perturbOptions) run(cmd *cobra.Command, files []string) error {
 		fmt.Fprintf(stderr, "[%d/%d] %s [%s]: the unperturbed run, then its points\n", i+1, len(targets), t.sc.Name, reports.SubjectList(t.cast.Names()))
 		x, err := conformance.Explore(ctx, w.Client, t.m, t.cast, t.sc, conformance.ExploreOptions{
 			Perturbing: conformance.Perturbing{Roles: o.roles, Kinds: o.kinds, Budget: o.budget, Seed: o.seed,
-				Window: o.window, Delay: o.delay, Lag: o.lag, ShrinkRuns: o.shrinkRuns},
+				Window: o.window, ErrorWindow: o.errWindow, Delay: o.delay, Lag: o.lag, ShrinkRuns: o.shrinkRuns},
 			Dir: w.Dir(), Strict: o.strict, Stem: fmt.Sprintf("p%d", i),
 			Ran: func(sc *scenarios.Scenario, p *conformance.Point, run reports.Run, tl *timeline.Timeline, shrink bool) {
 				switch {

@@ -16,8 +16,9 @@ type plan struct {
 	m    conformance.Mechanism
 	cast conformance.Cast
 	// realTime says the run plays on the wall clock: an executable or a
-	// Deployment plays a role, or the run is on a cluster.
-	realTime bool
+	// Deployment plays a role, or the run is on a cluster; processes that
+	// executables do, not on a cluster (process mode).
+	realTime, processes bool
 }
 
 // perCall is the wall time one API call costs here: the median measured by

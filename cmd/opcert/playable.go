@@ -32,9 +32,9 @@ func (o *runOptions) unplayable(p plan, external bool) (why, fix string, mechani
 	case external && !realTimeRoles(p.m):
 		return fmt.Sprintf("mechanism %s has no role an executable or a Deployment can play, so its runs would judge only opcert's own subjects", p.m.Name()),
 			"run it without exec: or deployment: subjects, or leave it out (--mechanism, --scenario)", true
-	case p.realTime && conformance.RealTimeFaults(p.sc) != nil:
+	case p.realTime && conformance.RealTimeFaults(p.sc, p.processes) != nil:
 		// Refused with RealTimeFaults' own words: the step's line, the fix.
-		return "its apiErrors steps are injected in virtual time only, and this run plays in real time (an executable or a Deployment plays a role, or the run is on a cluster)", "", false
+		return "its apiErrors steps (or perturb steps other than a process's crash or lost notifications) are made in virtual time only, and this run plays in real time (an executable or a Deployment plays a role, or the run is on a cluster)", "", false
 	}
 	return "", "", false
 }
@@ -68,7 +68,7 @@ func (o *runOptions) playable(plans []plan, named bool) ([]plan, []reports.Skipp
 		case mechanisms:
 			return nil, nil, fmt.Errorf("%s: %s; %s", p.sc.Source, why, fix)
 		default:
-			return nil, nil, conformance.RealTimeFaults(p.sc)
+			return nil, nil, conformance.RealTimeFaults(p.sc, p.processes)
 		}
 	}
 	if len(play) == 0 && len(skipped) > 0 {

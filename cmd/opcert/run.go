@@ -379,7 +379,7 @@ func (o *runOptions) plan(files []string, mechs map[string]conformance.Mechanism
 		}
 		_, _, procs := castHas[conformance.Process](subjects)
 		_, _, deps := castHas[conformance.Deployment](subjects)
-		plans = append(plans, plan{sc: sc, m: m, cast: subjects, realTime: procs || deps || o.cluster.on()})
+		plans = append(plans, plan{sc: sc, m: m, cast: subjects, realTime: procs || deps || o.cluster.on(), processes: procs && !o.cluster.on()})
 	}
 	return plans, ambiguousExternal(o.subjects, choices, plans)
 }

@@ -40,7 +40,7 @@ func realTimeGroups(t *testing.T) [][]string {
 	t.Helper()
 	var real []*scenarios.Scenario
 	for _, sc := range builtins() {
-		if conformance.RealTimeFaults(sc) == nil {
+		if conformance.RealTimeFaults(sc, true) == nil {
 			real = append(real, sc)
 		}
 	}

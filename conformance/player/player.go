@@ -17,6 +17,7 @@ package player
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 
 	"k8s.io/apimachinery/pkg/runtime/schema"
@@ -114,6 +115,7 @@ func New(ctx context.Context, st *conformance.Stage, impl any, spec Spec) (*Play
 			return nil, fmt.Errorf("the %s role: an executable needs a real-time run on opcert's own API server (process mode)", spec.Role)
 		}
 		p.cmd, p.mode = &impl, spec.Process
+		st.Restarts(spec.Role, p)
 	case conformance.Deployment:
 		if st.Deployments == nil || st.Config == nil {
 			return nil, fmt.Errorf("the %s role: a Deployment needs a run on a cluster (cluster mode: opcert run --kubeconfig)", spec.Role)
@@ -123,7 +125,7 @@ func New(ctx context.Context, st *conformance.Stage, impl any, spec Spec) (*Play
 		if spec.Simulate == nil {
 			return nil, fmt.Errorf("the %s role cannot be played by %T", spec.Role, impl)
 		}
-		st.Restarts(spec.Role, p.restartActor)
+		st.Restarts(spec.Role, p)
 		return p, nil
 	}
 	if p.mode.Prepare != nil {
@@ -314,16 +316,58 @@ func (p *Player) Restart(ctx context.Context, object string) error {
 	return p.Start(ctx, object)
 }
 
-// restartActor starts again an actor a crash killed (conformance.Restart):
-// a new instance of the object it owned, unless a step killed it since.
-func (p *Player) restartActor(ctx context.Context, actor string) error {
-	p.mu.Lock()
-	object, ok := p.objects[actor]
-	p.mu.Unlock()
-	if !ok {
-		return fmt.Errorf("the %s role has no instance %s to restart", p.spec.Role, actor)
+// StartAgain starts again an actor a crash killed in the scheduler
+// (conformance.Restarter): a new instance of the object it owned, unless
+// a step killed it since.
+func (p *Player) StartAgain(ctx context.Context, actor string) error {
+	object, err := p.object(actor)
+	if err != nil {
+		return err
 	}
 	return p.Start(ctx, object)
+}
+
+// Crash kills an executable's process (conformance.Restarter), with
+// detail on its kill event, and starts it again unless a step killed it.
+func (p *Player) Crash(ctx context.Context, actor, detail string) error {
+	object, err := p.object(actor)
+	if err != nil || p.cmd == nil || !p.Running(object) {
+		return err // a step killed or restarted it meanwhile
+	}
+	if err := p.st.Processes.Kill(actor); err != nil {
+		return err
+	}
+	p.st.Sched.Record(ctx, timeline.Event{Actor: actor, Role: p.spec.Role, Verb: timeline.VerbKill,
+		Object: timeline.ObjectRef{Kind: timeline.KindProcess, Name: actor}, Detail: detail})
+	return p.Start(ctx, object)
+}
+
+// Executables are the actors of the running instances an executable plays
+// (conformance.Restarter), sorted.
+func (p *Player) Executables() []string {
+	if p.cmd == nil {
+		return nil
+	}
+	p.mu.Lock()
+	var out []string
+	for actor := range p.objects {
+		out = append(out, actor)
+	}
+	p.mu.Unlock()
+	out = slices.DeleteFunc(out, func(a string) bool { return !p.st.Processes.Running(a) })
+	slices.Sort(out)
+	return out
+}
+
+// object is the object an actor the player started owns.
+func (p *Player) object(actor string) (string, error) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	object, ok := p.objects[actor]
+	if !ok {
+		return "", fmt.Errorf("the %s role has no instance %s", p.spec.Role, actor)
+	}
+	return object, nil
 }
 
 // Hang cuts the running instance off the API server (cut) or lets it

@@ -213,3 +213,41 @@ func TestProcessModeFailsTheCarelessExample(t *testing.T) {
 	}
 	conformancetest.Gone(t, bin)
 }
+
+// Through its proxy, process mode crashes the example operator right after
+// its first write (examples/staleoperator/testdata/bug-memory.yaml): the
+// faithful operator, restarted, writes its conditions and converges; the
+// one that keeps "the report is owed" in memory leaves its ClusterOperator
+// without conditions, which convergence fails (the STALE rules cannot:
+// an object with no conditions is never challenged). At 0.05 the 30m
+// scenario is 90s of wall time, long enough for convergence's two
+// reaction bounds (30s, absolute) after the operator's last change; both
+// play side by side, each unperturbed first.
+func TestProcessModeCrashFindsTheMemoryBug(t *testing.T) {
+	if testing.Short() {
+		t.Skip("needs the API server")
+	}
+	t.Parallel()
+	bin := exampleOperator(t)
+	for _, tc := range []struct {
+		name, flags string
+		want        reports.Status
+	}{{"faithful", "", reports.Pass}, {"memory", " --bug memory", reports.Fail}} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			run, tl := conformancetest.PlayProcess(t, api, prefix(), stale.Mechanism(stale.DefaultConfig()),
+				"../../examples/staleoperator/testdata/bug-memory.yaml",
+				map[string]string{stale.RoleOperator: "exec:" + bin + " --name {name}" + tc.flags}, 0.05)
+			i := slices.IndexFunc(run.Cases, func(c reports.Case) bool { return c.Rule == "CONVERGE" })
+			if run.Error != "" || i < 0 || run.Cases[i].Status != tc.want {
+				t.Fatalf("error %q, cases %+v; want CONVERGE %s", run.Error, run.Cases, tc.want)
+			}
+			crashed := slices.ContainsFunc(tl.Events(), func(e timeline.Event) bool {
+				return e.Verb == timeline.VerbKill && e.Detail == timeline.PerturbationDetail+"crash after write 1"
+			})
+			if !crashed {
+				t.Errorf("no crash on the timeline")
+			}
+		})
+	}
+}

@@ -9,7 +9,7 @@ GO ?= go
 STATICCHECK := honnef.co/go/tools/cmd/staticcheck@v0.8.2
 FUZZTIME ?= 30s
 
-.PHONY: all build envtest demo test lint bench fuzz fuzz-seeds selftest docs release-check e2e-kind clean
+.PHONY: all build envtest demo test lint bench fuzz fuzz-seeds selftest perturb docs release-check e2e-kind clean
 
 all: build
 
@@ -62,6 +62,15 @@ docs:
 # Every broken subject of every mechanism against the rules (docs/concepts/selftest.md).
 selftest: build envtest
 	bin/opcert selftest --out opcert-selftest
+
+# Perturbations of every built-in estimated at 2000 API calls or fewer,
+# PERTURB_BUDGET points each, with the reference and with every faithful
+# variant (docs/concepts/perturbation.md): a faithful subject survives
+# every perturbation, so any failure fails the target, its replay and
+# minimal scenario files left in opcert-perturb/.
+PERTURB_BUDGET ?= 3
+perturb: build envtest
+	bin/opcert perturb --faithful --budget $(PERTURB_BUDGET) --max-calls 2000 --shrink-runs 20 --out opcert-perturb
 
 # Random fault schedules on the reference, a bounded number of seeds per
 # mechanism (docs/concepts/selftest.md): a failure fails the target and leaves the

@@ -120,7 +120,7 @@ func play(ctx context.Context, api client.Client, m Mechanism, sc *scenarios.Sce
 		}
 	}
 	if err == nil {
-		err = sched.Run(ctx, end)
+		err = scn.metPerturbation(sched.Run(ctx, end))
 	}
 	stage.stop()
 	run.Wall = time.Since(start)

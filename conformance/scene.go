@@ -124,16 +124,32 @@ func (s *scene) step(st scenarios.Step) func(context.Context) error {
 			return nil
 		case st.Action == "" && stepFault(ctx, err):
 			return &StepError{Source: s.source, Line: st.Line, At: st.Time, Err: err}
-		case s.perturbing() && st.Action != "" && (apierrors.ReasonForError(err) != metav1.StatusReasonUnknown || errors.Is(err, sim.ErrCrashed)):
-			// An action the world takes as a role (an operator's scripted
-			// write) met the API errors the run injects into that role, or
-			// a perturbation of what it sees (a conflict after a stale
-			// read, a crash): the scenario cannot go on as written, and no
-			// subject is to blame.
+		case st.Action != "" && s.perturbed(err):
 			return &StepError{Source: s.source, Line: st.Line, At: st.Time, Err: err, Cannot: true}
 		}
 		return fmt.Errorf("step at line %d (+%s): %w", st.Line, st.Time, err)
 	}
+}
+
+// perturbed tells whether an error of the world's own work (an action, a
+// write the mechanism queued as a role: an operator's scripted write) is
+// one a perturbation of that role made: the API errors the run injects,
+// a conflict after a stale read, a crash. The scenario cannot go on as
+// written then, and no subject is to blame.
+func (s *scene) perturbed(err error) bool {
+	return s.perturbing() && (apierrors.ReasonForError(err) != metav1.StatusReasonUnknown || errors.Is(err, sim.ErrCrashed))
+}
+
+// metPerturbation turns the error that stopped a run into a step that
+// cannot be carried out when a perturbation made it (perturbed): the
+// subjects' own errors never stop a run (the scheduler retries them);
+// the world's work queued by its mechanism can.
+func (s *scene) metPerturbation(err error) error {
+	var step *StepError
+	if err == nil || errors.As(err, &step) || !s.perturbed(err) {
+		return err
+	}
+	return &StepError{Source: s.source, At: s.sched.Now().Sub(s.origin), Err: err, Cannot: true}
 }
 
 // perturbing tells whether API errors are injected now (apiErrors steps,

@@ -13,10 +13,12 @@ import (
 // broke and relisted, a cache behind the API server), which a faithful
 // operator survives. It is a step field of every mechanism, on the roles
 // its Kind names (Kind.Roles); exactly one of Crash, LostEvents,
-// LateEvents, StaleReads and APIErrors is set. A run of a scenario with perturb steps
-// is judged by its rules and by convergence: once the perturbations are
-// over, the role's objects reach the conditions an unperturbed run of the
-// scenario reaches, and stay there (conformance.Converges).
+// LateEvents, StaleReads and APIErrors is set. A run of a scenario with
+// perturb steps is judged by its rules and by convergence: once the
+// perturbations are over, the role's objects end with the conditions an
+// unperturbed run of the scenario ends with (judge.Convergence). In
+// process mode only crashes (each executable after its own n-th write)
+// and lostEvents are made, through the executable's proxy.
 type Perturb struct {
 	// Role is whose view is perturbed.
 	Role string `yaml:"role"`

@@ -345,14 +345,14 @@ func (c Config) degradedCleared(j *judge.Judging) judge.Verdict {
 // judgeSet: when the mirror pod shows the fallback, the condition is True
 // and carries the fallback message. It tells whether it judged.
 func (c Config) judgeSet(f facts, e episode, what string, j *judge.Judging, v *finding) bool {
-	set := e.seen.ev.Time.Add(c.late())
+	set := c.owedSet(f, e, j)
 	switch {
 	case e.clear != nil && !e.clear.ev.Time.After(set):
 		return false // over before the condition was due: nothing owed
 	case set.After(j.End):
 		v.Skip(what + ": the run ended before the condition was due")
 		return false
-	case f.procs.DownDuring(operatorActor, e.seen.ev.Time, set):
+	case f.procs.DownDuring(operatorActor, e.seen.ev.Time, e.seen.ev.Time.Add(c.late())):
 		v.Skip(what + ": the operator was down when the mirror pod showed it")
 		return false
 	}
@@ -366,10 +366,22 @@ func (c Config) judgeSet(f facts, e episode, what string, j *judge.Judging, v *f
 	return true
 }
 
+// owedSet is when the condition is owed for e: the reaction bound after
+// the mirror pod showed it, or, if the operator's calls failed in between
+// (an API fault, a perturbation's window), the bound after they were
+// answered again; past the run's end if they never were.
+func (c Config) owedSet(f facts, e episode, j *judge.Judging) time.Time {
+	set, ok := f.procs.Owed(operatorActor, e.seen.ev.Time, c.late())
+	if !ok {
+		return j.End.Add(time.Nanosecond)
+	}
+	return set
+}
+
 // judgeKept: nothing sets the condition otherwise while the fallback is
 // not over. It tells whether it found such a write.
 func (c Config) judgeKept(f facts, e episode, what string, j *judge.Judging, v *finding) bool {
-	set := e.seen.ev.Time.Add(c.late())
+	set := c.owedSet(f, e, j)
 	for k := range f.condition {
 		if w := &f.condition[k]; w.ev.Time.After(set) && e.outstanding(w.ev.Time) && !w.is("True") {
 			v.Fail(fmt.Sprintf("ClusterOperator/%s %s set to %s at %s, but the fallback (%s) was not over", clusterOperator, c.condition(), w.status(), j.Offset(w.ev.Time), what), e.evidence(e.seen, w)...)
@@ -386,14 +398,18 @@ func (c Config) judgeCleared(f facts, eps []episode, k int, what string, j *judg
 	if e.clear == nil {
 		return false
 	}
-	at := e.clear.ev.Time.Add(c.late())
+	// Owed past the bound when the operator's calls failed in between.
+	at, ok := f.procs.Owed(operatorActor, e.clear.ev.Time, c.late())
+	if !ok {
+		at = j.End.Add(time.Nanosecond)
+	}
 	switch {
 	case anotherOutstanding(eps, k, at):
 		return false // the condition stays True for that one
 	case at.After(j.End):
 		v.Skip(what + ": the run ended before the condition was due to clear")
 		return false
-	case f.procs.DownDuring(operatorActor, e.clear.ev.Time, at):
+	case f.procs.DownDuring(operatorActor, e.clear.ev.Time, e.clear.ev.Time.Add(c.late())):
 		v.Skip(what + ": the operator was down when the fallback was over")
 		return false
 	}
@@ -466,7 +482,7 @@ func (c Config) terminationShown(j *judge.Judging) judge.Verdict {
 	eps := c.episodes(f, j)
 	for k, e := range eps {
 		what := fmt.Sprintf("%s fell back from revision %d at %s", e.node, e.failed, j.Offset(e.fallbackEvent.Time))
-		set := e.seen.ev.Time.Add(c.late())
+		set := c.owedSet(f, e, j)
 		// A later fallback on the node takes its place in the condition.
 		until := j.End.Add(time.Nanosecond)
 		for _, later := range eps[k+1:] {
@@ -498,7 +514,7 @@ func (c Config) terminationShown(j *judge.Judging) judge.Verdict {
 		}
 		// An operator down when the fallback was shown wrote the standing
 		// condition before it: only what it writes once back is judged.
-		standing := !f.procs.DownDuring(operatorActor, e.seen.ev.Time, set)
+		standing := !f.procs.DownDuring(operatorActor, e.seen.ev.Time, e.seen.ev.Time.Add(c.late()))
 		judged := false
 		for _, w := range c.trueWhile(f, e, set, until, standing) {
 			judged = true

@@ -75,7 +75,8 @@ func (c Config) backoffKept(j *judge.Judging) judge.Verdict {
 	var waits []time.Duration
 	for _, n := range f.nodes {
 		// per failed revision, the wait of its last retry the operator was
-		// up for, from the mirror pod showing the fallback to the ask
+		// up for with its calls answered, from the mirror pod showing the
+		// fallback to the ask
 		prev := map[int]time.Duration{}
 		for i, in := range n.installs {
 			if !in.note.fallback {
@@ -95,7 +96,9 @@ func (c Config) backoffKept(j *judge.Judging) judge.Verdict {
 				wait := retry.ev.Time.Sub(in.at())
 				waits = append(waits, wait)
 				c.judgeRetry(f, in, seen, retry, prev[failed], what, j, &v)
-				if seen != nil && !f.procs.DownDuring(operatorActor, seen.ev.Time, retry.ev.Time) {
+				// A wait the operator's outage or failing calls stretched
+				// says nothing of its back-off.
+				if seen != nil && !f.procs.Unreachable(operatorActor, seen.ev.Time, retry.ev.Time) {
 					prev[failed] = retry.ev.Time.Sub(seen.ev.Time)
 				}
 				continue
@@ -369,13 +372,26 @@ func (c Config) judgeSet(f facts, e episode, what string, j *judge.Judging, v *f
 // owedSet is when the condition is owed for e: the reaction bound after
 // the mirror pod showed it, or, if the operator's calls failed in between
 // (an API fault, a perturbation's window), the bound after they were
-// answered again; past the run's end if they never were.
+// answered again.
 func (c Config) owedSet(f facts, e episode, j *judge.Judging) time.Time {
-	set, ok := f.procs.Owed(operatorActor, e.seen.ev.Time, c.late())
+	return faultOwed(f.procs, e.seen.ev.Time, c.late(), j)
+}
+
+// faultOwed is when the operator owes its reaction to a change at from:
+// the bound tol after it, or after its calls were answered again if they
+// failed in between (judge.Processes.Owed over its API faults only: an
+// outage is excused by each rule as before); past the run's end if they
+// never were.
+func faultOwed(p judge.Processes, from time.Time, tol time.Duration, j *judge.Judging) time.Time {
+	var faults judge.Processes
+	if l := p[operatorActor]; l != nil {
+		faults = judge.Processes{operatorActor: &judge.Life{Faults: l.Faults}}
+	}
+	owed, ok := faults.Owed(operatorActor, from, tol)
 	if !ok {
 		return j.End.Add(time.Nanosecond)
 	}
-	return set
+	return owed
 }
 
 // judgeKept: nothing sets the condition otherwise while the fallback is
@@ -399,10 +415,7 @@ func (c Config) judgeCleared(f facts, eps []episode, k int, what string, j *judg
 		return false
 	}
 	// Owed past the bound when the operator's calls failed in between.
-	at, ok := f.procs.Owed(operatorActor, e.clear.ev.Time, c.late())
-	if !ok {
-		at = j.End.Add(time.Nanosecond)
-	}
+	at := faultOwed(f.procs, e.clear.ev.Time, c.late(), j)
 	switch {
 	case anotherOutstanding(eps, k, at):
 		return false // the condition stays True for that one

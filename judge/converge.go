@@ -116,15 +116,21 @@ func (c Convergence) Judge() reports.Case {
 		return out
 	}
 	base, pert := settle(c.Unperturbed, objects), settle(c.Perturbed, objects)
-	due := c.Over
-	if moved := base.last.Add(c.Span + c.Bound); moved.After(due) {
+	over, span := c.Over, c.Span
+	if back := c.backAfter(); back.After(over) {
+		// What the perturbations kept from the role it learns only once
+		// back: they are over for it then.
+		over, span = back, span+back.Sub(over)
+	}
+	due := over
+	if moved := base.last.Add(span + c.Bound); moved.After(due) {
 		due = moved
 	}
 	due = due.Add(c.Bound)
 	at := func(t time.Time) string { return "+" + t.Sub(c.Origin).String() }
 	if due.After(c.End) {
 		out.Status = reports.Skip
-		out.Message = fmt.Sprintf("not judged: the run ends at %s, before %s, the reaction bound (%v) after the perturbations, or after the unperturbed run's last change moved by their span (%v) and one reaction", at(c.End), at(due), c.Bound, c.Span)
+		out.Message = fmt.Sprintf("not judged: the run ends at %s, before %s, the reaction bound (%v) after the perturbations, or after the unperturbed run's last change moved by their span (%v) and one reaction", at(c.End), at(due), c.Bound, span)
 		return out
 	}
 	var diffs []string
@@ -143,7 +149,7 @@ func (c Convergence) Judge() reports.Case {
 		out.Message = fmt.Sprintf("not judged: the %s's objects end unlike the unperturbed run's (%s), but the scenario stopped the %s after the perturbations: it could not converge", c.Role, strings.Join(diffs, "; "), c.Role)
 	case len(diffs) > 0:
 		out.Status = reports.Fail
-		out.Message = fmt.Sprintf("after the perturbations (over by %s) the %s's objects end unlike the unperturbed run's: %s", at(c.Over), c.Role, strings.Join(diffs, "; "))
+		out.Message = fmt.Sprintf("after the perturbations (over by %s) the %s's objects end unlike the unperturbed run's: %s", at(over), c.Role, strings.Join(diffs, "; "))
 		out.Evidence = append(c.perturbations(), evidence...)
 	default:
 		out.Status = reports.Pass
@@ -187,25 +193,50 @@ func orNone(s string) string {
 	return s
 }
 
+// backAfter is when the role's actors down at the perturbations' end (a
+// step killed or hung one as they ended) were all back, zero if none was
+// down then.
+func (c Convergence) backAfter() time.Time {
+	procs := c.processes()
+	var back time.Time
+	for a := range procs {
+		for _, s := range procs.Downs(a) {
+			if !s.From.After(c.Over) && !s.To.IsZero() && s.To.After(c.Over) && s.To.After(back) {
+				back = s.To
+			}
+		}
+	}
+	return back
+}
+
 // downAfter tells whether an actor of the role was down after the
 // perturbations for another reason than one of them (a step killed or
 // hung it).
 func (c Convergence) downAfter() bool {
-	procs, actors := Processes{}, map[string]bool{}
-	for i, e := range c.Perturbed {
-		if e.Object.Kind == timeline.KindProcess {
-			procs.Note(e, i)
-			if e.Role == c.Role {
-				actors[e.Object.Name] = true
-			}
-		}
-	}
-	for a := range actors {
+	procs := c.processes()
+	for a := range procs {
 		if procs.DownDuring(a, c.Over, c.End) {
 			return true
 		}
 	}
 	return false
+}
+
+// processes is the process record of the role's actors in the perturbed run.
+func (c Convergence) processes() Processes {
+	procs, out := Processes{}, Processes{}
+	for i, e := range c.Perturbed {
+		if e.Object.Kind == timeline.KindProcess {
+			procs.Note(e, i)
+			if e.Role == c.Role {
+				out[e.Object.Name] = nil
+			}
+		}
+	}
+	for a := range out {
+		out[a] = procs[a]
+	}
+	return out
 }
 
 // Perturbations are when a perturbed run's perturbations were over by its

@@ -23,6 +23,10 @@ func TestConvergence(t *testing.T) {
 		Object: timeline.ObjectRef{Kind: timeline.KindProcess, Name: "operator"}, Detail: timeline.PerturbationDetail + "crash after write 1"}
 	restart := timeline.Event{Time: timeline.Epoch.Add(6 * m), Actor: "operator", Role: "operator", Verb: timeline.VerbStart,
 		Object: timeline.ObjectRef{Kind: timeline.KindProcess, Name: "operator"}}
+	window := timeline.Event{Time: timeline.Epoch.Add(5 * m), Actor: "operator", Role: "operator", Verb: timeline.VerbFault,
+		Object: crash.Object, Detail: timeline.PerturbationDetail + "notifications lost"}
+	cleared := window
+	cleared.Time, cleared.Verb = timeline.Epoch.Add(6*m), timeline.VerbClear
 	for _, tc := range []struct {
 		name      string
 		perturbed []timeline.Event
@@ -45,6 +49,11 @@ func TestConvergence(t *testing.T) {
 		{"a step killed it after", []timeline.Event{write(0, "operator", "etcd", "Available", "True"), crash, restart,
 			{Time: timeline.Epoch.Add(8 * m), Actor: "operator", Role: "operator", Verb: timeline.VerbKill, Object: crash.Object}}, 30 * m,
 			reports.Skip, "but the scenario stopped the operator after the perturbations: it could not converge"},
+		{"a step held it down as they ended: owed once it is back", []timeline.Event{write(0, "operator", "etcd", "Available", "True"), window, cleared,
+			{Time: timeline.Epoch.Add(6 * m), Actor: "operator", Role: "operator", Verb: timeline.VerbKill, Object: crash.Object},
+			{Time: timeline.Epoch.Add(20 * m), Actor: "operator", Role: "operator", Verb: timeline.VerbStart, Object: crash.Object},
+			write(25*m, "operator", "etcd", "Degraded", "False")}, 40 * m,
+			reports.Pass, "their last change at +25m0s"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			over, span := Perturbations(tc.perturbed, timeline.Epoch)

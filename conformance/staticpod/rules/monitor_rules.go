@@ -34,6 +34,8 @@ func (c Config) fallbackInTime(j *judge.Judging) judge.Verdict {
 			ready, seen := n.readyDuring(i, j, f.procs, monitor)
 			if next := n.next(i); next != nil && next.note.fallback {
 				switch {
+				case seen != nil && faulted(f.procs, monitor, seen.ev.Time, next.at()):
+					v.Skip(fmt.Sprintf("%s: its operand was ready at %s, but %s's calls were perturbed or failing before its fallback at %s: it may not have seen it", what, j.Offset(seen.ev.Time), monitor, j.Offset(next.at())))
 				case seen != nil:
 					v.Judged++
 					v.Fail(fmt.Sprintf("%s was fallen back from at %s although its operand was ready at %s", what, j.Offset(next.at()), j.Offset(seen.ev.Time)), in.ev, seen.ev, next.ev)
@@ -78,6 +80,22 @@ func (c Config) fallbackInTime(j *judge.Judging) judge.Verdict {
 		}
 	}
 	return v.verdict("no monitored revision ran for its timeout")
+}
+
+// faulted tells whether actor was under an API fault (an apiErrors window,
+// a perturbation's window) at any instant of [from, to]: what it read then
+// may not be the objects as they were.
+func faulted(p judge.Processes, actor string, from, to time.Time) bool {
+	l := p[actor]
+	if l == nil {
+		return false
+	}
+	for _, s := range l.Faults {
+		if !s.From.After(to) && (s.To.IsZero() || s.To.After(from)) {
+			return true
+		}
+	}
+	return false
 }
 
 // readyDuring is the first sign that the i-th install's operand was ready
@@ -163,7 +181,8 @@ func (c Config) hooksNamed(j *judge.Judging) judge.Verdict {
 // every fallback whose reason is a /readyz one it may be judged for.
 func (c Config) judgeReasons(j *judge.Judging, hooks bool) judge.Verdict {
 	var v finding
-	for _, n := range c.factsOf(j).nodes {
+	f := c.factsOf(j)
+	for _, n := range f.nodes {
 		for i, in := range n.installs {
 			if !in.note.fallback {
 				continue
@@ -185,6 +204,8 @@ func (c Config) judgeReasons(j *judge.Judging, hooks bool) judge.Verdict {
 				if miss := missingHooks(in.before.readyz, in.note.message); len(miss) > 0 {
 					v.Fail(fmt.Sprintf("%s: its message %q does not name the unfinished post-start hooks %s", what, in.note.message, strings.Join(miss, ", ")), evidence...)
 				}
+			case !right && faulted(f.procs, monitorActor(n.name), failed.at(), in.at()):
+				v.Skip(fmt.Sprintf("%s: %s's calls were perturbed or failing before it, so what it saw of the operand may not be the operand's state", what, monitorActor(n.name)))
 			case len(want.reasons) == 0:
 				v.Judged++
 				v.Fail(fmt.Sprintf("%s, but %s", what, want.why), evidence...)
@@ -206,7 +227,8 @@ func (c Config) judgeReasons(j *judge.Judging, hooks bool) judge.Verdict {
 // the mirror pod of the revision fallen back to carries them as written.
 func (c Config) annotated(j *judge.Judging) judge.Verdict {
 	var v finding
-	for _, n := range c.factsOf(j).nodes {
+	f := c.factsOf(j)
+	for _, n := range f.nodes {
 		for i, in := range n.installs {
 			if !in.note.fallback {
 				continue
@@ -301,7 +323,8 @@ func (c Config) linkedWhenReady(j *judge.Judging) judge.Verdict {
 // revision, else nowhere; two or more revisions back is a warning.
 func (c Config) rightTarget(j *judge.Judging) judge.Verdict {
 	var v finding
-	for _, n := range c.factsOf(j).nodes {
+	f := c.factsOf(j)
+	for _, n := range f.nodes {
 		for i, in := range n.installs {
 			if !in.note.fallback {
 				continue

@@ -75,7 +75,8 @@ func (c Config) backoffKept(j *judge.Judging) judge.Verdict {
 	var waits []time.Duration
 	for _, n := range f.nodes {
 		// per failed revision, the wait of its last retry the operator was
-		// up for, from the mirror pod showing the fallback to the ask
+		// up for with its calls answered, from the mirror pod showing the
+		// fallback to the ask
 		prev := map[int]time.Duration{}
 		for i, in := range n.installs {
 			if !in.note.fallback {
@@ -95,7 +96,9 @@ func (c Config) backoffKept(j *judge.Judging) judge.Verdict {
 				wait := retry.ev.Time.Sub(in.at())
 				waits = append(waits, wait)
 				c.judgeRetry(f, in, seen, retry, prev[failed], what, j, &v)
-				if seen != nil && !f.procs.DownDuring(operatorActor, seen.ev.Time, retry.ev.Time) {
+				// A wait the operator's outage or failing calls stretched
+				// says nothing of its back-off.
+				if seen != nil && !f.procs.Unreachable(operatorActor, seen.ev.Time, retry.ev.Time) {
 					prev[failed] = retry.ev.Time.Sub(seen.ev.Time)
 				}
 				continue
@@ -345,14 +348,14 @@ func (c Config) degradedCleared(j *judge.Judging) judge.Verdict {
 // judgeSet: when the mirror pod shows the fallback, the condition is True
 // and carries the fallback message. It tells whether it judged.
 func (c Config) judgeSet(f facts, e episode, what string, j *judge.Judging, v *finding) bool {
-	set := e.seen.ev.Time.Add(c.late())
+	set := c.owedSet(f, e, j)
 	switch {
 	case e.clear != nil && !e.clear.ev.Time.After(set):
 		return false // over before the condition was due: nothing owed
 	case set.After(j.End):
 		v.Skip(what + ": the run ended before the condition was due")
 		return false
-	case f.procs.DownDuring(operatorActor, e.seen.ev.Time, set):
+	case f.procs.DownDuring(operatorActor, e.seen.ev.Time, e.seen.ev.Time.Add(c.late())):
 		v.Skip(what + ": the operator was down when the mirror pod showed it")
 		return false
 	}
@@ -366,10 +369,35 @@ func (c Config) judgeSet(f facts, e episode, what string, j *judge.Judging, v *f
 	return true
 }
 
+// owedSet is when the condition is owed for e: the reaction bound after
+// the mirror pod showed it, or, if the operator's calls failed in between
+// (an API fault, a perturbation's window), the bound after they were
+// answered again.
+func (c Config) owedSet(f facts, e episode, j *judge.Judging) time.Time {
+	return faultOwed(f.procs, e.seen.ev.Time, c.late(), j)
+}
+
+// faultOwed is when the operator owes its reaction to a change at from:
+// the bound tol after it, or after its calls were answered again if they
+// failed in between (judge.Processes.Owed over its API faults only: an
+// outage is excused by each rule as before); past the run's end if they
+// never were.
+func faultOwed(p judge.Processes, from time.Time, tol time.Duration, j *judge.Judging) time.Time {
+	var faults judge.Processes
+	if l := p[operatorActor]; l != nil {
+		faults = judge.Processes{operatorActor: &judge.Life{Faults: l.Faults}}
+	}
+	owed, ok := faults.Owed(operatorActor, from, tol)
+	if !ok {
+		return j.End.Add(time.Nanosecond)
+	}
+	return owed
+}
+
 // judgeKept: nothing sets the condition otherwise while the fallback is
 // not over. It tells whether it found such a write.
 func (c Config) judgeKept(f facts, e episode, what string, j *judge.Judging, v *finding) bool {
-	set := e.seen.ev.Time.Add(c.late())
+	set := c.owedSet(f, e, j)
 	for k := range f.condition {
 		if w := &f.condition[k]; w.ev.Time.After(set) && e.outstanding(w.ev.Time) && !w.is("True") {
 			v.Fail(fmt.Sprintf("ClusterOperator/%s %s set to %s at %s, but the fallback (%s) was not over", clusterOperator, c.condition(), w.status(), j.Offset(w.ev.Time), what), e.evidence(e.seen, w)...)
@@ -386,14 +414,15 @@ func (c Config) judgeCleared(f facts, eps []episode, k int, what string, j *judg
 	if e.clear == nil {
 		return false
 	}
-	at := e.clear.ev.Time.Add(c.late())
+	// Owed past the bound when the operator's calls failed in between.
+	at := faultOwed(f.procs, e.clear.ev.Time, c.late(), j)
 	switch {
 	case anotherOutstanding(eps, k, at):
 		return false // the condition stays True for that one
 	case at.After(j.End):
 		v.Skip(what + ": the run ended before the condition was due to clear")
 		return false
-	case f.procs.DownDuring(operatorActor, e.clear.ev.Time, at):
+	case f.procs.DownDuring(operatorActor, e.clear.ev.Time, e.clear.ev.Time.Add(c.late())):
 		v.Skip(what + ": the operator was down when the fallback was over")
 		return false
 	}
@@ -466,7 +495,7 @@ func (c Config) terminationShown(j *judge.Judging) judge.Verdict {
 	eps := c.episodes(f, j)
 	for k, e := range eps {
 		what := fmt.Sprintf("%s fell back from revision %d at %s", e.node, e.failed, j.Offset(e.fallbackEvent.Time))
-		set := e.seen.ev.Time.Add(c.late())
+		set := c.owedSet(f, e, j)
 		// A later fallback on the node takes its place in the condition.
 		until := j.End.Add(time.Nanosecond)
 		for _, later := range eps[k+1:] {
@@ -498,7 +527,7 @@ func (c Config) terminationShown(j *judge.Judging) judge.Verdict {
 		}
 		// An operator down when the fallback was shown wrote the standing
 		// condition before it: only what it writes once back is judged.
-		standing := !f.procs.DownDuring(operatorActor, e.seen.ev.Time, set)
+		standing := !f.procs.DownDuring(operatorActor, e.seen.ev.Time, e.seen.ev.Time.Add(c.late()))
 		judged := false
 		for _, w := range c.trueWhile(f, e, set, until, standing) {
 			judged = true

@@ -210,6 +210,14 @@ func degradedCases() []ruleCase {
 		{name: "the operator was down",
 			tl: failing().process("5m", RoleOperator, timeline.VerbKill).fallback("6m", 2, 1, reasonNotReady, notReadyMsg), end: "1h",
 			want: reports.Skip, message: []string{"the operator was down"}},
+		{name: "its calls failed until +7m: owed by the bound after",
+			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).process("6m", RoleOperator, timeline.VerbFault).
+				process("7m", RoleOperator, timeline.VerbClear).condition("7m30s", "True", notReadyMsg), cfg: bound(), end: "1h",
+			want: reports.Pass, message: []string{"1 judged"}},
+		{name: "its calls failed until +7m, set later than the bound after",
+			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).process("6m", RoleOperator, timeline.VerbFault).
+				process("7m", RoleOperator, timeline.VerbClear).condition("8m1s", "True", notReadyMsg), cfg: bound(), end: "1h",
+			want: reports.Fail, message: []string{"not Degraded=True at +8m0s"}, evidence: []string{"0s", "6m"}},
 		{name: "no fallback", tl: rollout(), end: "1h", want: reports.Skip},
 	}
 }

@@ -71,6 +71,7 @@ var documented = map[string]runBy{
 	"opcert version":                                here(0),
 	"opcert run --dry-run --mechanism stale":        here(0),
 	"opcert run --scenario stale-hang --out report": here(0),
+	"opcert perturb --scenario stale-healthy-answer --out perturbed":                here(0),
 	"opcert analyze report/timelines/01-stale-hang.jsonl --out again":               here(0),
 	"opcert run --scenario stale-healthy-answer --subject operator=slow --out slow": here(1),
 	"opcert lint manifests fixtures/payloads/good":                                  here(0),

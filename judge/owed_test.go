@@ -50,3 +50,42 @@ func TestProcessesOwe(t *testing.T) {
 		}
 	}
 }
+
+// Reflects is Owed's inverse: a write at an instant may reflect any state
+// since the earliest change not owed yet then.
+func TestProcessesReflect(t *testing.T) {
+	at := func(m int) time.Time { return timeline.Epoch.Add(time.Duration(m) * time.Minute) }
+	ev := func(m int, verb string) timeline.Event {
+		return timeline.Event{Time: at(m), Actor: "op", Verb: verb, Object: timeline.ObjectRef{Kind: timeline.KindProcess, Name: "op"}}
+	}
+	const start, kill, fault, clear = timeline.VerbStart, timeline.VerbKill, timeline.VerbFault, timeline.VerbClear
+	for _, tc := range []struct {
+		name   string
+		events []timeline.Event
+		write  int // the write, in minutes
+		since  int
+	}{
+		{"no events: the bound before", nil, 10, 9},
+		{"up throughout", []timeline.Event{ev(0, start)}, 10, 9},
+		{"a fault long before", []timeline.Event{ev(0, start), ev(2, fault), ev(4, clear)}, 10, 9},
+		{"within the bound after a fault", []timeline.Event{ev(0, start), ev(3, fault), ev(5, clear)}, 5, 2},
+		{"a fault still on", []timeline.Event{ev(0, start), ev(3, fault)}, 10, 2},
+		{"dead, then started", []timeline.Event{ev(0, start), ev(4, kill), ev(8, start)}, 9, 3},
+		// Chained as Owed chains them: a change at 1 is owed at 9.
+		{"two spans within the bound of each other", []timeline.Event{ev(0, start), ev(2, fault), ev(4, clear), ev(5, kill), ev(8, start)}, 9, 1},
+		{"a span after the write does not count", []timeline.Event{ev(0, start), ev(10, fault), ev(12, clear)}, 10, 9},
+	} {
+		d := Processes{}
+		for pos, e := range tc.events {
+			d.Note(e, pos)
+		}
+		since := d.Reflects("op", at(tc.write), time.Minute)
+		if !since.Equal(at(tc.since)) {
+			t.Errorf("%s: reflects since +%v, want +%v", tc.name, since.Sub(timeline.Epoch), at(tc.since).Sub(timeline.Epoch))
+		}
+		// Nothing since it is owed by the write; the instant before it is.
+		if owed, ok := d.Owed("op", since, time.Minute); ok && owed.Before(at(tc.write)) {
+			t.Errorf("%s: a change at +%v owed at +%v, before the write", tc.name, since.Sub(timeline.Epoch), owed.Sub(timeline.Epoch))
+		}
+	}
+}

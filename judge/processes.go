@@ -172,6 +172,41 @@ func (p Processes) Owed(actor string, from time.Time, tol time.Duration) (time.T
 	return owed, true
 }
 
+// Reflects is the earliest instant whose state a write of actor's at at
+// may still reflect: a change after it is not owed yet (Owed is at or
+// after at). That is at minus tol, or, if actor was down or under an API
+// fault within tol before at (or before the start of such a span, and so
+// on), tol before the earliest such span began: a reconcile that resumes
+// after the span writes its objects one by one, each reflecting the state
+// it read when it could.
+func (p Processes) Reflects(actor string, at time.Time, tol time.Duration) time.Time {
+	since := at.Add(-tol)
+	l := p[actor]
+	if l == nil {
+		return since
+	}
+	spans := merged(l)
+	for i := len(spans) - 1; i >= 0; i-- {
+		s := spans[i]
+		if !s.open() && s.To.Before(since) {
+			break
+		}
+		if s.From.After(at) {
+			continue
+		}
+		since = earliest(since, s.From.Add(-tol))
+	}
+	return since
+}
+
+// earliest is the earlier of a and b.
+func earliest(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
+}
+
 // merged are the times actor was down or faulted, as spans in order that
 // neither overlap nor touch.
 func merged(l *Life) []Down {

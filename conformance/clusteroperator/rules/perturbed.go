@@ -11,10 +11,11 @@ import (
 // Detail starts timeline.PerturbationDetail) keeps an operator from
 // seeing a change or writing its answer, as a broken watch or a burst of
 // conflicts does on a real cluster: a deadline that falls in or after it
-// is owed the reaction bound after its end, as judge.Processes.Owed counts
-// it. The scenario's own API faults are not such windows here: an
-// operator whose operand writes are refused still owes what CO-008 asks
-// (decision 001's API errors, conformance/clusteroperator/README.md).
+// is owed the reaction bound after its end, and after the retry its
+// failed calls then make, as judge.Processes.Owed counts it. The
+// scenario's own API faults are not such windows here: an operator whose
+// operand writes are refused still owes what CO-008 asks (decision 001's
+// API errors, conformance/clusteroperator/README.md).
 
 // perturbation tells whether e opens or closes a perturbation window.
 func perturbation(e timeline.Event) bool {

@@ -78,16 +78,16 @@ func TestScaledToZero(t *testing.T) {
 			tl: started().process("2m", timeline.VerbKill).command("3m", commandStopped).
 				process("7m", timeline.VerbStart).workload("7m", RoleOperator, server, 0),
 			want: reports.Pass, message: []string{"1 judged"}},
-		{name: "its calls failing when stopped: owed once they pass, its reconcile's writes one by one",
+		{name: "its calls failing when stopped: owed after its retry, its reconcile's writes one by one",
 			tl: threeRoles().process("3m", timeline.VerbFault).command("3m", commandStopped).process("4m", timeline.VerbClear).
 				workload("4m20s", RoleOperator, server, 0).workload("4m20s", RoleOperator, web, 0).
 				write("4m20s", RoleOperator, timeline.VerbDelete, agent, nil, nil),
 			cfg: &bound, want: reports.Pass, message: []string{"1 judged"}},
-		{name: "its calls failing when stopped, and late once they pass",
+		{name: "its calls failing when stopped, and late after its retry (as long after the clear as they failed)",
 			tl: threeRoles().process("3m", timeline.VerbFault).command("3m", commandStopped).process("4m", timeline.VerbClear).
-				workload("4m40s", RoleOperator, server, 0).workload("4m40s", RoleOperator, web, 0).
-				write("4m40s", RoleOperator, timeline.VerbDelete, agent, nil, nil),
-			cfg: &bound, want: reports.Fail, message: []string{"DaemonSet/data/c1-agent is not deleted and schedules 2 pods (at +4m30s, after the change at +3m0s)"}},
+				workload("5m40s", RoleOperator, server, 0).workload("5m40s", RoleOperator, web, 0).
+				write("5m40s", RoleOperator, timeline.VerbDelete, agent, nil, nil),
+			cfg: &bound, want: reports.Fail, message: []string{"DaemonSet/data/c1-agent is not deleted and schedules 2 pods (at +5m30s, after the change at +3m0s)"}},
 		{name: "operator-rs: stopped by the spec",
 			tl: started().spec("3m", specOf{Roles: roles().Roles, ClusterOperation: clusterOperation{Stopped: true}}).
 				workload("3m", RoleOperator, server, 0),

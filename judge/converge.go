@@ -30,9 +30,10 @@ type Convergence struct {
 	Role string
 	// Unperturbed and Perturbed are the two runs' events.
 	Unperturbed, Perturbed []timeline.Event
-	// Over is when the last perturbation was over (a window's end, a
-	// crashed actor's restart), End the runs' end; Span is how long the
-	// longest perturbation lasted (Perturbations).
+	// Over is when the last perturbation was over (a window's end and
+	// the retry after it, a crashed actor's restart), End the runs' end;
+	// Span is how long the longest perturbation delayed a write
+	// (Perturbations).
 	Over, End time.Time
 	Span      time.Duration
 	// Bound is the reaction bound the rules judge with.
@@ -211,9 +212,10 @@ func (c Convergence) downAfter() bool {
 }
 
 // Perturbations are when a perturbed run's perturbations were over by its
-// events (the last window's clear, or a crashed actor's next start; from,
-// when later: the scenario's last perturbation step) and how long the
-// longest lasted (a window, a crash to the restart).
+// events (the last window's clear and the retry that follows it as long
+// after, or a crashed actor's next start; from, when later: the scenario's
+// last perturbation step) and how long the longest delayed a write (a
+// window and its retry, a crash to the restart).
 func Perturbations(events []timeline.Event, from time.Time) (over time.Time, span time.Duration) {
 	over = from
 	began := map[string]time.Time{} // by actor: a crash's kill, a window's start
@@ -229,12 +231,19 @@ func Perturbations(events []timeline.Event, from time.Time) (over time.Time, spa
 			continue
 		case ok && (e.Verb == timeline.VerbStart || e.Verb == timeline.VerbClear):
 			delete(began, e.Object.Name)
-			span = max(span, e.Time.Sub(start))
 		default:
 			continue
 		}
-		if e.Time.After(over) {
-			over = e.Time
+		d, end := e.Time.Sub(start), e.Time
+		if e.Verb == timeline.VerbClear {
+			// The calls a window failed are retried as long after it
+			// (Processes.Owed's retried): its writes come that much later.
+			end = end.Add(d)
+			d *= 2
+		}
+		span = max(span, d)
+		if end.After(over) {
+			over = end
 		}
 	}
 	return over, span

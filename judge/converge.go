@@ -31,11 +31,11 @@ type Convergence struct {
 	// Unperturbed and Perturbed are the two runs' events.
 	Unperturbed, Perturbed []timeline.Event
 	// Over is when the last perturbation was over (a window's end and
-	// the retry after it, a crashed actor's restart), End the runs' end;
-	// Span is how long the longest perturbation delayed a write
+	// the retry after it, a crashed actor's restart), End the runs' end
 	// (Perturbations).
 	Over, End time.Time
-	Span      time.Duration
+	// Span is how long the longest perturbation delayed a write.
+	Span time.Duration
 	// Bound is the reaction bound the rules judge with.
 	Bound time.Duration
 	// Origin is the runs' time zero, for messages.

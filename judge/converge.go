@@ -36,12 +36,12 @@ type Convergence struct {
 	Unperturbed []timeline.Event
 	// Perturbed is the perturbed run's events.
 	Perturbed []timeline.Event
-	// Over is when the last perturbation was over (a window's end, a
-	// crashed actor's restart).
+	// Over is when the last perturbation was over (a window's end and the
+	// retry after it, a crashed actor's restart; Perturbations).
 	Over time.Time
 	// End is the runs' end.
 	End time.Time
-	// Span is how long the longest perturbation lasted (Perturbations).
+	// Span is how long the longest perturbation delayed a write.
 	Span time.Duration
 	// Bound is the reaction bound the rules judge with.
 	Bound time.Duration
@@ -240,9 +240,10 @@ func (c Convergence) processes() Processes {
 }
 
 // Perturbations are when a perturbed run's perturbations were over by its
-// events (the last window's clear, or a crashed actor's next start; from,
-// when later: the scenario's last perturbation step) and how long the
-// longest lasted (a window, a crash to the restart).
+// events (the last window's clear and the retry that follows it as long
+// after, or a crashed actor's next start; from, when later: the scenario's
+// last perturbation step) and how long the longest delayed a write (a
+// window and its retry, a crash to the restart).
 func Perturbations(events []timeline.Event, from time.Time) (over time.Time, span time.Duration) {
 	over = from
 	began := map[string]time.Time{} // by actor: a crash's kill, a window's start
@@ -258,12 +259,19 @@ func Perturbations(events []timeline.Event, from time.Time) (over time.Time, spa
 			continue
 		case ok && (e.Verb == timeline.VerbStart || e.Verb == timeline.VerbClear):
 			delete(began, e.Object.Name)
-			span = max(span, e.Time.Sub(start))
 		default:
 			continue
 		}
-		if e.Time.After(over) {
-			over = e.Time
+		d, end := e.Time.Sub(start), e.Time
+		if e.Verb == timeline.VerbClear {
+			// The calls a window failed are retried as long after it
+			// (Processes.Owed's retried): its writes come that much later.
+			end = end.Add(d)
+			d *= 2
+		}
+		span = max(span, d)
+		if end.After(over) {
+			over = end
 		}
 	}
 	return over, span

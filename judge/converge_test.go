@@ -70,4 +70,13 @@ func TestConvergence(t *testing.T) {
 	if over, span := Perturbations([]timeline.Event{crash, restart}, timeline.Epoch); !over.Equal(timeline.Epoch.Add(6*m)) || span != m {
 		t.Errorf("Perturbations = %v %v, want the restart at +6m, a span of 1m", over, span)
 	}
+	// A window's failed calls are retried as long after it: its writes
+	// come up to twice its length late.
+	conflicts := func(at time.Duration, verb string) timeline.Event {
+		return timeline.Event{Time: timeline.Epoch.Add(at), Actor: "operator", Role: "operator", Verb: verb,
+			Object: timeline.ObjectRef{Kind: timeline.KindProcess, Name: "operator"}, Detail: timeline.PerturbationDetail + "writes fail with 409 Conflict"}
+	}
+	if over, span := Perturbations([]timeline.Event{conflicts(5*m, timeline.VerbFault), conflicts(6*m, timeline.VerbClear)}, timeline.Epoch); !over.Equal(timeline.Epoch.Add(7*m)) || span != 2*m {
+		t.Errorf("Perturbations = %v %v, want over at +7m (the retry after the clear), a span of 2m", over, span)
+	}
 }

@@ -150,7 +150,9 @@ func (p Processes) DownBetween(actor string, from, to int) bool {
 
 // Owed is when actor owes its reaction to a change at from: from plus
 // tol, or, if it was down or under an API fault in between, when it was
-// next up with its calls answered plus tol; false if it never was.
+// next up with its calls answered plus tol, and plus the time its calls
+// failed after an API fault (its retries back off: retried); false if it
+// never was.
 func (p Processes) Owed(actor string, from time.Time, tol time.Duration) (time.Time, bool) {
 	owed := from.Add(tol)
 	l := p[actor]
@@ -167,9 +169,62 @@ func (p Processes) Owed(actor string, from time.Time, tol time.Duration) (time.T
 		if s.To.Before(from) {
 			continue
 		}
-		owed = s.To.Add(tol)
+		owed = s.To.Add(retried(l, s) + tol)
 	}
 	return owed, true
+}
+
+// retried is how long after the span s of l a reconciler may first retry
+// a call that failed in it: as long as the fault that ends the span
+// lasted, since the simulator's per-item backoff (controller-runtime's)
+// doubles from 5ms, so that the retry after a fault of W comes about W
+// after its clear at most; nothing when a start or reconnect ends it (the
+// process reads everything anew). Faults holds the perturbations' view
+// windows too, after which a relist or the late notifications come
+// sooner: the allowance is then more than they need.
+func retried(l *Life, s Down) time.Duration {
+	var d time.Duration
+	for _, f := range l.Faults {
+		if !f.open() && !f.From.Before(s.From) && f.To.Equal(s.To) {
+			d = max(d, f.To.Sub(f.From))
+		}
+	}
+	return d
+}
+
+// Reflects is the earliest instant whose state a write of actor's at at
+// may still reflect: a change after it is not owed yet (Owed is at or
+// after at). That is at minus tol, or, if actor was down or under an API
+// fault within tol before at (or before the start of such a span, and so
+// on), tol before the earliest such span began: a reconcile that resumes
+// after the span writes its objects one by one, each reflecting the state
+// it read when it could.
+func (p Processes) Reflects(actor string, at time.Time, tol time.Duration) time.Time {
+	since := at.Add(-tol)
+	l := p[actor]
+	if l == nil {
+		return since
+	}
+	spans := merged(l)
+	for i := len(spans) - 1; i >= 0; i-- {
+		s := spans[i]
+		if !s.open() && s.To.Add(retried(l, s)).Before(since) {
+			break
+		}
+		if s.From.After(at) {
+			continue
+		}
+		since = earliest(since, s.From.Add(-tol))
+	}
+	return since
+}
+
+// earliest is the earlier of a and b.
+func earliest(a, b time.Time) time.Time {
+	if b.Before(a) {
+		return b
+	}
+	return a
 }
 
 // merged are the times actor was down or faulted, as spans in order that

@@ -162,13 +162,19 @@ type memory struct {
 
 // note remembers a look at target v: the rollout moved if its specs were
 // written, a pod at v came or changed readiness, or a pod of another
-// version went.
-func (m *memory) note(o observed, v string, applied bool, now time.Time) {
+// version went. A new instance whose status says the rollout to v stalled
+// at stalled (not zero) takes the stall up from there, the pods as they
+// are: it was no progress that the operator restarted.
+func (m *memory) note(o observed, v string, applied bool, now, stalled time.Time) {
 	pods := map[string]podSeen{}
 	for _, w := range o.workloads {
 		for _, p := range w.pods {
 			pods[p.name] = p
 		}
+	}
+	if m.progress.IsZero() && !stalled.IsZero() && !applied {
+		m.progress, m.target, m.pods = stalled.Add(-stuckAfter), v, pods
+		return
 	}
 	moved := m.progress.IsZero() || applied || m.target != v
 	for name, p := range pods {

@@ -127,7 +127,7 @@ func (o *Operator) look(ctx context.Context, now time.Time) (time.Time, error) {
 			w.asks, applied = version, true
 		}
 	}
-	o.mem.note(obs, version, applied, now)
+	o.mem.note(obs, version, applied, now, o.v.stalledSince(co.Status, version))
 	status, wake := o.v.status(o.setup, co.Status, obs, &o.mem, version, now)
 	if status != nil {
 		co.Status = *status

@@ -255,6 +255,23 @@ func findCondition(cs []configv1.ClusterOperatorStatusCondition, t configv1.Clus
 	return configv1.ClusterOperatorStatusCondition{}, false
 }
 
+// stalledSince is when the status the variant wrote says the rollout to
+// target stalled (its Failing or Degraded's lastTransitionTime), zero if
+// it says no stall: a restarted instance reads its stall there rather than
+// counting one anew from its start (CO-008: until it progresses).
+func (v Variant) stalledSince(st configv1.ClusterOperatorStatus, target string) time.Time {
+	failing := configv1.OperatorDegraded
+	if v.Failing {
+		failing = "Failing"
+	}
+	f := conditionOf(st.Conditions, failing)
+	p := conditionOf(st.Conditions, configv1.OperatorProgressing)
+	if f.Status != configv1.ConditionTrue || f.Reason != v.Words.ReasonStalled || p.Message != fmt.Sprintf(v.Words.Stalled, target) {
+		return time.Time{}
+	}
+	return f.LastTransitionTime.Time
+}
+
 func conditionOf(cs []configv1.ClusterOperatorStatusCondition, t configv1.ClusterStatusConditionType) configv1.ClusterOperatorStatusCondition {
 	c, _ := findCondition(cs, t)
 	return c

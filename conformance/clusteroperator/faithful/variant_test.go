@@ -6,6 +6,7 @@ import (
 	"time"
 
 	configv1 "github.com/openshift/api/config/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 )
 
 // A requeueing variant looks its latency after a change; a resyncing one
@@ -70,7 +71,7 @@ func TestMemory(t *testing.T) {
 		return observed{workloads: []*seen{{Operand: Operand{Kind: "Deployment", Name: "s", Replicas: 1}, asks: "2", pods: pods}}}
 	}
 	var m memory
-	m.note(look(podSeen{name: "old", version: "1", ready: true}), "2", false, t0)
+	m.note(look(podSeen{name: "old", version: "1", ready: true}), "2", false, t0, time.Time{})
 	for i, tc := range []struct {
 		name  string
 		o     observed
@@ -83,7 +84,7 @@ func TestMemory(t *testing.T) {
 		{"the old pod goes", look(podSeen{name: "new", version: "2", ready: true}), true},
 	} {
 		now := t0.Add(time.Duration(i+1) * time.Minute)
-		m.note(tc.o, "2", false, now)
+		m.note(tc.o, "2", false, now, time.Time{})
 		if got := m.progress.Equal(now); got != tc.moved {
 			t.Errorf("%s: moved %v, want %v", tc.name, got, tc.moved)
 		}
@@ -111,11 +112,44 @@ func TestRefused(t *testing.T) {
 		{"resync, at its stall", Resync, stuckAfter, "Failing", configv1.ConditionTrue, "refused these writes: DaemonSet agent (boom)"},
 	} {
 		m := memory{}
-		m.note(o, "2", false, t0)
+		m.note(o, "2", false, t0, time.Time{})
 		st, _ := tc.v.status(Setup{Name: "x"}, old, o, &m, "2", t0.Add(tc.after))
 		c := conditionOf(st.Conditions, tc.condition)
 		if c.Status != tc.status || !strings.Contains(c.Message, tc.says) {
 			t.Errorf("%s: %s %s %q, want %s saying %q", tc.name, tc.condition, c.Status, c.Message, tc.status, tc.says)
+		}
+	}
+}
+
+// A restarted instance reads the stall its status says and stays stalled
+// (CO-008: until the rollout progresses), where it would count one anew.
+func TestStallSurvivesRestart(t *testing.T) {
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	o := observed{workloads: []*seen{{Operand: Operand{Kind: "Deployment", Name: "s", Replicas: 2}, asks: "2",
+		pods: []podSeen{{name: "a", version: "2", ready: true}, {name: "b", version: "2"}}}}}
+	old := configv1.ClusterOperatorStatus{Versions: []configv1.OperandVersion{{Name: operatorEntry, Version: "1"}}}
+	for _, v := range []Variant{Requeue, Resync} {
+		var before memory
+		before.note(o, "2", false, t0, time.Time{})
+		at := t0.Add(stuckAfter)
+		st, _ := v.status(Setup{Name: "x"}, old, o, &before, "2", at)
+		for i := range st.Conditions {
+			st.Conditions[i].LastTransitionTime = metav1.NewTime(at)
+		}
+		since := v.stalledSince(*st, "2")
+		if !since.Equal(at) {
+			t.Fatalf("%s: stalled since %v, want %v", v.Words.ReasonStalled, since, at)
+		}
+		var after memory
+		after.note(o, "2", false, at.Add(time.Minute), since)
+		again, _ := v.status(Setup{Name: "x"}, *st, o, &after, "2", at.Add(time.Minute))
+		if again != nil && v.stalledSince(*again, "2").IsZero() {
+			t.Errorf("%s: the restarted instance no longer says the stall: %+v", v.Words.ReasonStalled, again.Conditions)
+		}
+		var fresh memory
+		fresh.note(o, "2", false, at.Add(time.Minute), time.Time{})
+		if !fresh.progress.Equal(at.Add(time.Minute)) {
+			t.Errorf("%s: with no stall said, a new instance counts from its first look", v.Words.ReasonStalled)
 		}
 	}
 }

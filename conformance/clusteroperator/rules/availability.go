@@ -106,7 +106,7 @@ func (w *window) what(g *coJudging, x *component) string {
 }
 
 func (w *window) tick(g *coJudging, x *component, now time.Time) {
-	if !w.fired && now.After(w.due) {
+	if !w.fired && now.After(w.due) && !g.postpone(x, w.from, &w.due) && now.After(w.due) {
 		w.fire(g, x)
 	}
 	if x.co010 == w && w.cand != nil && now.After(w.cand.ev.Time) {
@@ -162,7 +162,7 @@ func (w *window) close(g *coJudging, x *component, t time.Time) {
 
 func (w *window) finish(g *coJudging, x *component, end time.Time) {
 	if !w.fired {
-		if !end.After(w.due) {
+		if g.postpone(x, w.from, &w.due) || !end.After(w.due) {
 			x.t(r010).Skip(w.what(g, x) + ": the run ended before Available was due")
 			x.co010 = nil
 			return

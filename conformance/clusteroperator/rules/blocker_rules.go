@@ -50,7 +50,7 @@ func (p *blocking) what(g *coJudging, x *component) string {
 }
 
 func (p *blocking) tick(g *coJudging, x *component, now time.Time) {
-	if !p.fired && now.After(p.due) {
+	if !p.fired && now.After(p.due) && !g.postpone(x, p.b.ev.Time, &p.due) && now.After(p.due) {
 		p.fire(g, x)
 	}
 	if x.co009 == p && p.cand != nil && now.After(p.cand.ev.Time) {
@@ -105,7 +105,7 @@ func (p *blocking) close(g *coJudging, x *component, t time.Time) {
 
 func (p *blocking) finish(g *coJudging, x *component, end time.Time) {
 	if !p.fired {
-		if end.Before(p.due) {
+		if g.postpone(x, p.b.ev.Time, &p.due) || end.Before(p.due) {
 			x.t(r009).Skip(p.what(g, x) + ": the run ended before Upgradeable was due")
 			x.co009 = nil
 			return

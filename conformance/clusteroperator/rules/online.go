@@ -53,8 +53,10 @@ type coJudging struct {
 	c     Config
 	start time.Time
 	procs judge.Processes
-	pos   int
-	comps map[string]*component
+	// windows are the operators' perturbation windows alone (perturbed.go).
+	windows judge.Processes
+	pos     int
+	comps   map[string]*component
 	// The conditions' rules (CO-020 on) judge the operator's writes in
 	// timeline order, whatever their component.
 	valid, capital, terse, sentence, detailed, explained, camel judge.Findings
@@ -66,7 +68,7 @@ type coJudging struct {
 }
 
 func openJudging(c Config, start time.Time) *coJudging {
-	return &coJudging{c: c, start: start, procs: judge.Processes{}, comps: map[string]*component{}, uses: map[timeline.ObjectRef][]string{},
+	return &coJudging{c: c, start: start, procs: judge.Processes{}, windows: judge.Processes{}, comps: map[string]*component{}, uses: map[timeline.ObjectRef][]string{},
 		took: map[string]*judge.Latencies{}}
 }
 
@@ -96,6 +98,9 @@ func (g *coJudging) Read(e timeline.Event) {
 	o := e.Object
 	if o.Kind == timeline.KindProcess && o.Group == "" {
 		g.procs.Note(e, pos)
+		if perturbation(e) {
+			g.windows.Note(e, pos)
+		}
 		return
 	}
 	switch {

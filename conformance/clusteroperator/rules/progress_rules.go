@@ -75,7 +75,7 @@ func (p *reporting) feed(g *coJudging, x *component, w *coWrite) {
 }
 
 func (p *reporting) tick(g *coJudging, x *component, now time.Time) {
-	if !p.fired && now.After(p.due) {
+	if !p.fired && now.After(p.due) && !g.postpone(x, p.r.begin.Time, &p.due) && now.After(p.due) {
 		p.fire(g, x)
 	}
 	if x.co004 == p && p.fired && p.cand != nil && now.After(p.cand.ev.Time.Add(g.c.Tolerance)) {
@@ -127,7 +127,7 @@ func (p *reporting) close(g *coJudging, x *component, s step) {
 
 func (p *reporting) finish(g *coJudging, x *component, end time.Time) {
 	if !p.fired {
-		if end.Before(p.due) {
+		if g.postpone(x, p.r.begin.Time, &p.due) || end.Before(p.due) {
 			x.t(r004).Skip(p.what(g, x) + ": the run ended before Progressing was due")
 			x.co004 = nil
 			return
@@ -284,7 +284,7 @@ func (p *stall) what(g *coJudging, x *component) string {
 }
 
 func (p *stall) tick(g *coJudging, x *component, now time.Time) {
-	if !p.fired && now.After(p.due) {
+	if !p.fired && now.After(p.due) && !p.postpone(g, x) && now.After(p.due) {
 		p.fire(g, x)
 	}
 }
@@ -319,13 +319,30 @@ func (p *stall) write(g *coJudging, x *component, w *coWrite) {
 	}
 }
 
+// postpone moves the stall's deadline past its operator's perturbation
+// windows: one over the last progress, which the operator is owed to see
+// only the bound after the window (its stall then counted from when it
+// could see it),
+// and one over the deadline itself (coJudging.postpone). It tells whether
+// a window is still open.
+func (p *stall) postpone(g *coJudging, x *component) bool {
+	seen, ok := g.windows.Owed(x.operator(), p.moved.ev.Time, g.c.slack())
+	if !ok {
+		return true
+	}
+	if at := seen.Add(g.c.stuck() - g.c.slack()); at.After(p.at) {
+		p.at, p.due = at, at.Add(g.c.slack())
+	}
+	return g.postpone(x, p.at, &p.due)
+}
+
 // close ends the stall at s: the rollout progressed or is over (before
 // its deadline when it had not fired: it owed nothing).
 func (p *stall) close(x *component) { x.co008 = nil }
 
 func (p *stall) finish(g *coJudging, x *component, end time.Time) {
 	if !p.fired {
-		if end.Before(p.due) {
+		if p.postpone(g, x) || end.Before(p.due) {
 			x.t(r008).Skip(p.what(g, x) + ": the run ended before Failing or Degraded was due")
 			x.co008 = nil
 			return

@@ -215,6 +215,15 @@ func TestCO008FailingWhenStuck(t *testing.T) {
 		{name: "the operator down: not judged",
 			tl:   upgrading().proc("12m", "operator/etcd", timeline.VerbKill).proc("25m", "operator/etcd", timeline.VerbStart).co("25m", "etcd", "", stuck, blocked).builder,
 			want: reports.Skip, message: []string{"its operator was down before Failing or Degraded was due"}},
+		{name: "its view perturbed just after the last progress: the stall counted from when it could see it",
+			tl:   upgrading().fault("10m40s", "11m40s", "operator/etcd", conflicts).co("22m45s", "etcd", "", stuck, blocked).builder,
+			want: reports.Pass, message: []string{"1 judged"}},
+		{name: "its view perturbed just after the last progress, and late all the same",
+			tl:   upgrading().fault("10m40s", "11m40s", "operator/etcd", conflicts).co("23m20s", "etcd", "", stuck, blocked).builder,
+			want: reports.Fail, message: []string{"neither Failing nor Degraded was True by +23m10s"}, evidence: []string{"10m30s", "10m30s"}},
+		{name: "its writes perturbed over the deadline: owed after its retry",
+			tl:   upgrading().fault("20m40s", "21m40s", "operator/etcd", conflicts).co("23m", "etcd", "", stuck, blocked).builder,
+			want: reports.Pass, message: []string{"1 judged"}},
 		{name: "no stall: not judged", tl: reference().builder, want: reports.Skip, message: []string{"no rollout made no progress for 10m0s"}},
 	})
 	v := verdictOf(t, "CO-008", ruleCase{tl: upgrading().co("20m50s", "etcd", "", stuck, blocked).builder})

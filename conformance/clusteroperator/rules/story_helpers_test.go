@@ -120,6 +120,19 @@ func (s *story) proc(off, actor, verb string) *story {
 	return s.add(off, actor, RoleOperator, verb, timeline.ObjectRef{Kind: timeline.KindProcess, Name: actor}, nil, nil)
 }
 
+// fault is an API fault of actor from off to until ("": still at the end),
+// with detail: a perturbation window when it starts
+// timeline.PerturbationDetail.
+func (s *story) fault(off, until, actor, detail string) *story {
+	s.proc(off, actor, timeline.VerbFault)
+	s.events[len(s.events)-1].Detail = detail
+	if until != "" {
+		s.proc(until, actor, timeline.VerbClear)
+		s.events[len(s.events)-1].Detail = detail
+	}
+	return s
+}
+
 // blocker is the scenario writing ConfigMap x-admin's upgradeBlocker.
 func (s *story) blocker(off, x, text string) *story {
 	before, had := s.blocks[x]

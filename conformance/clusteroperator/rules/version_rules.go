@@ -153,7 +153,7 @@ func (p *completion) what(g *coJudging, x *component) string {
 }
 
 func (p *completion) tick(g *coJudging, x *component, now time.Time) {
-	if !p.fired && now.After(p.due) {
+	if !p.fired && now.After(p.due) && !g.postpone(x, p.done.Time, &p.due) && now.After(p.due) {
 		p.fire(g, x)
 	}
 }
@@ -172,7 +172,7 @@ func (p *completion) fire(g *coJudging, x *component) {
 		if st != nil {
 			ev, read = append(ev, st.ev), orNone(st.version)
 		}
-		t.FailIn(fmt.Sprintf("%s: versions[operator] read %s at %s (%s after), not %s", p.what(g, x), read, g.off(p.due), g.c.slack(), p.r.to), p.done.Time, p.due, ev...)
+		t.FailIn(fmt.Sprintf("%s: versions[operator] read %s at %s (%s after), not %s", p.what(g, x), read, g.off(p.due), p.due.Sub(p.done.Time), p.r.to), p.done.Time, p.due, ev...)
 		x.co003 = nil
 		return
 	}
@@ -198,7 +198,7 @@ func (p *completion) nextBegun(g *coJudging, x *component) {
 
 func (p *completion) finish(g *coJudging, x *component, end time.Time) {
 	if !p.fired {
-		if end.Before(p.due) {
+		if g.postpone(x, p.done.Time, &p.due) || end.Before(p.due) {
 			x.t(r003).Skip(p.what(g, x) + ": the run ended before versions[operator] was due")
 			x.co003 = nil
 			return

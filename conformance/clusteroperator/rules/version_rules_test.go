@@ -79,6 +79,23 @@ func TestCO003VersionReported(t *testing.T) {
 			tl: upgrading().proc("10m45s", "operator/etcd", timeline.VerbKill).lastPodReady("11m").
 				proc("12m", "operator/etcd", timeline.VerbStart).co("12m", "etcd", "4.0.1", deployed("4.0.1"), atVersion("4.0.1").at("12m")).builder,
 			want: reports.Pass, message: []string{"1 judged", "1 not judged (ClusterOperator/etcd: the rollout to 4.0.1 complete at +11m0s: its operator was down"}},
+		{name: "its writes perturbed over the deadline: owed the bound after its retry",
+			tl: upgrading().fault("10m50s", "11m50s", "operator/etcd", conflicts).lastPodReady("11m").
+				co("12m10s", "etcd", "4.0.1", deployed("4.0.1"), atVersion("4.0.1")).builder,
+			want: reports.Pass, message: []string{"2 judged"}},
+		{name: "its writes perturbed over the deadline, and still late after its retry",
+			tl: upgrading().fault("10m50s", "11m50s", "operator/etcd", conflicts).lastPodReady("11m").
+				co("13m30s", "etcd", "4.0.1", deployed("4.0.1"), atVersion("4.0.1")).builder,
+			want: reports.Fail, message: []string{"versions[operator] read 4.0.0 at +13m20s (2m20s after), not 4.0.1"},
+			evidence: []string{"11m", "10m30s"}},
+		{name: "the scenario's own API fault is no perturbation: owed as ever",
+			tl: upgrading().fault("10m50s", "11m50s", "operator/etcd", "writes fail with 409 Conflict").lastPodReady("11m").
+				co("12m10s", "etcd", "4.0.1", deployed("4.0.1"), atVersion("4.0.1")).builder,
+			want: reports.Fail, message: []string{"versions[operator] read 4.0.0 at +11m30s (30s after), not 4.0.1"},
+			evidence: []string{"11m", "10m30s"}},
+		{name: "perturbed to the end: not judged",
+			tl:   upgrading().fault("10m50s", "", "operator/etcd", conflicts).lastPodReady("11m").co("20m", "etcd", "").builder,
+			want: reports.Pass, message: []string{"1 judged", "1 not judged (ClusterOperator/etcd: the rollout to 4.0.1 complete at +11m0s: the run ended before versions[operator] was due"}},
 	})
 	// Each reaction is measured from completion to the write of the version.
 	v := verdictOf(t, "CO-003", ruleCase{tl: upgrading().lastPodReady("11m").co("11m20s", "etcd", "4.0.1", deployed("4.0.1"), atVersion("4.0.1")).builder})
@@ -89,6 +106,9 @@ func TestCO003VersionReported(t *testing.T) {
 
 // 001 §Status: "all the fields in the .status are only valid together and
 // do not partially represent the status of the operator".
+// conflicts is a perturbation window's Detail: the role's writes refused.
+const conflicts = timeline.PerturbationDetail + "writes fail with 409 Conflict"
+
 func TestCO006AtomicCompletion(t *testing.T) {
 	runTable(t, "CO-006", []ruleCase{
 		{name: "the reference: one write at completion", tl: reference().builder, want: reports.Pass, message: []string{"2 judged"}},

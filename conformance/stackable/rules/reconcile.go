@@ -15,7 +15,11 @@ import (
 // slack). What it has written at any instant t must match a state of the
 // world that stood at some instant in [t - slack, t]: judged at each of
 // its writes, and at each change plus the slack (the change reflected,
-// or one after it). With no slack, a change is owed once every event of
+// or one after it). While the operator was down or its calls failed it
+// could neither read nor write: a change then is owed the slack after it
+// could again, and its writes until then may reflect the world as it
+// stood the slack before it could not (judge.Processes Owed, Reflects),
+// as its reconcile writes its objects one by one. With no slack, a change is owed once every event of
 // its instant has happened (quiescence in virtual time), and a write may
 // reflect any state of its instant before it, or the one before.
 
@@ -66,8 +70,10 @@ type measuring struct {
 }
 
 // read takes the story's event i: closes the instant of the change being
-// measured, starts a new change, judges a write.
-func (wt *watching) read(c Config, i int, off func(time.Time) string) {
+// measured, starts a new change, judges a write against the worlds since
+// the instant since (the slack before it, or more after the operator
+// could not act: judging.reflects).
+func (wt *watching) read(c Config, i int, since time.Time, off func(time.Time) string) {
 	s, e := wt.s, wt.s.ev(i)
 	if wt.any && !wt.m.done && !wt.m.closed && e.Time.After(wt.m.at) {
 		wt.settle(i - 1)
@@ -84,8 +90,7 @@ func (wt *watching) read(c Config, i int, off func(time.Time) string) {
 	if wt.m.closed && !wt.m.done {
 		wt.react(i)
 	}
-	slack := c.slack()
-	lo := max(s.last(s.base, e.Time.Add(-slack), false), 0)
+	lo := max(s.last(s.base, since, false), 0)
 	if problem, judged := c.window(s, wt.w, lo, i, i); judged && problem != "" {
 		since := s.ev(lo).Time
 		ev := []timeline.Event{e}

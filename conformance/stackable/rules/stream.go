@@ -204,7 +204,7 @@ func (g *judging) step(cj *clusterJudge, e timeline.Event) {
 	i := cj.s.add(e)
 	for _, wt := range cj.watches {
 		n := len(wt.owing)
-		wt.read(g.c, i, g.off)
+		wt.read(g.c, i, g.reflects(e.Time), g.off)
 		if len(wt.owing) > n {
 			g.owing = append(g.owing, owedChange{wt: wt, first: i, from: e.Time})
 		}
@@ -243,6 +243,13 @@ func (g *judging) owe(now time.Time) {
 	}
 }
 
+// reflects is the earliest instant whose world the operator's write at t
+// may reflect: the slack before it, or before the down or faulted spans
+// that kept it from reading and writing until then (judge.Processes.Reflects).
+func (g *judging) reflects(t time.Time) time.Time {
+	return g.procs.Reflects(actorOperator, t, g.c.slack())
+}
+
 // trimAfter is how many events a story's window holds before it is
 // trimmed (a variable: tests trim at every event).
 var trimAfter = 128
@@ -255,7 +262,7 @@ func (g *judging) trim(cj *clusterJudge) {
 	if len(s.events) < trimAfter {
 		return
 	}
-	keep := max(s.last(s.base, g.now.Add(-g.c.slack()), false), s.base)
+	keep := max(s.last(s.base, g.reflects(g.now), false), s.base)
 	for _, wt := range cj.watches {
 		keep = min(keep, wt.keep())
 	}

@@ -42,6 +42,7 @@ func TestLeftAlone(t *testing.T) {
 
 func TestScaledToZero(t *testing.T) {
 	rs := &Config{Profile: ProfileOperatorRS}
+	bound := DefaultConfig()
 	runTable(t, "STACKABLE-006", []ruleCase{
 		{name: "stopped", tl: stopped(), want: reports.Pass},
 		{name: "stopped keeps replicas",
@@ -77,6 +78,16 @@ func TestScaledToZero(t *testing.T) {
 			tl: started().process("2m", timeline.VerbKill).command("3m", commandStopped).
 				process("7m", timeline.VerbStart).workload("7m", RoleOperator, server, 0),
 			want: reports.Pass, message: []string{"1 judged"}},
+		{name: "its calls failing when stopped: owed after its retry, its reconcile's writes one by one",
+			tl: threeRoles().process("3m", timeline.VerbFault).command("3m", commandStopped).process("4m", timeline.VerbClear).
+				workload("4m20s", RoleOperator, server, 0).workload("4m20s", RoleOperator, web, 0).
+				write("4m20s", RoleOperator, timeline.VerbDelete, agent, nil, nil),
+			cfg: &bound, want: reports.Pass, message: []string{"1 judged"}},
+		{name: "its calls failing when stopped, and late after its retry (as long after the clear as they failed)",
+			tl: threeRoles().process("3m", timeline.VerbFault).command("3m", commandStopped).process("4m", timeline.VerbClear).
+				workload("5m40s", RoleOperator, server, 0).workload("5m40s", RoleOperator, web, 0).
+				write("5m40s", RoleOperator, timeline.VerbDelete, agent, nil, nil),
+			cfg: &bound, want: reports.Fail, message: []string{"DaemonSet/data/c1-agent is not deleted and schedules 2 pods (at +5m30s, after the change at +3m0s)"}},
 		{name: "operator-rs: stopped by the spec",
 			tl: started().spec("3m", specOf{Roles: roles().Roles, ClusterOperation: clusterOperation{Stopped: true}}).
 				workload("3m", RoleOperator, server, 0),

@@ -296,14 +296,3 @@ func (s *Scheduler) wrote(ctx context.Context, actor, role string) {
 // ErrCrashed is returned by the calls an actor's reconcile makes after a
 // crash killed it in its middle.
 var ErrCrashed = errors.New("the process died")
-
-// crashed tells whether a crash killed the client's actor and nothing has
-// started it since.
-func (c *Client) crashed() error {
-	c.s.mu.Lock()
-	defer c.s.mu.Unlock()
-	if c.s.dead[c.actor] {
-		return fmt.Errorf("%s: %w", c.actor, ErrCrashed)
-	}
-	return nil
-}

@@ -31,8 +31,8 @@ import (
 //     of one reconcile are the crashes between two writes);
 //   - lostEvents, lateEvents, staleReads: a window from each instant at
 //     which another actor wrote (what the role is told of);
-//   - conflicts (409 on the role's writes) and errors (500 on its calls):
-//     a window from each instant at which the role wrote.
+//   - conflicts (409 on the role's writes) and errors (500 on them): a
+//     window from each instant at which the role wrote.
 //
 // Windows that would not end the reaction bound before the scenario ends
 // are left out: convergence could not be judged.
@@ -353,9 +353,13 @@ func (o ExploreOptions) points(m Mechanism, sc *scenarios.Scenario, run reports.
 					if t+o.ErrorWindow > end {
 						continue
 					}
+					// Writes only: a controller reads its informer's cache,
+					// which an API server's errors do not reach; the run's
+					// reads stand for those (a watch's map function lists,
+					// and could not retry a failed list).
 					e := &scenarios.Errors{On: scenarios.OnWrites, Code: 409, For: scenarios.Duration{Duration: o.ErrorWindow}}
 					if kind == PointErrors {
-						e.On, e.Code = scenarios.OnAll, 500
+						e.Code = 500
 					}
 					out = append(out, Point{role, kind, scenarios.Step{Time: t, Perturb: &scenarios.Perturb{Role: role, APIErrors: e}}})
 				}

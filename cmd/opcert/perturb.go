@@ -65,8 +65,9 @@ own such as a kubelet):
               as late) for --window;
   conflicts   its writes fail with 409 Conflict for --error-window from
               an instant it wrote;
-  errors      its calls fail with 500 for --error-window from an instant
-              it wrote.
+  errors      its writes fail with 500 for --error-window from an instant
+              it wrote (reads are a controller's cache's, which no API
+              server error reaches).
 
 Each point is the scenario with one perturb (or apiErrors) step, played and
 judged by the mechanism's rules and by convergence (CONVERGE): once the

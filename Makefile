@@ -68,7 +68,7 @@ selftest: build envtest
 # variant (docs/concepts/perturbation.md): a faithful subject survives
 # every perturbation, so any failure fails the target, its replay and
 # minimal scenario files left in opcert-perturb/.
-PERTURB_BUDGET ?= 3
+PERTURB_BUDGET ?= 2
 perturb: build envtest
 	bin/opcert perturb --faithful --budget $(PERTURB_BUDGET) --max-calls 2000 --shrink-runs 20 --out opcert-perturb
 

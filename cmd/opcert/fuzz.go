@@ -130,18 +130,12 @@ func (o *fuzzOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
-	staging, err := stagingDir(o.out)
+	b, err := startBench(cmd.Context(), stderr, o.out, o.apiPort)
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(staging)
-
-	w, ctx, stop, err := startWorld(cmd.Context(), stderr, o.apiPort)
-	if err != nil {
-		return err
-	}
-	defer stop(nil)
-	defer w.Stop()
+	defer b.close()
+	staging, w, ctx := b.staging, b.w, b.ctx
 
 	rep := &reports.Report{Tool: "opcert", StartedAt: time.Now().UTC(),
 		Environment: environment(w)}

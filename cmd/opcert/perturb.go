@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -214,18 +213,12 @@ func (o *perturbOptions) run(cmd *cobra.Command, files []string) error {
 			}
 		}
 	}
-	staging, err := stagingDir(o.out)
+	b, err := startBench(cmd.Context(), stderr, o.out, o.apiPort)
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(staging)
-
-	w, ctx, stop, err := startWorld(cmd.Context(), stderr, o.apiPort)
-	if err != nil {
-		return err
-	}
-	defer stop(nil)
-	defer w.Stop()
+	defer b.close()
+	staging, w, ctx := b.staging, b.w, b.ctx
 
 	rep := &reports.Report{Tool: "opcert", StartedAt: time.Now().UTC(), Environment: environment(w)}
 	start := time.Now()

@@ -144,6 +144,36 @@ func startWorld(parent context.Context, stderr io.Writer, port int) (*apiserver.
 	return w, ctx, stop, nil
 }
 
+// bench is what a command that writes a report after runs on its own API
+// server works in: the report's staging directory and the started API
+// server with the context its runs take (startWorld). close stops the
+// server and removes the staging directory (committed before, if the
+// report is kept).
+type bench struct {
+	staging string
+	w       *apiserver.Server
+	ctx     context.Context
+	close   func()
+}
+
+// startBench makes out's staging directory and starts the API server.
+func startBench(parent context.Context, stderr io.Writer, out string, port int) (*bench, error) {
+	staging, err := stagingDir(out)
+	if err != nil {
+		return nil, err
+	}
+	w, ctx, stop, err := startWorld(parent, stderr, port)
+	if err != nil {
+		os.RemoveAll(staging)
+		return nil, err
+	}
+	return &bench{staging: staging, w: w, ctx: ctx, close: func() {
+		w.Stop()
+		stop(nil)
+		os.RemoveAll(staging)
+	}}, nil
+}
+
 func newRun() *cobra.Command {
 	o := runOptions{}
 	cmd := &cobra.Command{

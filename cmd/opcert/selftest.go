@@ -513,18 +513,12 @@ func (o *selftestOptions) run(cmd *cobra.Command) error {
 	for _, n := range notJudged {
 		fmt.Fprintf(stderr, "opcert: not judging %s: %s\n", n.Mechanism, n.Why)
 	}
-	staging, err := stagingDir(o.out)
+	b, err := startBench(cmd.Context(), stderr, o.out, o.apiPort)
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(staging)
-
-	w, ctx, stop, err := startWorld(cmd.Context(), stderr, o.apiPort)
-	if err != nil {
-		return err
-	}
-	defer stop(nil)
-	defer w.Stop()
+	defer b.close()
+	staging, w, ctx := b.staging, b.w, b.ctx
 	rep.StartedAt = time.Now().UTC()
 	rep.Environment = environment(w)
 

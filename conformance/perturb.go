@@ -40,10 +40,14 @@ func (s *Stage) Restarts(role string, r Restarter) {
 	s.restarts.roles[role] = r
 }
 
-func (s *Stage) restart(role string) Restarter {
+// restarter is role's Restarter, or why it cannot be crashed.
+func (s *Stage) restarter(role string) (Restarter, error) {
 	s.restarts.mu.Lock()
 	defer s.restarts.mu.Unlock()
-	return s.restarts.roles[role]
+	if r, ok := s.restarts.roles[role]; ok {
+		return r, nil
+	}
+	return nil, fmt.Errorf("the %s role cannot be crashed: its mechanism does not say how an instance of it starts again", role)
 }
 
 // perturb starts a perturb step's perturbation: a crash armed, or a view
@@ -53,9 +57,9 @@ func (s *scene) perturb(ctx context.Context, x *scenarios.Perturb) error {
 		return s.perturbProcesses(ctx, x)
 	}
 	if c := x.Crash; c != nil {
-		r := s.stage.restart(x.Role)
-		if r == nil {
-			return fmt.Errorf("the %s role cannot be crashed: its mechanism does not say how an instance of it starts again", x.Role)
+		r, err := s.stage.restarter(x.Role)
+		if err != nil {
+			return err
 		}
 		cr := &sim.Crash{Role: x.Role, Actor: x.Actor, After: c.AfterWrites, Then: r.StartAgain}
 		if c.RestartAfter != nil {

@@ -27,8 +27,8 @@ func (s *scene) perturbProcesses(ctx context.Context, x *scenarios.Perturb) erro
 	if x.Crash != nil {
 		return s.crashProcesses(x)
 	}
-	r := s.stage.restart(x.Role)
-	if r == nil || s.stage.Processes == nil {
+	r, err := s.stage.restarter(x.Role)
+	if err != nil || s.stage.Processes == nil {
 		return fmt.Errorf("the %s role is not played by executables: a perturbation in real time goes through an executable's proxy", x.Role)
 	}
 	actors := r.Executables()
@@ -63,9 +63,9 @@ func (s *scene) crashProcesses(x *scenarios.Perturb) error {
 			at = at.Add(s.stage.Scaled(rs.Duration))
 		}
 		s.sched.At(at, func(ctx context.Context) error {
-			r := s.stage.restart(x.Role)
-			if r == nil {
-				return fmt.Errorf("the %s role cannot be crashed: its mechanism does not say how an instance of it starts again", x.Role)
+			r, err := s.stage.restarter(x.Role)
+			if err != nil {
+				return err
 			}
 			return r.Crash(ctx, name, detail)
 		})

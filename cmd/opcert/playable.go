@@ -34,7 +34,8 @@ func (o *runOptions) unplayable(p plan, external bool) (why, fix string, mechani
 			"run it without exec: or deployment: subjects, or leave it out (--mechanism, --scenario)", true
 	case p.realTime && conformance.RealTimeFaults(p.sc, p.processes) != nil:
 		// Refused with RealTimeFaults' own words: the step's line, the fix.
-		return "its apiErrors steps (or perturb steps other than a process's crash or lost notifications) are made in virtual time only, and this run plays in real time (an executable or a Deployment plays a role, or the run is on a cluster)", "", false
+		// (Built-ins, which a run leaves out this way, have no perturb steps.)
+		return "its apiErrors steps are injected in virtual time only, and this run plays in real time (an executable or a Deployment plays a role, or the run is on a cluster)", "", false
 	}
 	return "", "", false
 }

@@ -214,10 +214,10 @@ func degradedCases() []ruleCase {
 			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).process("6m", RoleOperator, timeline.VerbFault).
 				process("7m", RoleOperator, timeline.VerbClear).condition("7m30s", "True", notReadyMsg), cfg: bound(), end: "1h",
 			want: reports.Pass, message: []string{"1 judged"}},
-		{name: "its calls failed until +7m, set later than the bound after",
+		{name: "its calls failed until +7m, set later than the bound after the retry (as long after the clear as they failed)",
 			tl: failing().fallback("6m", 2, 1, reasonNotReady, notReadyMsg).process("6m", RoleOperator, timeline.VerbFault).
-				process("7m", RoleOperator, timeline.VerbClear).condition("8m1s", "True", notReadyMsg), cfg: bound(), end: "1h",
-			want: reports.Fail, message: []string{"not Degraded=True at +8m0s"}, evidence: []string{"0s", "6m"}},
+				process("7m", RoleOperator, timeline.VerbClear).condition("9m1s", "True", notReadyMsg), cfg: bound(), end: "1h",
+			want: reports.Fail, message: []string{"not Degraded=True at +9m0s"}, evidence: []string{"0s", "6m"}},
 		{name: "no fallback", tl: rollout(), end: "1h", want: reports.Skip},
 	}
 }

@@ -20,6 +20,10 @@ type FuzzOptions struct {
 	Draw uint64
 	// Runs is how many scenarios Fuzz draws and plays.
 	Runs int
+	// Plays, if set, says which of the Runs this call plays (a shard's
+	// share of a campaign); the others are not drawn. Each run keeps the
+	// prefix its place gives it, so a shard's runs are the whole's.
+	Plays func(i int) bool
 	// Duration is the virtual time each drawn scenario spans.
 	Duration time.Duration
 	// ShrinkRuns bounds the candidate runs spent shrinking a failure.
@@ -89,6 +93,10 @@ func Fuzz(ctx context.Context, api client.Client, m Mechanism, cast Cast, o Fuzz
 		return run, tl, nil
 	}
 	for i := range o.Runs {
+		if o.Plays != nil && !o.Plays(i) {
+			continue
+		}
+		n = i // run i's prefix counts i+1, its shrinking's candidates on from there
 		draw := o.Draw + uint64(i)
 		sc, file, err := scenarios.Drawn(m.Name(), draw, o.Duration)
 		if err != nil {

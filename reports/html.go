@@ -166,6 +166,9 @@ func (p *page) summary() {
 		}
 		p.fact("Not played", strings.Join(lines, "<br>\n"))
 	}
+	if len(r.Missing) > 0 {
+		p.fact("Missing shards", esc(strings.Join(r.Missing, ", ")+": none of their runs is here; "+Incomplete))
+	}
 	p.fact("Seeds covered", esc(orDash(strings.Join(seeds, ", "))))
 	p.fact("Subjects", esc(orDash(strings.Join(subjects, "; "))))
 	p.fact("Mode", esc(strings.Join(modes, ", ")))

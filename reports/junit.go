@@ -129,6 +129,14 @@ func WriteJUnit(w io.Writer, r *Report) error {
 		doc.add(s.junitCounts)
 		doc.Suites = append(doc.Suites, s)
 	}
+	for _, m := range r.Missing {
+		// A suite of one error: CI must not count a merge without it a pass.
+		s := junitSuite{Name: "shard " + m, Time: seconds(0), Cases: []junitCase{{Name: "merged", Classname: "opcert.shard",
+			Error: &junitProblem{Message: "MISSING: shard " + m + " was not given to the merge"}}}}
+		s.Tests, s.Errors = 1, 1
+		doc.add(s.junitCounts)
+		doc.Suites = append(doc.Suites, s)
+	}
 	if _, err := io.WriteString(w, xml.Header); err != nil {
 		return err
 	}

@@ -55,6 +55,9 @@ func WriteMarkdown(w io.Writer, r *Report) error {
 			row(&b, s.Scenario, s.Mechanism, s.Why)
 		}
 	}
+	if len(r.Missing) > 0 {
+		fmt.Fprintf(&b, "\n## Missing shards\n\nThis report was merged without shards %s: none of their runs is here, so it is %s, never a pass.\n", strings.Join(r.Missing, ", "), Incomplete)
+	}
 	for _, run := range r.Runs {
 		writeRun(&b, run)
 	}

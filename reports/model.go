@@ -36,6 +36,10 @@ type Report struct {
 	// anything started, because they cannot be played the way it played
 	// (real time, a time scale): they passed nothing.
 	Skipped []Skipped `json:"skipped,omitempty"`
+	// Missing are the shards (INDEX/COUNT) a merge of a sharded run was
+	// not given: none of their runs is here, so the report is INCOMPLETE,
+	// never a pass.
+	Missing []string `json:"missingShards,omitempty"`
 	// Judging is how the command judged its runs: what opcert analyze
 	// needs to judge their timelines again as they were judged (nil in a
 	// report written before opcert kept it).
@@ -191,19 +195,25 @@ type Measure struct {
 }
 
 // Verdict is the report's: ERROR when a run's environment stopped it,
-// else FAIL when a run failed, else NOT JUDGED when a run proved nothing
-// of its subjects, else PASS.
+// else FAIL when a run failed, else INCOMPLETE when shards are missing,
+// else NOT JUDGED when a run proved nothing of its subjects, else PASS.
 func (r *Report) Verdict() string {
 	switch {
 	case r.Errored():
 		return "ERROR"
 	case r.Failed():
 		return "FAIL"
+	case len(r.Missing) > 0:
+		return Incomplete
 	case r.Unjudged():
 		return NotJudged
 	}
 	return "PASS"
 }
+
+// Incomplete is the verdict of a merged report some shards of which are
+// missing.
+const Incomplete = "INCOMPLETE"
 
 // Failed tells whether any run failed a case or was broken by its subjects.
 func (r *Report) Failed() bool { return r.any("FAIL") }

@@ -54,6 +54,9 @@ func WriteSummary(w io.Writer, r *Report) {
 	for _, line := range SkippedLines(r.Skipped) {
 		fmt.Fprintf(w, "SKIPPED %s\n", line)
 	}
+	for _, m := range r.Missing {
+		fmt.Fprintf(w, "MISSING shard %s: none of its runs was merged\n", m)
+	}
 	verdict := r.Verdict()
 	fmt.Fprintf(w, "%s: %d runs (%d could not complete), %d of %d rules judged: %d passed, %d warned, %d failed, %d skipped in %s%s\n",
 		verdict, len(r.Runs), broken, judged, rules, pass, warn, fail, skip, fmtDur(r.Wall.Round(time.Millisecond)), r.skippedNote())

@@ -14,6 +14,7 @@ import (
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/scenarios"
+	"github.com/opcert/opcert/shard"
 	"github.com/opcert/opcert/visible"
 )
 
@@ -27,7 +28,10 @@ type fuzzOptions struct {
 	subjects   []string
 	apiPort    int
 	strict     bool
-	mechanisms mechanismFlags
+	// reproducible leaves the wall-clock fields out of the reports.
+	reproducible bool
+	shard        shardFlag
+	mechanisms   mechanismFlags
 }
 
 func newFuzz() *cobra.Command {
@@ -57,6 +61,12 @@ the two scenario files and the failing runs' timelines.
 A convention rule (how a message reads) that fails gives a warning, which
 is no failure to shrink unless --strict.
 
+With --shard INDEX/COUNT only that shard of the draws is played (balanced
+by each drawn scenario's estimated API calls), each as in the whole
+campaign, and --out gets shard.json too; 'opcert merge' makes the
+campaign's report of the shards' directories: the draws up to the first
+that failed in any shard, and its shrinking.
+
 Exit codes: 0 every run passed (warnings pass too, unless --strict), 1 a
 run failed (files written), 2 the input's fault (flags, --out; nothing
 written), 3 the environment's fault (the API server, the disk), 128+n
@@ -80,6 +90,8 @@ stopped by signal n (the report directory left as it was).`,
 	f.StringArrayVarP(&o.subjects, "subject", "s", nil, "fill a role with a subject, as role=subject (repeatable)")
 	f.IntVar(&o.apiPort, "api-port", 0, "port for the API server (0: any free port)")
 	f.BoolVar(&o.strict, "strict", false, "count the warnings of convention rules (how messages read) as failures: exit 1 instead of 0")
+	f.BoolVar(&o.reproducible, "reproducible", false, "leave wall-clock fields (start time, durations, API server start-up, binaries' path) out of the reports, so that the same input writes the same files")
+	o.shard.add(f)
 	o.mechanisms = addMechanismFlags(f)
 	return cmd
 }
@@ -130,6 +142,16 @@ func (o *fuzzOptions) run(cmd *cobra.Command) error {
 	if err != nil {
 		return err
 	}
+	spec, err := o.shard.spec()
+	if err != nil {
+		return err
+	}
+	units, err := o.units(m, spec.On())
+	if err != nil {
+		return err
+	}
+	sh := newSharding(cmd, spec, toolFuzz, units)
+	sh.says(stderr)
 	b, err := startBench(cmd.Context(), stderr, o.out, o.apiPort)
 	if err != nil {
 		return err
@@ -143,6 +165,7 @@ func (o *fuzzOptions) run(cmd *cobra.Command) error {
 	drawn, shrinks := 0, 0
 	finding, err := conformance.Fuzz(ctx, w.Client, m, cast, conformance.FuzzOptions{
 		Draw: o.draw, Runs: o.runs, Duration: o.duration, ShrinkRuns: o.shrinkRuns, Dir: w.Dir(), Strict: o.strict,
+		Plays: func(i int) bool { return sh.plays[i] },
 		Ran: func(sc *scenarios.Scenario, run reports.Run, shrink bool) {
 			if shrink {
 				shrinks++
@@ -151,7 +174,7 @@ func (o *fuzzOptions) run(cmd *cobra.Command) error {
 			}
 			drawn++
 			rep.Runs = append(rep.Runs, run)
-			progress(stderr, drawn, o.runs, run)
+			progress(stderr, drawn, len(sh.mine), run)
 		},
 	})
 	rep.Wall = time.Since(start)
@@ -161,29 +184,78 @@ func (o *fuzzOptions) run(cmd *cobra.Command) error {
 		}
 		return envError{err}
 	}
+	var note *findingNote
+	var minimal []byte
 	if finding != nil {
+		minimal = finding.MinimalFile
 		if err := writeFinding(staging, finding, rep); err != nil {
 			return envError{err}
 		}
+		n := noteOf(finding, int(finding.Draw-o.draw))
+		note = &n
 	}
-	if err := reports.WriteAll(staging, rep); err != nil {
+	record := fuzzShard{Mechanism: m.Name(), Draw: o.draw, Runs: o.runs, Duration: o.duration, Finding: note}
+	if err := sh.write(staging, rep.StartedAt, rep.Wall, drawn, record); err != nil {
 		return envError{err}
 	}
-	var verdict error
-	if finding != nil {
+	return finishFuzz(stdout, staging, o.out, o.reproducible, rep, record, minimal)
+}
+
+// finishFuzz writes a fuzz campaign's report to staging, swaps it in for
+// out and says the verdict: the end of a campaign, of a shard of one and
+// of a merge of shards.
+func finishFuzz(stdout io.Writer, staging, out string, reproducible bool, rep *reports.Report, c fuzzShard, minimal []byte) error {
+	if err := writeReport(staging, rep, reproducible); err != nil {
+		return err
+	}
+	verdict := incomplete(rep)
+	if c.Finding != nil {
 		verdict = errRulesFailed
 	}
-	if err := commitReport(staging, o.out, verdict); err != nil {
+	if err := commitReport(staging, out, verdict); err != nil {
 		return err
 	}
 	fmt.Fprintln(stdout)
-	if finding == nil {
-		fmt.Fprintf(stdout, "PASS: %d drawn %s scenarios (draws %d to %d, %s each) passed every rule in %s; report in %s\n",
-			drawn, m.Name(), o.draw, o.draw+uint64(o.runs)-1, o.duration, rep.Wall.Round(time.Millisecond), o.out)
-		return nil
+	if c.Finding == nil {
+		drawn, word := len(rep.Runs), "PASS"
+		if verdict != nil {
+			word = reports.Incomplete
+		}
+		fmt.Fprintf(stdout, "%s: %d drawn %s scenarios (draws %d to %d, %s each) passed every rule in %s; report in %s\n",
+			word, drawn, c.Mechanism, c.Draw, c.Draw+uint64(c.Runs)-1, c.Duration, rep.Wall.Round(time.Millisecond), out)
+		return verdict
 	}
-	printFinding(stdout, finding, o.out)
-	return errRulesFailed
+	printFinding(stdout, *c.Finding, minimal, out)
+	return verdict
+}
+
+// fuzzShard is what a fuzz campaign's report holds beside its runs: the
+// campaign (a shard's record, for the merge to say it) and its finding.
+type fuzzShard struct {
+	Mechanism string        `json:"mechanism"`
+	Draw      uint64        `json:"draw"`
+	Runs      int           `json:"runs"`
+	Duration  time.Duration `json:"durationNanos"`
+	Finding   *findingNote  `json:"finding,omitempty"`
+}
+
+// units are the campaign's draws, each costing its drawn scenario's
+// estimated API calls when they are to be balanced (sharded).
+func (o *fuzzOptions) units(m conformance.Mechanism, balance bool) ([]shard.Unit, error) {
+	out := make([]shard.Unit, o.runs)
+	for i := range out {
+		draw := o.draw + uint64(i)
+		out[i].Key = fmt.Sprintf("draw %d", draw)
+		if !balance {
+			continue
+		}
+		sc, _, err := scenarios.Drawn(m.Name(), draw, o.duration)
+		if err != nil {
+			return nil, err
+		}
+		out[i].Cost = int64((plan{sc: sc, m: m}).calls())
+	}
+	return out, nil
 }
 
 func verdictOf(run reports.Run) string {
@@ -224,11 +296,38 @@ func writeFinding(dir string, f *conformance.Finding, rep *reports.Report) error
 	return nil
 }
 
-func printFinding(w io.Writer, f *conformance.Finding, out string) {
-	fmt.Fprintf(w, "FAIL: draw %d fails %s: %s (%d steps over %s)\n", f.Draw, f.Failure, failures(f.DrawnRun), len(f.Drawn.Steps), f.Drawn.Duration.Duration)
-	fmt.Fprintf(w, "shrunk in %d runs to %d steps over %s, which still fails %s\n\n", f.ShrinkRuns, len(f.Minimal.Steps), f.Minimal.Duration.Duration, f.Failure)
-	fmt.Fprintf(w, "replay:  opcert run %s\n", visible.Quote(filepath.Join(out, f.Drawn.Name+".yaml")))
-	fmt.Fprintf(w, "minimal: opcert run %s\n\n", visible.Quote(filepath.Join(out, f.Minimal.Name+".yaml")))
-	w.Write(f.MinimalFile)
+func printFinding(w io.Writer, f findingNote, minimal []byte, out string) {
+	fmt.Fprintf(w, "FAIL: draw %d fails %s: %s (%d steps over %s)\n", f.Draw, f.Failure, f.Failures, f.DrawnSteps, f.DrawnDuration)
+	fmt.Fprintf(w, "shrunk in %d runs to %d steps over %s, which still fails %s\n\n", f.ShrinkRuns, f.MinimalSteps, f.MinimalDuration, f.Failure)
+	fmt.Fprintf(w, "replay:  opcert run %s\n", visible.Quote(filepath.Join(out, f.Drawn+".yaml")))
+	fmt.Fprintf(w, "minimal: opcert run %s\n\n", visible.Quote(filepath.Join(out, f.Minimal+".yaml")))
+	w.Write(minimal)
 	fmt.Fprintf(w, "\nreport in %s (the drawn runs and the minimal one)\n", out)
+}
+
+// findingNote is what is said of a finding (conformance.Finding) once it
+// is written: enough for a merge of shards to say it again. Index is its
+// place in the campaign or the exploration.
+type findingNote struct {
+	Index           int           `json:"index"`
+	Draw            uint64        `json:"draw,omitempty"`
+	Point           string        `json:"point,omitempty"`
+	Failure         string        `json:"failure"`
+	Failures        string        `json:"failures"` // every rule the drawn run failed
+	Drawn           string        `json:"drawn"`
+	DrawnSteps      int           `json:"drawnSteps"`
+	DrawnDuration   time.Duration `json:"drawnDurationNanos"`
+	Minimal         string        `json:"minimal,omitempty"`
+	MinimalSteps    int           `json:"minimalSteps,omitempty"`
+	MinimalDuration time.Duration `json:"minimalDurationNanos,omitempty"`
+	ShrinkRuns      int           `json:"shrinkRuns"`
+}
+
+func noteOf(f *conformance.Finding, index int) findingNote {
+	n := findingNote{Index: index, Draw: f.Draw, Point: f.Point, Failure: f.Failure, Failures: failures(f.DrawnRun),
+		Drawn: f.Drawn.Name, DrawnSteps: len(f.Drawn.Steps), DrawnDuration: f.Drawn.Duration.Duration, ShrinkRuns: f.ShrinkRuns}
+	if f.Minimal != nil {
+		n.Minimal, n.MinimalSteps, n.MinimalDuration = f.Minimal.Name, len(f.Minimal.Steps), f.Minimal.Duration.Duration
+	}
+	return n
 }

@@ -66,6 +66,8 @@ func exitVerdict(rep *reports.Report) error {
 	switch {
 	case rep.Failed():
 		return errRulesFailed
+	case len(rep.Missing) > 0:
+		return incomplete(rep)
 	case rep.Unjudged():
 		return errNotJudged
 	}

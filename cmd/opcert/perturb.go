@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"maps"
@@ -15,6 +16,7 @@ import (
 	"github.com/opcert/opcert/conformance"
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/scenarios"
+	"github.com/opcert/opcert/shard"
 	"github.com/opcert/opcert/sim/timeline"
 	"github.com/opcert/opcert/visible"
 )
@@ -37,7 +39,10 @@ type perturbOptions struct {
 	subjects   []string
 	apiPort    int
 	strict     bool
-	mechanisms mechanismFlags
+	// reproducible leaves the wall-clock fields out of the reports.
+	reproducible bool
+	shard        shardFlag
+	mechanisms   mechanismFlags
 }
 
 func newPerturb() *cobra.Command {
@@ -95,6 +100,11 @@ by its mechanism is not crashed (the point's run says why).
 report.html), the failures' scenario files, and the timelines of the
 failing runs, which report.html draws with each perturbation marked.
 
+With --shard INDEX/COUNT only that shard of the scenarios and casts is
+explored (balanced by their estimated API calls), each as in the whole
+exploration, and --out gets shard.json too; 'opcert merge' makes the
+exploration's report of the shards' directories.
+
 Exit codes: 0 every point passed (warnings pass too, unless --strict), 1 a
 point failed (files written), 2 the input's fault (flags, scenario files,
 --out; nothing written), 3 the environment's fault (the API server, the
@@ -124,6 +134,8 @@ disk), 128+n stopped by signal n (the report directory left as it was).`,
 	f.StringArrayVarP(&o.subjects, "subject", "s", nil, "fill a role with a subject, as role=subject (repeatable)")
 	f.IntVar(&o.apiPort, "api-port", 0, "port for the API server (0: any free port)")
 	f.BoolVar(&o.strict, "strict", false, "count the warnings of convention rules (how messages read) as failures")
+	f.BoolVar(&o.reproducible, "reproducible", false, "leave wall-clock fields (start time, durations, API server start-up, binaries' path) out of the reports, so that the same input writes the same files")
+	o.shard.add(f)
 	o.mechanisms = addMechanismFlags(f)
 	return cmd
 }
@@ -213,6 +225,16 @@ func (o *perturbOptions) run(cmd *cobra.Command, files []string) error {
 			}
 		}
 	}
+	spec, err := o.shard.spec()
+	if err != nil {
+		return err
+	}
+	units := make([]shard.Unit, len(targets))
+	for i, t := range targets {
+		units[i] = shard.Unit{Key: scenarioKey(t.sc) + " " + reports.SubjectList(t.cast.Names()), Cost: int64((plan{sc: t.sc, m: t.m}).calls())}
+	}
+	sh := newSharding(cmd, spec, toolPerturb, units)
+	sh.says(stderr)
 	b, err := startBench(cmd.Context(), stderr, o.out, o.apiPort)
 	if err != nil {
 		return err
@@ -223,10 +245,13 @@ func (o *perturbOptions) run(cmd *cobra.Command, files []string) error {
 	rep := &reports.Report{Tool: "opcert", StartedAt: time.Now().UTC(), Environment: environment(w)}
 	start := time.Now()
 	var found []*conformance.Finding
-	var lines []string
-	played := 0
+	var record perturbRecord
 	for i, t := range targets {
-		fmt.Fprintf(stderr, "[%d/%d] %s [%s]: the unperturbed run, then its points\n", i+1, len(targets), t.sc.Name, reports.SubjectList(t.cast.Names()))
+		if !sh.plays[i] {
+			continue
+		}
+		fmt.Fprintf(stderr, "[%d/%d] %s [%s]: the unperturbed run, then its points\n", len(record.Targets)+1, len(sh.mine), t.sc.Name, reports.SubjectList(t.cast.Names()))
+		runs, played := len(rep.Runs), 0
 		x, err := conformance.Explore(ctx, w.Client, t.m, t.cast, t.sc, conformance.ExploreOptions{
 			Perturbing: conformance.Perturbing{Roles: o.roles, Kinds: o.kinds, Budget: o.budget, Seed: o.seed,
 				Window: o.window, ErrorWindow: o.errWindow, Delay: o.delay, Lag: o.lag, ShrinkRuns: o.shrinkRuns},
@@ -262,9 +287,13 @@ func (o *perturbOptions) run(cmd *cobra.Command, files []string) error {
 			}
 			return envError{err}
 		}
-		lines = append(lines, x.Summary())
 		fmt.Fprintf(stderr, "  %s\n", x.Summary())
 		found = append(found, x.Findings...)
+		target := perturbTarget{Index: i, Runs: len(rep.Runs) - runs, Played: played, Line: x.Summary()}
+		for _, f := range x.Findings {
+			target.Findings = append(target.Findings, noteOf(f, i))
+		}
+		record.Targets = append(record.Targets, target)
 	}
 	rep.Wall = time.Since(start)
 	for _, f := range found {
@@ -272,31 +301,70 @@ func (o *perturbOptions) run(cmd *cobra.Command, files []string) error {
 			return envError{err}
 		}
 	}
-	if err := reports.WriteAll(staging, rep); err != nil {
+	if err := sh.write(staging, rep.StartedAt, rep.Wall, len(record.Targets), record); err != nil {
 		return envError{err}
 	}
-	var verdict error
+	return finishPerturb(stdout, staging, o.out, o.reproducible, rep, record)
+}
+
+// perturbRecord is what an exploration's report holds beside its runs,
+// per scenario and cast explored (a shard's record, for the merge).
+type perturbRecord struct {
+	Targets []perturbTarget `json:"targets"`
+}
+
+// perturbTarget is one scenario and cast explored: its place in the
+// exploration, how many of the report's runs are its (the unperturbed
+// one and its points'), how many points it played, its summary line and
+// its findings (whose minimal runs end the report).
+type perturbTarget struct {
+	Index    int           `json:"index"`
+	Runs     int           `json:"runs"`
+	Played   int           `json:"played"`
+	Line     string        `json:"line"`
+	Findings []findingNote `json:"findings,omitempty"`
+}
+
+// finishPerturb writes an exploration's report to staging, swaps it in
+// for out and says the verdict: the end of an exploration, of a shard of
+// one and of a merge of shards.
+func finishPerturb(stdout io.Writer, staging, out string, reproducible bool, rep *reports.Report, record perturbRecord) error {
+	if err := writeReport(staging, rep, reproducible); err != nil {
+		return err
+	}
+	verdict := incomplete(rep)
 	if failed(rep) {
 		verdict = errRulesFailed
 	}
-	if err := commitReport(staging, o.out, verdict); err != nil {
+	if err := commitReport(staging, out, verdict); err != nil {
 		return err
 	}
 	fmt.Fprintln(stdout)
-	for _, l := range lines {
-		fmt.Fprintln(stdout, l)
+	played := 0
+	for _, t := range record.Targets {
+		fmt.Fprintln(stdout, t.Line)
+		played += t.Played
+	}
+	for _, m := range rep.Missing {
+		fmt.Fprintf(stdout, "MISSING shard %s: none of its explorations was merged\n", m)
 	}
 	rate := float64(played) / rep.Wall.Seconds()
-	if verdict == nil {
-		fmt.Fprintf(stdout, "PASS: %d perturbed runs over %d scenarios passed every rule and converged in %s (%.1f runs/s); report in %s\n",
-			played, len(targets), rep.Wall.Round(time.Millisecond), rate, o.out)
-		return nil
+	if !errors.Is(verdict, errRulesFailed) {
+		word := "PASS"
+		if verdict != nil {
+			word = reports.Incomplete
+		}
+		fmt.Fprintf(stdout, "%s: %d perturbed runs over %d scenarios passed every rule and converged in %s (%.1f runs/s); report in %s\n",
+			word, played, len(record.Targets), rep.Wall.Round(time.Millisecond), rate, out)
+		return verdict
 	}
-	fmt.Fprintf(stdout, "FAIL: %d perturbed runs over %d scenarios in %s (%.1f runs/s); report in %s\n", played, len(targets), rep.Wall.Round(time.Millisecond), rate, o.out)
-	for _, f := range found {
-		printPerturbFinding(stdout, f, o.out)
+	fmt.Fprintf(stdout, "FAIL: %d perturbed runs over %d scenarios in %s (%.1f runs/s); report in %s\n", played, len(record.Targets), rep.Wall.Round(time.Millisecond), rate, out)
+	for _, t := range record.Targets {
+		for _, f := range t.Findings {
+			printPerturbFinding(stdout, f, out)
+		}
 	}
-	return errRulesFailed
+	return verdict
 }
 
 // failed tells whether a run of the report failed a rule (a warning is
@@ -316,11 +384,11 @@ func virtualOnly(cast conformance.Cast) error {
 	return nil
 }
 
-func printPerturbFinding(w io.Writer, f *conformance.Finding, out string) {
-	fmt.Fprintf(w, "\n%s fails %s under %s\n", f.Drawn.Name, f.Failure, f.Point)
-	fmt.Fprintf(w, "replay:  opcert run %s\n", visible.Quote(filepath.Join(out, f.Drawn.Name+".yaml")))
-	if f.Minimal != nil {
+func printPerturbFinding(w io.Writer, f findingNote, out string) {
+	fmt.Fprintf(w, "\n%s fails %s under %s\n", f.Drawn, f.Failure, f.Point)
+	fmt.Fprintf(w, "replay:  opcert run %s\n", visible.Quote(filepath.Join(out, f.Drawn+".yaml")))
+	if f.Minimal != "" {
 		fmt.Fprintf(w, "minimal: opcert run %s (%d steps over %s, shrunk in %d runs)\n",
-			visible.Quote(filepath.Join(out, f.Minimal.Name+".yaml")), len(f.Minimal.Steps), f.Minimal.Duration.Duration, f.ShrinkRuns)
+			visible.Quote(filepath.Join(out, f.Minimal+".yaml")), f.MinimalSteps, f.MinimalDuration, f.ShrinkRuns)
 	}
 }

@@ -17,7 +17,7 @@ judges the recorded timeline with rules that cite the design they enforce.`,
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
-	root.AddCommand(newRun(), newWatch(), newAnalyze(), newSelftest(), newFuzz(), newPerturb(), newScenarios(), newSubjects(), newRules(), newLint(), newVersion(), newKind(), newMechanisms(), newDocs())
+	root.AddCommand(newRun(), newWatch(), newAnalyze(), newSelftest(), newFuzz(), newPerturb(), newMerge(), newScenarios(), newSubjects(), newRules(), newLint(), newVersion(), newKind(), newMechanisms(), newDocs())
 	root.AddCommand(newTools()...)
 	return root
 }

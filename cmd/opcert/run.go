@@ -44,6 +44,7 @@ type runOptions struct {
 	// kubeconfigOut is where a kubeconfig of opcert's API server is kept
 	// while the run lasts (--kubeconfig-out).
 	kubeconfigOut string
+	shard         shardFlag
 }
 
 // mechanismFlags build each registered mechanism from its flags' values,
@@ -218,6 +219,11 @@ could judge anything, is NOT JUDGED: it fails nothing and passes nothing,
 and the summary says what the subject did not do. Every report counts the
 rules each run judged.
 
+With --shard INDEX/COUNT only that shard of the runs is played (balanced
+by estimated wall time), each named and played as in the whole run, and
+--out gets shard.json beside the shard's own report; 'opcert merge' makes
+the whole run's report of the shards' directories.
+
 Exit codes: 0 all rules passed (warnings pass too, unless --strict), 1 a
 rule or expectation failed, 2 the input's fault (flags, scenario files,
 --out; nothing written), 3 the environment's fault (the API server, the
@@ -246,6 +252,7 @@ stopped by signal n.`,
 	f.BoolVar(&o.strict, "strict", false, "count the warnings of convention rules (how messages read) as failures: exit 1 instead of 0")
 	f.StringVar(&o.kubeconfigOut, "kubeconfig-out", "", "write an administrator's kubeconfig of opcert's API server to this new file (mode 0600) once it is up, for 'opcert watch --kubeconfig FILE' or kubectl to follow the run; removed when the run ends, whatever ends it")
 	f.BoolVar(&o.reproducible, "reproducible", false, "leave wall-clock fields (start time, durations, API server start-up, binaries' path) out of the reports, so that the same input writes the same files")
+	o.shard.add(f)
 	o.mechanisms = addMechanismFlags(f)
 	o.cluster.add(f)
 	return cmd
@@ -278,23 +285,29 @@ func (o *runOptions) run(cmd *cobra.Command, files []string) error {
 	if err != nil {
 		return err
 	}
-	if o.dryRun {
-		return o.cluster.printPlan(cmd.OutOrStdout(), plans, skipped, o.out, o.timeScale)
+	spec, err := o.shard.spec()
+	if err != nil {
+		return err
 	}
-	if err := o.cluster.refuse(plans); err != nil {
+	sh := newSharding(cmd, spec, toolRun, runUnits(plans, o.timeScale))
+	if o.dryRun {
+		return o.cluster.printPlan(cmd.OutOrStdout(), keep(sh, plans), skipped, o.out, o.timeScale)
+	}
+	sh.says(stderr)
+	if err := o.cluster.refuse(keep(sh, plans)); err != nil {
 		return err
 	}
 	for _, line := range reports.SkippedLines(skipped) {
 		fmt.Fprintf(stderr, "opcert: not playing %s\n", line)
 	}
-	warnLong(stderr, plans, o.timeScale)
+	warnLong(stderr, keep(sh, plans), o.timeScale)
 	staging, err := stagingDir(o.out)
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(staging) // gone once renamed; cleans up after a failure
 
-	tgt, ctx, err := o.connect(cmd.Context(), stderr, plans)
+	tgt, ctx, err := o.connect(cmd.Context(), stderr, keep(sh, plans))
 	if err != nil {
 		return err
 	}
@@ -304,11 +317,17 @@ func (o *runOptions) run(cmd *cobra.Command, files []string) error {
 		Judging: &reports.Judging{Flags: o.mechanisms.given(), Strict: o.strict}}
 	start := time.Now()
 	var stopped error
+	played := 0
 	for i, p := range plans {
+		if !sh.plays[i] {
+			continue
+		}
+		played++
+		// Named by its place in the whole run, sharded or not.
 		name := fmt.Sprintf("%02d-%s", i+1, p.sc.Name)
 		procDir := filepath.Join(staging, "processes", name)
 		run, tl := conformance.Play(ctx, tgt.api, p.m, p.sc, p.cast, tgt.options(i, conformance.Options{
-			Progress:   ticker(stderr, i+1, len(plans), p.sc),
+			Progress:   ticker(stderr, played, len(sh.mine), p.sc),
 			TimeScale:  o.timeScale,
 			ProcessDir: procDir,
 			Strict:     o.strict,
@@ -321,7 +340,7 @@ func (o *runOptions) run(cmd *cobra.Command, files []string) error {
 				run.Processes[j].Log = rel
 			}
 		}
-		progress(stderr, i+1, len(plans), run)
+		progress(stderr, played, len(sh.mine), run)
 		switch run.Stopped {
 		case reports.StopInterrupted:
 			return fmt.Errorf("%w; %s was left as it was", context.Cause(ctx), o.out)
@@ -342,14 +361,10 @@ func (o *runOptions) run(cmd *cobra.Command, files []string) error {
 	if ctx.Err() != nil && stopped == nil {
 		return fmt.Errorf("%w; %s was left as it was", context.Cause(ctx), o.out)
 	}
-	written := rep
-	if o.reproducible { // the terminal summary keeps its wall-clock figures
-		c := *rep
-		c.Runs = slices.Clone(rep.Runs)
-		c.Normalize()
-		written = &c
+	if err := writeReport(staging, rep, o.reproducible); err != nil {
+		return err
 	}
-	if err := reports.WriteAll(staging, written); err != nil {
+	if err := sh.write(staging, rep.StartedAt, rep.Wall, len(rep.Runs), nil); err != nil {
 		return envError{err}
 	}
 	verdict := stopped

@@ -32,12 +32,16 @@ import (
 // choices, not the seed, and fails the self-test.
 
 type selftestOptions struct {
-	out        string
-	only       []string
-	maxCalls   int
-	apiPort    int
-	strict     bool
-	mechanisms mechanismFlags
+	out      string
+	only     []string
+	maxCalls int
+	apiPort  int
+	strict   bool
+	// reproducible leaves the wall-clock fields out of selftest.json and
+	// selftest.md.
+	reproducible bool
+	shard        shardFlag
+	mechanisms   mechanismFlags
 }
 
 func newSelftest() *cobra.Command {
@@ -78,9 +82,16 @@ Exit codes: 0 every rule and mutant checked out and no faithful variant
 failed, 1 an unfailed rule, a survivor, a faithful variant's failure or a
 reference failure, 2 the input's fault (flags, --out; nothing written), 3
 the environment's fault (the API server, the disk), 128+n stopped by
-signal n (the report directory left as it was).`,
+signal n (the report directory left as it was).
+
+With --shard INDEX/COUNT only that shard of the runs is played and --out
+gets shard.json, its runs' verdicts; 'opcert merge' makes the self-test's
+report of all the shards, and judges it (a shard alone judges nothing: a
+mutant's killer may be in another shard). The shards are balanced by
+estimated API calls.`,
 		Example: `  opcert selftest
   opcert selftest --mechanism stale --out /tmp/selftest
+  opcert selftest --shard 2/4 --out shard-2   # then: opcert merge shard-* --out opcert-selftest
   opcert selftest --max-calls 20000   # include the 24h fleet`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -93,6 +104,8 @@ signal n (the report directory left as it was).`,
 	f.IntVar(&o.maxCalls, "max-calls", 2000, "skip scenarios estimated above this many API calls")
 	f.IntVar(&o.apiPort, "api-port", 0, "port for the API server (0: any free port)")
 	f.BoolVar(&o.strict, "strict", false, "count the warnings of convention rules (how messages read) as failures: a warning on the reference fails the self-test")
+	f.BoolVar(&o.reproducible, "reproducible", false, "leave wall-clock fields (start time, durations, API server start-up, binaries' path) out of the report, so that the same input writes the same files")
+	o.shard.add(f)
 	o.mechanisms = addMechanismFlags(f)
 	return cmd
 }
@@ -476,7 +489,10 @@ type selftestReport struct {
 	Runs        int                  `json:"runs"`
 	APICalls    int                  `json:"apiCalls"`
 	Passed      bool                 `json:"passed"`
-	Matrix      *matrix              `json:"matrix"`
+	// Missing are the shards a merge was not given (INDEX/COUNT): the
+	// matrix holds none of their runs, so the self-test is not passed.
+	Missing []string `json:"missingShards,omitempty"`
+	Matrix  *matrix  `json:"matrix"`
 }
 
 func (o *selftestOptions) run(cmd *cobra.Command) error {
@@ -498,14 +514,12 @@ func (o *selftestOptions) run(cmd *cobra.Command) error {
 	rep := &selftestReport{Tool: "opcert selftest", MaxCalls: o.maxCalls, Scenarios: map[string][]string{}}
 	rules, mutants, faithful, notJudged := matrixInputs(plans, o.maxCalls)
 	rep.NotJudged = notJudged
-	total := 0
 	for _, p := range plans {
 		rep.Mechanisms = append(rep.Mechanisms, p.m.Name())
 		for _, sc := range p.scs {
 			rep.Scenarios[p.m.Name()] = append(rep.Scenarios[p.m.Name()], sc.Name)
 		}
 		rep.Skipped = append(rep.Skipped, p.skipped...)
-		total += len(p.scs) * (len(p.mutants) + len(p.faithful) + 1)
 		for _, s := range p.skipped {
 			fmt.Fprintf(stderr, "opcert: skipping %s: about %d API calls, over --max-calls %d\n", s.Scenario, s.Calls, o.maxCalls)
 		}
@@ -513,6 +527,13 @@ func (o *selftestOptions) run(cmd *cobra.Command) error {
 	for _, n := range notJudged {
 		fmt.Fprintf(stderr, "opcert: not judging %s: %s\n", n.Mechanism, n.Why)
 	}
+	spec, err := o.shard.spec()
+	if err != nil {
+		return err
+	}
+	sh := newSharding(cmd, spec, toolSelftest, selftestUnits(plans))
+	sh.says(stderr)
+	total := len(sh.mine)
 	b, err := startBench(cmd.Context(), stderr, o.out, o.apiPort)
 	if err != nil {
 		return err
@@ -524,7 +545,7 @@ func (o *selftestOptions) run(cmd *cobra.Command) error {
 
 	start := time.Now()
 	var runs []selftestRun
-	i := 0
+	i, played := 0, 0
 	for _, p := range plans {
 		for _, sc := range p.scs {
 			casts := append([]mutant{{}}, p.mutants...) // the reference first
@@ -543,13 +564,19 @@ func (o *selftestOptions) run(cmd *cobra.Command) error {
 					return err
 				}
 				i++
+				if !sh.plays[i-1] {
+					continue
+				}
+				played++
+				// The prefix is the run's place in the whole self-test, so
+				// that a shard's run is the unsharded one's.
 				run, _ := conformance.Play(ctx, w.Client, p.m, sc, cast, conformance.Options{
 					Prefix:   fmt.Sprintf("t%03d-", i),
 					Dir:      w.Dir(),
-					Progress: ticker(stderr, i, total, sc),
+					Progress: ticker(stderr, played, total, sc),
 					Strict:   o.strict && !isFaithful,
 				})
-				progress(stderr, i, total, run)
+				progress(stderr, played, total, run)
 				switch run.Stopped {
 				case reports.StopInterrupted:
 					return fmt.Errorf("%w; %s was left as it was", context.Cause(ctx), o.out)
@@ -558,8 +585,7 @@ func (o *selftestOptions) run(cmd *cobra.Command) error {
 				case reports.StopEnvironment:
 					return envError{fmt.Errorf("%s: the self-test stopped at %s; %s was left as it was", run.Error, sc.Name, o.out)}
 				}
-				rep.APICalls += run.APICalls
-				r := selftestRun{Mechanism: p.m.Name(), Mutant: name, Run: run}
+				r := selftestRun{Mechanism: p.m.Name(), Mutant: name, Run: brief(run)}
 				if isFaithful {
 					r.Mutant, r.Faithful = "", name
 				}
@@ -571,22 +597,54 @@ func (o *selftestOptions) run(cmd *cobra.Command) error {
 		return fmt.Errorf("%w; %s was left as it was", context.Cause(ctx), o.out)
 	}
 	rep.Wall = time.Since(start)
-	rep.Runs = len(runs)
-	rep.Matrix = buildMatrix(rules, mutants, faithful, runs)
-	rep.Passed = rep.Matrix.ok()
-	if err := writeSelftest(staging, rep); err != nil {
+	in := matrixIn{Rules: rules, Mutants: mutants, Faithful: faithful}
+	if spec.On() {
+		return o.writeShard(stdout, staging, sh, rep, in, runs)
+	}
+	return finishSelftest(stdout, staging, o.out, o.reproducible, rep, in, runs)
+}
+
+// matrixIn are the rules, mutants and faithful variants of each mechanism
+// a self-test judges (matrixInputs).
+type matrixIn struct {
+	Rules    map[string][]string `json:"rules"`
+	Mutants  map[string][]string `json:"mutants"`
+	Faithful map[string][]string `json:"faithful"`
+}
+
+// finishSelftest judges the runs (those of the whole self-test, in its
+// order), writes the report to staging, swaps it in for out and says the
+// verdict: the end of an unsharded self-test and of a merge of shards.
+func finishSelftest(stdout io.Writer, staging, out string, reproducible bool, rep *selftestReport, in matrixIn, runs []selftestRun) error {
+	rep.Runs, rep.APICalls = len(runs), 0
+	for _, r := range runs {
+		rep.APICalls += r.Run.APICalls
+	}
+	rep.Matrix = buildMatrix(in.Rules, in.Mutants, in.Faithful, runs)
+	rep.Passed = rep.Matrix.ok() && len(rep.Missing) == 0
+	written := rep
+	if reproducible { // the terminal summary keeps its wall-clock figures
+		c := *rep
+		c.StartedAt, c.Wall = time.Time{}, 0
+		c.Environment.Startup, c.Environment.Assets = 0, ""
+		written = &c
+	}
+	if err := writeSelftest(staging, written); err != nil {
 		return envError{err}
 	}
 	var verdict error
-	if !rep.Passed {
+	switch {
+	case len(rep.Missing) > 0:
+		verdict = envError{fmt.Errorf("the self-test is INCOMPLETE: shards %s are missing; its report in %s says what their runs would have judged is unknown", strings.Join(rep.Missing, ", "), out)}
+	case !rep.Passed:
 		verdict = errRulesFailed
 	}
-	if err := commitReport(staging, o.out, verdict); err != nil {
+	if err := commitReport(staging, out, verdict); err != nil {
 		return err
 	}
 	fmt.Fprintln(stdout)
 	writeSelftestSummary(stdout, rep)
-	fmt.Fprintf(stdout, "\nmatrix in %s (selftest.json, selftest.md)\n", visible.Quote(o.out))
+	fmt.Fprintf(stdout, "\nmatrix in %s (selftest.json, selftest.md)\n", visible.Quote(out))
 	return verdict
 }
 
@@ -601,6 +659,18 @@ func writeSelftest(dir string, rep *selftestReport) error {
 	var md strings.Builder
 	writeSelftestMarkdown(&md, rep)
 	return os.WriteFile(filepath.Join(dir, "selftest.md"), []byte(md.String()), 0o644)
+}
+
+// verdict is the self-test's: INCOMPLETE when shards are missing, else
+// PASS or FAIL.
+func (rep *selftestReport) verdict() string {
+	switch {
+	case len(rep.Missing) > 0:
+		return "INCOMPLETE"
+	case !rep.Passed:
+		return "FAIL"
+	}
+	return "PASS"
 }
 
 func percent(f float64) string {
@@ -672,9 +742,9 @@ func writeSelftestSummary(w io.Writer, rep *selftestReport) {
 	for _, f := range m.ReferenceWarnings {
 		fmt.Fprintf(w, "REFERENCE WARNS %s\n", f)
 	}
-	verdict := "PASS"
-	if !rep.Passed {
-		verdict = "FAIL"
+	verdict := rep.verdict()
+	if len(rep.Missing) > 0 {
+		fmt.Fprintf(w, "MISSING shards %s: their runs were not merged\n", strings.Join(rep.Missing, ", "))
 	}
 	notJudged := ""
 	if len(rep.NotJudged) > 0 {
@@ -720,11 +790,10 @@ func notJudgedOf(rep *selftestReport, mech string) *notJudgedMechanism {
 // (rows) by mutants (columns), then the findings.
 func writeSelftestMarkdown(w io.Writer, rep *selftestReport) {
 	m := rep.Matrix
-	verdict := "PASS"
-	if !rep.Passed {
-		verdict = "FAIL"
+	fmt.Fprintf(w, "# opcert selftest: %s\n\n", rep.verdict())
+	if len(rep.Missing) > 0 {
+		fmt.Fprintf(w, "**Incomplete**: shards %s were not merged; their runs are in no figure below, so a mutant or rule they would have shown is missing too.\n\n", strings.Join(rep.Missing, ", "))
 	}
-	fmt.Fprintf(w, "# opcert selftest: %s\n\n", verdict)
 	fmt.Fprintf(w, "%d rules x %d mutants, kill rate %s (%d/%d caught); faithful variants failed %d/%d; %d runs, %d API calls in %s (kube-apiserver %s).\n\n",
 		len(m.Rules), mutantCount(rep), percent(m.KillRate), m.Caught, mutantCount(rep), m.FaithfulFailed, len(m.Faithful), rep.Runs, rep.APICalls,
 		rep.Wall.Round(time.Millisecond), rep.Environment.KubeVersion)

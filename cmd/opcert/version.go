@@ -79,6 +79,12 @@ func (v versionInfo) String() string {
 	return fmt.Sprintf("%s (kube-apiserver %s, etcd %s)", s, v.KubeAPIServer, v.Etcd)
 }
 
+// thisVersion is this binary's version.
+func thisVersion() versionInfo {
+	bi, _ := debug.ReadBuildInfo() // nil without build information
+	return buildVersion(bi, stamp{version, commit, date})
+}
+
 func newVersion() *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "version",
@@ -87,8 +93,7 @@ func newVersion() *cobra.Command {
 	}
 	format := outputFlag(cmd)
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
-		bi, _ := debug.ReadBuildInfo() // nil without build information
-		v := buildVersion(bi, stamp{version, commit, date})
+		v := thisVersion()
 		return printAs(cmd.OutOrStdout(), *format, v, func(w io.Writer) error {
 			_, err := fmt.Fprintln(w, v)
 			return err

@@ -60,8 +60,11 @@ docs:
 	$(GO) run ./cmd/opcert docs docs/reference
 
 # Every broken subject of every mechanism against the rules (docs/concepts/selftest.md).
+# SHARDS=N plays it as N shards side by side and merges them
+# (hack/shards.sh, docs/guides/sharding.md): CI plays 2 on its 2 cores.
+SHARDS ?= 1
 selftest: build envtest
-	bin/opcert selftest --out opcert-selftest
+	bash hack/shards.sh $(SHARDS) opcert-selftest bin/opcert selftest
 
 # Perturbations of every built-in estimated at 2000 API calls or fewer,
 # PERTURB_BUDGET points each, with the reference and with every faithful
@@ -70,7 +73,7 @@ selftest: build envtest
 # minimal scenario files left in opcert-perturb/.
 PERTURB_BUDGET ?= 2
 perturb: build envtest
-	bin/opcert perturb --faithful --budget $(PERTURB_BUDGET) --max-calls 2000 --shrink-runs 20 --out opcert-perturb
+	bash hack/shards.sh $(SHARDS) opcert-perturb bin/opcert perturb --faithful --budget $(PERTURB_BUDGET) --max-calls 2000 --shrink-runs 20
 
 # Random fault schedules on the reference, a bounded number of seeds per
 # mechanism (docs/concepts/selftest.md): a failure fails the target and leaves the

@@ -149,17 +149,6 @@ func (s *Set) Present() []*Manifest {
 	return slices.DeleteFunc(slices.Clone(s.Shards), func(m *Manifest) bool { return m == nil })
 }
 
-// Unplayed are the units of the shards given that were not played to
-// the end, by their place in the work.
-func (s *Set) Unplayed() []int {
-	var out []int
-	for _, m := range s.Present() {
-		out = append(out, m.Units[m.Done:]...)
-	}
-	slices.Sort(out)
-	return out
-}
-
 // Describe says what a set of shards is, for a summary line.
 func (s *Set) Describe() string {
 	var b strings.Builder

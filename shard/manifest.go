@@ -27,22 +27,25 @@ type Manifest struct {
 	// judge alike or not, so they are never merged.
 	Version string `json:"version"`
 	// Plan is the work's fingerprint (Plan).
-	Plan  string `json:"plan"`
-	Shard Spec   `json:"shard"`
-	// Total is how many units the whole work has; Units are this shard's,
-	// by their place in it, in order, and Done how many of them it played
-	// to the end (fewer when it stopped early, or when a fuzz campaign
-	// stopped at its first failure).
-	Total int   `json:"total"`
+	Plan string `json:"plan"`
+	// Shard is which part of the work this is.
+	Shard Spec `json:"shard"`
+	// Total is how many units the whole work has.
+	Total int `json:"total"`
+	// Units are this shard's, by their place in the work, in order.
 	Units []int `json:"units"`
-	Done  int   `json:"done"`
+	// Done is how many of Units the shard's report holds, in order: all
+	// of them, but for a fuzz campaign's shard, which stops at its first
+	// failure.
+	Done int `json:"done"`
 	// Cost is the units' estimated cost, as Assign balanced it.
 	Cost int64 `json:"estimatedCost"`
-	// StartedAt and Wall are when the shard started and how long it took,
-	// by the wall clock.
-	StartedAt time.Time       `json:"startedAt"`
-	Wall      time.Duration   `json:"wallNanos"`
-	Payload   json.RawMessage `json:"payload,omitempty"`
+	// StartedAt is when the shard started, by the wall clock.
+	StartedAt time.Time `json:"startedAt"`
+	// Wall is how long it took, by the wall clock.
+	Wall time.Duration `json:"wallNanos"`
+	// Payload is the command's own record of what its units gave.
+	Payload json.RawMessage `json:"payload,omitempty"`
 }
 
 // Write writes m as dir's File.
@@ -89,9 +92,10 @@ func Read(dir string) (Manifest, error) {
 // Set is the shards given to a merge, checked to be parts of one work.
 type Set struct {
 	// Shards holds each shard given by its index (Shards[0] is 1/COUNT),
-	// nil where one is missing; Dirs where each was read from.
+	// nil where one is missing.
 	Shards []*Manifest
-	Dirs   []string
+	// Dirs are where each of Shards was read from.
+	Dirs []string
 }
 
 // Gather checks that the manifests (read from dirs) are shards of one

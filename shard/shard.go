@@ -26,7 +26,9 @@ import (
 // Spec is one shard of COUNT, Index counted from 1; the zero Spec is the
 // whole of the work, unsharded.
 type Spec struct {
+	// Index is the shard's number, 1 to Count.
 	Index int `json:"index"`
+	// Count is how many shards the work is split into.
 	Count int `json:"count"`
 }
 
@@ -93,13 +95,17 @@ func FromEnv(getenv func(string) string) (Spec, error) {
 // On tells whether s is a shard rather than the whole.
 func (s Spec) On() bool { return s.Count > 0 }
 
+// String is s as Parse reads it: INDEX/COUNT.
+// String is s as Parse reads it: INDEX/COUNT.
 func (s Spec) String() string { return fmt.Sprintf("%d/%d", s.Index, s.Count) }
 
 // Unit is one piece of a command's work: Key says what it plays (the same
 // work has the same keys), Cost what it should cost (estimated API calls,
 // or milliseconds of real time), in any unit, the same for every unit.
 type Unit struct {
-	Key  string
+	// Key says what the unit plays.
+	Key string
+	// Cost is what it should cost.
 	Cost int64
 }
 

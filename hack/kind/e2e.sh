@@ -10,8 +10,17 @@
 #  4. runs TestNightlyOnKind (cmd/opcert): every job of the workflow's
 #     matrix, its own commands, each certification passed, a careless
 #     variant failed, no image pulled;
-#  5. tears everything down on every exit: the clusters, kind's network,
-#     the engine it started, and checks that none of it is left.
+#  5. runs TestIndexedJobOnKind (cmd/opcert): the Kubernetes Indexed Job
+#     recipe (examples/sharding/indexed-job.yaml) with opcert's release
+#     image, dist/opcert-image.tar, its shards merged by opcert merge. CI
+#     runs make release-check first, which builds the image; run alone,
+#     this script builds it as release-check's image step does;
+#  6. tears everything down on every exit: the clusters, kind's network,
+#     the opcert images loaded, the engine it started, and checks that none
+#     of it is left.
+#
+# E2E_KIND_ONLY=TestIndexedJobOnKind (or TestNightlyOnKind) runs one of the
+# two tests alone, while working on it.
 #
 # Needs root. All traffic stays on this machine: the nodes live in network
 # namespaces of the engine's bridge, the API servers are reached on
@@ -44,6 +53,12 @@ teardown() {
 	if [ -x bin/opcert ] && docker info >/dev/null 2>&1; then
 		bin/opcert kind down --name opcert --kubeconfig "$repo/kind.kubeconfig" >/dev/null 2>&1 || true
 		docker network rm kind >/dev/null 2>&1 || true
+		# The engine's images are kept in opcert's cache: the node image is
+		# meant to stay, opcert's image (loaded from a tarball each run, as
+		# TestIndexedJobOnKind removes it) is not.
+		if [ -n "$started" ]; then
+			docker images -q --filter label=org.opencontainers.image.title=opcert | sort -u | xargs -r docker rmi -f >/dev/null || status=1
+		fi
 	fi
 	rm -f "$repo/kind.kubeconfig"
 	if [ -n "$started" ]; then
@@ -72,5 +87,29 @@ export OPCERT_KIND_NODE_IMAGE OPCERT_KIND_CONFIG="$repo/hack/kind/cluster.yaml"
 k8s=$(cd hack/envtest && go list -m -f '{{.Version}}' k8s.io/kubernetes)
 go build -o bin/opcert ./cmd/opcert
 export PATH="$repo/bin:$root/kind/bin-${k8s#v}:$PATH"
-say "running the nightly workflow's jobs on $OPCERT_KIND_NODE_IMAGE"
-OPCERT_KIND_E2E=1 go test ./cmd/opcert -run '^TestNightlyOnKind$' -count=1 -v -timeout 40m
+tests=(TestNightlyOnKind TestIndexedJobOnKind)
+[ -z "${E2E_KIND_ONLY:-}" ] || tests=("$E2E_KIND_ONLY")
+if [[ " ${tests[*]} " == *" TestIndexedJobOnKind "* ]] && [ ! -f dist/opcert-image.tar ]; then
+	# As make release-check's image step, with opcert built here as
+	# goreleaser builds it (static, -trimpath, stamped) instead of taken
+	# from goreleaser's snapshot.
+	say "no dist/opcert-image.tar (make release-check builds it): building it from this checkout"
+	commit=$(git rev-parse HEAD)
+	date=$(TZ=UTC git log -1 --date=format-local:%Y-%m-%dT%H:%M:%SZ --format=%cd)
+	version=v0.0.0-e2e.${commit:0:12}
+	mkdir -p dist
+	CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.version=$version -X main.commit=$commit -X main.date=$date" \
+		-o dist/opcert-image-opcert ./cmd/opcert
+	assets=$(bash hack/envtest/build.sh)
+	(cd hack/release && go run . image -version "$version" -commit "$commit" -date "$date" \
+		-opcert ../../dist/opcert-image-opcert -assets "$assets" -out ../../dist/opcert-image.tar &&
+		go run . inspect -version "$version" ../../dist/opcert-image.tar)
+	rm dist/opcert-image-opcert
+fi
+for test in "${tests[@]}"; do
+	case $test in
+	TestNightlyOnKind) say "running the nightly workflow's jobs on $OPCERT_KIND_NODE_IMAGE" ;;
+	TestIndexedJobOnKind) say "running the Indexed Job recipe (examples/sharding) on $OPCERT_KIND_NODE_IMAGE" ;;
+	esac
+	OPCERT_KIND_E2E=1 go test ./cmd/opcert -run "^$test\$" -count=1 -v -timeout 40m
+done

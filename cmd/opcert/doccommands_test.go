@@ -104,11 +104,20 @@ var documented = map[string]runBy{
 
 	// Nightly on kind: make e2e-kind (CI) runs the workflow's commands,
 	// which the guide shows for the stale job, on kind clusters here.
-	"CGO_ENABLED=0 go build -o dist/staleoperator ./examples/staleoperator/cmd/staleoperator":                                                                                                                byTest("cmd/opcert TestNightlyOnKind"),
-	"docker build -f examples/kind-nightly/Dockerfile --build-arg OPERATOR=dist/staleoperator -t opcert-example-staleoperator:ci .":                                                                          byTest("cmd/opcert TestNightlyOnKind"),
-	"opcert kind up --name opcert --kubeconfig kind.kubeconfig --image opcert-example-staleoperator:ci":                                                                                                      byTest("cmd/opcert TestNightlyOnKind"),
-	"kubectl --kubeconfig kind.kubeconfig apply -f examples/staleoperator/deploy.yaml":                                                                                                                       byTest("cmd/opcert TestNightlyOnKind"),
-	"opcert kind down --name opcert --kubeconfig kind.kubeconfig":                                                                                                                                            byTest("cmd/opcert TestNightlyOnKind"),
+	"CGO_ENABLED=0 go build -o dist/staleoperator ./examples/staleoperator/cmd/staleoperator":                                       byTest("cmd/opcert TestNightlyOnKind"),
+	"docker build -f examples/kind-nightly/Dockerfile --build-arg OPERATOR=dist/staleoperator -t opcert-example-staleoperator:ci .": byTest("cmd/opcert TestNightlyOnKind"),
+	"opcert kind up --name opcert --kubeconfig kind.kubeconfig --image opcert-example-staleoperator:ci":                             byTest("cmd/opcert TestNightlyOnKind"),
+	"kubectl --kubeconfig kind.kubeconfig apply -f examples/staleoperator/deploy.yaml":                                              byTest("cmd/opcert TestNightlyOnKind"),
+	"opcert kind down --name opcert --kubeconfig kind.kubeconfig":                                                                   byTest("cmd/opcert TestNightlyOnKind"),
+
+	// The Indexed Job recipe on kind: make e2e-kind (CI) runs it.
+	`image=$(docker load -i dist/opcert-image.tar | sed -n 's/^Loaded image: //p')`:                                                                                                                          byTest("cmd/opcert TestIndexedJobOnKind"),
+	`opcert kind up --name opcert --kubeconfig kind.kubeconfig --image "$image"`:                                                                                                                             byTest("cmd/opcert TestIndexedJobOnKind"),
+	"docker exec opcert-control-plane mkdir -p /var/lib/opcert-results":                                                                                                                                      byTest("cmd/opcert TestIndexedJobOnKind"),
+	`sed "s|opcert:VERSION|$image|" examples/sharding/indexed-job.yaml | kubectl --kubeconfig kind.kubeconfig apply -f -`:                                                                                    byTest("cmd/opcert TestIndexedJobOnKind"),
+	"kubectl --kubeconfig kind.kubeconfig -n opcert-shards wait --for=condition=Complete job/opcert-selftest --timeout 10m":                                                                                  byTest("cmd/opcert TestIndexedJobOnKind"),
+	"docker cp opcert-control-plane:/var/lib/opcert-results results":                                                                                                                                         byTest("cmd/opcert TestIndexedJobOnKind"),
+	"opcert merge results/shard-0 results/shard-1 --out opcert-selftest":                                                                                                                                     byTest("cmd/opcert TestIndexedJobOnKind"),
 	"opcert run --kubeconfig kind.kubeconfig --allow-disruption --subject operator=deployment:example-operators/{name}-operator --time-scale 0.01 --scenario stale-healthy-answer --out opcert-report-stale": byTest("cmd/opcert TestNightlyOnKind"),
 
 	// Watching and analyzing what only a cluster or kubectl gives.

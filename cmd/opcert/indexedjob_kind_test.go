@@ -26,7 +26,7 @@ const (
 	indexedJobPath = "../../examples/sharding/indexed-job.yaml"
 	// imageTarball is opcert's release image, as make release-check
 	// builds it (hack/release image); hack/kind/e2e.sh builds it there
-	// when it is missing.
+	// when it is missing or was built from another commit.
 	imageTarball = "dist/opcert-image.tar"
 	// kindNode is the one node of the kind cluster named opcert
 	// (hack/kind/cluster.yaml), the node the recipe's volume is on.
@@ -205,13 +205,14 @@ func TestIndexedJobOnKind(t *testing.T) {
 }
 
 // loadImage loads opcert's image tarball into the engine, checks it was
-// built from this checkout, and returns its tag; the image is removed
-// from the engine at the end of the test (the engine's images are kept in
-// opcert's cache: the node image, not every build of opcert's).
+// built from this checkout, and returns its tag. Unless the engine held it
+// already, the image is removed from the engine at the end of the test:
+// opcert's engine keeps its images in opcert's cache, meant for the node
+// image, not for every build of opcert's.
 func loadImage(t *testing.T) string {
 	t.Helper()
 	if _, err := os.Stat(filepath.Join(repoRoot, imageTarball)); err != nil {
-		t.Fatalf("%v: make release-check builds the image (hack/kind/e2e.sh does when it is missing)", err)
+		t.Fatalf("%v: make release-check builds the image, and so does make e2e-kind when it is missing", err)
 	}
 	had, err := exec.Command("docker", "images", "--format", "{{.Repository}}:{{.Tag}}").Output()
 	if err != nil {
@@ -241,7 +242,7 @@ func loadImage(t *testing.T) string {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(bytes.TrimSpace(revision), bytes.TrimSpace(head)) {
-		t.Fatalf("%s (%s) was built from commit %s, this checkout is at %s: run make release-check, or remove it and make e2e-kind builds it", imageTarball, tag, bytes.TrimSpace(revision), bytes.TrimSpace(head))
+		t.Fatalf("%s (%s) was built from commit %s, this checkout is at %s: make e2e-kind builds it again (or make release-check)", imageTarball, tag, bytes.TrimSpace(revision), bytes.TrimSpace(head))
 	}
 	return tag
 }

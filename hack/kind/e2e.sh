@@ -13,8 +13,9 @@
 #  5. runs TestIndexedJobOnKind (cmd/opcert): the Kubernetes Indexed Job
 #     recipe (examples/sharding/indexed-job.yaml) with opcert's release
 #     image, dist/opcert-image.tar, its shards merged by opcert merge. CI
-#     runs make release-check first, which builds the image; run alone,
-#     this script builds it as release-check's image step does;
+#     runs make release-check first, which builds the image from the same
+#     commit; when it is missing or was built from another commit, this
+#     script builds it as release-check's image step does;
 #  6. tears everything down on every exit: the clusters, kind's network,
 #     the opcert images loaded, the engine it started, and checks that none
 #     of it is left.
@@ -89,22 +90,36 @@ go build -o bin/opcert ./cmd/opcert
 export PATH="$repo/bin:$root/kind/bin-${k8s#v}:$PATH"
 tests=(TestNightlyOnKind TestIndexedJobOnKind)
 [ -z "${E2E_KIND_ONLY:-}" ] || tests=("$E2E_KIND_ONLY")
-if [[ " ${tests[*]} " == *" TestIndexedJobOnKind "* ]] && [ ! -f dist/opcert-image.tar ]; then
-	# As make release-check's image step, with opcert built here as
-	# goreleaser builds it (static, -trimpath, stamped) instead of taken
-	# from goreleaser's snapshot.
-	say "no dist/opcert-image.tar (make release-check builds it): building it from this checkout"
-	commit=$(git rev-parse HEAD)
-	date=$(TZ=UTC git log -1 --date=format-local:%Y-%m-%dT%H:%M:%SZ --format=%cd)
-	version=v0.0.0-e2e.${commit:0:12}
-	mkdir -p dist
-	CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.version=$version -X main.commit=$commit -X main.date=$date" \
-		-o dist/opcert-image-opcert ./cmd/opcert
-	assets=$(bash hack/envtest/build.sh)
-	(cd hack/release && go run . image -version "$version" -commit "$commit" -date "$date" \
-		-opcert ../../dist/opcert-image-opcert -assets "$assets" -out ../../dist/opcert-image.tar &&
-		go run . inspect -version "$version" ../../dist/opcert-image.tar)
-	rm dist/opcert-image-opcert
+# The commit an image tarball was built from (its revision label).
+image_revision() {
+	local config
+	config=$(tar -xOf "$1" manifest.json | sed -n 's/.*"Config":"\([^"]*\)".*/\1/p')
+	tar -xOf "$1" "$config" | grep -o '"org.opencontainers.image.revision":"[0-9a-f]*"' | cut -d'"' -f4
+}
+commit=$(git rev-parse HEAD)
+if [[ " ${tests[*]} " == *" TestIndexedJobOnKind "* ]]; then
+	built=""
+	[ ! -f dist/opcert-image.tar ] || built=$(image_revision dist/opcert-image.tar || true)
+	if [ "$built" != "$commit" ]; then
+		if [ -f dist/opcert-image.tar ]; then
+			say "dist/opcert-image.tar was built from ${built:-an unknown commit}, this checkout is at $commit: building it again"
+		else
+			say "no dist/opcert-image.tar (make release-check builds it): building it from this checkout"
+		fi
+		# As make release-check's image step, with opcert built here as
+		# goreleaser builds it (static, -trimpath, stamped) instead of taken
+		# from goreleaser's snapshot.
+		date=$(TZ=UTC git log -1 --date=format-local:%Y-%m-%dT%H:%M:%SZ --format=%cd)
+		version=v0.0.0-e2e.${commit:0:12}
+		mkdir -p dist
+		CGO_ENABLED=0 go build -trimpath -ldflags "-s -w -X main.version=$version -X main.commit=$commit -X main.date=$date" \
+			-o dist/opcert-image-opcert ./cmd/opcert
+		assets=$(bash hack/envtest/build.sh)
+		(cd hack/release && go run . image -version "$version" -commit "$commit" -date "$date" \
+			-opcert ../../dist/opcert-image-opcert -assets "$assets" -out ../../dist/opcert-image.tar &&
+			go run . inspect -version "$version" ../../dist/opcert-image.tar)
+		rm dist/opcert-image-opcert
+	fi
 fi
 for test in "${tests[@]}"; do
 	case $test in

@@ -18,15 +18,22 @@ mkdir -p "$dir"
 pids=() dirs=()
 start=$(date +%s)
 for i in $(seq 1 "$count"); do
-	"$opcert" "$@" --shard "$i/$count" --out "$dir/$i" >"$dir/$i.log" 2>&1 &
+	# Each shard's exit status and wall time, in seconds, to its .status.
+	(
+		t=$(date +%s)
+		status=0
+		"$opcert" "$@" --shard "$i/$count" --out "$dir/$i" >"$dir/$i.log" 2>&1 || status=$?
+		echo "$status $(($(date +%s) - t))" >"$dir/$i.status"
+	) &
 	pids+=($!) dirs+=("$dir/$i")
 done
-trap 'kill "${pids[@]}" 2>/dev/null || true' INT TERM
+# A stop signal reaches the shards' opcerts (children of the subshells).
+trap 'for p in "${pids[@]}"; do pkill -TERM -P "$p"; done' INT TERM
+wait "${pids[@]}" || true
 failed=0
 for i in $(seq 1 "$count"); do
-	status=0
-	wait "${pids[$((i - 1))]}" || status=$?
-	echo "== shard $i/$count: exit $status after $(($(date +%s) - start))s"
+	read -r status took <"$dir/$i.status" || { status=128 took=?; }
+	echo "== shard $i/$count: exit $status in ${took}s"
 	# A shard's own summary; its progress lines stay in its log.
 	grep -v '^\[' "$dir/$i.log" | tail -n 8
 	# A shard of a failing fuzz campaign or exploration exits 1: the merge

@@ -16,13 +16,13 @@ import (
 // workflowStep is what the tests read of a step of a GitHub workflow or of
 // a composite action.
 type workflowStep struct {
-	Name  string            `json:"name"`
-	ID    string            `json:"id"`
-	Uses  string            `json:"uses"`
-	If    string            `json:"if"`
-	Shell string            `json:"shell"`
-	Run   string            `json:"run"`
-	With  map[string]string `json:"with"`
+	Name  string  `json:"name"`
+	ID    string  `json:"id"`
+	Uses  string  `json:"uses"`
+	If    string  `json:"if"`
+	Shell string  `json:"shell"`
+	Run   string  `json:"run"`
+	With  scalars `json:"with"`
 }
 
 type action struct {
@@ -66,7 +66,14 @@ func stepRunning(t *testing.T, steps []workflowStep, text string) workflowStep {
 // does not exist, a flag the command does not have, or arguments it refuses.
 func checkCommandLine(t *testing.T, line string) {
 	t.Helper()
-	words := strings.Fields(line)
+	checkCommandWords(t, strings.Fields(line))
+}
+
+// checkCommandWords is checkCommandLine of a command's words, as a shell
+// gives them to opcert.
+func checkCommandWords(t *testing.T, words []string) {
+	t.Helper()
+	line := strings.Join(words, " ")
 	cmd, rest, err := newRoot().Find(words[1:])
 	if err != nil {
 		t.Errorf("%q: %v", line, err)

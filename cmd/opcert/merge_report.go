@@ -94,6 +94,12 @@ func mergeRun(set *shard.Set, o *mergeOptions, stdout io.Writer, staging string)
 			rep.Runs = append(rep.Runs, *r)
 		}
 	}
+	for _, s := range shards {
+		// A shard whose API server stopped holds its runs up to that one.
+		if left := len(s.m.Units) - s.m.Done; left > 0 {
+			rep.Missing = append(rep.Missing, fmt.Sprintf("%s (its last %d runs: its environment stopped it)", s.m.Shard, left))
+		}
+	}
 	if err := copyShardFiles(set, staging, reportFiles, nil); err != nil {
 		return err
 	}

@@ -40,7 +40,7 @@ func TestNightlyOnKind(t *testing.T) {
 	var a action
 	readYAML(t, "../../action.yml", &a)
 	jobs := nightlyJobs(t)
-	slices.SortFunc(jobs, func(x, y nightlyJob) int { return strings.Compare(x.entry["mechanism"], y.entry["mechanism"]) })
+	slices.SortFunc(jobs, func(x, y jobRun) int { return strings.Compare(x.entry["mechanism"], y.entry["mechanism"]) })
 	for _, job := range jobs {
 		t.Run(job.entry["mechanism"], func(t *testing.T) { runNightlyJob(t, a, job) })
 	}
@@ -51,7 +51,7 @@ const repoRoot = "../.."
 
 // runNightlyJob runs one job's steps, then its careless variant, then its
 // always() steps.
-func runNightlyJob(t *testing.T, a action, job nightlyJob) {
+func runNightlyJob(t *testing.T, a action, job jobRun) {
 	var always []workflowStep
 	for _, s := range job.steps {
 		if strings.Contains(s.If, "always()") {
@@ -145,7 +145,7 @@ var carelessVariants = map[string]careless{
 
 // check deploys the variant in place of the operator and plays the
 // scenario with the job's own subject and time scale: the rule must fail.
-func (c careless) check(t *testing.T, job nightlyJob) {
+func (c careless) check(t *testing.T, job jobRun) {
 	t.Helper()
 	ns := job.entry["namespace"]
 	kubectl := func(args ...string) string {
@@ -229,7 +229,14 @@ func noPulls(t *testing.T) {
 // step (bash -e, pipefail), with env added; it logs how long it took.
 func runScript(t *testing.T, name, script string, env map[string]string) (int, error) {
 	t.Helper()
+	return runScriptIn(t, repoRoot, name, script, env)
+}
+
+// runScriptIn is runScript in dir, a job's workspace.
+func runScriptIn(t *testing.T, dir, name, script string, env map[string]string) (int, error) {
+	t.Helper()
 	cmd := exec.Command("bash", "--noprofile", "--norc", "-eo", "pipefail", "-c", script)
+	cmd.Dir = dir
 	for k, v := range env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
@@ -244,10 +251,13 @@ func runCommand(t *testing.T, name string, args ...string) (int, error) {
 	return run(t, name+" "+strings.Join(args, " "), exec.Command(name, args...))
 }
 
-// run runs cmd in the checkout, bounded, and logs its output and time.
+// run runs cmd (in the checkout unless its Dir says otherwise), bounded,
+// and logs its output and time.
 func run(t *testing.T, what string, cmd *exec.Cmd) (int, error) {
 	t.Helper()
-	cmd.Dir = repoRoot
+	if cmd.Dir == "" {
+		cmd.Dir = repoRoot
+	}
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	cmd.WaitDelay = 10 * time.Second

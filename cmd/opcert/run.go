@@ -91,10 +91,14 @@ func (b mechanismFlags) build() (map[string]conformance.Mechanism, error) {
 // give them again ("--challenge-after=6s"; a repeatable flag once per
 // value), in name order: what a report keeps (reports.Judging) for
 // analyze to build the same mechanisms.
-func (b mechanismFlags) given() []string {
+func (b mechanismFlags) given() []string { return givenFlags(b.set, nil) }
+
+// givenFlags are the flags of set that were given, but for those named in
+// skip, as arguments that give them again, in name order.
+func givenFlags(set *pflag.FlagSet, skip []string) []string {
 	var out []string
-	b.set.VisitAll(func(f *pflag.Flag) {
-		if !f.Changed {
+	set.VisitAll(func(f *pflag.Flag) {
+		if !f.Changed || slices.Contains(skip, f.Name) {
 			return
 		}
 		values := []string{f.Value.String()}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -61,20 +60,7 @@ type sharding struct {
 // command's flags that change results, as given (the defaults are the
 // version's, which shards must share anyway).
 func newSharding(cmd *cobra.Command, spec shard.Spec, tool string, units []shard.Unit) *sharding {
-	var settings []string
-	cmd.Flags().VisitAll(func(f *pflag.Flag) {
-		if !f.Changed || slices.Contains(notPlan, f.Name) {
-			return
-		}
-		values := []string{f.Value.String()}
-		if sv, ok := f.Value.(pflag.SliceValue); ok {
-			values = sv.GetSlice()
-		}
-		for _, v := range values {
-			settings = append(settings, "--"+f.Name+"="+v)
-		}
-	})
-	s := &sharding{spec: spec, tool: tool, plan: shard.Plan(tool, settings, units), units: units, mine: spec.Mine(units), plays: map[int]bool{}}
+	s := &sharding{spec: spec, tool: tool, plan: shard.Plan(tool, givenFlags(cmd.Flags(), notPlan), units), units: units, mine: spec.Mine(units), plays: map[int]bool{}}
 	for _, i := range s.mine {
 		s.plays[i] = true
 	}

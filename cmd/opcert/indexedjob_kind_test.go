@@ -166,9 +166,7 @@ func TestIndexedJobOnKind(t *testing.T) {
 	if _, err := run(t, "kubectl apply -f "+indexedJobPath+" (image "+tag+")", apply); err != nil {
 		t.Fatal(err)
 	}
-	start := time.Now()
 	waitForJob(t, r.job)
-	t.Logf("the Job: applied to complete in %s", time.Since(start).Round(time.Second))
 
 	results := filepath.Join(t.TempDir(), "results")
 	if _, err := runCommand(t, "docker", "cp", kindNode+":"+r.volumeDir, results); err != nil {
@@ -248,7 +246,8 @@ func loadImage(t *testing.T) string {
 }
 
 // waitForJob waits up to 10 minutes for the Job to complete, and logs
-// each pod's time: the wall time of its shard.
+// each pod's times from the Job's creation (the API server's, to the
+// second): scheduled, its container started and finished.
 func waitForJob(t *testing.T, job batchv1.Job) {
 	t.Helper()
 	kubectl := func(args ...string) []byte {
@@ -260,8 +259,8 @@ func waitForJob(t *testing.T, job batchv1.Job) {
 		return out
 	}
 	var done batchv1.JobConditionType
+	var j batchv1.Job
 	for deadline := time.Now().Add(10 * time.Minute); done == ""; time.Sleep(2 * time.Second) {
-		var j batchv1.Job
 		if err := json.Unmarshal(kubectl("get", "job", job.Name, "-o", "json"), &j); err != nil {
 			t.Fatal(err)
 		}
@@ -278,11 +277,19 @@ func waitForJob(t *testing.T, job batchv1.Job) {
 	if err := json.Unmarshal(kubectl("get", "pods", "-l", batchv1.JobNameLabel+"="+job.Name, "-o", "json"), &pods); err != nil {
 		t.Fatal(err)
 	}
+	created := j.CreationTimestamp.Time
 	for _, p := range pods.Items {
 		index := p.Annotations[batchv1.JobCompletionIndexAnnotation]
+		var scheduled time.Duration
+		for _, c := range p.Status.Conditions {
+			if c.Type == corev1.PodScheduled && c.Status == corev1.ConditionTrue {
+				scheduled = c.LastTransitionTime.Sub(created)
+			}
+		}
 		for _, s := range p.Status.ContainerStatuses {
 			if end := s.State.Terminated; end != nil {
-				t.Logf("pod %s (index %s): exit %d, %s (container started to finished)", p.Name, index, end.ExitCode, end.FinishedAt.Sub(end.StartedAt.Time).Round(time.Second))
+				t.Logf("pod %s (index %s): exit %d; from the Job's creation, scheduled at %s, container from %s to %s (%s)", p.Name, index, end.ExitCode,
+					scheduled, end.StartedAt.Sub(created), end.FinishedAt.Sub(created), end.FinishedAt.Sub(end.StartedAt.Time))
 			} else {
 				t.Logf("pod %s (index %s): %+v", p.Name, index, s.State)
 			}
@@ -293,6 +300,9 @@ func waitForJob(t *testing.T, job batchv1.Job) {
 	}
 	if done != batchv1.JobComplete {
 		t.Fatalf("the Job %s/%s: %s, want Complete", job.Namespace, job.Name, done)
+	}
+	if j.Status.CompletionTime != nil {
+		t.Logf("the Job: complete %s after its creation", j.Status.CompletionTime.Sub(created))
 	}
 }
 

@@ -125,7 +125,7 @@ func readRecipe(t *testing.T) recipe {
 func TestIndexedJobRecipe(t *testing.T) {
 	r := readRecipe(t)
 	if *r.job.Spec.Completions != 2 {
-		t.Errorf("the recipe's Job has %d completions; docs/guides/sharding-indexed-job.md and its figures say 2", *r.job.Spec.Completions)
+		t.Errorf("the recipe's Job has %d completions; docs/guides/sharding.md and its figures say 2", *r.job.Spec.Completions)
 	}
 }
 

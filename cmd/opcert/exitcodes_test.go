@@ -32,6 +32,7 @@ func TestHelpStatesTheExitCodes(t *testing.T) {
 		"opcert analyze":     all,
 		"opcert selftest":    {"0", "1", "2", "3", "128+n"},
 		"opcert fuzz":        {"0", "1", "2", "3", "128+n"},
+		"opcert merge":       {"0", "1", "2", "3", "4"},
 		"opcert olm explain": {"0", "2"},
 	}
 	root := newRoot()

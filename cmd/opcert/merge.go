@@ -62,10 +62,11 @@ MISSING in every format and makes the merge INCOMPLETE: never a pass. With
 of any number of shards is the same bytes as the unsharded command's with
 --reproducible.
 
-Exit codes: the command's own (0 passed, 1 a rule, mutant or point
-failed, 4 NOT JUDGED), 3 also when shards are missing or a shard's
-environment stopped it, 2 the input's fault (not shards, shards of
-different work, --out; nothing written).`,
+Exit codes: 0 the merged command passed, 1 a rule, mutant or point
+failed, 2 the input's fault (not shards, shards of different work,
+--out; nothing written), 3 the environment's fault: shards missing
+(INCOMPLETE) or a shard's API server stopped a run, 4 a run was NOT
+JUDGED.`,
 		Example: `  opcert merge shard-1 shard-2 shard-3 shard-4 --out opcert-selftest
   opcert merge results/shard-* --out opcert-report --reproducible`,
 		Args: cobra.MinimumNArgs(1),

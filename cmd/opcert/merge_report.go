@@ -11,7 +11,6 @@ import (
 
 	"github.com/opcert/opcert/reports"
 	"github.com/opcert/opcert/shard"
-	"github.com/opcert/opcert/visible"
 )
 
 // reportFiles are the files reports.WriteAll writes: a merge writes its
@@ -110,13 +109,8 @@ func mergeRun(set *shard.Set, o *mergeOptions, stdout io.Writer, staging string)
 	if rep.Errored() {
 		verdict = envError{fmt.Errorf("the report is ERROR: a shard's environment stopped a run")}
 	}
-	if err := commitReport(staging, o.out, verdict); err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "merged %s\n\n", set.Describe())
-	reports.WriteSummary(stdout, rep)
-	fmt.Fprintf(stdout, "\nreports in %s (junit.xml, report.json, report.md, report.html, timelines/)\n", visible.Quote(o.out))
-	return verdict
+	fmt.Fprintf(stdout, "merged %s\n", set.Describe())
+	return finishRun(stdout, staging, o.out, rep, verdict)
 }
 
 // writeReport writes rep's files to dir, without its wall-clock fields
@@ -157,12 +151,12 @@ func mergeFuzz(set *shard.Set, o *mergeOptions, stdout io.Writer, staging string
 	rep := header(set, shards)
 	record := *records[shards[0].m]
 	record.Finding = nil
-	cut := len(placed(set, shards))
+	runs := placed(set, shards)
 	if found != nil {
 		record.Finding = records[found.m].Finding
-		cut = record.Finding.Index + 1
+		runs = runs[:record.Finding.Index+1]
 	}
-	for _, r := range placed(set, shards)[:cut] {
+	for _, r := range runs {
 		if r != nil {
 			rep.Runs = append(rep.Runs, *r)
 		}
@@ -208,38 +202,34 @@ func mergePerturb(set *shard.Set, o *mergeOptions, stdout io.Writer, staging str
 		target perturbTarget
 		runs   []reports.Run
 	}
-	var all []explored
-	var minimal []reports.Run
-	for _, s := range shards {
-		next := 0
-		for _, t := range records[s.m].Targets {
-			if next+t.Runs > len(s.rep.Runs) {
-				return fmt.Errorf("%s: its report holds fewer runs than its %s says", s.dir, shard.File)
-			}
-			all = append(all, explored{t, s.rep.Runs[next : next+t.Runs]})
-			next += t.Runs
-		}
-		minimal = append(minimal, s.rep.Runs[next:]...)
-	}
-	// The minimal runs are in their shard's target order: sort both by
-	// the targets' places in the exploration.
 	type finding struct {
 		index int
 		run   reports.Run
 	}
+	var all []explored
 	var findings []finding
-	k := 0
 	for _, s := range shards {
+		// A shard's report holds its targets' runs in order, then its
+		// findings' minimal runs in the same order.
+		runs := s.rep.Runs
+		for _, t := range records[s.m].Targets {
+			if t.Runs > len(runs) {
+				return fmt.Errorf("%s: its report holds fewer runs than its %s says", s.dir, shard.File)
+			}
+			all = append(all, explored{t, runs[:t.Runs]})
+			runs = runs[t.Runs:]
+		}
 		for _, t := range records[s.m].Targets {
 			for range t.Findings {
-				if k >= len(minimal) {
+				if len(runs) == 0 {
 					return fmt.Errorf("%s: its report holds fewer runs than its %s says", s.dir, shard.File)
 				}
-				findings = append(findings, finding{t.Index, minimal[k]})
-				k++
+				findings = append(findings, finding{t.Index, runs[0]})
+				runs = runs[1:]
 			}
 		}
 	}
+	// Laid out by the targets' places in the exploration.
 	slices.SortStableFunc(all, func(a, b explored) int { return a.target.Index - b.target.Index })
 	slices.SortStableFunc(findings, func(a, b finding) int { return a.index - b.index })
 	rep := header(set, shards)

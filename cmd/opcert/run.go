@@ -294,24 +294,25 @@ func (o *runOptions) run(cmd *cobra.Command, files []string) error {
 		return err
 	}
 	sh := newSharding(cmd, spec, toolRun, runUnits(plans, o.timeScale))
+	mine := keep(sh, plans) // every plan when not sharded
 	if o.dryRun {
-		return o.cluster.printPlan(cmd.OutOrStdout(), keep(sh, plans), skipped, o.out, o.timeScale)
+		return o.cluster.printPlan(cmd.OutOrStdout(), mine, skipped, o.out, o.timeScale)
 	}
 	sh.says(stderr)
-	if err := o.cluster.refuse(keep(sh, plans)); err != nil {
+	if err := o.cluster.refuse(mine); err != nil {
 		return err
 	}
 	for _, line := range reports.SkippedLines(skipped) {
 		fmt.Fprintf(stderr, "opcert: not playing %s\n", line)
 	}
-	warnLong(stderr, keep(sh, plans), o.timeScale)
+	warnLong(stderr, mine, o.timeScale)
 	staging, err := stagingDir(o.out)
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(staging) // gone once renamed; cleans up after a failure
 
-	tgt, ctx, err := o.connect(cmd.Context(), stderr, keep(sh, plans))
+	tgt, ctx, err := o.connect(cmd.Context(), stderr, mine)
 	if err != nil {
 		return err
 	}
@@ -375,12 +376,19 @@ func (o *runOptions) run(cmd *cobra.Command, files []string) error {
 	if verdict == nil {
 		verdict = exitVerdict(rep)
 	}
-	if err := commitReport(staging, o.out, verdict); err != nil {
+	return finishRun(cmd.OutOrStdout(), staging, o.out, rep, verdict)
+}
+
+// finishRun swaps the report written to staging in for out and prints
+// its summary: the end of a run, of a shard of one and of a merge of
+// shards.
+func finishRun(stdout io.Writer, staging, out string, rep *reports.Report, verdict error) error {
+	if err := commitReport(staging, out, verdict); err != nil {
 		return err
 	}
-	fmt.Fprintln(cmd.OutOrStdout())
-	reports.WriteSummary(cmd.OutOrStdout(), rep)
-	fmt.Fprintf(cmd.OutOrStdout(), "\nreports in %s (junit.xml, report.json, report.md, report.html, timelines/)\n", visible.Quote(o.out))
+	fmt.Fprintln(stdout)
+	reports.WriteSummary(stdout, rep)
+	fmt.Fprintf(stdout, "\nreports in %s (junit.xml, report.json, report.md, report.html, timelines/)\n", visible.Quote(out))
 	return verdict
 }
 

@@ -360,6 +360,12 @@ func oneLine(s string) string {
 	return strings.Join(strings.Fields(s), " ")
 }
 
+// casts are what plays each of p's scenarios, in order: the reference
+// (the zero mutant), the mutants, the faithful variants.
+func (p selftestPlan) casts() []mutant {
+	return append(append([]mutant{{}}, p.mutants...), p.faithful...)
+}
+
 // selftestPlan is a mechanism's share of the self-test.
 type selftestPlan struct {
 	m        conformance.Mechanism
@@ -548,9 +554,7 @@ func (o *selftestOptions) run(cmd *cobra.Command) error {
 	i, played := 0, 0
 	for _, p := range plans {
 		for _, sc := range p.scs {
-			casts := append([]mutant{{}}, p.mutants...) // the reference first
-			casts = append(casts, p.faithful...)
-			for k, mu := range casts {
+			for k, mu := range p.casts() {
 				choice := map[string]string{}
 				name := ""
 				if mu.subject != "" {

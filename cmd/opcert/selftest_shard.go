@@ -18,9 +18,12 @@ func selftestUnits(plans []selftestPlan) []shard.Unit {
 	for _, p := range plans {
 		for _, sc := range p.scs {
 			cost := int64((plan{sc: sc, m: p.m}).calls())
-			casts := append(append([]mutant{{mech: p.m.Name(), role: "*", subject: "reference"}}, p.mutants...), p.faithful...)
-			for _, c := range casts {
-				out = append(out, shard.Unit{Key: sc.Name + " " + c.String(), Cost: cost})
+			for _, c := range p.casts() {
+				name := c.String()
+				if c.subject == "" {
+					name = p.m.Name() + ".*=reference"
+				}
+				out = append(out, shard.Unit{Key: sc.Name + " " + name, Cost: cost})
 			}
 		}
 	}
